@@ -1,0 +1,106 @@
+/**
+ * The typed configuration shared by the TopologyTestDriver and the runtime: Kafka Streams'
+ * StreamsConfig keys in camelCase (`application.id` -> `applicationId`). Unknown keys and
+ * invalid values are rejected with a ConfigError naming the key.
+ */
+import { ConfigError } from '../errors.js'
+import type { Serde } from '../serialization/serde.js'
+import type { TimestampExtractor } from '../processor/api.js'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export type ProcessingGuarantee = 'at_least_once' | 'exactly_once_v2'
+
+export interface StreamsConfig {
+  /** Group id, internal-topic prefix and client-id prefix. Required by the runtime. */
+  applicationId?: string
+  bootstrapServers?: string | string[]
+  clientId?: string
+  numStreamThreads?: number
+  /** Default 30000, or 100 under exactly_once_v2. */
+  commitIntervalMs?: number
+  stateDir?: string
+  statestoreCacheMaxBytes?: number
+  processingGuarantee?: ProcessingGuarantee
+  replicationFactor?: number
+  maxTaskIdleMs?: number
+  pollMs?: number
+  bufferedRecordsPerPartition?: number
+  taskTimeoutMs?: number
+  numStandbyReplicas?: number
+  applicationServer?: string
+  defaultKeySerde?: Serde<any>
+  defaultValueSerde?: Serde<any>
+  defaultTimestampExtractor?: TimestampExtractor
+}
+
+export type ResolvedStreamsConfig = Readonly<Required<Omit<StreamsConfig, 'defaultKeySerde' | 'defaultValueSerde' | 'defaultTimestampExtractor' | 'bootstrapServers' | 'clientId' | 'applicationServer'>>> & Readonly<{
+  bootstrapServers: string[]
+  clientId: string | undefined
+  applicationServer: string | undefined
+  defaultKeySerde: Serde<any> | undefined
+  defaultValueSerde: Serde<any> | undefined
+  defaultTimestampExtractor: TimestampExtractor | undefined
+}>
+
+type Check = (value: unknown) => string | undefined
+
+const nonNegativeInt: Check = v => Number.isSafeInteger(v) && (v as number) >= 0 ? undefined : 'must be a non-negative integer'
+const positiveInt: Check = v => Number.isSafeInteger(v) && (v as number) >= 1 ? undefined : 'must be a positive integer'
+const nonEmptyString: Check = v => typeof v === 'string' && v.length > 0 ? undefined : 'must be a non-empty string'
+const serde: Check = v => v !== null && typeof v === 'object' && typeof (v as Serde<unknown>).serializer === 'function' && typeof (v as Serde<unknown>).deserializer === 'function' ? undefined : 'must be a Serde'
+const fn: Check = v => typeof v === 'function' ? undefined : 'must be a function'
+
+const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
+  applicationId: v => typeof v === 'string' && /^[a-zA-Z0-9._-]+$/.test(v) ? undefined : 'must be a non-empty string of [a-zA-Z0-9._-]',
+  bootstrapServers: v => typeof v === 'string' || (Array.isArray(v) && v.every(s => typeof s === 'string')) ? undefined : 'must be "host:port[,host:port]" or an array of them',
+  clientId: nonEmptyString,
+  numStreamThreads: positiveInt,
+  commitIntervalMs: nonNegativeInt,
+  stateDir: nonEmptyString,
+  statestoreCacheMaxBytes: nonNegativeInt,
+  processingGuarantee: v => v === 'at_least_once' || v === 'exactly_once_v2' ? undefined : 'must be "at_least_once" or "exactly_once_v2"',
+  replicationFactor: v => Number.isSafeInteger(v) && ((v as number) >= 1 || v === -1) ? undefined : 'must be a positive integer or -1 (broker default)',
+  maxTaskIdleMs: v => Number.isSafeInteger(v) && (v as number) >= -1 ? undefined : 'must be an integer >= -1',
+  pollMs: nonNegativeInt,
+  bufferedRecordsPerPartition: positiveInt,
+  taskTimeoutMs: nonNegativeInt,
+  numStandbyReplicas: nonNegativeInt,
+  applicationServer: v => typeof v === 'string' && /^[^:]+:\d+$/.test(v) ? undefined : 'must be "host:port"',
+  defaultKeySerde: serde,
+  defaultValueSerde: serde,
+  defaultTimestampExtractor: fn
+}
+
+/** Validates a config and fills in Kafka Streams' defaults. */
+export function resolveStreamsConfig (config: StreamsConfig = {}): ResolvedStreamsConfig {
+  for (const [key, value] of Object.entries(config)) {
+    const check = (checks as Record<string, Check | undefined>)[key]
+    if (check === undefined) throw new ConfigError(key, `Unknown config key "${key}"`)
+    if (value === undefined) continue
+    const problem = check(value)
+    if (problem !== undefined) throw new ConfigError(key, `Invalid value for config "${key}": ${problem}`)
+  }
+  const guarantee = config.processingGuarantee ?? 'at_least_once'
+  const servers = config.bootstrapServers
+  return Object.freeze({
+    applicationId: config.applicationId ?? '',
+    bootstrapServers: servers === undefined ? [] : typeof servers === 'string' ? servers.split(',').map(s => s.trim()).filter(s => s !== '') : [...servers],
+    clientId: config.clientId,
+    numStreamThreads: config.numStreamThreads ?? 1,
+    commitIntervalMs: config.commitIntervalMs ?? (guarantee === 'exactly_once_v2' ? 100 : 30000),
+    stateDir: config.stateDir ?? join(tmpdir(), 'kafka-streams'),
+    statestoreCacheMaxBytes: config.statestoreCacheMaxBytes ?? 10 * 1024 * 1024,
+    processingGuarantee: guarantee,
+    replicationFactor: config.replicationFactor ?? -1,
+    maxTaskIdleMs: config.maxTaskIdleMs ?? 0,
+    pollMs: config.pollMs ?? 100,
+    bufferedRecordsPerPartition: config.bufferedRecordsPerPartition ?? 1000,
+    taskTimeoutMs: config.taskTimeoutMs ?? 300000,
+    numStandbyReplicas: config.numStandbyReplicas ?? 0,
+    applicationServer: config.applicationServer,
+    defaultKeySerde: config.defaultKeySerde,
+    defaultValueSerde: config.defaultValueSerde,
+    defaultTimestampExtractor: config.defaultTimestampExtractor
+  })
+}

@@ -1,0 +1,80 @@
+/**
+ * Typed errors. Every error kstreams throws is a StreamsError with a stable `code` from the
+ * closed list below; tests assert codes, not messages. What user code or a client library threw
+ * is kept as `cause`.
+ */
+export type StreamsErrorCode =
+  | 'TOPOLOGY_INVALID'
+  | 'DUPLICATE_NODE'
+  | 'UNKNOWN_NODE'
+  | 'INVALID_PARENT'
+  | 'TOPOLOGY_CYCLE'
+  | 'SINK_WITHOUT_PARENT'
+  | 'DUPLICATE_TOPIC'
+  | 'DUPLICATE_STORE'
+  | 'UNKNOWN_STORE'
+  | 'UNKNOWN_CHILD'
+  | 'STORE_NOT_CONNECTED'
+  | 'STORE_NOT_OPEN'
+  | 'SERIALIZATION'
+  | 'INVALID_CONFIG'
+  | 'ILLEGAL_STATE'
+  | 'ILLEGAL_ARGUMENT'
+  | 'UNKNOWN_TOPIC'
+  | 'PROCESSING'
+
+export interface StreamsErrorOptions {
+  cause?: unknown
+  taskId?: string
+  retriable?: boolean
+}
+
+export class StreamsError extends Error {
+  readonly code: StreamsErrorCode
+  readonly taskId: string | undefined
+  readonly retriable: boolean
+
+  constructor (code: StreamsErrorCode, message: string, options: StreamsErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = new.target.name
+    this.code = code
+    this.taskId = options.taskId
+    this.retriable = options.retriable ?? false
+  }
+}
+
+/** An invalid topology: names the node, topic or store that is wrong. */
+export class TopologyError extends StreamsError {}
+
+/** A value that could not be serialized or deserialized: names the topic. */
+export class SerializationError extends StreamsError {
+  constructor (message: string, options: StreamsErrorOptions = {}) {
+    super('SERIALIZATION', message, options)
+  }
+}
+
+/** A config key that is unknown or has an invalid value: names the key. */
+export class ConfigError extends StreamsError {
+  readonly key: string
+  constructor (key: string, message: string) {
+    super('INVALID_CONFIG', message)
+    this.key = key
+  }
+}
+
+/** A call made in a state where it is not allowed (a closed store, schedule() outside a node). */
+export class IllegalStateError extends StreamsError {
+  constructor (message: string, options: StreamsErrorOptions = {}) {
+    super('ILLEGAL_STATE', message, options)
+  }
+}
+
+/** A store that is closed, unknown, or not connected to the processor that asked for it. */
+export class InvalidStateStoreError extends StreamsError {}
+
+/** What a processor or punctuator threw, wrapped with the node and task that ran it. */
+export class ProcessingError extends StreamsError {
+  constructor (message: string, options: StreamsErrorOptions = {}) {
+    super('PROCESSING', message, options)
+  }
+}

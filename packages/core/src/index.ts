@@ -1,0 +1,36 @@
+/** @kstreams/core: the public API. Internal parts for sibling packages are in ./internal. */
+export { StreamsError, TopologyError, SerializationError, ConfigError, IllegalStateError, InvalidStateStoreError, ProcessingError } from './errors.js'
+export type { StreamsErrorCode, StreamsErrorOptions } from './errors.js'
+export { KeyValue } from './key-value.js'
+export { Record, Headers } from './record.js'
+export type { Header } from './record.js'
+export { TaskId } from './task-id.js'
+export { ManualClock, systemClock } from './clock.js'
+export type { Clock } from './clock.js'
+
+export { toSerializer, toDeserializer } from './serialization/serde.js'
+export type { Serializer, Deserializer, Serde, SerializerLike, DeserializerLike } from './serialization/serde.js'
+export { Serdes } from './serialization/serdes.js'
+export { murmur2, partitionFor } from './partitioner/murmur2.js'
+
+export { PunctuationType } from './processor/api.js'
+export type {
+  Processor, ProcessorSupplier, ProcessorContext, ProcessingContext, Punctuator, Cancellable, RecordMetadata,
+  TimestampExtractor, ConsumerRecordInfo, TopicNameExtractor, RecordContext, StreamPartitioner, AutoOffsetReset
+} from './processor/api.js'
+export { failOnInvalidTimestamp, logAndSkipOnInvalidTimestamp, usePartitionTimeOnInvalidTimestamp, wallclockTimestampExtractor } from './processor/timestamp-extractors.js'
+
+export { Topology } from './topology/topology.js'
+export type { SourceOptions, SinkOptions, GlobalStoreOptions } from './topology/topology.js'
+
+export { resolveStreamsConfig } from './config/streams-config.js'
+export type { StreamsConfig, ResolvedStreamsConfig, ProcessingGuarantee } from './config/streams-config.js'
+
+export type { StateStore, StateStoreContext, StoreBuilder, ChangelogWriter, StateRestoreCallback } from './state/state-store.js'
+export { ValueAndTimestamp } from './state/key-value-store.js'
+export type {
+  KeyValueStore, ReadOnlyKeyValueStore, KeyValueIterator, TimestampedKeyValueStore, KeyValueBytesStore, KeyValueBytesStoreSupplier
+} from './state/key-value-store.js'
+export { KeyValueStoreBuilder } from './state/key-value-store-builder.js'
+export { TimestampedKeyValueStoreBuilder } from './state/timestamped-key-value-store-builder.js'
+export { ValueAndTimestampSerde } from './state/value-and-timestamp-serde.js'

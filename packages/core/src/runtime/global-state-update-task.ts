@@ -1,0 +1,141 @@
+/**
+ * Keeps the global stores current: each record of a global topic goes through its global
+ * source and processor, which alone may write the store. No punctuation, no stream time
+ * alignment with stream tasks. @internal
+ */
+import type { Cancellable } from '../processor/api.js'
+import { Record } from '../record.js'
+import type { StateStore, StateRestoreCallback } from '../state/state-store.js'
+import { TaskId } from '../task-id.js'
+import type { ResolvedStreamsConfig } from '../config/streams-config.js'
+import type { TopologyDef } from '../topology/definitions.js'
+import type { Clock } from '../clock.js'
+import { StreamsError, TopologyError } from '../errors.js'
+import { failOnInvalidTimestamp } from '../processor/timestamp-extractors.js'
+import { ProcessorContextImpl, type ContextHost } from './processor-context-impl.js'
+import { buildProcessorGraph, type ProcessorGraph } from './processor-graph.js'
+import type { ConsumedRecord } from './consumed-record.js'
+
+export interface GlobalStateUpdateTaskOptions {
+  readonly topology: TopologyDef
+  readonly config: ResolvedStreamsConfig
+  readonly clock: Clock
+  readonly stateDir: string | undefined
+}
+
+const noCollector = {
+  send () { throw new StreamsError('ILLEGAL_STATE', 'A global processor cannot send records to a sink') },
+  partitionsFor () { return 1 }
+}
+
+export class GlobalStateUpdateTask implements ContextHost {
+  readonly taskId = new TaskId(-1, -1)
+  readonly config: ResolvedStreamsConfig
+  readonly stateDir: string | undefined
+  readonly context: ProcessorContextImpl
+  readonly #options: GlobalStateUpdateTaskOptions
+  readonly #graph: ProcessorGraph
+  readonly #stores = new Map<string, StateStore>()
+  readonly #restoreCallbacks = new Map<string, StateRestoreCallback>()
+  readonly #partitionTimes = new Map<string, number>()
+
+  constructor (options: GlobalStateUpdateTaskOptions) {
+    this.#options = options
+    this.config = options.config
+    this.stateDir = options.stateDir
+    const names = new Set<string>()
+    for (const g of options.topology.globalStores) {
+      names.add(g.sourceName)
+      names.add(g.processorName)
+    }
+    this.#graph = buildProcessorGraph(options.topology, names, noCollector)
+    this.context = new ProcessorContextImpl(this)
+  }
+
+  get stores (): ReadonlyMap<string, StateStore> { return this.#stores }
+
+  /** The global topics. */
+  get topics (): string[] {
+    return this.#options.topology.globalStores.map(g => g.topic)
+  }
+
+  initialize (): void | Promise<void> {
+    const pending: Array<Promise<void>> = []
+    for (const g of this.#options.topology.globalStores) {
+      const builder = this.#options.topology.storeBuilders.get(g.storeName)
+      if (builder === undefined) throw new TopologyError('UNKNOWN_STORE', `Global store ${g.storeName} was never added to the topology`)
+      const store = builder.build()
+      this.#stores.set(g.storeName, store)
+      const opened = store.init({
+        applicationId: this.config.applicationId,
+        taskId: this.taskId,
+        appConfigs: this.config,
+        stateDir: this.stateDir,
+        recordMetadata: () => this.context.recordMetadata(),
+        register: (s, restore) => { this.#restoreCallbacks.set(s.name, restore) },
+        changelogWriter: () => undefined
+      }, store)
+      if (opened instanceof Promise) pending.push(opened)
+    }
+    const initNodes = (): void => {
+      for (const node of this.#graph.nodes) this.context.runAs(node, this.context.recordContext, () => node.init(this.context))
+    }
+    if (pending.length > 0) return Promise.all(pending).then(initNodes)
+    initNodes()
+  }
+
+  /** Applies one record of a global topic through its global processor. */
+  update (raw: ConsumedRecord): void {
+    const source = this.#graph.sourcesByTopic.get(raw.topic)
+    if (source === undefined) throw new StreamsError('UNKNOWN_TOPIC', `No global store reads topic ${raw.topic}`)
+    const key = source.deserializeKey(raw.topic, raw.key, raw.headers)
+    const value = source.deserializeValue(raw.topic, raw.value, raw.headers)
+    const tpKey = `${raw.topic}-${raw.partition}`
+    const partitionTime = this.#partitionTimes.get(tpKey) ?? -1
+    const extractor = source.timestampExtractor ?? this.config.defaultTimestampExtractor ?? failOnInvalidTimestamp
+    const timestamp = extractor({ topic: raw.topic, partition: raw.partition, offset: raw.offset, key, value, timestamp: raw.timestamp }, partitionTime)
+    if (timestamp < 0) return
+    if (timestamp > partitionTime) this.#partitionTimes.set(tpKey, timestamp)
+    const rc = { topic: raw.topic, partition: raw.partition, offset: raw.offset, timestamp, headers: raw.headers }
+    this.context.runAs(source, rc, () => source.process(new Record(key, value, timestamp, raw.headers)))
+  }
+
+  flush (): void {
+    for (const store of this.#stores.values()) store.flush()
+  }
+
+  close (): void {
+    let first: unknown
+    for (const node of this.#graph.nodes) {
+      try { this.context.runAs(node, this.context.recordContext, () => node.close()) } catch (err) { first ??= err }
+    }
+    for (const store of this.#stores.values()) {
+      try { if (store.isOpen()) store.close() } catch (err) { first ??= err }
+    }
+    if (first !== undefined) throw first
+  }
+
+  // ContextHost
+
+  streamTimeMs (): number {
+    return -1
+  }
+
+  wallClockMs (): number {
+    return this.#options.clock.milliseconds()
+  }
+
+  schedule (): Cancellable {
+    throw new StreamsError('ILLEGAL_STATE', 'schedule() is not supported in a global processor context')
+  }
+
+  requestCommit (): void {}
+
+  store (name: string): StateStore | undefined {
+    return this.#stores.get(name)
+  }
+
+  isGlobalStore (name: string): boolean {
+    return this.#stores.has(name)
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The one ProcessorContext of a task, shared by its processors. It is the source of truth for
+ * the current node and the current record context; forwarding is synchronous and depth-first,
+ * and restores both after each child returns. @internal
+ */
+import type { Cancellable, ProcessorContext, Punctuator, RecordMetadata } from '../processor/api.js'
+import { PunctuationType } from '../processor/api.js'
+import type { Record } from '../record.js'
+import { Headers } from '../record.js'
+import type { StateStore } from '../state/state-store.js'
+import type { TaskId } from '../task-id.js'
+import type { ResolvedStreamsConfig } from '../config/streams-config.js'
+import { IllegalStateError, InvalidStateStoreError, StreamsError } from '../errors.js'
+import type { ProcessorNode } from './processor-node.js'
+import type { ProcessorRecordContext } from './record-context.js'
+
+/** What the context needs from its task. */
+export interface ContextHost {
+  readonly taskId: TaskId
+  readonly config: ResolvedStreamsConfig
+  readonly stateDir: string | undefined
+  /** -1 while no record has been processed. */
+  streamTimeMs(): number
+  wallClockMs(): number
+  schedule(node: ProcessorNode, intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable
+  requestCommit(): void
+  /** A store of this task or a global store. */
+  store(name: string): StateStore | undefined
+  isGlobalStore(name: string): boolean
+}
+
+const NO_RECORD: ProcessorRecordContext = { topic: undefined, partition: -1, offset: -1, timestamp: 0, headers: new Headers() }
+
+export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> {
+  readonly #host: ContextHost
+  #currentNode: ProcessorNode | undefined
+  #recordContext: ProcessorRecordContext = NO_RECORD
+
+  constructor (host: ContextHost) {
+    this.#host = host
+  }
+
+  get applicationId (): string { return this.#host.config.applicationId }
+  get taskId (): TaskId { return this.#host.taskId }
+  get appConfigs (): ResolvedStreamsConfig { return this.#host.config }
+  get stateDir (): string | undefined { return this.#host.stateDir }
+
+  get currentNode (): ProcessorNode | undefined { return this.#currentNode }
+  get recordContext (): ProcessorRecordContext { return this.#recordContext }
+
+  /** Runs `fn` as `node` with the given record context, restoring both afterwards. */
+  runAs<T> (node: ProcessorNode | undefined, recordContext: ProcessorRecordContext, fn: () => T): T {
+    const previousNode = this.#currentNode
+    const previousContext = this.#recordContext
+    this.#currentNode = node
+    this.#recordContext = recordContext
+    try {
+      return fn()
+    } finally {
+      this.#currentNode = previousNode
+      this.#recordContext = previousContext
+    }
+  }
+
+  recordMetadata (): RecordMetadata | undefined {
+    const rc = this.#recordContext
+    if (rc.topic === undefined) return undefined
+    return { topic: rc.topic, partition: rc.partition, offset: rc.offset }
+  }
+
+  forward<K, V> (record: Record<K, V>, childName?: string): void {
+    const node = this.#currentNode
+    if (node === undefined) throw new IllegalStateError('forward() may only be called from within a processor (process, init or a punctuator)')
+    const rc = this.#recordContext
+    const childContext: ProcessorRecordContext = rc.timestamp === record.timestamp && rc.headers === record.headers
+      ? rc
+      : { topic: rc.topic, partition: rc.partition, offset: rc.offset, timestamp: record.timestamp, headers: record.headers }
+    if (childName === undefined) {
+      for (const child of node.children) this.runAs(child, childContext, () => child.process(record))
+      return
+    }
+    const child = node.child(childName)
+    if (child === undefined) {
+      throw new StreamsError('UNKNOWN_CHILD', `Unknown downstream node: ${childName} either does not exist or is not connected to this processor (${node.name}).`, { taskId: this.taskId.toString() })
+    }
+    this.runAs(child, childContext, () => child.process(record))
+  }
+
+  getStateStore<S extends StateStore = StateStore> (name: string): S {
+    const node = this.#currentNode
+    if (node === undefined) throw new IllegalStateError(`Accessing state store ${name} is only allowed from within a processor`)
+    const store = this.#host.store(name)
+    if (this.#host.isGlobalStore(name) && store !== undefined) return store as S
+    if (!node.stores.has(name)) {
+      const code = store === undefined ? 'UNKNOWN_STORE' : 'STORE_NOT_CONNECTED'
+      throw new InvalidStateStoreError(code, `Processor ${node.name} has no access to StateStore ${name} as the store is not connected to the processor. ` +
+        'Connect it with Topology.addStateStore(builder, processorName) or Topology.connectProcessorAndStateStores(processorName, storeName).', { taskId: this.taskId.toString() })
+    }
+    if (store === undefined) throw new InvalidStateStoreError('UNKNOWN_STORE', `State store ${name} is not registered in task ${this.taskId.toString()}`)
+    return store as S
+  }
+
+  schedule (intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable {
+    const node = this.#currentNode
+    if (node === undefined) throw new IllegalStateError('schedule() may only be called from within a processor (init, process or a punctuator)')
+    if (!Number.isSafeInteger(intervalMs) || intervalMs < 1) {
+      throw new StreamsError('ILLEGAL_ARGUMENT', `The minimum supported scheduling interval is 1 millisecond, got ${intervalMs} (processor ${node.name})`)
+    }
+    if (type !== PunctuationType.STREAM_TIME && type !== PunctuationType.WALL_CLOCK_TIME) {
+      throw new StreamsError('ILLEGAL_ARGUMENT', `Unknown punctuation type ${String(type)} (processor ${node.name})`)
+    }
+    return this.#host.schedule(node, intervalMs, type, punctuator)
+  }
+
+  commit (): void {
+    this.#host.requestCommit()
+  }
+
+  currentStreamTimeMs (): number {
+    return this.#host.streamTimeMs()
+  }
+
+  currentSystemTimeMs (): number {
+    return this.#host.wallClockMs()
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * A sink node: chooses the topic (fixed or extracted), serializes with its serializers (or the
+ * config's default serdes), picks a partition with its partitioner, and hands the record to the
+ * task's record collector. @internal
+ */
+import type { Serializer } from '../serialization/serde.js'
+import type { StreamPartitioner, TopicNameExtractor } from '../processor/api.js'
+import type { Record } from '../record.js'
+import { ConfigError, SerializationError, StreamsError } from '../errors.js'
+import { ProcessorNode } from './processor-node.js'
+import type { ProcessorContextImpl } from './processor-context-impl.js'
+import type { RecordCollector } from './record-collector.js'
+
+export class SinkNode extends ProcessorNode {
+  readonly topic: string | undefined
+  readonly #topicExtractor: TopicNameExtractor<unknown, unknown> | undefined
+  readonly #keySerializer: Serializer<unknown> | undefined
+  readonly #valueSerializer: Serializer<unknown> | undefined
+  readonly #partitioner: StreamPartitioner<unknown, unknown> | undefined
+  #keySer: Serializer<unknown> | undefined
+  #valueSer: Serializer<unknown> | undefined
+  readonly #collector: RecordCollector
+
+  constructor (name: string, topic: string | undefined, topicExtractor: TopicNameExtractor<unknown, unknown> | undefined,
+    keySerializer: Serializer<unknown> | undefined, valueSerializer: Serializer<unknown> | undefined,
+    partitioner: StreamPartitioner<unknown, unknown> | undefined, collector: RecordCollector) {
+    super(name, undefined)
+    this.topic = topic
+    this.#topicExtractor = topicExtractor
+    this.#keySerializer = keySerializer
+    this.#valueSerializer = valueSerializer
+    this.#partitioner = partitioner
+    this.#collector = collector
+  }
+
+  override init (context: ProcessorContextImpl): void {
+    this.context = context
+    const config = context.appConfigs
+    this.#keySer = this.#keySerializer ?? config.defaultKeySerde?.serializer()
+    this.#valueSer = this.#valueSerializer ?? config.defaultValueSerde?.serializer()
+    if (this.#keySer === undefined) throw new ConfigError('defaultKeySerde', `Sink ${this.name} has no key serializer and no defaultKeySerde is configured`)
+    if (this.#valueSer === undefined) throw new ConfigError('defaultValueSerde', `Sink ${this.name} has no value serializer and no defaultValueSerde is configured`)
+  }
+
+  override process (record: Record<unknown, unknown>): void {
+    const context = this.context!
+    const rc = context.recordContext
+    const topic = this.topic ?? this.#extractTopic(record)
+    let key: Buffer | null
+    let value: Buffer | null
+    try {
+      key = this.#keySer!.serialize(topic, record.key, record.headers)
+      value = this.#valueSer!.serialize(topic, record.value, record.headers)
+    } catch (err) {
+      const detail = err instanceof Error ? err.message : String(err)
+      throw new SerializationError(`Failed to serialize record for topic ${topic} at sink ${this.name} (task ${context.taskId.toString()}, source topic ${rc.topic ?? ''}, partition ${rc.partition}, offset ${rc.offset}): ${detail}`, { cause: err, taskId: context.taskId.toString() })
+    }
+    let partition: number | undefined
+    if (this.#partitioner !== undefined) {
+      const count = this.#collector.partitionsFor(topic)
+      partition = this.#partitioner(topic, record.key, record.value, count)
+      if (partition !== undefined && (!Number.isInteger(partition) || partition < 0 || partition >= count)) {
+        throw new StreamsError('ILLEGAL_ARGUMENT', `Partitioner of sink ${this.name} returned partition ${partition} for topic ${topic}, which has ${count} partitions`, { taskId: context.taskId.toString() })
+      }
+    }
+    this.#collector.send({ topic, partition, key, value, headers: record.headers, timestamp: record.timestamp })
+  }
+
+  #extractTopic (record: Record<unknown, unknown>): string {
+    const rc = this.context!.recordContext
+    const topic = this.#topicExtractor!(record.key, record.value, { topic: rc.topic, partition: rc.partition, offset: rc.offset, timestamp: record.timestamp })
+    if (typeof topic !== 'string' || topic.length === 0) {
+      throw new StreamsError('UNKNOWN_TOPIC', `Topic name extractor of sink ${this.name} returned an invalid topic name: ${String(topic)}`)
+    }
+    return topic
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * One active task: a partition group of one or more sub-topologies with its processor graph,
+ * stores, input queues, stream time and punctuation queues. It processes one record at a time,
+ * punctuates on stream time and wall-clock time, and flushes its stores on commit. The test
+ * driver runs the whole topology as one task; the runtime runs one per sub-topology x partition.
+ * @internal
+ */
+import type { Cancellable, Punctuator, TimestampExtractor } from '../processor/api.js'
+import { PunctuationType } from '../processor/api.js'
+import { Headers, Record } from '../record.js'
+import type { ChangelogWriter, StateRestoreCallback, StateStore, StateStoreContext } from '../state/state-store.js'
+import type { TaskId } from '../task-id.js'
+import type { ResolvedStreamsConfig } from '../config/streams-config.js'
+import type { TopologyDef } from '../topology/definitions.js'
+import type { Clock } from '../clock.js'
+import { StreamsError, TopologyError } from '../errors.js'
+import { failOnInvalidTimestamp } from '../processor/timestamp-extractors.js'
+import { ProcessorContextImpl, type ContextHost } from './processor-context-impl.js'
+import { buildProcessorGraph, sourceFor, type ProcessorGraph } from './processor-graph.js'
+import type { ProcessorNode } from './processor-node.js'
+import { wrap } from './processor-node.js'
+import { PunctuationQueue } from './punctuation-queue.js'
+import { PunctuationSchedule } from './punctuation-schedule.js'
+import { PartitionGroup } from './partition-group.js'
+import { RecordQueue, type DropReporter } from './record-queue.js'
+import type { ConsumedRecord } from './consumed-record.js'
+import type { RecordCollector } from './record-collector.js'
+
+export interface StreamTaskOptions {
+  readonly id: TaskId
+  readonly topology: TopologyDef
+  /** The sub-topologies this task runs. */
+  readonly subtopologies: readonly number[]
+  readonly config: ResolvedStreamsConfig
+  readonly clock: Clock
+  readonly collector: RecordCollector
+  readonly stateDir: string | undefined
+  /** Global stores, readable by every processor. */
+  readonly globalStores: ReadonlyMap<string, StateStore>
+  readonly changelogWriter?: (storeName: string) => ChangelogWriter | undefined
+  readonly onDroppedRecord?: DropReporter
+}
+
+export type TaskState = 'CREATED' | 'RUNNING' | 'CLOSED'
+
+export class StreamTask implements ContextHost {
+  readonly taskId: TaskId
+  readonly config: ResolvedStreamsConfig
+  readonly stateDir: string | undefined
+  readonly context: ProcessorContextImpl
+  readonly #options: StreamTaskOptions
+  readonly #graph: ProcessorGraph
+  readonly #stores = new Map<string, StateStore>()
+  readonly #restoreCallbacks = new Map<string, StateRestoreCallback>()
+  readonly #partitions = new PartitionGroup()
+  readonly #streamTimeQueue = new PunctuationQueue()
+  readonly #wallClockQueue = new PunctuationQueue()
+  readonly #consumedOffsets = new Map<string, { topic: string, partition: number, offset: number }>()
+  #state: TaskState = 'CREATED'
+  #commitNeeded = false
+  #commitRequested = false
+
+  constructor (options: StreamTaskOptions) {
+    this.#options = options
+    this.taskId = options.id
+    this.config = options.config
+    this.stateDir = options.stateDir
+    const names = new Set<string>()
+    for (const sub of options.topology.subtopologies) {
+      if (options.subtopologies.includes(sub.id)) for (const n of sub.nodes) names.add(n)
+    }
+    this.#graph = buildProcessorGraph(options.topology, names, options.collector)
+    this.context = new ProcessorContextImpl(this)
+  }
+
+  get state (): TaskState { return this.#state }
+  get commitNeeded (): boolean { return this.#commitNeeded }
+  get commitRequested (): boolean { return this.#commitRequested }
+  get stores (): ReadonlyMap<string, StateStore> { return this.#stores }
+  get graph (): ProcessorGraph { return this.#graph }
+
+  /** Builds and opens the task's stores. Returns a promise only if a store opens asynchronously. */
+  initializeStores (): void | Promise<void> {
+    const pending: Array<Promise<void>> = []
+    const storeContext = this.#storeContext()
+    for (const name of this.#graph.storeNames) {
+      const builder = this.#options.topology.storeBuilders.get(name)
+      if (builder === undefined) throw new TopologyError('UNKNOWN_STORE', `Store ${name} is connected to a processor but was never added to the topology`)
+      const store = builder.build()
+      this.#stores.set(name, store)
+      const opened = store.init(storeContext, store)
+      if (opened instanceof Promise) pending.push(opened)
+    }
+    if (pending.length > 0) return Promise.all(pending).then(() => undefined)
+  }
+
+  /** Initialises processors (parents first) and moves the task to RUNNING. */
+  initializeTopology (): void {
+    for (const node of this.#graph.nodes) {
+      this.context.runAs(node, this.context.recordContext, () => node.init(this.context))
+    }
+    this.#state = 'RUNNING'
+  }
+
+  /** Buffers records of one input partition. */
+  addRecords (topic: string, partition: number, records: Iterable<ConsumedRecord>): void {
+    let queue = this.#partitions.queue(topic, partition)
+    if (queue === undefined) {
+      const source = sourceFor(this.#graph, topic)
+      if (source === undefined) throw new StreamsError('UNKNOWN_TOPIC', `Task ${this.taskId.toString()} has no source for topic ${topic}`, { taskId: this.taskId.toString() })
+      const extractor: TimestampExtractor = source.timestampExtractor ?? this.config.defaultTimestampExtractor ?? failOnInvalidTimestamp
+      queue = new RecordQueue(topic, partition, source, extractor, this.#options.onDroppedRecord ?? (() => {}))
+      this.#partitions.addQueue(queue)
+    }
+    queue.add(records)
+  }
+
+  /** Whether the task reads `topic` (by name or pattern). */
+  readsTopic (topic: string): boolean {
+    return sourceFor(this.#graph, topic) !== undefined
+  }
+
+  hasRecordsQueued (): boolean {
+    return this.#partitions.hasRecords()
+  }
+
+  get numBuffered (): number {
+    return this.#partitions.numBuffered
+  }
+
+  /** Processes the next record in timestamp order; returns false when nothing is buffered. */
+  process (): boolean {
+    const next = this.#partitions.nextRecord()
+    if (next === undefined) return false
+    const { record, queue } = next
+    const raw = record.raw
+    const recordContext = { topic: raw.topic, partition: raw.partition, offset: raw.offset, timestamp: record.timestamp, headers: raw.headers }
+    const source = queue.source
+    this.context.runAs(source, recordContext, () => source.process(new Record(record.key, record.value, record.timestamp, raw.headers)))
+    this.#consumedOffsets.set(PartitionGroup.key(raw.topic, raw.partition), { topic: raw.topic, partition: raw.partition, offset: raw.offset })
+    this.#commitNeeded = true
+    return true
+  }
+
+  maybePunctuateStreamTime (): boolean {
+    const streamTime = this.#partitions.streamTime
+    if (streamTime < 0) return false
+    return this.#streamTimeQueue.mayPunctuate(streamTime, (s, now) => this.#punctuate(s, now, PunctuationType.STREAM_TIME))
+  }
+
+  maybePunctuateSystemTime (): boolean {
+    return this.#wallClockQueue.mayPunctuate(this.#options.clock.milliseconds(), (s, now) => this.#punctuate(s, now, PunctuationType.WALL_CLOCK_TIME))
+  }
+
+  #punctuate (schedule: PunctuationSchedule, now: number, type: PunctuationType): void {
+    const node = schedule.node
+    const rc = { topic: undefined, partition: -1, offset: -1, timestamp: now, headers: new Headers() }
+    try {
+      this.context.runAs(node, rc, () => schedule.punctuator(now))
+    } catch (err) {
+      throw wrap(err, `Exception caught while punctuating processor ${node.name} (${type} at ${now})`, this.context)
+    }
+    this.#commitNeeded = true
+  }
+
+  /** Flushes stores and returns the offsets to commit (next offset to read per partition). */
+  prepareCommit (): Array<{ topic: string, partition: number, offset: number }> {
+    for (const store of this.#stores.values()) store.flush()
+    return [...this.#consumedOffsets.values()].map(o => ({ ...o, offset: o.offset + 1 }))
+  }
+
+  postCommit (): void {
+    this.#commitNeeded = false
+    this.#commitRequested = false
+  }
+
+  /** Closes processors, then stores; reports the first failure after closing everything. */
+  close (): void {
+    if (this.#state === 'CLOSED') return
+    let first: unknown
+    if (this.#state === 'RUNNING') {
+      for (const node of this.#graph.nodes) {
+        try { this.context.runAs(node, this.context.recordContext, () => node.close()) } catch (err) { first ??= err }
+      }
+    }
+    for (const store of this.#stores.values()) {
+      try { if (store.isOpen()) store.close() } catch (err) { first ??= err }
+    }
+    this.#streamTimeQueue.clear()
+    this.#wallClockQueue.clear()
+    this.#partitions.clear()
+    this.#state = 'CLOSED'
+    if (first !== undefined) throw first
+  }
+
+  // ContextHost
+
+  streamTimeMs (): number {
+    return this.#partitions.streamTime
+  }
+
+  wallClockMs (): number {
+    return this.#options.clock.milliseconds()
+  }
+
+  schedule (node: ProcessorNode, intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable {
+    if (type === PunctuationType.STREAM_TIME) {
+      // Aligned to 0: fires as soon as the stream time is known.
+      const schedule = new PunctuationSchedule(node, 0, intervalMs, punctuator)
+      this.#streamTimeQueue.add(schedule)
+      return schedule
+    }
+    const schedule = new PunctuationSchedule(node, this.#options.clock.milliseconds() + intervalMs, intervalMs, punctuator)
+    this.#wallClockQueue.add(schedule)
+    return schedule
+  }
+
+  requestCommit (): void {
+    this.#commitRequested = true
+  }
+
+  store (name: string): StateStore | undefined {
+    return this.#stores.get(name) ?? this.#options.globalStores.get(name)
+  }
+
+  isGlobalStore (name: string): boolean {
+    return !this.#stores.has(name) && this.#options.globalStores.has(name)
+  }
+
+  restoreCallback (storeName: string): StateRestoreCallback | undefined {
+    return this.#restoreCallbacks.get(storeName)
+  }
+
+  #storeContext (): StateStoreContext {
+    return {
+      applicationId: this.config.applicationId,
+      taskId: this.taskId,
+      appConfigs: this.config,
+      stateDir: this.stateDir,
+      recordMetadata: () => this.context.recordMetadata(),
+      register: (store, restore) => {
+        if (this.#restoreCallbacks.has(store.name)) {
+          throw new StreamsError('DUPLICATE_STORE', `Store ${store.name} has already been registered in task ${this.taskId.toString()}`)
+        }
+        this.#restoreCallbacks.set(store.name, restore)
+      },
+      changelogWriter: (storeName) => this.#options.changelogWriter?.(storeName)
+    }
+  }
+}

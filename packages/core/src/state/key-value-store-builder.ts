@@ -1,0 +1,38 @@
+/**
+ * Builds key-value stores from a bytes-store supplier (Kafka's KeyValueStoreBuilder): each
+ * build() wraps a new backend store in the metered layer, which applies the serdes.
+ */
+import { StreamsError } from '../errors.js'
+import type { Serde } from '../serialization/serde.js'
+import { AbstractStoreBuilder } from './abstract-store-builder.js'
+import type { KeyValueBytesStoreSupplier, KeyValueStore } from './key-value-store.js'
+import { MeteredKeyValueStore } from './metered-key-value-store.js'
+
+export class KeyValueStoreBuilder<K, V> extends AbstractStoreBuilder<K, V, KeyValueStore<K, V>> {
+  readonly #supplier: KeyValueBytesStoreSupplier
+
+  constructor (supplier: KeyValueBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>) {
+    super(checkSupplier(supplier).name, keySerde, valueSerde)
+    this.#supplier = supplier
+  }
+
+  build (): KeyValueStore<K, V> {
+    return new MeteredKeyValueStore<K, V>({
+      inner: this.#supplier.get(),
+      metricsScope: this.#supplier.metricsScope,
+      keySerde: this.keySerde,
+      valueSerde: this.valueSerde
+    })
+  }
+}
+
+/** @internal Shared with TimestampedKeyValueStoreBuilder. */
+export function checkSupplier (supplier: KeyValueBytesStoreSupplier): KeyValueBytesStoreSupplier {
+  if (supplier === null || supplier === undefined || typeof supplier.get !== 'function') {
+    throw new StreamsError('ILLEGAL_ARGUMENT', 'A store builder needs a store supplier with a get() method')
+  }
+  if (typeof supplier.metricsScope !== 'string' || supplier.metricsScope.length === 0) {
+    throw new StreamsError('ILLEGAL_ARGUMENT', `The supplier of store "${String(supplier.name)}" has no metricsScope`)
+  }
+  return supplier
+}

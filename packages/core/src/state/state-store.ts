@@ -1,0 +1,47 @@
+/**
+ * The state store seams (DESIGN.md §3). A store is a cache of its changelog; layers
+ * (metered -> caching -> change-logging -> backend) are composed by a StoreBuilder.
+ */
+import type { TaskId } from '../task-id.js'
+import type { ResolvedStreamsConfig } from '../config/streams-config.js'
+import type { RecordMetadata } from '../processor/api.js'
+
+export interface StateStore {
+  readonly name: string
+  readonly persistent: boolean
+  /** Opens the store. Persistent backends may open asynchronously. */
+  init(context: StateStoreContext, root: StateStore): void | Promise<void>
+  flush(): void
+  close(): void
+  isOpen(): boolean
+}
+
+/** Applies a batch of changelog records to a store while it is restored. */
+export type StateRestoreCallback = (records: ReadonlyArray<{ key: Buffer, value: Buffer | null, timestamp: number }>) => void
+
+/** The one thing the change-logging layer needs from the task. */
+export interface ChangelogWriter {
+  append(key: Buffer, value: Buffer | null, timestamp: number): void
+}
+
+/** What a store sees of its task when it is initialised. */
+export interface StateStoreContext {
+  readonly applicationId: string
+  readonly taskId: TaskId
+  readonly appConfigs: ResolvedStreamsConfig
+  /** The task's state directory; stores that persist create their files below it. */
+  readonly stateDir: string | undefined
+  recordMetadata(): RecordMetadata | undefined
+  /** Registers the store with the task, with the callback that applies changelog records. */
+  register(store: StateStore, restore: StateRestoreCallback): void
+  /** The changelog writer for a store, or undefined when the store is not logged. */
+  changelogWriter(storeName: string): ChangelogWriter | undefined
+}
+
+/** Builds one store instance per task, with the layers it was configured with. */
+export interface StoreBuilder<S extends StateStore = StateStore> {
+  readonly name: string
+  build(): S
+  readonly loggingEnabled: boolean
+  readonly logConfig: Readonly<Record<string, string>>
+}

@@ -1,0 +1,29 @@
+/**
+ * Builds timestamped key-value stores (Kafka's TimestampedKeyValueStoreBuilder): the metered
+ * layer stores `ValueAndTimestamp<V>` as `[8-byte big-endian timestamp][value bytes]` in the
+ * same kind of bytes store a plain key-value store uses.
+ */
+import type { Serde } from '../serialization/serde.js'
+import { AbstractStoreBuilder } from './abstract-store-builder.js'
+import { checkSupplier } from './key-value-store-builder.js'
+import type { KeyValueBytesStoreSupplier, TimestampedKeyValueStore } from './key-value-store.js'
+import { MeteredTimestampedKeyValueStore } from './metered-timestamped-key-value-store.js'
+
+export class TimestampedKeyValueStoreBuilder<K, V> extends AbstractStoreBuilder<K, V, TimestampedKeyValueStore<K, V>> {
+  readonly #supplier: KeyValueBytesStoreSupplier
+
+  /** `valueSerde` is the serde of the plain value; the timestamp wrapping is added here. */
+  constructor (supplier: KeyValueBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>) {
+    super(checkSupplier(supplier).name, keySerde, valueSerde)
+    this.#supplier = supplier
+  }
+
+  build (): TimestampedKeyValueStore<K, V> {
+    return new MeteredTimestampedKeyValueStore<K, V>({
+      inner: this.#supplier.get(),
+      metricsScope: this.#supplier.metricsScope,
+      keySerde: this.keySerde,
+      valueSerde: this.valueSerde
+    })
+  }
+}

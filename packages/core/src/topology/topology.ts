@@ -1,0 +1,351 @@
+/**
+ * The Processor API topology builder (Kafka Streams' `Topology`): sources, processors, sinks,
+ * state stores and global stores, each checked when it is added (a `TopologyError` naming the
+ * node, topic or store). Owns the grouping into sub-topologies and hands the runtime a plain
+ * `TopologyDef` through the internal `TOPOLOGY_DEF` method; `describe()` prints Kafka's text.
+ */
+import { TopologyError } from '../errors.js'
+import type { AutoOffsetReset, ProcessorSupplier, StreamPartitioner, TimestampExtractor, TopicNameExtractor } from '../processor/api.js'
+import type { DeserializerLike, SerializerLike } from '../serialization/serde.js'
+import { toDeserializer, toSerializer } from '../serialization/serde.js'
+import type { StateStore, StoreBuilder } from '../state/state-store.js'
+import type { GlobalStoreDef, NodeDef, ProcessorNodeDef, SinkNodeDef, SourceNodeDef, SubtopologyDef, TopologyDef } from './definitions.js'
+import { describeTopology } from './describe-topology.js'
+import { TOPOLOGY_DEF } from './internal.js'
+import { computeNodeGroups } from './node-groups.js'
+import { checkName, checkStoreBuilder, checkSupplier, checkSupplierReturnsNewInstances, wholeNameMatcher } from './topology-arguments.js'
+import type { TopologyDescription } from './topology-description.js'
+import { validateTopologyDef } from './validate-topology-def.js'
+
+export interface SourceOptions<K = unknown, V = unknown> {
+  readonly keyDeserializer?: DeserializerLike<K>
+  readonly valueDeserializer?: DeserializerLike<V>
+  readonly timestampExtractor?: TimestampExtractor
+  /** Where to start when the group has no committed offset; defaults to the `auto.offset.reset` config. */
+  readonly offsetReset?: AutoOffsetReset
+}
+
+export interface SinkOptions<K = unknown, V = unknown> {
+  readonly keySerializer?: SerializerLike<K>
+  readonly valueSerializer?: SerializerLike<V>
+  readonly partitioner?: StreamPartitioner<K, V>
+}
+
+export interface GlobalStoreOptions<K = unknown, V = unknown> {
+  readonly keyDeserializer?: DeserializerLike<K>
+  readonly valueDeserializer?: DeserializerLike<V>
+  readonly timestampExtractor?: TimestampExtractor
+}
+
+interface GlobalStoreEntry {
+  readonly storeName: string
+  readonly sourceName: string
+  readonly processorName: string
+  readonly topic: string
+}
+
+const OFFSET_RESETS: readonly AutoOffsetReset[] = ['earliest', 'latest', 'none']
+
+export class Topology {
+  /** Every node, in insertion order (parents always come before their children). */
+  readonly #nodes = new Map<string, NodeDef>()
+  /** The store names of each processor, in connection order (the same sets as in `#nodes`). */
+  readonly #processorStores = new Map<string, Set<string>>()
+  /** Local and global store builders, in the order they were added. */
+  readonly #storeBuilders = new Map<string, StoreBuilder<StateStore>>()
+  /** The processors connected to each local store, in connection order. */
+  readonly #storeUsers = new Map<string, string[]>()
+  readonly #globalStores = new Map<string, GlobalStoreEntry>()
+  /** The source and processor nodes of global stores. */
+  readonly #globalNodes = new Set<string>()
+  /** Every fixed topic read by a source, global ones included. */
+  readonly #topics = new Set<string>()
+  readonly #patterns: Array<{ readonly sourceName: string, readonly matcher: RegExp }> = []
+
+  /**
+   * Adds a source reading the given topics (one name, a list, or a pattern matched against whole
+   * topic names). A topic may be read by one source only.
+   */
+  addSource (name: string, topics: string | readonly string[] | RegExp, options: SourceOptions = {}): this {
+    checkName('Source', name)
+    this.#checkNewNodeName(name)
+    const opts = options ?? {}
+    const offsetReset = opts.offsetReset
+    if (offsetReset !== undefined && !OFFSET_RESETS.includes(offsetReset)) {
+      throw new TopologyError('TOPOLOGY_INVALID', `Source ${name} has an unknown offset reset '${String(offsetReset)}'.`)
+    }
+    let topicList: readonly string[] = Object.freeze([])
+    let pattern: RegExp | undefined
+    if (topics instanceof RegExp) {
+      const matcher = wholeNameMatcher(topics)
+      for (const topic of this.#topics) {
+        if (matcher.test(topic)) {
+          throw new TopologyError('DUPLICATE_TOPIC', `Pattern /${topics.source}/ of source ${name} matches topic ${topic}, which another source already reads.`)
+        }
+      }
+      pattern = topics
+      this.#patterns.push({ sourceName: name, matcher })
+    } else {
+      topicList = Object.freeze(typeof topics === 'string' ? [topics] : Array.isArray(topics) ? [...topics] : [])
+      if (topicList.length === 0) throw new TopologyError('TOPOLOGY_INVALID', `Source ${name} must read at least one topic.`)
+      topicList.forEach((topic, i) => {
+        checkName(`Topic of source ${name}:`, topic)
+        if (topicList.indexOf(topic) !== i) throw new TopologyError('DUPLICATE_TOPIC', `Source ${name} lists topic ${topic} twice.`)
+        this.#checkTopicFree(topic)
+      })
+      for (const topic of topicList) this.#topics.add(topic)
+    }
+    this.#addNode({
+      kind: 'source',
+      name,
+      topics: topicList,
+      pattern,
+      keyDeserializer: toDeserializer(opts.keyDeserializer),
+      valueDeserializer: toDeserializer(opts.valueDeserializer),
+      timestampExtractor: opts.timestampExtractor,
+      offsetReset
+    })
+    return this
+  }
+
+  /** Adds a processor receiving the records of the given parents (at least one, each already added). */
+  addProcessor<KIn, VIn, KOut, VOut> (name: string, supplier: ProcessorSupplier<KIn, VIn, KOut, VOut>, ...parentNames: string[]): this {
+    checkName('Processor', name)
+    checkSupplier(name, supplier)
+    this.#checkNewNodeName(name)
+    if (parentNames.length === 0) throw new TopologyError('TOPOLOGY_INVALID', `Processor ${name} must have at least one parent.`)
+    this.#checkParents(name, parentNames)
+    checkSupplierReturnsNewInstances(name, supplier)
+    const stores = new Set<string>()
+    this.#processorStores.set(name, stores)
+    this.#addNode({ kind: 'processor', name, supplier, parents: Object.freeze([...parentNames]), stores })
+    return this
+  }
+
+  /**
+   * Adds a sink writing what its parents forward to a fixed topic, or to the topic a
+   * `TopicNameExtractor` chooses per record. Options may be given before the parent names.
+   */
+  addSink<K, V> (name: string, topic: string | TopicNameExtractor<K, V>, options: SinkOptions<K, V> | undefined, ...parentNames: string[]): this
+  addSink<K, V> (name: string, topic: string | TopicNameExtractor<K, V>, ...parentNames: string[]): this
+  addSink<K, V> (name: string, topic: string | TopicNameExtractor<K, V>, ...rest: Array<string | SinkOptions<K, V> | undefined>): this {
+    const hasOptions = rest.length > 0 && typeof rest[0] !== 'string'
+    const options = (hasOptions ? rest[0] : undefined) ?? {}
+    const parentNames = (hasOptions ? rest.slice(1) : rest) as string[]
+    checkName('Sink', name)
+    if (typeof options !== 'object') throw new TopologyError('TOPOLOGY_INVALID', `The options of sink ${name} must be an object.`)
+    if (typeof topic !== 'function') checkName(`Topic of sink ${name}:`, topic)
+    this.#checkNewNodeName(name)
+    if (parentNames.length === 0) throw new TopologyError('SINK_WITHOUT_PARENT', `Sink ${name} must have at least one parent.`)
+    this.#checkParents(name, parentNames)
+    this.#addNode({
+      kind: 'sink',
+      name,
+      topic: typeof topic === 'string' ? topic : undefined,
+      topicExtractor: typeof topic === 'function' ? topic : undefined,
+      keySerializer: toSerializer(options.keySerializer as SerializerLike<unknown> | undefined),
+      valueSerializer: toSerializer(options.valueSerializer as SerializerLike<unknown> | undefined),
+      partitioner: options.partitioner,
+      parents: Object.freeze([...parentNames])
+    })
+    return this
+  }
+
+  /**
+   * Adds a store and connects it to the given processors. Adding the same builder again (to
+   * connect more processors) is allowed; another builder with the same store name is not.
+   * Processors sharing a store end up in the same sub-topology.
+   */
+  addStateStore (storeBuilder: StoreBuilder<StateStore>, ...processorNames: string[]): this {
+    checkStoreBuilder(storeBuilder)
+    const storeName = storeBuilder.name
+    const existing = this.#storeBuilders.get(storeName)
+    if (this.#globalStores.has(storeName) || (existing !== undefined && existing !== storeBuilder)) {
+      throw new TopologyError('DUPLICATE_STORE', `Another store named ${storeName} has already been added.`)
+    }
+    for (const processorName of processorNames) this.#checkStoreUser(processorName, storeName)
+    if (existing === undefined) {
+      this.#storeBuilders.set(storeName, storeBuilder)
+      this.#storeUsers.set(storeName, [])
+    }
+    for (const processorName of processorNames) this.#connect(processorName, storeName)
+    return this
+  }
+
+  /** Connects already added stores to a processor so that it can use them. */
+  connectProcessorAndStateStores (processorName: string, ...storeNames: string[]): this {
+    checkName('Processor', processorName)
+    if (storeNames.length === 0) throw new TopologyError('TOPOLOGY_INVALID', `No store names given to connect to processor ${processorName}.`)
+    for (const storeName of storeNames) {
+      checkName('Store', storeName)
+      if (this.#globalStores.has(storeName)) {
+        throw new TopologyError('TOPOLOGY_INVALID',
+          `Global store ${storeName} is available to every processor and must not be connected explicitly (processor ${processorName}).`)
+      }
+      if (!this.#storeUsers.has(storeName)) throw new TopologyError('UNKNOWN_STORE', `Store ${storeName} has not been added (processor ${processorName}).`)
+      this.#checkStoreUser(processorName, storeName)
+    }
+    for (const storeName of storeNames) this.#connect(processorName, storeName)
+    return this
+  }
+
+  /**
+   * Adds a global store, filled on every instance from all partitions of `topic` by the records
+   * `supplier`'s processors receive from a dedicated source. The processor only updates the
+   * store: it cannot have children, and the store's own topic is its changelog.
+   */
+  addGlobalStore<K, V> (
+    storeBuilder: StoreBuilder<StateStore>,
+    sourceName: string,
+    options: GlobalStoreOptions<K, V>,
+    topic: string,
+    processorName: string,
+    supplier: ProcessorSupplier<K, V, never, never>
+  ): this {
+    checkStoreBuilder(storeBuilder)
+    checkName('Source', sourceName)
+    checkName('Processor', processorName)
+    checkName(`Topic of global store ${storeBuilder.name}:`, topic)
+    checkSupplier(processorName, supplier)
+    this.#checkNewNodeName(sourceName)
+    this.#checkNewNodeName(processorName)
+    const storeName = storeBuilder.name
+    if (this.#storeBuilders.has(storeName)) throw new TopologyError('DUPLICATE_STORE', `Another store named ${storeName} has already been added.`)
+    if (sourceName === processorName) {
+      throw new TopologyError('DUPLICATE_NODE', `The source and the processor of global store ${storeName} are both named ${sourceName}.`)
+    }
+    this.#checkTopicFree(topic)
+    checkSupplierReturnsNewInstances(processorName, supplier)
+
+    const opts = options ?? {}
+    this.#addNode({
+      kind: 'source',
+      name: sourceName,
+      topics: Object.freeze([topic]),
+      pattern: undefined,
+      keyDeserializer: toDeserializer(opts.keyDeserializer as DeserializerLike<unknown> | undefined),
+      valueDeserializer: toDeserializer(opts.valueDeserializer as DeserializerLike<unknown> | undefined),
+      timestampExtractor: opts.timestampExtractor,
+      offsetReset: undefined
+    })
+    const stores = new Set([storeName])
+    this.#processorStores.set(processorName, stores)
+    this.#addNode({ kind: 'processor', name: processorName, supplier, parents: Object.freeze([sourceName]), stores })
+    this.#topics.add(topic)
+    this.#storeBuilders.set(storeName, storeBuilder)
+    this.#globalStores.set(storeName, { storeName, sourceName, processorName, topic })
+    this.#globalNodes.add(sourceName).add(processorName)
+    return this
+  }
+
+  /** The sub-topologies and global stores; its `toString()` prints Kafka Streams' text format. */
+  describe (): TopologyDescription {
+    return describeTopology(this[TOPOLOGY_DEF]())
+  }
+
+  /** The validated plain definition of this topology as it is now, for the runtime. @internal */
+  [TOPOLOGY_DEF] (): TopologyDef {
+    const nodes = new Map<string, NodeDef>()
+    const children = new Map<string, string[]>()
+    for (const [name, node] of this.#nodes) {
+      nodes.set(name, node.kind === 'processor' ? Object.freeze({ ...node, stores: new Set(node.stores) }) : node)
+      children.set(name, [])
+      if (node.kind !== 'source') for (const parent of node.parents) children.get(parent)!.push(name)
+    }
+
+    const links: Array<readonly [string, string]> = []
+    for (const node of this.#nodes.values()) {
+      if (node.kind !== 'source') for (const parent of node.parents) links.push([node.name, parent])
+    }
+    for (const users of this.#storeUsers.values()) for (const user of users.slice(1)) links.push([users[0]!, user])
+
+    const globalBySource = new Map([...this.#globalStores.values()].map((entry) => [entry.sourceName, entry]))
+    const subtopologies: SubtopologyDef[] = []
+    const globalStores: GlobalStoreDef[] = []
+    computeNodeGroups([...this.#nodes.keys()], links).forEach((group, id) => {
+      const global = group.map((name) => globalBySource.get(name)).find((entry) => entry !== undefined)
+      if (global !== undefined) globalStores.push(Object.freeze({ id, ...global }))
+      else subtopologies.push(this.#subtopologyDef(id, group))
+    })
+
+    const def: TopologyDef = {
+      nodes,
+      children: new Map([...children].map(([name, list]) => [name, Object.freeze(list)])),
+      subtopologies: Object.freeze(subtopologies),
+      globalStores: Object.freeze(globalStores),
+      storeBuilders: new Map(this.#storeBuilders),
+      globalStoreNames: new Set(this.#globalStores.keys())
+    }
+    validateTopologyDef(def)
+    return def
+  }
+
+  #subtopologyDef (id: number, group: readonly string[]): SubtopologyDef {
+    const sourceTopics: string[] = []
+    const sourcePatterns: RegExp[] = []
+    const stores = new Set<string>()
+    for (const name of group) {
+      const node = this.#nodes.get(name)!
+      if (node.kind === 'source') {
+        sourceTopics.push(...node.topics)
+        if (node.pattern !== undefined) sourcePatterns.push(node.pattern)
+      } else if (node.kind === 'processor') {
+        for (const store of node.stores) stores.add(store)
+      }
+    }
+    return Object.freeze({
+      id,
+      nodes: Object.freeze([...group]),
+      sourceTopics: Object.freeze(sourceTopics),
+      sourcePatterns: Object.freeze(sourcePatterns),
+      stores: Object.freeze([...stores])
+    })
+  }
+
+  #addNode (node: NodeDef): void {
+    this.#nodes.set(node.name, Object.freeze(node))
+  }
+
+  #checkNewNodeName (name: string): void {
+    if (this.#nodes.has(name)) throw new TopologyError('DUPLICATE_NODE', `A node named ${name} has already been added.`)
+  }
+
+  /** A topic may be read by one source only, and must not match another source's pattern. */
+  #checkTopicFree (topic: string): void {
+    if (this.#topics.has(topic)) throw new TopologyError('DUPLICATE_TOPIC', `Topic ${topic} is already read by another source.`)
+    for (const { sourceName, matcher } of this.#patterns) {
+      if (matcher.test(topic)) throw new TopologyError('DUPLICATE_TOPIC', `Topic ${topic} matches the pattern of source ${sourceName}.`)
+    }
+  }
+
+  #checkParents (childName: string, parentNames: readonly string[]): void {
+    for (const parentName of parentNames) {
+      checkName(`Parent of ${childName}:`, parentName)
+      if (parentName === childName) throw new TopologyError('INVALID_PARENT', `Node ${childName} cannot be its own parent.`)
+      const parent = this.#nodes.get(parentName)
+      if (parent === undefined) throw new TopologyError('UNKNOWN_NODE', `Parent ${parentName} of ${childName} has not been added.`)
+      if (parent.kind === 'sink') throw new TopologyError('INVALID_PARENT', `Sink ${parentName} cannot be the parent of ${childName}.`)
+      if (this.#globalNodes.has(parentName)) {
+        throw new TopologyError('INVALID_PARENT', `${parentName} feeds a global store and cannot be the parent of ${childName}.`)
+      }
+    }
+  }
+
+  #checkStoreUser (processorName: string, storeName: string): void {
+    checkName(`Processor for store ${storeName}:`, processorName)
+    const node = this.#nodes.get(processorName)
+    if (node === undefined) throw new TopologyError('UNKNOWN_NODE', `Processor ${processorName} (for store ${storeName}) has not been added.`)
+    if (node.kind !== 'processor') {
+      throw new TopologyError('TOPOLOGY_INVALID', `Store ${storeName} cannot be connected to ${node.kind} ${processorName}, only to a processor.`)
+    }
+    if (this.#globalNodes.has(processorName)) {
+      throw new TopologyError('TOPOLOGY_INVALID', `Store ${storeName} cannot be connected to ${processorName}, the processor of a global store.`)
+    }
+  }
+
+  #connect (processorName: string, storeName: string): void {
+    this.#processorStores.get(processorName)!.add(storeName)
+    const users = this.#storeUsers.get(storeName)!
+    if (!users.includes(processorName)) users.push(processorName)
+  }
+}

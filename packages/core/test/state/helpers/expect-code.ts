@@ -1,0 +1,22 @@
+/** Runs fn and returns the `code` of the StreamsError it throws (fails when it throws nothing). */
+import { StreamsError } from '../../../src/errors.js'
+
+export function codeOf (fn: () => unknown): string {
+  try {
+    fn()
+  } catch (err) {
+    if (err instanceof StreamsError) return err.code
+    throw err
+  }
+  throw new Error('expected an error, none was thrown')
+}
+
+export function errorOf (fn: () => unknown): StreamsError {
+  try {
+    fn()
+  } catch (err) {
+    if (err instanceof StreamsError) return err
+    throw err
+  }
+  throw new Error('expected an error, none was thrown')
+}

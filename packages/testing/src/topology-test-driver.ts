@@ -1,0 +1,240 @@
+/**
+ * Runs a topology without Kafka, through the same processor graph, stores and punctuation code
+ * as the runtime: the whole topology is one task (0_0), every topic has one partition, offsets
+ * start at 0, and a commit follows every input record. Wall-clock time moves only through
+ * advanceWallClockTime. Records written to a topic the topology reads (repartition topics) are
+ * processed in the same call; records written to a global topic update the global store.
+ */
+import {
+  type DeserializerLike, type Headers, type KeyValueStore, ManualClock, type SerializerLike, type StateStore,
+  type StreamsConfig, StreamsError, TaskId, type TimestampedKeyValueStore, type Topology, resolveStreamsConfig
+} from '@kstreams/core'
+import { GlobalStateUpdateTask, StreamTask, TOPOLOGY_DEF, type CollectedRecord, type TopologyDef } from '@kstreams/core/internal'
+import { join } from 'node:path'
+import { TestInputTopic, type InputPipe } from './test-input-topic.js'
+import { TestOutputTopic, type OutputSource } from './test-output-topic.js'
+import type { CapturedRecord } from './captured-record.js'
+import { isKeyValueStore, isTimestampedKeyValueStore, plainValueView } from './store-views.js'
+
+const DEFAULT_APPLICATION_ID = 'dummy-topology-test-driver-app-id'
+
+export class TopologyTestDriver implements InputPipe, OutputSource {
+  readonly #def: TopologyDef
+  readonly #clock: ManualClock
+  readonly #task: StreamTask | undefined
+  readonly #globalTask: GlobalStateUpdateTask | undefined
+  readonly #outputs = new Map<string, CapturedRecord[]>()
+  readonly #produced = new Set<string>()
+  readonly #offsets = new Map<string, number>()
+  readonly #pending: CollectedRecord[] = []
+  #ready = false
+  #closed = false
+
+  /**
+   * Creates a driver whose stores open synchronously (every in-memory store). Use
+   * `TopologyTestDriver.create` when a store opens asynchronously (RocksDB).
+   */
+  constructor (topology: Topology, config: StreamsConfig = {}, initialWallClockTimeMs?: number) {
+    const resolved = resolveStreamsConfig({ applicationId: DEFAULT_APPLICATION_ID, ...config })
+    this.#def = topology[TOPOLOGY_DEF]()
+    this.#clock = new ManualClock(initialWallClockTimeMs ?? Date.now())
+    const appDir = join(resolved.stateDir, resolved.applicationId)
+    if (this.#def.globalStores.length > 0) {
+      this.#globalTask = new GlobalStateUpdateTask({ topology: this.#def, config: resolved, clock: this.#clock, stateDir: join(appDir, 'global') })
+    }
+    if (this.#def.subtopologies.length > 0) {
+      this.#task = new StreamTask({
+        id: new TaskId(0, 0),
+        topology: this.#def,
+        subtopologies: this.#def.subtopologies.map(s => s.id),
+        config: resolved,
+        clock: this.#clock,
+        collector: { send: (r) => { this.#pending.push(r) }, partitionsFor: () => 1 },
+        stateDir: join(appDir, '0_0'),
+        globalStores: this.#globalTask?.stores ?? new Map()
+      })
+    }
+    const opened = this.#initialize()
+    if (opened instanceof Promise) {
+      this.#initPromise = opened
+      opened.catch(() => {})
+    }
+  }
+
+  #initPromise: Promise<void> | undefined
+
+  /** Creates a driver and waits until every store is open. */
+  static async create (topology: Topology, config: StreamsConfig = {}, initialWallClockTimeMs?: number): Promise<TopologyTestDriver> {
+    const driver = new TopologyTestDriver(topology, config, initialWallClockTimeMs)
+    await driver.#initPromise
+    return driver
+  }
+
+  #initialize (): void | Promise<void> {
+    const globalOpened = this.#globalTask?.initialize()
+    const finish = (): void | Promise<void> => {
+      const opened = this.#task?.initializeStores()
+      const start = (): void => {
+        this.#task?.initializeTopology()
+        this.#ready = true
+      }
+      if (opened instanceof Promise) return opened.then(start)
+      start()
+    }
+    if (globalOpened instanceof Promise) return globalOpened.then(finish)
+    return finish()
+  }
+
+  #checkUsable (): void {
+    if (this.#closed) throw new StreamsError('ILLEGAL_STATE', 'The TopologyTestDriver is closed')
+    if (!this.#ready) {
+      throw new StreamsError('ILLEGAL_STATE', 'The topology has a store that opens asynchronously: create the driver with `await TopologyTestDriver.create(topology, config)`')
+    }
+  }
+
+  createInputTopic<K, V> (name: string, keySerializer: SerializerLike<K>, valueSerializer: SerializerLike<V>, startTimestampMs?: number, autoAdvanceMs = 0): TestInputTopic<K, V> {
+    this.#checkKnownTopic(name)
+    return new TestInputTopic(this, name, keySerializer, valueSerializer, startTimestampMs ?? this.#clock.milliseconds(), autoAdvanceMs)
+  }
+
+  createOutputTopic<K, V> (name: string, keyDeserializer: DeserializerLike<K>, valueDeserializer: DeserializerLike<V>): TestOutputTopic<K, V> {
+    return new TestOutputTopic(this, name, keyDeserializer, valueDeserializer)
+  }
+
+  #isGlobalTopic (topic: string): boolean {
+    return this.#def.globalStores.some(g => g.topic === topic)
+  }
+
+  #checkKnownTopic (topic: string): void {
+    if (this.#isGlobalTopic(topic) || this.#task?.readsTopic(topic) === true) return
+    throw new StreamsError('UNKNOWN_TOPIC', `Unknown topic: ${topic}. It is neither an input topic of the topology nor a global store topic`)
+  }
+
+  /** @internal */
+  pipeRecord (topic: string, key: Buffer | null, value: Buffer | null, timestamp: number, headers: Headers): void {
+    this.#checkUsable()
+    this.#checkKnownTopic(topic)
+    const offset = this.#offsets.get(topic) ?? 0
+    this.#offsets.set(topic, offset + 1)
+    const raw = { topic, partition: 0, offset, timestamp, key, value, headers }
+    if (this.#isGlobalTopic(topic)) {
+      this.#globalTask!.update(raw)
+      this.#globalTask!.flush()
+      return
+    }
+    this.#task!.addRecords(topic, 0, [raw])
+    this.#completeAllProcessableWork()
+  }
+
+  #completeAllProcessableWork (): void {
+    const task = this.#task
+    if (task === undefined) return
+    while (task.hasRecordsQueued()) {
+      task.process()
+      task.maybePunctuateStreamTime()
+      this.#commit()
+      this.#captureOutputs()
+    }
+  }
+
+  #commit (): void {
+    this.#task?.prepareCommit()
+    this.#task?.postCommit()
+  }
+
+  /** Moves captured sends to the output queues; re-enqueues those the topology reads. */
+  #captureOutputs (): void {
+    while (this.#pending.length > 0) {
+      const batch = this.#pending.splice(0)
+      for (const r of batch) {
+        this.#produced.add(r.topic)
+        let queue = this.#outputs.get(r.topic)
+        if (queue === undefined) this.#outputs.set(r.topic, queue = [])
+        queue.push(r)
+        if (this.#isGlobalTopic(r.topic)) {
+          this.pipeRecord(r.topic, r.key, r.value, r.timestamp, r.headers)
+        } else if (this.#task?.readsTopic(r.topic) === true) {
+          const offset = this.#offsets.get(r.topic) ?? 0
+          this.#offsets.set(r.topic, offset + 1)
+          this.#task.addRecords(r.topic, 0, [{ topic: r.topic, partition: 0, offset, timestamp: r.timestamp, key: r.key, value: r.value, headers: r.headers }])
+        }
+      }
+    }
+  }
+
+  /** Advances wall-clock time, fires due WALL_CLOCK_TIME punctuations, commits, then processes. */
+  advanceWallClockTime (ms: number): void {
+    this.#checkUsable()
+    if (!(ms >= 0)) throw new StreamsError('ILLEGAL_ARGUMENT', `advance must be non-negative, got ${ms}`)
+    this.#clock.advance(ms)
+    if (this.#task !== undefined) {
+      this.#task.maybePunctuateSystemTime()
+      this.#commit()
+    }
+    this.#captureOutputs()
+    this.#completeAllProcessableWork()
+  }
+
+  /** @internal */
+  readOutput (topic: string): CapturedRecord | undefined {
+    return this.#outputs.get(topic)?.shift()
+  }
+
+  /** @internal */
+  outputSize (topic: string): number {
+    return this.#outputs.get(topic)?.length ?? 0
+  }
+
+  /** Every topic the topology has written to, internal topics included. */
+  producedTopicNames (): Set<string> {
+    return new Set(this.#produced)
+  }
+
+  /** A local or global store by name, or undefined. */
+  getStateStore<S extends StateStore = StateStore> (name: string): S | undefined {
+    return (this.#task?.stores.get(name) ?? this.#globalTask?.stores.get(name)) as S | undefined
+  }
+
+  getAllStateStores (): Map<string, StateStore> {
+    const all = new Map<string, StateStore>()
+    for (const [name, s] of this.#globalTask?.stores ?? []) all.set(name, s)
+    for (const [name, s] of this.#task?.stores ?? []) all.set(name, s)
+    return all
+  }
+
+  /** A key-value store by name; a timestamped store is returned as a view of plain values. */
+  getKeyValueStore<K, V> (name: string): KeyValueStore<K, V> | undefined {
+    const store = this.getStateStore(name)
+    if (store === undefined) return undefined
+    if (isTimestampedKeyValueStore(store)) return plainValueView(store as unknown as TimestampedKeyValueStore<K, V>)
+    if (isKeyValueStore(store)) return store as unknown as KeyValueStore<K, V>
+    throw new StreamsError('ILLEGAL_ARGUMENT', `State store ${name} is not a key-value store`)
+  }
+
+  getTimestampedKeyValueStore<K, V> (name: string): TimestampedKeyValueStore<K, V> | undefined {
+    const store = this.getStateStore(name)
+    if (store === undefined) return undefined
+    if (isTimestampedKeyValueStore(store)) return store as unknown as TimestampedKeyValueStore<K, V>
+    throw new StreamsError('ILLEGAL_ARGUMENT', `State store ${name} is not a timestamped key-value store`)
+  }
+
+  /** Closes processors and stores; idempotent. */
+  close (): void {
+    if (this.#closed) return
+    this.#closed = true
+    let first: unknown
+    try {
+      if (this.#ready) {
+        this.#commit()
+        this.#captureOutputs()
+      }
+    } catch (err) { first ??= err }
+    try { this.#task?.close() } catch (err) { first ??= err }
+    try { this.#globalTask?.close() } catch (err) { first ??= err }
+    if (first !== undefined) throw first
+  }
+
+  [Symbol.dispose] (): void {
+    this.close()
+  }
+}
