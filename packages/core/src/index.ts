@@ -22,6 +22,10 @@ export { failOnInvalidTimestamp, logAndSkipOnInvalidTimestamp, usePartitionTimeO
 
 export { Topology } from './topology/topology.js'
 export type { SourceOptions, SinkOptions, GlobalStoreOptions } from './topology/topology.js'
+export type {
+  TopologyDescription, SubtopologyDescription, GlobalStoreDescription, NodeDescription,
+  SourceNodeDescription, ProcessorNodeDescription, SinkNodeDescription
+} from './topology/topology-description.js'
 
 export { resolveStreamsConfig } from './config/streams-config.js'
 export type { StreamsConfig, ResolvedStreamsConfig, ProcessingGuarantee } from './config/streams-config.js'

@@ -1,7 +1,7 @@
 /** Reads, deserialized, what a TopologyTestDriver's topology wrote to a topic. */
 import { type DeserializerLike, type Deserializer, KeyValue, StreamsError, toDeserializer } from '@kstreams/core'
 import { TestRecord, type OutputRecord } from './test-record.js'
-import type { CapturedRecord } from './captured-record.js'
+import type { CollectedRecord as CapturedRecord } from '@kstreams/core/internal'
 
 /** What the driver offers an output topic. @internal */
 export interface OutputSource {

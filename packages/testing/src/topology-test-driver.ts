@@ -13,7 +13,6 @@ import { GlobalStateUpdateTask, StreamTask, TOPOLOGY_DEF, type CollectedRecord, 
 import { join } from 'node:path'
 import { TestInputTopic, type InputPipe } from './test-input-topic.js'
 import { TestOutputTopic, type OutputSource } from './test-output-topic.js'
-import type { CapturedRecord } from './captured-record.js'
 import { isKeyValueStore, isTimestampedKeyValueStore, plainValueView } from './store-views.js'
 
 const DEFAULT_APPLICATION_ID = 'dummy-topology-test-driver-app-id'
@@ -23,7 +22,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
   readonly #clock: ManualClock
   readonly #task: StreamTask | undefined
   readonly #globalTask: GlobalStateUpdateTask | undefined
-  readonly #outputs = new Map<string, CapturedRecord[]>()
+  readonly #outputs = new Map<string, CollectedRecord[]>()
   readonly #produced = new Set<string>()
   readonly #offsets = new Map<string, number>()
   readonly #pending: CollectedRecord[] = []
@@ -176,7 +175,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
   }
 
   /** @internal */
-  readOutput (topic: string): CapturedRecord | undefined {
+  readOutput (topic: string): CollectedRecord | undefined {
     return this.#outputs.get(topic)?.shift()
   }
 
