@@ -38,3 +38,6 @@ export type {
 export { KeyValueStoreBuilder } from './state/key-value-store-builder.js'
 export { TimestampedKeyValueStoreBuilder } from './state/timestamped-key-value-store-builder.js'
 export { ValueAndTimestampSerde } from './state/value-and-timestamp-serde.js'
+export { Window, TimeWindow, SessionWindow, Windowed } from './state/windowed.js'
+export type { ReadOnlyWindowStore, WindowStore, TimestampedWindowStore, WindowStoreIterator, WindowBytesStore, WindowBytesStoreSupplier } from './state/window-store.js'
+export type { ReadOnlySessionStore, SessionStore, SessionBytesStore, SessionBytesStoreSupplier } from './state/session-store.js'
