@@ -2,14 +2,32 @@
  * The Stores factory (Kafka's `Stores`): store suppliers for the built-in backends and the
  * builders that wrap a supplier's bytes store in the typed, serde-applying layers.
  */
-import { KeyValueStoreBuilder, TimestampedKeyValueStoreBuilder } from '@kstreams/core'
-import type { KeyValueBytesStoreSupplier, Serde } from '@kstreams/core'
+import {
+  KeyValueStoreBuilder, SessionStoreBuilder, TimestampedKeyValueStoreBuilder, TimestampedWindowStoreBuilder, WindowStoreBuilder
+} from '@kstreams/core'
+import type { KeyValueBytesStoreSupplier, Serde, SessionBytesStoreSupplier, WindowBytesStoreSupplier } from '@kstreams/core'
 import { InMemoryKeyValueBytesStoreSupplier } from './in-memory-key-value-bytes-store-supplier.js'
+import { InMemorySessionBytesStoreSupplier } from './in-memory-session-bytes-store-supplier.js'
+import { InMemoryWindowBytesStoreSupplier } from './in-memory-window-bytes-store-supplier.js'
 
 export const Stores = Object.freeze({
   /** An in-memory key-value bytes store supplier. The name must be a legal store name. */
   inMemoryKeyValueStore (name: string): KeyValueBytesStoreSupplier {
     return new InMemoryKeyValueBytesStoreSupplier(name)
+  },
+
+  /**
+   * An in-memory window bytes store supplier. `retentionPeriod` and `windowSize` are in ms, not
+   * negative, and the retention must be at least the window size. With `retainDuplicates` every
+   * put is kept (stream-stream joins) and null puts are ignored.
+   */
+  inMemoryWindowStore (name: string, retentionPeriod: number, windowSize: number, retainDuplicates: boolean): WindowBytesStoreSupplier {
+    return new InMemoryWindowBytesStoreSupplier(name, retentionPeriod, windowSize, retainDuplicates)
+  },
+
+  /** An in-memory session bytes store supplier; `retentionPeriod` is in ms and not negative. */
+  inMemorySessionStore (name: string, retentionPeriod: number): SessionBytesStoreSupplier {
+    return new InMemorySessionBytesStoreSupplier(name, retentionPeriod)
   },
 
   /**
@@ -26,5 +44,23 @@ export const Stores = Object.freeze({
    */
   timestampedKeyValueStoreBuilder<K, V> (supplier: KeyValueBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>): TimestampedKeyValueStoreBuilder<K, V> {
     return new TimestampedKeyValueStoreBuilder(supplier, keySerde, valueSerde)
+  },
+
+  /** A builder of window stores over the supplier's bytes store; serdes default as for key-value stores. */
+  windowStoreBuilder<K, V> (supplier: WindowBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>): WindowStoreBuilder<K, V> {
+    return new WindowStoreBuilder(supplier, keySerde, valueSerde)
+  },
+
+  /**
+   * A builder of timestamped window stores: values are `ValueAndTimestamp<V>`; `valueSerde` is
+   * the serde of the plain value.
+   */
+  timestampedWindowStoreBuilder<K, V> (supplier: WindowBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>): TimestampedWindowStoreBuilder<K, V> {
+    return new TimestampedWindowStoreBuilder(supplier, keySerde, valueSerde)
+  },
+
+  /** A builder of session stores over the supplier's bytes store; serdes default as for key-value stores. */
+  sessionStoreBuilder<K, AGG> (supplier: SessionBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<AGG>): SessionStoreBuilder<K, AGG> {
+    return new SessionStoreBuilder(supplier, keySerde, valueSerde)
   }
 })

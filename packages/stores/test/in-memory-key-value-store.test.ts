@@ -2,18 +2,19 @@ import { expect } from 'chai'
 import { KeyValue } from '@kstreams/core'
 import type { KeyValueIterator } from '@kstreams/core'
 import { InMemoryKeyValueStore } from '../src/in-memory-key-value-store.js'
-import { codeOf } from './helpers/expect-code.js'
-import { TestStateStoreContext } from './helpers/test-state-store-context.js'
-import { bytesSerializer } from './helpers/test-serdes.js'
+import { codeOf } from '../src/compliance/expect-code.js'
+import { createTestStoreContext } from '../src/compliance/test-context.js'
+import type { TestStoreContext } from '../src/compliance/test-context.js'
+import { bytesSerializer } from '../src/compliance/key-value/fixtures.js'
 
 const b = (...bytes: number[]): Buffer => Buffer.from(bytes)
 const s = (text: string): Buffer => Buffer.from(text, 'utf8')
 const hex = (buf: Buffer | undefined): string | undefined => buf?.toString('hex')
 const keysOf = (it: KeyValueIterator<Buffer, Buffer>): string[] => [...it].map(kv => kv.key.toString('hex'))
 
-function openStore (name = 'store'): { store: InMemoryKeyValueStore, context: TestStateStoreContext } {
+function openStore (name = 'store'): { store: InMemoryKeyValueStore, context: TestStoreContext } {
   const store = new InMemoryKeyValueStore(name)
-  const context = new TestStateStoreContext()
+  const context = createTestStoreContext()
   store.init(context, store)
   return { store, context }
 }
@@ -24,7 +25,7 @@ describe('InMemoryKeyValueStore', () => {
     expect(store.persistent).to.equal(false)
     expect(store.name).to.equal('store')
     expect(store.isOpen()).to.equal(false)
-    store.init(new TestStateStoreContext(), store)
+    store.init(createTestStoreContext(), store)
     expect(store.isOpen()).to.equal(true)
     store.close()
     expect(store.isOpen()).to.equal(false)
@@ -204,7 +205,7 @@ describe('InMemoryKeyValueStore', () => {
       store.put(s('a'), s('1'))
       const iterator = store.all()
       store.close()
-      store.init(new TestStateStoreContext(), store)
+      store.init(createTestStoreContext(), store)
       store.put(s('a'), s('1'))
       expect(codeOf(() => iterator.next())).to.equal('STORE_NOT_OPEN')
       expect(keysOf(store.all())).to.deep.equal([hex(s('a'))])
@@ -242,7 +243,7 @@ describe('InMemoryKeyValueStore', () => {
       const { store } = openStore()
       store.put(s('a'), s('1'))
       store.close()
-      const context = new TestStateStoreContext()
+      const context = createTestStoreContext()
       store.init(context, store)
       expect(store.isOpen()).to.equal(true)
       expect(store.get(s('a'))).to.equal(null)
@@ -252,14 +253,14 @@ describe('InMemoryKeyValueStore', () => {
 
     it('rejects a second init while open with ILLEGAL_STATE', () => {
       const { store } = openStore()
-      expect(codeOf(() => store.init(new TestStateStoreContext(), store))).to.equal('ILLEGAL_STATE')
+      expect(codeOf(() => store.init(createTestStoreContext(), store))).to.equal('ILLEGAL_STATE')
       expect(store.isOpen()).to.equal(true)
     })
 
     it('registers the root store with a callback that applies changelog records, null deleting', () => {
       const store = new InMemoryKeyValueStore('restored')
       const root = { name: 'restored' } as unknown as InMemoryKeyValueStore
-      const context = new TestStateStoreContext()
+      const context = createTestStoreContext()
       store.init(context, root)
       expect(context.registered).to.have.length(1)
       expect(context.registered[0]!.store).to.equal(root)

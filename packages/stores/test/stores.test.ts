@@ -3,11 +3,11 @@ import { ConfigError, KeyValue, ValueAndTimestamp } from '@kstreams/core'
 import type { KeyValueBytesStore, KeyValueIterator, KeyValueStore, Serde, StateStore } from '@kstreams/core'
 import { InMemoryKeyValueStore } from '../src/in-memory-key-value-store.js'
 import { Stores } from '../src/stores.js'
-import { codeOf } from './helpers/expect-code.js'
-import { TestStateStoreContext } from './helpers/test-state-store-context.js'
+import { codeOf } from '../src/compliance/expect-code.js'
+import { createTestStoreContext } from '../src/compliance/test-context.js'
 import { intSerde, stringSerde, stringSerializer } from './helpers/test-serdes.js'
 
-function init<S extends StateStore> (store: S, context = new TestStateStoreContext()): S {
+function init<S extends StateStore> (store: S, context = createTestStoreContext()): S {
   void store.init(context, store)
   return store
 }
@@ -146,7 +146,7 @@ describe('Stores', () => {
 
     it('takes the default serdes from the config', () => {
       const store = Stores.keyValueStoreBuilder<string, number>(Stores.inMemoryKeyValueStore('defaults')).build()
-      init(store, new TestStateStoreContext({ defaultKeySerde: stringSerde, defaultValueSerde: intSerde }))
+      init(store, createTestStoreContext({ config: { defaultKeySerde: stringSerde, defaultValueSerde: intSerde } }))
       store.put('x', -5)
       expect(store.get('x')).to.equal(-5)
     })
@@ -164,7 +164,7 @@ describe('Stores', () => {
 
     it('restores through the callback the bytes store registers', () => {
       const store = Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('restore'), stringSerde, intSerde).build()
-      const context = new TestStateStoreContext()
+      const context = createTestStoreContext()
       init(store, context)
       expect(context.registered.map(r => r.store)).to.deep.equal([store])
       const int = (n: number): Buffer => { const b = Buffer.alloc(4); b.writeInt32BE(n); return b }
@@ -197,19 +197,19 @@ describe('Stores', () => {
       expect(vt?.timestamp).to.equal(1700000000000)
     })
 
-    it('reads timestamped values restored from changelog bytes', () => {
+    it('restores a timestamped value from the plain changelog value and the record timestamp (as Kafka logs them)', () => {
       const { store } = build(intSerde)
-      const context = new TestStateStoreContext()
+      const context = createTestStoreContext()
       init(store, context)
-      context.restore('latest', [{ key: Buffer.from('k'), value: Buffer.from('ffffffffffffffff00000007', 'hex') }])
+      context.restore('latest', [{ key: Buffer.from('k'), value: Buffer.from('00000007', 'hex'), timestamp: 1234 }])
       const vt = store.get('k')
       expect(vt?.value).to.equal(7)
-      expect(vt?.timestamp).to.equal(-1)
+      expect(vt?.timestamp).to.equal(1234)
     })
 
     it('wraps the default value serde from the config', () => {
       const { store, inner } = build()
-      init(store, new TestStateStoreContext({ defaultValueSerde: intSerde }))
+      init(store, createTestStoreContext({ config: { defaultValueSerde: intSerde } }))
       expect(store.putIfAbsent('k', ValueAndTimestamp.make(1, 2))).to.equal(null)
       expect(inner().get(Buffer.from('k'))?.toString('hex')).to.equal('000000000000000200000001')
       expect([...store.all()].map(kv => kv.value.toString())).to.deep.equal(['<1,2>'])

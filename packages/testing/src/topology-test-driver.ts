@@ -4,16 +4,22 @@
  * start at 0, and a commit follows every input record. Wall-clock time moves only through
  * advanceWallClockTime. Records written to a topic the topology reads (repartition topics) are
  * processed in the same call; records written to a global topic update the global store.
+ * Like Kafka's driver it has one record cache (`statestoreCacheMaxBytes`) and one metrics
+ * registry, and captures changelog records as output on `<applicationId>-<store>-changelog`.
  */
 import {
-  type DeserializerLike, type Headers, type KeyValueStore, ManualClock, type SerializerLike, type StateStore,
-  type StreamsConfig, StreamsError, TaskId, type TimestampedKeyValueStore, type Topology, resolveStreamsConfig
+  type ChangelogWriter, type DeserializerLike, Headers, type KeyValueStore, ManualClock, type SerializerLike, type StateStore,
+  type StreamsConfig, StreamsError, TaskId, type TimestampedKeyValueStore, type Topology, resolveStreamsConfig,
+  type SessionStore, type TimestampedWindowStore, type WindowStore
 } from '@kstreams/core'
 import { GlobalStateUpdateTask, StreamTask, TOPOLOGY_DEF, type CollectedRecord, type TopologyDef } from '@kstreams/core/internal'
+import { StreamsMetricsRegistry, ThreadCache, type MetricSnapshot, type RecordingLevel } from '@kstreams/core/internal'
 import { join } from 'node:path'
 import { TestInputTopic, type InputPipe } from './test-input-topic.js'
 import { TestOutputTopic, type OutputSource } from './test-output-topic.js'
-import { isKeyValueStore, isTimestampedKeyValueStore, plainValueView } from './store-views.js'
+import {
+  isKeyValueStore, isSessionStore, isTimestampedKeyValueStore, isTimestampedWindowStore, isWindowStore, plainValueView, plainWindowValueView
+} from './store-views.js'
 
 const DEFAULT_APPLICATION_ID = 'dummy-topology-test-driver-app-id'
 
@@ -26,6 +32,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
   readonly #produced = new Set<string>()
   readonly #offsets = new Map<string, number>()
   readonly #pending: CollectedRecord[] = []
+  readonly #metrics: StreamsMetricsRegistry
   #ready = false
   #closed = false
 
@@ -38,6 +45,9 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     this.#def = topology[TOPOLOGY_DEF]()
     this.#clock = new ManualClock(initialWallClockTimeMs ?? Date.now())
     const appDir = join(resolved.stateDir, resolved.applicationId)
+    // metricsRecordingLevel: Kafka's metrics.recording.level, read once StreamsConfig has it.
+    const recordingLevel = 'metricsRecordingLevel' in resolved ? resolved.metricsRecordingLevel as RecordingLevel : 'INFO'
+    this.#metrics = new StreamsMetricsRegistry({ recordingLevel, clock: this.#clock, threadId: 'main' })
     if (this.#def.globalStores.length > 0) {
       this.#globalTask = new GlobalStateUpdateTask({ topology: this.#def, config: resolved, clock: this.#clock, stateDir: join(appDir, 'global') })
     }
@@ -50,7 +60,10 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
         clock: this.#clock,
         collector: { send: (r) => { this.#pending.push(r) }, partitionsFor: () => 1 },
         stateDir: join(appDir, '0_0'),
-        globalStores: this.#globalTask?.stores ?? new Map()
+        globalStores: this.#globalTask?.stores ?? new Map(),
+        cache: new ThreadCache({ maxCacheSizeBytes: resolved.statestoreCacheMaxBytes, metrics: this.#metrics }),
+        metrics: this.#metrics,
+        changelogWriter: storeName => this.#changelogWriter(`${resolved.applicationId}-${storeName}-changelog`)
       })
     }
     const opened = this.#initialize()
@@ -61,6 +74,11 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
   }
 
   #initPromise: Promise<void> | undefined
+
+  /** Changelog records are produced like any output, to partition 0 of the changelog topic. */
+  #changelogWriter (topic: string): ChangelogWriter {
+    return { append: (key, value, timestamp) => { this.#pending.push({ topic, partition: 0, key, value, headers: new Headers(), timestamp }) } }
+  }
 
   /** Creates a driver and waits until every store is open. */
   static async create (topology: Topology, config: StreamsConfig = {}, initialWallClockTimeMs?: number): Promise<TopologyTestDriver> {
@@ -189,6 +207,11 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     return new Set(this.#produced)
   }
 
+  /** Every metric of the driver's stores and record cache, with its current value. */
+  metrics (): MetricSnapshot[] {
+    return this.#metrics.metrics()
+  }
+
   /** A local or global store by name, or undefined. */
   getStateStore<S extends StateStore = StateStore> (name: string): S | undefined {
     return (this.#task?.stores.get(name) ?? this.#globalTask?.stores.get(name)) as S | undefined
@@ -215,6 +238,29 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     if (store === undefined) return undefined
     if (isTimestampedKeyValueStore(store)) return store as unknown as TimestampedKeyValueStore<K, V>
     throw new StreamsError('ILLEGAL_ARGUMENT', `State store ${name} is not a timestamped key-value store`)
+  }
+
+  /** A window store by name; a timestamped window store is returned as a view of plain values. */
+  getWindowStore<K, V> (name: string): WindowStore<K, V> | undefined {
+    const store = this.getStateStore(name)
+    if (store === undefined) return undefined
+    if (isTimestampedWindowStore(store)) return plainWindowValueView(store as unknown as TimestampedWindowStore<K, V>)
+    if (isWindowStore(store)) return store as unknown as WindowStore<K, V>
+    throw new StreamsError('ILLEGAL_ARGUMENT', `State store ${name} is not a window store`)
+  }
+
+  getTimestampedWindowStore<K, V> (name: string): TimestampedWindowStore<K, V> | undefined {
+    const store = this.getStateStore(name)
+    if (store === undefined) return undefined
+    if (isTimestampedWindowStore(store)) return store as unknown as TimestampedWindowStore<K, V>
+    throw new StreamsError('ILLEGAL_ARGUMENT', `State store ${name} is not a timestamped window store`)
+  }
+
+  getSessionStore<K, V> (name: string): SessionStore<K, V> | undefined {
+    const store = this.getStateStore(name)
+    if (store === undefined) return undefined
+    if (isSessionStore(store)) return store as unknown as SessionStore<K, V>
+    throw new StreamsError('ILLEGAL_ARGUMENT', `State store ${name} is not a session store`)
   }
 
   /** Closes processors and stores; idempotent. */

@@ -1,8 +1,9 @@
 /**
  * What every store builder shares (Kafka's AbstractStoreBuilder): the store name, the serdes
- * handed to the metered layer, and the logging settings the runtime reads. Logging is on by
- * default with no topic-config overrides, as in Kafka Streams; the toggles (logging, caching)
- * arrive with the change-logging and caching layers.
+ * handed to the metered layer, and the layer toggles. As in Kafka Streams, caching is off and
+ * logging is on by default; `withLoggingEnabled(config)` sets the changelog topic-config
+ * overrides the runtime reads (`logConfig`), `withLoggingDisabled()` clears them. Each concrete
+ * builder composes metered -> caching (optional) -> change-logging (optional) -> backend.
  */
 import { StreamsError } from '../errors.js'
 import type { Serde } from '../serialization/serde.js'
@@ -13,15 +14,44 @@ const NO_LOG_CONFIG: Readonly<Record<string, string>> = Object.freeze({})
 
 export abstract class AbstractStoreBuilder<K, V, S extends StateStore> implements StoreBuilder<S> {
   readonly name: string
-  readonly loggingEnabled: boolean = true
-  readonly logConfig: Readonly<Record<string, string>> = NO_LOG_CONFIG
   protected readonly keySerde: Serde<K> | undefined
   protected readonly valueSerde: Serde<V> | undefined
+  #cachingEnabled = false
+  #loggingEnabled = true
+  #logConfig: Readonly<Record<string, string>> = NO_LOG_CONFIG
 
   constructor (name: string, keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined) {
     this.name = validateStoreName(name)
     this.keySerde = checkSerde(name, 'keySerde', keySerde)
     this.valueSerde = checkSerde(name, 'valueSerde', valueSerde)
+  }
+
+  get cachingEnabled (): boolean { return this.#cachingEnabled }
+  get loggingEnabled (): boolean { return this.#loggingEnabled }
+  /** Topic configs of the changelog topic, overriding the defaults. */
+  get logConfig (): Readonly<Record<string, string>> { return this.#logConfig }
+
+  withCachingEnabled (): this {
+    this.#cachingEnabled = true
+    return this
+  }
+
+  withCachingDisabled (): this {
+    this.#cachingEnabled = false
+    return this
+  }
+
+  /** Logs every write to the changelog topic, created with `config` as topic-config overrides. */
+  withLoggingEnabled (config: Readonly<Record<string, string>> = {}): this {
+    this.#logConfig = checkLogConfig(this.name, config)
+    this.#loggingEnabled = true
+    return this
+  }
+
+  withLoggingDisabled (): this {
+    this.#loggingEnabled = false
+    this.#logConfig = NO_LOG_CONFIG
+    return this
   }
 
   /** Returns a new store on every call (one per task). */
@@ -34,4 +64,16 @@ function checkSerde<T> (storeName: string, what: string, serde: Serde<T> | undef
     throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${storeName}": ${what} must be a Serde (an object with serializer() and deserializer())`)
   }
   return serde
+}
+
+function checkLogConfig (storeName: string, config: Readonly<Record<string, string>> | null): Readonly<Record<string, string>> {
+  if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+    throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${storeName}": the changelog config must be an object of topic configs`)
+  }
+  for (const [key, value] of Object.entries(config)) {
+    if (typeof value !== 'string') {
+      throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${storeName}": changelog config "${key}" must be a string, got ${typeof value}`)
+    }
+  }
+  return Object.freeze({ ...config })
 }

@@ -1,11 +1,14 @@
 /**
  * Builds key-value stores from a bytes-store supplier (Kafka's KeyValueStoreBuilder): each
- * build() wraps a new backend store in the metered layer, which applies the serdes.
+ * build() wraps a new backend store in change-logging (when logging is enabled), then caching
+ * (when caching is enabled), then the metered layer, which applies the serdes.
  */
 import { StreamsError } from '../errors.js'
 import type { Serde } from '../serialization/serde.js'
 import { AbstractStoreBuilder } from './abstract-store-builder.js'
-import type { KeyValueBytesStoreSupplier, KeyValueStore } from './key-value-store.js'
+import { CachingKeyValueStore } from './caching-key-value-store.js'
+import { ChangeLoggingKeyValueBytesStore } from './change-logging-key-value-bytes-store.js'
+import type { KeyValueBytesStore, KeyValueBytesStoreSupplier, KeyValueStore } from './key-value-store.js'
 import { MeteredKeyValueStore } from './metered-key-value-store.js'
 
 export class KeyValueStoreBuilder<K, V> extends AbstractStoreBuilder<K, V, KeyValueStore<K, V>> {
@@ -17,13 +20,19 @@ export class KeyValueStoreBuilder<K, V> extends AbstractStoreBuilder<K, V, KeyVa
   }
 
   build (): KeyValueStore<K, V> {
+    const logged = this.loggingEnabled ? new ChangeLoggingKeyValueBytesStore(this.#supplier.get()) : this.#supplier.get()
     return new MeteredKeyValueStore<K, V>({
-      inner: this.#supplier.get(),
+      inner: maybeWrapCaching(this.cachingEnabled, logged),
       metricsScope: this.#supplier.metricsScope,
       keySerde: this.keySerde,
       valueSerde: this.valueSerde
     })
   }
+}
+
+/** @internal Shared with TimestampedKeyValueStoreBuilder. */
+export function maybeWrapCaching (cachingEnabled: boolean, inner: KeyValueBytesStore): KeyValueBytesStore {
+  return cachingEnabled ? new CachingKeyValueStore(inner) : inner
 }
 
 /** @internal Shared with TimestampedKeyValueStoreBuilder. */

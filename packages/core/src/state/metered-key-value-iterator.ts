@@ -1,8 +1,10 @@
 /**
  * The typed iterator of the metered layer: wraps a bytes iterator from the layer below and
- * deserializes each key and value only when it is read. Closing it closes the inner iterator.
+ * deserializes each key and value only when it is read. Closing it closes the inner iterator
+ * and, once, ends the operation's sensor (Kafka times range/all/prefix-scan from open to close).
  */
 import { KeyValue } from '../key-value.js'
+import type { Sensor } from '../metrics/sensor.js'
 import type { KeyValueIterator } from './key-value-store.js'
 import type { StateSerdes } from './state-serdes.js'
 
@@ -10,10 +12,15 @@ import type { StateSerdes } from './state-serdes.js'
 export class MeteredKeyValueIterator<K, V> implements KeyValueIterator<K, V> {
   readonly #inner: KeyValueIterator<Buffer, Buffer>
   readonly #serdes: StateSerdes<K, V>
+  #sensor: Sensor | undefined
+  readonly #start: number
 
-  constructor (inner: KeyValueIterator<Buffer, Buffer>, serdes: StateSerdes<K, V>) {
+  /** `sensor` is ended on the first close with `start`, the value its start() returned. */
+  constructor (inner: KeyValueIterator<Buffer, Buffer>, serdes: StateSerdes<K, V>, sensor?: Sensor, start = 0) {
     this.#inner = inner
     this.#serdes = serdes
+    this.#sensor = sensor
+    this.#start = start
   }
 
   next (): IteratorResult<KeyValue<K, V>, undefined> {
@@ -30,7 +37,13 @@ export class MeteredKeyValueIterator<K, V> implements KeyValueIterator<K, V> {
   }
 
   close (): void {
-    this.#inner.close()
+    const sensor = this.#sensor
+    this.#sensor = undefined
+    try {
+      this.#inner.close()
+    } finally {
+      sensor?.end(this.#start)
+    }
   }
 
   /** Called when a `for...of` loop exits early: closes the iterator. */

@@ -2,11 +2,16 @@
  * The outermost key-value store layer (Kafka's MeteredKeyValueStore): the typed face of a store.
  * It owns the store's serdes (resolved at init, falling back to the configured default serdes) and
  * turns typed calls into byte calls on the layer below; everything beneath works on bytes.
- * Latency metrics will be recorded here (one sensor per operation) when metrics arrive.
+ * It also owns the store's metrics: one sensor per operation (Kafka's `stream-state-metrics`,
+ * `<op>-rate` always counted, `<op>-latency-avg/max` in ns at DEBUG), serialization included;
+ * range, all and prefix-scan are timed from the iterator's creation to its close.
  */
 import { ConfigError, InvalidStateStoreError, StreamsError } from '../errors.js'
 import { KeyValue } from '../key-value.js'
+import { Sensor } from '../metrics/sensor.js'
+import { StateStoreMetrics } from '../metrics/state-store-metrics.js'
 import type { Serde, Serializer } from '../serialization/serde.js'
+import { type CacheFlushListener, isCachedStateStore } from './cached-state-store.js'
 import type { KeyValueBytesStore, KeyValueIterator, KeyValueStore } from './key-value-store.js'
 import { MeteredKeyValueIterator } from './metered-key-value-iterator.js'
 import type { StateStore, StateStoreContext } from './state-store.js'
@@ -26,12 +31,33 @@ export interface MeteredKeyValueStoreOptions<K, V> {
 /** Hands an already-serialized prefix to the layer below. */
 const RAW_PREFIX: Serializer<Buffer> = { serialize: (_topic, data) => data }
 
+/** The sensors of one store, by operation. */
+interface KeyValueSensors {
+  readonly put: Sensor
+  readonly putIfAbsent: Sensor
+  readonly putAll: Sensor
+  readonly get: Sensor
+  readonly delete: Sensor
+  readonly range: Sensor
+  readonly prefixScan: Sensor
+  readonly all: Sensor
+  readonly flush: Sensor
+}
+
+const UNINITIALISED = Sensor.detached('uninitialised')
+const NO_SENSORS: KeyValueSensors = {
+  put: UNINITIALISED, putIfAbsent: UNINITIALISED, putAll: UNINITIALISED, get: UNINITIALISED, delete: UNINITIALISED,
+  range: UNINITIALISED, prefixScan: UNINITIALISED, all: UNINITIALISED, flush: UNINITIALISED
+}
+
 export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V> {
   readonly #inner: KeyValueBytesStore
   readonly #metricsScope: string
   readonly #keySerde: Serde<K> | undefined
   readonly #valueSerde: Serde<V> | undefined
   #serdes: StateSerdes<K, V> | undefined
+  #metrics: StateStoreMetrics | undefined
+  #sensors: KeyValueSensors = NO_SENSORS
 
   constructor (options: MeteredKeyValueStoreOptions<K, V>) {
     this.#inner = options.inner
@@ -53,18 +79,69 @@ export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V> {
     return this.#metricsScope
   }
 
-  /** Resolves the serdes, then opens the layers below (which register the store for restore). */
+  /**
+   * Resolves the serdes and registers the metrics, then opens the layers below (which register
+   * the store for restore), timed by the `restore` sensor.
+   */
   init (context: StateStoreContext, root: StateStore): void | Promise<void> {
     this.#serdes = this.#prepareSerdes(context)
-    return this.#inner.init(context, root)
+    const metrics = new StateStoreMetrics(context.metrics, context.taskId.toString(), this.#metricsScope, this.name)
+    this.#metrics = metrics
+    this.#sensors = {
+      put: metrics.sensor('put'),
+      putIfAbsent: metrics.sensor('put-if-absent'),
+      putAll: metrics.sensor('put-all'),
+      get: metrics.sensor('get'),
+      delete: metrics.sensor('delete'),
+      range: metrics.sensor('range'),
+      prefixScan: metrics.sensor('prefix-scan'),
+      all: metrics.sensor('all'),
+      flush: metrics.sensor('flush')
+    }
+    const restore = metrics.sensor('restore')
+    const start = restore.start()
+    let opened: void | Promise<void>
+    try {
+      opened = this.#inner.init(this.innerContext(context), root)
+    } catch (err) {
+      restore.end(start)
+      throw err
+    }
+    if (opened instanceof Promise) return opened.finally(() => { restore.end(start) })
+    restore.end(start)
   }
 
   flush (): void {
-    this.#inner.flush()
+    const sensor = this.#sensors.flush
+    const start = sensor.start()
+    try {
+      this.#inner.flush()
+    } finally {
+      sensor.end(start)
+    }
   }
 
+  /** Closes the layers below, then removes the store's metrics. */
   close (): void {
-    this.#inner.close()
+    try {
+      this.#inner.close()
+    } finally {
+      this.#metrics?.close()
+      this.#metrics = undefined
+    }
+  }
+
+  /**
+   * Sets the listener the caching layer calls with each flushed entry, deserialized. Returns false
+   * when the store has no caching layer (or no record cache): the caller forwards changes itself.
+   */
+  setFlushListener (listener: CacheFlushListener<K, V>, sendOldValues: boolean): boolean {
+    const inner = this.#inner
+    if (!isCachedStateStore<Buffer, Buffer>(inner)) return false
+    return inner.setFlushListener((key, newValue, oldValue, timestamp, recordContext) => {
+      const serdes = this.#requireSerdes()
+      listener(serdes.keyFrom(key), serdes.valueFrom(newValue), serdes.valueFrom(oldValue), timestamp, recordContext)
+    }, sendOldValues)
   }
 
   isOpen (): boolean {
@@ -73,48 +150,86 @@ export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V> {
 
   get (key: K): V | null {
     const serdes = this.#requireSerdes()
-    return serdes.valueFrom(this.#inner.get(serdes.rawKey(key)))
+    const sensor = this.#sensors.get
+    const start = sensor.start()
+    try {
+      return serdes.valueFrom(this.#inner.get(serdes.rawKey(key)))
+    } finally {
+      sensor.end(start)
+    }
   }
 
   put (key: K, value: V | null): void {
     const serdes = this.#requireSerdes()
-    this.#inner.put(serdes.rawKey(key), serdes.rawValue(value))
+    const sensor = this.#sensors.put
+    const start = sensor.start()
+    try {
+      this.#inner.put(serdes.rawKey(key), serdes.rawValue(value))
+    } finally {
+      sensor.end(start)
+    }
   }
 
   putIfAbsent (key: K, value: V | null): V | null {
     const serdes = this.#requireSerdes()
-    return serdes.valueFrom(this.#inner.putIfAbsent(serdes.rawKey(key), serdes.rawValue(value)))
+    const sensor = this.#sensors.putIfAbsent
+    const start = sensor.start()
+    try {
+      return serdes.valueFrom(this.#inner.putIfAbsent(serdes.rawKey(key), serdes.rawValue(value)))
+    } finally {
+      sensor.end(start)
+    }
   }
 
   putAll (entries: ReadonlyArray<KeyValue<K, V | null>>): void {
     const serdes = this.#requireSerdes()
-    const raw = entries.map(entry => new KeyValue(serdes.rawKey(entry.key), serdes.rawValue(entry.value)))
-    this.#inner.putAll(raw)
+    const sensor = this.#sensors.putAll
+    const start = sensor.start()
+    try {
+      const raw = entries.map(entry => new KeyValue(serdes.rawKey(entry.key), serdes.rawValue(entry.value)))
+      this.#inner.putAll(raw)
+    } finally {
+      sensor.end(start)
+    }
   }
 
   delete (key: K): V | null {
     const serdes = this.#requireSerdes()
-    return serdes.valueFrom(this.#inner.delete(serdes.rawKey(key)))
+    const sensor = this.#sensors.delete
+    const start = sensor.start()
+    try {
+      return serdes.valueFrom(this.#inner.delete(serdes.rawKey(key)))
+    } finally {
+      sensor.end(start)
+    }
   }
 
   range (from: K | undefined, to: K | undefined): KeyValueIterator<K, V> {
     const serdes = this.#requireSerdes()
-    return new MeteredKeyValueIterator(this.#inner.range(this.#rawBound(serdes, from), this.#rawBound(serdes, to)), serdes)
+    const sensor = this.#sensors.range
+    const start = sensor.start()
+    return new MeteredKeyValueIterator(this.#inner.range(this.#rawBound(serdes, from), this.#rawBound(serdes, to)), serdes, sensor, start)
   }
 
   reverseRange (from: K | undefined, to: K | undefined): KeyValueIterator<K, V> {
     const serdes = this.#requireSerdes()
-    return new MeteredKeyValueIterator(this.#inner.reverseRange(this.#rawBound(serdes, from), this.#rawBound(serdes, to)), serdes)
+    const sensor = this.#sensors.range
+    const start = sensor.start()
+    return new MeteredKeyValueIterator(this.#inner.reverseRange(this.#rawBound(serdes, from), this.#rawBound(serdes, to)), serdes, sensor, start)
   }
 
   all (): KeyValueIterator<K, V> {
     const serdes = this.#requireSerdes()
-    return new MeteredKeyValueIterator(this.#inner.all(), serdes)
+    const sensor = this.#sensors.all
+    const start = sensor.start()
+    return new MeteredKeyValueIterator(this.#inner.all(), serdes, sensor, start)
   }
 
   reverseAll (): KeyValueIterator<K, V> {
     const serdes = this.#requireSerdes()
-    return new MeteredKeyValueIterator(this.#inner.reverseAll(), serdes)
+    const sensor = this.#sensors.all
+    const start = sensor.start()
+    return new MeteredKeyValueIterator(this.#inner.reverseAll(), serdes, sensor, start)
   }
 
   /** Keys that start with the serialized prefix. The prefix is serialized on the changelog topic. */
@@ -126,13 +241,20 @@ export class MeteredKeyValueStore<K, V> implements KeyValueStore<K, V> {
     if (prefixKeySerializer === null || prefixKeySerializer === undefined) {
       throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": prefixKeySerializer cannot be null`)
     }
+    const sensor = this.#sensors.prefixScan
+    const start = sensor.start()
     const rawPrefix = serdes.rawWith(prefixKeySerializer, prefix, 'a prefix')
-    return new MeteredKeyValueIterator(this.#inner.prefixScan(rawPrefix, RAW_PREFIX), serdes)
+    return new MeteredKeyValueIterator(this.#inner.prefixScan(rawPrefix, RAW_PREFIX), serdes, sensor, start)
   }
 
   approximateNumEntries (): number {
     this.#requireSerdes()
     return this.#inner.approximateNumEntries()
+  }
+
+  /** The context handed to the layers below; the timestamped store converts restored records. */
+  protected innerContext (context: StateStoreContext): StateStoreContext {
+    return context
   }
 
   /**

@@ -5,6 +5,9 @@
 import type { TaskId } from '../task-id.js'
 import type { ResolvedStreamsConfig } from '../config/streams-config.js'
 import type { RecordMetadata } from '../processor/api.js'
+import type { ProcessorRecordContext } from '../runtime/record-context.js'
+import type { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
+import type { ThreadCache } from './cache/thread-cache.js'
 
 export interface StateStore {
   readonly name: string
@@ -36,6 +39,16 @@ export interface StateStoreContext {
   register(store: StateStore, restore: StateRestoreCallback): void
   /** The changelog writer for a store, or undefined when the store is not logged. */
   changelogWriter(storeName: string): ChangelogWriter | undefined
+  /**
+   * The record being processed (timestamp, headers, origin). The caching layer keeps it with each
+   * cached write; the change-logging layer stamps changelog records with its timestamp (0 when
+   * the context has none).
+   */
+  recordContext?(): ProcessorRecordContext | undefined
+  /** The thread's record cache. Without one, stores built with caching write straight through. */
+  readonly cache?: ThreadCache | undefined
+  /** The thread's metrics. Without them, stores count operations but report no metrics. */
+  readonly metrics?: StreamsMetricsRegistry | undefined
 }
 
 /** Builds one store instance per task, with the layers it was configured with. */

@@ -1,11 +1,14 @@
 /**
  * Builds timestamped key-value stores (Kafka's TimestampedKeyValueStoreBuilder): the metered
  * layer stores `ValueAndTimestamp<V>` as `[8-byte big-endian timestamp][value bytes]` in the
- * same kind of bytes store a plain key-value store uses.
+ * same kind of bytes store a plain key-value store uses. The layers are those of
+ * KeyValueStoreBuilder, with the timestamped change-logging layer (plain values in the changelog,
+ * the stored timestamp as the record timestamp).
  */
 import type { Serde } from '../serialization/serde.js'
 import { AbstractStoreBuilder } from './abstract-store-builder.js'
-import { checkSupplier } from './key-value-store-builder.js'
+import { ChangeLoggingTimestampedKeyValueBytesStore } from './change-logging-timestamped-key-value-bytes-store.js'
+import { checkSupplier, maybeWrapCaching } from './key-value-store-builder.js'
 import type { KeyValueBytesStoreSupplier, TimestampedKeyValueStore } from './key-value-store.js'
 import { MeteredTimestampedKeyValueStore } from './metered-timestamped-key-value-store.js'
 
@@ -19,8 +22,9 @@ export class TimestampedKeyValueStoreBuilder<K, V> extends AbstractStoreBuilder<
   }
 
   build (): TimestampedKeyValueStore<K, V> {
+    const logged = this.loggingEnabled ? new ChangeLoggingTimestampedKeyValueBytesStore(this.#supplier.get()) : this.#supplier.get()
     return new MeteredTimestampedKeyValueStore<K, V>({
-      inner: this.#supplier.get(),
+      inner: maybeWrapCaching(this.cachingEnabled, logged),
       metricsScope: this.#supplier.metricsScope,
       keySerde: this.keySerde,
       valueSerde: this.valueSerde

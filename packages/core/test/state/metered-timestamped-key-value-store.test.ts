@@ -44,9 +44,9 @@ describe('MeteredTimestampedKeyValueStore', () => {
     expect(codeOf(() => store.init(new TestStateStoreContext(), store))).to.equal('INVALID_CONFIG')
   })
 
-  it('restores timestamped values from changelog bytes', () => {
+  it('restores a timestamped value from the plain changelog value and the record timestamp', () => {
     const { store, context } = open()
-    context.restore('latest', [{ key: Buffer.from('k'), value: Buffer.from('00000000000000050000002a', 'hex') }])
+    context.restore('latest', [{ key: Buffer.from('k'), value: Buffer.from('0000002a', 'hex'), timestamp: 5 }])
     const vt = store.get('k')
     expect(vt?.value).to.equal(42)
     expect(vt?.timestamp).to.equal(5)

@@ -20,6 +20,3 @@ export const intSerde: Serde<number> = {
 }
 
 export const stringSerializer: Serializer<string> = stringSerde.serializer()
-
-/** Passes bytes through unchanged, for prefix scans on the bytes store. */
-export const bytesSerializer: Serializer<Buffer> = { serialize: (_topic, data) => data }

@@ -35,9 +35,9 @@ export class TestStateStoreContext implements StateStoreContext {
   }
 
   /** Feeds changelog records to the callback the named store registered. */
-  restore (storeName: string, records: Array<{ key: Buffer, value: Buffer | null }>): void {
+  restore (storeName: string, records: Array<{ key: Buffer, value: Buffer | null, timestamp?: number }>): void {
     const registration = this.registered.find(r => r.store.name === storeName)
     if (registration === undefined) throw new Error(`store ${storeName} was not registered`)
-    registration.restore(records.map(r => ({ ...r, timestamp: 0 })))
+    registration.restore(records.map(r => ({ key: r.key, value: r.value, timestamp: r.timestamp ?? 0 })))
   }
 }

@@ -1,0 +1,28 @@
+/**
+ * Cache keys as latin1 strings: one UTF-16 code unit (0..255) per byte, so they hash well as Map
+ * keys and compare like unsigned byte order (Kafka's Bytes comparator). @internal
+ */
+
+/** Keys up to this many bytes are converted in JavaScript, which beats the native call. */
+const SHORT_KEY = 8
+
+export function toCacheKey (bytes: Buffer): string {
+  const length = bytes.length
+  if (length <= SHORT_KEY) {
+    let key = ''
+    for (let i = 0; i < length; i++) key += String.fromCharCode(bytes[i]!)
+    return key
+  }
+  return bytes.toString('latin1')
+}
+
+/**
+ * The smallest key greater than every key that starts with `prefix`, or undefined when there is
+ * none (an empty prefix, or one made only of 0xff bytes).
+ */
+export function prefixUpperBound (prefix: string): string | undefined {
+  let end = prefix.length
+  while (end > 0 && prefix.charCodeAt(end - 1) === 0xff) end--
+  if (end === 0) return undefined
+  return prefix.slice(0, end - 1) + String.fromCharCode(prefix.charCodeAt(end - 1) + 1)
+}

@@ -1,0 +1,301 @@
+/**
+ * The in-memory window bytes store (Kafka's InMemoryWindowStore): one ordered key map per window
+ * start, kept while the window is within the retention period of the stream time the store has
+ * observed (the greatest window start put). Records whose window start is at or before
+ * `observedStreamTime - retentionPeriod` are dropped on put and never returned. With
+ * `retainDuplicates` every put is kept under its own sequence number (`[key][4-byte seqnum]`) and
+ * null puts are ignored. Time bounds are on the window start, inclusive. Owns its lifecycle
+ * (created -> open -> closed, reopenable) and the iterators it handed out.
+ */
+import { IllegalStateError, InvalidStateStoreError, StreamsError, Windowed } from '@kstreams/core'
+import { validateStoreName, WindowKeySchema } from '@kstreams/core/internal'
+import type { KeyValueIterator, StateStore, StateStoreContext, TimeWindow, WindowBytesStore, WindowStoreIterator } from '@kstreams/core'
+import { bytesToKey, keyToBytes } from './byte-keys.js'
+import { InMemorySnapshotIterator } from './in-memory-snapshot-iterator.js'
+import type { SnapshotChunk, SnapshotIteratorOwner } from './in-memory-snapshot-iterator.js'
+import { OrderedBytesMap } from './ordered-bytes-map.js'
+import { insertTime, lowerBound, removeTime, removeTimesBelow, upperBound } from './sorted-times.js'
+
+type StoreState = 'created' | 'open' | 'closed'
+
+/** The valid lifecycle transitions; close() on a store that is not open is a no-op. */
+const TRANSITIONS: Readonly<Record<StoreState, readonly StoreState[]>> = {
+  created: ['open', 'closed'],
+  open: ['closed'],
+  closed: ['open']
+}
+
+/** The smallest and greatest 4-byte seqnum suffixes, as latin1 strings. */
+const MIN_SEQNUM = '\x00\x00\x00\x00'
+const MAX_SEQNUM = '\x7f\xff\xff\xff'
+const SEQNUM_SIZE = 4
+
+export interface InMemoryWindowStoreOptions {
+  name: string
+  retentionPeriod: number
+  windowSize: number
+  retainDuplicates: boolean
+}
+
+type FetchArgs = [Buffer, number] | [Buffer, number, number] | [Buffer | undefined, Buffer | undefined, number, number]
+type RangeArgs = [Buffer, number, number] | [Buffer | undefined, Buffer | undefined, number, number]
+
+export class InMemoryWindowStore implements WindowBytesStore {
+  readonly name: string
+  readonly persistent = false
+  readonly retentionPeriod: number
+  readonly windowSize: number
+  readonly retainDuplicates: boolean
+  /** Window start -> (latin1 key, with the seqnum suffix when retaining duplicates) -> value. */
+  readonly #segments = new Map<number, OrderedBytesMap>()
+  /** The window starts of #segments, ascending. */
+  readonly #times: number[] = []
+  readonly #openIterators = new Set<{ close(): void }>()
+  #observedStreamTime = -1
+  #seqnum = 0
+  #state: StoreState = 'created'
+  /** Shared with the iterators of the current open period; flipped to false on close. */
+  #lease = { open: false }
+  #owner: SnapshotIteratorOwner
+
+  /** Arguments are validated by the supplier (InMemoryWindowBytesStoreSupplier). */
+  constructor (options: InMemoryWindowStoreOptions) {
+    this.name = validateStoreName(options.name)
+    this.retentionPeriod = options.retentionPeriod
+    this.windowSize = options.windowSize
+    this.retainDuplicates = options.retainDuplicates
+    this.#owner = this.#newOwner()
+  }
+
+  init (context: StateStoreContext, root: StateStore): void {
+    this.#checkTransition('open')
+    context.register(root, records => {
+      for (const record of records) {
+        this.#put(WindowKeySchema.extractStoreKeyBytes(record.key), record.value, WindowKeySchema.extractStoreTimestamp(record.key))
+      }
+    })
+    this.#observedStreamTime = -1
+    this.#seqnum = 0
+    this.#lease = { open: true }
+    this.#owner = this.#newOwner()
+    this.#state = 'open'
+  }
+
+  flush (): void {
+    // Nothing to write: the changelog is the durable copy.
+  }
+
+  /** Closes every open iterator and drops the data. Idempotent. */
+  close (): void {
+    if (this.#state !== 'open') {
+      if (this.#state === 'created') this.#state = 'closed'
+      return
+    }
+    this.#lease.open = false
+    for (const iterator of [...this.#openIterators]) iterator.close()
+    this.#openIterators.clear()
+    this.#segments.clear()
+    this.#times.length = 0
+    this.#state = 'closed'
+  }
+
+  isOpen (): boolean {
+    return this.#state === 'open'
+  }
+
+  /** Puts `value` into the window of `key` starting at `windowStartTime`; null deletes. */
+  put (key: Buffer, value: Buffer | null, windowStartTime: number): void {
+    if (this.#state !== 'open') throw this.#notOpen()
+    this.#requireKey(key)
+    this.#put(key, value, windowStartTime)
+  }
+
+  fetch (key: Buffer, windowStartTime: number): Buffer | null
+  fetch (key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
+  fetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<Buffer>, Buffer>
+  fetch (...args: FetchArgs): Buffer | null | WindowStoreIterator<Buffer> | KeyValueIterator<Windowed<Buffer>, Buffer> {
+    if (args.length !== 2) return this.#range(args, true)
+    if (this.#state !== 'open') throw this.#notOpen()
+    const [key, windowStartTime] = args
+    const lookup = this.#requireKey(key)
+    this.#removeExpiredSegments()
+    if (windowStartTime <= this.#observedStreamTime - this.retentionPeriod) return null
+    // With retainDuplicates the keys carry a seqnum, so this finds nothing, as in Kafka.
+    return this.#segments.get(windowStartTime)?.get(lookup) ?? null
+  }
+
+  backwardFetch (key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
+  backwardFetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<Buffer>, Buffer>
+  backwardFetch (...args: RangeArgs): WindowStoreIterator<Buffer> | KeyValueIterator<Windowed<Buffer>, Buffer> {
+    return this.#range(args, false)
+  }
+
+  fetchAll (timeFrom: number, timeTo: number): KeyValueIterator<Windowed<Buffer>, Buffer> {
+    return this.#keyRange(undefined, undefined, timeFrom, timeTo, true)
+  }
+
+  backwardFetchAll (timeFrom: number, timeTo: number): KeyValueIterator<Windowed<Buffer>, Buffer> {
+    return this.#keyRange(undefined, undefined, timeFrom, timeTo, false)
+  }
+
+  all (): KeyValueIterator<Windowed<Buffer>, Buffer> {
+    return this.#keyRange(undefined, undefined, -Infinity, Infinity, true)
+  }
+
+  backwardAll (): KeyValueIterator<Windowed<Buffer>, Buffer> {
+    return this.#keyRange(undefined, undefined, -Infinity, Infinity, false)
+  }
+
+  #requireKey (key: Buffer): string {
+    if (key === null || key === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": key cannot be null`)
+    return bytesToKey(key)
+  }
+
+  #put (key: Buffer, value: Buffer | null, windowStartTime: number): void {
+    this.#removeExpiredSegments()
+    this.#observedStreamTime = Math.max(this.#observedStreamTime, windowStartTime)
+    // Kafka counts the record as dropped (expired window) here; metrics arrive later.
+    if (windowStartTime <= this.#observedStreamTime - this.retentionPeriod) return
+    if (value !== null && value !== undefined) {
+      let lookup = bytesToKey(key)
+      if (this.retainDuplicates) {
+        this.#seqnum = (this.#seqnum + 1) & 0x7fffffff
+        lookup += seqnumSuffix(this.#seqnum)
+      }
+      this.#segmentFor(windowStartTime).set(lookup, value)
+    } else if (!this.retainDuplicates) {
+      // A null put with retainDuplicates would delete nothing: it is skipped.
+      const segment = this.#segments.get(windowStartTime)
+      if (segment === undefined) return
+      segment.delete(bytesToKey(key))
+      if (segment.size === 0) this.#dropSegment(windowStartTime)
+    }
+  }
+
+  #range (args: RangeArgs, forward: boolean): WindowStoreIterator<Buffer> | KeyValueIterator<Windowed<Buffer>, Buffer> {
+    if (args.length === 4) return this.#keyRange(args[0], args[1], args[2], args[3], forward)
+    if (this.#state !== 'open') throw this.#notOpen()
+    const [key, timeFrom, timeTo] = args
+    const lookup = this.#requireKey(key)
+    this.#removeExpiredSegments()
+    const chunks: Array<SnapshotChunk<number, string>> = []
+    for (const time of this.#liveTimes(timeFrom, timeTo, forward)) {
+      const segment = this.#segments.get(time)!
+      let lookups: string[]
+      if (this.retainDuplicates) {
+        lookups = segment.keys(lookup + MIN_SEQNUM, lookup + MAX_SEQNUM).filter(k => k.length === lookup.length + SEQNUM_SIZE)
+        if (!forward) lookups.reverse()
+      } else {
+        lookups = segment.get(lookup) === undefined ? [] : [lookup]
+      }
+      if (lookups.length > 0) chunks.push(new StartTimeChunk(segment, lookups, time))
+    }
+    return this.#iterator(chunks)
+  }
+
+  #keyRange (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number, forward: boolean): KeyValueIterator<Windowed<Buffer>, Buffer> {
+    if (this.#state !== 'open') throw this.#notOpen()
+    this.#removeExpiredSegments()
+    const from = keyFrom === undefined || keyFrom === null ? undefined : bytesToKey(keyFrom)
+    const to = keyTo === undefined || keyTo === null ? undefined : bytesToKey(keyTo)
+    // Kafka logs a warning here: from > to usually means a serde that does not preserve order.
+    if (from !== undefined && to !== undefined && from > to) return this.#iterator([])
+    const dups = this.retainDuplicates
+    const lower = from === undefined || !dups ? from : from + MIN_SEQNUM
+    const upper = to === undefined || !dups ? to : to + MAX_SEQNUM
+    const chunks: Array<SnapshotChunk<Windowed<Buffer>, string>> = []
+    for (const time of this.#liveTimes(timeFrom, timeTo, forward)) {
+      const segment = this.#segments.get(time)!
+      let lookups = segment.keys(lower, upper)
+      if (dups && (from !== undefined || to !== undefined)) {
+        lookups = lookups.filter(k => {
+          const unwrapped = k.slice(0, -SEQNUM_SIZE)
+          return (from === undefined || unwrapped >= from) && (to === undefined || unwrapped <= to)
+        })
+      }
+      if (!forward) lookups.reverse()
+      if (lookups.length > 0) chunks.push(new WindowedChunk(segment, lookups, time, this.windowSize, dups))
+    }
+    return this.#iterator(chunks)
+  }
+
+  /** The window starts in [max(timeFrom, observedStreamTime - retentionPeriod + 1), timeTo]. */
+  #liveTimes (timeFrom: number, timeTo: number, forward: boolean): number[] {
+    const minTime = Math.max(timeFrom, this.#observedStreamTime - this.retentionPeriod + 1)
+    if (timeTo < minTime) return []
+    const times = this.#times
+    const selected = times.slice(lowerBound(times, minTime), upperBound(times, timeTo))
+    return forward ? selected : selected.reverse()
+  }
+
+  /** Drops the windows that can no longer be read (Kafka's removeExpiredSegments). */
+  #removeExpiredSegments (): void {
+    const minLiveTime = Math.max(0, this.#observedStreamTime - this.retentionPeriod + 1)
+    for (const time of removeTimesBelow(this.#times, minLiveTime)) this.#segments.delete(time)
+  }
+
+  #segmentFor (time: number): OrderedBytesMap {
+    let segment = this.#segments.get(time)
+    if (segment === undefined) {
+      segment = new OrderedBytesMap()
+      this.#segments.set(time, segment)
+      insertTime(this.#times, time)
+    }
+    return segment
+  }
+
+  #dropSegment (time: number): void {
+    this.#segments.delete(time)
+    removeTime(this.#times, time)
+  }
+
+  #iterator<K> (chunks: Array<SnapshotChunk<K, string>>): InMemorySnapshotIterator<K, string> {
+    const iterator = new InMemorySnapshotIterator(this.#owner, chunks)
+    this.#openIterators.add(iterator)
+    return iterator
+  }
+
+  #newOwner (): SnapshotIteratorOwner {
+    const openIterators = this.#openIterators
+    return { storeName: this.name, lease: this.#lease, release: iterator => { openIterators.delete(iterator) } }
+  }
+
+  #checkTransition (next: StoreState): void {
+    if (!TRANSITIONS[this.#state].includes(next)) {
+      throw new IllegalStateError(`Store "${this.name}" cannot move from ${this.#state} to ${next}`)
+    }
+  }
+
+  #notOpen (): InvalidStateStoreError {
+    return new InvalidStateStoreError('STORE_NOT_OPEN', `Store "${this.name}" is not open (${this.#state})`)
+  }
+}
+
+/** Entries of one window of one key: the iterator key is the window start. */
+class StartTimeChunk implements SnapshotChunk<number, string> {
+  constructor (readonly source: OrderedBytesMap, readonly lookups: readonly string[], readonly time: number) {}
+  key (): number { return this.time }
+}
+
+/** Entries of one window: the iterator key is the windowed key, without any seqnum suffix. */
+class WindowedChunk implements SnapshotChunk<Windowed<Buffer>, string> {
+  #window: TimeWindow | undefined
+
+  constructor (
+    readonly source: OrderedBytesMap,
+    readonly lookups: readonly string[],
+    readonly time: number,
+    readonly windowSize: number,
+    readonly hasSeqnum: boolean
+  ) {}
+
+  key (lookup: string): Windowed<Buffer> {
+    // Built on first use, so a window Kafka cannot represent fails on read, as there.
+    this.#window ??= WindowKeySchema.timeWindowForSize(this.time, this.windowSize)
+    return new Windowed(keyToBytes(this.hasSeqnum ? lookup.slice(0, -SEQNUM_SIZE) : lookup), this.#window)
+  }
+}
+
+function seqnumSuffix (seqnum: number): string {
+  return String.fromCharCode((seqnum >>> 24) & 0xff, (seqnum >>> 16) & 0xff, (seqnum >>> 8) & 0xff, seqnum & 0xff)
+}
