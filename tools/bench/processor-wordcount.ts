@@ -4,7 +4,8 @@
  * the same process: plain Map updates, and Map updates plus the String/Long serde work of a
  * record. Warm-up first, then interleaved rounds; prints records/s and kstreams/baseline ratios.
  *
- * Usage: npm run bench [-- --records=1000000 --rounds=3 --warmup=200000 --vocabulary=10000]
+ * Usage: npm run bench (from the root), or with options from tools/bench:
+ *   npm run bench -- --records=1000000 --rounds=3 --warmup=200000 --vocabulary=10000
  */
 import { Record, Serdes, Topology } from '@kstreams/core'
 import type { KeyValueStore, Processor, ProcessorContext, Serializer, Deserializer } from '@kstreams/core'
@@ -196,7 +197,7 @@ function main (): void {
   console.log('processor-wordcount: source -> count in in-memory store -> sink, on the TopologyTestDriver')
   console.log(`node ${process.version}, ${process.platform}/${process.arch}, ${cpu.length} x ${cpu[0]?.model.trim() ?? 'unknown CPU'}`)
   console.log(`${options.records.toLocaleString('en-US')} records per round, vocabulary ${options.vocabulary.toLocaleString('en-US')} words, ` +
-    `warm-up ${options.warmup.toLocaleString('en-US')} records each, ${options.rounds} interleaved rounds\n`)
+    `warm-up ${options.warmup.toLocaleString('en-US')} records each, ${options.rounds} interleaved round${options.rounds === 1 ? '' : 's'}\n`)
 
   if (options.warmup > 0) for (const r of runs) r.run(options.warmup)
 

@@ -1,0 +1,83 @@
+/**
+ * The typed face of @nxtedition/rocksdb 12.2.12 (a CommonJS module without type declarations):
+ * only the members kstreams uses, including the binding's synchronous paths (`_getManySync`,
+ * iterator `_nextvSync`, chained batch `_writeSync`). Nothing else in this package touches the
+ * binding's objects directly, so an upgrade is checked here.
+ * @internal
+ */
+import { createRequire } from 'node:module'
+
+/** Open options the binding reads (binding.cc `db_open` / `InitOptions`). */
+export interface NativeOpenOptions {
+  createIfMissing?: boolean
+  errorIfExists?: boolean
+  /** Bytes of this DB's own block cache (HyperClockCache); 0 disables it. Default 8 MiB. */
+  cacheSize?: number
+  cacheIndexAndFilterBlocks?: boolean
+  /** Only read when `compaction` is set: write_buffer_size = budget / 4, up to 6 memtables. */
+  memtableMemoryBudget?: number
+  compaction?: 'level' | 'universal'
+  compression?: boolean
+  blockSize?: number
+  blockRestartInterval?: number
+  filterPolicy?: string
+  optimize?: 'point-lookup' | 'range-lookup'
+  parallelism?: number
+  walTTL?: number
+  walSizeLimit?: number
+  walCompression?: boolean
+  pipelinedWrite?: boolean
+  infoLogLevel?: 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'header'
+}
+
+export interface NativeIteratorOptions {
+  gt?: Buffer
+  gte?: Buffer
+  lt?: Buffer
+  lte?: Buffer
+  reverse?: boolean
+  keys?: boolean
+  values?: boolean
+  limit?: number
+}
+
+export interface NativeIterator {
+  /** Up to `size` rows as [key, value, key, value, ...]; `finished` once the range is done. */
+  _nextvSync(size: number): { rows: Array<Buffer | undefined>, finished: boolean }
+  /** Closes the native iterator at once; the callback runs on the next tick. */
+  close(callback: (err?: unknown) => void): void
+}
+
+export interface NativeChainedBatch {
+  _put(key: Buffer, value: Buffer): void
+  _del(key: Buffer): void
+  /** Writes the batch on the calling thread. */
+  _writeSync(options?: { sync?: boolean }): void
+  _closeSync(): void
+}
+
+export interface NativeDatabase {
+  readonly status: 'opening' | 'open' | 'closing' | 'closed'
+  open(options: NativeOpenOptions): Promise<void>
+  close(): Promise<void>
+  /** Values in key order; undefined for a missing key. Synchronous. */
+  _getManySync(keys: Buffer[]): Array<Buffer | undefined>
+  iterator(options: NativeIteratorOptions): NativeIterator
+  batch(): NativeChainedBatch
+  getProperty(property: string): string
+  /** With `limit: -1`, one RocksDB DeleteRange of [gte, lt), run synchronously; errors arrive on the next tick. */
+  _clear(options: { gte: Buffer, lt: Buffer, limit: -1 }, callback: (err?: unknown) => void): void
+}
+
+export type NativeDatabaseFactory = (location: string) => NativeDatabase
+
+interface RocksLevelModule {
+  RocksLevel: new (location: string, options: { keyEncoding: 'buffer', valueEncoding: 'buffer' }) => NativeDatabase
+}
+
+/** Loads the binding; throws what `require` throws when no prebuild fits the platform. */
+export function loadNativeDatabaseFactory (): NativeDatabaseFactory {
+  const require = createRequire(import.meta.url)
+  const { RocksLevel } = require('@nxtedition/rocksdb') as RocksLevelModule
+  return location => new RocksLevel(location, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
+}
