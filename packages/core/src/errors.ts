@@ -22,6 +22,16 @@ export type StreamsErrorCode =
   | 'ILLEGAL_ARGUMENT'
   | 'UNKNOWN_TOPIC'
   | 'PROCESSING'
+  | 'STORE_CORRUPTED'
+  | 'STORE_IO_ERROR'
+  | 'NOT_RUNNING'
+  | 'KAFKA'
+  | 'ASSIGNMENT_ERROR'
+  | 'SEND_FAILED'
+  | 'TASK_CORRUPTED'
+  | 'TASK_MIGRATED'
+  | 'STATE_DIR_LOCKED'
+  | 'CHECKPOINT_CORRUPTED'
 
 export interface StreamsErrorOptions {
   cause?: unknown

@@ -11,6 +11,24 @@ import { join } from 'node:path'
 
 export type ProcessingGuarantee = 'at_least_once' | 'exactly_once_v2'
 
+/** Where a record that failed came from, for the exception handlers. */
+export interface ErrorHandlerContext {
+  readonly topic: string
+  readonly partition: number
+  readonly offset: number
+  readonly timestamp: number
+  readonly taskId: string
+}
+
+/** Decides whether a record that cannot be deserialized is skipped (CONTINUE) or stops the thread (FAIL). */
+export type DeserializationExceptionHandler = (context: ErrorHandlerContext, error: Error) => 'CONTINUE' | 'FAIL'
+
+/** SASL settings, passed to the Kafka client untouched (never logged). */
+export interface SaslConfig {
+  readonly mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512' | 'aws' | 'oauthbearer'
+  readonly [key: string]: unknown
+}
+
 export interface StreamsConfig {
   /** Group id, internal-topic prefix and client-id prefix. Required by the runtime. */
   applicationId?: string
@@ -32,9 +50,21 @@ export interface StreamsConfig {
   defaultKeySerde?: Serde<any>
   defaultValueSerde?: Serde<any>
   defaultTimestampExtractor?: TimestampExtractor
+  /** 'logAndFail' (default), 'logAndContinue', or a handler function. */
+  deserializationExceptionHandler?: 'logAndFail' | 'logAndContinue' | DeserializationExceptionHandler
+  acceptableRecoveryLag?: number
+  maxWarmupReplicas?: number
+  probingRebalanceIntervalMs?: number
+  /** TLS for the Kafka clients: true, or Node TLS options (ca, cert, key, ...). */
+  ssl?: boolean | Readonly<Record<string, unknown>>
+  sasl?: SaslConfig
+  connectionTimeoutMs?: number
+  requestTimeoutMs?: number
 }
 
-export type ResolvedStreamsConfig = Readonly<Required<Omit<StreamsConfig, 'defaultKeySerde' | 'defaultValueSerde' | 'defaultTimestampExtractor' | 'bootstrapServers' | 'clientId' | 'applicationServer'>>> & Readonly<{
+export type ResolvedStreamsConfig = Readonly<Required<Omit<StreamsConfig, 'defaultKeySerde' | 'defaultValueSerde' | 'defaultTimestampExtractor' | 'bootstrapServers' | 'clientId' | 'applicationServer' | 'ssl' | 'sasl'>>> & Readonly<{
+  ssl: boolean | Readonly<Record<string, unknown>> | undefined
+  sasl: SaslConfig | undefined
   bootstrapServers: string[]
   clientId: string | undefined
   applicationServer: string | undefined
@@ -69,7 +99,15 @@ const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
   applicationServer: v => typeof v === 'string' && /^[^:]+:\d+$/.test(v) ? undefined : 'must be "host:port"',
   defaultKeySerde: serde,
   defaultValueSerde: serde,
-  defaultTimestampExtractor: fn
+  defaultTimestampExtractor: fn,
+  deserializationExceptionHandler: v => v === 'logAndFail' || v === 'logAndContinue' || typeof v === 'function' ? undefined : 'must be "logAndFail", "logAndContinue" or a function',
+  acceptableRecoveryLag: nonNegativeInt,
+  maxWarmupReplicas: positiveInt,
+  probingRebalanceIntervalMs: v => Number.isSafeInteger(v) && (v as number) >= 60000 ? undefined : 'must be an integer >= 60000',
+  ssl: v => typeof v === 'boolean' || (v !== null && typeof v === 'object') ? undefined : 'must be a boolean or TLS options',
+  sasl: v => v !== null && typeof v === 'object' && typeof (v as { mechanism?: unknown }).mechanism === 'string' ? undefined : 'must be an object with a mechanism',
+  connectionTimeoutMs: positiveInt,
+  requestTimeoutMs: positiveInt
 }
 
 /** Validates a config and fills in Kafka Streams' defaults. */
@@ -101,6 +139,14 @@ export function resolveStreamsConfig (config: StreamsConfig = {}): ResolvedStrea
     applicationServer: config.applicationServer,
     defaultKeySerde: config.defaultKeySerde,
     defaultValueSerde: config.defaultValueSerde,
-    defaultTimestampExtractor: config.defaultTimestampExtractor
+    defaultTimestampExtractor: config.defaultTimestampExtractor,
+    deserializationExceptionHandler: config.deserializationExceptionHandler ?? 'logAndFail',
+    acceptableRecoveryLag: config.acceptableRecoveryLag ?? 10000,
+    maxWarmupReplicas: config.maxWarmupReplicas ?? 2,
+    probingRebalanceIntervalMs: config.probingRebalanceIntervalMs ?? 600000,
+    ssl: config.ssl,
+    sasl: config.sasl,
+    connectionTimeoutMs: config.connectionTimeoutMs ?? 10000,
+    requestTimeoutMs: config.requestTimeoutMs ?? 30000
   })
 }

@@ -52,4 +52,14 @@ export class PartitionGroup {
   clear (): void {
     for (const q of this.#queues.values()) q.clear()
   }
+
+  queues (): RecordQueue[] {
+    return [...this.#queues.values()]
+  }
+
+  /** Seeds a queue's partition time; stream time becomes the max over all partitions. */
+  initializePartitionTime (queue: RecordQueue, time: number): void {
+    if (time > queue.partitionTime) queue.partitionTime = time
+    if (time > this.#streamTime) this.#streamTime = time
+  }
 }

@@ -7,6 +7,7 @@
 import type { TimestampExtractor } from '../processor/api.js'
 import type { ConsumedRecord } from './consumed-record.js'
 import type { SourceNode } from './source-node.js'
+import { SerializationError } from '../errors.js'
 
 export interface StampedRecord {
   readonly raw: ConsumedRecord
@@ -15,8 +16,11 @@ export interface StampedRecord {
   readonly timestamp: number
 }
 
-/** Reports a record dropped because its extracted timestamp was negative. */
+/** Reports a record dropped (negative timestamp, or a deserialization error the handler skipped). */
 export type DropReporter = (record: ConsumedRecord, reason: string) => void
+
+/** Decides what a deserialization error does: skip the record, or fail the task. */
+export type DeserializationErrorHandler = (record: ConsumedRecord, error: Error) => 'CONTINUE' | 'FAIL'
 
 export class RecordQueue {
   readonly topic: string
@@ -24,17 +28,19 @@ export class RecordQueue {
   readonly source: SourceNode
   readonly #extractor: TimestampExtractor
   readonly #onDrop: DropReporter
+  readonly #onDeserializationError: DeserializationErrorHandler | undefined
   readonly #fifo: ConsumedRecord[] = []
   #start = 0
   #head: StampedRecord | undefined
   #partitionTime = -1
 
-  constructor (topic: string, partition: number, source: SourceNode, extractor: TimestampExtractor, onDrop: DropReporter) {
+  constructor (topic: string, partition: number, source: SourceNode, extractor: TimestampExtractor, onDrop: DropReporter, onDeserializationError?: DeserializationErrorHandler) {
     this.topic = topic
     this.partition = partition
     this.source = source
     this.#extractor = extractor
     this.#onDrop = onDrop
+    this.#onDeserializationError = onDeserializationError
   }
 
   add (records: Iterable<ConsumedRecord>): void {
@@ -85,8 +91,20 @@ export class RecordQueue {
         this.#fifo.splice(0, this.#start)
         this.#start = 0
       }
-      const key = this.source.deserializeKey(raw.topic, raw.key, raw.headers)
-      const value = this.source.deserializeValue(raw.topic, raw.value, raw.headers)
+      let key: unknown
+      let value: unknown
+      try {
+        key = this.source.deserializeKey(raw.topic, raw.key, raw.headers)
+        value = this.source.deserializeValue(raw.topic, raw.value, raw.headers)
+      } catch (err) {
+        const error = err instanceof Error ? err : new Error(String(err))
+        const response = this.#onDeserializationError?.(raw, error) ?? 'FAIL'
+        if (response === 'FAIL') {
+          throw new SerializationError(`Deserialization exception handler is set to fail upon a deserialization error: topic ${raw.topic}, partition ${raw.partition}, offset ${raw.offset}: ${error.message}`, { cause: err })
+        }
+        this.#onDrop(raw, `deserialization error: ${error.message}`)
+        continue
+      }
       const timestamp = this.#extractor({ topic: raw.topic, partition: raw.partition, offset: raw.offset, key, value, timestamp: raw.timestamp }, this.#partitionTime)
       if (timestamp < 0) {
         this.#onDrop(raw, `negative extracted timestamp ${timestamp}`)

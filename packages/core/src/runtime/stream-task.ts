@@ -22,9 +22,11 @@ import { wrap } from './processor-node.js'
 import { PunctuationQueue } from './punctuation-queue.js'
 import { PunctuationSchedule } from './punctuation-schedule.js'
 import { PartitionGroup } from './partition-group.js'
-import { RecordQueue, type DropReporter } from './record-queue.js'
+import { RecordQueue, type DeserializationErrorHandler, type DropReporter } from './record-queue.js'
 import type { ConsumedRecord } from './consumed-record.js'
 import type { RecordCollector } from './record-collector.js'
+import type { ThreadCache } from '../state/cache/thread-cache.js'
+import type { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
 
 export interface StreamTaskOptions {
   readonly id: TaskId
@@ -38,7 +40,15 @@ export interface StreamTaskOptions {
   /** Global stores, readable by every processor. */
   readonly globalStores: ReadonlyMap<string, StateStore>
   readonly changelogWriter?: (storeName: string) => ChangelogWriter | undefined
+  /** The thread's record cache, shared by its tasks; without one, cached stores write through. */
+  readonly cache?: ThreadCache
+  /** The thread's metrics registry; without one, stores report no metrics. */
+  readonly metrics?: StreamsMetricsRegistry
   readonly onDroppedRecord?: DropReporter
+  /** What a record that cannot be deserialized does (default: fail). */
+  readonly onDeserializationError?: DeserializationErrorHandler
+  /** Told of every store the task registers (the runtime's state manager restores and checkpoints them). */
+  readonly onStoreRegistered?: (store: StateStore, restore: StateRestoreCallback) => void
 }
 
 export type TaskState = 'CREATED' | 'RUNNING' | 'CLOSED'
@@ -104,15 +114,49 @@ export class StreamTask implements ContextHost {
 
   /** Buffers records of one input partition. */
   addRecords (topic: string, partition: number, records: Iterable<ConsumedRecord>): void {
+    this.#queueFor(topic, partition).add(records)
+  }
+
+  /** Declares an input partition of the task before any record of it arrives. */
+  addPartition (topic: string, partition: number): void {
+    this.#queueFor(topic, partition)
+  }
+
+  #queueFor (topic: string, partition: number): RecordQueue {
     let queue = this.#partitions.queue(topic, partition)
     if (queue === undefined) {
       const source = sourceFor(this.#graph, topic)
       if (source === undefined) throw new StreamsError('UNKNOWN_TOPIC', `Task ${this.taskId.toString()} has no source for topic ${topic}`, { taskId: this.taskId.toString() })
       const extractor: TimestampExtractor = source.timestampExtractor ?? this.config.defaultTimestampExtractor ?? failOnInvalidTimestamp
-      queue = new RecordQueue(topic, partition, source, extractor, this.#options.onDroppedRecord ?? (() => {}))
+      queue = new RecordQueue(topic, partition, source, extractor, this.#options.onDroppedRecord ?? (() => {}), this.#options.onDeserializationError)
       this.#partitions.addQueue(queue)
     }
-    queue.add(records)
+    return queue
+  }
+
+  /** Records buffered for one input partition. */
+  bufferedFor (topic: string, partition: number): number {
+    return this.#partitions.queue(topic, partition)?.size ?? 0
+  }
+
+  /** Input partitions with nothing buffered. */
+  emptyPartitions (): Array<{ topic: string, partition: number }> {
+    return this.#partitions.queues().filter(q => q.isEmpty()).map(q => ({ topic: q.topic, partition: q.partition }))
+  }
+
+  /** Drops buffered input (the partitions are re-fetched from the committed offsets). */
+  clearBuffers (): void {
+    this.#partitions.clear()
+  }
+
+  /** Partition times by input partition (committed with the offsets, restored on task start). */
+  partitionTimes (): Map<string, number> {
+    return new Map(this.#partitions.queues().map(q => [PartitionGroup.key(q.topic, q.partition), q.partitionTime]))
+  }
+
+  /** Seeds a partition's time (from committed offset metadata) so stream time survives restarts. */
+  initializePartitionTime (topic: string, partition: number, time: number): void {
+    this.#partitions.initializePartitionTime(this.#queueFor(topic, partition), time)
   }
 
   /** Whether the task reads `topic` (by name or pattern). */
@@ -243,8 +287,12 @@ export class StreamTask implements ContextHost {
           throw new StreamsError('DUPLICATE_STORE', `Store ${store.name} has already been registered in task ${this.taskId.toString()}`)
         }
         this.#restoreCallbacks.set(store.name, restore)
+        this.#options.onStoreRegistered?.(store, restore)
       },
-      changelogWriter: (storeName) => this.#options.changelogWriter?.(storeName)
+      changelogWriter: (storeName) => this.#options.changelogWriter?.(storeName),
+      recordContext: () => this.context.recordContext,
+      cache: this.#options.cache,
+      metrics: this.#options.metrics
     }
   }
 }

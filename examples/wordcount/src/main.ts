@@ -1,0 +1,44 @@
+/**
+ * Runs the WordCount app on a Kafka cluster until SIGTERM/SIGINT (a graceful close: commit,
+ * checkpoint). Configured through the environment:
+ *   KAFKA_BOOTSTRAP_SERVERS (required), WORDCOUNT_APP_ID (default "wordcount"),
+ *   WORDCOUNT_STATE_DIR, WORDCOUNT_TOPIC_PREFIX (prefix of the three topics), WORDCOUNT_STORE
+ *   ("rocksdb" | "in-memory"), WORDCOUNT_COMMIT_INTERVAL_MS, WORDCOUNT_THREADS.
+ * Prints one JSON line per event on stdout (state changes, restore progress) for scripts and tests.
+ */
+import { KafkaStreams, consoleLogger } from '@kstreams/core'
+import { buildWordCountTopology, DEFAULT_TOPICS } from './topology.js'
+
+const env = process.env
+const bootstrap = env.KAFKA_BOOTSTRAP_SERVERS
+if (bootstrap === undefined || bootstrap === '') {
+  process.stderr.write('KAFKA_BOOTSTRAP_SERVERS is not set (start a broker with `npm run kafka -- start`)\n')
+  process.exit(2)
+}
+const prefix = env.WORDCOUNT_TOPIC_PREFIX ?? ''
+const topics = { input: prefix + DEFAULT_TOPICS.input, words: prefix + DEFAULT_TOPICS.words, output: prefix + DEFAULT_TOPICS.output }
+const emit = (event: Record<string, unknown>): void => { process.stdout.write(JSON.stringify({ t: Date.now(), ...event }) + '\n') }
+
+const streams = new KafkaStreams(buildWordCountTopology(topics, env.WORDCOUNT_STORE === 'in-memory' ? 'in-memory' : 'rocksdb'), {
+  applicationId: env.WORDCOUNT_APP_ID ?? 'wordcount',
+  bootstrapServers: bootstrap,
+  ...(env.WORDCOUNT_STATE_DIR !== undefined ? { stateDir: env.WORDCOUNT_STATE_DIR } : {}),
+  commitIntervalMs: Number(env.WORDCOUNT_COMMIT_INTERVAL_MS ?? 1000),
+  numStreamThreads: Number(env.WORDCOUNT_THREADS ?? 1)
+}, { logger: consoleLogger((env.WORDCOUNT_LOG_LEVEL ?? 'warn') as 'info') })
+
+streams.setStateListener((to, from) => emit({ event: 'state', from, to }))
+streams.setGlobalStateRestoreListener({
+  onRestoreStart: (tp, store, start, end) => emit({ event: 'restore-start', topic: tp.topic, partition: tp.partition, store, start, end }),
+  onRestoreEnd: (tp, store, total) => emit({ event: 'restore-end', topic: tp.topic, partition: tp.partition, store, total })
+})
+
+let closing = false
+const shutdown = (): void => {
+  if (closing) return
+  closing = true
+  void streams.close().then(() => { emit({ event: 'closed' }); process.exit(0) })
+}
+process.on('SIGTERM', shutdown)
+process.on('SIGINT', shutdown)
+await streams.start()

@@ -1,0 +1,305 @@
+/**
+ * The group assignor of a Kafka Streams application (Kafka Streams' StreamsPartitionAssignor),
+ * plugged into the group protocol through the GroupAssignor port. It assigns tasks, not raw
+ * partitions. Every member sends its process id, endpoint, task offset sums and previous tasks
+ * (SubscriptionInfo); the leader resolves source topics, sizes and creates the internal topics,
+ * checks co-partitioning, computes lags from changelog end offsets, runs the high-availability
+ * task assignor over processes, splits each process's tasks over its threads, and sends every
+ * member its tasks plus the host maps for interactive queries (AssignmentInfo). Failures that
+ * the whole group must see become an error code in every member's assignment.
+ */
+import type { Clock } from '../../clock.js'
+import { systemClock } from '../../clock.js'
+import { ConfigError, StreamsError } from '../../errors.js'
+import type { Logger } from '../../logger.js'
+import { silentLogger } from '../../logger.js'
+import type { AdminPort, GroupAssignor, GroupMemberSubscription, MemberAssignment, NewTopic, TopicPartition } from '../kafka/ports.js'
+import { encodeAssignmentInfo, errorAssignmentInfo, sortPartitions } from './assignment-info.js'
+import { AssignorError } from './assignor-error.js'
+import type { AssignorErrorCode } from './assignor-error.js'
+import { assignTasksToConsumers } from './consumer-task-assignor.js'
+import { enforceCopartitioning } from './copartition-enforcer.js'
+import { CHANGELOG_TOPIC_DEFAULT_CONFIGS, InternalTopicManager, REPARTITION_TOPIC_DEFAULT_CONFIGS } from './internal-topic-manager.js'
+import { groupPartitions } from './partition-grouper.js'
+import type { TaskGrouping } from './partition-grouper.js'
+import { computeRepartitionTopicCounts } from './repartition-topics.js'
+import { resolveUserSourceTopics } from './source-topic-resolver.js'
+import { decodeSubscriptionInfo, encodeSubscriptionInfo } from './subscription-info.js'
+import type { SubscriptionInfo } from './subscription-info.js'
+import { assignTasks } from './task-assignor.js'
+import type { TaskAssignment } from './task-assignor.js'
+import { endOffsetSums, mergeOffsetSums, taskLags } from './task-lags.js'
+import type { AssignorTopology } from './topology-metadata.js'
+
+export interface StreamsPartitionAssignorConfig {
+  readonly applicationId: string
+  /** `num.standby.replicas`, default 0. */
+  readonly numStandbyReplicas?: number
+  /** `acceptable.recovery.lag`, default 10000: the lag up to which a client counts as caught up. */
+  readonly acceptableRecoveryLag?: number
+  /** `max.warmup.replicas`, default 2: warm-up replicas per rebalance. */
+  readonly maxWarmupReplicas?: number
+  /** `probing.rebalance.interval.ms`, default 600000. */
+  readonly probingRebalanceIntervalMs?: number
+  /** `replication.factor` of internal topics, default -1 (broker default). */
+  readonly replicationFactor?: number
+  /** Topic configs for every internal topic (StreamsConfig `topic.`-prefixed keys, prefix removed). */
+  readonly topicConfigs?: Readonly<Record<string, string>>
+}
+
+/** What this thread reports about its process when it joins. */
+export interface LocalAssignorState {
+  /** The process id (UUID), the same for all threads of a KafkaStreams instance. */
+  readonly processId: string
+  /** `application.server` ("host:port"), or "" / undefined. */
+  readonly userEndpoint?: string
+  /** Offset sum per task id of every task with state on this process (LATEST_OFFSET for running actives). */
+  readonly taskOffsetSums: ReadonlyMap<string, number>
+  /** Active task ids this thread owns. */
+  readonly activeTasks: Iterable<string>
+  /** Standby task ids this thread owns. */
+  readonly standbyTasks: Iterable<string>
+  /** An AssignorError code, e.g. SHUTDOWN_REQUESTED; default NONE. */
+  readonly errorCode?: number
+}
+
+export interface StreamsPartitionAssignorOptions {
+  readonly topology: AssignorTopology
+  readonly admin: AdminPort
+  readonly config: StreamsPartitionAssignorConfig
+  /** Called on every (re)join, synchronously. */
+  readonly localState: () => LocalAssignorState
+  readonly clock?: Clock
+  readonly logger?: Logger
+}
+
+type Resolved = Required<Omit<StreamsPartitionAssignorConfig, 'topicConfigs'>> & { topicConfigs: Readonly<Record<string, string>> }
+
+/** Stops assignment with an error code every member receives. */
+class AssignmentFailure extends Error {
+  constructor (readonly errorCode: AssignorErrorCode, message: string) { super(message) }
+}
+
+export class StreamsPartitionAssignor implements GroupAssignor {
+  readonly name = 'stream'
+  readonly #topology: AssignorTopology
+  readonly #config: Resolved
+  readonly #localState: () => LocalAssignorState
+  readonly #clock: Clock
+  readonly #topics: InternalTopicManager
+  readonly #admin: AdminPort
+  readonly #logger: Logger
+  #uniqueField = 0
+
+  constructor (options: StreamsPartitionAssignorOptions) {
+    this.#topology = options.topology
+    this.#config = resolveConfig(options.config)
+    this.#localState = options.localState
+    this.#clock = options.clock ?? systemClock
+    this.#admin = options.admin
+    this.#logger = options.logger ?? silentLogger
+    this.#topics = new InternalTopicManager(options.admin)
+  }
+
+  subscriptionUserData (_topics: readonly string[]): Buffer {
+    const state = this.#localState()
+    this.#uniqueField = (this.#uniqueField + 1) & 0xff
+    return encodeSubscriptionInfo({
+      processId: state.processId,
+      userEndpoint: state.userEndpoint ?? '',
+      taskOffsetSums: state.taskOffsetSums,
+      activeTasks: [...state.activeTasks],
+      standbyTasks: [...state.standbyTasks],
+      errorCode: state.errorCode ?? AssignorError.NONE,
+      uniqueField: this.#uniqueField
+    })
+  }
+
+  async assign (members: readonly GroupMemberSubscription[], partitionCounts: ReadonlyMap<string, number>): Promise<Map<string, MemberAssignment>> {
+    try {
+      return await this.#assign(members, partitionCounts)
+    } catch (error) {
+      if (!(error instanceof AssignmentFailure)) throw error
+      this.#logger.error(`Assignment failed, every member receives error code ${error.errorCode}: ${error.message}`)
+      const userData = encodeAssignmentInfo(errorAssignmentInfo(error.errorCode, error.message))
+      return new Map(members.map(member => [member.memberId, { partitions: [], userData }]))
+    }
+  }
+
+  async #assign (members: readonly GroupMemberSubscription[], partitionCounts: ReadonlyMap<string, number>): Promise<Map<string, MemberAssignment>> {
+    if (members.length === 0) return new Map()
+    const subscriptions = new Map<string, SubscriptionInfo>()
+    for (const member of members) {
+      try {
+        subscriptions.set(member.memberId, decodeSubscriptionInfo(member.userData))
+      } catch (error) {
+        throw new AssignmentFailure(AssignorError.ASSIGNMENT_ERROR, `Cannot read the subscription of member ${member.memberId}: ${(error as Error).message}`)
+      }
+    }
+    const shutdown = [...subscriptions].find(([, info]) => info.errorCode === AssignorError.SHUTDOWN_REQUESTED)
+    if (shutdown !== undefined) throw new AssignmentFailure(AssignorError.SHUTDOWN_REQUESTED, `Shutdown requested by member ${shutdown[0]}`)
+
+    const grouping = await this.#prepareTopics(partitionCounts)
+    const statefulTasks = new Set([...grouping.tasks].filter(([, info]) => info.changelogPartitions.length > 0).map(([task]) => task))
+
+    // Clients: the members of one process.
+    const processes = new Map<string, Array<{ memberId: string, info: SubscriptionInfo }>>()
+    for (const [memberId, info] of subscriptions) {
+      let list = processes.get(info.processId)
+      if (list === undefined) processes.set(info.processId, list = [])
+      list.push({ memberId, info })
+    }
+
+    let endSums: Map<string, number> | undefined
+    if (statefulTasks.size > 0) {
+      const changelogPartitions = new Map([...statefulTasks].map(task => [task, grouping.tasks.get(task)!.changelogPartitions]))
+      try {
+        endSums = endOffsetSums(changelogPartitions, await this.#admin.endOffsets([...changelogPartitions.values()].flat()))
+      } catch (error) {
+        // As Kafka Streams: assign without lags (running actives stay put) and retry right away.
+        this.#logger.warn(`Could not fetch changelog end offsets, assigning without lags and rebalancing again: ${(error as Error).message}`)
+        endSums = undefined
+      }
+    }
+
+    const known = (tasks: Iterable<string>): Set<string> => new Set([...tasks].filter(task => grouping.tasks.has(task)))
+    const assignment = assignTasks({
+      clients: new Map([...processes].map(([processId, threads]) => [processId, {
+        capacity: threads.length,
+        previousActive: known(threads.flatMap(thread => thread.info.activeTasks)),
+        previousStandby: known(threads.flatMap(thread => thread.info.standbyTasks)),
+        lags: taskLags(mergeOffsetSums(threads.map(thread => thread.info.taskOffsetSums)), statefulTasks, endSums)
+      }])),
+      allTasks: grouping.tasks.keys(),
+      statefulTasks,
+      config: this.#config
+    })
+
+    if (assignment.missingStandbys > 0) {
+      this.#logger.warn(`Could not place ${assignment.missingStandbys} standby replicas: ${processes.size} processes are too few for numStandbyReplicas=${this.#config.numStandbyReplicas}`)
+    }
+    const now = this.#clock.milliseconds()
+    const nextRebalanceMs = statefulTasks.size > 0 && endSums === undefined
+      ? now
+      : assignment.probingRebalanceNeeded ? now + this.#config.probingRebalanceIntervalMs : undefined
+    if (assignment.probingRebalanceNeeded) this.#logger.info(`Some tasks stay on caught-up clients while others warm up; probing rebalance at ${nextRebalanceMs!}`)
+    return this.#memberAssignments(processes, assignment, grouping, statefulTasks, nextRebalanceMs)
+  }
+
+  /** Resolves topics, sizes and creates internal topics, and groups partitions into tasks. */
+  async #prepareTopics (partitionCounts: ReadonlyMap<string, number>): Promise<TaskGrouping> {
+    const topology = this.#topology
+    let userSources: Map<number, string[]>
+    try {
+      userSources = resolveUserSourceTopics(topology, partitionCounts)
+    } catch (error) {
+      if (error instanceof StreamsError && error.code === 'UNKNOWN_TOPIC') throw new AssignmentFailure(AssignorError.INCOMPLETE_SOURCE_TOPIC_METADATA, error.message)
+      throw asAssignmentError(error)
+    }
+    let grouping: TaskGrouping
+    const repartitionTopics: NewTopic[] = []
+    try {
+      const counts = computeRepartitionTopicCounts(topology, userSources, partitionCounts)
+      const enforced = new Set([...topology.repartitionTopics].filter(([, spec]) => spec.numPartitions !== undefined).map(([topic]) => topic))
+      enforceCopartitioning(topology.copartitionGroups, counts, enforced, partitionCounts)
+      for (const [topic, numPartitions] of counts) {
+        repartitionTopics.push(this.#newTopic(topic, numPartitions, REPARTITION_TOPIC_DEFAULT_CONFIGS, topology.repartitionTopics.get(topic)?.configs))
+      }
+      grouping = groupPartitions(topology, userSources, new Map([...partitionCounts, ...counts]))
+    } catch (error) {
+      throw asAssignmentError(error)
+    }
+    const changelogTopics: NewTopic[] = []
+    for (const sub of topology.subtopologies) {
+      const numTasks = grouping.taskCounts.get(sub.id) ?? 0
+      if (numTasks === 0) continue
+      for (const topic of sub.changelogTopics) {
+        changelogTopics.push(this.#newTopic(topic, numTasks, CHANGELOG_TOPIC_DEFAULT_CONFIGS, topology.changelogConfigs?.get(topic)))
+      }
+    }
+    try {
+      await this.#topics.makeReady([...repartitionTopics, ...changelogTopics])
+    } catch (error) {
+      if (error instanceof StreamsError && error.code === 'ILLEGAL_STATE') throw asAssignmentError(error)
+      throw error
+    }
+    return grouping
+  }
+
+  #newTopic (topic: string, numPartitions: number, defaults: Readonly<Record<string, string>>, overrides: Readonly<Record<string, string>> | undefined): NewTopic {
+    return { topic, numPartitions, replicationFactor: this.#config.replicationFactor, configs: { ...defaults, ...this.#config.topicConfigs, ...overrides } }
+  }
+
+  #memberAssignments (
+    processes: ReadonlyMap<string, ReadonlyArray<{ memberId: string, info: SubscriptionInfo }>>,
+    assignment: TaskAssignment,
+    grouping: TaskGrouping,
+    statefulTasks: ReadonlySet<string>,
+    nextRebalanceMs: number | undefined
+  ): Map<string, MemberAssignment> {
+    const sourcePartitions = (tasks: readonly string[]): TopicPartition[] => tasks.flatMap(task => grouping.tasks.get(task)!.sourcePartitions)
+    const partitionsByHost = new Map<string, TopicPartition[]>()
+    const standbyPartitionsByHost = new Map<string, TopicPartition[]>()
+    for (const [processId, threads] of processes) {
+      const host = threads.map(thread => thread.info.userEndpoint).find(endpoint => endpoint !== '')
+      if (host === undefined) continue
+      const tasks = assignment.clients.get(processId)!
+      partitionsByHost.set(host, sortPartitions([...(partitionsByHost.get(host) ?? []), ...sourcePartitions(tasks.active)]))
+      standbyPartitionsByHost.set(host, sortPartitions([...(standbyPartitionsByHost.get(host) ?? []), ...sourcePartitions(tasks.standby)]))
+    }
+
+    const result = new Map<string, MemberAssignment>()
+    for (const [processId, threads] of processes) {
+      const tasks = assignment.clients.get(processId)!
+      const byConsumer = assignTasksToConsumers(
+        threads.map(({ memberId, info }) => ({ memberId, previousActive: new Set(info.activeTasks), previousStandby: new Set(info.standbyTasks) })),
+        tasks.active,
+        tasks.standby,
+        statefulTasks
+      )
+      for (const [memberId, consumerTasks] of byConsumer) {
+        const activeTasks = new Map(consumerTasks.active.map(task => [task, grouping.tasks.get(task)!.sourcePartitions]))
+        const standbyTasks = new Map(consumerTasks.standby.map(task => [task, grouping.tasks.get(task)!.changelogPartitions]))
+        result.set(memberId, {
+          partitions: sortPartitions([...activeTasks.values()].flat()),
+          userData: encodeAssignmentInfo({
+            errorCode: AssignorError.NONE,
+            errorMessage: '',
+            nextRebalanceMs,
+            activeTasks,
+            standbyTasks,
+            partitionsByHost,
+            standbyPartitionsByHost
+          })
+        })
+      }
+    }
+    return result
+  }
+}
+
+function asAssignmentError (error: unknown): unknown {
+  return error instanceof StreamsError ? new AssignmentFailure(AssignorError.ASSIGNMENT_ERROR, error.message) : error
+}
+
+function resolveConfig (config: StreamsPartitionAssignorConfig): Resolved {
+  const resolved: Resolved = {
+    applicationId: config.applicationId,
+    numStandbyReplicas: config.numStandbyReplicas ?? 0,
+    acceptableRecoveryLag: config.acceptableRecoveryLag ?? 10_000,
+    maxWarmupReplicas: config.maxWarmupReplicas ?? 2,
+    probingRebalanceIntervalMs: config.probingRebalanceIntervalMs ?? 600_000,
+    replicationFactor: config.replicationFactor ?? -1,
+    topicConfigs: config.topicConfigs ?? {}
+  }
+  const check = (key: keyof Resolved, ok: boolean, what: string): void => {
+    if (!ok) throw new ConfigError(key, `${key} ${what}, got ${String(resolved[key])}`)
+  }
+  check('applicationId', typeof resolved.applicationId === 'string' && resolved.applicationId.length > 0, 'must be a non-empty string')
+  check('numStandbyReplicas', Number.isSafeInteger(resolved.numStandbyReplicas) && resolved.numStandbyReplicas >= 0, 'must be a non-negative integer')
+  check('acceptableRecoveryLag', Number.isSafeInteger(resolved.acceptableRecoveryLag) && resolved.acceptableRecoveryLag >= 0, 'must be a non-negative integer')
+  check('maxWarmupReplicas', Number.isSafeInteger(resolved.maxWarmupReplicas) && resolved.maxWarmupReplicas >= 1, 'must be a positive integer')
+  check('probingRebalanceIntervalMs', Number.isSafeInteger(resolved.probingRebalanceIntervalMs) && resolved.probingRebalanceIntervalMs >= 60_000, 'must be at least 60000')
+  check('replicationFactor', Number.isSafeInteger(resolved.replicationFactor) && (resolved.replicationFactor >= 1 || resolved.replicationFactor === -1), 'must be a positive integer or -1')
+  return resolved
+}

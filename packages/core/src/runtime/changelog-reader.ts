@@ -1,0 +1,135 @@
+/**
+ * Restores stores from their changelog partitions: each registered partition is read from its
+ * start offset (checkpoint + 1, or the beginning) up to the end offset captured when it was
+ * registered - never ended by an idle timeout - in large batches applied through the store's
+ * restore callback. Owns the restore reader's assignment and the restore progress of every
+ * partition; reports progress to the StateRestoreListener. @internal
+ */
+import { StreamsError } from '../errors.js'
+import type { StateRestoreCallback } from '../state/state-store.js'
+import { tpKey, type AdminPort, type FetchedBatch, type PartitionReaderPort, type TopicPartition } from './kafka/ports.js'
+import type { StateRestoreListener } from './state-restore-listener.js'
+
+export interface ChangelogRegistration {
+  readonly partition: TopicPartition
+  readonly storeName: string
+  /** Checkpointed offset + 1, or undefined for the beginning. */
+  readonly startOffset: number | undefined
+  readonly apply: StateRestoreCallback
+  /** Called with the offset of the last applied record after each batch. */
+  readonly onApplied?: (lastOffset: number) => void
+}
+
+interface Restoring {
+  readonly reg: ChangelogRegistration
+  readonly endOffset: number
+  position: number
+  restored: number
+}
+
+export interface ChangelogReaderOptions {
+  readonly reader: PartitionReaderPort
+  readonly admin: Pick<AdminPort, 'endOffsets' | 'beginningOffsets'>
+  readonly listener?: StateRestoreListener
+}
+
+export class ChangelogReader {
+  readonly #options: ChangelogReaderOptions
+  readonly #restoring = new Map<string, Restoring>()
+  #assignmentChanged = false
+
+  constructor (options: ChangelogReaderOptions) {
+    this.#options = options
+  }
+
+  /** Registers partitions to restore; captures their end offsets now. Returns those already complete. */
+  async register (registrations: readonly ChangelogRegistration[]): Promise<TopicPartition[]> {
+    if (registrations.length === 0) return []
+    const partitions = registrations.map(r => r.partition)
+    const [ends, begins] = await Promise.all([this.#options.admin.endOffsets(partitions), this.#options.admin.beginningOffsets(partitions)])
+    const complete: TopicPartition[] = []
+    for (const reg of registrations) {
+      const key = tpKey(reg.partition.topic, reg.partition.partition)
+      const endOffset = ends.get(key)
+      if (endOffset === undefined) throw new StreamsError('UNKNOWN_TOPIC', `Changelog partition ${key} of store ${reg.storeName} does not exist`)
+      const begin = begins.get(key) ?? 0
+      const start = Math.max(reg.startOffset ?? begin, begin)
+      if (reg.startOffset !== undefined && reg.startOffset > endOffset) {
+        throw new StreamsError('TASK_CORRUPTED', `Checkpointed offset ${reg.startOffset - 1} of store ${reg.storeName} is beyond the end ${endOffset} of changelog ${key} (truncated or recreated topic)`)
+      }
+      this.#options.listener?.onRestoreStart?.(reg.partition, reg.storeName, start, endOffset)
+      const entry: Restoring = { reg, endOffset, position: start, restored: 0 }
+      if (start >= endOffset) {
+        this.#options.listener?.onRestoreEnd?.(reg.partition, reg.storeName, 0)
+        complete.push(reg.partition)
+        continue
+      }
+      this.#restoring.set(key, entry)
+      this.#assignmentChanged = true
+    }
+    return complete
+  }
+
+  /** Stops restoring partitions (their task moved away). */
+  unregister (partitions: readonly TopicPartition[]): void {
+    for (const p of partitions) {
+      const key = tpKey(p.topic, p.partition)
+      const entry = this.#restoring.get(key)
+      if (entry === undefined) continue
+      this.#restoring.delete(key)
+      this.#assignmentChanged = true
+      this.#options.listener?.onRestoreSuspended?.(p, entry.reg.storeName, entry.restored)
+    }
+  }
+
+  get restoringCount (): number {
+    return this.#restoring.size
+  }
+
+  /** Remaining records to restore per partition, for progress reporting. */
+  progress (): Array<{ partition: TopicPartition, storeName: string, position: number, endOffset: number, restored: number }> {
+    return [...this.#restoring.values()].map(e => ({ partition: e.reg.partition, storeName: e.reg.storeName, position: e.position, endOffset: e.endOffset, restored: e.restored }))
+  }
+
+  /** One restore step: fetches and applies what is available; returns the partitions that completed. */
+  async restoreStep (maxWaitMs: number): Promise<TopicPartition[]> {
+    if (this.#restoring.size === 0) return []
+    if (this.#assignmentChanged) {
+      this.#options.reader.assign([...this.#restoring.values()].map(e => ({ ...e.reg.partition, offset: e.position })))
+      this.#assignmentChanged = false
+    }
+    const batches = await this.#options.reader.poll(maxWaitMs)
+    const completed: TopicPartition[] = []
+    for (const batch of batches) {
+      const key = tpKey(batch.topic, batch.partition)
+      const entry = this.#restoring.get(key)
+      if (entry === undefined) continue
+      if (this.#apply(entry, batch)) {
+        this.#restoring.delete(key)
+        this.#assignmentChanged = true
+        this.#options.listener?.onRestoreEnd?.(entry.reg.partition, entry.reg.storeName, entry.restored)
+        completed.push(entry.reg.partition)
+      }
+    }
+    return completed
+  }
+
+  /** Applies the records below the end offset; returns whether the partition is complete. */
+  #apply (entry: Restoring, batch: FetchedBatch): boolean {
+    const records = batch.records.filter(r => r.offset >= entry.position && r.offset < entry.endOffset)
+    if (records.length > 0) {
+      entry.reg.apply(records.map(r => ({ key: r.key ?? Buffer.alloc(0), value: r.value, timestamp: r.timestamp })))
+      const last = records[records.length - 1]!.offset
+      entry.restored += records.length
+      entry.reg.onApplied?.(last)
+      this.#options.listener?.onBatchRestored?.(entry.reg.partition, entry.reg.storeName, last, records.length)
+    }
+    entry.position = Math.max(entry.position, Math.min(batch.nextOffset, entry.endOffset))
+    return entry.position >= entry.endOffset
+  }
+
+  async close (): Promise<void> {
+    this.#restoring.clear()
+    await this.#options.reader.close()
+  }
+}

@@ -1,0 +1,159 @@
+/**
+ * Sends a stream thread's output and changelog records through its producer. Sends are buffered
+ * and go out in batches, one batch in flight at a time (kafkajs #1005 cannot lose records that
+ * way), when a batch fills, when the linger time passes, or at flush (commit). It chooses the
+ * partition of keyed records like the Java producer (murmur2), remembers the offset Kafka gave
+ * the last record of every partition (changelog offsets for checkpoints), and keeps a failed send
+ * to throw it at the next send or flush: nothing is dropped silently. @internal
+ */
+import type { Headers } from '../record.js'
+import { StreamsError } from '../errors.js'
+import { partitionFor } from '../partitioner/murmur2.js'
+import type { CollectedRecord, RecordCollector } from './record-collector.js'
+import { tpKey, type AdminPort, type ProducedRecord, type ProducerPort } from './kafka/ports.js'
+
+export interface KafkaRecordCollectorOptions {
+  readonly producer: ProducerPort
+  readonly admin: Pick<AdminPort, 'partitionCounts'>
+  /** Records per batch before a send starts without waiting for the linger time. */
+  readonly batchSize?: number
+  readonly lingerMs?: number
+  /** Called when a batch failed (the error is also thrown at the next send or flush). */
+  readonly onSendError?: (error: StreamsError) => void
+}
+
+interface Pending {
+  readonly topic: string
+  readonly partition: number | undefined
+  readonly key: Buffer | null
+  readonly value: Buffer | null
+  readonly headers: Headers
+  readonly timestamp: number
+}
+
+export class KafkaRecordCollector implements RecordCollector {
+  readonly #options: KafkaRecordCollectorOptions
+  readonly #partitionCounts = new Map<string, number>()
+  readonly #acked = new Map<string, number>()
+  readonly #roundRobin = new Map<string, number>()
+  #buffer: Pending[] = []
+  #inflight: Promise<void> | undefined
+  #timer: NodeJS.Timeout | undefined
+  #error: StreamsError | undefined
+  #sentRecords = 0
+  readonly #batchSize: number
+  readonly #lingerMs: number
+
+  constructor (options: KafkaRecordCollectorOptions) {
+    this.#options = options
+    this.#batchSize = options.batchSize ?? 5000
+    this.#lingerMs = options.lingerMs ?? 100
+  }
+
+  /** Partition counts learned elsewhere (e.g. from the assignment), so sends need no lookup. */
+  registerPartitionCount (topic: string, count: number): void {
+    this.#partitionCounts.set(topic, count)
+  }
+
+  partitionsFor (topic: string): number {
+    const count = this.#partitionCounts.get(topic)
+    if (count === undefined) {
+      throw new StreamsError('UNKNOWN_TOPIC', `The partition count of output topic ${topic} is not known yet; a StreamPartitioner needs it. Create the topic before the application starts.`, { retriable: true })
+    }
+    return count
+  }
+
+  send (record: CollectedRecord): void {
+    this.#throwIfFailed()
+    this.#buffer.push(record)
+    if (this.#buffer.length >= this.#batchSize) {
+      this.#startSend()
+    } else if (this.#timer === undefined && this.#inflight === undefined) {
+      this.#timer = setTimeout(() => { this.#timer = undefined; this.#startSend() }, this.#lingerMs)
+    }
+  }
+
+  /** Sends everything buffered and waits for the acknowledgements; throws a failed send. */
+  async flush (): Promise<void> {
+    while (this.#buffer.length > 0 || this.#inflight !== undefined) {
+      if (this.#inflight === undefined) this.#startSend()
+      await this.#inflight
+    }
+    this.#throwIfFailed()
+  }
+
+  /** The offset of the last acknowledged record of a partition (changelog offsets for checkpoints). */
+  ackedOffset (topic: string, partition: number): number | undefined {
+    return this.#acked.get(tpKey(topic, partition))
+  }
+
+  get sentRecords (): number {
+    return this.#sentRecords
+  }
+
+  /** Drops what is buffered (a dirty close: the records will be reprocessed). */
+  discard (): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer)
+    this.#timer = undefined
+    this.#buffer = []
+  }
+
+  #throwIfFailed (): void {
+    if (this.#error !== undefined) throw this.#error
+  }
+
+  #startSend (): void {
+    if (this.#timer !== undefined) {
+      clearTimeout(this.#timer)
+      this.#timer = undefined
+    }
+    if (this.#inflight !== undefined || this.#buffer.length === 0 || this.#error !== undefined) return
+    const batch = this.#buffer
+    this.#buffer = []
+    this.#inflight = this.#sendBatch(batch).then(() => {
+      this.#inflight = undefined
+      if (this.#buffer.length >= this.#batchSize) this.#startSend()
+      else if (this.#buffer.length > 0 && this.#timer === undefined) {
+        this.#timer = setTimeout(() => { this.#timer = undefined; this.#startSend() }, this.#lingerMs)
+      }
+    })
+  }
+
+  async #sendBatch (batch: Pending[]): Promise<void> {
+    try {
+      const unknown = [...new Set(batch.filter(r => r.partition === undefined && !this.#partitionCounts.has(r.topic)).map(r => r.topic))]
+      if (unknown.length > 0) {
+        const counts = await this.#options.admin.partitionCounts(unknown)
+        for (const [topic, count] of counts) this.#partitionCounts.set(topic, count)
+        const missing = unknown.filter(t => !counts.has(t))
+        if (missing.length > 0) throw new StreamsError('UNKNOWN_TOPIC', `Output topic(s) ${missing.join(', ')} do not exist`)
+      }
+      const records: ProducedRecord[] = batch.map(r => ({
+        topic: r.topic,
+        partition: r.partition ?? this.#choosePartition(r.topic, r.key),
+        key: r.key,
+        value: r.value,
+        headers: r.headers,
+        timestamp: r.timestamp
+      }))
+      const result = await this.#options.producer.send(records)
+      for (const [key, offset] of result) this.#acked.set(key, offset)
+      this.#sentRecords += records.length
+    } catch (err) {
+      const first = batch[0]!
+      const error = err instanceof StreamsError && err.code !== 'KAFKA'
+        ? err
+        : new StreamsError('SEND_FAILED', `Error sending ${batch.length} record(s) (first to topic ${first.topic}): ${err instanceof Error ? err.message : String(err)}`, { cause: err })
+      this.#error ??= error
+      this.#options.onSendError?.(error)
+    }
+  }
+
+  #choosePartition (topic: string, key: Buffer | null): number {
+    const count = this.#partitionCounts.get(topic)!
+    if (key !== null) return partitionFor(key, count)
+    const next = ((this.#roundRobin.get(topic) ?? -1) + 1) % count
+    this.#roundRobin.set(topic, next)
+    return next
+  }
+}

@@ -1,0 +1,247 @@
+/**
+ * KafkaStreams: runs a topology on a Kafka cluster. The source of truth for the client state
+ * (Kafka Streams' transition table), the state listener, the uncaught-exception policy and the
+ * set of stream threads. One instance per process and application id shares the work with every
+ * other instance of the same application id.
+ */
+import type { Topology } from '../topology/topology.js'
+import { TOPOLOGY_DEF } from '../topology/internal.js'
+import type { TopologyDef } from '../topology/definitions.js'
+import { resolveStreamsConfig, type ResolvedStreamsConfig, type StreamsConfig } from '../config/streams-config.js'
+import { systemClock, type Clock } from '../clock.js'
+import { silentLogger, type Logger } from '../logger.js'
+import { ConfigError, StreamsError } from '../errors.js'
+import type { StateStore } from '../state/state-store.js'
+import { Lifecycle } from './lifecycle.js'
+import { StateDirectory } from './state/state-directory.js'
+import { StreamThread, type StreamThreadState } from './stream-thread.js'
+import type { KafkaClientFactory } from './kafka/ports.js'
+import type { StateRestoreListener } from './state-restore-listener.js'
+import type { DeserializationErrorHandler } from './record-queue.js'
+import { createThreadAssignment, type ThreadAssignment } from './thread-assignment.js'
+
+export type KafkaStreamsState = 'CREATED' | 'REBALANCING' | 'RUNNING' | 'PENDING_SHUTDOWN' | 'NOT_RUNNING' | 'PENDING_ERROR' | 'ERROR'
+
+const TRANSITIONS: Record<KafkaStreamsState, readonly KafkaStreamsState[]> = {
+  CREATED: ['REBALANCING', 'PENDING_SHUTDOWN'],
+  REBALANCING: ['RUNNING', 'PENDING_SHUTDOWN', 'PENDING_ERROR'],
+  RUNNING: ['REBALANCING', 'RUNNING', 'PENDING_SHUTDOWN', 'PENDING_ERROR'],
+  PENDING_SHUTDOWN: ['NOT_RUNNING'],
+  NOT_RUNNING: [],
+  PENDING_ERROR: ['ERROR'],
+  ERROR: []
+}
+
+export type StateListener = (newState: KafkaStreamsState, oldState: KafkaStreamsState) => void
+
+/** What to do when a stream thread dies of an error (Kafka Streams' StreamThreadExceptionResponse). */
+export type StreamThreadExceptionResponse = 'REPLACE_THREAD' | 'SHUTDOWN_CLIENT' | 'SHUTDOWN_APPLICATION'
+export type StreamsUncaughtExceptionHandler = (error: StreamsError) => StreamThreadExceptionResponse
+
+/** Collaborators a test or an embedding application may replace. */
+export interface KafkaStreamsOptions {
+  /** The Kafka clients; default: the kafkajs adapter built from the config. */
+  readonly clientFactory?: KafkaClientFactory
+  readonly logger?: Logger
+  readonly clock?: Clock
+}
+
+export interface CloseOptions {
+  /** How long to wait for threads to finish (default: unbounded). */
+  readonly timeoutMs?: number
+}
+
+export class KafkaStreams {
+  readonly #def: TopologyDef
+  readonly #config: ResolvedStreamsConfig
+  readonly #options: KafkaStreamsOptions
+  readonly #logger: Logger
+  readonly #lifecycle: Lifecycle<KafkaStreamsState>
+  readonly #threads: StreamThread[] = []
+  readonly #stateDirectory: StateDirectory
+  #stateListener: StateListener | undefined
+  #exceptionHandler: StreamsUncaughtExceptionHandler | undefined
+  #restoreListener: StateRestoreListener | undefined
+  #clients: KafkaClientFactory | undefined
+  #assignment: ThreadAssignment | undefined
+  #threadIndex = 0
+  #closing: Promise<void> | undefined
+  #droppedRecords = 0
+  readonly #globalStores = new Map<string, StateStore>()
+
+  constructor (topology: Topology, config: StreamsConfig, options: KafkaStreamsOptions = {}) {
+    this.#config = resolveStreamsConfig(config)
+    if (config.applicationId === undefined) throw new ConfigError('applicationId', 'Missing required config "applicationId"')
+    if (this.#config.bootstrapServers.length === 0 && options.clientFactory === undefined) throw new ConfigError('bootstrapServers', 'Missing required config "bootstrapServers"')
+    this.#def = topology[TOPOLOGY_DEF]()
+    this.#options = options
+    this.#logger = options.logger ?? silentLogger
+    this.#lifecycle = new Lifecycle('KafkaStreams client', 'CREATED', TRANSITIONS, (from, to) => this.#stateListener?.(to, from))
+    this.#stateDirectory = new StateDirectory(this.#config.stateDir, this.#config.applicationId)
+  }
+
+  state (): KafkaStreamsState {
+    return this.#lifecycle.state
+  }
+
+  setStateListener (listener: StateListener): void {
+    if (this.state() !== 'CREATED') throw new StreamsError('ILLEGAL_STATE', 'A state listener can only be set before start()')
+    this.#stateListener = listener
+  }
+
+  setUncaughtExceptionHandler (handler: StreamsUncaughtExceptionHandler): void {
+    if (this.state() !== 'CREATED') throw new StreamsError('ILLEGAL_STATE', 'An uncaught exception handler can only be set before start()')
+    this.#exceptionHandler = handler
+  }
+
+  setGlobalStateRestoreListener (listener: StateRestoreListener): void {
+    if (this.state() !== 'CREATED') throw new StreamsError('ILLEGAL_STATE', 'A restore listener can only be set before start()')
+    this.#restoreListener = listener
+  }
+
+  /** Records dropped by deserialization handlers or invalid timestamps (Kafka's dropped-records-total). */
+  get droppedRecordsTotal (): number {
+    return this.#droppedRecords
+  }
+
+  /** Starts the stream threads; resolves once they have joined the group (state REBALANCING). */
+  async start (): Promise<void> {
+    if (this.state() !== 'CREATED') throw new StreamsError('ILLEGAL_STATE', `KafkaStreams can only be started once (state is ${this.state()})`)
+    this.#lifecycle.transition('REBALANCING')
+    try {
+      await this.#stateDirectory.lock()
+      const processId = await this.#stateDirectory.processId()
+      this.#clients = this.#options.clientFactory ?? await this.#defaultClients()
+      this.#assignment = createThreadAssignment({
+        def: this.#def,
+        config: this.#config,
+        processId,
+        clients: this.#clients,
+        stateDirectory: this.#stateDirectory,
+        localTasks: () => this.#threads.flatMap(t => t.taskManager.activeTaskIds)
+      })
+      for (let i = 0; i < this.#config.numStreamThreads; i++) await this.#startThread()
+    } catch (err) {
+      this.#lifecycle.transition('PENDING_ERROR')
+      await this.#shutdownThreads(false)
+      await this.#stateDirectory.unlock()
+      this.#lifecycle.transition('ERROR')
+      throw err
+    }
+  }
+
+  async #defaultClients (): Promise<KafkaClientFactory> {
+    const { createKafkajsClientFactory } = await import('./kafka/kafkajs/index.js')
+    return createKafkajsClientFactory({
+      bootstrapServers: this.#config.bootstrapServers,
+      clientId: this.#config.clientId ?? this.#config.applicationId,
+      ssl: this.#config.ssl,
+      sasl: this.#config.sasl,
+      connectionTimeoutMs: this.#config.connectionTimeoutMs,
+      requestTimeoutMs: this.#config.requestTimeoutMs,
+      logger: this.#logger
+    })
+  }
+
+  async #startThread (): Promise<StreamThread> {
+    const index = ++this.#threadIndex
+    const assignment = this.#assignment!
+    const thread = new StreamThread({
+      name: `StreamThread-${index}`,
+      topology: this.#def,
+      sourceTopics: assignment.sourceTopics,
+      config: this.#config,
+      clock: this.#options.clock ?? systemClock,
+      logger: this.#logger,
+      clients: this.#clients!,
+      stateDirectory: this.#stateDirectory,
+      assignor: assignment.assignor(),
+      decodeAssignment: assignment.decode,
+      globalStores: this.#globalStores,
+      restoreListener: this.#restoreListener,
+      onStateChange: (t, from, to) => this.#onThreadStateChange(t, from, to),
+      onFailure: (t, error) => { void this.#onThreadFailure(t, error) },
+      deserializationErrorHandler: this.#deserializationHandler(),
+      onDroppedRecord: () => { this.#droppedRecords++ }
+    })
+    this.#threads.push(thread)
+    await thread.start()
+    return thread
+  }
+
+  #deserializationHandler (): DeserializationErrorHandler {
+    const configured = this.#config.deserializationExceptionHandler
+    return (record, error) => {
+      const response = configured === 'logAndContinue'
+        ? 'CONTINUE'
+        : configured === 'logAndFail'
+          ? 'FAIL'
+          : configured({ topic: record.topic, partition: record.partition, offset: record.offset, timestamp: record.timestamp, taskId: '' }, error)
+      const log = response === 'CONTINUE' ? this.#logger.warn : this.#logger.error
+      log.call(this.#logger, `Deserialization error at ${record.topic}-${record.partition} offset ${record.offset} (${response === 'CONTINUE' ? 'skipped' : 'failing'}): ${error.message}`)
+      return response
+    }
+  }
+
+  #onThreadStateChange (_thread: StreamThread, _from: StreamThreadState, to: StreamThreadState): void {
+    const state = this.state()
+    if (state !== 'REBALANCING' && state !== 'RUNNING') return
+    if (to === 'PARTITIONS_REVOKED' || to === 'PARTITIONS_ASSIGNED') {
+      if (state === 'RUNNING') this.#lifecycle.transition('REBALANCING')
+      return
+    }
+    const alive = this.#threads.filter(t => t.state !== 'DEAD' && t.state !== 'PENDING_SHUTDOWN')
+    if (state === 'REBALANCING' && alive.length > 0 && alive.every(t => t.state === 'RUNNING')) this.#lifecycle.transition('RUNNING')
+  }
+
+  async #onThreadFailure (thread: StreamThread, error: StreamsError): Promise<void> {
+    const response = this.#exceptionHandler?.(error) ?? 'SHUTDOWN_CLIENT'
+    this.#logger.error(`Stream thread ${thread.name} died (${response}): ${error.message}`)
+    if (response === 'REPLACE_THREAD' && (this.state() === 'RUNNING' || this.state() === 'REBALANCING')) {
+      await thread.shutdown(false).catch(() => {})
+      this.#threads.splice(this.#threads.indexOf(thread), 1)
+      await this.#startThread().catch(err => this.#logger.error(`Could not replace ${thread.name}: ${String(err)}`))
+      return
+    }
+    if (this.state() === 'PENDING_ERROR' || this.state() === 'ERROR' || this.state() === 'PENDING_SHUTDOWN' || this.state() === 'NOT_RUNNING') return
+    this.#lifecycle.transition('PENDING_ERROR')
+    await this.#shutdownThreads(false)
+    await this.#stateDirectory.unlock()
+    this.#lifecycle.transition('ERROR')
+  }
+
+  async #shutdownThreads (clean: boolean): Promise<void> {
+    const results = await Promise.allSettled(this.#threads.map(t => t.shutdown(clean)))
+    for (const r of results) if (r.status === 'rejected') this.#logger.error(`Error while closing a stream thread: ${String(r.reason)}`)
+  }
+
+  /** Stops processing: commits, checkpoints, closes stores and clients. Idempotent. */
+  async close (options: CloseOptions = {}): Promise<boolean> {
+    this.#closing ??= (async () => {
+      const state = this.state()
+      if (state === 'NOT_RUNNING' || state === 'ERROR' || state === 'PENDING_ERROR') return
+      this.#lifecycle.transition('PENDING_SHUTDOWN')
+      await this.#shutdownThreads(true)
+      await this.#stateDirectory.unlock()
+      this.#lifecycle.transition('NOT_RUNNING')
+    })()
+    if (options.timeoutMs === undefined) {
+      await this.#closing
+      return true
+    }
+    let timer: NodeJS.Timeout | undefined
+    const timedOut = new Promise<boolean>(resolve => { timer = setTimeout(() => resolve(false), options.timeoutMs) })
+    const done = await Promise.race([this.#closing.then(() => true), timedOut])
+    clearTimeout(timer)
+    return done
+  }
+
+  /** Deletes the local state of this application id; only when not running. */
+  async cleanUp (): Promise<void> {
+    const state = this.state()
+    if (state !== 'CREATED' && state !== 'NOT_RUNNING' && state !== 'ERROR') {
+      throw new StreamsError('ILLEGAL_STATE', `Cannot clean up while running (state ${state})`)
+    }
+    await this.#stateDirectory.cleanUp()
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * AdminPort on the kafkajs admin client. Calls are serialised: several kafkajs admin methods
+ * replace the client's cached metadata with just the topics they asked about, which would pull
+ * the rug from under a concurrent call. End offsets are what a read_committed reader sees (the
+ * last stable offset; the high watermark when no transaction is open), as kafkajs asks for them.
+ */
+import type { Admin, Kafka } from 'kafkajs'
+import { IllegalStateError } from '../../../errors.js'
+import { tpKey, type AdminPort, type NewTopic, type TopicPartition, type TopicPartitionOffset } from '../ports.js'
+import { groupByTopic } from './kafkajs-assignor-bridge.js'
+import { kafkaErrorType, toStreamsError } from './kafkajs-errors.js'
+import { SerialExecutor } from './serial-executor.js'
+
+const METADATA_WAIT_MS = 10_000
+const METADATA_RETRY_MS = 100
+
+export class KafkajsAdmin implements AdminPort {
+  readonly #admin: Admin
+  readonly #clientId: string
+  readonly #executor = new SerialExecutor()
+  #connected: Promise<void> | undefined
+  #closed = false
+
+  constructor (options: { kafka: Kafka, clientId: string }) {
+    this.#admin = options.kafka.admin()
+    this.#clientId = options.clientId
+  }
+
+  async partitionCounts (topics: readonly string[]): Promise<Map<string, number>> {
+    return await this.#run('Fetching partition counts', async admin => {
+      const wanted = new Set(topics)
+      const result = new Map<string, number>()
+      if (wanted.size === 0) return result
+      // All topics in one request: asking for a missing topic by name fails the whole request.
+      const { topics: all } = await admin.fetchTopicMetadata()
+      for (const { name, partitions } of all) {
+        if (wanted.has(name) && partitions.length > 0) result.set(name, partitions.length)
+      }
+      return result
+    })
+  }
+
+  async createTopics (topics: readonly NewTopic[]): Promise<void> {
+    if (topics.length === 0) return
+    await this.#run('Creating topics', async admin => {
+      await admin.createTopics({
+        waitForLeaders: true,
+        topics: topics.map(t => ({
+          topic: t.topic,
+          numPartitions: t.numPartitions,
+          replicationFactor: t.replicationFactor,
+          configEntries: Object.entries(t.configs).map(([name, value]) => ({ name, value }))
+        }))
+      })
+      // kafkajs skips waiting for leaders when some of the topics already existed.
+      await this.#awaitMetadata(admin, topics.map(t => t.topic))
+    })
+  }
+
+  async endOffsets (partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+    return await this.#offsets('high', partitions)
+  }
+
+  async beginningOffsets (partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+    return await this.#offsets('low', partitions)
+  }
+
+  async deleteRecords (offsets: readonly TopicPartitionOffset[]): Promise<void> {
+    if (offsets.length === 0) return
+    await this.#run('Deleting records', async admin => {
+      for (const { topic, partitions } of groupByTopic(offsets)) {
+        // deleteTopicRecords looks leaders up in the cached metadata: load this topic's first.
+        await admin.fetchTopicMetadata({ topics: [topic] })
+        await admin.deleteTopicRecords({
+          topic,
+          partitions: partitions.map(partition => ({
+            partition,
+            offset: String(offsets.find(o => o.topic === topic && o.partition === partition)!.offset)
+          }))
+        })
+      }
+    })
+  }
+
+  async listTopics (): Promise<string[]> {
+    return await this.#run('Listing topics', async admin => await admin.listTopics())
+  }
+
+  async close (): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    await this.#executor.idle()
+    try {
+      if (this.#connected !== undefined) await this.#admin.disconnect()
+    } catch (error) {
+      throw toStreamsError(error, `Closing admin ${this.#clientId}`)
+    }
+  }
+
+  async #offsets (which: 'high' | 'low', partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+    const result = new Map<string, number>()
+    if (partitions.length === 0) return result
+    return await this.#run(`Fetching ${which === 'high' ? 'end' : 'beginning'} offsets`, async admin => {
+      for (const { topic, partitions: wanted } of groupByTopic(partitions)) {
+        const offsets = await admin.fetchTopicOffsets(topic)
+        for (const partition of wanted) {
+          const found = offsets.find(o => o.partition === partition)
+          if (found === undefined) throw new IllegalStateError(`${topic}-${partition} does not exist`)
+          result.set(tpKey(topic, partition), Number(found[which]))
+        }
+      }
+      return result
+    })
+  }
+
+  async #awaitMetadata (admin: Admin, topics: string[]): Promise<void> {
+    const deadline = Date.now() + METADATA_WAIT_MS
+    for (;;) {
+      try {
+        await admin.fetchTopicMetadata({ topics })
+        return
+      } catch (error) {
+        const type = kafkaErrorType(error)
+        const transient = type === 'UNKNOWN_TOPIC_OR_PARTITION' || type === 'LEADER_NOT_AVAILABLE'
+        if (!transient || Date.now() >= deadline) throw error
+        await new Promise(resolve => setTimeout(resolve, METADATA_RETRY_MS))
+      }
+    }
+  }
+
+  async #run<T> (what: string, fn: (admin: Admin) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new IllegalStateError(`${what}: admin ${this.#clientId} is closed`)
+    return await this.#executor.run(async () => {
+      try {
+        this.#connected ??= this.#admin.connect()
+        try {
+          await this.#connected
+        } catch (error) {
+          this.#connected = undefined
+          throw error
+        }
+        return await fn(this.#admin)
+      } catch (error) {
+        throw toStreamsError(error, `${what} (admin ${this.#clientId})`)
+      }
+    })
+  }
+}

@@ -1,0 +1,138 @@
+/**
+ * The state of one task: which stores it registered, the changelog partition of each logged
+ * store, the offset each store has applied or written up to, and the task's `.checkpoint` file.
+ * Only persistent, logged stores are checkpointed; in-memory stores always restore from the
+ * beginning. A corrupted checkpoint means a full restore (with a log line saying why). @internal
+ */
+import { join } from 'node:path'
+import type { StateRestoreCallback, StateStore } from '../../state/state-store.js'
+import type { TaskId } from '../../task-id.js'
+import type { Logger } from '../../logger.js'
+import { StreamsError } from '../../errors.js'
+import { tpKey, type TopicPartition, type TopicPartitionOffset } from '../kafka/ports.js'
+import { CheckpointCorruptedError, OffsetCheckpoint } from './offset-checkpoint.js'
+import type { ChangelogRegistration } from '../changelog-reader.js'
+
+export interface StoreMetadata {
+  readonly store: StateStore
+  readonly restore: StateRestoreCallback
+  /** Undefined when the store is not logged. */
+  readonly changelog: TopicPartition | undefined
+  /** Offset of the last changelog record applied (restore) or written (processing). */
+  offset: number | undefined
+}
+
+/** Checkpoint when changelog offsets moved by more than this since the last one (Kafka's rule). */
+const CHECKPOINT_THRESHOLD = 10_000
+
+export class ProcessorStateManager {
+  readonly taskId: TaskId
+  readonly #checkpoint: OffsetCheckpoint
+  readonly #stores = new Map<string, StoreMetadata>()
+  readonly #logger: Logger
+  #checkpointed = new Map<string, number>()
+
+  constructor (taskId: TaskId, taskDir: string, logger: Logger) {
+    this.taskId = taskId
+    this.#checkpoint = new OffsetCheckpoint(join(taskDir, '.checkpoint'))
+    this.#logger = logger
+  }
+
+  get stores (): ReadonlyMap<string, StoreMetadata> {
+    return this.#stores
+  }
+
+  register (store: StateStore, restore: StateRestoreCallback, changelog: TopicPartition | undefined): void {
+    if (this.#stores.has(store.name)) {
+      throw new StreamsError('DUPLICATE_STORE', `Store ${store.name} has already been registered in task ${this.taskId.toString()}`)
+    }
+    this.#stores.set(store.name, { store, restore, changelog, offset: undefined })
+  }
+
+  /** Loads the checkpoint into the persistent logged stores; a corrupted file is logged and ignored. */
+  async loadCheckpoint (): Promise<void> {
+    let offsets: Map<string, TopicPartitionOffset>
+    try {
+      offsets = await this.#checkpoint.read()
+    } catch (err) {
+      if (!(err instanceof CheckpointCorruptedError)) throw err
+      this.#logger.warn(`Task ${this.taskId.toString()}: ${err.message}; restoring every store from the beginning of its changelog`)
+      await this.#checkpoint.delete()
+      return
+    }
+    for (const meta of this.#stores.values()) {
+      if (meta.changelog === undefined || !meta.store.persistent) continue
+      const entry = offsets.get(tpKey(meta.changelog.topic, meta.changelog.partition))
+      meta.offset = entry !== undefined && entry.offset >= 0 ? entry.offset : undefined
+      if (meta.offset === undefined) this.#logger.info(`Task ${this.taskId.toString()}: no checkpoint for store ${meta.store.name}; restoring it from the beginning of its changelog`)
+    }
+    this.#checkpointed = this.#currentOffsets()
+  }
+
+  /** What the changelog reader must restore: every logged store from its offset + 1. */
+  restoreRegistrations (): ChangelogRegistration[] {
+    const registrations: ChangelogRegistration[] = []
+    for (const meta of this.#stores.values()) {
+      if (meta.changelog === undefined) continue
+      registrations.push({
+        partition: meta.changelog,
+        storeName: meta.store.name,
+        startOffset: meta.offset === undefined ? undefined : meta.offset + 1,
+        apply: meta.restore,
+        onApplied: (last) => { meta.offset = last }
+      })
+    }
+    return registrations
+  }
+
+  /** Records the offsets the task's changelog writes reached (after the producer acknowledged them). */
+  updateChangelogOffsets (acked: (topic: string, partition: number) => number | undefined): void {
+    for (const meta of this.#stores.values()) {
+      if (meta.changelog === undefined) continue
+      const offset = acked(meta.changelog.topic, meta.changelog.partition)
+      if (offset !== undefined && (meta.offset === undefined || offset > meta.offset)) meta.offset = offset
+    }
+  }
+
+  flush (): void {
+    for (const meta of this.#stores.values()) meta.store.flush()
+  }
+
+  /** Writes the checkpoint when enforced, or when offsets moved by more than 10,000 records. */
+  async maybeCheckpoint (enforce: boolean): Promise<void> {
+    const current = this.#currentOffsets()
+    if (!enforce) {
+      let moved = 0
+      for (const [key, offset] of current) moved += offset - (this.#checkpointed.get(key) ?? -1)
+      if (moved <= CHECKPOINT_THRESHOLD) return
+    }
+    const entries: TopicPartitionOffset[] = []
+    for (const meta of this.#stores.values()) {
+      if (meta.changelog === undefined || !meta.store.persistent || meta.offset === undefined) continue
+      entries.push({ ...meta.changelog, offset: meta.offset })
+    }
+    await this.#checkpoint.write(entries)
+    this.#checkpointed = current
+  }
+
+  async deleteCheckpoint (): Promise<void> {
+    await this.#checkpoint.delete()
+  }
+
+  #currentOffsets (): Map<string, number> {
+    const offsets = new Map<string, number>()
+    for (const meta of this.#stores.values()) {
+      if (meta.changelog !== undefined && meta.offset !== undefined) offsets.set(tpKey(meta.changelog.topic, meta.changelog.partition), meta.offset)
+    }
+    return offsets
+  }
+
+  /** Closes every store; reports the first failure after trying all. */
+  close (): void {
+    let first: unknown
+    for (const meta of this.#stores.values()) {
+      try { if (meta.store.isOpen()) meta.store.close() } catch (err) { first ??= err }
+    }
+    if (first !== undefined) throw first
+  }
+}

@@ -1,0 +1,249 @@
+/**
+ * One stream thread: a group member that owns a consumer, a producer (through the record
+ * collector), a changelog reader and a task manager. It is the source of truth for its thread
+ * state and runs the loop of Kafka Streams' StreamThread on kafkajs' push model: each fetched
+ * batch (or an idle tick) buffers records, processes what is processable in timestamp order,
+ * punctuates (stream time, then wall-clock), and commits every commitIntervalMs or on request.
+ * Restoration runs beside it (the state updater), with the restoring tasks' partitions paused.
+ * @internal
+ */
+import type { ResolvedStreamsConfig } from '../config/streams-config.js'
+import type { TopologyDef } from '../topology/definitions.js'
+import type { Clock } from '../clock.js'
+import type { Logger } from '../logger.js'
+import type { StateStore } from '../state/state-store.js'
+import { StreamsError } from '../errors.js'
+import { TaskManager } from './task-manager.js'
+import { ChangelogReader } from './changelog-reader.js'
+import { KafkaRecordCollector } from './kafka-record-collector.js'
+import type { StateDirectory } from './state/state-directory.js'
+import type { StateRestoreListener } from './state-restore-listener.js'
+import { tpKey, type FetchedBatch, type GroupAssignor, type KafkaClientFactory, type MemberAssignment, type TopicPartition } from './kafka/ports.js'
+import { Lifecycle } from './lifecycle.js'
+import { ThreadCache } from '../state/cache/thread-cache.js'
+import { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
+import type { DeserializationErrorHandler } from './record-queue.js'
+import type { TaskId } from '../task-id.js'
+
+export type StreamThreadState = 'CREATED' | 'STARTING' | 'PARTITIONS_REVOKED' | 'PARTITIONS_ASSIGNED' | 'RUNNING' | 'PENDING_SHUTDOWN' | 'DEAD'
+
+const TRANSITIONS: Record<StreamThreadState, readonly StreamThreadState[]> = {
+  CREATED: ['STARTING', 'PENDING_SHUTDOWN'],
+  STARTING: ['PARTITIONS_REVOKED', 'PARTITIONS_ASSIGNED', 'PENDING_SHUTDOWN'],
+  PARTITIONS_REVOKED: ['PARTITIONS_REVOKED', 'PARTITIONS_ASSIGNED', 'PENDING_SHUTDOWN'],
+  PARTITIONS_ASSIGNED: ['PARTITIONS_REVOKED', 'PARTITIONS_ASSIGNED', 'RUNNING', 'PENDING_SHUTDOWN'],
+  RUNNING: ['PARTITIONS_REVOKED', 'PARTITIONS_ASSIGNED', 'RUNNING', 'PENDING_SHUTDOWN'],
+  PENDING_SHUTDOWN: ['DEAD'],
+  DEAD: []
+}
+
+/** What the thread needs to know of an assignment (decoded from the assignment userData). */
+export interface DecodedAssignment {
+  readonly activeTasks: ReadonlyMap<string, readonly TopicPartition[]>
+  readonly errorCode: number
+  readonly errorMessage: string
+}
+
+export interface StreamThreadOptions {
+  readonly name: string
+  readonly topology: TopologyDef
+  /** Source (and repartition) topics the thread subscribes to. */
+  readonly sourceTopics: readonly string[] | RegExp
+  readonly config: ResolvedStreamsConfig
+  readonly clock: Clock
+  readonly logger: Logger
+  readonly clients: KafkaClientFactory
+  readonly stateDirectory: StateDirectory
+  readonly assignor: GroupAssignor
+  readonly decodeAssignment: (assignment: MemberAssignment) => DecodedAssignment
+  readonly globalStores: ReadonlyMap<string, StateStore>
+  readonly restoreListener?: StateRestoreListener
+  readonly onStateChange?: (thread: StreamThread, from: StreamThreadState, to: StreamThreadState) => void
+  /** The thread died of `error` (processing, a fatal client error, an assignment error). */
+  readonly onFailure: (thread: StreamThread, error: StreamsError) => void
+  readonly deserializationErrorHandler?: DeserializationErrorHandler
+  readonly onDroppedRecord?: (taskId: TaskId) => void
+}
+
+export class StreamThread {
+  readonly name: string
+  readonly #o: StreamThreadOptions
+  readonly #lifecycle: Lifecycle<StreamThreadState>
+  readonly #consumer
+  readonly #producer
+  readonly #collector: KafkaRecordCollector
+  readonly #changelogReader: ChangelogReader
+  readonly #tasks: TaskManager
+  readonly #caughtUp = new Map<string, boolean>()
+  #lastCommit = 0
+  #restoreLoop: Promise<void> | undefined
+  #failed: StreamsError | undefined
+  /** Handlers and restore steps running now; shutdown waits for them before it commits. */
+  readonly #inflight = new Set<Promise<void>>()
+
+  constructor (options: StreamThreadOptions) {
+    this.#o = options
+    this.name = options.name
+    this.#lifecycle = new Lifecycle(`stream thread ${options.name}`, 'CREATED', TRANSITIONS, (from, to) => options.onStateChange?.(this, from, to))
+    const clientId = `${options.config.clientId ?? options.config.applicationId}-${options.name}`
+    this.#consumer = options.clients.groupConsumer({ groupId: options.config.applicationId, clientId: `${clientId}-consumer` })
+    this.#producer = options.clients.producer({ clientId: `${clientId}-producer` })
+    const admin = options.clients.admin({ clientId: `${clientId}-admin` })
+    this.#collector = new KafkaRecordCollector({ producer: this.#producer, admin })
+    this.#changelogReader = new ChangelogReader({
+      reader: options.clients.partitionReader({ clientId: `${clientId}-restore-consumer`, readCommitted: options.config.processingGuarantee === 'exactly_once_v2' }),
+      admin,
+      listener: options.restoreListener
+    })
+    this.metrics = new StreamsMetricsRegistry({ clock: options.clock, threadId: options.name })
+    const cache = new ThreadCache({ maxCacheSizeBytes: Math.floor(options.config.statestoreCacheMaxBytes / options.config.numStreamThreads), metrics: this.metrics })
+    this.#tasks = new TaskManager({
+      cache,
+      metrics: this.metrics,
+      topology: options.topology,
+      config: options.config,
+      clock: options.clock,
+      logger: options.logger,
+      stateDirectory: options.stateDirectory,
+      collector: this.#collector,
+      consumer: this.#consumer,
+      changelogReader: this.#changelogReader,
+      globalStores: options.globalStores,
+      isCaughtUp: (topic, partition) => this.#caughtUp.get(tpKey(topic, partition)) === true,
+      deserializationErrorHandler: options.deserializationErrorHandler,
+      onDroppedRecord: options.onDroppedRecord
+    })
+    this.#admin = admin
+  }
+
+  readonly #admin
+  /** This thread's metrics (store, cache). */
+  readonly metrics: StreamsMetricsRegistry
+
+  get state (): StreamThreadState { return this.#lifecycle.state }
+  get taskManager (): TaskManager { return this.#tasks }
+
+  async start (): Promise<void> {
+    this.#lifecycle.transition('STARTING')
+    this.#lastCommit = this.#o.clock.milliseconds()
+    await this.#consumer.start(this.#o.sourceTopics, this.#o.assignor, {
+      onPartitionsRevoked: async () => this.#guard(async () => {
+        this.#lifecycle.transition('PARTITIONS_REVOKED')
+        await this.#tasks.handleRevocation()
+        this.#lastCommit = this.#o.clock.milliseconds()
+      }),
+      onPartitionsAssigned: async (assignment) => this.#guard(async () => this.#onAssigned(assignment)),
+      onBatch: async (batch) => this.#guard(async () => this.#onBatch(batch)),
+      onIdle: async () => this.#guard(async () => this.#runOnce()),
+      onFatal: (error) => { this.#fail(new StreamsError('KAFKA', `Consumer of ${this.name} failed: ${error.message}`, { cause: error })) }
+    }, Math.min(this.#o.config.pollMs, 100))
+  }
+
+  async #guard (fn: () => Promise<void>): Promise<void> {
+    if (this.#failed !== undefined || this.state === 'PENDING_SHUTDOWN' || this.state === 'DEAD') return
+    const run = fn()
+    this.#inflight.add(run)
+    try {
+      await run
+    } catch (err) {
+      this.#fail(err instanceof StreamsError ? err : new StreamsError('PROCESSING', `Stream thread ${this.name} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err }))
+    } finally {
+      this.#inflight.delete(run)
+    }
+  }
+
+  #fail (error: StreamsError): void {
+    if (this.#failed !== undefined) return
+    this.#failed = error
+    this.#o.logger.error(`Stream thread ${this.name} failed: ${error.message}`)
+    this.#o.onFailure(this, error)
+  }
+
+  async #onAssigned (assignment: MemberAssignment): Promise<void> {
+    const decoded = this.#o.decodeAssignment(assignment)
+    if (decoded.errorCode !== 0) {
+      throw new StreamsError('ASSIGNMENT_ERROR', `Assignment error ${decoded.errorCode}: ${decoded.errorMessage}`)
+    }
+    if (this.state !== 'PARTITIONS_REVOKED' && this.state !== 'STARTING') this.#lifecycle.transition('PARTITIONS_REVOKED')
+    this.#lifecycle.transition('PARTITIONS_ASSIGNED')
+    await this.#tasks.handleAssignment(decoded.activeTasks)
+    await this.#learnLags([...decoded.activeTasks.values()].flat())
+    this.#ensureRestoreLoop()
+    this.#maybeRunning()
+  }
+
+  /** Partitions already read to their end need no waiting for max.task.idle.ms. */
+  async #learnLags (partitions: readonly TopicPartition[]): Promise<void> {
+    if (partitions.length === 0) return
+    const [ends, committed] = await Promise.all([this.#admin.endOffsets(partitions), this.#consumer.committed(partitions)])
+    for (const p of partitions) {
+      const key = tpKey(p.topic, p.partition)
+      const end = ends.get(key) ?? 0
+      this.#caughtUp.set(key, (committed.get(key)?.offset ?? 0) >= end)
+    }
+  }
+
+  #maybeRunning (): void {
+    if (this.state === 'PARTITIONS_ASSIGNED' && !this.#tasks.hasRestoringTasks) this.#lifecycle.transition('RUNNING')
+  }
+
+  #ensureRestoreLoop (): void {
+    if (this.#restoreLoop !== undefined || !this.#tasks.hasRestoringTasks) return
+    this.#restoreLoop = (async () => {
+      while (this.#tasks.hasRestoringTasks && this.#failed === undefined && this.state !== 'PENDING_SHUTDOWN' && this.state !== 'DEAD') {
+        await this.#guard(async () => this.#tasks.restoreStep(this.#o.config.pollMs))
+        this.#maybeRunning()
+      }
+      this.#restoreLoop = undefined
+    })()
+  }
+
+  async #onBatch (batch: FetchedBatch): Promise<void> {
+    this.#caughtUp.set(tpKey(batch.topic, batch.partition), batch.nextOffset >= batch.highWatermark)
+    this.#tasks.addBatch(batch)
+    await this.#runOnce()
+  }
+
+  /** Processes what is processable, punctuates, and commits when due. */
+  async #runOnce (): Promise<void> {
+    const deadline = this.#o.clock.milliseconds() + Math.max(this.#o.config.pollMs, 100)
+    let perTask = 1
+    for (;;) {
+      const processed = this.#tasks.process(perTask)
+      this.#tasks.punctuateWallClock()
+      if (await this.#maybeCommit()) perTask = Math.max(1, perTask >> 1)
+      else perTask = Math.min(perTask * 2, 1000)
+      if (processed === 0 || this.#o.clock.milliseconds() >= deadline) break
+    }
+  }
+
+  async #maybeCommit (): Promise<boolean> {
+    const now = this.#o.clock.milliseconds()
+    if (now - this.#lastCommit < this.#o.config.commitIntervalMs && !this.#tasks.commitRequested) return false
+    await this.#tasks.commit(now - this.#lastCommit >= this.#o.config.commitIntervalMs)
+    this.#lastCommit = this.#o.clock.milliseconds()
+    return true
+  }
+
+  /**
+   * Stops the thread. A clean shutdown first lets running work finish, then commits and
+   * checkpoints while the thread is still a group member (so whoever takes its tasks over starts
+   * from these offsets), and only then leaves the group. Otherwise tasks close dirty.
+   */
+  async shutdown (clean: boolean): Promise<void> {
+    if (this.state === 'DEAD') return
+    if (this.state !== 'PENDING_SHUTDOWN') this.#lifecycle.transition('PENDING_SHUTDOWN')
+    let first: unknown
+    await Promise.allSettled([...this.#inflight])
+    await this.#restoreLoop
+    const commit = clean && this.#failed === undefined
+    try { await this.#tasks.shutdown(commit) } catch (err) { first ??= err }
+    try { await this.#consumer.stop({ leaveGroup: true }) } catch (err) { first ??= err }
+    if (!commit) this.#collector.discard()
+    for (const close of [() => this.#changelogReader.close(), () => this.#producer.close(), () => this.#admin.close()]) {
+      try { await close() } catch (err) { first ??= err }
+    }
+    this.#lifecycle.transition('DEAD')
+    if (first !== undefined && clean) throw first
+  }
+}

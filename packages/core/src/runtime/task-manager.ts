@@ -1,0 +1,332 @@
+/**
+ * The active tasks of one stream thread: creates them on assignment, restores their stores
+ * through the changelog reader before they process, suspends them on revocation (committed,
+ * checkpointed, stores kept open so a task that stays needs no restore), closes those that
+ * moved away, routes fetched records to them, and runs the commit protocol: tasks prepare
+ * (flush stores -> changelog sends), the collector flushes (acknowledged), offsets are
+ * committed, tasks post-commit (changelog offsets -> checkpoint). @internal
+ */
+import type { TopologyDef } from '../topology/definitions.js'
+import type { ResolvedStreamsConfig } from '../config/streams-config.js'
+import type { Clock } from '../clock.js'
+import type { Logger } from '../logger.js'
+import type { StateStore } from '../state/state-store.js'
+import { StreamsError } from '../errors.js'
+import { Headers } from '../record.js'
+import { TaskId } from '../task-id.js'
+import { StreamTask } from './stream-task.js'
+import type { DeserializationErrorHandler } from './record-queue.js'
+import type { ThreadCache } from '../state/cache/thread-cache.js'
+import type { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
+import { ProcessorStateManager } from './state/processor-state-manager.js'
+import type { StateDirectory } from './state/state-directory.js'
+import type { ChangelogReader } from './changelog-reader.js'
+import type { KafkaRecordCollector } from './kafka-record-collector.js'
+import { tpKey, type FetchedBatch, type GroupConsumerPort, type TopicPartition, type TopicPartitionOffset } from './kafka/ports.js'
+import { decodePartitionTime, encodePartitionTime } from './partition-time-metadata.js'
+
+type ManagedState = 'RESTORING' | 'RUNNING' | 'SUSPENDED'
+
+interface ManagedTask {
+  readonly id: TaskId
+  readonly task: StreamTask
+  readonly stateManager: ProcessorStateManager
+  partitions: TopicPartition[]
+  state: ManagedState
+  /** Changelog partitions still restoring. */
+  restoring: Set<string>
+  /** When the task first could not process because an input partition was empty (max.task.idle.ms). */
+  idleSince: number | undefined
+}
+
+export interface TaskManagerOptions {
+  readonly topology: TopologyDef
+  readonly config: ResolvedStreamsConfig
+  readonly clock: Clock
+  readonly logger: Logger
+  readonly stateDirectory: StateDirectory
+  readonly collector: KafkaRecordCollector
+  readonly consumer: GroupConsumerPort
+  readonly changelogReader: ChangelogReader
+  readonly globalStores: ReadonlyMap<string, StateStore>
+  readonly deserializationErrorHandler?: DeserializationErrorHandler
+  /** The thread's record cache, shared by the caching stores of its tasks. */
+  readonly cache?: ThreadCache
+  readonly metrics?: StreamsMetricsRegistry
+  /** Called for every record a task drops (skipped poison record, negative timestamp). */
+  readonly onDroppedRecord?: (taskId: TaskId) => void
+  /** The partitions whose lag is known to be zero (fetched up to the high watermark). */
+  readonly isCaughtUp: (topic: string, partition: number) => boolean
+}
+
+export class TaskManager {
+  readonly #o: TaskManagerOptions
+  readonly #tasks = new Map<string, ManagedTask>()
+  readonly #byPartition = new Map<string, ManagedTask>()
+  readonly #changelogToTask = new Map<string, ManagedTask>()
+
+  constructor (options: TaskManagerOptions) {
+    this.#o = options
+  }
+
+  get activeTaskIds (): TaskId[] {
+    return [...this.#tasks.values()].filter(t => t.state !== 'SUSPENDED').map(t => t.id)
+  }
+
+  get runningTasks (): StreamTask[] {
+    return [...this.#tasks.values()].filter(t => t.state === 'RUNNING').map(t => t.task)
+  }
+
+  get hasRestoringTasks (): boolean {
+    return [...this.#tasks.values()].some(t => t.state === 'RESTORING')
+  }
+
+  /** Local stores of running tasks by name, for interactive queries. */
+  storesOf (taskId: string): ReadonlyMap<string, StateStore> | undefined {
+    return this.#tasks.get(taskId)?.task.stores
+  }
+
+  /** Eager revocation: commit everything, checkpoint, keep the tasks (suspended) with their stores open. */
+  async handleRevocation (): Promise<void> {
+    await this.commit(true)
+    for (const t of this.#tasks.values()) {
+      if (t.state === 'RESTORING') this.#o.changelogReader.unregister(this.#changelogPartitions(t))
+      await t.stateManager.maybeCheckpoint(true)
+      t.task.clearBuffers()
+      t.state = 'SUSPENDED'
+    }
+  }
+
+  /** Applies a new assignment: resumes kept tasks, closes the others, creates (and restores) new ones. */
+  async handleAssignment (active: ReadonlyMap<string, readonly TopicPartition[]>): Promise<void> {
+    for (const [id, t] of [...this.#tasks]) {
+      if (!active.has(id)) await this.#closeTask(t, true)
+    }
+    this.#byPartition.clear()
+    for (const [id, partitions] of active) {
+      let t = this.#tasks.get(id)
+      if (t === undefined) {
+        t = await this.#createTask(TaskId.parse(id), partitions)
+      } else {
+        t.partitions = [...partitions]
+        for (const p of partitions) t.task.addPartition(p.topic, p.partition)
+        // A kept task resumes where it was: its stores are open and current.
+        t.state = t.restoring.size > 0 ? 'RESTORING' : 'RUNNING'
+        if (t.state === 'RESTORING') await this.#registerChangelogs(t)
+      }
+      for (const p of partitions) this.#byPartition.set(tpKey(p.topic, p.partition), t)
+    }
+    await this.#seedPartitionTimes([...this.#tasks.values()].filter(t => active.has(t.id.toString())))
+    const restoringPartitions = [...this.#tasks.values()].filter(t => t.state === 'RESTORING').flatMap(t => t.partitions)
+    if (restoringPartitions.length > 0) this.#o.consumer.pause(restoringPartitions)
+  }
+
+  async #createTask (id: TaskId, partitions: readonly TopicPartition[]): Promise<ManagedTask> {
+    const taskDir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.taskDir(id))
+    const appId = this.#o.config.applicationId
+    const stateManager = new ProcessorStateManager(id, taskDir, this.#o.logger)
+    const loggedStores = new Set([...this.#o.topology.storeBuilders].filter(([, b]) => b.loggingEnabled).map(([name]) => name))
+    const changelogOf = (storeName: string): TopicPartition | undefined => loggedStores.has(storeName) ? { topic: `${appId}-${storeName}-changelog`, partition: id.partition } : undefined
+    const task = new StreamTask({
+      id,
+      topology: this.#o.topology,
+      subtopologies: [id.subtopology],
+      config: this.#o.config,
+      clock: this.#o.clock,
+      collector: this.#o.collector,
+      stateDir: taskDir,
+      globalStores: this.#o.globalStores,
+      cache: this.#o.cache,
+      metrics: this.#o.metrics,
+      changelogWriter: (storeName) => {
+        const changelog = changelogOf(storeName)
+        if (changelog === undefined) return undefined
+        return { append: (key, value, timestamp) => this.#o.collector.send({ topic: changelog.topic, partition: changelog.partition, key, value, timestamp, headers: new Headers() }) }
+      },
+      onStoreRegistered: (store, restore) => stateManager.register(store, restore, changelogOf(store.name)),
+      onDroppedRecord: (record, reason) => {
+        this.#o.logger.warn(`Task ${id.toString()} dropped a record of ${record.topic}-${record.partition} at offset ${record.offset}: ${reason}`)
+        this.#o.onDroppedRecord?.(id)
+      },
+      onDeserializationError: this.#o.deserializationErrorHandler
+    })
+    for (const p of partitions) task.addPartition(p.topic, p.partition)
+    await task.initializeStores()
+    await stateManager.loadCheckpoint()
+    const t: ManagedTask = { id, task, stateManager, partitions: [...partitions], state: 'RESTORING', restoring: new Set(), idleSince: undefined }
+    this.#tasks.set(id.toString(), t)
+    for (const reg of stateManager.restoreRegistrations()) t.restoring.add(tpKey(reg.partition.topic, reg.partition.partition))
+    await this.#registerChangelogs(t)
+    return t
+  }
+
+  async #registerChangelogs (t: ManagedTask): Promise<void> {
+    const registrations = t.stateManager.restoreRegistrations().filter(r => t.restoring.has(tpKey(r.partition.topic, r.partition.partition)))
+    for (const r of registrations) this.#changelogToTask.set(tpKey(r.partition.topic, r.partition.partition), t)
+    let complete: TopicPartition[]
+    try {
+      complete = await this.#o.changelogReader.register(registrations)
+    } catch (err) {
+      if (!(err instanceof StreamsError) || err.code !== 'TASK_CORRUPTED') throw err
+      this.#o.logger.warn(`${err.message}; wiping the local state of task ${t.id.toString()} and restoring it from the beginning`)
+      await this.#wipeAndReinitialize(t)
+      return
+    }
+    this.#markRestored(complete)
+  }
+
+  /** A corrupted task: close its stores, delete its directory, open fresh stores, restore everything. */
+  async #wipeAndReinitialize (t: ManagedTask): Promise<void> {
+    this.#o.changelogReader.unregister(this.#changelogPartitions(t))
+    t.task.close()
+    await this.#o.stateDirectory.wipeTask(t.id)
+    this.#tasks.delete(t.id.toString())
+    const fresh = await this.#createTask(t.id, t.partitions)
+    for (const p of fresh.partitions) this.#byPartition.set(tpKey(p.topic, p.partition), fresh)
+  }
+
+  /** Marks changelog partitions restored; returns the tasks that became RUNNING. */
+  #markRestored (partitions: readonly TopicPartition[]): ManagedTask[] {
+    for (const p of partitions) {
+      const key = tpKey(p.topic, p.partition)
+      const t = this.#changelogToTask.get(key)
+      if (t === undefined) continue
+      t.restoring.delete(key)
+      this.#changelogToTask.delete(key)
+    }
+    const started: ManagedTask[] = []
+    for (const t of this.#tasks.values()) {
+      if (t.state === 'RESTORING' && t.restoring.size === 0) {
+        if (t.task.state === 'CREATED') t.task.initializeTopology()
+        t.state = 'RUNNING'
+        this.#o.consumer.resume(t.partitions)
+        this.#o.logger.info(`Task ${t.id.toString()} restored and running`)
+        started.push(t)
+      }
+    }
+    return started
+  }
+
+  /** One restore step of the changelog reader; tasks whose stores are complete checkpoint and start running. */
+  async restoreStep (maxWaitMs: number): Promise<void> {
+    const completed = await this.#o.changelogReader.restoreStep(maxWaitMs)
+    for (const t of this.#markRestored(completed)) await t.stateManager.maybeCheckpoint(true)
+  }
+
+  /** Buffers a fetched batch in its task; pauses the partition when its buffer is full. */
+  addBatch (batch: FetchedBatch): void {
+    const t = this.#byPartition.get(tpKey(batch.topic, batch.partition))
+    if (t === undefined || t.state === 'SUSPENDED') return
+    t.task.addRecords(batch.topic, batch.partition, batch.records)
+    if (t.task.bufferedFor(batch.topic, batch.partition) > this.#o.config.bufferedRecordsPerPartition) {
+      this.#o.consumer.pause([{ topic: batch.topic, partition: batch.partition }])
+    }
+  }
+
+  /** Processes up to `maxPerTask` records of every processable running task; returns how many. */
+  process (maxPerTask: number): number {
+    let processed = 0
+    const now = this.#o.clock.milliseconds()
+    for (const t of this.#tasks.values()) {
+      if (t.state !== 'RUNNING') continue
+      for (let i = 0; i < maxPerTask && this.#isProcessable(t, now); i++) {
+        if (!t.task.process()) break
+        processed++
+      }
+      t.task.maybePunctuateStreamTime()
+      this.#resumeDrained(t)
+    }
+    return processed
+  }
+
+  #isProcessable (t: ManagedTask, now: number): boolean {
+    if (!t.task.hasRecordsQueued()) return false
+    const idleMs = this.#o.config.maxTaskIdleMs
+    if (idleMs < 0) return true
+    const waiting = t.task.emptyPartitions().filter(p => !this.#o.isCaughtUp(p.topic, p.partition))
+    if (waiting.length === 0) {
+      t.idleSince = undefined
+      return true
+    }
+    t.idleSince ??= now
+    return now - t.idleSince >= idleMs && idleMs > 0
+  }
+
+  #resumeDrained (t: ManagedTask): void {
+    const limit = this.#o.config.bufferedRecordsPerPartition
+    const resume = t.partitions.filter(p => t.task.bufferedFor(p.topic, p.partition) <= limit / 2)
+    if (resume.length > 0) this.#o.consumer.resume(resume)
+  }
+
+  /** Wall-clock punctuation of every running task. */
+  punctuateWallClock (): void {
+    for (const t of this.#tasks.values()) if (t.state === 'RUNNING') t.task.maybePunctuateSystemTime()
+  }
+
+  /** Whether a task asked for a commit (context.commit()). */
+  get commitRequested (): boolean {
+    return [...this.#tasks.values()].some(t => t.state === 'RUNNING' && t.task.commitRequested)
+  }
+
+  /** The commit protocol over all running tasks that need it (all when `force`). */
+  async commit (force = false): Promise<number> {
+    const tasks = [...this.#tasks.values()].filter(t => t.state === 'RUNNING' && (force || t.task.commitNeeded || t.task.commitRequested))
+    if (tasks.length === 0) {
+      await this.#o.collector.flush()
+      return 0
+    }
+    const offsets: Array<TopicPartitionOffset & { metadata?: string }> = []
+    for (const t of tasks) {
+      const times = t.task.partitionTimes()
+      for (const o of t.task.prepareCommit()) offsets.push({ ...o, metadata: encodePartitionTime(times.get(tpKey(o.topic, o.partition)) ?? -1) })
+    }
+    await this.#o.collector.flush()
+    if (offsets.length > 0) await this.#o.consumer.commit(offsets)
+    for (const t of tasks) {
+      t.task.postCommit()
+      t.stateManager.updateChangelogOffsets((topic, partition) => this.#o.collector.ackedOffset(topic, partition))
+      await t.stateManager.maybeCheckpoint(false)
+    }
+    return tasks.length
+  }
+
+  async #seedPartitionTimes (tasks: readonly ManagedTask[]): Promise<void> {
+    const partitions = tasks.flatMap(t => t.partitions)
+    if (partitions.length === 0) return
+    const committed = await this.#o.consumer.committed(partitions)
+    for (const t of tasks) {
+      for (const p of t.partitions) {
+        const time = decodePartitionTime(committed.get(tpKey(p.topic, p.partition))?.metadata)
+        if (time !== undefined) t.task.initializePartitionTime(p.topic, p.partition, time)
+      }
+    }
+  }
+
+  #changelogPartitions (t: ManagedTask): TopicPartition[] {
+    return [...t.stateManager.stores.values()].flatMap(m => m.changelog === undefined ? [] : [m.changelog])
+  }
+
+  async #closeTask (t: ManagedTask, clean: boolean): Promise<void> {
+    this.#tasks.delete(t.id.toString())
+    this.#o.changelogReader.unregister(this.#changelogPartitions(t))
+    if (clean && t.state !== 'SUSPENDED') {
+      t.task.prepareCommit()
+      await this.#o.collector.flush()
+      t.stateManager.updateChangelogOffsets((topic, partition) => this.#o.collector.ackedOffset(topic, partition))
+    }
+    if (clean) await t.stateManager.maybeCheckpoint(true)
+    t.task.close()
+  }
+
+  /** Commits and closes every task (clean), or closes them without committing (dirty). */
+  async shutdown (clean: boolean): Promise<void> {
+    let first: unknown
+    if (clean) {
+      try { await this.commit(true) } catch (err) { first = err; clean = false }
+    }
+    for (const t of [...this.#tasks.values()]) {
+      try { await this.#closeTask(t, clean) } catch (err) { first ??= err }
+    }
+    if (first !== undefined) throw first
+  }
+}

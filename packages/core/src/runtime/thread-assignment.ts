@@ -1,0 +1,80 @@
+/**
+ * Wires the StreamsPartitionAssignor into the stream threads of one KafkaStreams instance: what
+ * the threads subscribe to, the assignor each thread's consumer offers, the local state it
+ * reports (process id, owned tasks, offset sums from checkpoints) and how an assignment is
+ * decoded for the task manager. @internal
+ */
+import type { TopologyDef } from '../topology/definitions.js'
+import type { ResolvedStreamsConfig } from '../config/streams-config.js'
+import type { TaskId } from '../task-id.js'
+import type { GroupAssignor, KafkaClientFactory, MemberAssignment } from './kafka/ports.js'
+import { StreamsPartitionAssignor } from './assignment/streams-partition-assignor.js'
+import { assignorTopologyFrom } from './assignment/topology-metadata.js'
+import { decodeAssignment } from './assignment/assignment-info.js'
+import { LATEST_OFFSET } from './assignment/subscription-info.js'
+import type { StateDirectory } from './state/state-directory.js'
+import type { DecodedAssignment } from './stream-thread.js'
+
+export interface ThreadAssignmentOptions {
+  readonly def: TopologyDef
+  readonly config: ResolvedStreamsConfig
+  readonly processId: string
+  readonly clients: KafkaClientFactory
+  readonly stateDirectory: StateDirectory
+  /** Active task ids of every thread of this instance. */
+  readonly localTasks: () => readonly TaskId[]
+}
+
+export interface ThreadAssignment {
+  readonly sourceTopics: readonly string[] | RegExp
+  assignor(): GroupAssignor
+  decode(assignment: MemberAssignment): DecodedAssignment
+}
+
+export function createThreadAssignment (options: ThreadAssignmentOptions): ThreadAssignment {
+  const { def, config } = options
+  const topology = assignorTopologyFrom(def, config.applicationId)
+  const topics = new Set<string>()
+  const patterns: RegExp[] = []
+  for (const sub of topology.subtopologies) {
+    for (const t of sub.sourceTopics) topics.add(t)
+    for (const t of sub.repartitionSourceTopics) topics.add(t)
+    patterns.push(...sub.sourcePatterns)
+  }
+  const sourceTopics: readonly string[] | RegExp = patterns.length === 0
+    ? [...topics]
+    : new RegExp([...patterns.map(p => `(?:${p.source})`), ...[...topics].map(escapeRegExp)].map(s => `^(?:${s})$`).join('|'))
+  return {
+    sourceTopics,
+    assignor: () => new StreamsPartitionAssignor({
+      topology,
+      admin: options.clients.admin({ clientId: `${config.clientId ?? config.applicationId}-assignor-admin` }),
+      config: {
+        applicationId: config.applicationId,
+        numStandbyReplicas: config.numStandbyReplicas,
+        acceptableRecoveryLag: config.acceptableRecoveryLag,
+        maxWarmupReplicas: config.maxWarmupReplicas,
+        probingRebalanceIntervalMs: config.probingRebalanceIntervalMs,
+        replicationFactor: config.replicationFactor
+      },
+      localState: () => {
+        const active = options.localTasks().map(t => t.toString())
+        return {
+          processId: options.processId,
+          userEndpoint: config.applicationServer ?? '',
+          taskOffsetSums: new Map(active.map(t => [t, LATEST_OFFSET])),
+          activeTasks: active,
+          standbyTasks: []
+        }
+      }
+    }),
+    decode: (assignment) => {
+      const info = decodeAssignment(assignment)
+      return { activeTasks: info.activeTasks, errorCode: info.errorCode, errorMessage: info.errorMessage }
+    }
+  }
+}
+
+function escapeRegExp (text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}

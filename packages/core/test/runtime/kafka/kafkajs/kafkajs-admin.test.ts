@@ -1,0 +1,82 @@
+/**
+ * AdminPort on kafkajs against a real broker: topic creation (idempotent, configs applied,
+ * broker-default replication), partition counts with missing topics absent, offsets, record
+ * deletion, listing.
+ */
+import { expect } from 'chai'
+import { Kafka, ConfigResourceTypes } from 'kafkajs'
+import { StreamsError } from '../../../../src/errors.js'
+import type { AdminPort, KafkaClientFactory } from '../../../../src/runtime/kafka/ports.js'
+import { bootstrapServers, Cleanup, createTopic, record, testFactory, uniqueName } from './kafka-test-env.js'
+
+describe('kafkajs AdminPort (broker)', function () {
+  this.timeout(60_000)
+  let cleanup: Cleanup
+  let factory: KafkaClientFactory
+  let admin: AdminPort
+
+  beforeEach(() => {
+    cleanup = new Cleanup()
+    factory = testFactory()
+    admin = cleanup.add(factory.admin({ clientId: uniqueName('admin') }), async a => { await a.close() })
+  })
+  afterEach(async () => { await cleanup.run() })
+
+  it('creates topics with the given partitions and configs, and leaves existing topics as they are', async () => {
+    const topic = uniqueName('kjs-admin')
+    await admin.createTopics([{ topic, numPartitions: 3, replicationFactor: -1, configs: { 'cleanup.policy': 'compact', 'retention.ms': '123456' } }])
+    await admin.createTopics([
+      { topic, numPartitions: 5, replicationFactor: -1, configs: {} },
+      { topic: `${topic}-b`, numPartitions: 2, replicationFactor: 1, configs: {} }
+    ])
+
+    const counts = await admin.partitionCounts([topic, `${topic}-b`])
+    expect(counts.get(topic)).to.equal(3)
+    expect(counts.get(`${topic}-b`)).to.equal(2)
+
+    // Read the topic configs back with kafkajs itself (the port has no describeConfigs).
+    const raw = new Kafka({ brokers: bootstrapServers().split(','), logLevel: 0 }).admin()
+    cleanup.add(raw, async a => { await a.disconnect() })
+    await raw.connect()
+    const described = await raw.describeConfigs({ resources: [{ type: ConfigResourceTypes.TOPIC, name: topic }], includeSynonyms: false })
+    const entries = new Map(described.resources[0]!.configEntries.map(e => [e.configName, e.configValue]))
+    expect(entries.get('cleanup.policy')).to.equal('compact')
+    expect(entries.get('retention.ms')).to.equal('123456')
+  })
+
+  it('leaves missing topics out of partitionCounts instead of failing', async () => {
+    const topic = await createTopic(admin, 2)
+    const counts = await admin.partitionCounts([topic, uniqueName('kjs-missing')])
+    expect([...counts]).to.deep.equal([[topic, 2]])
+    expect((await admin.partitionCounts([])).size).to.equal(0)
+  })
+
+  it('lists topics', async () => {
+    const topic = await createTopic(admin, 1)
+    expect(await admin.listTopics()).to.include(topic)
+  })
+
+  it('reports beginning and end offsets, and deletes records before an offset', async () => {
+    const topic = await createTopic(admin, 2)
+    const producer = cleanup.add(factory.producer({ clientId: uniqueName('p') }), async p => { await p.close() })
+    await producer.send([0, 1, 2, 3, 4].map(i => record(topic, 0, `v${i}`)).concat([record(topic, 1, 'x')]))
+    const tps = [{ topic, partition: 0 }, { topic, partition: 1 }]
+
+    expect([...await admin.endOffsets(tps)]).to.deep.equal([[`${topic}-0`, 5], [`${topic}-1`, 1]])
+    expect([...await admin.beginningOffsets(tps)]).to.deep.equal([[`${topic}-0`, 0], [`${topic}-1`, 0]])
+
+    await admin.deleteRecords([{ topic, partition: 0, offset: 3 }])
+    expect((await admin.beginningOffsets(tps)).get(`${topic}-0`)).to.equal(3)
+    expect((await admin.endOffsets(tps)).get(`${topic}-0`)).to.equal(5)
+  })
+
+  it('fails with code KAFKA for offsets of a missing topic, and ILLEGAL_STATE once closed', async () => {
+    const error = await admin.endOffsets([{ topic: uniqueName('kjs-missing'), partition: 0 }]).then(() => undefined, (e: unknown) => e)
+    expect(error).to.be.instanceOf(StreamsError)
+    expect((error as StreamsError).code).to.equal('KAFKA')
+
+    await admin.close()
+    const closed = await admin.listTopics().then(() => undefined, (e: unknown) => e)
+    expect((closed as StreamsError).code).to.equal('ILLEGAL_STATE')
+  })
+})

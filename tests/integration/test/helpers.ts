@@ -1,0 +1,82 @@
+/**
+ * Integration test helpers: the broker from KAFKA_BOOTSTRAP_SERVERS (CI starts it), unique
+ * names per test, topic creation and output reading with kafkajs.
+ */
+import { Kafka, logLevel, type Admin } from 'kafkajs'
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export function bootstrapServers (): string {
+  const servers = process.env.KAFKA_BOOTSTRAP_SERVERS
+  if (servers === undefined || servers === '') {
+    throw new Error('KAFKA_BOOTSTRAP_SERVERS is not set: start a broker with `npm run kafka -- start` and export the address it prints')
+  }
+  return servers
+}
+
+export const unique = (prefix: string): string => `${prefix}-${randomBytes(4).toString('hex')}`
+
+export function kafka (): Kafka {
+  return new Kafka({ clientId: unique('it'), brokers: bootstrapServers().split(','), logLevel: logLevel.NOTHING })
+}
+
+export async function createTopics (topics: Array<{ topic: string, numPartitions: number }>): Promise<void> {
+  const admin: Admin = kafka().admin()
+  await admin.connect()
+  try {
+    await admin.createTopics({ topics: topics.map(t => ({ ...t, replicationFactor: 1 })), waitForLeaders: false })
+    for (let i = 0; i < 100; i++) {
+      const meta = await admin.fetchTopicMetadata({ topics: topics.map(t => t.topic) }).catch(() => undefined)
+      if (meta !== undefined && meta.topics.every(t => t.partitions.length > 0 && t.partitions.every(p => p.leader >= 0))) return
+      await new Promise(resolve => setTimeout(resolve, 100))
+    }
+    throw new Error(`Topics ${topics.map(t => t.topic).join(', ')} did not get leaders`)
+  } finally {
+    await admin.disconnect()
+  }
+}
+
+export async function produce (topic: string, messages: Array<{ key: string | null, value: string }>): Promise<void> {
+  const producer = kafka().producer({ allowAutoTopicCreation: false })
+  await producer.connect()
+  try {
+    for (let i = 0; i < messages.length; i += 500) {
+      await producer.send({ topic, messages: messages.slice(i, i + 500) })
+    }
+  } finally {
+    await producer.disconnect()
+  }
+}
+
+/** Reads a topic from the beginning until `done(records)` or the timeout; returns what it read. */
+export async function readUntil<T> (topic: string, decode: (key: Buffer | null, value: Buffer | null) => T, done: (records: T[]) => boolean, timeoutMs: number): Promise<T[]> {
+  const consumer = kafka().consumer({ groupId: unique('reader') })
+  const records: T[] = []
+  await consumer.connect()
+  await consumer.subscribe({ topics: [topic], fromBeginning: true })
+  let resolveDone!: () => void
+  const finished = new Promise<void>(resolve => { resolveDone = resolve })
+  await consumer.run({ eachMessage: async ({ message }) => { records.push(decode(message.key, message.value)); if (done(records)) resolveDone() } })
+  const timer = setTimeout(resolveDone, timeoutMs)
+  await finished
+  clearTimeout(timer)
+  await consumer.disconnect()
+  return records
+}
+
+export async function tempDir (prefix: string): Promise<{ path: string, remove: () => Promise<void> }> {
+  const path = await mkdtemp(join(tmpdir(), `${prefix}-`))
+  return { path, remove: async () => rm(path, { recursive: true, force: true }) }
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
+
+export async function waitFor (what: string, predicate: () => boolean, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs
+  while (!predicate()) {
+    if (Date.now() > end) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`)
+    await sleep(50)
+  }
+}

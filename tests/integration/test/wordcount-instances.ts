@@ -1,0 +1,96 @@
+/**
+ * Runs WordCount instances as child processes (examples/wordcount/src/main.ts), so a test can
+ * SIGKILL one, and collects the output topic continuously.
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { randomInt } from 'node:crypto'
+import type { Consumer } from 'kafkajs'
+import { bootstrapServers, kafka, unique } from './helpers.js'
+
+const MAIN = fileURLToPath(new URL('../../../examples/wordcount/src/main.ts', import.meta.url))
+
+export interface InstanceEvent { event: string, [key: string]: unknown }
+
+export class WordCountInstance {
+  readonly events: InstanceEvent[] = []
+  readonly #child: ChildProcess
+  readonly exited: Promise<number | null>
+  stderr = ''
+
+  constructor (env: Record<string, string>) {
+    this.#child = spawn(process.execPath, ['--conditions=@kstreams/source', '--import', 'tsx', MAIN], {
+      env: { ...process.env, KAFKA_BOOTSTRAP_SERVERS: bootstrapServers(), ...env },
+      stdio: ['ignore', 'pipe', 'pipe']
+    })
+    let buffered = ''
+    this.#child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString()
+      let nl
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, nl)
+        buffered = buffered.slice(nl + 1)
+        try { this.events.push(JSON.parse(line) as InstanceEvent) } catch { /* not an event */ }
+      }
+    })
+    this.#child.stderr!.on('data', (chunk: Buffer) => { this.stderr += chunk.toString() })
+    this.exited = new Promise(resolve => this.#child.on('exit', (code) => resolve(code)))
+  }
+
+  get state (): string | undefined {
+    return this.events.filter(e => e.event === 'state').map(e => e.to as string).at(-1)
+  }
+
+  restoreEvents (kind: 'restore-start' | 'restore-end'): InstanceEvent[] {
+    return this.events.filter(e => e.event === kind)
+  }
+
+  kill (signal: NodeJS.Signals): void {
+    this.#child.kill(signal)
+  }
+}
+
+/** Consumes the output topic from the beginning; keeps the last count per word. */
+export class OutputCollector {
+  readonly last = new Map<string, number>()
+  records = 0
+  readonly #consumer: Consumer
+
+  private constructor (consumer: Consumer) { this.#consumer = consumer }
+
+  static async start (topic: string): Promise<OutputCollector> {
+    const consumer = kafka().consumer({ groupId: unique('collector') })
+    const collector = new OutputCollector(consumer)
+    await consumer.connect()
+    await consumer.subscribe({ topics: [topic], fromBeginning: true })
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        collector.records++
+        collector.last.set(message.key!.toString(), Number(message.value!.readBigInt64BE()))
+      }
+    })
+    return collector
+  }
+
+  async stop (): Promise<void> {
+    await this.#consumer.disconnect()
+  }
+}
+
+const VOCABULARY = Array.from({ length: 60 }, (_, i) => `w${i}`)
+
+/** Lines of random words and the true count of each word. */
+export function makeLines (count: number): { lines: string[], counts: Map<string, number> } {
+  const counts = new Map<string, number>()
+  const lines: string[] = []
+  for (let i = 0; i < count; i++) {
+    const words = Array.from({ length: 1 + randomInt(6) }, () => VOCABULARY[randomInt(VOCABULARY.length)]!)
+    for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1)
+    lines.push(words.join(' '))
+  }
+  return { lines, counts }
+}
+
+export function addCounts (into: Map<string, number>, from: Map<string, number>): void {
+  for (const [w, c] of from) into.set(w, (into.get(w) ?? 0) + c)
+}
