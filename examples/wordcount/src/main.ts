@@ -3,7 +3,8 @@
  * checkpoint). Configured through the environment:
  *   KAFKA_BOOTSTRAP_SERVERS (required), WORDCOUNT_APP_ID (default "wordcount"),
  *   WORDCOUNT_STATE_DIR, WORDCOUNT_TOPIC_PREFIX (prefix of the three topics), WORDCOUNT_STORE
- *   ("rocksdb" | "in-memory"), WORDCOUNT_COMMIT_INTERVAL_MS, WORDCOUNT_THREADS.
+ *   ("rocksdb" | "in-memory"), WORDCOUNT_COMMIT_INTERVAL_MS, WORDCOUNT_THREADS,
+ *   WORDCOUNT_SESSION_TIMEOUT_MS, WORDCOUNT_ON_BAD_RECORD ("fail" | "continue").
  * Prints one JSON line per event on stdout (state changes, restore progress) for scripts and tests.
  */
 import { KafkaStreams, consoleLogger } from '@kstreams/core'
@@ -24,7 +25,9 @@ const streams = new KafkaStreams(buildWordCountTopology(topics, env.WORDCOUNT_ST
   bootstrapServers: bootstrap,
   ...(env.WORDCOUNT_STATE_DIR !== undefined ? { stateDir: env.WORDCOUNT_STATE_DIR } : {}),
   commitIntervalMs: Number(env.WORDCOUNT_COMMIT_INTERVAL_MS ?? 1000),
-  numStreamThreads: Number(env.WORDCOUNT_THREADS ?? 1)
+  numStreamThreads: Number(env.WORDCOUNT_THREADS ?? 1),
+  ...(env.WORDCOUNT_SESSION_TIMEOUT_MS !== undefined ? { sessionTimeoutMs: Number(env.WORDCOUNT_SESSION_TIMEOUT_MS), heartbeatIntervalMs: 1000 } : {}),
+  deserializationExceptionHandler: env.WORDCOUNT_ON_BAD_RECORD === 'continue' ? 'logAndContinue' : 'logAndFail'
 }, { logger: consoleLogger((env.WORDCOUNT_LOG_LEVEL ?? 'warn') as 'info') })
 
 streams.setStateListener((to, from) => emit({ event: 'state', from, to }))

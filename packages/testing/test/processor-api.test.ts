@@ -131,6 +131,44 @@ describe('Processor API on the TopologyTestDriver', () => {
     driver.close()
   })
 
+  it('processingExceptionHandler: logAndContinue drops the failing record; a handler function sees the node and position', () => {
+    const topology = (): Topology => new Topology()
+      .addSource('source', 'input', stringSource)
+      .addProcessor('picky', mapping((r) => { if (r.value === 'bad') throw new Error('cannot take it'); return [[r]] }), 'source')
+      .addSink('sink', 'output', stringSink, 'picky')
+    const continuing = new TopologyTestDriver(topology(), { processingExceptionHandler: 'logAndContinue' })
+    const input = continuing.createInputTopic('input', S, S)
+    input.pipeInput('1', 'good', 1)
+    input.pipeInput('2', 'bad', 2)
+    input.pipeInput('3', 'fine', 3)
+    expect(continuing.createOutputTopic('output', S, S).readValuesToList()).to.deep.equal(['good', 'fine'])
+    continuing.close()
+    const seen: unknown[] = []
+    const custom = new TopologyTestDriver(topology(), {
+      processingExceptionHandler: (ctx, err) => { seen.push([ctx.processorNodeId, ctx.topic, ctx.offset, err.message]); return 'FAIL' }
+    })
+    let err: any
+    try { custom.createInputTopic('input', S, S).pipeInput('2', 'bad', 2) } catch (e) { err = e }
+    expect(err).to.have.property('code', 'PROCESSING')
+    expect(seen).to.deep.equal([['picky', 'input', 0, 'cannot take it']])
+    custom.close()
+  })
+
+  it('productionExceptionHandler: continue skips a record its sink cannot serialize; fail (default) stops', () => {
+    const picky = { serialize: (_t: string, v: string | null) => { if (v === 'bad') throw new Error('unserializable'); return v === null ? null : Buffer.from(v) } }
+    const topology = new Topology()
+      .addSource('source', 'input', stringSource)
+      .addSink('sink', 'output', { keySerializer: S, valueSerializer: picky }, 'source')
+    const skipping = new TopologyTestDriver(topology, { productionExceptionHandler: 'continue' })
+    const input = skipping.createInputTopic('input', S, S)
+    input.pipeValueList(['a', 'bad', 'b'])
+    expect(skipping.createOutputTopic('output', S, S).readValuesToList()).to.deep.equal(['a', 'b'])
+    skipping.close()
+    const failing = new TopologyTestDriver(topology)
+    expect(() => failing.createInputTopic('input', S, S).pipeInput('bad')).to.throw().with.property('code', 'SERIALIZATION')
+    failing.close()
+  })
+
   it('a topology that writes to a topic it reads processes that record in the same pipeInput call', () => {
     const topology = new Topology()
       .addSource('source', 'input', stringSource)

@@ -14,7 +14,7 @@ describe('WordCount on a real broker: two instances, one stops mid-stream', func
     await createTopics(['input', 'words', 'output'].map(t => ({ topic: `${prefix}wordcount-${t}`, numPartitions: 4 })))
     const dirs = [await tempDir('kstreams-a'), await tempDir('kstreams-b')]
     const env = (i: number): Record<string, string> => ({
-      WORDCOUNT_APP_ID: `${prefix}app`, WORDCOUNT_TOPIC_PREFIX: prefix, WORDCOUNT_STATE_DIR: dirs[i]!.path, WORDCOUNT_COMMIT_INTERVAL_MS: '300'
+      WORDCOUNT_APP_ID: `${prefix}app`, WORDCOUNT_TOPIC_PREFIX: prefix, WORDCOUNT_STATE_DIR: dirs[i]!.path, WORDCOUNT_COMMIT_INTERVAL_MS: '300', WORDCOUNT_SESSION_TIMEOUT_MS: '6000'
     })
     const a = new WordCountInstance(env(0))
     const b = new WordCountInstance(env(1))

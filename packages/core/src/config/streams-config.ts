@@ -23,6 +23,12 @@ export interface ErrorHandlerContext {
 /** Decides whether a record that cannot be deserialized is skipped (CONTINUE) or stops the thread (FAIL). */
 export type DeserializationExceptionHandler = (context: ErrorHandlerContext, error: Error) => 'CONTINUE' | 'FAIL'
 
+/** Decides whether a record whose processing threw is dropped (CONTINUE) or stops the thread (FAIL). */
+export type ProcessingExceptionHandler = (context: ErrorHandlerContext & { readonly processorNodeId: string }, error: Error) => 'CONTINUE' | 'FAIL'
+
+/** Decides what a record that cannot be serialized or sent does: skip it, stop, or send it again. */
+export type ProductionExceptionHandler = (context: { readonly topic: string, readonly partition: number | undefined }, error: Error) => 'CONTINUE' | 'FAIL' | 'RETRY'
+
 /** SASL settings, passed to the Kafka client untouched (never logged). */
 export interface SaslConfig {
   readonly mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512' | 'aws' | 'oauthbearer'
@@ -52,6 +58,10 @@ export interface StreamsConfig {
   defaultTimestampExtractor?: TimestampExtractor
   /** 'logAndFail' (default), 'logAndContinue', or a handler function. */
   deserializationExceptionHandler?: 'logAndFail' | 'logAndContinue' | DeserializationExceptionHandler
+  /** 'logAndFail' (default), 'logAndContinue', or a handler function; for errors thrown by processors. */
+  processingExceptionHandler?: 'logAndFail' | 'logAndContinue' | ProcessingExceptionHandler
+  /** 'fail' (default), 'continue', or a handler function; for records that cannot be serialized or sent. */
+  productionExceptionHandler?: 'fail' | 'continue' | ProductionExceptionHandler
   acceptableRecoveryLag?: number
   maxWarmupReplicas?: number
   probingRebalanceIntervalMs?: number
@@ -60,6 +70,10 @@ export interface StreamsConfig {
   sasl?: SaslConfig
   connectionTimeoutMs?: number
   requestTimeoutMs?: number
+  /** Group session timeout (consumer `session.timeout.ms`); default 45000. */
+  sessionTimeoutMs?: number
+  /** Group heartbeat interval (consumer `heartbeat.interval.ms`); default 3000. */
+  heartbeatIntervalMs?: number
 }
 
 export type ResolvedStreamsConfig = Readonly<Required<Omit<StreamsConfig, 'defaultKeySerde' | 'defaultValueSerde' | 'defaultTimestampExtractor' | 'bootstrapServers' | 'clientId' | 'applicationServer' | 'ssl' | 'sasl'>>> & Readonly<{
@@ -101,13 +115,17 @@ const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
   defaultValueSerde: serde,
   defaultTimestampExtractor: fn,
   deserializationExceptionHandler: v => v === 'logAndFail' || v === 'logAndContinue' || typeof v === 'function' ? undefined : 'must be "logAndFail", "logAndContinue" or a function',
+  processingExceptionHandler: v => v === 'logAndFail' || v === 'logAndContinue' || typeof v === 'function' ? undefined : 'must be "logAndFail", "logAndContinue" or a function',
+  productionExceptionHandler: v => v === 'fail' || v === 'continue' || typeof v === 'function' ? undefined : 'must be "fail", "continue" or a function',
   acceptableRecoveryLag: nonNegativeInt,
   maxWarmupReplicas: positiveInt,
   probingRebalanceIntervalMs: v => Number.isSafeInteger(v) && (v as number) >= 60000 ? undefined : 'must be an integer >= 60000',
   ssl: v => typeof v === 'boolean' || (v !== null && typeof v === 'object') ? undefined : 'must be a boolean or TLS options',
   sasl: v => v !== null && typeof v === 'object' && typeof (v as { mechanism?: unknown }).mechanism === 'string' ? undefined : 'must be an object with a mechanism',
   connectionTimeoutMs: positiveInt,
-  requestTimeoutMs: positiveInt
+  requestTimeoutMs: positiveInt,
+  sessionTimeoutMs: positiveInt,
+  heartbeatIntervalMs: positiveInt
 }
 
 /** Validates a config and fills in Kafka Streams' defaults. */
@@ -141,12 +159,24 @@ export function resolveStreamsConfig (config: StreamsConfig = {}): ResolvedStrea
     defaultValueSerde: config.defaultValueSerde,
     defaultTimestampExtractor: config.defaultTimestampExtractor,
     deserializationExceptionHandler: config.deserializationExceptionHandler ?? 'logAndFail',
+    processingExceptionHandler: config.processingExceptionHandler ?? 'logAndFail',
+    productionExceptionHandler: config.productionExceptionHandler ?? 'fail',
     acceptableRecoveryLag: config.acceptableRecoveryLag ?? 10000,
     maxWarmupReplicas: config.maxWarmupReplicas ?? 2,
     probingRebalanceIntervalMs: config.probingRebalanceIntervalMs ?? 600000,
     ssl: config.ssl,
     sasl: config.sasl,
     connectionTimeoutMs: config.connectionTimeoutMs ?? 10000,
-    requestTimeoutMs: config.requestTimeoutMs ?? 30000
+    requestTimeoutMs: config.requestTimeoutMs ?? 30000,
+    sessionTimeoutMs: config.sessionTimeoutMs ?? 45000,
+    heartbeatIntervalMs: config.heartbeatIntervalMs ?? 3000
   })
+}
+
+/** The response of the configured production exception handler for one record. */
+export function productionErrorResponse (config: ResolvedStreamsConfig, topic: string, partition: number | undefined, error: Error): 'CONTINUE' | 'FAIL' | 'RETRY' {
+  const handler = config.productionExceptionHandler
+  if (handler === 'fail') return 'FAIL'
+  if (handler === 'continue') return 'CONTINUE'
+  return handler({ topic, partition }, error)
 }

@@ -20,6 +20,10 @@ export interface KafkaRecordCollectorOptions {
   readonly lingerMs?: number
   /** Called when a batch failed (the error is also thrown at the next send or flush). */
   readonly onSendError?: (error: StreamsError) => void
+  /** The production exception handler's response for a record whose send failed; default FAIL. */
+  readonly onRecordError?: (record: { topic: string, partition: number | undefined }, error: Error) => 'CONTINUE' | 'FAIL' | 'RETRY'
+  /** How long a batch is sent again while the handler answers RETRY (task.timeout.ms). */
+  readonly retryTimeoutMs?: number
 }
 
 interface Pending {
@@ -136,7 +140,8 @@ export class KafkaRecordCollector implements RecordCollector {
         headers: r.headers,
         timestamp: r.timestamp
       }))
-      const result = await this.#options.producer.send(records)
+      const result = await this.#sendWithHandler(records)
+      if (result === undefined) return
       for (const [key, offset] of result) this.#acked.set(key, offset)
       this.#sentRecords += records.length
     } catch (err) {
@@ -146,6 +151,32 @@ export class KafkaRecordCollector implements RecordCollector {
         : new StreamsError('SEND_FAILED', `Error sending ${batch.length} record(s) (first to topic ${first.topic}): ${err instanceof Error ? err.message : String(err)}`, { cause: err })
       this.#error ??= error
       this.#options.onSendError?.(error)
+    }
+  }
+
+  /**
+   * Sends a batch; when it fails, the production exception handler decides per record: any FAIL
+   * fails the batch, RETRY sends it again until the retry timeout, and a batch whose records all
+   * CONTINUE is skipped (logged by the caller's handler). Returns undefined when skipped.
+   */
+  async #sendWithHandler (records: ProducedRecord[]): Promise<Map<string, number> | undefined> {
+    const deadline = Date.now() + (this.#options.retryTimeoutMs ?? 300000)
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.#options.producer.send(records)
+      } catch (err) {
+        const handler = this.#options.onRecordError
+        if (handler === undefined) throw err
+        const error = err instanceof Error ? err : new Error(String(err))
+        const responses = new Set(records.map(r => handler({ topic: r.topic, partition: r.partition }, error)))
+        if (responses.has('FAIL')) throw err
+        if (responses.has('RETRY') && Date.now() < deadline) {
+          await new Promise(resolve => setTimeout(resolve, Math.min(1000, 50 * attempt)))
+          continue
+        }
+        if (responses.has('RETRY')) throw err
+        return undefined
+      }
     }
   }
 

@@ -13,6 +13,7 @@ import { silentLogger, type Logger } from '../logger.js'
 import { ConfigError, StreamsError } from '../errors.js'
 import type { StateStore } from '../state/state-store.js'
 import { Lifecycle } from './lifecycle.js'
+import type { MetricSnapshot } from '../metrics/metric-name.js'
 import { StateDirectory } from './state/state-directory.js'
 import { StreamThread, type StreamThreadState } from './stream-thread.js'
 import type { KafkaClientFactory } from './kafka/ports.js'
@@ -66,7 +67,6 @@ export class KafkaStreams {
   #assignment: ThreadAssignment | undefined
   #threadIndex = 0
   #closing: Promise<void> | undefined
-  #droppedRecords = 0
   readonly #globalStores = new Map<string, StateStore>()
 
   constructor (topology: Topology, config: StreamsConfig, options: KafkaStreamsOptions = {}) {
@@ -99,9 +99,9 @@ export class KafkaStreams {
     this.#restoreListener = listener
   }
 
-  /** Records dropped by deserialization handlers or invalid timestamps (Kafka's dropped-records-total). */
-  get droppedRecordsTotal (): number {
-    return this.#droppedRecords
+  /** Every metric of every stream thread now (store, cache and task metrics). */
+  metrics (): MetricSnapshot[] {
+    return this.#threads.flatMap(t => t.metrics.metrics())
   }
 
   /** Starts the stream threads; resolves once they have joined the group (state REBALANCING). */
@@ -139,6 +139,9 @@ export class KafkaStreams {
       sasl: this.#config.sasl,
       connectionTimeoutMs: this.#config.connectionTimeoutMs,
       requestTimeoutMs: this.#config.requestTimeoutMs,
+      sessionTimeoutMs: this.#config.sessionTimeoutMs,
+      heartbeatIntervalMs: this.#config.heartbeatIntervalMs,
+      groupReadCommitted: this.#config.processingGuarantee === 'exactly_once_v2',
       logger: this.#logger
     })
   }
@@ -161,8 +164,7 @@ export class KafkaStreams {
       restoreListener: this.#restoreListener,
       onStateChange: (t, from, to) => this.#onThreadStateChange(t, from, to),
       onFailure: (t, error) => { void this.#onThreadFailure(t, error) },
-      deserializationErrorHandler: this.#deserializationHandler(),
-      onDroppedRecord: () => { this.#droppedRecords++ }
+      deserializationErrorHandler: this.#deserializationHandler()
     })
     this.#threads.push(thread)
     await thread.start()

@@ -27,6 +27,8 @@ export interface ContextHost {
   /** A store of this task or a global store. */
   store(name: string): StateStore | undefined
   isGlobalStore(name: string): boolean
+  /** What an error thrown by a processor does: drop the record (CONTINUE) or fail (FAIL). */
+  onProcessingError?(error: Error, nodeName: string): 'CONTINUE' | 'FAIL'
 }
 
 const NO_RECORD: ProcessorRecordContext = { topic: undefined, partition: -1, offset: -1, timestamp: 0, headers: new Headers() }
@@ -46,6 +48,11 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
   get stateDir (): string | undefined { return this.#host.stateDir }
 
   get currentNode (): ProcessorNode | undefined { return this.#currentNode }
+
+  /** @internal */
+  processingErrorResponse (error: Error, nodeName: string): 'CONTINUE' | 'FAIL' {
+    return this.#host.onProcessingError?.(error, nodeName) ?? 'FAIL'
+  }
   get recordContext (): ProcessorRecordContext { return this.#recordContext }
 
   /** Runs `fn` as `node` with the given record context, restoring both afterwards. */

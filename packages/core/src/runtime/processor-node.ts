@@ -44,6 +44,8 @@ export class ProcessorNode {
       this.#processor!.process(record)
     } catch (err) {
       const rc = this.context?.recordContext
+      // Framework errors (and errors already handled downstream) pass through; user errors go to the handler.
+      if (!(err instanceof StreamsError) && this.context?.processingErrorResponse(err instanceof Error ? err : new Error(String(err)), this.name) === 'CONTINUE') return
       throw wrap(err, `Exception caught in process. taskId=${String(this.context?.taskId)}, processor=${this.name}, topic=${rc?.topic ?? ''}, partition=${rc?.partition ?? -1}, offset=${rc?.offset ?? -1}`, this.context)
     }
   }

@@ -7,6 +7,7 @@ import type { Serializer } from '../serialization/serde.js'
 import type { StreamPartitioner, TopicNameExtractor } from '../processor/api.js'
 import type { Record } from '../record.js'
 import { ConfigError, SerializationError, StreamsError } from '../errors.js'
+import { productionErrorResponse } from '../config/streams-config.js'
 import { ProcessorNode } from './processor-node.js'
 import type { ProcessorContextImpl } from './processor-context-impl.js'
 import type { RecordCollector } from './record-collector.js'
@@ -53,6 +54,7 @@ export class SinkNode extends ProcessorNode {
       value = this.#valueSer!.serialize(topic, record.value, record.headers)
     } catch (err) {
       const detail = err instanceof Error ? err.message : String(err)
+      if (productionErrorResponse(context.appConfigs, topic, undefined, err instanceof Error ? err : new Error(detail)) === 'CONTINUE') return
       throw new SerializationError(`Failed to serialize record for topic ${topic} at sink ${this.name} (task ${context.taskId.toString()}, source topic ${rc.topic ?? ''}, partition ${rc.partition}, offset ${rc.offset}): ${detail}`, { cause: err, taskId: context.taskId.toString() })
     }
     let partition: number | undefined

@@ -267,6 +267,20 @@ export class StreamTask implements ContextHost {
     return this.#stores.get(name) ?? this.#options.globalStores.get(name)
   }
 
+  onProcessingError (error: Error, nodeName: string): 'CONTINUE' | 'FAIL' {
+    const configured = this.config.processingExceptionHandler
+    const rc = this.context.recordContext
+    const response = configured === 'logAndContinue'
+      ? 'CONTINUE'
+      : configured === 'logAndFail'
+        ? 'FAIL'
+        : configured({ topic: rc.topic ?? '', partition: rc.partition, offset: rc.offset, timestamp: rc.timestamp, taskId: this.taskId.toString(), processorNodeId: nodeName }, error)
+    if (response === 'CONTINUE') {
+      this.#options.onDroppedRecord?.({ topic: rc.topic ?? '', partition: rc.partition, offset: rc.offset, timestamp: rc.timestamp, key: null, value: null, headers: rc.headers }, `processor ${nodeName} threw: ${error.message}`)
+    }
+    return response
+  }
+
   isGlobalStore (name: string): boolean {
     return !this.#stores.has(name) && this.#options.globalStores.has(name)
   }

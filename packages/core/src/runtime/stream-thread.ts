@@ -13,6 +13,7 @@ import type { Clock } from '../clock.js'
 import type { Logger } from '../logger.js'
 import type { StateStore } from '../state/state-store.js'
 import { StreamsError } from '../errors.js'
+import { productionErrorResponse } from '../config/streams-config.js'
 import { TaskManager } from './task-manager.js'
 import { ChangelogReader } from './changelog-reader.js'
 import { KafkaRecordCollector } from './kafka-record-collector.js'
@@ -23,7 +24,6 @@ import { Lifecycle } from './lifecycle.js'
 import { ThreadCache } from '../state/cache/thread-cache.js'
 import { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
 import type { DeserializationErrorHandler } from './record-queue.js'
-import type { TaskId } from '../task-id.js'
 
 export type StreamThreadState = 'CREATED' | 'STARTING' | 'PARTITIONS_REVOKED' | 'PARTITIONS_ASSIGNED' | 'RUNNING' | 'PENDING_SHUTDOWN' | 'DEAD'
 
@@ -62,7 +62,6 @@ export interface StreamThreadOptions {
   /** The thread died of `error` (processing, a fatal client error, an assignment error). */
   readonly onFailure: (thread: StreamThread, error: StreamsError) => void
   readonly deserializationErrorHandler?: DeserializationErrorHandler
-  readonly onDroppedRecord?: (taskId: TaskId) => void
 }
 
 export class StreamThread {
@@ -89,7 +88,16 @@ export class StreamThread {
     this.#consumer = options.clients.groupConsumer({ groupId: options.config.applicationId, clientId: `${clientId}-consumer` })
     this.#producer = options.clients.producer({ clientId: `${clientId}-producer` })
     const admin = options.clients.admin({ clientId: `${clientId}-admin` })
-    this.#collector = new KafkaRecordCollector({ producer: this.#producer, admin })
+    this.#collector = new KafkaRecordCollector({
+      producer: this.#producer,
+      admin,
+      retryTimeoutMs: options.config.taskTimeoutMs,
+      onRecordError: (record, error) => {
+        const response = productionErrorResponse(options.config, record.topic, record.partition, error)
+        if (response === 'CONTINUE') options.logger.warn(`Skipping a record to ${record.topic} that could not be sent: ${error.message}`)
+        return response
+      }
+    })
     this.#changelogReader = new ChangelogReader({
       reader: options.clients.partitionReader({ clientId: `${clientId}-restore-consumer`, readCommitted: options.config.processingGuarantee === 'exactly_once_v2' }),
       admin,
@@ -110,8 +118,7 @@ export class StreamThread {
       changelogReader: this.#changelogReader,
       globalStores: options.globalStores,
       isCaughtUp: (topic, partition) => this.#caughtUp.get(tpKey(topic, partition)) === true,
-      deserializationErrorHandler: options.deserializationErrorHandler,
-      onDroppedRecord: options.onDroppedRecord
+      deserializationErrorHandler: options.deserializationErrorHandler
     })
     this.#admin = admin
   }

@@ -53,8 +53,6 @@ export interface TaskManagerOptions {
   /** The thread's record cache, shared by the caching stores of its tasks. */
   readonly cache?: ThreadCache
   readonly metrics?: StreamsMetricsRegistry
-  /** Called for every record a task drops (skipped poison record, negative timestamp). */
-  readonly onDroppedRecord?: (taskId: TaskId) => void
   /** The partitions whose lag is known to be zero (fetched up to the high watermark). */
   readonly isCaughtUp: (topic: string, partition: number) => boolean
 }
@@ -126,6 +124,13 @@ export class TaskManager {
     const appId = this.#o.config.applicationId
     const stateManager = new ProcessorStateManager(id, taskDir, this.#o.logger)
     const loggedStores = new Set([...this.#o.topology.storeBuilders].filter(([, b]) => b.loggingEnabled).map(([name]) => name))
+    let dropped = 0
+    this.#o.metrics?.addMetric(`task-${id.toString()}`, {
+      name: 'dropped-records-total',
+      group: 'stream-task-metrics',
+      description: 'The total number of records dropped (deserialization errors skipped, invalid timestamps)',
+      tags: this.#o.metrics.tags('task-id', id.toString())
+    }, () => dropped)
     const changelogOf = (storeName: string): TopicPartition | undefined => loggedStores.has(storeName) ? { topic: `${appId}-${storeName}-changelog`, partition: id.partition } : undefined
     const task = new StreamTask({
       id,
@@ -146,7 +151,7 @@ export class TaskManager {
       onStoreRegistered: (store, restore) => stateManager.register(store, restore, changelogOf(store.name)),
       onDroppedRecord: (record, reason) => {
         this.#o.logger.warn(`Task ${id.toString()} dropped a record of ${record.topic}-${record.partition} at offset ${record.offset}: ${reason}`)
-        this.#o.onDroppedRecord?.(id)
+        dropped++
       },
       onDeserializationError: this.#o.deserializationErrorHandler
     })
@@ -315,6 +320,7 @@ export class TaskManager {
       t.stateManager.updateChangelogOffsets((topic, partition) => this.#o.collector.ackedOffset(topic, partition))
     }
     if (clean) await t.stateManager.maybeCheckpoint(true)
+    this.#o.metrics?.removeScope(`task-${t.id.toString()}`)
     t.task.close()
   }
 

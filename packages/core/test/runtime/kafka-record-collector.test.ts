@@ -78,4 +78,30 @@ describe('KafkaRecordCollector', () => {
     expect(err).to.have.property('code', 'UNKNOWN_TOPIC')
     expect(err.message).to.contain('missing-topic')
   })
+
+  it('the production exception handler decides: RETRY sends the batch again, CONTINUE skips it, FAIL fails', async () => {
+    const retrying = new FakeProducer()
+    retrying.failNext = new Error('transient')
+    const r = new KafkaRecordCollector({ producer: retrying, admin, lingerMs: 1000, onRecordError: () => 'RETRY' })
+    r.send(rec('out', 'a'))
+    await r.flush()
+    expect(retrying.batches.flat().length).to.equal(1)
+
+    const skipping = new FakeProducer()
+    skipping.failNext = new Error('too large')
+    const c = new KafkaRecordCollector({ producer: skipping, admin, lingerMs: 1000, onRecordError: () => 'CONTINUE' })
+    c.send(rec('out', 'a'))
+    await c.flush()
+    c.send(rec('out', 'b'))
+    await c.flush()
+    expect(skipping.batches.flat().map(x => x.key?.toString())).to.deep.equal(['b'])
+
+    const failing = new FakeProducer()
+    failing.failNext = new Error('fatal')
+    const f = new KafkaRecordCollector({ producer: failing, admin, lingerMs: 1000, onRecordError: () => 'FAIL' })
+    f.send(rec('out', 'a'))
+    let err: any
+    try { await f.flush() } catch (e) { err = e }
+    expect(err).to.have.property('code', 'SEND_FAILED')
+  })
 })

@@ -1,0 +1,86 @@
+/**
+ * The broker the bench runs on and the admin work around the timed runs: the bootstrap servers
+ * from KAFKA_BOOTSTRAP_SERVERS, or a throwaway single-node cluster (KafkaTestCluster) that
+ * close() stops again; topic creation (waiting for leaders), the end-offset poll that counts a
+ * topic's records, and deleting the topics and groups a run created.
+ */
+import { Kafka, logLevel, type Admin } from 'kafkajs'
+import { KafkaTestCluster } from '@kstreams/testing'
+
+export class BenchCluster {
+  readonly bootstrapServers: string
+  readonly kafka: Kafka
+  readonly #admin: Admin
+  readonly #owned: KafkaTestCluster | undefined
+
+  private constructor (bootstrapServers: string, owned: KafkaTestCluster | undefined, admin: Admin, kafka: Kafka) {
+    this.bootstrapServers = bootstrapServers
+    this.#owned = owned
+    this.#admin = admin
+    this.kafka = kafka
+  }
+
+  /** Uses KAFKA_BOOTSTRAP_SERVERS, else starts a local broker of its own (stopped by close()). */
+  static async connect (log: (line: string) => void): Promise<BenchCluster> {
+    const fromEnv = process.env.KAFKA_BOOTSTRAP_SERVERS
+    let owned: KafkaTestCluster | undefined
+    let servers: string
+    if (fromEnv !== undefined && fromEnv !== '') {
+      servers = fromEnv
+      log(`broker: ${servers} (KAFKA_BOOTSTRAP_SERVERS)`)
+    } else {
+      log('broker: KAFKA_BOOTSTRAP_SERVERS not set, starting a local one (stopped at the end)')
+      owned = await KafkaTestCluster.start({ heap: '1g' })
+      servers = owned.bootstrapServers
+      log(`broker: ${servers} (Kafka ${owned.kafkaVersion})`)
+    }
+    const kafka = new Kafka({ clientId: 'bench-e2e', brokers: servers.split(','), logLevel: logLevel.NOTHING })
+    const admin = kafka.admin()
+    try {
+      await admin.connect()
+    } catch (error) {
+      await owned?.stop()
+      throw error
+    }
+    return new BenchCluster(servers, owned, admin, kafka)
+  }
+
+  async createTopics (topics: readonly string[], numPartitions: number): Promise<void> {
+    await this.#admin.createTopics({ topics: topics.map(topic => ({ topic, numPartitions, replicationFactor: 1 })), waitForLeaders: false })
+    for (let i = 0; i < 200; i++) {
+      const meta = await this.#admin.fetchTopicMetadata({ topics: [...topics] }).catch(() => undefined)
+      if (meta?.topics.every(t => t.partitions.length === numPartitions && t.partitions.every(p => p.leader >= 0)) === true) return
+      await sleep(100)
+    }
+    throw new Error(`topics ${topics.join(', ')} got no leaders`)
+  }
+
+  /** Records in a topic (sum of the partitions' end offsets; every topic here starts at 0). */
+  async count (topic: string): Promise<number> {
+    const offsets = await this.#admin.fetchTopicOffsets(topic)
+    return offsets.reduce((sum, p) => sum + Number(p.high), 0)
+  }
+
+  /** Deletes every topic whose name starts with `prefix` (inputs, outputs, changelogs). */
+  async deleteTopicsWithPrefix (prefix: string): Promise<string[]> {
+    const topics = (await this.#admin.listTopics()).filter(t => t.startsWith(prefix))
+    if (topics.length > 0) await this.#admin.deleteTopics({ topics, timeout: 30_000 })
+    return topics
+  }
+
+  async deleteGroupsWithPrefix (prefix: string): Promise<void> {
+    const { groups } = await this.#admin.listGroups()
+    const ids = groups.map(g => g.groupId).filter(g => g.startsWith(prefix))
+    if (ids.length > 0) await this.#admin.deleteGroups(ids).catch(() => undefined)
+  }
+
+  async close (): Promise<void> {
+    try {
+      await this.#admin.disconnect()
+    } finally {
+      await this.#owned?.stop()
+    }
+  }
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
