@@ -31,8 +31,9 @@ export interface RunningPipeline {
 
 export const STORE_NAME = 'Counts'
 
-export async function startPipeline (spec: PipelineSpec): Promise<RunningPipeline> {
-  return spec.pipeline === 'baseline' ? await startBaseline(spec) : await startStreams(spec)
+/** Starts a contender; `onFailure` hears of an error that stops it while it runs. */
+export async function startPipeline (spec: PipelineSpec, onFailure: (error: unknown) => void): Promise<RunningPipeline> {
+  return spec.pipeline === 'baseline' ? await startBaseline(spec, onFailure) : await startStreams(spec, onFailure)
 }
 
 /**
@@ -41,7 +42,7 @@ export async function startPipeline (spec: PipelineSpec): Promise<RunningPipelin
  * adapter (fetch sizes and wait, read_committed, idempotent producer with one request in flight,
  * acks -1). Offsets are committed every commitIntervalMs (checked after each batch) and at stop.
  */
-async function startBaseline (spec: PipelineSpec): Promise<RunningPipeline> {
+async function startBaseline (spec: PipelineSpec, onFailure: (error: unknown) => void): Promise<RunningPipeline> {
   const kafka = new Kafka({ clientId: spec.groupId, brokers: spec.bootstrapServers.split(','), logLevel: logLevel.NOTHING })
   const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner })
   const consumer = kafka.consumer({
@@ -54,6 +55,7 @@ async function startBaseline (spec: PipelineSpec): Promise<RunningPipeline> {
     maxBytesPerPartition: 1_048_576,
     allowAutoTopicCreation: false
   })
+  consumer.on(consumer.events.CRASH, event => { if (!event.payload.restart) onFailure(event.payload.error) })
   const positions = new Map<number, string>()
   let lastCommit = Date.now()
   const commit = async (): Promise<void> => {
@@ -86,7 +88,7 @@ async function startBaseline (spec: PipelineSpec): Promise<RunningPipeline> {
   }
 }
 
-async function startStreams (spec: PipelineSpec): Promise<RunningPipeline> {
+async function startStreams (spec: PipelineSpec, onFailure: (error: unknown) => void): Promise<RunningPipeline> {
   const topology = spec.pipeline === 'passthrough' ? passThroughTopology(spec) : countTopology(spec)
   const streams = new KafkaStreams(topology, {
     applicationId: spec.groupId,
@@ -94,15 +96,9 @@ async function startStreams (spec: PipelineSpec): Promise<RunningPipeline> {
     stateDir: spec.stateDir,
     commitIntervalMs: spec.commitIntervalMs
   })
-  let failure: unknown
-  streams.setUncaughtExceptionHandler(error => { failure = error; return 'SHUTDOWN_CLIENT' })
+  streams.setUncaughtExceptionHandler(error => { onFailure(error); return 'SHUTDOWN_CLIENT' })
   await streams.start()
-  return {
-    stop: async () => {
-      await streams.close()
-      if (failure !== undefined) throw failure
-    }
-  }
+  return { stop: async () => { await streams.close() } }
 }
 
 /** (a) Bytes in, the same bytes out. */

@@ -67,6 +67,7 @@ export class KafkaStreams {
   #assignment: ThreadAssignment | undefined
   #threadIndex = 0
   #closing: Promise<void> | undefined
+  #shutdownRequested = false
   readonly #globalStores = new Map<string, StateStore>()
 
   constructor (topology: Topology, config: StreamsConfig, options: KafkaStreamsOptions = {}) {
@@ -118,7 +119,8 @@ export class KafkaStreams {
         processId,
         clients: this.#clients,
         stateDirectory: this.#stateDirectory,
-        localTasks: () => this.#threads.flatMap(t => t.taskManager.activeTaskIds)
+        localTasks: () => this.#threads.flatMap(t => t.taskManager.activeTaskIds),
+        shutdownRequested: () => this.#shutdownRequested
       })
       for (let i = 0; i < this.#config.numStreamThreads; i++) await this.#startThread()
     } catch (err) {
@@ -164,7 +166,8 @@ export class KafkaStreams {
       restoreListener: this.#restoreListener,
       onStateChange: (t, from, to) => this.#onThreadStateChange(t, from, to),
       onFailure: (t, error) => { void this.#onThreadFailure(t, error) },
-      deserializationErrorHandler: this.#deserializationHandler()
+      deserializationErrorHandler: this.#deserializationHandler(),
+      onShutdownRequested: () => { void this.#shutDownInError('the application was asked to shut down by one of its instances (SHUTDOWN_APPLICATION)') }
     })
     this.#threads.push(thread)
     await thread.start()
@@ -205,7 +208,20 @@ export class KafkaStreams {
       await this.#startThread().catch(err => this.#logger.error(`Could not replace ${thread.name}: ${String(err)}`))
       return
     }
+    if (response === 'SHUTDOWN_APPLICATION') {
+      // Tell the group through the next rebalance; every member's leader-made assignment then
+      // carries SHUTDOWN_REQUESTED and every instance shuts down (this one too, when it arrives).
+      this.#shutdownRequested = true
+      const messenger = this.#threads.find(t => t !== thread && t.state !== 'DEAD') ?? thread
+      messenger.requestRebalance()
+      return
+    }
+    await this.#shutDownInError(error.message)
+  }
+
+  async #shutDownInError (reason: string): Promise<void> {
     if (this.state() === 'PENDING_ERROR' || this.state() === 'ERROR' || this.state() === 'PENDING_SHUTDOWN' || this.state() === 'NOT_RUNNING') return
+    this.#logger.error(`Shutting down in ERROR: ${reason}`)
     this.#lifecycle.transition('PENDING_ERROR')
     await this.#shutdownThreads(false)
     await this.#stateDirectory.unlock()

@@ -21,6 +21,7 @@ import type { StateDirectory } from './state/state-directory.js'
 import type { StateRestoreListener } from './state-restore-listener.js'
 import { tpKey, type FetchedBatch, type GroupAssignor, type KafkaClientFactory, type MemberAssignment, type TopicPartition } from './kafka/ports.js'
 import { Lifecycle } from './lifecycle.js'
+import { AssignorError } from './assignment/assignor-error.js'
 import { ThreadCache } from '../state/cache/thread-cache.js'
 import { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
 import type { DeserializationErrorHandler } from './record-queue.js'
@@ -62,6 +63,8 @@ export interface StreamThreadOptions {
   /** The thread died of `error` (processing, a fatal client error, an assignment error). */
   readonly onFailure: (thread: StreamThread, error: StreamsError) => void
   readonly deserializationErrorHandler?: DeserializationErrorHandler
+  /** The group leader told every member to shut down (some instance asked for SHUTDOWN_APPLICATION). */
+  readonly onShutdownRequested?: (thread: StreamThread) => void
 }
 
 export class StreamThread {
@@ -128,6 +131,11 @@ export class StreamThread {
   readonly metrics: StreamsMetricsRegistry
 
   get state (): StreamThreadState { return this.#lifecycle.state }
+
+  /** Makes the consumer rejoin the group, so the leader sees this process's new subscription. */
+  requestRebalance (): void {
+    this.#consumer.requestRebalance()
+  }
   get taskManager (): TaskManager { return this.#tasks }
 
   async start (): Promise<void> {
@@ -139,7 +147,13 @@ export class StreamThread {
         await this.#tasks.handleRevocation()
         this.#lastCommit = this.#o.clock.milliseconds()
       }),
-      onPartitionsAssigned: async (assignment) => this.#guard(async () => this.#onAssigned(assignment)),
+      onPartitionsAssigned: async (assignment) => {
+        if (this.#o.decodeAssignment(assignment).errorCode === AssignorError.SHUTDOWN_REQUESTED) {
+          this.#o.onShutdownRequested?.(this)
+          return
+        }
+        await this.#guard(async () => this.#onAssigned(assignment))
+      },
       onBatch: async (batch) => this.#guard(async () => this.#onBatch(batch)),
       onIdle: async () => this.#guard(async () => this.#runOnce()),
       onFatal: (error) => { this.#fail(new StreamsError('KAFKA', `Consumer of ${this.name} failed: ${error.message}`, { cause: error })) }

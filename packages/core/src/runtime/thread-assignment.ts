@@ -12,6 +12,7 @@ import { StreamsPartitionAssignor } from './assignment/streams-partition-assigno
 import { assignorTopologyFrom } from './assignment/topology-metadata.js'
 import { decodeAssignment } from './assignment/assignment-info.js'
 import { LATEST_OFFSET } from './assignment/subscription-info.js'
+import { AssignorError } from './assignment/assignor-error.js'
 import type { StateDirectory } from './state/state-directory.js'
 import type { DecodedAssignment } from './stream-thread.js'
 
@@ -23,6 +24,8 @@ export interface ThreadAssignmentOptions {
   readonly stateDirectory: StateDirectory
   /** Active task ids of every thread of this instance. */
   readonly localTasks: () => readonly TaskId[]
+  /** Whether this instance asks the whole application to shut down (SHUTDOWN_APPLICATION). */
+  readonly shutdownRequested: () => boolean
 }
 
 export interface ThreadAssignment {
@@ -64,7 +67,8 @@ export function createThreadAssignment (options: ThreadAssignmentOptions): Threa
           userEndpoint: config.applicationServer ?? '',
           taskOffsetSums: new Map(active.map(t => [t, LATEST_OFFSET])),
           activeTasks: active,
-          standbyTasks: []
+          standbyTasks: [],
+          errorCode: options.shutdownRequested() ? AssignorError.SHUTDOWN_REQUESTED : AssignorError.NONE
         }
       }
     }),
