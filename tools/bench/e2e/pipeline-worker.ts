@@ -1,17 +1,12 @@
 /**
  * Child process of the e2e bench: runs one contender, so every run starts from a fresh process
  * (no JIT, heap or client state shared between contenders) and can be profiled on its own
- * (node --cpu-prof). Talks to the parent over the fork IPC channel:
- *   parent -> { type: 'start', spec } | { type: 'stop' }
- *   child  -> { type: 'ready' } | { type: 'started' } | { type: 'stopped' } | { type: 'failed', message }
- * The parent times the run; this process only starts and stops the pipeline.
+ * (node --cpu-prof). Talks to the parent over the fork IPC channel (worker-protocol.ts). The
+ * parent times the run; this process only starts and stops the pipeline.
  */
-import { startPipeline, type PipelineSpec, type RunningPipeline } from './pipelines.js'
-
-export type ParentMessage = { readonly type: 'start', readonly spec: PipelineSpec } | { readonly type: 'stop' }
-export type WorkerMessage =
-  | { readonly type: 'ready' | 'started' | 'stopped' }
-  | { readonly type: 'failed', readonly message: string }
+import { startPipeline, type RunningPipeline } from './pipelines.js'
+import { writeLoadedSourceMaps } from './profile-summary.js'
+import { SOURCE_MAPS_ENV, type ParentMessage, type WorkerMessage } from './worker-protocol.js'
 
 const send = (message: WorkerMessage): void => { process.send?.(message) }
 const describe = (error: unknown): string => error instanceof Error ? `${error.name}: ${error.message}${error.cause instanceof Error ? ` (cause: ${error.cause.message})` : ''}` : String(error)
@@ -24,6 +19,8 @@ async function onMessage (message: ParentMessage): Promise<void> {
     send({ type: 'started' })
   } else {
     await running?.stop()
+    const mapsPath = process.env[SOURCE_MAPS_ENV]
+    if (mapsPath !== undefined && mapsPath !== '') writeLoadedSourceMaps(mapsPath)
     send({ type: 'stopped' })
     // An explicit exit lets --cpu-prof write its profile, and ends kafkajs' lingering timers.
     process.exit(0)

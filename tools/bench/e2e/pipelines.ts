@@ -66,21 +66,25 @@ async function startBaseline (spec: PipelineSpec, onFailure: (error: unknown) =>
   await producer.connect()
   await consumer.connect()
   await consumer.subscribe({ topics: [spec.inputTopic], fromBeginning: true })
+  const forward = async ({ batch }: EachBatchPayload): Promise<void> => {
+    if (batch.messages.length === 0) return
+    const partition = batch.partition
+    const messages = batch.messages.map(m => ({ key: m.key, value: m.value, partition, timestamp: m.timestamp }))
+    await producer.sendBatch({ topicMessages: [{ topic: spec.outputTopic, messages }], acks: -1 })
+    positions.set(partition, String(Number(batch.lastOffset()) + 1))
+    if (Date.now() - lastCommit >= spec.commitIntervalMs) await commit()
+  }
+  let inflight: Promise<void> = Promise.resolve()
   await consumer.run({
     autoCommit: false,
     partitionsConsumedConcurrently: 1,
-    eachBatch: async ({ batch }: EachBatchPayload) => {
-      if (batch.messages.length === 0) return
-      const partition = batch.partition
-      const messages = batch.messages.map(m => ({ key: m.key, value: m.value, partition, timestamp: m.timestamp }))
-      await producer.sendBatch({ topicMessages: [{ topic: spec.outputTopic, messages }], acks: -1 })
-      positions.set(partition, String(Number(batch.lastOffset()) + 1))
-      if (Date.now() - lastCommit >= spec.commitIntervalMs) await commit()
-    }
+    eachBatch: async payload => { inflight = forward(payload); await inflight }
   })
   return {
+    // Pause, let the batch in hand finish, commit while still a member, then leave.
     stop: async () => {
-      await consumer.stop()
+      consumer.pause([{ topic: spec.inputTopic }])
+      await inflight.catch(() => undefined)
       await commit()
       await consumer.disconnect()
       await producer.disconnect()

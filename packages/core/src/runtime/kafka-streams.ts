@@ -231,6 +231,7 @@ export class KafkaStreams {
   async #shutdownThreads (clean: boolean): Promise<void> {
     const results = await Promise.allSettled(this.#threads.map(t => t.shutdown(clean)))
     for (const r of results) if (r.status === 'rejected') this.#logger.error(`Error while closing a stream thread: ${String(r.reason)}`)
+    await this.#assignment?.close().catch(err => this.#logger.error(`Error while closing the assignor's admin client: ${String(err)}`))
   }
 
   /** Stops processing: commits, checkpoints, closes stores and clients. Idempotent. */

@@ -32,6 +32,8 @@ export interface ThreadAssignment {
   readonly sourceTopics: readonly string[] | RegExp
   assignor(): GroupAssignor
   decode(assignment: MemberAssignment): DecodedAssignment
+  /** Closes the admin client the assignors share. */
+  close(): Promise<void>
 }
 
 export function createThreadAssignment (options: ThreadAssignmentOptions): ThreadAssignment {
@@ -47,11 +49,13 @@ export function createThreadAssignment (options: ThreadAssignmentOptions): Threa
   const sourceTopics: readonly string[] | RegExp = patterns.length === 0
     ? [...topics]
     : new RegExp([...patterns.map(p => `(?:${p.source})`), ...[...topics].map(escapeRegExp)].map(s => `^(?:${s})$`).join('|'))
+  const admin = options.clients.admin({ clientId: `${config.clientId ?? config.applicationId}-assignor-admin` })
   return {
     sourceTopics,
+    close: async () => admin.close(),
     assignor: () => new StreamsPartitionAssignor({
       topology,
-      admin: options.clients.admin({ clientId: `${config.clientId ?? config.applicationId}-assignor-admin` }),
+      admin,
       config: {
         applicationId: config.applicationId,
         numStandbyReplicas: config.numStandbyReplicas,

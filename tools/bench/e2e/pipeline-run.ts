@@ -1,0 +1,143 @@
+/**
+ * One timed run of one contender: forks a pipeline worker, waits until it has loaded its modules,
+ * then starts the clock, tells it to start, and polls the output topic's end offsets every
+ * POLL_MS until they add up to the target (or the run times out). Stops the worker untimed
+ * (a clean close that commits) and reports records/s. The clock covers everything an
+ * application does from start() on: client connections, the group join and assignment, task and
+ * store creation, changelog topic creation, processing, and the acknowledged writes.
+ */
+import { fork, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { performance } from 'node:perf_hooks'
+import type { BenchCluster } from './bench-cluster.js'
+import type { PipelineSpec } from './pipelines.js'
+import { SOURCE_MAPS_ENV, type ParentMessage, type WorkerMessage } from './worker-protocol.js'
+import { mapsPathOf } from './profile-summary.js'
+
+export const POLL_MS = 250
+const WORKER = fileURLToPath(new URL('./pipeline-worker.ts', import.meta.url))
+const STOP_TIMEOUT_MS = 120_000
+
+export interface RunOptions {
+  readonly cluster: BenchCluster
+  readonly spec: PipelineSpec
+  /** Output records that end the run. */
+  readonly records: number
+  readonly timeoutMs: number
+  /** Write a CPU profile (node --cpu-prof) of the worker to this file. */
+  readonly profilePath?: string | undefined
+  /** Aborts the run (Ctrl-C): the worker is killed and timePipeline rejects. */
+  readonly signal?: AbortSignal
+}
+
+export interface RunResult {
+  readonly records: number
+  /** Output records seen when the clock stopped (>= records unless timedOut). */
+  readonly reached: number
+  readonly elapsedMs: number
+  readonly recordsPerSecond: number
+  readonly timedOut: boolean
+  /** Output records after the worker closed. */
+  readonly finalCount: number
+}
+
+export async function timePipeline (options: RunOptions): Promise<RunResult> {
+  const { cluster, spec, records } = options
+  const env = { ...process.env, [SOURCE_MAPS_ENV]: options.profilePath === undefined ? '' : mapsPathOf(options.profilePath) }
+  const worker = new WorkerHandle(fork(WORKER, [], { execArgv: workerExecArgv(options.profilePath), env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }))
+  try {
+    await worker.next('ready')
+    const start = performance.now()
+    worker.send({ type: 'start', spec })
+    let reached = 0
+    let timedOut = false
+    let elapsedMs = 0
+    for (;;) {
+      await worker.sleepOrFail(POLL_MS)
+      options.signal?.throwIfAborted()
+      reached = await cluster.count(spec.outputTopic)
+      elapsedMs = performance.now() - start
+      if (reached >= records) break
+      if (elapsedMs > options.timeoutMs) { timedOut = true; break }
+    }
+    worker.send({ type: 'stop' })
+    await worker.next('stopped', STOP_TIMEOUT_MS)
+    await worker.exited()
+    return { records, reached, elapsedMs, recordsPerSecond: reached / (elapsedMs / 1000), timedOut, finalCount: await cluster.count(spec.outputTopic) }
+  } finally {
+    worker.kill()
+  }
+}
+
+function workerExecArgv (profilePath: string | undefined): string[] {
+  const args = ['--conditions=@kstreams/source', '--import', 'tsx']
+  if (profilePath === undefined) return args
+  const slash = profilePath.lastIndexOf('/')
+  return [...args, '--enable-source-maps', '--cpu-prof', `--cpu-prof-dir=${profilePath.slice(0, slash)}`, `--cpu-prof-name=${profilePath.slice(slash + 1)}`]
+}
+
+/** The parent's side of the IPC protocol with one worker. */
+class WorkerHandle {
+  readonly #child: ChildProcess
+  readonly #messages: WorkerMessage[] = []
+  #failure: Error | undefined
+  #wake: (() => void) | undefined
+  readonly #exit: Promise<void>
+
+  constructor (child: ChildProcess) {
+    this.#child = child
+    child.on('message', (message: WorkerMessage) => {
+      if (message.type === 'failed') this.#failure ??= new Error(`pipeline worker failed: ${message.message}`)
+      else this.#messages.push(message)
+      this.#wake?.()
+    })
+    this.#exit = new Promise(resolve => {
+      child.on('exit', (code, signal) => {
+        if (code !== 0) this.#failure ??= new Error(`pipeline worker exited with ${signal ?? `code ${String(code)}`}`)
+        this.#wake?.()
+        resolve()
+      })
+    })
+  }
+
+  send (message: ParentMessage): void {
+    this.#child.send(message)
+  }
+
+  /** Waits for a message of this type; throws if the worker failed or exited first. */
+  async next (type: WorkerMessage['type'], timeoutMs = 300_000): Promise<void> {
+    const end = Date.now() + timeoutMs
+    for (;;) {
+      const index = this.#messages.findIndex(m => m.type === type)
+      if (index >= 0) { this.#messages.splice(index, 1); return }
+      this.#throwIfFailed()
+      if (this.#child.exitCode !== null) throw new Error(`pipeline worker exited before '${type}'`)
+      if (Date.now() > end) throw new Error(`pipeline worker sent no '${type}' within ${timeoutMs} ms`)
+      await this.sleepOrFail(200)
+    }
+  }
+
+  /** Sleeps (woken early by a message or the exit); throws if the worker failed. */
+  async sleepOrFail (ms: number): Promise<void> {
+    this.#throwIfFailed()
+    await new Promise<void>(resolve => {
+      const timer = setTimeout(done, ms)
+      function done (): void { clearTimeout(timer); resolve() }
+      this.#wake = done
+    })
+    this.#wake = undefined
+    this.#throwIfFailed()
+  }
+
+  async exited (): Promise<void> {
+    await this.#exit
+  }
+
+  kill (): void {
+    if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill('SIGKILL')
+  }
+
+  #throwIfFailed (): void {
+    if (this.#failure !== undefined) throw this.#failure
+  }
+}
