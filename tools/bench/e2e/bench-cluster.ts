@@ -45,8 +45,10 @@ export class BenchCluster {
     return new BenchCluster(servers, owned, admin, kafka)
   }
 
-  async createTopics (topics: readonly string[], numPartitions: number): Promise<void> {
-    await this.#admin.createTopics({ topics: topics.map(topic => ({ topic, numPartitions, replicationFactor: 1 })), waitForLeaders: false })
+  /** Creates the topics and waits for their leaders; `configs` are topic configs (e.g. max.message.bytes). */
+  async createTopics (topics: readonly string[], numPartitions: number, configs: Readonly<Record<string, string>> = {}): Promise<void> {
+    const configEntries = Object.entries(configs).map(([name, value]) => ({ name, value }))
+    await this.#admin.createTopics({ topics: topics.map(topic => ({ topic, numPartitions, replicationFactor: 1, configEntries })), waitForLeaders: false })
     for (let i = 0; i < 200; i++) {
       const meta = await this.#admin.fetchTopicMetadata({ topics: [...topics] }).catch(() => undefined)
       if (meta?.topics.every(t => t.partitions.length === numPartitions && t.partitions.every(p => p.leader >= 0)) === true) return

@@ -12,7 +12,9 @@
  *
  * Usage (tools/bench): npm run bench:e2e -- [--records=1000000] [--warmup=100000] [--rounds=1]
  *   [--partitions=4] [--vocabulary=10000] [--commit-interval-ms=30000] [--timeout-s=600]
- *   [--profile=a,b,baseline-bytes,baseline-words] [--profile-dir=DIR]
+ *   [--max-message-bytes=67108864] [--profile=a,b,baseline-bytes,baseline-words] [--profile-dir=DIR]
+ * --max-message-bytes is set on the output and changelog topics (0: broker default, 1 MB, with
+ * which kstreams fails with MESSAGE_TOO_LARGE once its send buffer outgrows 1 MB per partition).
  * Broker: KAFKA_BOOTSTRAP_SERVERS, else a local one started (and stopped) by the bench.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
@@ -47,12 +49,13 @@ interface Options {
   vocabulary: number
   commitIntervalMs: number
   timeoutS: number
+  maxMessageBytes: number
   profile: string[]
   profileDir: string | undefined
 }
 
 function parseOptions (argv: readonly string[]): Options {
-  const o: Options = { records: 1_000_000, warmup: 100_000, rounds: 1, partitions: 4, vocabulary: 10_000, commitIntervalMs: 30_000, timeoutS: 600, profile: [], profileDir: undefined }
+  const o: Options = { records: 1_000_000, warmup: 100_000, rounds: 1, partitions: 4, vocabulary: 10_000, commitIntervalMs: 30_000, timeoutS: 600, maxMessageBytes: 64 * 1024 * 1024, profile: [], profileDir: undefined }
   for (const arg of argv) {
     const m = /^--([a-z-]+)=(.*)$/.exec(arg)
     const name = m?.[1]
@@ -64,7 +67,7 @@ function parseOptions (argv: readonly string[]): Options {
     } else if (name === 'profile-dir') {
       o.profileDir = value
     } else {
-      const key = ({ records: 'records', warmup: 'warmup', rounds: 'rounds', partitions: 'partitions', vocabulary: 'vocabulary', 'commit-interval-ms': 'commitIntervalMs', 'timeout-s': 'timeoutS' } as const)[name as 'records']
+      const key = ({ records: 'records', warmup: 'warmup', rounds: 'rounds', partitions: 'partitions', vocabulary: 'vocabulary', 'commit-interval-ms': 'commitIntervalMs', 'timeout-s': 'timeoutS', 'max-message-bytes': 'maxMessageBytes' } as const)[name as 'records']
       if (key === undefined || !/^\d+$/.test(value)) throw new Error(`Unknown argument ${arg}; see the header of tools/bench/e2e/e2e-bench.ts`)
       o[key] = Number(value)
     }
@@ -106,7 +109,7 @@ async function main (): Promise<void> {
       const outputTopic = `${groupId}-out`
       const stateDir = join(tempRoot, `${tag}-${contender.id}`)
       const profilePath = profile && profileDir !== undefined ? join(profileDir, `${contender.id}-${tag}.cpuprofile`) : undefined
-      await cluster.createTopics([outputTopic], options.partitions)
+      await cluster.createTopics([outputTopic], options.partitions, options.maxMessageBytes > 0 ? { 'max.message.bytes': String(options.maxMessageBytes) } : {})
       try {
         const result = await timePipeline({
           cluster,
@@ -114,7 +117,7 @@ async function main (): Promise<void> {
           timeoutMs: options.timeoutS * 1000,
           profilePath,
           signal: abort.signal,
-          spec: { pipeline: contender.pipeline, bootstrapServers: cluster.bootstrapServers, inputTopic: inputs[contender.input], outputTopic, groupId, stateDir, commitIntervalMs: options.commitIntervalMs }
+          spec: { pipeline: contender.pipeline, bootstrapServers: cluster.bootstrapServers, inputTopic: inputs[contender.input], outputTopic, groupId, stateDir, commitIntervalMs: options.commitIntervalMs, maxMessageBytes: options.maxMessageBytes }
         })
         const changelog = contender.pipeline === 'count' ? `, changelog ${fmt(await cluster.count(`${groupId}-${STORE_NAME}-changelog`))}` : ''
         log(`${tag.padEnd(7)} ${contender.label}: ${fmt(result.reached)} records in ${(result.elapsedMs / 1000).toFixed(2)} s = ${fmt(result.recordsPerSecond)} records/s` +
@@ -149,7 +152,7 @@ async function main (): Promise<void> {
     }
 
     const title = `records/s, end to end on one broker: ${fmt(options.records)} records, ${options.partitions} partitions, ` +
-      `commitIntervalMs ${options.commitIntervalMs}, ${options.rounds} round(s)`
+      `commitIntervalMs ${options.commitIntervalMs}, max.message.bytes ${options.maxMessageBytes === 0 ? 'broker default' : options.maxMessageBytes}, ${options.rounds} round(s)`
     const report = formatReport(title, CONTENDERS.map((c): ContenderResult => ({ label: c.label, ...results.get(c.id)! })), RATIOS)
     process.stdout.write('\n' + report.join('\n') + '\n')
     for (const profile of profiles) process.stdout.write('\n' + summarizeProfile(profile).join('\n') + '\n')

@@ -16,6 +16,7 @@ import { Lifecycle } from './lifecycle.js'
 import type { MetricSnapshot } from '../metrics/metric-name.js'
 import { StateDirectory } from './state/state-directory.js'
 import { StreamThread, type StreamThreadState } from './stream-thread.js'
+import { GlobalStreamThread } from './global-stream-thread.js'
 import type { KafkaClientFactory } from './kafka/ports.js'
 import type { StateRestoreListener } from './state-restore-listener.js'
 import type { DeserializationErrorHandler } from './record-queue.js'
@@ -67,6 +68,7 @@ export class KafkaStreams {
   #assignment: ThreadAssignment | undefined
   #threadIndex = 0
   #closing: Promise<void> | undefined
+  #globalThread: GlobalStreamThread | undefined
   #shutdownRequested = false
   readonly #globalStores = new Map<string, StateStore>()
 
@@ -122,6 +124,21 @@ export class KafkaStreams {
         localTasks: () => this.#threads.flatMap(t => t.taskManager.activeTaskIds),
         shutdownRequested: () => this.#shutdownRequested
       })
+      if (this.#def.globalStores.length > 0) {
+        // Global stores are complete before any stream thread processes.
+        this.#globalThread = new GlobalStreamThread({
+          topology: this.#def,
+          config: this.#config,
+          clock: this.#options.clock ?? systemClock,
+          logger: this.#logger,
+          clients: this.#clients,
+          stateDirectory: this.#stateDirectory,
+          restoreListener: this.#restoreListener,
+          onFailure: (error) => { void this.#shutDownInError(`global stream thread: ${error.message}`) }
+        })
+        await this.#globalThread.start()
+        for (const [name, store] of this.#globalThread.stores) this.#globalStores.set(name, store)
+      }
       for (let i = 0; i < this.#config.numStreamThreads; i++) await this.#startThread()
     } catch (err) {
       this.#lifecycle.transition('PENDING_ERROR')
@@ -231,6 +248,7 @@ export class KafkaStreams {
   async #shutdownThreads (clean: boolean): Promise<void> {
     const results = await Promise.allSettled(this.#threads.map(t => t.shutdown(clean)))
     for (const r of results) if (r.status === 'rejected') this.#logger.error(`Error while closing a stream thread: ${String(r.reason)}`)
+    await this.#globalThread?.shutdown().catch(err => this.#logger.error(`Error while closing the global stream thread: ${String(err)}`))
     await this.#assignment?.close().catch(err => this.#logger.error(`Error while closing the assignor's admin client: ${String(err)}`))
   }
 
