@@ -56,4 +56,44 @@ describe('WordCount on a real broker: two instances, one stops mid-stream', func
     const { expected, counted } = await run('SIGTERM')
     expect(Object.fromEntries(counted)).to.deep.equal(Object.fromEntries(expected))
   })
+
+  it('a second instance joining mid-stream takes tasks over after the first committed them: counts stay exact', async () => {
+    const prefix = unique('wcj') + '-'
+    await createTopics(['input', 'words', 'output'].map(t => ({ topic: `${prefix}wordcount-${t}`, numPartitions: 4 })))
+    const dirs = [await tempDir('kstreams-a'), await tempDir('kstreams-b')]
+    const env = (i: number): Record<string, string> => ({
+      WORDCOUNT_APP_ID: `${prefix}app`, WORDCOUNT_TOPIC_PREFIX: prefix, WORDCOUNT_STATE_DIR: dirs[i]!.path, WORDCOUNT_COMMIT_INTERVAL_MS: '30000', WORDCOUNT_SESSION_TIMEOUT_MS: '6000'
+    })
+    const output = await OutputCollector.start(`${prefix}wordcount-output`)
+    const expected = new Map<string, number>()
+    const a = new WordCountInstance(env(0))
+    let b: WordCountInstance | undefined
+    try {
+      await waitFor('the first instance RUNNING', () => a.state === 'RUNNING', 90000)
+      const first = makeLines(1500)
+      addCounts(expected, first.counts)
+      await produce(`${prefix}wordcount-input`, first.lines.map((value, i) => ({ key: String(i), value })))
+      await waitFor('the first half counted', () => [...first.counts].every(([w, c]) => (output.last.get(w) ?? 0) >= c), 60000)
+      // A long commit interval: only the revocation before the rebalance commits the first half.
+      b = new WordCountInstance(env(1))
+      await waitFor('both RUNNING after the rebalance', () => a.state === 'RUNNING' && b!.state === 'RUNNING', 90000)
+      const second = makeLines(1500)
+      addCounts(expected, second.counts)
+      await produce(`${prefix}wordcount-input`, second.lines.map((value, i) => ({ key: String(i), value })))
+      await waitFor('everything counted', () => [...expected].every(([w, c]) => (output.last.get(w) ?? 0) >= c), 90000)
+      a.kill('SIGTERM')
+      b.kill('SIGTERM')
+      expect(await a.exited).to.equal(0)
+      expect(await b.exited).to.equal(0)
+      await new Promise(resolve => setTimeout(resolve, 1000))
+      expect(Object.fromEntries(output.last)).to.deep.equal(Object.fromEntries(expected))
+      expect(b.restoreEvents('restore-start').length, 'the joining instance restored the tasks it took over').to.be.greaterThan(0)
+    } finally {
+      a.kill('SIGKILL')
+      b?.kill('SIGKILL')
+      await Promise.all([a.exited, b?.exited])
+      await output.stop()
+      for (const d of dirs) await d.remove()
+    }
+  })
 })

@@ -6,10 +6,12 @@
  */
 import { InvalidStateStoreError, StreamsError } from '../errors.js'
 import type { Serde } from '../serialization/serde.js'
+import { type CacheFlushListener, isCachedStateStore } from './cached-state-store.js'
 import type { KeyValueIterator } from './key-value-store.js'
 import { MeteredWindowedKeyValueIterator } from './metered-windowed-key-value-iterator.js'
 import type { SessionBytesStore, SessionStore } from './session-store.js'
 import type { StateStore, StateStoreContext } from './state-store.js'
+import { SessionKeySchema } from './session-key-schema.js'
 import type { StateSerdes } from './state-serdes.js'
 import { prepareStoreSerdes } from './store-serde-initializer.js'
 import { Window, Windowed } from './windowed.js'
@@ -60,6 +62,21 @@ export class MeteredSessionStore<K, AGG> implements SessionStore<K, AGG> {
   init (context: StateStoreContext, root: StateStore): void | Promise<void> {
     this.#serdes = prepareStoreSerdes(context, this.name, this.#keySerde, this.#valueSerde, (configured, defaultSerde) => configured ?? defaultSerde as Serde<AGG> | undefined)
     return this.#inner.init(context, root)
+  }
+
+  /**
+   * Sets the listener the caching layer calls with each flushed session, deserialized (its key is
+   * the session key). Returns false when the store has no caching layer (or no record cache): the
+   * caller forwards changes itself.
+   */
+  setFlushListener (listener: CacheFlushListener<Windowed<K>, AGG>, sendOldValues: boolean): boolean {
+    const inner = this.#inner
+    if (!isCachedStateStore<Buffer, Buffer>(inner)) return false
+    return inner.setFlushListener((sessionKey, newValue, oldValue, timestamp, recordContext) => {
+      const serdes = this.#requireSerdes()
+      const session = SessionKeySchema.fromBinary(sessionKey)
+      listener(new Windowed(serdes.keyFrom(session.key), session.window), serdes.valueFrom(newValue), serdes.valueFrom(oldValue), timestamp, recordContext)
+    }, sendOldValues)
   }
 
   flush (): void {

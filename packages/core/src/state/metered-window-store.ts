@@ -6,14 +6,16 @@
  */
 import { InvalidStateStoreError, StreamsError } from '../errors.js'
 import type { Serde } from '../serialization/serde.js'
+import { type CacheFlushListener, isCachedStateStore } from './cached-state-store.js'
 import type { KeyValueIterator } from './key-value-store.js'
 import { MeteredWindowStoreIterator } from './metered-window-store-iterator.js'
 import { MeteredWindowedKeyValueIterator } from './metered-windowed-key-value-iterator.js'
 import type { StateStore, StateStoreContext } from './state-store.js'
 import type { StateSerdes } from './state-serdes.js'
 import { prepareStoreSerdes } from './store-serde-initializer.js'
+import { WindowKeySchema } from './window-key-schema.js'
 import type { WindowBytesStore, WindowStore, WindowStoreIterator } from './window-store.js'
-import type { Windowed } from './windowed.js'
+import { Windowed } from './windowed.js'
 
 export interface MeteredWindowStoreOptions<K, V> {
   /** The layer below: caching, change-logging or the backend bytes store. */
@@ -66,7 +68,22 @@ export class MeteredWindowStore<K, V> implements WindowStore<K, V> {
   /** Resolves the serdes, then opens the layers below (which register the store for restore). */
   init (context: StateStoreContext, root: StateStore): void | Promise<void> {
     this.#serdes = prepareStoreSerdes(context, this.name, this.#keySerde, this.#valueSerde, (configured, defaultSerde) => this.prepareValueSerde(configured, defaultSerde))
-    return this.#inner.init(context, root)
+    return this.#inner.init(this.innerContext(context), root)
+  }
+
+  /**
+   * Sets the listener the caching layer calls with each flushed window, deserialized (its key is
+   * the windowed key). Returns false when the store has no caching layer (or no record cache):
+   * the caller forwards changes itself.
+   */
+  setFlushListener (listener: CacheFlushListener<Windowed<K>, V>, sendOldValues: boolean): boolean {
+    const inner = this.#inner
+    if (!isCachedStateStore<Buffer, Buffer>(inner)) return false
+    return inner.setFlushListener((storeKey, newValue, oldValue, timestamp, recordContext) => {
+      const serdes = this.#requireSerdes()
+      const windowed = WindowKeySchema.fromStoreKey(storeKey, this.#windowSize)
+      listener(new Windowed(serdes.keyFrom(windowed.key), windowed.window), serdes.valueFrom(newValue), serdes.valueFrom(oldValue), timestamp, recordContext)
+    }, sendOldValues)
   }
 
   flush (): void {
@@ -125,6 +142,11 @@ export class MeteredWindowStore<K, V> implements WindowStore<K, V> {
   backwardAll (): KeyValueIterator<Windowed<K>, V> {
     const serdes = this.#requireSerdes()
     return new MeteredWindowedKeyValueIterator(this.#inner.backwardAll(), serdes)
+  }
+
+  /** The context handed to the layers below; the timestamped store converts restored records. */
+  protected innerContext (context: StateStoreContext): StateStoreContext {
+    return context
   }
 
   /**

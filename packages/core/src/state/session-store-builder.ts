@@ -1,12 +1,18 @@
 /**
  * Builds session stores from a bytes-store supplier (Kafka's SessionStoreBuilder): each build()
- * wraps a new backend store in the metered layer, which applies the serdes.
+ * wraps a new backend store in change-logging (when logging is enabled), then caching (when
+ * caching is enabled), then the metered layer, which applies the serdes. The changelog topic
+ * gets the windowed configs (`cleanup.policy=compact,delete`, `retention.ms` = retention period
+ * + one day), overridable by the topic configs given to withLoggingEnabled().
  */
 import { StreamsError } from '../errors.js'
 import type { Serde } from '../serialization/serde.js'
 import { AbstractStoreBuilder } from './abstract-store-builder.js'
+import { CachingSessionStore } from './caching-session-store.js'
+import { ChangeLoggingSessionBytesStore } from './change-logging-session-bytes-store.js'
 import { MeteredSessionStore } from './metered-session-store.js'
-import type { SessionBytesStoreSupplier, SessionStore } from './session-store.js'
+import type { SessionBytesStore, SessionBytesStoreSupplier, SessionStore } from './session-store.js'
+import { windowedChangelogConfig } from './window-store-builder.js'
 
 export class SessionStoreBuilder<K, AGG> extends AbstractStoreBuilder<K, AGG, SessionStore<K, AGG>> {
   readonly #supplier: SessionBytesStoreSupplier
@@ -21,10 +27,20 @@ export class SessionStoreBuilder<K, AGG> extends AbstractStoreBuilder<K, AGG, Se
     return this.#supplier.retentionPeriod
   }
 
+  /** The changelog topic configs: the windowed defaults, overridden by those given to withLoggingEnabled(). */
+  override get logConfig (): Readonly<Record<string, string>> {
+    return windowedChangelogConfig(this.loggingEnabled, this.retentionPeriod, super.logConfig)
+  }
+
   build (): SessionStore<K, AGG> {
+    const supplier = this.#supplier
+    const logged: SessionBytesStore = this.loggingEnabled ? new ChangeLoggingSessionBytesStore(supplier.get()) : supplier.get()
+    const cached = this.cachingEnabled
+      ? new CachingSessionStore(logged, { segmentInterval: supplier.segmentInterval, retentionPeriod: supplier.retentionPeriod })
+      : logged
     return new MeteredSessionStore<K, AGG>({
-      inner: this.#supplier.get(),
-      metricsScope: this.#supplier.metricsScope,
+      inner: cached,
+      metricsScope: supplier.metricsScope,
       keySerde: this.keySerde,
       valueSerde: this.valueSerde
     })

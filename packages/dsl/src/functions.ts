@@ -1,0 +1,13 @@
+/** The function types the DSL takes (Kafka Streams' functional interfaces). */
+import type { KeyValue } from '@kstreams/core'
+
+export type Predicate<K, V> = (key: K, value: V) => boolean
+export type KeyValueMapper<K, V, R> = (key: K, value: V) => R
+export type ValueMapper<V, VR> = (value: V) => VR
+export type ValueMapperWithKey<K, V, VR> = (key: K, value: V) => VR
+export type ForeachAction<K, V> = (key: K, value: V) => void
+export type Initializer<VA> = () => VA
+export type Aggregator<K, V, VA> = (key: K, value: V, aggregate: VA) => VA
+export type Reducer<V> = (aggregate: V, value: V) => V
+/** Mappers returning a new key and value return `KeyValue.pair(key, value)`. */
+export type KeyValuePairMapper<K, V, KR, VR> = KeyValueMapper<K, V, KeyValue<KR, VR>>

@@ -1,0 +1,44 @@
+/**
+ * The state behind a StreamsBuilder (Kafka Streams' InternalStreamsBuilder): the core Topology
+ * the DSL writes into, the shared name counter (processors and stores draw from one sequence,
+ * ten digits, as in Kafka Streams so that generated names and describe() output match), and the
+ * steps deferred to build() (stores whose materialization is decided by later operators).
+ * @internal
+ */
+import { Topology } from '@kstreams/core'
+import type { Named } from '../named.js'
+
+export class InternalStreamsBuilder {
+  readonly topology = new Topology()
+  #index = 0
+  readonly #onBuild: Array<() => void> = []
+  #built = false
+
+  /** `<prefix><10-digit index>`, e.g. KSTREAM-FILTER-0000000001. */
+  newProcessorName (prefix: string): string {
+    return prefix + String(this.#index++).padStart(10, '0')
+  }
+
+  /** `<prefix>STATE-STORE-<10-digit index>`, e.g. KSTREAM-AGGREGATE-STATE-STORE-0000000003. */
+  newStoreName (prefix: string): string {
+    return prefix + 'STATE-STORE-' + String(this.#index++).padStart(10, '0')
+  }
+
+  /** The user's name when given, else a generated one. */
+  nameOrGenerate (named: Named | undefined, prefix: string): string {
+    return named?.name ?? this.newProcessorName(prefix)
+  }
+
+  /** Runs `step` in build(), in registration order. */
+  onBuild (step: () => void): void {
+    this.#onBuild.push(step)
+  }
+
+  build (): Topology {
+    if (!this.#built) {
+      this.#built = true
+      for (const step of this.#onBuild) step()
+    }
+    return this.topology
+  }
+}

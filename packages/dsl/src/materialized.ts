@@ -1,0 +1,92 @@
+/**
+ * How a KTable's state store is built (Kafka Streams' `Materialized`): a store name (which makes
+ * the store queryable) or a bytes store supplier, serdes, and the caching and logging toggles.
+ * As in Kafka Streams, DSL stores cache and log by default. Immutable: `with*` returns a copy.
+ */
+import { StreamsError } from '@kstreams/core'
+import type { KeyValueBytesStoreSupplier, Serde } from '@kstreams/core'
+
+interface MaterializedFields<K, V> {
+  readonly storeName?: string | undefined
+  readonly storeSupplier?: KeyValueBytesStoreSupplier | undefined
+  readonly keySerde?: Serde<K> | undefined
+  readonly valueSerde?: Serde<V> | undefined
+  readonly cachingEnabled?: boolean
+  readonly loggingEnabled?: boolean
+  readonly logConfig?: Readonly<Record<string, string>>
+}
+
+export class Materialized<K, V> {
+  readonly storeName: string | undefined
+  readonly storeSupplier: KeyValueBytesStoreSupplier | undefined
+  readonly keySerde: Serde<K> | undefined
+  readonly valueSerde: Serde<V> | undefined
+  readonly cachingEnabled: boolean
+  readonly loggingEnabled: boolean
+  readonly logConfig: Readonly<Record<string, string>>
+
+  private constructor (fields: MaterializedFields<K, V>) {
+    this.storeName = fields.storeName
+    this.storeSupplier = fields.storeSupplier
+    this.keySerde = fields.keySerde
+    this.valueSerde = fields.valueSerde
+    this.cachingEnabled = fields.cachingEnabled ?? true
+    this.loggingEnabled = fields.loggingEnabled ?? true
+    this.logConfig = fields.logConfig ?? {}
+  }
+
+  /** A named (and therefore queryable) store, or a store from the given bytes store supplier. */
+  static as<K = unknown, V = unknown> (storeNameOrSupplier: string | KeyValueBytesStoreSupplier): Materialized<K, V> {
+    if (typeof storeNameOrSupplier === 'string') {
+      if (!/^[a-zA-Z0-9._-]+$/.test(storeNameOrSupplier) || storeNameOrSupplier.length > 249) {
+        throw new StreamsError('ILLEGAL_ARGUMENT', `Store name "${storeNameOrSupplier}" is illegal: use 1 to 249 ASCII alphanumerics, '.', '_' and '-'`)
+      }
+      return new Materialized<K, V>({ storeName: storeNameOrSupplier })
+    }
+    if (storeNameOrSupplier === null || typeof storeNameOrSupplier !== 'object' || typeof storeNameOrSupplier.get !== 'function') {
+      throw new StreamsError('ILLEGAL_ARGUMENT', 'Materialized.as() takes a store name or a KeyValueBytesStoreSupplier')
+    }
+    return new Materialized<K, V>({ storeName: storeNameOrSupplier.name, storeSupplier: storeNameOrSupplier })
+  }
+
+  /** Serdes only; the store gets a generated name and is not queryable. */
+  static with<K, V> (keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined): Materialized<K, V> {
+    return new Materialized<K, V>({ keySerde, valueSerde })
+  }
+
+  withKeySerde (keySerde: Serde<K>): Materialized<K, V> {
+    return new Materialized({ ...this.#fields(), keySerde })
+  }
+
+  withValueSerde (valueSerde: Serde<V>): Materialized<K, V> {
+    return new Materialized({ ...this.#fields(), valueSerde })
+  }
+
+  withCachingEnabled (): Materialized<K, V> {
+    return new Materialized({ ...this.#fields(), cachingEnabled: true })
+  }
+
+  withCachingDisabled (): Materialized<K, V> {
+    return new Materialized({ ...this.#fields(), cachingEnabled: false })
+  }
+
+  withLoggingEnabled (config: Readonly<Record<string, string>> = {}): Materialized<K, V> {
+    return new Materialized({ ...this.#fields(), loggingEnabled: true, logConfig: { ...config } })
+  }
+
+  withLoggingDisabled (): Materialized<K, V> {
+    return new Materialized({ ...this.#fields(), loggingEnabled: false, logConfig: {} })
+  }
+
+  #fields (): MaterializedFields<K, V> {
+    return {
+      storeName: this.storeName,
+      storeSupplier: this.storeSupplier,
+      keySerde: this.keySerde,
+      valueSerde: this.valueSerde,
+      cachingEnabled: this.cachingEnabled,
+      loggingEnabled: this.loggingEnabled,
+      logConfig: this.logConfig
+    }
+  }
+}
