@@ -6,7 +6,6 @@
  * @internal
  */
 import { Topology } from '@kstreams/core'
-import type { Named } from '../named.js'
 
 export class InternalStreamsBuilder {
   readonly topology = new Topology()
@@ -25,8 +24,8 @@ export class InternalStreamsBuilder {
   }
 
   /** The user's name when given, else a generated one. */
-  nameOrGenerate (named: Named | undefined, prefix: string): string {
-    return named?.name ?? this.newProcessorName(prefix)
+  nameOrGenerate (name: string | undefined, prefix: string): string {
+    return name ?? this.newProcessorName(prefix)
   }
 
   /** Runs `step` in build(), in registration order. */

@@ -39,10 +39,11 @@ export class StateDirectory {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
         const holder = Number((await readFile(path, 'utf8').catch(() => '')).trim())
-        if (Number.isSafeInteger(holder) && holder > 0 && holder !== process.pid && isAlive(holder)) {
-          throw new StreamsError('STATE_DIR_LOCKED', `State directory ${this.appDir} is locked by process ${holder}: another instance with the same applicationId and stateDir is running`)
+        if (Number.isSafeInteger(holder) && holder > 0 && isAlive(holder)) {
+          const who = holder === process.pid ? 'another KafkaStreams instance in this process' : `process ${holder}`
+          throw new StreamsError('STATE_DIR_LOCKED', `State directory ${this.appDir} is locked by ${who}: an instance with the same applicationId and stateDir is running`)
         }
-        // Stale lock of a dead process (or our own from an earlier run in this process).
+        // Stale lock of a process that is gone.
         await rm(path, { force: true })
       }
     }

@@ -1,0 +1,135 @@
+/**
+ * The processors behind KTable sources and stateless KTable operators (Kafka Streams'
+ * KTableSource, KTableFilter, KTableMapValues). Each processes `Change(new, old)` records; a
+ * materialized operator writes its store and forwards through a TimestampedTupleForwarder (on
+ * cache flush when the store caches), an unmaterialized one forwards at once. Old values are
+ * computed and sent only once `enableSendingOldValues` succeeded. @internal
+ */
+import { ValueAndTimestamp } from '@kstreams/core'
+import type { Processor, ProcessorContext, Record, TimestampedKeyValueStore } from '@kstreams/core'
+import { Change } from '../change.js'
+import type { KTableProcessorSupplier } from './ktable-processor-supplier.js'
+import { TimestampedTupleForwarder } from './tuple-forwarder.js'
+
+/**
+ * Turns topic records into table updates. Materialized (when named, or forced by an operator
+ * that needs old values) it stores each value and sends the previous one as the old value.
+ * Records with a null key are dropped.
+ */
+export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V, K, V> {
+  sendOldValues = false
+  #storeName: string
+  #materialized: boolean
+  readonly #onMaterialize: () => void
+
+  constructor (storeName: string, materialized: boolean, onMaterialize: () => void) {
+    this.#storeName = storeName
+    this.#materialized = materialized
+    this.#onMaterialize = onMaterialize
+  }
+
+  get storeName (): string | undefined { return this.#materialized ? this.#storeName : undefined }
+
+  enableSendingOldValues (forceMaterialization: boolean): boolean {
+    if (!this.#materialized) {
+      if (!forceMaterialization) return false
+      this.#materialized = true
+      this.#onMaterialize()
+    }
+    this.sendOldValues = true
+    return true
+  }
+
+  get (): Processor<K, V, K, Change<V>> {
+    const storeName = this.storeName
+    const sendOldValues = this.sendOldValues
+    let context: ProcessorContext<K, Change<V>>
+    let store: TimestampedKeyValueStore<K, V> | undefined
+    let forwarder: TimestampedTupleForwarder<K, V> | undefined
+    return {
+      init (c) {
+        context = c
+        if (storeName !== undefined) {
+          store = c.getStateStore<TimestampedKeyValueStore<K, V>>(storeName)
+          forwarder = new TimestampedTupleForwarder(store, c, sendOldValues)
+        }
+      },
+      process (record: Record<K, V>) {
+        if (record.key === null || record.key === undefined) return
+        if (store === undefined || forwarder === undefined) {
+          context.forward(record.withValue(new Change<V>(record.value, null)))
+          return
+        }
+        const oldValue = ValueAndTimestamp.getValueOrNull(store.get(record.key))
+        store.put(record.key, ValueAndTimestamp.make(record.value, record.timestamp))
+        forwarder.maybeForward(record.withValue(new Change<V>(record.value, oldValue)))
+      }
+    }
+  }
+}
+
+/** The common shape of KTableFilter and KTableMapValues: a per-value function of a parent table's updates. */
+export class KTableValueOperatorSupplier<K, V, VR> implements KTableProcessorSupplier<K, Change<V>, K, VR> {
+  sendOldValues: boolean
+  readonly storeName: string | undefined
+  readonly #parent: KTableProcessorSupplier<unknown, unknown, K, V> | undefined
+  readonly #compute: (key: K, value: V | null) => VR | null
+  /** KTableFilter skips an update whose new and old results are both null. */
+  readonly #skipNullChanges: boolean
+
+  constructor (options: {
+    parent: KTableProcessorSupplier<unknown, unknown, K, V> | undefined
+    compute: (key: K, value: V | null) => VR | null
+    storeName: string | undefined
+    /** KTableFilter: true, and asks the parent for old values at once (sent when it is materialized). */
+    isFilter: boolean
+  }) {
+    this.#parent = options.parent
+    this.#compute = options.compute
+    this.storeName = options.storeName
+    this.#skipNullChanges = options.isFilter
+    this.sendOldValues = options.isFilter ? (options.parent?.enableSendingOldValues(false) ?? false) : false
+  }
+
+  enableSendingOldValues (forceMaterialization: boolean): boolean {
+    if (this.storeName !== undefined) {
+      this.sendOldValues = true
+      return true
+    }
+    if (this.#parent?.enableSendingOldValues(forceMaterialization) === true) this.sendOldValues = true
+    return this.sendOldValues
+  }
+
+  get (): Processor<K, Change<V>, K, Change<VR>> {
+    const { storeName, sendOldValues } = this
+    const compute = this.#compute
+    const skipNullChanges = this.#skipNullChanges
+    let context: ProcessorContext<K, Change<VR>>
+    let store: TimestampedKeyValueStore<K, VR> | undefined
+    let forwarder: TimestampedTupleForwarder<K, VR> | undefined
+    return {
+      init (c) {
+        context = c
+        if (storeName !== undefined) {
+          store = c.getStateStore<TimestampedKeyValueStore<K, VR>>(storeName)
+          forwarder = new TimestampedTupleForwarder(store, c, sendOldValues)
+        }
+      },
+      process (record: Record<K, Change<V>>) {
+        const key = record.key
+        const newValue = compute(key, record.value.newValue)
+        let oldValue: VR | null = null
+        if (sendOldValues) {
+          oldValue = store !== undefined ? ValueAndTimestamp.getValueOrNull(store.get(key)) : compute(key, record.value.oldValue)
+        }
+        if (skipNullChanges && sendOldValues && oldValue === null && newValue === null) return
+        if (store === undefined || forwarder === undefined) {
+          context.forward(record.withValue(new Change(newValue, oldValue)))
+          return
+        }
+        store.put(key, ValueAndTimestamp.make(newValue, record.timestamp))
+        forwarder.maybeForward(record.withValue(new Change(newValue, oldValue)))
+      }
+    }
+  }
+}

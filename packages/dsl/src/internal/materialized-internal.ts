@@ -1,0 +1,39 @@
+/**
+ * A Materialized resolved against the builder (Kafka Streams' MaterializedInternal): the store
+ * name (the user's, else generated with the operator's prefix when this object is created, which
+ * is what fixes the name's index), whether the store is queryable, and the timestamped
+ * key-value store builder with Kafka Streams' DSL defaults (in-memory unless a supplier is
+ * given, caching and logging on). @internal
+ */
+import type { Serde, TimestampedKeyValueStoreBuilder } from '@kstreams/core'
+import { Stores } from '@kstreams/stores'
+import type { Materialized } from '../materialized.js'
+import type { InternalStreamsBuilder } from './internal-streams-builder.js'
+
+export class MaterializedInternal<K, V> {
+  readonly storeName: string
+  /** The store name when the user named the store (only then is it queryable). */
+  readonly queryableStoreName: string | undefined
+  readonly #materialized: Materialized<K, V> | undefined
+
+  constructor (materialized: Materialized<K, V> | undefined, builder: InternalStreamsBuilder, generatedStorePrefix: string) {
+    this.#materialized = materialized
+    this.queryableStoreName = materialized?.storeName
+    this.storeName = materialized?.storeName ?? builder.newStoreName(generatedStorePrefix)
+  }
+
+  get keySerde (): Serde<K> | undefined { return this.#materialized?.keySerde }
+  get valueSerde (): Serde<V> | undefined { return this.#materialized?.valueSerde }
+
+  /** The store builder; serdes not set on the Materialized fall back to the given ones, then to the config defaults. */
+  storeBuilder (keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined): TimestampedKeyValueStoreBuilder<K, V> {
+    const m = this.#materialized
+    const supplier = m?.storeSupplier ?? Stores.inMemoryKeyValueStore(this.storeName)
+    const builder = Stores.timestampedKeyValueStoreBuilder(supplier, m?.keySerde ?? keySerde, m?.valueSerde ?? valueSerde)
+    if (m?.cachingEnabled === false) builder.withCachingDisabled()
+    else builder.withCachingEnabled()
+    if (m?.loggingEnabled === false) builder.withLoggingDisabled()
+    else builder.withLoggingEnabled(m?.logConfig ?? {})
+    return builder
+  }
+}

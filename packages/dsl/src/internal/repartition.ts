@@ -1,0 +1,36 @@
+/**
+ * Writes a repartition topic into the topology (Kafka Streams' KStreamImpl.createRepartitionedSource):
+ * parent -> null-key filter -> sink to `<prefix>-repartition`, and a source reading it back. The
+ * three node names are always drawn from the counter (sink, filter, source, in that order); they
+ * are used when the prefix is itself a generated name, else the nodes are named
+ * `<topic>-sink`, `<topic>-filter` and `<topic>-source`. Returns the source name. @internal
+ */
+import type { Serde } from '@kstreams/core'
+import type { InternalStreamsBuilder } from './internal-streams-builder.js'
+import { nonNullKeyProcessor } from './stateless-processors.js'
+
+const GENERATED = /^KSTREAM.*-[0-9]{10}$/
+
+export function createRepartitionedSource<K, V> (
+  builder: InternalStreamsBuilder, parentName: string, prefix: string, keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined
+): string {
+  const topic = prefix.endsWith('-repartition') ? prefix : prefix + '-repartition'
+  const genSink = builder.newProcessorName('KSTREAM-SINK-')
+  const genFilter = builder.newProcessorName('KSTREAM-FILTER-')
+  const genSource = builder.newProcessorName('KSTREAM-SOURCE-')
+  const generated = GENERATED.test(prefix)
+  const sinkName = generated ? genSink : topic + '-sink'
+  const filterName = generated ? genFilter : topic + '-filter'
+  const sourceName = generated ? genSource : topic + '-source'
+  const topology = builder.topology
+  topology.addProcessor(filterName, nonNullKeyProcessor<K, V>(), parentName)
+  topology.addSink<K, V>(sinkName, topic, {
+    ...(keySerde === undefined ? {} : { keySerializer: keySerde }),
+    ...(valueSerde === undefined ? {} : { valueSerializer: valueSerde })
+  }, filterName)
+  topology.addSource(sourceName, topic, {
+    ...(keySerde === undefined ? {} : { keyDeserializer: keySerde }),
+    ...(valueSerde === undefined ? {} : { valueDeserializer: valueSerde })
+  })
+  return sourceName
+}

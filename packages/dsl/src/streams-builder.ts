@@ -1,0 +1,81 @@
+/**
+ * The entry point of the DSL (Kafka Streams' `StreamsBuilder`): sources as KStreams and KTables,
+ * user state stores, and `build()` returning the core Topology the operators wrote (it runs on
+ * the TopologyTestDriver and the runtime unchanged). Processor and store names are generated
+ * from one counter, as Kafka Streams does, so `describe()` prints the same names.
+ */
+import type { SourceOptions, StateStore, StoreBuilder, Topology } from '@kstreams/core'
+import { Consumed } from './consumed.js'
+import { InternalStreamsBuilder } from './internal/internal-streams-builder.js'
+import { KTableSourceSupplier } from './internal/ktable-processors.js'
+import type { KTableProcessorSupplier } from './internal/ktable-processor-supplier.js'
+import { MaterializedInternal } from './internal/materialized-internal.js'
+import { KStream } from './kstream.js'
+import { KTable } from './ktable.js'
+import { Materialized } from './materialized.js'
+
+export class StreamsBuilder {
+  readonly #internal = new InternalStreamsBuilder()
+
+  /** A stream of the records of one topic, several topics, or every topic whose whole name matches a pattern. */
+  stream<K = unknown, V = unknown> (topics: string | readonly string[] | RegExp, consumed?: Consumed<K, V>): KStream<K, V> {
+    const name = this.#internal.nameOrGenerate(consumed?.name, 'KSTREAM-SOURCE-')
+    this.#internal.topology.addSource(name, topics, sourceOptions(consumed))
+    return new KStream<K, V>(this.#internal, name, consumed?.keySerde, consumed?.valueSerde, false)
+  }
+
+  /**
+   * A table of the latest value per key of a topic (a null value deletes the key; records with a
+   * null key are dropped). Materialized only when given a store name or when a later operator
+   * needs it.
+   */
+  table<K = unknown, V = unknown> (topic: string, consumed?: Consumed<K, V> | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
+    let c: Consumed<K, V> | undefined
+    let mat: Materialized<K, V> | undefined
+    if (consumed instanceof Materialized) {
+      mat = consumed
+      c = Consumed.with(consumed.keySerde, consumed.valueSerde)
+    } else {
+      c = consumed
+      mat = materialized
+    }
+    const internal = this.#internal
+    const m = new MaterializedInternal(mat, internal, topic + '-')
+    const sourceName = internal.nameOrGenerate(c?.name, 'KSTREAM-SOURCE-')
+    const tableSourceName = c?.name === undefined ? internal.newProcessorName('KTABLE-SOURCE-') : c.name + '-table-source'
+    const keySerde = c?.keySerde ?? m.keySerde
+    const valueSerde = c?.valueSerde ?? m.valueSerde
+    let storeAdded = false
+    const addStore = (): void => {
+      if (storeAdded) return
+      storeAdded = true
+      internal.topology.addStateStore(m.storeBuilder(keySerde, valueSerde), tableSourceName)
+    }
+    const supplier = new KTableSourceSupplier<K, V>(m.storeName, m.queryableStoreName !== undefined, addStore)
+    internal.topology.addSource(sourceName, topic, sourceOptions(c))
+    internal.topology.addProcessor(tableSourceName, () => supplier.get(), sourceName)
+    internal.onBuild(() => { if (supplier.storeName !== undefined) addStore() })
+    return new KTable<K, V>(internal, tableSourceName, keySerde, valueSerde, supplier as unknown as KTableProcessorSupplier<unknown, unknown, K, V>, m.queryableStoreName)
+  }
+
+  /** Adds a store that `KStream.process` / `processValues` can name. */
+  addStateStore (builder: StoreBuilder<StateStore>): this {
+    this.#internal.topology.addStateStore(builder)
+    return this
+  }
+
+  /** The topology of every operator added so far. */
+  build (): Topology {
+    return this.#internal.build()
+  }
+}
+
+function sourceOptions<K, V> (consumed: Consumed<K, V> | undefined): SourceOptions {
+  if (consumed === undefined) return {}
+  return {
+    ...(consumed.keySerde === undefined ? {} : { keyDeserializer: consumed.keySerde }),
+    ...(consumed.valueSerde === undefined ? {} : { valueDeserializer: consumed.valueSerde }),
+    ...(consumed.timestampExtractor === undefined ? {} : { timestampExtractor: consumed.timestampExtractor }),
+    ...(consumed.offsetReset === undefined ? {} : { offsetReset: consumed.offsetReset })
+  } as SourceOptions
+}
