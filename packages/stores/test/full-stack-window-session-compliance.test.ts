@@ -1,0 +1,186 @@
+/**
+ * Runs the window and session compliance suites through the full stack the builders compose
+ * (metered -> caching -> change-logging -> in-memory) with a roomy record cache (writes stay
+ * cached until commit) and a tiny one (almost every write evicts and flushes), so that reads,
+ * ranges, deletes and retention are checked across the cache/store merge; then checks that the
+ * changelog each stack wrote (Kafka's key layout) restores a fresh store to the same contents.
+ */
+import { expect } from 'chai'
+import { SessionWindow, Windowed } from '@kstreams/core'
+import type { KeyValueIterator, SessionStore, WindowStore } from '@kstreams/core'
+import { SessionKeySchema, ThreadCache, WindowKeySchema } from '@kstreams/core/internal'
+import { sessionStoreCompliance } from '../src/compliance/session/index.js'
+import { windowStoreCompliance } from '../src/compliance/window/index.js'
+import { Stores } from '../src/stores.js'
+import { sessionStackHarness, windowStackHarness } from './helpers/windowed-stack-harness.js'
+
+const RETENTION = 100
+const WINDOW = 10
+const CACHES = [['roomy', 10 * 1024 * 1024], ['tiny', 300]] as const
+
+for (const [label, maxCacheSizeBytes] of CACHES) {
+  const newCache = (): ThreadCache => new ThreadCache({ maxCacheSizeBytes })
+  windowStoreCompliance(windowStackHarness({
+    name: `metered -> caching (${label} record cache) -> change-logging -> in-memory`,
+    supplier: name => Stores.inMemoryWindowStore(name, RETENTION, WINDOW, false),
+    persistent: false,
+    newCache,
+    retentionPeriod: RETENTION,
+    windowSize: WINDOW,
+    retainDuplicates: false
+  }))
+  sessionStoreCompliance(sessionStackHarness({
+    name: `metered -> caching (${label} record cache) -> change-logging -> in-memory`,
+    supplier: name => Stores.inMemorySessionStore(name, RETENTION),
+    persistent: false,
+    newCache,
+    retentionPeriod: RETENTION
+  }))
+}
+
+// Caching is asked for but never applied to a store that retains duplicates (as in Kafka).
+windowStoreCompliance(windowStackHarness({
+  name: 'metered -> change-logging -> in-memory (caching asked for)',
+  supplier: name => Stores.inMemoryWindowStore(name, RETENTION, WINDOW, true),
+  persistent: false,
+  newCache: () => new ThreadCache({ maxCacheSizeBytes: 10 * 1024 * 1024 }),
+  retentionPeriod: RETENTION,
+  windowSize: WINDOW,
+  retainDuplicates: true
+}))
+
+const s = (text: string): Buffer => Buffer.from(text, 'utf8')
+const session = (key: string, start: number, end: number): Windowed<Buffer> => new Windowed(s(key), new SessionWindow(start, end))
+const entries = (it: KeyValueIterator<Windowed<Buffer>, Buffer>): string[] => {
+  try {
+    return [...it].map(kv => `${kv.key.key.toString()}@${kv.key.window.start}/${kv.key.window.end}=${kv.value.toString()}`)
+  } finally {
+    it.close()
+  }
+}
+
+describe('full window stack: changelog replay', () => {
+  for (const [label, maxCacheSizeBytes] of CACHES) {
+    const harness = windowStackHarness({
+      name: label,
+      supplier: name => Stores.inMemoryWindowStore(name, RETENTION, WINDOW, false),
+      persistent: false,
+      newCache: () => new ThreadCache({ maxCacheSizeBytes }),
+      retentionPeriod: RETENTION,
+      windowSize: WINDOW,
+      retainDuplicates: false
+    })
+    after(async () => { await harness.cleanup() })
+
+    it(`restores a fresh store to the same windows from the changelog it wrote (${label} cache)`, async () => {
+      const store = await harness.open()
+      const write = (key: string, value: string | null, start: number): void => { store.put(s(key), value === null ? null : s(value), start) }
+      write('a', '1', 0)
+      write('b', '2', 0)
+      write('a', '3', 10)
+      write('a', '11', 0)
+      write('b', null, 0)
+      write('c', 'gone', 20)
+      write('c', null, 20)
+      write('', 'empty key', 30)
+      write('e', '', 30)
+      await harness.commit(store)
+      const expected = ['a@0/10=11', 'a@10/20=3', '@30/40=empty key', 'e@30/40=']
+      expect(entries(store.all())).to.deep.equal(expected)
+
+      const changelog = harness.contextOf(store).changelog
+      expect(changelog.every(r => r.storeName === 'compliance-window')).to.equal(true)
+      // Kafka's layout: [key][8-byte window start][4-byte seqnum 0], the value as stored.
+      const last = changelog.find(r => r.key.equals(WindowKeySchema.toStoreKeyBinary(s('a'), 0, 0)) && r.value?.toString() === '11')
+      expect(last, 'the final write of a@0').to.not.equal(undefined)
+      expect(changelog.every(r => WindowKeySchema.extractStoreSequence(r.key) === 0)).to.equal(true)
+
+      const restored = await harness.openFromChangelog(changelog)
+      expect(entries(restored.all())).to.deep.equal(expected)
+      expect(restored.fetch(s('b'), 0)).to.equal(null)
+      expect(restored.fetch(s('a'), 0)?.toString()).to.equal('11')
+      // restoring writes to the backend directly: nothing is logged again
+      expect(harness.contextOf(restored).changelog).to.deep.equal([])
+    })
+
+    it(`a restored store holds expired what the changelog's stream time expired (${label} cache)`, async () => {
+      const store = await harness.open()
+      store.put(s('old'), s('o'), 5)
+      store.put(s('new'), s('n'), 5 + RETENTION)
+      await harness.commit(store)
+      const restored = await harness.openFromChangelog(harness.contextOf(store).changelog)
+      expect(restored.fetch(s('old'), 5)).to.equal(null)
+      expect(entries(restored.fetchAll(0, 1000))).to.deep.equal([`new@${5 + RETENTION}/${5 + RETENTION + WINDOW}=n`])
+      // The caching layer saw the restored stream time: a late write to an expired window stays hidden.
+      restored.put(s('late'), s('l'), 5)
+      expect(restored.fetch(s('late'), 5)).to.equal(null)
+      expect(entries(restored.all())).to.deep.equal([`new@${5 + RETENTION}/${5 + RETENTION + WINDOW}=n`])
+    })
+  }
+
+  it('logs every put of a store that retains duplicates under its own seqnum, and restores them all', async () => {
+    const harness = windowStackHarness({
+      name: 'duplicates',
+      supplier: name => Stores.inMemoryWindowStore(name, RETENTION, WINDOW, true),
+      persistent: false,
+      newCache: () => new ThreadCache({ maxCacheSizeBytes: 100_000 }),
+      retentionPeriod: RETENTION,
+      windowSize: WINDOW,
+      retainDuplicates: true
+    })
+    try {
+      const store: WindowStore<Buffer, Buffer> = await harness.open()
+      store.put(s('k'), s('x'), 10)
+      store.put(s('k'), s('y'), 10)
+      store.put(s('k'), s('x'), 10)
+      // not cached: the changelog has every put before any commit
+      const changelog = harness.contextOf(store).changelog
+      expect(changelog.map(r => [WindowKeySchema.extractStoreKeyBytes(r.key).toString(), WindowKeySchema.extractStoreTimestamp(r.key), WindowKeySchema.extractStoreSequence(r.key), r.value?.toString()]))
+        .to.deep.equal([['k', 10, 1, 'x'], ['k', 10, 2, 'y'], ['k', 10, 3, 'x']])
+      const restored = await harness.openFromChangelog(changelog)
+      expect(entries(restored.all())).to.deep.equal(['k@10/20=x', 'k@10/20=y', 'k@10/20=x'])
+    } finally {
+      await harness.cleanup()
+    }
+  })
+})
+
+describe('full session stack: changelog replay', () => {
+  for (const [label, maxCacheSizeBytes] of CACHES) {
+    const harness = sessionStackHarness({
+      name: label,
+      supplier: name => Stores.inMemorySessionStore(name, RETENTION),
+      persistent: false,
+      newCache: () => new ThreadCache({ maxCacheSizeBytes }),
+      retentionPeriod: RETENTION
+    })
+    after(async () => { await harness.cleanup() })
+
+    it(`restores a fresh store to the same sessions from the changelog it wrote (${label} cache)`, async () => {
+      const store: SessionStore<Buffer, Buffer> = await harness.open()
+      store.put(session('a', 0, 5), s('1'))
+      store.put(session('b', 3, 3), s('2'))
+      // a session merge: the two sessions of a are replaced by one
+      store.put(session('a', 8, 9), s('3'))
+      store.remove(session('a', 0, 5))
+      store.remove(session('a', 8, 9))
+      store.put(session('a', 0, 9), s('4'))
+      store.put(session('c', 1, 2), s('x'))
+      store.put(session('c', 1, 2), null)
+      await harness.commit(store)
+      const expected = ['b@3/3=2', 'a@0/9=4']
+      expect(entries(store.findSessions(0, RETENTION))).to.deep.equal(expected)
+
+      const changelog = harness.contextOf(store).changelog
+      // Kafka's layout: [key][8-byte end][8-byte start].
+      expect(changelog.some(r => r.key.equals(SessionKeySchema.toBinary(s('a'), 0, 9)) && r.value?.toString() === '4')).to.equal(true)
+      expect(changelog.some(r => r.key.equals(SessionKeySchema.toBinary(s('a'), 0, 5)) && r.value === null)).to.equal(true)
+
+      const restored = await harness.openFromChangelog(changelog)
+      expect(entries(restored.findSessions(0, RETENTION))).to.deep.equal(expected)
+      expect(restored.fetchSession(s('a'), 0, 5)).to.equal(null)
+      expect(restored.fetchSession(s('a'), 0, 9)?.toString()).to.equal('4')
+      expect(harness.contextOf(restored).changelog).to.deep.equal([])
+    })
+  }
+})
