@@ -4,7 +4,8 @@
  *   KAFKA_BOOTSTRAP_SERVERS (required), WORDCOUNT_APP_ID (default "wordcount"),
  *   WORDCOUNT_STATE_DIR, WORDCOUNT_TOPIC_PREFIX (prefix of the three topics), WORDCOUNT_STORE
  *   ("rocksdb" | "in-memory"), WORDCOUNT_COMMIT_INTERVAL_MS, WORDCOUNT_THREADS,
- *   WORDCOUNT_SESSION_TIMEOUT_MS, WORDCOUNT_ON_BAD_RECORD ("fail" | "continue").
+ *   WORDCOUNT_SESSION_TIMEOUT_MS, WORDCOUNT_ON_BAD_RECORD ("fail" | "continue"), WORDCOUNT_STANDBYS,
+ *   WORDCOUNT_ACCEPTABLE_RECOVERY_LAG.
  * Prints one JSON line per event on stdout (state changes, restore progress) for scripts and tests.
  */
 import { KafkaStreams, consoleLogger } from '@kstreams/core'
@@ -26,6 +27,8 @@ const streams = new KafkaStreams(buildWordCountTopology(topics, env.WORDCOUNT_ST
   ...(env.WORDCOUNT_STATE_DIR !== undefined ? { stateDir: env.WORDCOUNT_STATE_DIR } : {}),
   commitIntervalMs: Number(env.WORDCOUNT_COMMIT_INTERVAL_MS ?? 1000),
   numStreamThreads: Number(env.WORDCOUNT_THREADS ?? 1),
+  numStandbyReplicas: Number(env.WORDCOUNT_STANDBYS ?? 0),
+  ...(env.WORDCOUNT_ACCEPTABLE_RECOVERY_LAG !== undefined ? { acceptableRecoveryLag: Number(env.WORDCOUNT_ACCEPTABLE_RECOVERY_LAG) } : {}),
   ...(env.WORDCOUNT_SESSION_TIMEOUT_MS !== undefined ? { sessionTimeoutMs: Number(env.WORDCOUNT_SESSION_TIMEOUT_MS), heartbeatIntervalMs: 1000 } : {}),
   deserializationExceptionHandler: env.WORDCOUNT_ON_BAD_RECORD === 'continue' ? 'logAndContinue' : 'logAndFail'
 }, { logger: consoleLogger((env.WORDCOUNT_LOG_LEVEL ?? 'warn') as 'info') })
@@ -33,7 +36,8 @@ const streams = new KafkaStreams(buildWordCountTopology(topics, env.WORDCOUNT_ST
 streams.setStateListener((to, from) => emit({ event: 'state', from, to }))
 streams.setGlobalStateRestoreListener({
   onRestoreStart: (tp, store, start, end) => emit({ event: 'restore-start', topic: tp.topic, partition: tp.partition, store, start, end }),
-  onRestoreEnd: (tp, store, total) => emit({ event: 'restore-end', topic: tp.topic, partition: tp.partition, store, total })
+  onRestoreEnd: (tp, store, total) => emit({ event: 'restore-end', topic: tp.topic, partition: tp.partition, store, total }),
+  onRestoreSuspended: (tp, store, total) => emit({ event: 'restore-suspended', topic: tp.topic, partition: tp.partition, store, total })
 })
 
 let closing = false

@@ -18,6 +18,8 @@ export interface ChangelogRegistration {
   readonly apply: StateRestoreCallback
   /** Called with the offset of the last applied record after each batch. */
   readonly onApplied?: (lastOffset: number) => void
+  /** A standby keeps reading with no end; it never completes. */
+  readonly standby?: boolean
 }
 
 interface Restoring {
@@ -54,6 +56,14 @@ export class ChangelogReader {
       if (endOffset === undefined) throw new StreamsError('UNKNOWN_TOPIC', `Changelog partition ${key} of store ${reg.storeName} does not exist`)
       const begin = begins.get(key) ?? 0
       const start = Math.max(reg.startOffset ?? begin, begin)
+      if (reg.standby === true) {
+        if (reg.startOffset !== undefined && reg.startOffset > endOffset) {
+          throw new StreamsError('TASK_CORRUPTED', `Checkpointed offset ${reg.startOffset - 1} of standby store ${reg.storeName} is beyond the end ${endOffset} of changelog ${key}`)
+        }
+        this.#restoring.set(key, { reg, endOffset: Number.POSITIVE_INFINITY, position: start, restored: 0 })
+        this.#assignmentChanged = true
+        continue
+      }
       if (reg.startOffset !== undefined && reg.startOffset > endOffset) {
         throw new StreamsError('TASK_CORRUPTED', `Checkpointed offset ${reg.startOffset - 1} of store ${reg.storeName} is beyond the end ${endOffset} of changelog ${key} (truncated or recreated topic)`)
       }
@@ -78,11 +88,17 @@ export class ChangelogReader {
       if (entry === undefined) continue
       this.#restoring.delete(key)
       this.#assignmentChanged = true
-      this.#options.listener?.onRestoreSuspended?.(p, entry.reg.storeName, entry.restored)
+      if (entry.reg.standby !== true) this.#options.listener?.onRestoreSuspended?.(p, entry.reg.storeName, entry.restored)
     }
   }
 
+  /** Partitions still restoring (standbys not counted). */
   get restoringCount (): number {
+    return [...this.#restoring.values()].filter(e => e.reg.standby !== true).length
+  }
+
+  /** Partitions the reader follows (restoring and standby). */
+  get readingCount (): number {
     return this.#restoring.size
   }
 
@@ -122,7 +138,7 @@ export class ChangelogReader {
       const last = records[records.length - 1]!.offset
       entry.restored += records.length
       entry.reg.onApplied?.(last)
-      this.#options.listener?.onBatchRestored?.(entry.reg.partition, entry.reg.storeName, last, records.length)
+      if (entry.reg.standby !== true) this.#options.listener?.onBatchRestored?.(entry.reg.partition, entry.reg.storeName, last, records.length)
     }
     entry.position = Math.max(entry.position, Math.min(batch.nextOffset, entry.endOffset))
     return entry.position >= entry.endOffset

@@ -122,6 +122,7 @@ export class KafkaStreams {
         clients: this.#clients,
         stateDirectory: this.#stateDirectory,
         localTasks: () => this.#threads.flatMap(t => t.taskManager.activeTaskIds),
+        standbyOffsetSums: () => new Map(this.#threads.flatMap(t => [...t.taskManager.standbyOffsetSums()])),
         shutdownRequested: () => this.#shutdownRequested
       })
       if (this.#def.globalStores.length > 0) {

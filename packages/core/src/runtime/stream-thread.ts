@@ -41,6 +41,8 @@ const TRANSITIONS: Record<StreamThreadState, readonly StreamThreadState[]> = {
 /** What the thread needs to know of an assignment (decoded from the assignment userData). */
 export interface DecodedAssignment {
   readonly activeTasks: ReadonlyMap<string, readonly TopicPartition[]>
+  /** Standby task ids with the changelog partitions to keep current. */
+  readonly standbyTasks: ReadonlyMap<string, readonly TopicPartition[]>
   readonly errorCode: number
   readonly errorMessage: string
 }
@@ -187,7 +189,7 @@ export class StreamThread {
     }
     if (this.state !== 'PARTITIONS_REVOKED' && this.state !== 'STARTING') this.#lifecycle.transition('PARTITIONS_REVOKED')
     this.#lifecycle.transition('PARTITIONS_ASSIGNED')
-    await this.#tasks.handleAssignment(decoded.activeTasks)
+    await this.#tasks.handleAssignment(decoded.activeTasks, decoded.standbyTasks)
     await this.#learnLags([...decoded.activeTasks.values()].flat())
     this.#ensureRestoreLoop()
     this.#maybeRunning()
@@ -209,9 +211,9 @@ export class StreamThread {
   }
 
   #ensureRestoreLoop (): void {
-    if (this.#restoreLoop !== undefined || !this.#tasks.hasRestoringTasks) return
+    if (this.#restoreLoop !== undefined || !this.#tasks.needsChangelogReader) return
     this.#restoreLoop = (async () => {
-      while (this.#tasks.hasRestoringTasks && this.#failed === undefined && this.state !== 'PENDING_SHUTDOWN' && this.state !== 'DEAD') {
+      while (this.#tasks.needsChangelogReader && this.#failed === undefined && this.state !== 'PENDING_SHUTDOWN' && this.state !== 'DEAD') {
         await this.#guard(async () => this.#tasks.restoreStep(this.#o.config.pollMs))
         this.#maybeRunning()
       }

@@ -62,6 +62,8 @@ export class TaskManager {
   readonly #tasks = new Map<string, ManagedTask>()
   readonly #byPartition = new Map<string, ManagedTask>()
   readonly #changelogToTask = new Map<string, ManagedTask>()
+  /** Standby tasks: stores kept current from their changelogs, no processing. */
+  readonly #standbys = new Map<string, { readonly id: TaskId, readonly task: StreamTask, readonly stateManager: ProcessorStateManager }>()
 
   constructor (options: TaskManagerOptions) {
     this.#o = options
@@ -96,9 +98,13 @@ export class TaskManager {
   }
 
   /** Applies a new assignment: resumes kept tasks, closes the others, creates (and restores) new ones. */
-  async handleAssignment (active: ReadonlyMap<string, readonly TopicPartition[]>): Promise<void> {
+  async handleAssignment (active: ReadonlyMap<string, readonly TopicPartition[]>, standby: ReadonlyMap<string, readonly TopicPartition[]> = new Map()): Promise<void> {
     for (const [id, t] of [...this.#tasks]) {
       if (!active.has(id)) await this.#closeTask(t, true)
+    }
+    // Standbys that moved away or became active close first (an active task reopens their stores).
+    for (const id of [...this.#standbys.keys()]) {
+      if (!standby.has(id) || active.has(id)) await this.#closeStandby(id)
     }
     this.#byPartition.clear()
     for (const [id, partitions] of active) {
@@ -113,6 +119,9 @@ export class TaskManager {
         if (t.state === 'RESTORING') await this.#registerChangelogs(t)
       }
       for (const p of partitions) this.#byPartition.set(tpKey(p.topic, p.partition), t)
+    }
+    for (const id of standby.keys()) {
+      if (!this.#standbys.has(id) && !active.has(id)) await this.#createStandby(TaskId.parse(id))
     }
     await this.#seedPartitionTimes([...this.#tasks.values()].filter(t => active.has(t.id.toString())))
     const restoringPartitions = [...this.#tasks.values()].filter(t => t.state === 'RESTORING').flatMap(t => t.partitions)
@@ -212,6 +221,80 @@ export class TaskManager {
     return started
   }
 
+  /** A standby task: its stores follow their changelogs from the checkpoint; nothing is processed. */
+  async #createStandby (id: TaskId): Promise<void> {
+    const taskDir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.taskDir(id))
+    const appId = this.#o.config.applicationId
+    const stateManager = new ProcessorStateManager(id, taskDir, this.#o.logger)
+    const logged = new Set([...this.#o.topology.storeBuilders].filter(([, b]) => b.loggingEnabled).map(([name]) => name))
+    const task = new StreamTask({
+      id,
+      topology: this.#o.topology,
+      subtopologies: [id.subtopology],
+      config: this.#o.config,
+      clock: this.#o.clock,
+      collector: this.#o.collector,
+      stateDir: taskDir,
+      globalStores: this.#o.globalStores,
+      onStoreRegistered: (store, restore) => stateManager.register(store, restore, logged.has(store.name) ? { topic: `${appId}-${store.name}-changelog`, partition: id.partition } : undefined)
+    })
+    await task.initializeStores()
+    await stateManager.loadCheckpoint()
+    this.#standbys.set(id.toString(), { id, task, stateManager })
+    const registrations = stateManager.restoreRegistrations().map(r => ({ ...r, standby: true }))
+    try {
+      await this.#o.changelogReader.register(registrations)
+    } catch (err) {
+      if (!(err instanceof StreamsError) || err.code !== 'TASK_CORRUPTED') throw err
+      this.#o.logger.warn(`${err.message}; wiping the local state of standby task ${id.toString()}`)
+      await this.#closeStandby(id.toString(), false)
+      await this.#o.stateDirectory.wipeTask(id)
+      await this.#createStandby(id)
+    }
+    this.#o.logger.info(`Standby task ${id.toString()} created`)
+  }
+
+  async #closeStandby (id: string, checkpoint = true): Promise<void> {
+    const s = this.#standbys.get(id)
+    if (s === undefined) return
+    this.#standbys.delete(id)
+    this.#o.changelogReader.unregister([...s.stateManager.stores.values()].flatMap(m => m.changelog === undefined ? [] : [m.changelog]))
+    if (checkpoint) {
+      s.stateManager.flush()
+      await s.stateManager.maybeCheckpoint(true)
+    }
+    s.task.close()
+  }
+
+  /** Standby task ids. */
+  get standbyTaskIds (): TaskId[] {
+    return [...this.#standbys.values()].map(s => s.id)
+  }
+
+  /** Whether the changelog reader has partitions to follow (restoring or standby). */
+  get needsChangelogReader (): boolean {
+    return this.hasRestoringTasks || this.#standbys.size > 0
+  }
+
+  /** Sum of the changelog offsets of each standby task (for lag-aware assignment). */
+  standbyOffsetSums (): Map<string, number> {
+    const sums = new Map<string, number>()
+    for (const [id, s] of this.#standbys) {
+      let sum = 0
+      for (const m of s.stateManager.stores.values()) if (m.offset !== undefined) sum += m.offset + 1
+      sums.set(id, sum)
+    }
+    return sums
+  }
+
+  /** Checkpoints standbys whose changelog offsets moved far enough (on commit). */
+  async #commitStandbys (): Promise<void> {
+    for (const s of this.#standbys.values()) {
+      s.stateManager.flush()
+      await s.stateManager.maybeCheckpoint(false)
+    }
+  }
+
   /** One restore step of the changelog reader; tasks whose stores are complete checkpoint and start running. */
   async restoreStep (maxWaitMs: number): Promise<void> {
     const completed = await this.#o.changelogReader.restoreStep(maxWaitMs)
@@ -275,6 +358,7 @@ export class TaskManager {
 
   /** The commit protocol over all running tasks that need it (all when `force`). */
   async commit (force = false): Promise<number> {
+    await this.#commitStandbys()
     const tasks = [...this.#tasks.values()].filter(t => t.state === 'RUNNING' && (force || t.task.commitNeeded || t.task.commitRequested))
     if (tasks.length === 0) {
       await this.#o.collector.flush()
@@ -332,6 +416,9 @@ export class TaskManager {
     }
     for (const t of [...this.#tasks.values()]) {
       try { await this.#closeTask(t, clean) } catch (err) { first ??= err }
+    }
+    for (const id of [...this.#standbys.keys()]) {
+      try { await this.#closeStandby(id, clean) } catch (err) { first ??= err }
     }
     if (first !== undefined) throw first
   }

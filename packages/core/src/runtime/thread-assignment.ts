@@ -24,6 +24,8 @@ export interface ThreadAssignmentOptions {
   readonly stateDirectory: StateDirectory
   /** Active task ids of every thread of this instance. */
   readonly localTasks: () => readonly TaskId[]
+  /** Standby task ids of every thread of this instance, with their changelog offset sums. */
+  readonly standbyOffsetSums: () => ReadonlyMap<string, number>
   /** Whether this instance asks the whole application to shut down (SHUTDOWN_APPLICATION). */
   readonly shutdownRequested: () => boolean
 }
@@ -66,19 +68,22 @@ export function createThreadAssignment (options: ThreadAssignmentOptions): Threa
       },
       localState: () => {
         const active = options.localTasks().map(t => t.toString())
+        const standby = options.standbyOffsetSums()
+        const sums = new Map<string, number>(standby)
+        for (const t of active) sums.set(t, LATEST_OFFSET)
         return {
           processId: options.processId,
           userEndpoint: config.applicationServer ?? '',
-          taskOffsetSums: new Map(active.map(t => [t, LATEST_OFFSET])),
+          taskOffsetSums: sums,
           activeTasks: active,
-          standbyTasks: [],
+          standbyTasks: [...standby.keys()],
           errorCode: options.shutdownRequested() ? AssignorError.SHUTDOWN_REQUESTED : AssignorError.NONE
         }
       }
     }),
     decode: (assignment) => {
       const info = decodeAssignment(assignment)
-      return { activeTasks: info.activeTasks, errorCode: info.errorCode, errorMessage: info.errorMessage }
+      return { activeTasks: info.activeTasks, standbyTasks: info.standbyTasks, errorCode: info.errorCode, errorMessage: info.errorMessage }
     }
   }
 }

@@ -50,7 +50,8 @@ export class TimestampedTupleForwarder<K, V> {
     const sendOldValues = this.#sendOldValues
     return (key, newValue, oldValue, timestamp, recordContext) => {
       const change = new Change(ValueAndTimestamp.getValueOrNull(newValue), sendOldValues ? ValueAndTimestamp.getValueOrNull(oldValue) : null)
-      const record = new Record(key, change, timestamp, recordContext.headers)
+      // The stored timestamp of the new value (a delete has none: the write's timestamp).
+      const record = new Record(key, change, newValue === null ? timestamp : newValue.timestamp, recordContext.headers)
       if (internal !== undefined && node !== undefined) internal.runAs(node, recordContext, () => { context.forward(record) })
       else context.forward(record)
     }
