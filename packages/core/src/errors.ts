@@ -32,6 +32,11 @@ export type StreamsErrorCode =
   | 'TASK_MIGRATED'
   | 'STATE_DIR_LOCKED'
   | 'CHECKPOINT_CORRUPTED'
+  | 'STREAMS_NOT_STARTED'
+  | 'STREAMS_REBALANCING'
+  | 'STATE_STORE_MIGRATED'
+  | 'UNKNOWN_STATE_STORE'
+  | 'INVALID_STATE_STORE_PARTITION'
 
 export interface StreamsErrorOptions {
   cause?: unknown

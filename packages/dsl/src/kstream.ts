@@ -14,6 +14,12 @@ import {
   filterProcessor, flatMapProcessor, flatMapValuesProcessor, mapProcessor, mapValuesProcessor, passThroughProcessor, peekProcessor, selectKeyProcessor
 } from './internal/stateless-processors.js'
 import { KGroupedStream } from './kgrouped-stream.js'
+import type { KTableProcessorSupplier } from './internal/ktable-processor-supplier.js'
+import { KTableSourceSupplier } from './internal/ktable-processors.js'
+import { MaterializedInternal } from './internal/materialized-internal.js'
+import { createRepartitionedSource } from './internal/repartition.js'
+import { KTable } from './ktable.js'
+import { Materialized } from './materialized.js'
 import type { Named } from './named.js'
 import type { Produced } from './produced.js'
 import { processValuesSupplier } from './fixed-key-processor.js'
@@ -141,6 +147,27 @@ export class KStream<K, V> {
     const name = this.#add('KSTREAM-PROCESSVALUES-', named, processValuesSupplier(supplier))
     if (stores.length > 0) this.builder.topology.connectProcessorAndStateStores(name, ...stores)
     return new KStream<K, VR>(this.builder, name, this.keySerde, undefined, this.repartitionRequired)
+  }
+
+  /**
+   * The stream read as a table (latest value per key; null values delete, null keys are
+   * dropped). Repartitions first when an upstream operator changed keys (topic
+   * `<toTable name>-repartition`). Materialized only when given a store name.
+   */
+  toTable (named?: Named | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
+    const args = named instanceof Materialized ? { named: undefined, materialized: named } : { named, materialized }
+    const builder = this.builder
+    const name = builder.nameOrGenerate(args.named?.name, 'KSTREAM-TOTABLE-')
+    const m = new MaterializedInternal(args.materialized, builder, 'KSTREAM-TOTABLE-')
+    const keySerde = m.keySerde ?? this.keySerde
+    const valueSerde = m.valueSerde ?? this.valueSerde
+    const parent = this.repartitionRequired ? createRepartitionedSource(builder, this.name, name, keySerde, valueSerde) : this.name
+    const supplier = new KTableSourceSupplier<K, V>(m.storeName, m.queryableStoreName !== undefined, () => {
+      builder.topology.addStateStore(m.storeBuilder(keySerde, valueSerde), name)
+    })
+    builder.topology.addProcessor(name, () => supplier.get(), parent)
+    if (m.queryableStoreName !== undefined) builder.topology.addStateStore(m.storeBuilder(keySerde, valueSerde), name)
+    return new KTable<K, V>(builder, name, keySerde, valueSerde, supplier as unknown as KTableProcessorSupplier<unknown, unknown, K, V>, m.queryableStoreName)
   }
 
   /** Groups by the current key; repartitions first when an upstream operator changed keys. */

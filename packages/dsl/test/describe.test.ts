@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { Serdes } from '@kstreams/core'
+import { KeyValue, Serdes } from '@kstreams/core'
 import { Branched, Consumed, Grouped, Materialized, Named, StreamsBuilder } from '../src/index.js'
 
 const S = Serdes.String()
@@ -22,6 +22,40 @@ describe('StreamsBuilder: generated names and describe()', () => {
       '      <-- KSTREAM-FILTER-0000000001\n' +
       '    Sink: KSTREAM-SINK-0000000003 (topic: output)\n' +
       '      <-- KSTREAM-MAPVALUES-0000000002\n\n')
+  })
+
+  it('toTable after a key change (KStreamImplTest): names reserved before the repartition nodes', () => {
+    const builder = new StreamsBuilder()
+    builder.stream<string, string>('input')
+      .map((k, v) => KeyValue.pair(v.length, k))
+      .toTable(Materialized.with(Serdes.Integer(), undefined))
+      .toStream()
+      .to('output')
+    expect(builder.build().describe().toString()).to.equal(
+      'Topologies:\n' +
+      '   Sub-topology: 0\n' +
+      '    Source: KSTREAM-SOURCE-0000000000 (topics: [input])\n' +
+      '      --> KSTREAM-MAP-0000000001\n' +
+      '    Processor: KSTREAM-MAP-0000000001 (stores: [])\n' +
+      '      --> KSTREAM-FILTER-0000000005\n' +
+      '      <-- KSTREAM-SOURCE-0000000000\n' +
+      '    Processor: KSTREAM-FILTER-0000000005 (stores: [])\n' +
+      '      --> KSTREAM-SINK-0000000004\n' +
+      '      <-- KSTREAM-MAP-0000000001\n' +
+      '    Sink: KSTREAM-SINK-0000000004 (topic: KSTREAM-TOTABLE-0000000002-repartition)\n' +
+      '      <-- KSTREAM-FILTER-0000000005\n' +
+      '\n' +
+      '  Sub-topology: 1\n' +
+      '    Source: KSTREAM-SOURCE-0000000006 (topics: [KSTREAM-TOTABLE-0000000002-repartition])\n' +
+      '      --> KSTREAM-TOTABLE-0000000002\n' +
+      '    Processor: KSTREAM-TOTABLE-0000000002 (stores: [])\n' +
+      '      --> KTABLE-TOSTREAM-0000000007\n' +
+      '      <-- KSTREAM-SOURCE-0000000006\n' +
+      '    Processor: KTABLE-TOSTREAM-0000000007 (stores: [])\n' +
+      '      --> KSTREAM-SINK-0000000008\n' +
+      '      <-- KSTREAM-TOTABLE-0000000002\n' +
+      '    Sink: KSTREAM-SINK-0000000008 (topic: output)\n' +
+      '      <-- KTABLE-TOSTREAM-0000000007\n\n')
   })
 
   it('a table source burns index 0 for its store name and is not materialized unless named', () => {

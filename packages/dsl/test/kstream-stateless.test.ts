@@ -1,5 +1,6 @@
 import { expect } from 'chai'
 import { KeyValue, Record, Serdes } from '@kstreams/core'
+import { Stores } from '@kstreams/stores'
 import { TopologyTestDriver } from '@kstreams/testing'
 import { Branched, Consumed, Named, Produced, StreamsBuilder } from '../src/index.js'
 import type { FixedKeyProcessorContext, KStream } from '../src/index.js'
@@ -41,7 +42,7 @@ describe('KStream stateless operators on the TopologyTestDriver', () => {
     it('maps values with a ValueMapperWithKey', () => {
       const builder = new StreamsBuilder()
       const { supplier, processed } = capture<number, number>()
-      builder.stream('topic1', Consumed.with(I, S)).mapValues((key, v) => v.length + key).process(supplier)
+      builder.stream('topic1', Consumed.with(I, S)).mapValues((key: number, v: string) => v.length + key).process(supplier)
       const driver = new TopologyTestDriver(builder.build())
       const input = driver.createInputTopic('topic1', I, S)
       for (const k of [1, 10, 100, 1000]) input.pipeInput(k, String(k), 0)
@@ -105,7 +106,7 @@ describe('KStream stateless operators on the TopologyTestDriver', () => {
     source.flatMap((k, v) => [KeyValue.pair(k + '1', v), KeyValue.pair(k + '2', v)]).to('flatMap', Produced.with(S, S))
     source.selectKey((_k, v) => v.toUpperCase()).to('selectKey', Produced.with(S, S))
     source.flatMapValues(v => v.split(' ')).to('flatMapValues', Produced.with(S, S))
-    source.flatMapValues((k, v) => [k + ':' + v]).to('flatMapValuesWithKey', Produced.with(S, S))
+    source.flatMapValues((k: string, v: string) => [k + ':' + v]).to('flatMapValuesWithKey', Produced.with(S, S))
     const driver = new TopologyTestDriver(builder.build())
     driver.createInputTopic('in', S, S).pipeInput('key', 'a b', 42)
     expect(readAll(driver.createOutputTopic('map', S, I))).to.deep.equal([['a b', 3, 42]])
@@ -152,6 +153,31 @@ describe('KStream stateless operators on the TopologyTestDriver', () => {
     driver.close()
   })
 
+  it('process can use a store added with StreamsBuilder.addStateStore; Consumed passes the timestamp extractor', () => {
+    const builder = new StreamsBuilder()
+    builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('seen'), S, I))
+    builder.stream('in', Consumed.with(S, S).withTimestampExtractor(r => Number(r.value)))
+      .process<string, number>(() => {
+        let ctx: import('@kstreams/core').ProcessorContext<string, number>
+        let store: import('@kstreams/core').KeyValueStore<string, number>
+        return {
+          init (c) { ctx = c; store = c.getStateStore('seen') },
+          process (r) {
+            const n = (store.get(r.key) ?? 0) + 1
+            store.put(r.key, n)
+            ctx.forward(r.withValue(n))
+          }
+        }
+      }, 'seen')
+      .to('out', Produced.with(S, I))
+    const driver = new TopologyTestDriver(builder.build())
+    const input = driver.createInputTopic('in', S, S)
+    input.pipeInput('k', '100', 1)
+    input.pipeInput('k', '200', 2)
+    expect(readAll(driver.createOutputTopic('out', S, I))).to.deep.equal([['k', 1, 100], ['k', 2, 200]])
+    driver.close()
+  })
+
   it('processValues cannot change keys: forwarded records keep the input key', () => {
     const builder = new StreamsBuilder()
     builder.stream('in', Consumed.with(S, S))
@@ -166,6 +192,15 @@ describe('KStream stateless operators on the TopologyTestDriver', () => {
     const driver = new TopologyTestDriver(builder.build())
     driver.createInputTopic('in', S, S).pipeInput('k', 'abcd', 5)
     expect(readAll(driver.createOutputTopic('out', S, I))).to.deep.equal([['k', 4, 5]])
+    driver.close()
+  })
+
+  it('to() with a TopicNameExtractor picks the topic per record', () => {
+    const builder = new StreamsBuilder()
+    builder.stream('in', Consumed.with(S, S)).to((key, value, context) => `${key}-${value}-${context.topic ?? ''}`)
+    const driver = new TopologyTestDriver(builder.build())
+    driver.createInputTopic('in', S, S).pipeInput('a', 'b', 3)
+    expect(readAll(driver.createOutputTopic('a-b-in', S, S))).to.deep.equal([['a', 'b', 3]])
     driver.close()
   })
 

@@ -4,7 +4,7 @@ import type { StreamsConfig } from '@kstreams/core'
 import { TopologyTestDriver } from '@kstreams/testing'
 import { Consumed, Materialized, Named, StreamsBuilder } from '../src/index.js'
 import type { KTable } from '../src/index.js'
-import { capture } from './helpers.js'
+import { capture, readAll } from './helpers.js'
 
 const S = Serdes.String()
 const I = Serdes.Integer()
@@ -24,6 +24,26 @@ describe('KTable on the TopologyTestDriver', () => {
     input.pipeInput('B', null, 15)
     input.pipeInput(null, 5, 16)
     expect(processed).to.deep.equal([['A', 1, 10], ['B', 2, 11], ['C', 3, 12], ['D', 4, 13], ['A', null, 14], ['B', null, 15]])
+    driver.close()
+  })
+
+  it('toTable keeps the latest value per key, repartitions after a key change and drops null keys', () => {
+    const builder = new StreamsBuilder()
+    const { supplier, processed } = capture<string, string>()
+    const table = builder.stream('in', Consumed.with(S, S))
+      .selectKey((_k, v) => (v.startsWith('-') ? null as unknown as string : v.split(':')[0]!))
+      .toTable(Materialized.as<string, string>('latest').withKeySerde(S).withValueSerde(S))
+    table.toStream().process(supplier)
+    const driver = new TopologyTestDriver(builder.build())
+    const input = driver.createInputTopic('in', S, S)
+    input.pipeInput('1', 'a:1', 1)
+    input.pipeInput('2', 'b:1', 2)
+    input.pipeInput('3', 'a:2', 3)
+    input.pipeInput('4', '-dropped', 4)
+    expect(processed).to.deep.equal([['a', 'a:1', 1], ['b', 'b:1', 2], ['a', 'a:2', 3]])
+    expect(driver.getKeyValueStore<string, string>('latest')!.get('a')).to.equal('a:2')
+    // source 0, key-select 1, to-table 2: the repartition topic is named after the toTable node
+    expect(readAll(driver.createOutputTopic('KSTREAM-TOTABLE-0000000002-repartition', S, S))).to.deep.equal([['a', 'a:1', 1], ['b', 'b:1', 2], ['a', 'a:2', 3]])
     driver.close()
   })
 
@@ -114,16 +134,19 @@ describe('KTable on the TopologyTestDriver', () => {
     driver.close()
   })
 
-  it('an aggregation table sends old values to a filter: a count leaving the predicate becomes one tombstone', () => {
-    const builder = new StreamsBuilder()
-    const { supplier, processed } = capture<string, number>()
-    builder.stream('in', Consumed.with(S, S)).groupByKey().count(Materialized.as<string, number>('c').withKeySerde(S).withCachingDisabled())
-      .filter((_k, count) => count < 3)
-      .toStream().process(supplier)
-    const driver = new TopologyTestDriver(builder.build())
-    const input = driver.createInputTopic('in', S, S)
-    for (let i = 1; i <= 4; i++) input.pipeInput('k', 'v', i)
-    expect(processed).to.deep.equal([['k', 1, 1], ['k', 2, 2], ['k', null, 3]])
-    driver.close()
-  })
+  for (const caching of [false, true]) {
+    it(`an aggregation sends old values to a filter: a count leaving the predicate becomes one tombstone (caching ${caching ? 'on' : 'off'})`, () => {
+      const builder = new StreamsBuilder()
+      const { supplier, processed } = capture<string, number>()
+      const m = Materialized.as<string, number>('c').withKeySerde(S)
+      builder.stream('in', Consumed.with(S, S)).groupByKey().count(caching ? m : m.withCachingDisabled())
+        .filter((_k, count) => count < 3)
+        .toStream().process(supplier)
+      const driver = new TopologyTestDriver(builder.build())
+      const input = driver.createInputTopic('in', S, S)
+      for (let i = 1; i <= 5; i++) input.pipeInput('k', 'v', i)
+      expect(processed).to.deep.equal([['k', 1, 1], ['k', 2, 2], ['k', null, 3]])
+      driver.close()
+    })
+  }
 })

@@ -31,6 +31,11 @@ describe('DSL types', () => {
     // @ts-expect-error a table of numbers cannot be written with a string serde
     joined.mapValues(v => v.length).toStream().to('x', Produced.with(Serdes.Integer(), Serdes.String()))
 
+    // A ValueMapperWithKey declares its parameter types (TypeScript infers them only for the value-only overload).
+    const keyed: KStream<string, string> = lines.mapValues((k: string, v: string) => k + v)
+    // @ts-expect-error the declared key type must be the stream's key type
+    lines.mapValues((k: number, v: string) => k + v.length)
+    expect(keyed).to.not.equal(undefined)
     expect(builder.build().describe().subtopologies.length).to.be.greaterThan(0)
   })
 })

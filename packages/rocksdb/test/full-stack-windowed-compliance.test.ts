@@ -7,7 +7,8 @@
  * survive a reopen.
  */
 import { expect } from 'chai'
-import { SessionWindow, ThreadCache, Windowed } from '@kstreams/core/internal'
+import { SessionWindow, Windowed } from '@kstreams/core'
+import { ThreadCache } from '@kstreams/core/internal'
 import type { KeyValueIterator } from '@kstreams/core'
 import { sessionStoreCompliance, windowStoreCompliance } from '@kstreams/stores/compliance'
 import { RocksDBSessionBytesStoreSupplier } from '../src/rocksdb-session-bytes-store-supplier.js'
@@ -57,6 +58,60 @@ const entries = (it: KeyValueIterator<Windowed<Buffer>, Buffer>): string[] => {
     it.close()
   }
 }
+
+describe('full windowed stacks over rocksdb: the cache keeps the store\'s order', () => {
+  for (const segmentInterval of [7, 60_000]) {
+    const windows = windowStackHarness({
+      name: 'window', supplier: windowSupplier(segmentInterval), persistent: true, stateDirRoot, newCache: () => new ThreadCache({ maxCacheSizeBytes: ROOMY }),
+      retentionPeriod: RETENTION, windowSize: WINDOW, retainDuplicates: false
+    })
+    const sessions = sessionStackHarness({
+      name: 'session', supplier: sessionSupplier(segmentInterval), persistent: true, stateDirRoot, newCache: () => new ThreadCache({ maxCacheSizeBytes: ROOMY }), retentionPeriod: RETENTION
+    })
+    after(async () => {
+      await windows.cleanup()
+      await sessions.cleanup()
+    })
+
+    it(`window reads return cached and stored windows in RocksDB's order, as after a commit (segment interval ${segmentInterval})`, async () => {
+      const store = await windows.open()
+      for (const [key, start] of [['b', 1], ['a', 3], ['c', 9], ['ab', 8]] as const) store.put(s(key), s(`${key}${start}`), start)
+      await windows.commit(store)
+      for (const [key, start] of [['a', 2], ['b', 0], ['c', 4], ['a', 8], ['b', 1]] as const) store.put(s(key), s(`${key}${start}*`), start)
+      const reads = (): string[][] => [
+        entries(store.all()), entries(store.backwardAll()), entries(store.fetchAll(0, 9)), entries(store.backwardFetchAll(1, 8)),
+        entries(store.fetch(s('a'), s('b'), 0, 9)), entries(store.backwardFetch(s('ab'), undefined, 0, 9))
+      ]
+      const cached = reads()
+      // segment, then key: with one segment all windows of a come first, with segments of 7 ms those of 0..6 do
+      expect(cached[0]).to.deep.equal(segmentInterval === 7
+        ? ['a@2/12=a2*', 'a@3/13=a3', 'b@0/10=b0*', 'b@1/11=b1*', 'c@4/14=c4*', 'a@8/18=a8*', 'ab@8/18=ab8', 'c@9/19=c9']
+        : ['a@2/12=a2*', 'a@3/13=a3', 'a@8/18=a8*', 'ab@8/18=ab8', 'b@0/10=b0*', 'b@1/11=b1*', 'c@4/14=c4*', 'c@9/19=c9'])
+      await windows.commit(store)
+      expect(cached).to.deep.equal(reads())
+    })
+
+    it(`session searches return cached and stored sessions in RocksDB's order, as after a commit (segment interval ${segmentInterval})`, async () => {
+      const store = await sessions.open()
+      const put = (key: string, start: number, end: number, value: string): void => { store.put(new Windowed(s(key), new SessionWindow(start, end)), s(value)) }
+      put('b', 0, 1, 'b1')
+      put('a', 2, 9, 'a9')
+      put('c', 3, 4, 'c4')
+      await sessions.commit(store)
+      put('a', 0, 2, 'a2*')
+      put('b', 5, 8, 'b8*')
+      put('c', 3, 4, 'c4*')
+      put('ab', 6, 6, 'ab6*')
+      const reads = (): string[][] => [
+        entries(store.fetch(undefined, undefined)), entries(store.backwardFetch(undefined, undefined)), entries(store.findSessions(0, 9)),
+        entries(store.findSessions(s('a'), s('b'), 2, 6)), entries(store.backwardFindSessions(s('ab'), s('c'), 0, 9))
+      ]
+      const cached = reads()
+      await sessions.commit(store)
+      expect(cached).to.deep.equal(reads())
+    })
+  }
+})
 
 describe('full windowed stacks over rocksdb: changelog replay and reopen', () => {
   const windows = windowStackHarness({

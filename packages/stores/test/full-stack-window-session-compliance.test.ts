@@ -59,6 +59,73 @@ const entries = (it: KeyValueIterator<Windowed<Buffer>, Buffer>): string[] => {
   }
 }
 
+describe('full windowed stacks: the cache keeps the in-memory stores\' order', () => {
+  const windows = windowStackHarness({
+    name: 'window', supplier: name => Stores.inMemoryWindowStore(name, RETENTION, WINDOW, false), persistent: false,
+    newCache: () => new ThreadCache({ maxCacheSizeBytes: 100_000 }), retentionPeriod: RETENTION, windowSize: WINDOW, retainDuplicates: false
+  })
+  const sessions = sessionStackHarness({
+    name: 'session', supplier: name => Stores.inMemorySessionStore(name, RETENTION), persistent: false,
+    newCache: () => new ThreadCache({ maxCacheSizeBytes: 100_000 }), retentionPeriod: RETENTION
+  })
+  after(async () => {
+    await windows.cleanup()
+    await sessions.cleanup()
+  })
+
+  it('window reads return cached and stored windows time first, as after a commit', async () => {
+    const store = await windows.open()
+    for (const [key, start] of [['b', 1], ['a', 3], ['c', 9], ['ab', 8]] as const) store.put(s(key), s(`${key}${start}`), start)
+    await windows.commit(store)
+    for (const [key, start] of [['a', 2], ['b', 0], ['c', 1], ['a', 8], ['b', 1]] as const) store.put(s(key), s(`${key}${start}*`), start)
+    const reads = (): string[][] => [
+      entries(store.all()), entries(store.backwardAll()), entries(store.fetchAll(0, 9)), entries(store.backwardFetchAll(1, 8)),
+      entries(store.fetch(s('a'), s('b'), 0, 9)), entries(store.backwardFetch(s('ab'), undefined, 0, 9))
+    ]
+    const cached = reads()
+    expect(cached[0]).to.deep.equal(['b@0/10=b0*', 'b@1/11=b1*', 'c@1/11=c1*', 'a@2/12=a2*', 'a@3/13=a3', 'a@8/18=a8*', 'ab@8/18=ab8', 'c@9/19=c9'])
+    await windows.commit(store)
+    expect(cached).to.deep.equal(reads())
+  })
+
+  it('session searches return cached and stored sessions by end, then key, as after a commit', async () => {
+    const store = await sessions.open()
+    store.put(session('b', 0, 1), s('b1'))
+    store.put(session('a', 2, 9), s('a9'))
+    store.put(session('c', 3, 4), s('c4'))
+    await sessions.commit(store)
+    store.put(session('a', 0, 4), s('a4*'))
+    store.put(session('b', 5, 9), s('b9*'))
+    store.put(session('c', 3, 4), s('c4*'))
+    store.put(session('ab', 6, 6), s('ab6*'))
+    const reads = (): string[][] => [
+      entries(store.fetch(undefined, undefined)), entries(store.backwardFetch(undefined, undefined)), entries(store.findSessions(0, 9)),
+      entries(store.findSessions(s('a'), s('b'), 2, 6)), entries(store.backwardFindSessions(s('ab'), s('c'), 0, 9))
+    ]
+    const cached = reads()
+    expect(cached[0]).to.deep.equal(['b@0/1=b1', 'a@0/4=a4*', 'c@3/4=c4*', 'ab@6/6=ab6*', 'a@2/9=a9', 'b@5/9=b9*'])
+    await sessions.commit(store)
+    expect(cached).to.deep.equal(reads())
+  })
+
+  it('sessions of one key and end are each returned once, the cached value winning', async () => {
+    // The in-memory store orders them newest start first, the cache oldest first: the merge
+    // may order them otherwise than the store alone, but never repeats or loses one.
+    const store = await sessions.open()
+    store.put(session('a', 1, 9), s('stored-1'))
+    store.put(session('a', 3, 9), s('stored-3'))
+    await sessions.commit(store)
+    store.put(session('a', 1, 9), s('cached-1'))
+    store.put(session('a', 2, 9), s('cached-2'))
+    const expected = ['a@1/9=cached-1', 'a@2/9=cached-2', 'a@3/9=stored-3']
+    expect(entries(store.fetch(s('a'))).sort()).to.deep.equal(expected)
+    expect(entries(store.backwardFetch(s('a'))).sort()).to.deep.equal(expected)
+    await sessions.commit(store)
+    expect(entries(store.fetch(s('a'))).sort()).to.deep.equal(expected)
+    expect(store.fetchSession(s('a'), 1, 9)?.toString()).to.equal('cached-1')
+  })
+})
+
 describe('full window stack: changelog replay', () => {
   for (const [label, maxCacheSizeBytes] of CACHES) {
     const harness = windowStackHarness({

@@ -1,0 +1,85 @@
+/**
+ * Which kind of store a query wants and the read-only view it gets (Kafka Streams'
+ * QueryableStoreTypes): key-value, timestamped key-value, window, timestamped window and session
+ * stores. `keyValueStore()` and `windowStore()` also accept timestamped stores and show their
+ * plain values.
+ */
+import type { StateStore } from '../../state/state-store.js'
+import type { ReadOnlyKeyValueStore, ValueAndTimestamp } from '../../state/key-value-store.js'
+import type { ReadOnlyWindowStore } from '../../state/window-store.js'
+import type { ReadOnlySessionStore } from '../../state/session-store.js'
+import { MeteredTimestampedKeyValueStore } from '../../state/metered-timestamped-key-value-store.js'
+import { MeteredTimestampedWindowStore } from '../../state/metered-timestamped-window-store.js'
+import { CompositeReadOnlyKeyValueStore } from './composite-read-only-key-value-store.js'
+import { CompositeReadOnlyWindowStore } from './composite-read-only-window-store.js'
+import { CompositeReadOnlySessionStore } from './composite-read-only-session-store.js'
+import { plainKeyValueView, plainWindowView } from './read-only-facades.js'
+import type { StateStoreProvider } from './state-store-provider.js'
+
+export interface QueryableStoreType<T> {
+  /** e.g. 'keyValueStore', for error messages. */
+  readonly kind: string
+  /** Whether a store of this kind can be queried through this type. */
+  accepts(store: StateStore): boolean
+  /** The read-only view over the stores the provider returns (each accepted by `accepts`). */
+  create(provider: StateStoreProvider<StateStore>): T
+}
+
+const has = (store: object, ...methods: string[]): boolean => methods.every(m => typeof (store as Record<string, unknown>)[m] === 'function')
+const isKeyValue = (s: StateStore): boolean => has(s, 'get', 'range', 'all', 'approximateNumEntries')
+const isWindow = (s: StateStore): boolean => has(s, 'fetch', 'fetchAll', 'backwardFetchAll')
+const isSession = (s: StateStore): boolean => has(s, 'findSessions', 'fetchSession')
+const isTimestampedKeyValue = (s: StateStore): boolean => s instanceof MeteredTimestampedKeyValueStore
+const isTimestampedWindow = (s: StateStore): boolean => s instanceof MeteredTimestampedWindowStore
+
+function mapped<S, T> (provider: StateStoreProvider<StateStore>, view: (store: StateStore) => S, composite: (p: StateStoreProvider<S>) => T): T {
+  return composite({ storeName: provider.storeName, stores: () => provider.stores().map(view) })
+}
+
+export class QueryableStoreTypes {
+  private constructor () {}
+
+  static keyValueStore<K, V> (): QueryableStoreType<ReadOnlyKeyValueStore<K, V>> {
+    return {
+      kind: 'keyValueStore',
+      accepts: isKeyValue,
+      create: provider => mapped(provider, s => isTimestampedKeyValue(s)
+        ? plainKeyValueView(s as unknown as ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>)
+        : s as unknown as ReadOnlyKeyValueStore<K, V>, p => new CompositeReadOnlyKeyValueStore<K, V>(p))
+    }
+  }
+
+  static timestampedKeyValueStore<K, V> (): QueryableStoreType<ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>> {
+    return {
+      kind: 'timestampedKeyValueStore',
+      accepts: s => isKeyValue(s) && isTimestampedKeyValue(s),
+      create: provider => mapped(provider, s => s as unknown as ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>, p => new CompositeReadOnlyKeyValueStore(p))
+    }
+  }
+
+  static windowStore<K, V> (): QueryableStoreType<ReadOnlyWindowStore<K, V>> {
+    return {
+      kind: 'windowStore',
+      accepts: isWindow,
+      create: provider => mapped(provider, s => isTimestampedWindow(s)
+        ? plainWindowView(s as unknown as ReadOnlyWindowStore<K, ValueAndTimestamp<V>>)
+        : s as unknown as ReadOnlyWindowStore<K, V>, p => new CompositeReadOnlyWindowStore<K, V>(p))
+    }
+  }
+
+  static timestampedWindowStore<K, V> (): QueryableStoreType<ReadOnlyWindowStore<K, ValueAndTimestamp<V>>> {
+    return {
+      kind: 'timestampedWindowStore',
+      accepts: s => isWindow(s) && isTimestampedWindow(s),
+      create: provider => mapped(provider, s => s as unknown as ReadOnlyWindowStore<K, ValueAndTimestamp<V>>, p => new CompositeReadOnlyWindowStore(p))
+    }
+  }
+
+  static sessionStore<K, AGG> (): QueryableStoreType<ReadOnlySessionStore<K, AGG>> {
+    return {
+      kind: 'sessionStore',
+      accepts: isSession,
+      create: provider => mapped(provider, s => s as unknown as ReadOnlySessionStore<K, AGG>, p => new CompositeReadOnlySessionStore<K, AGG>(p))
+    }
+  }
+}
