@@ -122,7 +122,7 @@ describe('KGroupedStream aggregations on the TopologyTestDriver (KGroupedStreamI
     input.pipeInput('1', 'x', 1)
     input.pipeInput('2', 'drop', 2)
     input.pipeInput('3', 'x', 3)
-    expect(readAll(driver.createOutputTopic('by-value-repartition', S, S))).to.deep.equal([['x', 'x', 1], ['x', 'x', 3]])
+    expect(readAll(driver.createOutputTopic('dummy-topology-test-driver-app-id-by-value-repartition', S, S))).to.deep.equal([['x', 'x', 1], ['x', 'x', 3]])
     expect(readAll(driver.createOutputTopic('out', S, S))).to.deep.equal([['x', 'x', 1], ['x', 'xx', 3]])
     driver.close()
   })

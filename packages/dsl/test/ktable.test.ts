@@ -43,7 +43,7 @@ describe('KTable on the TopologyTestDriver', () => {
     expect(processed).to.deep.equal([['a', 'a:1', 1], ['b', 'b:1', 2], ['a', 'a:2', 3]])
     expect(driver.getKeyValueStore<string, string>('latest')!.get('a')).to.equal('a:2')
     // source 0, key-select 1, to-table 2: the repartition topic is named after the toTable node
-    expect(readAll(driver.createOutputTopic('KSTREAM-TOTABLE-0000000002-repartition', S, S))).to.deep.equal([['a', 'a:1', 1], ['b', 'b:1', 2], ['a', 'a:2', 3]])
+    expect(readAll(driver.createOutputTopic('dummy-topology-test-driver-app-id-KSTREAM-TOTABLE-0000000002-repartition', S, S))).to.deep.equal([['a', 'a:1', 1], ['b', 'b:1', 2], ['a', 'a:2', 3]])
     driver.close()
   })
 

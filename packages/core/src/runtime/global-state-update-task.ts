@@ -48,7 +48,7 @@ export class GlobalStateUpdateTask implements ContextHost {
       names.add(g.sourceName)
       names.add(g.processorName)
     }
-    this.#graph = buildProcessorGraph(options.topology, names, noCollector)
+    this.#graph = buildProcessorGraph(options.topology, names, noCollector, options.config.applicationId)
     this.context = new ProcessorContextImpl(this)
   }
 

@@ -10,7 +10,7 @@ import type { TopologyDef } from '../topology/definitions.js'
 import { resolveStreamsConfig, type ResolvedStreamsConfig, type StreamsConfig } from '../config/streams-config.js'
 import { systemClock, type Clock } from '../clock.js'
 import { silentLogger, type Logger } from '../logger.js'
-import { ConfigError, StreamsError } from '../errors.js'
+import { ConfigError, InvalidStateStoreError, StreamsError } from '../errors.js'
 import type { StateStore } from '../state/state-store.js'
 import { Lifecycle } from './lifecycle.js'
 import type { MetricSnapshot } from '../metrics/metric-name.js'
@@ -21,6 +21,11 @@ import type { KafkaClientFactory } from './kafka/ports.js'
 import type { StateRestoreListener } from './state-restore-listener.js'
 import type { DeserializationErrorHandler } from './record-queue.js'
 import { createThreadAssignment, type ThreadAssignment } from './thread-assignment.js'
+import type { Serializer } from '../serialization/serde.js'
+import type { AdminPort } from './kafka/ports.js'
+import { QueryableStoreProvider, type StoreQueryParameters } from './iq/queryable-store-provider.js'
+import { StreamsMetadataState, type KeyQueryMetadata, type StreamsMetadata } from './iq/streams-metadata-state.js'
+import { localStorePartitionLags, type LagInfo } from './iq/local-store-lags.js'
 
 export type KafkaStreamsState = 'CREATED' | 'REBALANCING' | 'RUNNING' | 'PENDING_SHUTDOWN' | 'NOT_RUNNING' | 'PENDING_ERROR' | 'ERROR'
 
@@ -71,6 +76,9 @@ export class KafkaStreams {
   #globalThread: GlobalStreamThread | undefined
   #shutdownRequested = false
   readonly #globalStores = new Map<string, StateStore>()
+  readonly #metadata: StreamsMetadataState
+  readonly #queryProvider: QueryableStoreProvider
+  #lagAdmin: AdminPort | undefined
 
   constructor (topology: Topology, config: StreamsConfig, options: KafkaStreamsOptions = {}) {
     this.#config = resolveStreamsConfig(config)
@@ -81,6 +89,14 @@ export class KafkaStreams {
     this.#logger = options.logger ?? silentLogger
     this.#lifecycle = new Lifecycle('KafkaStreams client', 'CREATED', TRANSITIONS, (from, to) => this.#stateListener?.(to, from))
     this.#stateDirectory = new StateDirectory(this.#config.stateDir, this.#config.applicationId)
+    this.#metadata = new StreamsMetadataState(this.#def)
+    this.#queryProvider = new QueryableStoreProvider({
+      clientState: () => this.state(),
+      threads: () => this.#threads.map(t => ({ state: t.state, localStores: (name: string, stale: boolean) => t.taskManager.queryableStores(name, stale) })),
+      globalStores: this.#globalStores,
+      storeNames: new Set(this.#def.storeBuilders.keys()),
+      partitionExists: (name, partition) => this.#metadata.partitionExists(name, partition)
+    })
   }
 
   state (): KafkaStreamsState {
@@ -125,6 +141,7 @@ export class KafkaStreams {
         standbyOffsetSums: () => new Map(this.#threads.flatMap(t => [...t.taskManager.standbyOffsetSums()])),
         shutdownRequested: () => this.#shutdownRequested
       })
+      await this.#assignment.prepareInternalTopics()
       if (this.#def.globalStores.length > 0) {
         // Global stores are complete before any stream thread processes.
         this.#globalThread = new GlobalStreamThread({
@@ -179,7 +196,11 @@ export class KafkaStreams {
       clients: this.#clients!,
       stateDirectory: this.#stateDirectory,
       assignor: assignment.assignor(),
-      decodeAssignment: assignment.decode,
+      decodeAssignment: (a) => {
+        const decoded = assignment.decode(a)
+        if (decoded.errorCode === 0 && decoded.partitionsByHost !== undefined) this.#metadata.onAssignment(decoded.partitionsByHost, decoded.standbyPartitionsByHost ?? new Map())
+        return decoded
+      },
       globalStores: this.#globalStores,
       restoreListener: this.#restoreListener,
       onStateChange: (t, from, to) => this.#onThreadStateChange(t, from, to),
@@ -250,7 +271,59 @@ export class KafkaStreams {
     const results = await Promise.allSettled(this.#threads.map(t => t.shutdown(clean)))
     for (const r of results) if (r.status === 'rejected') this.#logger.error(`Error while closing a stream thread: ${String(r.reason)}`)
     await this.#globalThread?.shutdown().catch(err => this.#logger.error(`Error while closing the global stream thread: ${String(err)}`))
+    await this.#lagAdmin?.close().catch(err => this.#logger.error(`Error while closing the lag admin client: ${String(err)}`))
     await this.#assignment?.close().catch(err => this.#logger.error(`Error while closing the assignor's admin client: ${String(err)}`))
+  }
+
+  /** This instance's `applicationServer` ("host:port"), as configured. */
+  get applicationServer (): string | undefined {
+    return this.#config.applicationServer
+  }
+
+  /**
+   * A read-only view over the local stores named `storeName` (interactive queries). Every query
+   * through it fails with a typed InvalidStateStoreError: STREAMS_REBALANCING (retriable) while
+   * rebalancing, STATE_STORE_MIGRATED (retriable) once the store moved away,
+   * INVALID_STATE_STORE_PARTITION for a partition that does not exist; unless stale stores are
+   * enabled, only RUNNING active tasks are read.
+   */
+  store<T> (params: StoreQueryParameters<T>): T {
+    return this.#queryProvider.getStore(params)
+  }
+
+  /**
+   * Which instance hosts `key` of `storeName` (active and standby hosts, partition). Before the
+   * first assignment it returns KEY_QUERY_METADATA_NOT_AVAILABLE (partition -1); during a
+   * rebalance, like Kafka Streams, the last assignment's view.
+   */
+  queryMetadataForKey<K> (storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata {
+    this.#validateIsRunningOrRebalancing()
+    return this.#metadata.keyQueryMetadataForKey(storeName, key, keySerializer)
+  }
+
+  /** What every instance with an applicationServer hosts (empty before the first assignment). */
+  metadataForAllStreamsClients (): StreamsMetadata[] {
+    this.#validateIsRunningOrRebalancing()
+    return this.#metadata.allMetadata()
+  }
+
+  /** The instances that host `storeName` (active or standby). */
+  streamsMetadataForStore (storeName: string): StreamsMetadata[] {
+    this.#validateIsRunningOrRebalancing()
+    return this.#metadata.allMetadataForStore(storeName)
+  }
+
+  /** Per store and partition of this instance's tasks: changelog position, end offset and lag. */
+  async allLocalStorePartitionLags (): Promise<Map<string, Map<number, LagInfo>>> {
+    this.#validateIsRunningOrRebalancing()
+    this.#lagAdmin ??= this.#clients!.admin({ clientId: `${this.#config.clientId ?? this.#config.applicationId}-lag-admin` })
+    return localStorePartitionLags(this.#threads.flatMap(t => t.taskManager.changelogPositions()), this.#lagAdmin)
+  }
+
+  #validateIsRunningOrRebalancing (): void {
+    const state = this.state()
+    if (state === 'CREATED') throw new InvalidStateStoreError('STREAMS_NOT_STARTED', 'KafkaStreams has not been started yet (state CREATED)')
+    if (state !== 'RUNNING' && state !== 'REBALANCING') throw new StreamsError('NOT_RUNNING', `KafkaStreams is not running (state ${state})`)
   }
 
   /** Stops processing: commits, checkpoints, closes stores and clients. Idempotent. */

@@ -19,7 +19,13 @@ export interface ProcessorGraph {
   readonly storeNames: ReadonlySet<string>
 }
 
-export function buildProcessorGraph (def: TopologyDef, nodeNames: ReadonlySet<string>, collector: RecordCollector): ProcessorGraph {
+/** The topic name the runtime uses: internal topics are prefixed with the application id. */
+export function runtimeTopicName (def: TopologyDef, applicationId: string, topic: string): string {
+  return def.internalTopics.has(topic) ? `${applicationId}-${topic}` : topic
+}
+
+export function buildProcessorGraph (def: TopologyDef, nodeNames: ReadonlySet<string>, collector: RecordCollector, applicationId = ''): ProcessorGraph {
+  const topicName = (topic: string): string => runtimeTopicName(def, applicationId, topic)
   const nodes = new Map<string, ProcessorNode>()
   const sourcesByTopic = new Map<string, SourceNode>()
   const patternSources: Array<{ pattern: RegExp, source: SourceNode }> = []
@@ -29,7 +35,7 @@ export function buildProcessorGraph (def: TopologyDef, nodeNames: ReadonlySet<st
     switch (nodeDef.kind) {
       case 'source': {
         const source = new SourceNode(name, toDeserializer(nodeDef.keyDeserializer), toDeserializer(nodeDef.valueDeserializer), nodeDef.timestampExtractor)
-        for (const topic of nodeDef.topics) sourcesByTopic.set(topic, source)
+        for (const topic of nodeDef.topics) sourcesByTopic.set(topicName(topic), source)
         if (nodeDef.pattern !== undefined) patternSources.push({ pattern: nodeDef.pattern, source })
         nodes.set(name, source)
         break
@@ -44,7 +50,7 @@ export function buildProcessorGraph (def: TopologyDef, nodeNames: ReadonlySet<st
         break
       }
       case 'sink':
-        nodes.set(name, new SinkNode(name, nodeDef.topic, nodeDef.topicExtractor, toSerializer(nodeDef.keySerializer), toSerializer(nodeDef.valueSerializer), nodeDef.partitioner, collector))
+        nodes.set(name, new SinkNode(name, nodeDef.topic === undefined ? undefined : topicName(nodeDef.topic), nodeDef.topicExtractor, toSerializer(nodeDef.keySerializer), toSerializer(nodeDef.valueSerializer), nodeDef.partitioner, collector))
         break
     }
   }

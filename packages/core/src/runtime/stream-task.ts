@@ -79,7 +79,7 @@ export class StreamTask implements ContextHost {
     for (const sub of options.topology.subtopologies) {
       if (options.subtopologies.includes(sub.id)) for (const n of sub.nodes) names.add(n)
     }
-    this.#graph = buildProcessorGraph(options.topology, names, options.collector)
+    this.#graph = buildProcessorGraph(options.topology, names, options.collector, options.config.applicationId)
     this.context = new ProcessorContextImpl(this)
   }
 

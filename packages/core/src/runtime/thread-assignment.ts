@@ -34,13 +34,15 @@ export interface ThreadAssignment {
   readonly sourceTopics: readonly string[] | RegExp
   assignor(): GroupAssignor
   decode(assignment: MemberAssignment): DecodedAssignment
+  /** Creates the repartition (and changelog) topics before the threads subscribe. */
+  prepareInternalTopics(): Promise<void>
   /** Closes the admin client the assignors share. */
   close(): Promise<void>
 }
 
 export function createThreadAssignment (options: ThreadAssignmentOptions): ThreadAssignment {
   const { def, config } = options
-  const topology = assignorTopologyFrom(def, config.applicationId)
+  const topology = assignorTopologyFrom(def, config.applicationId, { repartitionTopics: def.internalTopics })
   const topics = new Set<string>()
   const patterns: RegExp[] = []
   for (const sub of topology.subtopologies) {
@@ -52,10 +54,7 @@ export function createThreadAssignment (options: ThreadAssignmentOptions): Threa
     ? [...topics]
     : new RegExp([...patterns.map(p => `(?:${p.source})`), ...[...topics].map(escapeRegExp)].map(s => `^(?:${s})$`).join('|'))
   const admin = options.clients.admin({ clientId: `${config.clientId ?? config.applicationId}-assignor-admin` })
-  return {
-    sourceTopics,
-    close: async () => admin.close(),
-    assignor: () => new StreamsPartitionAssignor({
+  const assignor = (): StreamsPartitionAssignor => new StreamsPartitionAssignor({
       topology,
       admin,
       config: {
@@ -80,10 +79,26 @@ export function createThreadAssignment (options: ThreadAssignmentOptions): Threa
           errorCode: options.shutdownRequested() ? AssignorError.SHUTDOWN_REQUESTED : AssignorError.NONE
         }
       }
-    }),
+    })
+  return {
+    sourceTopics,
+    close: async () => admin.close(),
+    assignor,
+    prepareInternalTopics: async () => {
+      if (def.internalTopics.size === 0) return
+      const counts = await admin.partitionCounts(await admin.listTopics())
+      await assignor().prepareInternalTopics(counts)
+    },
     decode: (assignment) => {
       const info = decodeAssignment(assignment)
-      return { activeTasks: info.activeTasks, standbyTasks: info.standbyTasks, errorCode: info.errorCode, errorMessage: info.errorMessage }
+      return {
+        activeTasks: info.activeTasks,
+        standbyTasks: info.standbyTasks,
+        errorCode: info.errorCode,
+        errorMessage: info.errorMessage,
+        partitionsByHost: info.partitionsByHost,
+        standbyPartitionsByHost: info.standbyPartitionsByHost
+      }
     }
   }
 }

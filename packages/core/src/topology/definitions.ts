@@ -75,4 +75,6 @@ export interface TopologyDef {
   readonly storeBuilders: ReadonlyMap<string, StoreBuilder<StateStore>>
   /** Global store names. */
   readonly globalStoreNames: ReadonlySet<string>
+  /** Internal (repartition) topics by unprefixed name; the runtime uses `<applicationId>-<name>`. */
+  readonly internalTopics: ReadonlyMap<string, { readonly numPartitions?: number }>
 }

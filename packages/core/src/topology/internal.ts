@@ -8,3 +8,16 @@
  * @internal
  */
 export const TOPOLOGY_DEF: unique symbol = Symbol('kstreams.topologyDef')
+
+/**
+ * `topology[ADD_INTERNAL_TOPIC](name, spec)` declares `name` an internal topic of the application
+ * (a repartition topic): the runtime prefixes it with the application id and creates it. The DSL
+ * uses it; `describe()` prints the name without the prefix, as Kafka Streams does. @internal
+ */
+export const ADD_INTERNAL_TOPIC: unique symbol = Symbol('kstreams.addInternalTopic')
+
+/** What the application declares about one of its internal topics. @internal */
+export interface InternalTopicSpec {
+  /** A partition count fixed by the user; otherwise it follows the upstream source topics. */
+  readonly numPartitions?: number
+}

@@ -11,7 +11,7 @@ import { toDeserializer, toSerializer } from '../serialization/serde.js'
 import type { StateStore, StoreBuilder } from '../state/state-store.js'
 import type { GlobalStoreDef, NodeDef, ProcessorNodeDef, SinkNodeDef, SourceNodeDef, SubtopologyDef, TopologyDef } from './definitions.js'
 import { describeTopology } from './describe-topology.js'
-import { TOPOLOGY_DEF } from './internal.js'
+import { ADD_INTERNAL_TOPIC, TOPOLOGY_DEF, type InternalTopicSpec } from './internal.js'
 import { computeNodeGroups } from './node-groups.js'
 import { checkName, checkStoreBuilder, checkSupplier, checkSupplierReturnsNewInstances, wholeNameMatcher } from './topology-arguments.js'
 import type { TopologyDescription } from './topology-description.js'
@@ -56,6 +56,7 @@ export class Topology {
   /** The processors connected to each local store, in connection order. */
   readonly #storeUsers = new Map<string, string[]>()
   readonly #globalStores = new Map<string, GlobalStoreEntry>()
+  readonly #internalTopics = new Map<string, InternalTopicSpec>()
   /** The source and processor nodes of global stores. */
   readonly #globalNodes = new Set<string>()
   /** Every fixed topic read by a source, global ones included. */
@@ -243,6 +244,12 @@ export class Topology {
     return describeTopology(this[TOPOLOGY_DEF]())
   }
 
+  /** Declares an internal (repartition) topic. @internal */
+  [ADD_INTERNAL_TOPIC] (name: string, spec: InternalTopicSpec = {}): this {
+    this.#internalTopics.set(name, spec)
+    return this
+  }
+
   /** The validated plain definition of this topology as it is now, for the runtime. @internal */
   [TOPOLOGY_DEF] (): TopologyDef {
     const nodes = new Map<string, NodeDef>()
@@ -274,7 +281,8 @@ export class Topology {
       subtopologies: Object.freeze(subtopologies),
       globalStores: Object.freeze(globalStores),
       storeBuilders: new Map(this.#storeBuilders),
-      globalStoreNames: new Set(this.#globalStores.keys())
+      globalStoreNames: new Set(this.#globalStores.keys()),
+      internalTopics: new Map(this.#internalTopics)
     }
     validateTopologyDef(def)
     return def

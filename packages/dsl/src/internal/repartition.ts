@@ -6,6 +6,7 @@
  * `<topic>-sink`, `<topic>-filter` and `<topic>-source`. Returns the source name. @internal
  */
 import type { Serde } from '@kstreams/core'
+import { ADD_INTERNAL_TOPIC } from '@kstreams/core/internal'
 import type { InternalStreamsBuilder } from './internal-streams-builder.js'
 import { nonNullKeyProcessor } from './stateless-processors.js'
 
@@ -23,6 +24,7 @@ export function createRepartitionedSource<K, V> (
   const filterName = generated ? genFilter : topic + '-filter'
   const sourceName = generated ? genSource : topic + '-source'
   const topology = builder.topology
+  topology[ADD_INTERNAL_TOPIC](topic)
   topology.addProcessor(filterName, nonNullKeyProcessor<K, V>(), parentName)
   topology.addSink<K, V>(sinkName, topic, {
     ...(keySerde === undefined ? {} : { keySerializer: keySerde }),

@@ -186,6 +186,19 @@ export class StreamsPartitionAssignor implements GroupAssignor {
     return this.#memberAssignments(processes, assignment, grouping, statefulTasks, nextRebalanceMs)
   }
 
+  /**
+   * Creates the internal topics now (before the consumers subscribe, since a subscription to a
+   * topic that does not exist yet fails); throws a StreamsError naming the problem.
+   */
+  async prepareInternalTopics (partitionCounts: ReadonlyMap<string, number>): Promise<void> {
+    try {
+      await this.#prepareTopics(partitionCounts)
+    } catch (error) {
+      if (error instanceof AssignmentFailure) throw new StreamsError(error.errorCode === AssignorError.INCOMPLETE_SOURCE_TOPIC_METADATA ? 'UNKNOWN_TOPIC' : 'ASSIGNMENT_ERROR', error.message)
+      throw error
+    }
+  }
+
   /** Resolves topics, sizes and creates internal topics, and groups partitions into tasks. */
   async #prepareTopics (partitionCounts: ReadonlyMap<string, number>): Promise<TaskGrouping> {
     const topology = this.#topology
