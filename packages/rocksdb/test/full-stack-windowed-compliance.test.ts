@@ -14,7 +14,7 @@ import { sessionStoreCompliance, windowStoreCompliance } from '@kstreams/stores/
 import { RocksDBSessionBytesStoreSupplier } from '../src/rocksdb-session-bytes-store-supplier.js'
 import { RocksDBWindowBytesStoreSupplier } from '../src/rocksdb-window-bytes-store-supplier.js'
 import { TempDirs } from './helpers/temp-dirs.js'
-import { sessionStackHarness, windowStackHarness } from './helpers/windowed-stack-harness.js'
+import { sessionStackHarness, windowStackHarness } from '@kstreams/stores/compliance'
 
 const RETENTION = 100
 const WINDOW = 10

@@ -12,7 +12,7 @@ import { SessionKeySchema, ThreadCache, WindowKeySchema } from '@kstreams/core/i
 import { sessionStoreCompliance } from '../src/compliance/session/index.js'
 import { windowStoreCompliance } from '../src/compliance/window/index.js'
 import { Stores } from '../src/stores.js'
-import { sessionStackHarness, windowStackHarness } from './helpers/windowed-stack-harness.js'
+import { sessionStackHarness, windowStackHarness } from '../src/compliance/windowed-stack-harness.js'
 
 const RETENTION = 100
 const WINDOW = 10

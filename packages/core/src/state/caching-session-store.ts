@@ -6,7 +6,10 @@
  * the layer holds expired (end at or before the stream time it saw minus the retention period)
  * are never returned. Dirty sessions go below on flush, eviction and close, and to the flush
  * listener with their session key. Without a record cache in its context it writes straight
- * through.
+ * through. One order differs from the store below: the in-memory store lists the sessions of one
+ * key and end newest start first, the cache oldest first, so while such sessions are cached a
+ * merged read may interleave them otherwise (each once); a session-merging aggregation never
+ * keeps two of them, as they overlap.
  */
 import { StreamsError } from '../errors.js'
 import { NamedCacheIterator } from './cache/named-cache-iterator.js'
@@ -98,6 +101,7 @@ export class CachingSessionStore extends CachingWindowedStoreBase<SessionBytesSt
   }
 
   #find (args: FindKeyArgs, forward: boolean): Iter {
+    this.checkOpen()
     const inner = this.inner
     if (args.length === 3) {
       const [key, earliestEnd, latestStart] = args

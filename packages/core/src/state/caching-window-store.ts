@@ -45,7 +45,7 @@ export class CachingWindowStore extends CachingWindowedStoreBase<WindowBytesStor
       this.inner.put(key, value, windowStartTime)
       return
     }
-    if (key === null || key === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": key cannot be null`)
+    this.#checkKey(key)
     this.putCached(cache, WindowKeySchema.toStoreKeyBinary(key, windowStartTime, 0), value ?? null)
   }
 
@@ -58,6 +58,7 @@ export class CachingWindowStore extends CachingWindowedStoreBase<WindowBytesStor
     const [key, windowStartTime] = args
     const cache = this.recordCache
     if (cache === undefined) return this.inner.fetch(key, windowStartTime)
+    this.#checkKey(key)
     if (windowStartTime < this.firstLiveTime) return null
     const entry = this.getCached(cache, WindowKeySchema.toStoreKeyBinary(key, windowStartTime, 0))
     return entry === undefined ? this.inner.fetch(key, windowStartTime) : entry.value
@@ -104,6 +105,7 @@ export class CachingWindowStore extends CachingWindowedStoreBase<WindowBytesStor
     const inner = this.inner
     const cache = this.recordCache
     if (cache === undefined) return forward ? inner.fetch(key, timeFrom, timeTo) : inner.backwardFetch(key, timeFrom, timeTo)
+    this.#checkKey(key)
     const firstLive = this.firstLiveTime
     const from = Math.max(timeFrom, firstLive)
     const store = forward ? inner.fetch(key, from, timeTo) : inner.backwardFetch(key, from, timeTo)
@@ -164,5 +166,9 @@ export class CachingWindowStore extends CachingWindowedStoreBase<WindowBytesStor
     if (kind === 'all') return forward ? inner.all() : inner.backwardAll()
     if (kind === 'fetchAll') return forward ? inner.fetchAll(timeFrom, timeTo) : inner.backwardFetchAll(timeFrom, timeTo)
     return forward ? inner.fetch(keyFrom, keyTo, timeFrom, timeTo) : inner.backwardFetch(keyFrom, keyTo, timeFrom, timeTo)
+  }
+
+  #checkKey (key: Buffer): void {
+    if (key === null || key === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": key cannot be null`)
   }
 }

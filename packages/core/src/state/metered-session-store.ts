@@ -2,7 +2,8 @@
  * The outermost session store layer (Kafka's MeteredSessionStore): the typed face of a session
  * store. It owns the store's serdes (resolved at init, falling back to the configured default
  * serdes, seeing the changelog topic) and turns typed calls into byte calls on the layer below,
- * which keys sessions by `Windowed<Buffer>`. Latency metrics will be recorded here.
+ * which keys sessions by `Windowed<Buffer>`. It hands the caching layer's flushed sessions to the
+ * DSL's flush listener, deserialized. Latency metrics will be recorded here.
  */
 import { InvalidStateStoreError, StreamsError } from '../errors.js'
 import type { Serde } from '../serialization/serde.js'

@@ -2,7 +2,8 @@
  * The outermost window store layer (Kafka's MeteredWindowStore): the typed face of a window
  * store. It owns the store's serdes (resolved at init, falling back to the configured default
  * serdes, seeing the changelog topic) and turns typed calls into byte calls on the layer below;
- * everything beneath works on bytes. Latency metrics will be recorded here when metrics arrive.
+ * everything beneath works on bytes. It hands the caching layer's flushed windows to the DSL's
+ * flush listener, deserialized. Latency metrics will be recorded here when metrics arrive.
  */
 import { InvalidStateStoreError, StreamsError } from '../errors.js'
 import type { Serde } from '../serialization/serde.js'

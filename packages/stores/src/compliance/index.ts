@@ -12,3 +12,5 @@ export type { KeyValueStackHarness, KeyValueStackHarnessOptions } from './key-va
 export { TestStoreContext, createTestStoreContext } from './test-context.js'
 export type { CapturedChangelogRecord, StoreRegistration, TestStoreContextOptions } from './test-context.js'
 export { codeOf } from './expect-code.js'
+export { windowStackHarness, sessionStackHarness } from './windowed-stack-harness.js'
+export type { StackOptions, StackHarnessExtras, WindowStackOptions, SessionStackOptions } from './windowed-stack-harness.js'

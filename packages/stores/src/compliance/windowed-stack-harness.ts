@@ -1,20 +1,20 @@
 /**
  * Window and session harnesses over the full store stack the builders compose: metered (Buffer
- * serdes) -> caching -> change-logging -> the backend of a supplier; a copy of the
- * @kstreams/stores test helper of the same name, which this package cannot import. Each store
- * gets its own TestStoreContext, whose captured changelog and record cache are kept across
- * reopens (the same task on the same thread), and its own state directory, removed by
- * cleanup(). openFromChangelog() opens a new, empty store of the same stack and feeds it
- * changelog records as a restore would.
+ * serdes) -> caching -> change-logging -> the backend of a supplier. Each store gets its own
+ * TestStoreContext, whose captured changelog and record cache are kept across reopens (the same
+ * task on the same thread), and, when a state directory root is given, its own state directory,
+ * removed by cleanup(). openFromChangelog() opens a new, empty store of the same stack and feeds
+ * it changelog records as a restore would.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Serdes } from '@kstreams/core'
 import type { SessionBytesStoreSupplier, SessionStore, StateStore, StateStoreContext, StoreBuilder, WindowBytesStoreSupplier, WindowStore } from '@kstreams/core'
-import { createTestStoreContext } from '@kstreams/stores/compliance'
-import type { CapturedChangelogRecord, SessionStoreHarness, StoreHarness, TestStoreContext, WindowStoreHarness } from '@kstreams/stores/compliance'
-import { Stores } from '@kstreams/stores'
+import type { SessionStoreHarness, StoreHarness, WindowStoreHarness } from './harness.js'
+import { createTestStoreContext } from './test-context.js'
+import type { CapturedChangelogRecord, TestStoreContext } from './test-context.js'
+import { Stores } from '../stores.js'
 
 type RecordCache = NonNullable<StateStoreContext['cache']>
 
