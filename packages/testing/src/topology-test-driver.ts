@@ -45,8 +45,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     this.#def = topology[TOPOLOGY_DEF]()
     this.#clock = new ManualClock(initialWallClockTimeMs ?? Date.now())
     const appDir = join(resolved.stateDir, resolved.applicationId)
-    // metricsRecordingLevel: Kafka's metrics.recording.level, read once StreamsConfig has it.
-    const recordingLevel = 'metricsRecordingLevel' in resolved ? resolved.metricsRecordingLevel as RecordingLevel : 'INFO'
+    const recordingLevel: RecordingLevel = resolved.metricsRecordingLevel
     this.#metrics = new StreamsMetricsRegistry({ recordingLevel, clock: this.#clock, threadId: 'main' })
     if (this.#def.globalStores.length > 0) {
       this.#globalTask = new GlobalStateUpdateTask({ topology: this.#def, config: resolved, clock: this.#clock, stateDir: join(appDir, 'global') })

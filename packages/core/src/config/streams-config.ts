@@ -74,9 +74,18 @@ export interface StreamsConfig {
   sessionTimeoutMs?: number
   /** Group heartbeat interval (consumer `heartbeat.interval.ms`); default 3000. */
   heartbeatIntervalMs?: number
+  /** Block cache shared out over the RocksDB stores of an instance (`rocksdb.config`); default 64 MiB. */
+  rocksdbBlockCacheBytes?: number
+  /** Write buffers shared out over the RocksDB stores of an instance; default 64 MiB. */
+  rocksdbWriteBufferBytes?: number
+  /** Tunes each RocksDB store's options before it opens (Kafka's `rocksdb.config.setter`). */
+  rocksdbConfigSetter?: { setConfig: (storeName: string, options: Record<string, unknown>, configs: ResolvedStreamsConfig) => void, close?: (storeName: string, options: Record<string, unknown>) => void }
+  /** Which metrics are recorded: 'INFO' (default), 'DEBUG' (adds store latencies) or 'TRACE'. */
+  metricsRecordingLevel?: 'INFO' | 'DEBUG' | 'TRACE'
 }
 
-export type ResolvedStreamsConfig = Readonly<Required<Omit<StreamsConfig, 'defaultKeySerde' | 'defaultValueSerde' | 'defaultTimestampExtractor' | 'bootstrapServers' | 'clientId' | 'applicationServer' | 'ssl' | 'sasl'>>> & Readonly<{
+export type ResolvedStreamsConfig = Readonly<Required<Omit<StreamsConfig, 'defaultKeySerde' | 'defaultValueSerde' | 'defaultTimestampExtractor' | 'bootstrapServers' | 'clientId' | 'applicationServer' | 'ssl' | 'sasl' | 'rocksdbConfigSetter'>>> & Readonly<{
+  rocksdbConfigSetter: StreamsConfig['rocksdbConfigSetter']
   ssl: boolean | Readonly<Record<string, unknown>> | undefined
   sasl: SaslConfig | undefined
   bootstrapServers: string[]
@@ -125,7 +134,11 @@ const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
   connectionTimeoutMs: positiveInt,
   requestTimeoutMs: positiveInt,
   sessionTimeoutMs: positiveInt,
-  heartbeatIntervalMs: positiveInt
+  heartbeatIntervalMs: positiveInt,
+  rocksdbBlockCacheBytes: positiveInt,
+  rocksdbWriteBufferBytes: positiveInt,
+  rocksdbConfigSetter: v => v !== null && typeof v === 'object' && typeof (v as { setConfig?: unknown }).setConfig === 'function' ? undefined : 'must be an object with a setConfig(storeName, options, configs) method',
+  metricsRecordingLevel: v => v === 'INFO' || v === 'DEBUG' || v === 'TRACE' ? undefined : 'must be "INFO", "DEBUG" or "TRACE"'
 }
 
 /** Validates a config and fills in Kafka Streams' defaults. */
@@ -169,7 +182,11 @@ export function resolveStreamsConfig (config: StreamsConfig = {}): ResolvedStrea
     connectionTimeoutMs: config.connectionTimeoutMs ?? 10000,
     requestTimeoutMs: config.requestTimeoutMs ?? 30000,
     sessionTimeoutMs: config.sessionTimeoutMs ?? 45000,
-    heartbeatIntervalMs: config.heartbeatIntervalMs ?? 3000
+    heartbeatIntervalMs: config.heartbeatIntervalMs ?? 3000,
+    rocksdbBlockCacheBytes: config.rocksdbBlockCacheBytes ?? 64 * 1024 * 1024,
+    rocksdbWriteBufferBytes: config.rocksdbWriteBufferBytes ?? 64 * 1024 * 1024,
+    rocksdbConfigSetter: config.rocksdbConfigSetter,
+    metricsRecordingLevel: config.metricsRecordingLevel ?? 'INFO'
   })
 }
 
