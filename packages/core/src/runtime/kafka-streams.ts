@@ -89,7 +89,7 @@ export class KafkaStreams {
     this.#logger = options.logger ?? silentLogger
     this.#lifecycle = new Lifecycle('KafkaStreams client', 'CREATED', TRANSITIONS, (from, to) => this.#stateListener?.(to, from))
     this.#stateDirectory = new StateDirectory(this.#config.stateDir, this.#config.applicationId)
-    this.#metadata = new StreamsMetadataState(this.#def)
+    this.#metadata = new StreamsMetadataState(this.#def, this.#config.applicationId, this.#config.applicationServer)
     this.#queryProvider = new QueryableStoreProvider({
       clientState: () => this.state(),
       threads: () => this.#threads.map(t => ({ state: t.state, localStores: (name: string, stale: boolean) => t.taskManager.queryableStores(name, stale) })),

@@ -45,6 +45,10 @@ export interface DecodedAssignment {
   readonly standbyTasks: ReadonlyMap<string, readonly TopicPartition[]>
   readonly errorCode: number
   readonly errorMessage: string
+  /** "host:port" of each instance with an applicationServer -> the source partitions of its active tasks. */
+  readonly partitionsByHost?: ReadonlyMap<string, readonly TopicPartition[]>
+  /** "host:port" -> the source partitions of its standby tasks. */
+  readonly standbyPartitionsByHost?: ReadonlyMap<string, readonly TopicPartition[]>
 }
 
 export interface StreamThreadOptions {
@@ -108,7 +112,7 @@ export class StreamThread {
       admin,
       listener: options.restoreListener
     })
-    this.metrics = new StreamsMetricsRegistry({ clock: options.clock, threadId: options.name })
+    this.metrics = new StreamsMetricsRegistry({ clock: options.clock, threadId: options.name, recordingLevel: options.config.metricsRecordingLevel })
     const cache = new ThreadCache({ maxCacheSizeBytes: Math.floor(options.config.statestoreCacheMaxBytes / options.config.numStreamThreads), metrics: this.metrics })
     this.#tasks = new TaskManager({
       cache,

@@ -86,6 +86,42 @@ export class TaskManager {
     return this.#tasks.get(taskId)?.task.stores
   }
 
+  /**
+   * The task stores named `storeName` for interactive queries: of RUNNING active tasks, plus
+   * (when `stale`) of restoring and suspended active tasks and of standby tasks.
+   */
+  queryableStores (storeName: string, stale: boolean): Array<{ partition: number, store: StateStore }> {
+    const found: Array<{ partition: number, store: StateStore }> = []
+    for (const t of this.#tasks.values()) {
+      if (!stale && t.state !== 'RUNNING') continue
+      const store = t.task.stores.get(storeName)
+      if (store !== undefined && store.isOpen()) found.push({ partition: t.id.partition, store })
+    }
+    if (!stale) return found
+    for (const s of this.#standbys.values()) {
+      const store = s.task.stores.get(storeName)
+      if (store !== undefined && store.isOpen()) found.push({ partition: s.id.partition, store })
+    }
+    return found
+  }
+
+  /**
+   * The changelog position (next offset to apply) of every logged store of every task; 'latest'
+   * for RUNNING active tasks, which are caught up by definition (Kafka's LATEST_OFFSET).
+   */
+  changelogPositions (): Array<{ storeName: string, changelog: TopicPartition, position: number | 'latest' }> {
+    const positions: Array<{ storeName: string, changelog: TopicPartition, position: number | 'latest' }> = []
+    const add = (stateManager: ProcessorStateManager, running: boolean): void => {
+      for (const [storeName, m] of stateManager.stores) {
+        if (m.changelog === undefined) continue
+        positions.push({ storeName, changelog: m.changelog, position: running ? 'latest' : (m.offset ?? -1) + 1 })
+      }
+    }
+    for (const t of this.#tasks.values()) add(t.stateManager, t.state === 'RUNNING')
+    for (const s of this.#standbys.values()) add(s.stateManager, false)
+    return positions
+  }
+
   /** Eager revocation: commit everything, checkpoint, keep the tasks (suspended) with their stores open. */
   async handleRevocation (): Promise<void> {
     await this.commit(true)

@@ -233,6 +233,13 @@ describe('CachingWindowStore', () => {
     expect(() => { store.close() }).to.not.throw()
   })
 
+  it('rejects a null key with ILLEGAL_ARGUMENT', () => {
+    const { store } = open()
+    expect(codeOf(() => { store.put(null as never, s('x'), 0) })).to.equal('ILLEGAL_ARGUMENT')
+    expect(codeOf(() => store.fetch(null as never, 0))).to.equal('ILLEGAL_ARGUMENT')
+    expect(codeOf(() => store.fetch(null as never, 0, 10))).to.equal('ILLEGAL_ARGUMENT')
+  })
+
   it('writes straight through without a record cache, and says it cannot forward', () => {
     const { store, backend, context } = open({ noCache: true })
     expect(store.setFlushListener(() => {}, false)).to.equal(false)

@@ -3,11 +3,9 @@
  * ReadOnlyWindowStoreFacade): what `QueryableStoreTypes.keyValueStore()` and `windowStore()`
  * return when the store keeps a ValueAndTimestamp per key.
  */
-import type { KeyValue } from '../../key-value.js'
-import { KeyValue as KV } from '../../key-value.js'
+import { KeyValue } from '../../key-value.js'
 import type { KeyValueIterator, ReadOnlyKeyValueStore, ValueAndTimestamp } from '../../state/key-value-store.js'
-import type { ReadOnlyWindowStore, WindowStoreIterator } from '../../state/window-store.js'
-import type { Windowed } from '../../state/windowed.js'
+import type { ReadOnlyWindowStore } from '../../state/window-store.js'
 
 const plain = <V>(vt: ValueAndTimestamp<V> | null | undefined): V | null => vt === null || vt === undefined ? null : vt.value
 
@@ -16,7 +14,7 @@ function mapValues<K, A, B> (inner: KeyValueIterator<K, A>, map: (a: A) => B): K
   const it: KeyValueIterator<K, B> = {
     next (): IteratorResult<KeyValue<K, B>, undefined> {
       const r = inner.next()
-      return r.done === true ? { done: true, value: undefined } : { done: false, value: new KV(r.value.key, map(r.value.value)) }
+      return r.done === true ? { done: true, value: undefined } : { done: false, value: new KeyValue(r.value.key, map(r.value.value)) }
     },
     peekNextKey: () => inner.peekNextKey(),
     close: () => inner.close(),
@@ -55,5 +53,3 @@ export function plainWindowView<K, V> (store: ReadOnlyWindowStore<K, ValueAndTim
   }
   return view as unknown as ReadOnlyWindowStore<K, V>
 }
-
-export type { WindowStoreIterator, Windowed }

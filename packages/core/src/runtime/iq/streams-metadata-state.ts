@@ -1,0 +1,155 @@
+/**
+ * The instance's view of where every store partition lives (Kafka Streams'
+ * StreamsMetadataState), built from the host maps of the latest assignment any of its threads
+ * received: per "host:port" (members' `applicationServer`) the source partitions of its active
+ * and standby tasks. Answers which instance hosts a key (`keyQueryMetadataForKey`, partitioning
+ * like the default producer partitioner) and what each instance hosts. @internal
+ */
+import { InvalidStateStoreError } from '../../errors.js'
+import type { Serializer } from '../../serialization/serde.js'
+import type { TopologyDef } from '../../topology/definitions.js'
+import { partitionFor } from '../../partitioner/murmur2.js'
+import type { TopicPartition } from '../kafka/ports.js'
+import { runtimeTopicName } from '../processor-graph.js'
+
+export interface HostInfo {
+  readonly host: string
+  readonly port: number
+}
+
+/** Where a key's partition is hosted (Kafka Streams' KeyQueryMetadata). */
+export interface KeyQueryMetadata {
+  readonly activeHost: HostInfo
+  readonly standbyHosts: readonly HostInfo[]
+  /** The partition of the key; -1 when not available. */
+  readonly partition: number
+}
+
+/** What one instance hosts (Kafka Streams' StreamsMetadata). */
+export interface StreamsMetadata {
+  readonly hostInfo: HostInfo
+  readonly stateStoreNames: ReadonlySet<string>
+  readonly topicPartitions: readonly TopicPartition[]
+  readonly standbyStateStoreNames: ReadonlySet<string>
+  readonly standbyTopicPartitions: readonly TopicPartition[]
+}
+
+/** Kafka's HostInfo.unavailable(). */
+export const UNAVAILABLE_HOST: HostInfo = Object.freeze({ host: 'unavailable', port: -1 })
+/** Kafka's KeyQueryMetadata.NOT_AVAILABLE: no assignment has been received yet. */
+export const KEY_QUERY_METADATA_NOT_AVAILABLE: KeyQueryMetadata = Object.freeze({ activeHost: UNAVAILABLE_HOST, standbyHosts: Object.freeze([]) as readonly HostInfo[], partition: -1 })
+
+export function parseHostInfo (endpoint: string): HostInfo {
+  const colon = endpoint.lastIndexOf(':')
+  return { host: endpoint.slice(0, colon), port: Number(endpoint.slice(colon + 1)) }
+}
+
+export const hostKey = (host: HostInfo): string => `${host.host}:${host.port}`
+
+export class StreamsMetadataState {
+  readonly #def: TopologyDef
+  readonly #applicationId: string
+  readonly #thisHost: HostInfo | undefined
+  #active: ReadonlyMap<string, readonly TopicPartition[]> | undefined
+  #standby: ReadonlyMap<string, readonly TopicPartition[]> = new Map()
+  /** Partition count per source topic, as far as the host maps show it. */
+  #partitionCounts = new Map<string, number>()
+
+  /** `thisHost`: this instance's applicationServer, if it has one. */
+  constructor (def: TopologyDef, applicationId: string, thisHost?: string) {
+    this.#def = def
+    this.#applicationId = applicationId
+    this.#thisHost = thisHost === undefined ? undefined : parseHostInfo(thisHost)
+  }
+
+  /** Whether an assignment has been received. */
+  get initialized (): boolean {
+    return this.#active !== undefined
+  }
+
+  /** A thread received an assignment: its host maps are the instance's view from now on. */
+  onAssignment (partitionsByHost: ReadonlyMap<string, readonly TopicPartition[]>, standbyPartitionsByHost: ReadonlyMap<string, readonly TopicPartition[]>): void {
+    this.#active = partitionsByHost
+    this.#standby = standbyPartitionsByHost
+    const counts = new Map<string, number>()
+    for (const map of [partitionsByHost, standbyPartitionsByHost]) {
+      for (const partitions of map.values()) for (const p of partitions) counts.set(p.topic, Math.max(counts.get(p.topic) ?? 0, p.partition + 1))
+    }
+    this.#partitionCounts = counts
+  }
+
+  /** Source topics (as named at runtime: internal ones prefixed) of the sub-topology that holds the store; undefined for an unknown or global store. */
+  #sourceTopicsOf (storeName: string): readonly string[] | undefined {
+    const sub = this.#def.subtopologies.find(s => s.stores.includes(storeName))
+    return sub === undefined ? undefined : this.#runtimeTopics(sub.sourceTopics)
+  }
+
+  #runtimeTopics (topics: readonly string[]): string[] {
+    return topics.map(t => runtimeTopicName(this.#def, this.#applicationId, t))
+  }
+
+  #storesOf (partitions: readonly TopicPartition[]): Set<string> {
+    const topics = new Set(partitions.map(p => p.topic))
+    const stores = new Set<string>()
+    for (const sub of this.#def.subtopologies) {
+      if (this.#runtimeTopics(sub.sourceTopics).some(t => topics.has(t))) for (const s of sub.stores) stores.add(s)
+    }
+    return stores
+  }
+
+  /** Every instance with an applicationServer, sorted by host:port; empty until the first assignment. */
+  allMetadata (): StreamsMetadata[] {
+    if (this.#active === undefined) return []
+    const hosts = new Set([...this.#active.keys(), ...this.#standby.keys()])
+    return [...hosts].sort().map(host => {
+      const active = this.#active!.get(host) ?? []
+      const standby = this.#standby.get(host) ?? []
+      const stores = this.#storesOf(active)
+      if (active.length > 0 || standby.length > 0) for (const g of this.#def.globalStoreNames) stores.add(g)
+      return { hostInfo: parseHostInfo(host), stateStoreNames: stores, topicPartitions: active, standbyStateStoreNames: this.#storesOf(standby), standbyTopicPartitions: standby }
+    })
+  }
+
+  /** The instances that host the store (active or standby). */
+  allMetadataForStore (storeName: string): StreamsMetadata[] {
+    this.#checkStore(storeName)
+    return this.allMetadata().filter(m => m.stateStoreNames.has(storeName) || m.standbyStateStoreNames.has(storeName))
+  }
+
+  /** The number of partitions of the store (the most of its sub-topology's source topics); undefined while unknown. */
+  partitionCount (storeName: string): number | undefined {
+    const topics = this.#sourceTopicsOf(storeName)
+    if (topics === undefined || this.#active === undefined) return undefined
+    const max = Math.max(0, ...topics.map(t => this.#partitionCounts.get(t) ?? 0))
+    return max === 0 ? undefined : max
+  }
+
+  /** Whether a partition of the store exists in the cluster; undefined while unknown. */
+  partitionExists (storeName: string, partition: number): boolean | undefined {
+    const count = this.partitionCount(storeName)
+    return count === undefined ? undefined : partition >= 0 && partition < count
+  }
+
+  keyQueryMetadataForKey<K> (storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata {
+    this.#checkStore(storeName)
+    if (this.#def.globalStoreNames.has(storeName)) {
+      // A global store is on every instance: this one answers (Kafka Streams picks the first known host without an applicationServer).
+      const host = this.#thisHost ?? this.allMetadata()[0]?.hostInfo
+      return host === undefined ? KEY_QUERY_METADATA_NOT_AVAILABLE : { activeHost: host, standbyHosts: [], partition: -1 }
+    }
+    const topics = this.#sourceTopicsOf(storeName)
+    const count = this.partitionCount(storeName)
+    if (topics === undefined || count === undefined) return KEY_QUERY_METADATA_NOT_AVAILABLE
+    const bytes = keySerializer.serialize(topics[0]!, key)
+    if (bytes === null) throw new InvalidStateStoreError('ILLEGAL_ARGUMENT', `The key of a query on ${storeName} serialized to null`)
+    const partition = partitionFor(bytes, count)
+    const hosts = (map: ReadonlyMap<string, readonly TopicPartition[]>): HostInfo[] => [...map]
+      .filter(([, partitions]) => partitions.some(p => p.partition === partition && topics.includes(p.topic)))
+      .map(([host]) => parseHostInfo(host))
+    return { activeHost: hosts(this.#active!)[0] ?? UNAVAILABLE_HOST, standbyHosts: hosts(this.#standby), partition }
+  }
+
+  #checkStore (storeName: string): void {
+    if (!this.#def.storeBuilders.has(storeName)) throw new InvalidStateStoreError('UNKNOWN_STATE_STORE', `No store ${storeName} in the topology`)
+  }
+}
