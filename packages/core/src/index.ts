@@ -63,3 +63,4 @@ export type { HostInfo, KeyQueryMetadata, StreamsMetadata } from './runtime/iq/s
 export type { LagInfo } from './runtime/iq/local-store-lags.js'
 export { InteractiveQueryServer } from './runtime/iq/interactive-query-server.js'
 export type { InteractiveQueryServerOptions, QueryableStreams } from './runtime/iq/interactive-query-server.js'
+export type { RestoreProgress } from './runtime/changelog-reader.js'

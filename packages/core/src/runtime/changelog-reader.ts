@@ -27,12 +27,31 @@ interface Restoring {
   readonly endOffset: number
   position: number
   restored: number
+  readonly startedAt: number
+}
+
+/** Where the restore of one changelog partition stands. */
+export interface RestoreProgress {
+  readonly partition: TopicPartition
+  readonly storeName: string
+  /** The next offset to apply. */
+  readonly position: number
+  /** The end captured when the restore started. */
+  readonly endOffset: number
+  readonly restored: number
+  readonly remaining: number
+  /** Records applied per second since the restore started. */
+  readonly recordsPerSecond: number
+  /** Estimated time to the end at the current rate; undefined before the first batch. */
+  readonly etaMs: number | undefined
 }
 
 export interface ChangelogReaderOptions {
   readonly reader: PartitionReaderPort
   readonly admin: Pick<AdminPort, 'endOffsets' | 'beginningOffsets'>
   readonly listener?: StateRestoreListener
+  /** Milliseconds now (for restore rates); default Date.now. */
+  readonly now?: () => number
 }
 
 export class ChangelogReader {
@@ -60,7 +79,7 @@ export class ChangelogReader {
         if (reg.startOffset !== undefined && reg.startOffset > endOffset) {
           throw new StreamsError('TASK_CORRUPTED', `Checkpointed offset ${reg.startOffset - 1} of standby store ${reg.storeName} is beyond the end ${endOffset} of changelog ${key}`)
         }
-        this.#restoring.set(key, { reg, endOffset: Number.POSITIVE_INFINITY, position: start, restored: 0 })
+        this.#restoring.set(key, { reg, endOffset: Number.POSITIVE_INFINITY, position: start, restored: 0, startedAt: this.#now() })
         this.#assignmentChanged = true
         continue
       }
@@ -68,7 +87,7 @@ export class ChangelogReader {
         throw new StreamsError('TASK_CORRUPTED', `Checkpointed offset ${reg.startOffset - 1} of store ${reg.storeName} is beyond the end ${endOffset} of changelog ${key} (truncated or recreated topic)`)
       }
       this.#options.listener?.onRestoreStart?.(reg.partition, reg.storeName, start, endOffset)
-      const entry: Restoring = { reg, endOffset, position: start, restored: 0 }
+      const entry: Restoring = { reg, endOffset, position: start, restored: 0, startedAt: this.#now() }
       if (start >= endOffset) {
         this.#options.listener?.onRestoreEnd?.(reg.partition, reg.storeName, 0)
         complete.push(reg.partition)
@@ -102,9 +121,28 @@ export class ChangelogReader {
     return this.#restoring.size
   }
 
-  /** Remaining records to restore per partition, for progress reporting. */
-  progress (): Array<{ partition: TopicPartition, storeName: string, position: number, endOffset: number, restored: number }> {
-    return [...this.#restoring.values()].map(e => ({ partition: e.reg.partition, storeName: e.reg.storeName, position: e.position, endOffset: e.endOffset, restored: e.restored }))
+  /** Progress of every partition being restored (standbys not included): rate and ETA. */
+  progress (): RestoreProgress[] {
+    const now = this.#now()
+    return [...this.#restoring.values()].filter(e => e.reg.standby !== true).map(e => {
+      const seconds = Math.max((now - e.startedAt) / 1000, 0.001)
+      const rate = e.restored / seconds
+      const remaining = Math.max(0, e.endOffset - e.position)
+      return {
+        partition: e.reg.partition,
+        storeName: e.reg.storeName,
+        position: e.position,
+        endOffset: e.endOffset,
+        restored: e.restored,
+        remaining,
+        recordsPerSecond: rate,
+        etaMs: rate > 0 ? Math.round(remaining / rate * 1000) : undefined
+      }
+    })
+  }
+
+  #now (): number {
+    return (this.#options.now ?? Date.now)()
   }
 
   /** One restore step: fetches and applies what is available; returns the partitions that completed. */

@@ -19,6 +19,7 @@ import { StreamThread, type StreamThreadState } from './stream-thread.js'
 import { GlobalStreamThread } from './global-stream-thread.js'
 import type { KafkaClientFactory } from './kafka/ports.js'
 import type { StateRestoreListener } from './state-restore-listener.js'
+import type { RestoreProgress } from './changelog-reader.js'
 import type { DeserializationErrorHandler } from './record-queue.js'
 import { createThreadAssignment, type ThreadAssignment } from './thread-assignment.js'
 import type { Serializer } from '../serialization/serde.js'
@@ -116,6 +117,11 @@ export class KafkaStreams {
   setGlobalStateRestoreListener (listener: StateRestoreListener): void {
     if (this.state() !== 'CREATED') throw new StreamsError('ILLEGAL_STATE', 'A restore listener can only be set before start()')
     this.#restoreListener = listener
+  }
+
+  /** Where every restore of this instance stands: per store and changelog partition, with rate and ETA. */
+  restoreProgress (): RestoreProgress[] {
+    return this.#threads.flatMap(t => t.taskManager.restoreProgress())
   }
 
   /** Every metric of every stream thread now (store, cache and task metrics). */

@@ -45,6 +45,8 @@ export interface DecodedAssignment {
   readonly standbyTasks: ReadonlyMap<string, readonly TopicPartition[]>
   readonly errorCode: number
   readonly errorMessage: string
+  /** When the leader wants a probing rebalance (warm-up replicas caught up by then), epoch ms. */
+  readonly nextRebalanceMs?: number | undefined
   /** "host:port" of each instance with an applicationServer -> the source partitions of its active tasks. */
   readonly partitionsByHost?: ReadonlyMap<string, readonly TopicPartition[]>
   /** "host:port" -> the source partitions of its standby tasks. */
@@ -86,6 +88,7 @@ export class StreamThread {
   #lastCommit = 0
   #restoreLoop: Promise<void> | undefined
   #failed: StreamsError | undefined
+  #probingTimer: NodeJS.Timeout | undefined
   /** Handlers and restore steps running now; shutdown waits for them before it commits. */
   readonly #inflight = new Set<Promise<void>>()
 
@@ -110,7 +113,8 @@ export class StreamThread {
     this.#changelogReader = new ChangelogReader({
       reader: options.clients.partitionReader({ clientId: `${clientId}-restore-consumer`, readCommitted: options.config.processingGuarantee === 'exactly_once_v2' }),
       admin,
-      listener: options.restoreListener
+      listener: options.restoreListener,
+      now: () => options.clock.milliseconds()
     })
     this.metrics = new StreamsMetricsRegistry({ clock: options.clock, threadId: options.name, recordingLevel: options.config.metricsRecordingLevel })
     const cache = new ThreadCache({ maxCacheSizeBytes: Math.floor(options.config.statestoreCacheMaxBytes / options.config.numStreamThreads), metrics: this.metrics })
@@ -130,6 +134,12 @@ export class StreamThread {
       deserializationErrorHandler: options.deserializationErrorHandler
     })
     this.#admin = admin
+    this.metrics.addMetric('thread', {
+      name: 'restore-remaining-records-total',
+      group: 'stream-thread-metrics',
+      description: 'Records still to restore by the tasks of this thread',
+      tags: this.metrics.tags()
+    }, () => this.#tasks.restoreProgress().reduce((n, p) => n + p.remaining, 0))
   }
 
   readonly #admin
@@ -194,9 +204,29 @@ export class StreamThread {
     if (this.state !== 'PARTITIONS_REVOKED' && this.state !== 'STARTING') this.#lifecycle.transition('PARTITIONS_REVOKED')
     this.#lifecycle.transition('PARTITIONS_ASSIGNED')
     await this.#tasks.handleAssignment(decoded.activeTasks, decoded.standbyTasks)
+    this.#scheduleProbingRebalance(decoded.nextRebalanceMs)
     await this.#learnLags([...decoded.activeTasks.values()].flat())
     this.#ensureRestoreLoop()
     this.#maybeRunning()
+  }
+
+  /**
+   * A probing rebalance: when warm-up replicas were placed, the leader asks for another
+   * rebalance at nextRebalanceMs so caught-up warm-ups can take their tasks over.
+   */
+  #scheduleProbingRebalance (at: number | undefined): void {
+    if (this.#probingTimer !== undefined) clearTimeout(this.#probingTimer)
+    this.#probingTimer = undefined
+    if (at === undefined) return
+    const delay = Math.max(0, at - this.#o.clock.milliseconds())
+    this.#probingTimer = setTimeout(() => {
+      this.#probingTimer = undefined
+      if (this.state === 'RUNNING' || this.state === 'PARTITIONS_ASSIGNED') {
+        this.#o.logger.info(`${this.name}: probing rebalance`)
+        this.#consumer.requestRebalance()
+      }
+    }, delay)
+    this.#probingTimer.unref()
   }
 
   /** Partitions already read to their end need no waiting for max.task.idle.ms. */
@@ -260,6 +290,7 @@ export class StreamThread {
   async shutdown (clean: boolean): Promise<void> {
     if (this.state === 'DEAD') return
     if (this.state !== 'PENDING_SHUTDOWN') this.#lifecycle.transition('PENDING_SHUTDOWN')
+    if (this.#probingTimer !== undefined) clearTimeout(this.#probingTimer)
     let first: unknown
     await Promise.allSettled([...this.#inflight])
     await this.#restoreLoop

@@ -20,7 +20,7 @@ import type { ThreadCache } from '../state/cache/thread-cache.js'
 import type { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
 import { ProcessorStateManager } from './state/processor-state-manager.js'
 import type { StateDirectory } from './state/state-directory.js'
-import type { ChangelogReader } from './changelog-reader.js'
+import type { ChangelogReader, RestoreProgress } from './changelog-reader.js'
 import type { KafkaRecordCollector } from './kafka-record-collector.js'
 import { tpKey, type FetchedBatch, type GroupConsumerPort, type TopicPartition, type TopicPartitionOffset } from './kafka/ports.js'
 import { decodePartitionTime, encodePartitionTime } from './partition-time-metadata.js'
@@ -300,6 +300,11 @@ export class TaskManager {
       await s.stateManager.maybeCheckpoint(true)
     }
     s.task.close()
+  }
+
+  /** Progress of the stores this thread restores now. */
+  restoreProgress (): RestoreProgress[] {
+    return this.#o.changelogReader.progress()
   }
 
   /** Standby task ids. */

@@ -96,6 +96,7 @@ export function createThreadAssignment (options: ThreadAssignmentOptions): Threa
         standbyTasks: info.standbyTasks,
         errorCode: info.errorCode,
         errorMessage: info.errorMessage,
+        nextRebalanceMs: info.nextRebalanceMs,
         partitionsByHost: info.partitionsByHost,
         standbyPartitionsByHost: info.standbyPartitionsByHost
       }

@@ -1,0 +1,89 @@
+import { expect } from 'chai'
+import { Headers } from '../../src/record.js'
+import { ChangelogReader } from '../../src/runtime/changelog-reader.js'
+import type { FetchedBatch, PartitionReaderPort, TopicPartition } from '../../src/runtime/kafka/ports.js'
+
+/** A changelog partition in memory, read in batches of `batch` records. */
+class FakeReader implements PartitionReaderPort {
+  positions = new Map<string, number>()
+  constructor (readonly log: Map<string, number>, readonly batch = 3) {}
+  assign (partitions: ReadonlyArray<TopicPartition & { offset: number | undefined }>): void {
+    this.positions = new Map(partitions.map(p => [`${p.topic}-${p.partition}`, p.offset ?? 0]))
+  }
+
+  async poll (): Promise<FetchedBatch[]> {
+    const out: FetchedBatch[] = []
+    for (const [key, position] of this.positions) {
+      const end = this.log.get(key)!
+      const to = Math.min(end, position + this.batch)
+      const [topic, partition] = [key.slice(0, key.lastIndexOf('-')), Number(key.slice(key.lastIndexOf('-') + 1))]
+      const records = []
+      for (let o = position; o < to; o++) records.push({ topic, partition, offset: o, timestamp: o, key: Buffer.from(`k${o}`), value: Buffer.from(`v${o}`), headers: new Headers() })
+      this.positions.set(key, to)
+      out.push({ topic, partition, records, highWatermark: end, nextOffset: to })
+    }
+    return out
+  }
+
+  async close (): Promise<void> {}
+}
+
+const admin = (log: Map<string, number>) => ({
+  endOffsets: async (tps: readonly TopicPartition[]) => new Map(tps.map(p => [`${p.topic}-${p.partition}`, log.get(`${p.topic}-${p.partition}`)!])),
+  beginningOffsets: async (tps: readonly TopicPartition[]) => new Map(tps.map(p => [`${p.topic}-${p.partition}`, 0]))
+})
+
+describe('ChangelogReader', () => {
+  it('restores from the start offset to the end captured at registration, never past it, reporting progress', async () => {
+    const log = new Map([['app-s-changelog-0', 10]])
+    let now = 0
+    const events: string[] = []
+    const applied: string[] = []
+    const reader = new ChangelogReader({
+      reader: new FakeReader(log),
+      admin: admin(log),
+      now: () => now,
+      listener: {
+        onRestoreStart: (_tp, store, start, end) => events.push(`start ${store} ${start} ${end}`),
+        onBatchRestored: (_tp, _s, last, n) => events.push(`batch ${last} ${n}`),
+        onRestoreEnd: (_tp, _s, total) => events.push(`end ${total}`)
+      }
+    })
+    const complete = await reader.register([{ partition: { topic: 'app-s-changelog', partition: 0 }, storeName: 's', startOffset: 4, apply: rs => { for (const r of rs) applied.push(r.key.toString()) } }])
+    expect(complete).to.deep.equal([])
+    log.set('app-s-changelog-0', 20) // written after the restore started: not restored
+    now = 1000
+    await reader.restoreStep(0)
+    const [progress] = reader.progress()
+    expect(progress).to.include({ position: 7, endOffset: 10, restored: 3, remaining: 3 })
+    expect(progress!.recordsPerSecond).to.equal(3)
+    expect(progress!.etaMs).to.equal(1000)
+    let done = await reader.restoreStep(0)
+    while (done.length === 0) done = await reader.restoreStep(0)
+    expect(done).to.deep.equal([{ topic: 'app-s-changelog', partition: 0 }])
+    expect(applied).to.deep.equal(['k4', 'k5', 'k6', 'k7', 'k8', 'k9'])
+    expect(events).to.deep.equal(['start s 4 10', 'batch 6 3', 'batch 9 3', 'end 6'])
+    expect(reader.restoringCount).to.equal(0)
+  })
+
+  it('a checkpoint beyond the end of the changelog is TASK_CORRUPTED (the task is wiped and restored)', async () => {
+    const log = new Map([['t-0', 5]])
+    const reader = new ChangelogReader({ reader: new FakeReader(log), admin: admin(log) })
+    let err: any
+    try { await reader.register([{ partition: { topic: 't', partition: 0 }, storeName: 's', startOffset: 9, apply: () => {} }]) } catch (e) { err = e }
+    expect(err).to.have.property('code', 'TASK_CORRUPTED')
+  })
+
+  it('a standby registration keeps following the changelog and never completes', async () => {
+    const log = new Map([['t-0', 4]])
+    const applied: string[] = []
+    const reader = new ChangelogReader({ reader: new FakeReader(log, 10), admin: admin(log) })
+    await reader.register([{ partition: { topic: 't', partition: 0 }, storeName: 's', startOffset: undefined, apply: rs => { for (const r of rs) applied.push(r.key.toString()) }, standby: true }])
+    expect(await reader.restoreStep(0)).to.deep.equal([])
+    log.set('t-0', 6)
+    expect(await reader.restoreStep(0)).to.deep.equal([])
+    expect(applied).to.deep.equal(['k0', 'k1', 'k2', 'k3', 'k4', 'k5'])
+    expect(reader.restoringCount).to.equal(0)
+    expect(reader.readingCount).to.equal(1)
+  })
+})
