@@ -39,7 +39,7 @@ export async function createTopics (topics: Array<{ topic: string, numPartitions
 }
 
 export async function produce (topic: string, messages: Array<{ key: string | null, value: string }>): Promise<void> {
-  const producer = kafka().producer({ allowAutoTopicCreation: false })
+  const producer = kafka().producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 })
   await producer.connect()
   try {
     for (let i = 0; i < messages.length; i += 500) {
@@ -78,5 +78,17 @@ export async function waitFor (what: string, predicate: () => boolean, timeoutMs
   while (!predicate()) {
     if (Date.now() > end) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`)
     await sleep(50)
+  }
+}
+
+/** The number of records in a topic (sum of its partitions' end offsets). */
+export async function recordCount (topic: string): Promise<number> {
+  const admin = kafka().admin()
+  await admin.connect()
+  try {
+    const offsets = await admin.fetchTopicOffsets(topic)
+    return offsets.reduce((n, o) => n + Number(o.high) - Number(o.low), 0)
+  } finally {
+    await admin.disconnect()
   }
 }

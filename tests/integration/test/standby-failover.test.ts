@@ -39,7 +39,10 @@ describe('Failover with and without standby replicas (three instances, real brok
       addCounts(expected, second.counts)
       const recordsBefore = output.records
       await produce(`${prefix}wordcount-input`, second.lines.map((value, i) => ({ key: String(i), value })))
-      await waitFor('everything counted after the kill', () => [...expected].every(([w, c]) => (output.last.get(w) ?? 0) >= c), 120000)
+      await waitFor('everything counted after the kill', () => [...expected].every(([w, c]) => (output.last.get(w) ?? 0) >= c), 120000).catch(err => {
+        const tail = instances.slice(1).map((i, n) => `survivor ${n + 1} (state ${i.state}):\n${i.stderr.slice(-2000)}\nevents: ${JSON.stringify(i.events.slice(-8))}`).join('\n')
+        throw new Error(`${(err as Error).message}\n${tail}`)
+      })
       await waitFor('output after the failover', () => output.records > recordsBefore, 60000)
       const failoverMs = Date.now() - killedAt
       const restored = instances.slice(1).flatMap(i => restores(i.events, killedAt))

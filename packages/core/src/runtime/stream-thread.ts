@@ -21,6 +21,7 @@ import type { StateDirectory } from './state/state-directory.js'
 import type { StateRestoreListener } from './state-restore-listener.js'
 import { tpKey, type FetchedBatch, type GroupAssignor, type KafkaClientFactory, type MemberAssignment, type TopicPartition } from './kafka/ports.js'
 import { Lifecycle } from './lifecycle.js'
+import { within } from './within.js'
 import { AssignorError } from './assignment/assignor-error.js'
 import { ThreadCache } from '../state/cache/thread-cache.js'
 import { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
@@ -232,7 +233,8 @@ export class StreamThread {
   /** Partitions already read to their end need no waiting for max.task.idle.ms. */
   async #learnLags (partitions: readonly TopicPartition[]): Promise<void> {
     if (partitions.length === 0) return
-    const [ends, committed] = await Promise.all([this.#admin.endOffsets(partitions), this.#consumer.committed(partitions)])
+    const lookup = Promise.all([this.#admin.endOffsets(partitions), this.#consumer.committed(partitions)])
+    const [ends, committed] = await within(`${this.name}: reading input lags`, 10000, this.#o.logger, lookup, [new Map<string, number>(), new Map<string, { offset: number, metadata: string | undefined }>()] as const)
     for (const p of partitions) {
       const key = tpKey(p.topic, p.partition)
       const end = ends.get(key) ?? 0

@@ -13,6 +13,7 @@ import type { Logger } from '../logger.js'
 import type { StateStore } from '../state/state-store.js'
 import { StreamsError } from '../errors.js'
 import { Headers } from '../record.js'
+import { within } from './within.js'
 import { TaskId } from '../task-id.js'
 import { StreamTask } from './stream-task.js'
 import type { DeserializationErrorHandler } from './record-queue.js'
@@ -423,7 +424,7 @@ export class TaskManager {
   async #seedPartitionTimes (tasks: readonly ManagedTask[]): Promise<void> {
     const partitions = tasks.flatMap(t => t.partitions)
     if (partitions.length === 0) return
-    const committed = await this.#o.consumer.committed(partitions)
+    const committed = await within('Reading committed partition times', 10000, this.#o.logger, this.#o.consumer.committed(partitions), new Map())
     for (const t of tasks) {
       for (const p of t.partitions) {
         const time = decodePartitionTime(committed.get(tpKey(p.topic, p.partition))?.metadata)
