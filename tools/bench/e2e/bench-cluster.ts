@@ -72,8 +72,11 @@ export class BenchCluster {
 
   async deleteGroupsWithPrefix (prefix: string): Promise<void> {
     const { groups } = await this.#admin.listGroups()
-    const ids = groups.map(g => g.groupId).filter(g => g.startsWith(prefix))
-    if (ids.length > 0) await this.#admin.deleteGroups(ids).catch(() => undefined)
+    await this.deleteGroups(groups.map(g => g.groupId).filter(g => g.startsWith(prefix)))
+  }
+
+  async deleteGroups (ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.#admin.deleteGroups([...ids])
   }
 
   async close (): Promise<void> {

@@ -12,13 +12,17 @@
  *
  * Usage (tools/bench): npm run bench:e2e -- [--records=1000000] [--warmup=100000] [--rounds=1]
  *   [--partitions=4] [--vocabulary=10000] [--commit-interval-ms=30000] [--timeout-s=600]
- *   [--max-message-bytes=67108864] [--profile=a,b,baseline-bytes,baseline-words] [--profile-dir=DIR]
+ *   [--max-message-bytes=67108864] [--baseline-slice=5000] [--linear-grouping]
+ *   [--profile=a,b,baseline-bytes,baseline-words] [--profile-dir=DIR]
  * --max-message-bytes is set on the output and changelog topics (0: broker default, 1 MB, with
  * which kstreams fails with MESSAGE_TOO_LARGE once its send buffer outgrows 1 MB per partition).
+ * --baseline-slice: most messages per baseline sendBatch (0: a whole fetched batch).
+ * --linear-grouping: every worker swaps kafkajs' O(n^2) groupMessagesPerPartition for a linear
+ * one (linear-grouping.ts), to show what patching kafkajs would gain.
  * Broker: KAFKA_BOOTSTRAP_SERVERS, else a local one started (and stopped) by the bench.
  */
 import { mkdir, mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { BenchCluster } from './bench-cluster.js'
@@ -50,13 +54,16 @@ interface Options {
   commitIntervalMs: number
   timeoutS: number
   maxMessageBytes: number
+  baselineSlice: number
+  linearGrouping: boolean
   profile: string[]
   profileDir: string | undefined
 }
 
 function parseOptions (argv: readonly string[]): Options {
-  const o: Options = { records: 1_000_000, warmup: 100_000, rounds: 1, partitions: 4, vocabulary: 10_000, commitIntervalMs: 30_000, timeoutS: 600, maxMessageBytes: 64 * 1024 * 1024, profile: [], profileDir: undefined }
+  const o: Options = { records: 1_000_000, warmup: 100_000, rounds: 1, partitions: 4, vocabulary: 10_000, commitIntervalMs: 30_000, timeoutS: 600, maxMessageBytes: 64 * 1024 * 1024, baselineSlice: 5000, linearGrouping: false, profile: [], profileDir: undefined }
   for (const arg of argv) {
+    if (arg === '--linear-grouping') { o.linearGrouping = true; continue }
     const m = /^--([a-z-]+)=(.*)$/.exec(arg)
     const name = m?.[1]
     const value = m?.[2] ?? ''
@@ -67,7 +74,7 @@ function parseOptions (argv: readonly string[]): Options {
     } else if (name === 'profile-dir') {
       o.profileDir = value
     } else {
-      const key = ({ records: 'records', warmup: 'warmup', rounds: 'rounds', partitions: 'partitions', vocabulary: 'vocabulary', 'commit-interval-ms': 'commitIntervalMs', 'timeout-s': 'timeoutS', 'max-message-bytes': 'maxMessageBytes' } as const)[name as 'records']
+      const key = ({ records: 'records', warmup: 'warmup', rounds: 'rounds', partitions: 'partitions', vocabulary: 'vocabulary', 'commit-interval-ms': 'commitIntervalMs', 'timeout-s': 'timeoutS', 'max-message-bytes': 'maxMessageBytes', 'baseline-slice': 'baselineSlice' } as const)[name as 'records']
       if (key === undefined || !/^\d+$/.test(value)) throw new Error(`Unknown argument ${arg}; see the header of tools/bench/e2e/e2e-bench.ts`)
       o[key] = Number(value)
     }
@@ -83,8 +90,13 @@ const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
 async function main (): Promise<void> {
   const options = parseOptions(process.argv.slice(2))
   const began = performance.now()
+  const loadAtStart = loadavg()
   const abort = new AbortController()
-  process.on('SIGINT', () => { log('interrupted: cleaning up'); abort.abort() })
+  process.on('SIGINT', () => {
+    if (abort.signal.aborted) process.exit(130)
+    log('interrupted: cleaning up (Ctrl-C again to quit at once)')
+    abort.abort()
+  })
   const runId = `bench-e2e-${Date.now().toString(36)}`
   const tempRoot = await mkdtemp(join(tmpdir(), 'kstreams-bench-e2e-'))
   const profileDir = options.profile.length === 0 ? undefined : options.profileDir ?? join(tmpdir(), `${runId}-profiles`)
@@ -116,44 +128,53 @@ async function main (): Promise<void> {
           records,
           timeoutMs: options.timeoutS * 1000,
           profilePath,
+          linearGrouping: options.linearGrouping,
           signal: abort.signal,
-          spec: { pipeline: contender.pipeline, bootstrapServers: cluster.bootstrapServers, inputTopic: inputs[contender.input], outputTopic, groupId, stateDir, commitIntervalMs: options.commitIntervalMs, maxMessageBytes: options.maxMessageBytes }
+          spec: { pipeline: contender.pipeline, bootstrapServers: cluster.bootstrapServers, inputTopic: inputs[contender.input], outputTopic, groupId, stateDir, commitIntervalMs: options.commitIntervalMs, maxMessageBytes: options.maxMessageBytes, baselineSlice: options.baselineSlice }
         })
         const changelog = contender.pipeline === 'count' ? `, changelog ${fmt(await cluster.count(`${groupId}-${STORE_NAME}-changelog`))}` : ''
         log(`${tag.padEnd(7)} ${contender.label}: ${fmt(result.reached)} records in ${(result.elapsedMs / 1000).toFixed(2)} s = ${fmt(result.recordsPerSecond)} records/s` +
-          `${result.timedOut ? ' (TIMED OUT)' : ''} (output after close ${fmt(result.finalCount)}${changelog})`)
+          `${result.timedOut ? ' (TIMED OUT)' : ''}; first output after ${(result.firstOutputMs / 1000).toFixed(2)} s; ` +
+          `longest event-loop block ${fmt(result.maxBlockMs)} ms; output after close ${fmt(result.finalCount)}${changelog}; load avg up to ${result.maxLoad.toFixed(1)}`)
         if (tag !== 'warm-up' && !result.timedOut && result.finalCount !== records) log(`  warning: expected exactly ${fmt(records)} output records after close`)
         if (profilePath !== undefined) profiles.push(profilePath)
         return result
       } finally {
         await rm(stateDir, { recursive: true, force: true })
-        await cluster.deleteTopicsWithPrefix(groupId).catch(error => { log(`could not delete the topics of ${groupId}: ${String(error)}`) })
-        await cluster.deleteGroupsWithPrefix(groupId).catch(() => undefined)
+        await cluster.deleteTopicsWithPrefix(`${groupId}-`).catch(error => { log(`could not delete the topics of ${groupId}: ${String(error)}`) })
+        await cluster.deleteGroups([groupId]).catch(() => undefined)
       }
     }
 
+    /** A failed run is logged and counts as NaN (shown as "failed"); Ctrl-C ends the bench. */
+    const tryRun = async (c: Contender, tag: string, records: number, profile: boolean): Promise<RunResult | undefined> => {
+      try {
+        return await run(c, tag, records, profile)
+      } catch (error) {
+        if (abort.signal.aborted) throw error
+        log(`${tag} ${c.label} FAILED: ${error instanceof Error ? error.message : String(error)}`)
+        return undefined
+      }
+    }
     if (options.warmup > 0) {
-      for (const c of CONTENDERS) await run(c, 'warm-up', options.warmup, false)
+      for (const c of CONTENDERS) await tryRun(c, 'warm-up', options.warmup, false)
     }
     for (let round = 1; round <= options.rounds; round++) {
       for (const c of CONTENDERS) {
         const r = results.get(c.id)!
-        try {
-          const result = await run(c, `round-${round}`, options.records, round === 1 && options.profile.includes(c.id))
-          r.rates.push(result.recordsPerSecond)
-          r.timedOut.push(result.timedOut)
-        } catch (error) {
-          if (abort.signal.aborted) throw error
-          log(`round ${round} ${c.label} failed: ${error instanceof Error ? error.message : String(error)}`)
-          r.rates.push(Number.NaN)
-          r.timedOut.push(false)
-        }
+        const result = await tryRun(c, `round-${round}`, options.records, round === 1 && options.profile.includes(c.id))
+        r.rates.push(result?.recordsPerSecond ?? Number.NaN)
+        r.timedOut.push(result?.timedOut ?? false)
       }
     }
 
     const title = `records/s, end to end on one broker: ${fmt(options.records)} records, ${options.partitions} partitions, ` +
-      `commitIntervalMs ${options.commitIntervalMs}, max.message.bytes ${options.maxMessageBytes === 0 ? 'broker default' : options.maxMessageBytes}, ${options.rounds} round(s)`
+      `${options.rounds} round(s)`
+    const settings = `commitIntervalMs ${options.commitIntervalMs}; output/changelog max.message.bytes ${options.maxMessageBytes === 0 ? 'broker default' : options.maxMessageBytes}; ` +
+      `baseline sendBatch slices of ${options.baselineSlice === 0 ? 'a whole fetched batch' : `${options.baselineSlice} messages`}; kafkajs grouping ${options.linearGrouping ? 'replaced by a linear one (--linear-grouping)' : 'as installed (O(n^2))'}`
     const report = formatReport(title, CONTENDERS.map((c): ContenderResult => ({ label: c.label, ...results.get(c.id)! })), RATIOS)
+    const load = (l: number[]): string => l.map(v => v.toFixed(1)).join(' ')
+    report.push('', settings, `machine: ${cpus().length} cores; load average (1/5/15 min) ${load(loadAtStart)} at start, ${load(loadavg())} at the end`)
     process.stdout.write('\n' + report.join('\n') + '\n')
     for (const profile of profiles) process.stdout.write('\n' + summarizeProfile(profile).join('\n') + '\n')
   } finally {
@@ -166,6 +187,7 @@ async function main (): Promise<void> {
 }
 
 main().catch(error => {
+  if (error instanceof Error && error.name === 'AbortError') process.exit(130)
   process.stderr.write(`bench:e2e failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
   process.exit(1)
 })

@@ -7,11 +7,14 @@
  * store creation, changelog topic creation, processing, and the acknowledged writes.
  */
 import { fork, type ChildProcess } from 'node:child_process'
+import { readdir, rename, rm } from 'node:fs/promises'
+import { loadavg } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { performance } from 'node:perf_hooks'
 import type { BenchCluster } from './bench-cluster.js'
 import type { PipelineSpec } from './pipelines.js'
-import { SOURCE_MAPS_ENV, type ParentMessage, type WorkerMessage } from './worker-protocol.js'
+import { LINEAR_GROUPING_ARG, SOURCE_MAPS_ENV, type ParentMessage, type WorkerMessage } from './worker-protocol.js'
 import { mapsPathOf } from './profile-summary.js'
 
 export const POLL_MS = 250
@@ -26,6 +29,8 @@ export interface RunOptions {
   readonly timeoutMs: number
   /** Write a CPU profile (node --cpu-prof) of the worker to this file. */
   readonly profilePath?: string | undefined
+  /** Replace kafkajs' quadratic message grouping in the worker (linear-grouping.ts). */
+  readonly linearGrouping?: boolean
   /** Aborts the run (Ctrl-C): the worker is killed and timePipeline rejects. */
   readonly signal?: AbortSignal
 }
@@ -37,6 +42,12 @@ export interface RunResult {
   readonly elapsedMs: number
   readonly recordsPerSecond: number
   readonly timedOut: boolean
+  /** Time from start to the first poll that saw output (start-up: connections, group join, tasks). */
+  readonly firstOutputMs: number
+  /** Longest event-loop block in the worker while the pipeline ran (until stop). */
+  readonly maxBlockMs: number
+  /** Highest 1-minute load average seen during the run (other work on the machine). */
+  readonly maxLoad: number
   /** Output records after the worker closed. */
   readonly finalCount: number
 }
@@ -44,7 +55,7 @@ export interface RunResult {
 export async function timePipeline (options: RunOptions): Promise<RunResult> {
   const { cluster, spec, records } = options
   const env = { ...process.env, [SOURCE_MAPS_ENV]: options.profilePath === undefined ? '' : mapsPathOf(options.profilePath) }
-  const worker = new WorkerHandle(fork(WORKER, [], { execArgv: workerExecArgv(options.profilePath), env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }))
+  const worker = new WorkerHandle(fork(WORKER, options.linearGrouping === true ? [LINEAR_GROUPING_ARG] : [], { execArgv: workerExecArgv(options.profilePath), env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }))
   try {
     await worker.next('ready')
     const start = performance.now()
@@ -52,18 +63,23 @@ export async function timePipeline (options: RunOptions): Promise<RunResult> {
     let reached = 0
     let timedOut = false
     let elapsedMs = 0
+    let firstOutputMs = Number.NaN
+    let maxLoad = loadavg()[0]!
     for (;;) {
       await worker.sleepOrFail(POLL_MS)
       options.signal?.throwIfAborted()
       reached = await cluster.count(spec.outputTopic)
       elapsedMs = performance.now() - start
+      if (reached > 0 && Number.isNaN(firstOutputMs)) firstOutputMs = elapsedMs
+      maxLoad = Math.max(maxLoad, loadavg()[0]!)
       if (reached >= records) break
       if (elapsedMs > options.timeoutMs) { timedOut = true; break }
     }
     worker.send({ type: 'stop' })
-    await worker.next('stopped', STOP_TIMEOUT_MS)
+    const { maxBlockMs } = await worker.stopped(STOP_TIMEOUT_MS)
     await worker.exited()
-    return { records, reached, elapsedMs, recordsPerSecond: reached / (elapsedMs / 1000), timedOut, finalCount: await cluster.count(spec.outputTopic) }
+    if (options.profilePath !== undefined) await keepMainThreadProfile(options.profilePath)
+    return { records, reached, elapsedMs, recordsPerSecond: reached / (elapsedMs / 1000), timedOut, firstOutputMs, maxBlockMs, maxLoad, finalCount: await cluster.count(spec.outputTopic) }
   } finally {
     worker.kill()
   }
@@ -72,8 +88,21 @@ export async function timePipeline (options: RunOptions): Promise<RunResult> {
 function workerExecArgv (profilePath: string | undefined): string[] {
   const args = ['--conditions=@kstreams/source', '--import', 'tsx']
   if (profilePath === undefined) return args
-  const slash = profilePath.lastIndexOf('/')
-  return [...args, '--enable-source-maps', '--cpu-prof', `--cpu-prof-dir=${profilePath.slice(0, slash)}`, `--cpu-prof-name=${profilePath.slice(slash + 1)}`]
+  return [...args, '--enable-source-maps', '--cpu-prof', `--cpu-prof-dir=${profileTempDir(profilePath)}`]
+}
+
+const profileTempDir = (profilePath: string): string => `${profilePath}.d`
+
+/**
+ * Every thread writes a profile (tsx's module hooks run in a worker thread); keeps the main
+ * thread's (CPU.<date>.<time>.<pid>.<thread id 0>.<seq>.cpuprofile) as `profilePath`.
+ */
+async function keepMainThreadProfile (profilePath: string): Promise<void> {
+  const dir = profileTempDir(profilePath)
+  const main = (await readdir(dir)).find(f => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f))
+  if (main === undefined) throw new Error(`no main-thread CPU profile in ${dir}`)
+  await rename(join(dir, main), profilePath)
+  await rm(dir, { recursive: true, force: true })
 }
 
 /** The parent's side of the IPC protocol with one worker. */
@@ -104,12 +133,17 @@ class WorkerHandle {
     this.#child.send(message)
   }
 
+  async stopped (timeoutMs: number): Promise<{ maxBlockMs: number }> {
+    const message = await this.next('stopped', timeoutMs)
+    return { maxBlockMs: message.type === 'stopped' ? message.maxBlockMs : Number.NaN }
+  }
+
   /** Waits for a message of this type; throws if the worker failed or exited first. */
-  async next (type: WorkerMessage['type'], timeoutMs = 300_000): Promise<void> {
+  async next (type: WorkerMessage['type'], timeoutMs = 300_000): Promise<WorkerMessage> {
     const end = Date.now() + timeoutMs
     for (;;) {
       const index = this.#messages.findIndex(m => m.type === type)
-      if (index >= 0) { this.#messages.splice(index, 1); return }
+      if (index >= 0) return this.#messages.splice(index, 1)[0]!
       this.#throwIfFailed()
       if (this.#child.exitCode !== null) throw new Error(`pipeline worker exited before '${type}'`)
       if (Date.now() > end) throw new Error(`pipeline worker sent no '${type}' within ${timeoutMs} ms`)

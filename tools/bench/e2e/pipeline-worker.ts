@@ -4,24 +4,36 @@
  * (node --cpu-prof). Talks to the parent over the fork IPC channel (worker-protocol.ts). The
  * parent times the run; this process only starts and stops the pipeline.
  */
-import { startPipeline, type RunningPipeline } from './pipelines.js'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import type { RunningPipeline } from './pipelines.js'
+import { installLinearGrouping } from './linear-grouping.js'
 import { writeLoadedSourceMaps } from './profile-summary.js'
-import { SOURCE_MAPS_ENV, type ParentMessage, type WorkerMessage } from './worker-protocol.js'
+import { LINEAR_GROUPING_ARG, SOURCE_MAPS_ENV, type ParentMessage, type WorkerMessage } from './worker-protocol.js'
+
+// Before kafkajs is loaded (pipelines.ts imports it).
+if (process.argv.includes(LINEAR_GROUPING_ARG)) installLinearGrouping()
+const { startPipeline } = await import('./pipelines.js')
 
 const send = (message: WorkerMessage): void => { process.send?.(message) }
 const describe = (error: unknown): string => error instanceof Error ? `${error.name}: ${error.message}${error.cause instanceof Error ? ` (cause: ${error.cause.message})` : ''}` : String(error)
 
 let running: RunningPipeline | undefined
+/** Event-loop delay: a blocked loop sends no heartbeats (the group drops a member after sessionTimeoutMs). */
+const loopDelay = monitorEventLoopDelay({ resolution: 10 })
+const maxBlockMs = (): number => Math.round(loopDelay.max / 1e6)
 
 async function onMessage (message: ParentMessage): Promise<void> {
   if (message.type === 'start') {
-    running = await startPipeline(message.spec, error => { send({ type: 'failed', message: describe(error) }) })
+    loopDelay.enable()
+    running = await startPipeline(message.spec, error => { send({ type: 'failed', message: `${describe(error)} [longest event-loop block so far: ${maxBlockMs()} ms]` }) })
     send({ type: 'started' })
   } else {
+    loopDelay.disable()
+    const blocked = maxBlockMs()
     await running?.stop()
     const mapsPath = process.env[SOURCE_MAPS_ENV]
     if (mapsPath !== undefined && mapsPath !== '') writeLoadedSourceMaps(mapsPath)
-    send({ type: 'stopped' })
+    send({ type: 'stopped', maxBlockMs: blocked })
     // An explicit exit lets --cpu-prof write its profile, and ends kafkajs' lingering timers.
     process.exit(0)
   }

@@ -15,8 +15,10 @@ import { tpKey, type AdminPort, type ProducedRecord, type ProducerPort } from '.
 export interface KafkaRecordCollectorOptions {
   readonly producer: ProducerPort
   readonly admin: Pick<AdminPort, 'partitionCounts'>
-  /** Records per batch before a send starts without waiting for the linger time. */
+  /** Records per send (a send starts without waiting for the linger time once this many are buffered). */
   readonly batchSize?: number
+  /** Approximate bytes per send; default 900 KiB (under the broker's 1 MB max.message.bytes). */
+  readonly maxRequestBytes?: number
   readonly lingerMs?: number
   /** Called when a batch failed (the error is also thrown at the next send or flush). */
   readonly onSendError?: (error: StreamsError) => void
@@ -25,6 +27,9 @@ export interface KafkaRecordCollectorOptions {
   /** How long a batch is sent again while the handler answers RETRY (task.timeout.ms). */
   readonly retryTimeoutMs?: number
 }
+
+/** Per-record framing counted against maxRequestBytes (headers, offsets, timestamps). */
+const RECORD_OVERHEAD_BYTES = 64
 
 interface Pending {
   readonly topic: string
@@ -47,11 +52,13 @@ export class KafkaRecordCollector implements RecordCollector {
   #sentRecords = 0
   readonly #batchSize: number
   readonly #lingerMs: number
+  readonly #maxRequestBytes: number
 
   constructor (options: KafkaRecordCollectorOptions) {
     this.#options = options
-    this.#batchSize = options.batchSize ?? 5000
+    this.#batchSize = options.batchSize ?? 2000
     this.#lingerMs = options.lingerMs ?? 100
+    this.#maxRequestBytes = options.maxRequestBytes ?? 900 * 1024
   }
 
   /** Partition counts learned elsewhere (e.g. from the assignment), so sends need no lookup. */
@@ -86,6 +93,19 @@ export class KafkaRecordCollector implements RecordCollector {
     this.#throwIfFailed()
   }
 
+  /** Records buffered and not yet handed to the producer. */
+  get buffered (): number {
+    return this.#buffer.length
+  }
+
+  /** Waits until the send in flight (if any) completes: backpressure for the processing loop. */
+  async drain (): Promise<void> {
+    this.#throwIfFailed()
+    if (this.#inflight === undefined) this.#startSend()
+    await this.#inflight
+    this.#throwIfFailed()
+  }
+
   /** The offset of the last acknowledged record of a partition (changelog offsets for checkpoints). */
   ackedOffset (topic: string, partition: number): number | undefined {
     return this.#acked.get(tpKey(topic, partition))
@@ -112,15 +132,29 @@ export class KafkaRecordCollector implements RecordCollector {
       this.#timer = undefined
     }
     if (this.#inflight !== undefined || this.#buffer.length === 0 || this.#error !== undefined) return
-    const batch = this.#buffer
-    this.#buffer = []
+    const batch = this.#takeBatch()
     this.#inflight = this.#sendBatch(batch).then(() => {
       this.#inflight = undefined
-      if (this.#buffer.length >= this.#batchSize) this.#startSend()
-      else if (this.#buffer.length > 0 && this.#timer === undefined) {
-        this.#timer = setTimeout(() => { this.#timer = undefined; this.#startSend() }, this.#lingerMs)
-      }
+      // What piled up while this batch was in flight goes out now (linger applies to an idle collector).
+      if (this.#buffer.length > 0) this.#startSend()
     })
+  }
+
+  /**
+   * The next batch to send: at most batchSize records and about maxRequestBytes (so no
+   * partition's record batch passes the broker's 1 MB default `max.message.bytes`, and one send
+   * never blocks the event loop for long).
+   */
+  #takeBatch (): Pending[] {
+    let bytes = 0
+    let n = 0
+    while (n < this.#buffer.length && n < this.#batchSize) {
+      const r = this.#buffer[n]!
+      bytes += (r.key?.length ?? 0) + (r.value?.length ?? 0) + RECORD_OVERHEAD_BYTES
+      if (n > 0 && bytes > this.#maxRequestBytes) break
+      n++
+    }
+    return this.#buffer.splice(0, n)
   }
 
   async #sendBatch (batch: Pending[]): Promise<void> {

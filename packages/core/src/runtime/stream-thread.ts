@@ -27,6 +27,9 @@ import { ThreadCache } from '../state/cache/thread-cache.js'
 import { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
 import type { DeserializationErrorHandler } from './record-queue.js'
 
+/** Records the collector may buffer before processing waits for the producer. */
+const MAX_BUFFERED_SENDS = 20_000
+
 export type StreamThreadState = 'CREATED' | 'STARTING' | 'PARTITIONS_REVOKED' | 'PARTITIONS_ASSIGNED' | 'RUNNING' | 'PENDING_SHUTDOWN' | 'DEAD'
 
 const TRANSITIONS: Record<StreamThreadState, readonly StreamThreadState[]> = {
@@ -268,6 +271,8 @@ export class StreamThread {
     const deadline = this.#o.clock.milliseconds() + Math.max(this.#o.config.pollMs, 100)
     let perTask = 1
     for (;;) {
+      // Backpressure: do not outrun the producer by more than a few batches.
+      while (this.#collector.buffered > MAX_BUFFERED_SENDS) await this.#collector.drain()
       const processed = this.#tasks.process(perTask)
       this.#tasks.punctuateWallClock()
       if (await this.#maybeCommit()) perTask = Math.max(1, perTask >> 1)
