@@ -15,7 +15,8 @@ describe('KafkaStreams lifecycle', function () {
       [{ bootstrapServers: 'localhost:9092' }, 'applicationId'],
       [{ applicationId: 'app' }, 'bootstrapServers'],
       [{ applicationId: 'app', bootstrapServers: 'localhost:9092', numStreamThread: 2 }, 'numStreamThread'],
-      [{ applicationId: 'app', bootstrapServers: 'localhost:9092', processingGuarantee: 'exactly_once' }, 'processingGuarantee']
+      [{ applicationId: 'app', bootstrapServers: 'localhost:9092', processingGuarantee: 'exactly_once' }, 'processingGuarantee'],
+      [{ applicationId: 'app', bootstrapServers: 'localhost:9092', processingGuarantee: 'exactly_once_v2' }, 'processingGuarantee']
     ]
     for (const [config, key] of cases) {
       let err: any

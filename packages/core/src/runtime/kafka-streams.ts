@@ -84,6 +84,9 @@ export class KafkaStreams {
   constructor (topology: Topology, config: StreamsConfig, options: KafkaStreamsOptions = {}) {
     this.#config = resolveStreamsConfig(config)
     if (config.applicationId === undefined) throw new ConfigError('applicationId', 'Missing required config "applicationId"')
+    if (this.#config.processingGuarantee === 'exactly_once_v2') {
+      throw new ConfigError('processingGuarantee', 'processingGuarantee "exactly_once_v2" is not supported by the runtime yet; use "at_least_once"')
+    }
     if (this.#config.bootstrapServers.length === 0 && options.clientFactory === undefined) throw new ConfigError('bootstrapServers', 'Missing required config "bootstrapServers"')
     this.#def = topology[TOPOLOGY_DEF]()
     this.#options = options
