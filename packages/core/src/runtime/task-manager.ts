@@ -14,6 +14,7 @@ import type { StateStore } from '../state/state-store.js'
 import { StreamsError } from '../errors.js'
 import { Headers } from '../record.js'
 import { within } from './within.js'
+import { changelogTopicName } from './assignment/topology-metadata.js'
 import { TaskId } from '../task-id.js'
 import { StreamTask } from './stream-task.js'
 import type { DeserializationErrorHandler } from './record-queue.js'
@@ -66,8 +67,18 @@ export class TaskManager {
   /** Standby tasks: stores kept current from their changelogs, no processing. */
   readonly #standbys = new Map<string, { readonly id: TaskId, readonly task: StreamTask, readonly stateManager: ProcessorStateManager }>()
 
+  /** Stores whose builder logs to a changelog. */
+  readonly #loggedStores: ReadonlySet<string>
+
   constructor (options: TaskManagerOptions) {
     this.#o = options
+    this.#loggedStores = new Set([...options.topology.storeBuilders].filter(([, b]) => b.loggingEnabled).map(([name]) => name))
+  }
+
+  /** The changelog partition of a task's store (the task's own partition), or undefined when not logged. */
+  #changelogPartition (storeName: string, id: TaskId): TopicPartition | undefined {
+    if (!this.#loggedStores.has(storeName)) return undefined
+    return { topic: changelogTopicName(this.#o.config.applicationId, storeName), partition: id.partition }
   }
 
   get activeTaskIds (): TaskId[] {
@@ -167,9 +178,7 @@ export class TaskManager {
 
   async #createTask (id: TaskId, partitions: readonly TopicPartition[]): Promise<ManagedTask> {
     const taskDir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.taskDir(id))
-    const appId = this.#o.config.applicationId
     const stateManager = new ProcessorStateManager(id, taskDir, this.#o.logger)
-    const loggedStores = new Set([...this.#o.topology.storeBuilders].filter(([, b]) => b.loggingEnabled).map(([name]) => name))
     let dropped = 0
     this.#o.metrics?.addMetric(`task-${id.toString()}`, {
       name: 'dropped-records-total',
@@ -177,7 +186,7 @@ export class TaskManager {
       description: 'The total number of records dropped (deserialization errors skipped, invalid timestamps)',
       tags: this.#o.metrics.tags('task-id', id.toString())
     }, () => dropped)
-    const changelogOf = (storeName: string): TopicPartition | undefined => loggedStores.has(storeName) ? { topic: `${appId}-${storeName}-changelog`, partition: id.partition } : undefined
+    const changelogOf = (storeName: string): TopicPartition | undefined => this.#changelogPartition(storeName, id)
     const task = new StreamTask({
       id,
       topology: this.#o.topology,
@@ -261,9 +270,7 @@ export class TaskManager {
   /** A standby task: its stores follow their changelogs from the checkpoint; nothing is processed. */
   async #createStandby (id: TaskId): Promise<void> {
     const taskDir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.taskDir(id))
-    const appId = this.#o.config.applicationId
     const stateManager = new ProcessorStateManager(id, taskDir, this.#o.logger)
-    const logged = new Set([...this.#o.topology.storeBuilders].filter(([, b]) => b.loggingEnabled).map(([name]) => name))
     const task = new StreamTask({
       id,
       topology: this.#o.topology,
@@ -273,7 +280,7 @@ export class TaskManager {
       collector: this.#o.collector,
       stateDir: taskDir,
       globalStores: this.#o.globalStores,
-      onStoreRegistered: (store, restore) => stateManager.register(store, restore, logged.has(store.name) ? { topic: `${appId}-${store.name}-changelog`, partition: id.partition } : undefined)
+      onStoreRegistered: (store, restore) => stateManager.register(store, restore, this.#changelogPartition(store.name, id))
     })
     await task.initializeStores()
     await stateManager.loadCheckpoint()
