@@ -34,6 +34,11 @@ const streams = new KafkaStreams(buildWordCountTopology(topics, env.WORDCOUNT_ST
 }, { logger: consoleLogger((env.WORDCOUNT_LOG_LEVEL ?? 'warn') as 'info') })
 
 streams.setStateListener((to, from) => emit({ event: 'state', from, to }))
+// A failed thread is replaced: it resumes from the committed offsets (at-least-once).
+streams.setUncaughtExceptionHandler((error) => {
+  emit({ event: 'thread-error', code: error.code, message: error.message })
+  return 'REPLACE_THREAD'
+})
 streams.setGlobalStateRestoreListener({
   onRestoreStart: (tp, store, start, end) => emit({ event: 'restore-start', topic: tp.topic, partition: tp.partition, store, start, end }),
   onRestoreEnd: (tp, store, total) => emit({ event: 'restore-end', topic: tp.topic, partition: tp.partition, store, total }),

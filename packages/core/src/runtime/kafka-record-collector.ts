@@ -87,6 +87,9 @@ export class KafkaRecordCollector implements RecordCollector {
   /** Sends everything buffered and waits for the acknowledgements; throws a failed send. */
   async flush (): Promise<void> {
     while (this.#buffer.length > 0 || this.#inflight !== undefined) {
+      // A failed send stops sending: without this check the loop would spin forever on the
+      // records left in the buffer, starving the event loop (no heartbeats, no timers).
+      this.#throwIfFailed()
       if (this.#inflight === undefined) this.#startSend()
       await this.#inflight
     }

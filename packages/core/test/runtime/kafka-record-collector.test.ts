@@ -104,4 +104,16 @@ describe('KafkaRecordCollector', () => {
     try { await f.flush() } catch (e) { err = e }
     expect(err).to.have.property('code', 'SEND_FAILED')
   })
+
+  it('flush rejects (does not spin) when a send failed while more records were buffered', async () => {
+    const producer = new FakeProducer()
+    producer.failNext = new Error('broker down')
+    const collector = new KafkaRecordCollector({ producer, admin, batchSize: 1, lingerMs: 1000 })
+    collector.send(rec('out', 'a'))
+    try { collector.send(rec('out', 'b')) } catch { /* the failure may already be known */ }
+    await new Promise(resolve => setTimeout(resolve, 20))
+    let err: any
+    try { await collector.flush() } catch (e) { err = e }
+    expect(err).to.have.property('code', 'SEND_FAILED')
+  })
 })
