@@ -36,6 +36,7 @@ export type {
   KeyValueStore, ReadOnlyKeyValueStore, KeyValueIterator, TimestampedKeyValueStore, KeyValueBytesStore, KeyValueBytesStoreSupplier
 } from './state/key-value-store.js'
 export { KeyValueStoreBuilder } from './state/key-value-store-builder.js'
+export type { DslStoreSuppliers, DslKeyValueParams, DslWindowParams, DslSessionParams } from './state/dsl-store-suppliers.js'
 export { TimestampedKeyValueStoreBuilder } from './state/timestamped-key-value-store-builder.js'
 export { ValueAndTimestampSerde } from './state/value-and-timestamp-serde.js'
 export { Window, TimeWindow, SessionWindow, Windowed } from './state/windowed.js'

@@ -4,7 +4,8 @@
  * the TopologyTestDriver and the runtime unchanged). Processor and store names are generated
  * from one counter, as Kafka Streams does, so `describe()` prints the same names.
  */
-import type { SourceOptions, StateStore, StoreBuilder, Topology } from '@kstreams/core'
+import { resolveStreamsConfig } from '@kstreams/core'
+import type { SourceOptions, StateStore, StoreBuilder, StreamsConfig, Topology } from '@kstreams/core'
 import { Consumed } from './consumed.js'
 import { InternalStreamsBuilder } from './internal/internal-streams-builder.js'
 import { KTableSourceSupplier } from './internal/ktable-processors.js'
@@ -15,7 +16,18 @@ import { KTable } from './ktable.js'
 import { Materialized } from './materialized.js'
 
 export class StreamsBuilder {
-  readonly #internal = new InternalStreamsBuilder()
+  readonly #internal: InternalStreamsBuilder
+
+  /**
+   * `config.dslStoreSuppliers` picks the backend of every DSL store that names no supplier
+   * (Kafka Streams' `new StreamsBuilder(new TopologyConfig(...))` with `dsl.store.suppliers.class`):
+   * in-memory by default, `RocksDBDslStoreSuppliers` from @kstreams/rocksdb for persistent stores.
+   * The whole StreamsConfig of the application may be passed; other keys are ignored here.
+   */
+  constructor (config: StreamsConfig = {}) {
+    if (config.dslStoreSuppliers !== undefined) resolveStreamsConfig({ dslStoreSuppliers: config.dslStoreSuppliers })
+    this.#internal = new InternalStreamsBuilder(config.dslStoreSuppliers)
+  }
 
   /** A stream of the records of one topic, several topics, or every topic whose whole name matches a pattern. */
   stream<K = unknown, V = unknown> (topics: string | readonly string[] | RegExp, consumed?: Consumed<K, V>): KStream<K, V> {

@@ -16,3 +16,4 @@ export type { RocksDBMemoryBudgetOptions, RocksDBMemoryAllocation, RocksDBMemory
 export type { RocksDBConfigSetter, RocksDBOptions } from './rocksdb-config-setter.js'
 export { RocksDBStoreError } from './rocksdb-store-error.js'
 export type { RocksDBStoreErrorCode } from './rocksdb-store-error.js'
+export { RocksDBDslStoreSuppliers } from './rocksdb-dsl-store-suppliers.js'

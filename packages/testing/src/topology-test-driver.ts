@@ -41,7 +41,13 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
    * `TopologyTestDriver.create` when a store opens asynchronously (RocksDB).
    */
   constructor (topology: Topology, config: StreamsConfig = {}, initialWallClockTimeMs?: number) {
-    const resolved = resolveStreamsConfig({ applicationId: DEFAULT_APPLICATION_ID, ...config })
+    // Like Kafka Streams' driver: the DSL's emit throttles are off unless the user sets them.
+    const resolved = resolveStreamsConfig({
+      applicationId: DEFAULT_APPLICATION_ID,
+      ...config,
+      outerJoinEmitIntervalMs: config.outerJoinEmitIntervalMs ?? 0,
+      windowedAggregationEmitIntervalMs: config.windowedAggregationEmitIntervalMs ?? 0
+    })
     this.#def = topology[TOPOLOGY_DEF]()
     this.#clock = new ManualClock(initialWallClockTimeMs ?? Date.now())
     const appDir = join(resolved.stateDir, resolved.applicationId)

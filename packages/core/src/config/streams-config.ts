@@ -6,6 +6,7 @@
 import { ConfigError } from '../errors.js'
 import type { Serde } from '../serialization/serde.js'
 import type { TimestampExtractor } from '../processor/api.js'
+import type { DslStoreSuppliers } from '../state/dsl-store-suppliers.js'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
@@ -82,9 +83,16 @@ export interface StreamsConfig {
   rocksdbConfigSetter?: { setConfig: (storeName: string, options: Record<string, unknown>, configs: ResolvedStreamsConfig) => void, close?: (storeName: string, options: Record<string, unknown>) => void }
   /** Which metrics are recorded: 'INFO' (default), 'DEBUG' (adds store latencies) or 'TRACE'. */
   metricsRecordingLevel?: 'INFO' | 'DEBUG' | 'TRACE'
+  /** The store backend of DSL stores without an explicit supplier (Kafka's `dsl.store.suppliers.class`); in-memory when unset. */
+  dslStoreSuppliers?: DslStoreSuppliers
+  /** How often a stream-stream left/outer join emits its pending null results at most (Kafka's internal `__emit.interval.ms.kstreams.outer.join.spurious.results.fix__`); default 1000, 0 in the TopologyTestDriver. */
+  outerJoinEmitIntervalMs?: number
+  /** How often an emit-on-window-close aggregation emits closed windows at most (Kafka's internal `__emit.interval.ms.kstreams.windowed.aggregation__`); default 1000, 0 in the TopologyTestDriver. */
+  windowedAggregationEmitIntervalMs?: number
 }
 
-export type ResolvedStreamsConfig = Readonly<Required<Omit<StreamsConfig, 'defaultKeySerde' | 'defaultValueSerde' | 'defaultTimestampExtractor' | 'bootstrapServers' | 'clientId' | 'applicationServer' | 'ssl' | 'sasl' | 'rocksdbConfigSetter'>>> & Readonly<{
+export type ResolvedStreamsConfig = Readonly<Required<Omit<StreamsConfig, 'defaultKeySerde' | 'defaultValueSerde' | 'defaultTimestampExtractor' | 'bootstrapServers' | 'clientId' | 'applicationServer' | 'ssl' | 'sasl' | 'rocksdbConfigSetter' | 'dslStoreSuppliers'>>> & Readonly<{
+  dslStoreSuppliers: DslStoreSuppliers | undefined
   rocksdbConfigSetter: StreamsConfig['rocksdbConfigSetter']
   ssl: boolean | Readonly<Record<string, unknown>> | undefined
   sasl: SaslConfig | undefined
@@ -138,7 +146,10 @@ const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
   rocksdbBlockCacheBytes: positiveInt,
   rocksdbWriteBufferBytes: positiveInt,
   rocksdbConfigSetter: v => v !== null && typeof v === 'object' && typeof (v as { setConfig?: unknown }).setConfig === 'function' ? undefined : 'must be an object with a setConfig(storeName, options, configs) method',
-  metricsRecordingLevel: v => v === 'INFO' || v === 'DEBUG' || v === 'TRACE' ? undefined : 'must be "INFO", "DEBUG" or "TRACE"'
+  metricsRecordingLevel: v => v === 'INFO' || v === 'DEBUG' || v === 'TRACE' ? undefined : 'must be "INFO", "DEBUG" or "TRACE"',
+  dslStoreSuppliers: v => v !== null && typeof v === 'object' && ['keyValueStore', 'windowStore', 'sessionStore'].every(m => typeof (v as Record<string, unknown>)[m] === 'function') ? undefined : 'must be DslStoreSuppliers (keyValueStore, windowStore and sessionStore methods)',
+  outerJoinEmitIntervalMs: nonNegativeInt,
+  windowedAggregationEmitIntervalMs: nonNegativeInt
 }
 
 /** Validates a config and fills in Kafka Streams' defaults. */
@@ -186,7 +197,10 @@ export function resolveStreamsConfig (config: StreamsConfig = {}): ResolvedStrea
     rocksdbBlockCacheBytes: config.rocksdbBlockCacheBytes ?? 64 * 1024 * 1024,
     rocksdbWriteBufferBytes: config.rocksdbWriteBufferBytes ?? 64 * 1024 * 1024,
     rocksdbConfigSetter: config.rocksdbConfigSetter,
-    metricsRecordingLevel: config.metricsRecordingLevel ?? 'INFO'
+    metricsRecordingLevel: config.metricsRecordingLevel ?? 'INFO',
+    dslStoreSuppliers: config.dslStoreSuppliers,
+    outerJoinEmitIntervalMs: config.outerJoinEmitIntervalMs ?? 1000,
+    windowedAggregationEmitIntervalMs: config.windowedAggregationEmitIntervalMs ?? 1000
   })
 }
 

@@ -27,6 +27,8 @@ export interface ContextHost {
   /** A store of this task or a global store. */
   store(name: string): StateStore | undefined
   isGlobalStore(name: string): boolean
+  /** Counts a record a processor dropped (the task's dropped-records metric). */
+  recordDroppedRecord?(): void
   /** What an error thrown by a processor does: drop the record (CONTINUE) or fail (FAIL). */
   onProcessingError?(error: Error, nodeName: string): 'CONTINUE' | 'FAIL'
 }
@@ -54,6 +56,11 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
     return this.#host.onProcessingError?.(error, nodeName) ?? 'FAIL'
   }
   get recordContext (): ProcessorRecordContext { return this.#recordContext }
+
+  /** @internal Counts a record the current processor dropped (see droppedRecordsSensor). */
+  recordDroppedRecord (): void {
+    this.#host.recordDroppedRecord?.()
+  }
 
   /** Runs `fn` as `node` with the given record context, restoring both afterwards. */
   runAs<T> (node: ProcessorNode | undefined, recordContext: ProcessorRecordContext, fn: () => T): T {

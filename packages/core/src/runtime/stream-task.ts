@@ -69,6 +69,7 @@ export class StreamTask implements ContextHost {
   #state: TaskState = 'CREATED'
   #commitNeeded = false
   #commitRequested = false
+  #droppedRecords = 0
 
   constructor (options: StreamTaskOptions) {
     this.#options = options
@@ -81,6 +82,25 @@ export class StreamTask implements ContextHost {
     }
     this.#graph = buildProcessorGraph(options.topology, names, options.collector, options.config.applicationId)
     this.context = new ProcessorContextImpl(this)
+    options.metrics?.addMetric(`task-${options.id.toString()}`, {
+      name: 'dropped-records-total',
+      group: 'stream-task-metrics',
+      description: 'The total number of records dropped (deserialization errors skipped, invalid timestamps, late records of windowed operators)',
+      tags: options.metrics.tags('task-id', options.id.toString())
+    }, () => this.#droppedRecords)
+  }
+
+  /** The records this task dropped so far (the `dropped-records-total` metric). */
+  get droppedRecords (): number { return this.#droppedRecords }
+
+  /** Counts a record a processor chose to drop (a late record of a windowed aggregation, a null key of a join). */
+  recordDroppedRecord (): void {
+    this.#droppedRecords++
+  }
+
+  readonly #onDropped: DropReporter = (record, reason) => {
+    this.#droppedRecords++
+    this.#options.onDroppedRecord?.(record, reason)
   }
 
   get state (): TaskState { return this.#state }
@@ -128,7 +148,7 @@ export class StreamTask implements ContextHost {
       const source = sourceFor(this.#graph, topic)
       if (source === undefined) throw new StreamsError('UNKNOWN_TOPIC', `Task ${this.taskId.toString()} has no source for topic ${topic}`, { taskId: this.taskId.toString() })
       const extractor: TimestampExtractor = source.timestampExtractor ?? this.config.defaultTimestampExtractor ?? failOnInvalidTimestamp
-      queue = new RecordQueue(topic, partition, source, extractor, this.#options.onDroppedRecord ?? (() => {}), this.#options.onDeserializationError)
+      queue = new RecordQueue(topic, partition, source, extractor, this.#onDropped, this.#options.onDeserializationError)
       this.#partitions.addQueue(queue)
     }
     return queue
@@ -233,6 +253,7 @@ export class StreamTask implements ContextHost {
     this.#streamTimeQueue.clear()
     this.#wallClockQueue.clear()
     this.#partitions.clear()
+    this.#options.metrics?.removeScope(`task-${this.taskId.toString()}`)
     this.#state = 'CLOSED'
     if (first !== undefined) throw first
   }
@@ -276,7 +297,7 @@ export class StreamTask implements ContextHost {
         ? 'FAIL'
         : configured({ topic: rc.topic ?? '', partition: rc.partition, offset: rc.offset, timestamp: rc.timestamp, taskId: this.taskId.toString(), processorNodeId: nodeName }, error)
     if (response === 'CONTINUE') {
-      this.#options.onDroppedRecord?.({ topic: rc.topic ?? '', partition: rc.partition, offset: rc.offset, timestamp: rc.timestamp, key: null, value: null, headers: rc.headers }, `processor ${nodeName} threw: ${error.message}`)
+      this.#onDropped({ topic: rc.topic ?? '', partition: rc.partition, offset: rc.offset, timestamp: rc.timestamp, key: null, value: null, headers: rc.headers }, `processor ${nodeName} threw: ${error.message}`)
     }
     return response
   }

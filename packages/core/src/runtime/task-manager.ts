@@ -179,13 +179,6 @@ export class TaskManager {
   async #createTask (id: TaskId, partitions: readonly TopicPartition[]): Promise<ManagedTask> {
     const taskDir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.taskDir(id))
     const stateManager = new ProcessorStateManager(id, taskDir, this.#o.logger)
-    let dropped = 0
-    this.#o.metrics?.addMetric(`task-${id.toString()}`, {
-      name: 'dropped-records-total',
-      group: 'stream-task-metrics',
-      description: 'The total number of records dropped (deserialization errors skipped, invalid timestamps)',
-      tags: this.#o.metrics.tags('task-id', id.toString())
-    }, () => dropped)
     const changelogOf = (storeName: string): TopicPartition | undefined => this.#changelogPartition(storeName, id)
     const task = new StreamTask({
       id,
@@ -206,7 +199,6 @@ export class TaskManager {
       onStoreRegistered: (store, restore) => stateManager.register(store, restore, changelogOf(store.name)),
       onDroppedRecord: (record, reason) => {
         this.#o.logger.warn(`Task ${id.toString()} dropped a record of ${record.topic}-${record.partition} at offset ${record.offset}: ${reason}`)
-        dropped++
       },
       onDeserializationError: this.#o.deserializationErrorHandler
     })

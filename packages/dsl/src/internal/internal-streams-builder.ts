@@ -6,9 +6,17 @@
  * @internal
  */
 import { Topology } from '@kstreams/core'
+import type { DslStoreSuppliers } from '@kstreams/core'
+import { InMemoryDslStoreSuppliers } from '@kstreams/stores'
 
 export class InternalStreamsBuilder {
   readonly topology = new Topology()
+  /** The backend of stores whose Materialized (or StreamJoined) names no supplier. */
+  readonly storeSuppliers: DslStoreSuppliers
+
+  constructor (storeSuppliers: DslStoreSuppliers | undefined) {
+    this.storeSuppliers = storeSuppliers ?? InMemoryDslStoreSuppliers
+  }
   #index = 0
   readonly #onBuild: Array<() => void> = []
   #built = false

@@ -2,8 +2,8 @@
  * A Materialized resolved against the builder (Kafka Streams' MaterializedInternal): the store
  * name (the user's, else generated with the operator's prefix when this object is created, which
  * is what fixes the name's index), whether the store is queryable, and the timestamped
- * key-value store builder with Kafka Streams' DSL defaults (in-memory unless a supplier is
- * given, caching and logging on). @internal
+ * key-value store builder with Kafka Streams' DSL defaults (the builder's DslStoreSuppliers
+ * unless a supplier is given, caching and logging on). @internal
  */
 import type { Serde, TimestampedKeyValueStoreBuilder } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
@@ -15,9 +15,11 @@ export class MaterializedInternal<K, V> {
   /** The store name when the user named the store (only then is it queryable). */
   readonly queryableStoreName: string | undefined
   readonly #materialized: Materialized<K, V> | undefined
+  readonly #builder: InternalStreamsBuilder
 
   constructor (materialized: Materialized<K, V> | undefined, builder: InternalStreamsBuilder, generatedStorePrefix: string) {
     this.#materialized = materialized
+    this.#builder = builder
     this.queryableStoreName = materialized?.storeName
     this.storeName = materialized?.storeName ?? builder.newStoreName(generatedStorePrefix)
   }
@@ -28,7 +30,7 @@ export class MaterializedInternal<K, V> {
   /** The store builder; serdes not set on the Materialized fall back to the given ones, then to the config defaults. */
   storeBuilder (keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined): TimestampedKeyValueStoreBuilder<K, V> {
     const m = this.#materialized
-    const supplier = m?.storeSupplier ?? Stores.inMemoryKeyValueStore(this.storeName)
+    const supplier = m?.storeSupplier ?? this.#builder.storeSuppliers.keyValueStore({ name: this.storeName, isTimestamped: true })
     const builder = Stores.timestampedKeyValueStoreBuilder(supplier, m?.keySerde ?? keySerde, m?.valueSerde ?? valueSerde)
     if (m?.cachingEnabled === false) builder.withCachingDisabled()
     else builder.withCachingEnabled()
