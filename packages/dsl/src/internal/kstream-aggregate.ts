@@ -9,6 +9,7 @@ import { ValueAndTimestamp } from '@kstreams/core'
 import type { Processor, ProcessorContext, Record, TimestampedKeyValueStore } from '@kstreams/core'
 import { Change } from '../change.js'
 import type { Aggregator, Initializer, Reducer } from '../functions.js'
+import { storeValueGetterSupplier } from './ktable-processor-supplier.js'
 import type { KTableProcessorSupplier } from './ktable-processor-supplier.js'
 import { TimestampedTupleForwarder } from './tuple-forwarder.js'
 
@@ -34,6 +35,7 @@ function groupedSupplier<K, V, VA> (storeName: string, combine: Combine<K, V, VA
       supplier.sendOldValues = true
       return true
     },
+    view: () => storeValueGetterSupplier<K, VA>(storeName),
     get: (): Processor<K, V, K, Change<VA>> => {
       let store: TimestampedKeyValueStore<K, VA>
       let context: ProcessorContext<K, Change<VA>>

@@ -1,9 +1,11 @@
 /**
  * The supplier of a processor producing KTable updates (Kafka Streams' KTableProcessorSupplier):
  * besides creating processors it can be asked, before the topology runs, to send old values
- * with each `Change`. @internal
+ * with each `Change`, and for a view (KTableValueGetterSupplier) through which a join or lookup
+ * reads the table's current value of a key. @internal
  */
-import type { Processor } from '@kstreams/core'
+import type { ProcessingContext, Processor, TimestampedKeyValueStore } from '@kstreams/core'
+import { ValueAndTimestamp } from '@kstreams/core'
 import type { Change } from '../change.js'
 
 export interface KTableProcessorSupplier<KIn, VIn, KOut, VOut> {
@@ -16,4 +18,57 @@ export interface KTableProcessorSupplier<KIn, VIn, KOut, VOut> {
    * `forceMaterialization` an unmaterialized source table becomes materialized to do so.
    */
   enableSendingOldValues(forceMaterialization: boolean): boolean
+  /**
+   * The table's current values, for joins and lookups. A source table becomes materialized; a
+   * stateless operator reads its parent's view and applies itself. The processor reading the view
+   * must be connected to `storeNames()`.
+   */
+  view(): KTableValueGetterSupplier<KOut, VOut>
+}
+
+/** Reads a table's current value of a key (Kafka Streams' KTableValueGetter); one per task. */
+export interface KTableValueGetter<K, V> {
+  init(context: ProcessingContext): void
+  /** The value and its timestamp, or null when the table has no value for the key. */
+  get(key: K): ValueAndTimestamp<V> | null
+  close?(): void
+}
+
+export interface KTableValueGetterSupplier<K, V> {
+  get(): KTableValueGetter<K, V>
+  /** The stores the getter reads; connect them to the processor that uses the getter. */
+  storeNames(): string[]
+}
+
+/** A view reading a materialized table's timestamped store. */
+export function storeValueGetterSupplier<K, V> (storeName: string): KTableValueGetterSupplier<K, V> {
+  return {
+    storeNames: () => [storeName],
+    get: () => {
+      let store: TimestampedKeyValueStore<K, V>
+      return {
+        init (context) { store = context.getStateStore<TimestampedKeyValueStore<K, V>>(storeName) },
+        get: key => store.get(key)
+      }
+    }
+  }
+}
+
+/** A view applying `compute` to the parent's value (a null result reads as no value), keeping its timestamp. */
+export function computedValueGetterSupplier<K, V, VR> (parent: KTableValueGetterSupplier<K, V>, compute: (key: K, value: V | null) => VR | null): KTableValueGetterSupplier<K, VR> {
+  return {
+    storeNames: () => parent.storeNames(),
+    get: () => {
+      const getter = parent.get()
+      return {
+        init (context) { getter.init(context) },
+        get (key) {
+          const vt = getter.get(key)
+          const result = compute(key, ValueAndTimestamp.getValueOrNull(vt))
+          return result === null ? null : ValueAndTimestamp.make(result, vt?.timestamp ?? -1)
+        },
+        close () { getter.close?.() }
+      }
+    }
+  }
 }

@@ -5,10 +5,11 @@
  * cache flush when the store caches), an unmaterialized one forwards at once. Old values are
  * computed and sent only once `enableSendingOldValues` succeeded. @internal
  */
-import { ValueAndTimestamp } from '@kstreams/core'
+import { IllegalStateError, ValueAndTimestamp } from '@kstreams/core'
 import type { Processor, ProcessorContext, Record, TimestampedKeyValueStore } from '@kstreams/core'
 import { Change } from '../change.js'
-import type { KTableProcessorSupplier } from './ktable-processor-supplier.js'
+import { computedValueGetterSupplier, storeValueGetterSupplier } from './ktable-processor-supplier.js'
+import type { KTableProcessorSupplier, KTableValueGetterSupplier } from './ktable-processor-supplier.js'
 import { TimestampedTupleForwarder } from './tuple-forwarder.js'
 
 /**
@@ -38,6 +39,15 @@ export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V,
     }
     this.sendOldValues = true
     return true
+  }
+
+  /** Materializes the table (Kafka's KTableSource.materialize) and reads its store. */
+  view (): KTableValueGetterSupplier<K, V> {
+    if (!this.#materialized) {
+      this.#materialized = true
+      this.#onMaterialize()
+    }
+    return storeValueGetterSupplier<K, V>(this.#storeName)
   }
 
   get (): Processor<K, V, K, Change<V>> {
@@ -89,6 +99,13 @@ export class KTableValueOperatorSupplier<K, V, VR> implements KTableProcessorSup
     this.storeName = options.storeName
     this.#skipNullChanges = options.isFilter
     this.sendOldValues = options.isFilter ? (options.parent?.enableSendingOldValues(false) ?? false) : false
+  }
+
+  /** Reads its own store when materialized, else the parent's view with this operator applied. */
+  view (): KTableValueGetterSupplier<K, VR> {
+    if (this.storeName !== undefined) return storeValueGetterSupplier<K, VR>(this.storeName)
+    if (this.#parent === undefined) throw new IllegalStateError('A KTable operator without a parent has no view')
+    return computedValueGetterSupplier(this.#parent.view(), this.#compute)
   }
 
   enableSendingOldValues (forceMaterialization: boolean): boolean {
