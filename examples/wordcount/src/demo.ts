@@ -1,71 +1,212 @@
 /**
- * The README demo: WordCount on a real broker. Creates the topics, starts the app (KafkaStreams,
- * RocksDB store with a changelog), feeds it lines of text, and prints the top counts as they
- * change. Needs KAFKA_BOOTSTRAP_SERVERS (tools/scripts/demo.sh starts a broker and sets it).
+ * The README demo: the DSL WordCount on a real broker, in four acts.
+ *  1. Counts a burst of text (many distinct words, so the "Counts" changelog is long) on one
+ *     instance with RocksDB stores and an interactive-query HTTP endpoint.
+ *  2. Asks that endpoint for a few counts (GET /stores/Counts/keys/:word).
+ *  3. Loses the instance's disk (close + cleanUp) and starts a new instance, which restores the
+ *     store from its changelog while a progress bar shows position, records/s and ETA.
+ *  4. Answers the same queries from the restored store, then keeps counting live text until
+ *     DEMO_DURATION_MS has passed (0: until Ctrl-C).
+ * Needs KAFKA_BOOTSTRAP_SERVERS (tools/scripts/demo.sh starts a broker and sets it).
  */
-import { Kafka, logLevel } from 'kafkajs'
+import { Kafka, logLevel, type Producer } from 'kafkajs'
 import { mkdtemp, rm } from 'node:fs/promises'
+import { request } from 'node:http'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { KafkaStreams } from '@kstreams/core'
-import { buildWordCountTopology, DEFAULT_TOPICS } from './topology.js'
+import { InteractiveQueryServer, KafkaStreams, QueryableStoreTypes, Serdes, type RestoreProgress } from '@kstreams/core'
+import { buildDslWordCountTopology } from './dsl-topology.js'
+import { splitWords, STORE_NAME } from './topology.js'
 
 const TEXT = `Kafka Streams is a client library for building applications and microservices where the
 input and output data are stored in Kafka clusters. It combines the simplicity of writing and
 deploying standard applications on the client side with the benefits of Kafka's server-side
 cluster technology. kstreams brings the same model to TypeScript: a topology of processors,
 local state stores backed by changelog topics, tasks per partition, and a test driver.`.split('\n')
+const QUERIED = ['kafka', 'streams', 'applications', 'typescript']
 
 const bootstrap = process.env.KAFKA_BOOTSTRAP_SERVERS ?? ''
 if (bootstrap === '') throw new Error('KAFKA_BOOTSTRAP_SERVERS is not set: run `npm run demo`')
-const durationMs = Number(process.env.DEMO_DURATION_MS ?? 15000)
+const durationMs = Number(process.env.DEMO_DURATION_MS ?? 10000)
+const burstLines = Number(process.env.DEMO_LINES ?? 100000)
 const run = Date.now().toString(36)
-const topics = { input: `${DEFAULT_TOPICS.input}-${run}`, words: `${DEFAULT_TOPICS.words}-${run}`, output: `${DEFAULT_TOPICS.output}-${run}` }
+const appId = `wordcount-demo-${run}`
+const topics = { input: `wordcount-input-${run}`, output: `wordcount-output-${run}` }
 const kafka = new Kafka({ clientId: 'wordcount-demo', brokers: bootstrap.split(','), logLevel: logLevel.NOTHING })
+const say = (line: string): void => { process.stdout.write(line + '\n') }
 
-const admin = kafka.admin()
-await admin.connect()
-await admin.createTopics({ topics: Object.values(topics).map(topic => ({ topic, numPartitions: 4, replicationFactor: 1 })), waitForLeaders: false })
-for (let i = 0; i < 100; i++) {
-  const meta = await admin.fetchTopicMetadata({ topics: Object.values(topics) }).catch(() => undefined)
-  if (meta?.topics.every(t => t.partitions.length > 0 && t.partitions.every(p => p.leader >= 0)) === true) break
-  await new Promise(resolve => setTimeout(resolve, 100))
+async function createTopics (): Promise<void> {
+  const admin = kafka.admin()
+  await admin.connect()
+  await admin.createTopics({ topics: Object.values(topics).map(topic => ({ topic, numPartitions: 4, replicationFactor: 1 })), waitForLeaders: true })
+  await admin.disconnect()
 }
-await admin.disconnect()
 
-const stateDir = await mkdtemp(join(tmpdir(), 'kstreams-demo-'))
-const streams = new KafkaStreams(buildWordCountTopology(topics), {
-  applicationId: `wordcount-demo-${run}`, bootstrapServers: bootstrap, stateDir, commitIntervalMs: 500
-})
-streams.setStateListener((to, from) => console.log(`[kstreams] ${from} -> ${to}`))
-await streams.start()
+async function freePort (): Promise<number> {
+  const server = createServer()
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as { port: number }).port
+  await new Promise<void>(resolve => server.close(() => resolve()))
+  return port
+}
 
-const counts = new Map<string, number>()
-const consumer = kafka.consumer({ groupId: `wordcount-demo-reader-${run}` })
-await consumer.connect()
-await consumer.subscribe({ topics: [topics.output], fromBeginning: true })
-await consumer.run({ eachMessage: async ({ message }) => { counts.set(message.key!.toString(), Number(message.value!.readBigInt64BE())) } })
+async function httpGet (port: number, path: string): Promise<{ status: number, body: { value?: unknown, error?: string } }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path }, res => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
 
+/** One app instance: KafkaStreams plus its HTTP query endpoint on 127.0.0.1. */
+async function startInstance (stateDir: string, port: number): Promise<{ streams: KafkaStreams, server: InteractiveQueryServer }> {
+  const streams = new KafkaStreams(buildDslWordCountTopology(topics), {
+    applicationId: appId, bootstrapServers: bootstrap, stateDir, commitIntervalMs: 500, applicationServer: `127.0.0.1:${port}`
+  })
+  streams.setStateListener((to, from) => say(`[kstreams] ${from} -> ${to}`))
+  streams.setUncaughtExceptionHandler((error) => {
+    say(`[kstreams] stream thread failed: ${error.code} ${error.message}`)
+    return 'SHUTDOWN_CLIENT'
+  })
+  const server = new InteractiveQueryServer(streams, { keySerializer: Serdes.String() })
+  await server.start()
+  await streams.start()
+  return { streams, server }
+}
+
+async function sendLines (producer: Producer, lines: string[]): Promise<void> {
+  for (let i = 0; i < lines.length; i += 5000) {
+    await producer.send({ topic: topics.input, messages: lines.slice(i, i + 5000).map((value, j) => ({ key: String(i + j), value })) })
+  }
+}
+
+function waitUntil (what: string, predicate: () => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  return new Promise((resolve, reject) => {
+    const tick = (): void => {
+      let ok = false
+      try { ok = predicate() } catch { ok = false }
+      if (ok) resolve()
+      else if (Date.now() > deadline) reject(new Error(`timed out waiting for ${what}`))
+      else setTimeout(tick, 200)
+    }
+    tick()
+  })
+}
+
+function localCount (streams: KafkaStreams, word: string): number | null {
+  return streams.store({ storeName: STORE_NAME, queryableStoreType: QueryableStoreTypes.keyValueStore<string, number>() }).get(word)
+}
+
+async function query (port: number): Promise<void> {
+  for (const word of QUERIED) {
+    const { status, body } = await httpGet(port, `/stores/${STORE_NAME}/keys/${word}`)
+    say(`  GET /stores/${STORE_NAME}/keys/${word} -> ${status} ${JSON.stringify(body.value ?? body.error)}`)
+  }
+}
+
+/** Draws the restore as a bar until the instance is RUNNING; returns records restored and seconds taken. */
+async function showRestore (streams: KafkaStreams): Promise<{ records: number, seconds: number }> {
+  const started = Date.now()
+  const seen = new Map<string, RestoreProgress>()
+  const tty = process.stdout.isTTY === true
+  let lastPrinted = 0
+  let done = false
+  while (!done) {
+    const state = streams.state()
+    if (state === 'ERROR' || state === 'NOT_RUNNING' || state === 'PENDING_ERROR') throw new Error(`instance B stopped while restoring (${state})`)
+    done = state === 'RUNNING'
+    const current = streams.restoreProgress()
+    const active = new Set<string>()
+    for (const p of current) {
+      const key = `${p.partition.topic}-${p.partition.partition}`
+      active.add(key)
+      seen.set(key, p)
+    }
+    let restored = 0
+    let total = 0
+    for (const [key, p] of seen) {
+      const finished = !active.has(key) || done
+      total += p.restored + p.remaining
+      restored += finished ? p.restored + p.remaining : p.restored
+    }
+    const rate = restored / Math.max(0.001, (Date.now() - started) / 1000)
+    const eta = rate > 0 ? (total - restored) / rate : 0
+    const fraction = total === 0 ? (done ? 1 : 0) : restored / total
+    const bar = '#'.repeat(Math.round(fraction * 30)).padEnd(30, '.')
+    const line = `  restoring ${STORE_NAME} [${bar}] ${(fraction * 100).toFixed(0).padStart(3)}%  ${restored}/${total} records  ${Math.round(rate)} rec/s  ETA ${eta.toFixed(1)} s`
+    if (tty) process.stdout.write('\r' + line)
+    else if (done || Date.now() - lastPrinted >= 250) { say(line); lastPrinted = Date.now() }
+    if (!done) await new Promise(resolve => setTimeout(resolve, 100))
+  }
+  if (tty) process.stdout.write('\n')
+  const records = [...seen.values()].reduce((sum, p) => sum + p.restored + p.remaining, 0)
+  return { records, seconds: (Date.now() - started) / 1000 }
+}
+
+await createTopics()
 const producer = kafka.producer()
 await producer.connect()
+
+// Act 1: a burst of text with many distinct words.
+const expected = new Map<string, number>()
+const vocabulary = TEXT.flatMap(splitWords)
+const burst = Array.from({ length: burstLines }, (_, i) => {
+  const line = `${vocabulary[i % vocabulary.length]!} w${(i * 7919) % 50000} w${(i * 104729) % 60000}`
+  for (const w of splitWords(line)) expected.set(w, (expected.get(w) ?? 0) + 1)
+  return line
+})
+const firstDir = await mkdtemp(join(tmpdir(), 'kstreams-demo-'))
+const firstPort = await freePort()
+say(`[demo] act 1: counting ${burstLines} lines (${expected.size} distinct words) on instance A (RocksDB, HTTP on 127.0.0.1:${firstPort})`)
+const a = await startInstance(firstDir, firstPort)
+const t0 = Date.now()
+await sendLines(producer, burst)
+await waitUntil('the burst to be counted', () => [...expected].every(([w, c]) => localCount(a.streams, w) === c), 180000)
+say(`[demo] counted ${burstLines} lines in ${((Date.now() - t0) / 1000).toFixed(1)} s`)
+
+say('[demo] act 2: interactive queries through the HTTP endpoint')
+await query(firstPort)
+
+say('[demo] act 3: instance A loses its disk (close + cleanUp); instance B restores the store from its changelog')
+await a.server.close()
+await a.streams.close()
+await a.streams.cleanUp()
+await rm(firstDir, { recursive: true, force: true })
+const secondDir = await mkdtemp(join(tmpdir(), 'kstreams-demo-'))
+const secondPort = await freePort()
+const b = await startInstance(secondDir, secondPort)
+const restore = await showRestore(b.streams)
+say(`[demo] restored ${restore.records} changelog records in ${restore.seconds.toFixed(1)} s (${Math.round(restore.records / Math.max(restore.seconds, 0.001))} records/s)`)
+
+say('[demo] act 4: the same queries, answered by the restored store; then live text')
+await query(secondPort)
+
 let sent = 0
+const live = new Map<string, number>()
 const feeder = setInterval(() => {
   const line = TEXT[sent++ % TEXT.length]!
-  void producer.send({ topic: topics.input, messages: [{ key: String(sent), value: line }] })
+  void producer.send({ topic: topics.input, messages: [{ key: `live-${sent}`, value: line }] })
 }, 200)
 const printer = setInterval(() => {
-  const top = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 8)
-  console.log(`[${streams.state()}] lines sent: ${sent}  top words: ${top.map(([w, c]) => `${w}=${c}`).join(' ')}`)
+  for (const w of vocabulary) { try { live.set(w, localCount(b.streams, w) ?? 0) } catch { /* rebalancing */ } }
+  const top = [...live].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, 6)
+  say(`[${b.streams.state()}] live lines sent: ${sent}  top words: ${top.map(([w, c]) => `${w}=${c}`).join(' ')}`)
 }, 1000)
 
 const stop = async (): Promise<void> => {
   clearInterval(feeder)
   clearInterval(printer)
   await producer.disconnect()
-  await consumer.disconnect()
-  await streams.close()
-  await rm(stateDir, { recursive: true, force: true })
-  console.log('[demo] done')
+  await b.server.close()
+  await b.streams.close()
+  await rm(secondDir, { recursive: true, force: true })
+  say('[demo] done')
   process.exit(0)
 }
 process.on('SIGINT', () => { void stop() })

@@ -21,6 +21,10 @@ export class CheckpointCorruptedError extends StreamsError {
   }
 }
 
+/** The last pending write per path: writes to one file run one after the other, in call order. */
+const pendingWrites = new Map<string, Promise<void>>()
+let tmpSequence = 0
+
 export class OffsetCheckpoint {
   readonly path: string
 
@@ -28,8 +32,20 @@ export class OffsetCheckpoint {
     this.path = path
   }
 
-  /** Writes the offsets atomically; an empty list deletes the file. */
-  async write (offsets: readonly TopicPartitionOffset[]): Promise<void> {
+  /**
+   * Writes the offsets atomically; an empty list deletes the file. Concurrent writes of the same
+   * file (a commit while a restore checkpoints) are serialized, the last call winning.
+   */
+  write (offsets: readonly TopicPartitionOffset[]): Promise<void> {
+    const previous = pendingWrites.get(this.path) ?? Promise.resolve()
+    const next = previous.catch(() => {}).then(() => this.#write(offsets))
+    pendingWrites.set(this.path, next)
+    const forget = (): void => { if (pendingWrites.get(this.path) === next) pendingWrites.delete(this.path) }
+    next.then(forget, forget)
+    return next
+  }
+
+  async #write (offsets: readonly TopicPartitionOffset[]): Promise<void> {
     if (offsets.length === 0) {
       await this.delete()
       return
@@ -42,7 +58,7 @@ export class OffsetCheckpoint {
       if (/\s/.test(topic)) throw new StreamsError('ILLEGAL_ARGUMENT', `Topic name with whitespace cannot be checkpointed: "${topic}"`)
       lines.push(`${topic} ${partition} ${offset}`)
     }
-    const tmp = `${this.path}.tmp`
+    const tmp = `${this.path}.${process.pid}.${tmpSequence++}.tmp`
     const handle = await open(tmp, 'w', 0o600)
     try {
       await handle.writeFile(lines.join('\n') + '\n', 'utf8')

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { mkdtemp, readFile, rm, writeFile, stat } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -17,6 +17,14 @@ describe('OffsetCheckpoint (.checkpoint file)', () => {
     await cp.write([{ topic: 'app-Counts-changelog', partition: 0, offset: 41 }, { topic: 'app-Other-changelog', partition: 3, offset: 7 }])
     expect(await readFile(join(dir, '.checkpoint'))).to.deep.equal(await readFile(fixture))
     expect((await stat(join(dir, '.checkpoint'))).mode & 0o777).to.equal(0o600)
+  })
+
+  it('concurrent writes of one file (two instances) all succeed, in call order, the last one winning', async () => {
+    const path = join(dir, '.checkpoint')
+    const writes = Array.from({ length: 20 }, (_, i) => new OffsetCheckpoint(path).write([{ topic: 't', partition: 0, offset: i }]))
+    await Promise.all(writes)
+    expect([...(await new OffsetCheckpoint(path).read()).values()]).to.deep.equal([{ topic: 't', partition: 0, offset: 19 }])
+    expect((await readdir(dir)).filter(f => f.endsWith('.tmp'))).to.deep.equal([])
   })
 
   it('reads the golden fixture', async () => {
