@@ -1,4 +1,7 @@
 import { expect } from 'chai'
+import { writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { createTopics, produce, tempDir, unique, waitFor } from './helpers.js'
 import { OutputCollector, WordCountInstance, addCounts, makeLines, type InstanceEvent } from './wordcount-instances.js'
 
@@ -39,8 +42,13 @@ describe('Failover with and without standby replicas (three instances, real brok
       addCounts(expected, second.counts)
       const recordsBefore = output.records
       await produce(`${prefix}wordcount-input`, second.lines.map((value, i) => ({ key: String(i), value })))
-      await waitFor('everything counted after the kill', () => [...expected].every(([w, c]) => (output.last.get(w) ?? 0) >= c), 120000).catch(err => {
-        const tail = instances.slice(1).map((i, n) => `survivor ${n + 1} (state ${i.state}):\n${i.stderr.slice(-2000)}\nevents: ${JSON.stringify(i.events.slice(-8))}`).join('\n')
+      await waitFor('everything counted after the kill', () => [...expected].every(([w, c]) => (output.last.get(w) ?? 0) >= c), 120000).catch(async err => {
+        const logs = await Promise.all(instances.slice(1).map(async (i, n) => {
+          const path = join(tmpdir(), `${prefix}survivor-${n + 1}.log`)
+          await writeFile(path, i.stderr + '\n' + i.events.map(e => JSON.stringify(e)).join('\n') + '\n')
+          return path
+        }))
+        const tail = instances.slice(1).map((i, n) => `survivor ${n + 1} (state ${i.state}, whole log in ${logs[n]!}):\n${i.stderr.slice(-2000)}\nevents: ${JSON.stringify(i.events.slice(-8))}`).join('\n')
         throw new Error(`${(err as Error).message}\n${tail}`)
       })
       await waitFor('output after the failover', () => output.records > recordsBefore, 60000)

@@ -163,9 +163,12 @@ export class StreamThread {
     this.#lastCommit = this.#o.clock.milliseconds()
     await this.#consumer.start(this.#o.sourceTopics, this.#o.assignor, {
       onPartitionsRevoked: async () => this.#guard(async () => {
+        const started = this.#o.clock.milliseconds()
+        this.#o.logger.info(`${this.name}: partitions revoked; committing and suspending its tasks`)
         this.#lifecycle.transition('PARTITIONS_REVOKED')
         await this.#tasks.handleRevocation()
         this.#lastCommit = this.#o.clock.milliseconds()
+        this.#o.logger.info(`${this.name}: revocation handled in ${this.#lastCommit - started} ms`)
       }),
       onPartitionsAssigned: async (assignment) => {
         if (this.#o.decodeAssignment(assignment).errorCode === AssignorError.SHUTDOWN_REQUESTED) {
@@ -207,7 +210,10 @@ export class StreamThread {
     }
     if (this.state !== 'PARTITIONS_REVOKED' && this.state !== 'STARTING') this.#lifecycle.transition('PARTITIONS_REVOKED')
     this.#lifecycle.transition('PARTITIONS_ASSIGNED')
+    const started = this.#o.clock.milliseconds()
+    this.#o.logger.info(`${this.name}: assigned active tasks [${[...decoded.activeTasks.keys()].join(', ')}], standby tasks [${[...decoded.standbyTasks.keys()].join(', ')}]`)
     await this.#tasks.handleAssignment(decoded.activeTasks, decoded.standbyTasks)
+    this.#o.logger.info(`${this.name}: assignment handled in ${this.#o.clock.milliseconds() - started} ms`)
     this.#scheduleProbingRebalance(decoded.nextRebalanceMs)
     await this.#learnLags([...decoded.activeTasks.values()].flat())
     this.#ensureRestoreLoop()
