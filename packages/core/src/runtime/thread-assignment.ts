@@ -42,7 +42,7 @@ export interface ThreadAssignment {
 
 export function createThreadAssignment (options: ThreadAssignmentOptions): ThreadAssignment {
   const { def, config } = options
-  const topology = assignorTopologyFrom(def, config.applicationId, { repartitionTopics: def.internalTopics })
+  const topology = assignorTopologyFrom(def, config.applicationId, { repartitionTopics: def.internalTopics, copartitionGroups: def.copartitionGroups })
   const topics = new Set<string>()
   const patterns: RegExp[] = []
   for (const sub of topology.subtopologies) {

@@ -77,4 +77,10 @@ export interface TopologyDef {
   readonly globalStoreNames: ReadonlySet<string>
   /** Internal (repartition) topics by unprefixed name; the runtime uses `<applicationId>-<name>`. */
   readonly internalTopics: ReadonlyMap<string, { readonly numPartitions?: number }>
+  /**
+   * Groups of source topics that must be co-partitioned (a join's two inputs): user topics must
+   * have equal partition counts, internal ones are created with that count. Topic names as in
+   * the topology (internal ones unprefixed).
+   */
+  readonly copartitionGroups: ReadonlyArray<readonly string[]>
 }

@@ -16,6 +16,13 @@ export const TOPOLOGY_DEF: unique symbol = Symbol('kstreams.topologyDef')
  */
 export const ADD_INTERNAL_TOPIC: unique symbol = Symbol('kstreams.addInternalTopic')
 
+/**
+ * `topology[COPARTITION_SOURCES](sourceNodeNames)` declares the topics of these source nodes
+ * co-partitioned (Kafka Streams' copartition groups, for joins): the assignor checks user topics
+ * have equal partition counts and creates internal ones with that count. @internal
+ */
+export const COPARTITION_SOURCES: unique symbol = Symbol('kstreams.copartitionSources')
+
 /** What the application declares about one of its internal topics. @internal */
 export interface InternalTopicSpec {
   /** A partition count fixed by the user; otherwise it follows the upstream source topics. */

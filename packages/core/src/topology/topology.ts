@@ -11,7 +11,7 @@ import { toDeserializer, toSerializer } from '../serialization/serde.js'
 import type { StateStore, StoreBuilder } from '../state/state-store.js'
 import type { GlobalStoreDef, NodeDef, ProcessorNodeDef, SinkNodeDef, SourceNodeDef, SubtopologyDef, TopologyDef } from './definitions.js'
 import { describeTopology } from './describe-topology.js'
-import { ADD_INTERNAL_TOPIC, TOPOLOGY_DEF, type InternalTopicSpec } from './internal.js'
+import { ADD_INTERNAL_TOPIC, COPARTITION_SOURCES, TOPOLOGY_DEF, type InternalTopicSpec } from './internal.js'
 import { computeNodeGroups } from './node-groups.js'
 import { checkName, checkStoreBuilder, checkSupplier, checkSupplierReturnsNewInstances, wholeNameMatcher } from './topology-arguments.js'
 import type { TopologyDescription } from './topology-description.js'
@@ -57,6 +57,7 @@ export class Topology {
   readonly #storeUsers = new Map<string, string[]>()
   readonly #globalStores = new Map<string, GlobalStoreEntry>()
   readonly #internalTopics = new Map<string, InternalTopicSpec>()
+  readonly #copartitionGroups: string[][] = []
   /** The source and processor nodes of global stores. */
   readonly #globalNodes = new Set<string>()
   /** Every fixed topic read by a source, global ones included. */
@@ -250,6 +251,19 @@ export class Topology {
     return this
   }
 
+  /** Declares the source topics of these nodes co-partitioned (the inputs of a join). @internal */
+  [COPARTITION_SOURCES] (sourceNodeNames: readonly string[]): this {
+    const topics = new Set<string>()
+    for (const name of sourceNodeNames) {
+      const node = this.#nodes.get(name)
+      if (node?.kind !== 'source') throw new TopologyError('UNKNOWN_NODE', `Cannot co-partition ${name}: it is not a source node of this topology`)
+      if (node.pattern !== undefined) throw new TopologyError('TOPOLOGY_INVALID', `Cannot co-partition source ${name}: it subscribes by pattern`)
+      for (const topic of node.topics) topics.add(topic)
+    }
+    this.#copartitionGroups.push([...topics])
+    return this
+  }
+
   /** The validated plain definition of this topology as it is now, for the runtime. @internal */
   [TOPOLOGY_DEF] (): TopologyDef {
     const nodes = new Map<string, NodeDef>()
@@ -282,7 +296,8 @@ export class Topology {
       globalStores: Object.freeze(globalStores),
       storeBuilders: new Map(this.#storeBuilders),
       globalStoreNames: new Set(this.#globalStores.keys()),
-      internalTopics: new Map(this.#internalTopics)
+      internalTopics: new Map(this.#internalTopics),
+      copartitionGroups: Object.freeze(this.#copartitionGroups.map(group => Object.freeze([...group])))
     }
     validateTopologyDef(def)
     return def

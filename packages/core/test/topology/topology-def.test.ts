@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import type { Processor, RecordContext } from '../../src/processor/api.js'
 import { Serdes } from '../../src/serialization/serdes.js'
 import type { ProcessorNodeDef, SinkNodeDef, SourceNodeDef } from '../../src/topology/definitions.js'
-import { TOPOLOGY_DEF } from '../../src/topology/internal.js'
+import { ADD_INTERNAL_TOPIC, COPARTITION_SOURCES, TOPOLOGY_DEF } from '../../src/topology/internal.js'
+import { TopologyError } from '../../src/errors.js'
 import { Topology } from '../../src/topology/topology.js'
 import { noop, storeBuilder } from './topology-helpers.js'
 
@@ -13,6 +14,20 @@ describe('Topology[TOPOLOGY_DEF]()', () => {
     expect(Object.keys(topology)).to.deep.equal([])
     expect(Object.getOwnPropertyNames(Topology.prototype)).to.not.include('build')
     expect(Object.getOwnPropertyDescriptor(Topology.prototype, TOPOLOGY_DEF)!.enumerable).to.equal(false)
+  })
+
+  it('records co-partition groups of source nodes (a join\'s inputs), internal topics by their unprefixed name', () => {
+    const topology = new Topology()
+      .addSource('left', ['a', 'b'])
+      .addSource('right', 'x-repartition')
+      .addSource('byPattern', /p-.*/)
+    topology[ADD_INTERNAL_TOPIC]('x-repartition')
+    topology[COPARTITION_SOURCES](['left', 'right'])
+    expect(topology[TOPOLOGY_DEF]().copartitionGroups).to.deep.equal([['a', 'b', 'x-repartition']])
+    const codeOf = (fn: () => unknown): string | undefined => { try { fn() } catch (err) { return err instanceof TopologyError ? err.code : 'other' } }
+    expect(codeOf(() => topology[COPARTITION_SOURCES](['left', 'nope']))).to.equal('UNKNOWN_NODE')
+    expect(codeOf(() => topology[COPARTITION_SOURCES](['left', 'byPattern']))).to.equal('TOPOLOGY_INVALID')
+    expect(new Topology().addSource('s', 't')[TOPOLOGY_DEF]().copartitionGroups).to.deep.equal([])
   })
 
   it('lists nodes in insertion order with their options; serdes become (de)serializers', () => {

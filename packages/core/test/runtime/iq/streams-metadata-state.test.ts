@@ -19,7 +19,8 @@ const def: TopologyDef = {
   globalStores: [],
   storeBuilders: new Map([['counts', builder], ['totals', builder], ['global', builder]]),
   globalStoreNames: new Set(['global']),
-  internalTopics: new Map()
+  internalTopics: new Map(),
+  copartitionGroups: []
 }
 const tps = (topic: string, ...partitions: number[]): TopicPartition[] => partitions.map(partition => ({ topic, partition }))
 
