@@ -33,6 +33,8 @@ describe('KGroupedStream aggregations on the TopologyTestDriver (KGroupedStreamI
     processData(driver)
     const store = driver.getKeyValueStore<string, number>('count')!
     expect([store.get('1'), store.get('2'), store.get('3')]).to.deep.equal([3, 1, 2])
+    const dropped = driver.metrics().find(m => m.name === 'dropped-records-total' && m.group === 'stream-task-metrics')
+    expect(dropped?.value, 'the null value counts as a dropped record').to.equal(1)
     driver.close()
   })
 

@@ -1,11 +1,12 @@
 /**
  * The processors of KGroupedStream aggregations (Kafka Streams' KStreamAggregate and
- * KStreamReduce). Records with a null key or value are skipped. The result is stored with the
+ * KStreamReduce). Records with a null key or value are skipped and counted as dropped records. The result is stored with the
  * timestamp max(previous result timestamp, record timestamp) (the record's own for a new key)
  * and forwarded as `Change(new, old)` through a TimestampedTupleForwarder (on cache flush when
  * the store caches). The old value is sent only once a downstream operator enabled it. @internal
  */
 import { ValueAndTimestamp } from '@kstreams/core'
+import { recordDroppedRecord } from '@kstreams/core/internal'
 import type { Processor, ProcessorContext, Record, TimestampedKeyValueStore } from '@kstreams/core'
 import { Change } from '../change.js'
 import type { Aggregator, Initializer, Reducer } from '../functions.js'
@@ -48,7 +49,10 @@ function groupedSupplier<K, V, VA> (storeName: string, combine: Combine<K, V, VA
           forwarder = new TimestampedTupleForwarder<K, VA>(store, context, sendOldValues)
         },
         process (record: Record<K, V>) {
-          if (record.key === null || record.key === undefined || record.value === null || record.value === undefined) return
+          if (record.key === null || record.key === undefined || record.value === null || record.value === undefined) {
+            recordDroppedRecord(context)
+            return
+          }
           const previous = store.get(record.key)
           const previousValue = ValueAndTimestamp.getValueOrNull(previous)
           const timestamp = previous === null ? record.timestamp : Math.max(record.timestamp, previous.timestamp)
