@@ -17,6 +17,13 @@ import { createRepartitionedSource } from './internal/repartition.js'
 import { KTable } from './ktable.js'
 import { Materialized } from './materialized.js'
 import type { Named } from './named.js'
+import { CogroupedKStream } from './cogrouped-kstream.js'
+import type { CogroupSource } from './internal/cogroup-aggregate-builder.js'
+import { SessionWindowedKStream } from './session-windowed-kstream.js'
+import { SessionWindows } from './session-windows.js'
+import type { SlidingWindows } from './sliding-windows.js'
+import { TimeWindowedKStream } from './time-windowed-kstream.js'
+import type { TimeWindows } from './time-windows.js'
 
 export class KGroupedStream<K, V> {
   readonly #builder: InternalStreamsBuilder
@@ -55,6 +62,24 @@ export class KGroupedStream<K, V> {
     const m = new MaterializedInternal(args.materialized, this.#builder, 'KSTREAM-AGGREGATE-')
     const name = this.#builder.nameOrGenerate(args.named?.name, 'KSTREAM-AGGREGATE-')
     return this.#doAggregate(aggregateSupplier<K, V, VA>(m.storeName, initializer, aggregator), name, m, undefined)
+  }
+
+  /** Windowed aggregations: by time windows (tumbling or hopping) or sliding windows, or by sessions. */
+  windowedBy (windows: TimeWindows | SlidingWindows): TimeWindowedKStream<K, V>
+  windowedBy (windows: SessionWindows): SessionWindowedKStream<K, V>
+  windowedBy (windows: TimeWindows | SlidingWindows | SessionWindows): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
+    const source = { builder: this.#builder, name: this.#name, grouped: this.#grouped, repartitionRequired: this.#repartitionRequired }
+    return windows instanceof SessionWindows ? new SessionWindowedKStream(source, windows) : new TimeWindowedKStream(source, windows)
+  }
+
+  /** Starts a cogrouping of this grouped stream with others (`CogroupedKStream.cogroup`), each with its aggregator. */
+  cogroup<VOut> (aggregator: Aggregator<K, V, VOut>): CogroupedKStream<K, VOut> {
+    return new CogroupedKStream<K, VOut>(this.#builder).cogroup(this, aggregator)
+  }
+
+  /** @internal What a cogrouping needs of this grouped stream. */
+  get cogroupSource (): CogroupSource<K, V> {
+    return { builder: this.#builder, name: this.#name, grouped: this.#grouped, repartitionRequired: this.#repartitionRequired }
   }
 
   #doAggregate<VA> (supplier: KTableProcessorSupplier<K, V, K, VA>, name: string, m: MaterializedInternal<K, VA>, defaultValueSerde: Serde<VA> | undefined): KTable<K, VA> {

@@ -24,6 +24,15 @@ import type { Named } from './named.js'
 import type { Produced } from './produced.js'
 import { processValuesSupplier } from './fixed-key-processor.js'
 import type { FixedKeyProcessorSupplier } from './fixed-key-processor.js'
+import type { ValueJoiner, ValueJoinerWithKey } from './functions.js'
+import type { GlobalKTable } from './global-ktable.js'
+import type { JoinWindows } from './join-windows.js'
+import type { Joined } from './joined.js'
+import type { StreamJoined } from './stream-joined.js'
+import { dispatchJoin } from './internal/kstream-joins.js'
+import type { JoinKind } from './internal/kstream-joins.js'
+import type { Repartitioned } from './repartitioned.js'
+import { repartitionStream } from './internal/kstream-repartition.js'
 
 export class KStream<K, V> {
   /** @internal */
@@ -170,6 +179,15 @@ export class KStream<K, V> {
     return new KTable<K, V>(builder, name, keySerde, valueSerde, supplier as unknown as KTableProcessorSupplier<unknown, unknown, K, V>, m.queryableStoreName)
   }
 
+  /**
+   * Writes the stream to an internal topic (`<Repartitioned name or KSTREAM-REPARTITION-n>-repartition`)
+   * and reads it back, optionally with a fixed number of partitions and a partitioner; records with
+   * a null key are dropped. No repartition is needed downstream.
+   */
+  repartition (repartitioned?: Repartitioned<K, V>): KStream<K, V> {
+    return repartitionStream(this, repartitioned)
+  }
+
   /** Groups by the current key; repartitions first when an upstream operator changed keys. */
   groupByKey (grouped?: Grouped<K, V>): KGroupedStream<K, V> {
     const g = grouped ?? Grouped.with(this.keySerde, this.valueSerde)
@@ -182,6 +200,49 @@ export class KStream<K, V> {
     const name = this.builder.nameOrGenerate(g.name, 'KSTREAM-KEY-SELECT-')
     this.builder.topology.addProcessor(name, selectKeyProcessor(selector), this.name)
     return new KGroupedStream<KR, V>(this.builder, name, g, true)
+  }
+
+  /**
+   * Inner join. With a KStream: records whose timestamps are within the JoinWindows of each other
+   * join (both sides trigger; result timestamp = the larger one). With a KTable: each stream record
+   * joins the table's current value of its key (table updates do not trigger). With a
+   * GlobalKTable: the key selector picks the table key. A joiner declaring three parameters also
+   * receives the key (declare their types: TypeScript infers only the two-value form).
+   */
+  join<VO, VR> (other: KStream<K, VO>, joiner: ValueJoiner<V, VO, VR>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>
+  join<VO, VR> (other: KStream<K, VO>, joiner: ValueJoinerWithKey<K, V, VO, VR>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>
+  join<VT, VR> (table: KTable<K, VT>, joiner: ValueJoiner<V, VT, VR>, joined?: Joined<K, V, VT>): KStream<K, VR>
+  join<VT, VR> (table: KTable<K, VT>, joiner: ValueJoinerWithKey<K, V, VT, VR>, joined?: Joined<K, V, VT>): KStream<K, VR>
+  join<KG, VG, VR> (globalTable: GlobalKTable<KG, VG>, keySelector: KeyValueMapper<K, V, KG>, joiner: ValueJoiner<V, VG, VR>, named?: Named): KStream<K, VR>
+  join<KG, VG, VR> (globalTable: GlobalKTable<KG, VG>, keySelector: KeyValueMapper<K, V, KG>, joiner: ValueJoinerWithKey<K, V, VG, VR>, named?: Named): KStream<K, VR>
+  join (other: unknown, ...args: unknown[]): KStream<K, unknown> {
+    return this.#join('inner', other, args)
+  }
+
+  /**
+   * Left join: as join, but every record of this stream produces output; without a match the
+   * joiner gets null for the other value (stream-stream: only once the window closed).
+   */
+  leftJoin<VO, VR> (other: KStream<K, VO>, joiner: ValueJoiner<V, VO | null, VR>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>
+  leftJoin<VO, VR> (other: KStream<K, VO>, joiner: ValueJoinerWithKey<K, V, VO | null, VR>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>
+  leftJoin<VT, VR> (table: KTable<K, VT>, joiner: ValueJoiner<V, VT | null, VR>, joined?: Joined<K, V, VT>): KStream<K, VR>
+  leftJoin<VT, VR> (table: KTable<K, VT>, joiner: ValueJoinerWithKey<K, V, VT | null, VR>, joined?: Joined<K, V, VT>): KStream<K, VR>
+  leftJoin<KG, VG, VR> (globalTable: GlobalKTable<KG, VG>, keySelector: KeyValueMapper<K, V, KG>, joiner: ValueJoiner<V, VG | null, VR>, named?: Named): KStream<K, VR>
+  leftJoin<KG, VG, VR> (globalTable: GlobalKTable<KG, VG>, keySelector: KeyValueMapper<K, V, KG>, joiner: ValueJoinerWithKey<K, V, VG | null, VR>, named?: Named): KStream<K, VR>
+  leftJoin (other: unknown, ...args: unknown[]): KStream<K, unknown> {
+    return this.#join('left', other, args)
+  }
+
+  /** Outer stream-stream join: unmatched records of either side are joined with null once their window closed. */
+  outerJoin<VO, VR> (other: KStream<K, VO>, joiner: ValueJoiner<V | null, VO | null, VR>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>
+  outerJoin<VO, VR> (other: KStream<K, VO>, joiner: ValueJoinerWithKey<K, V | null, VO | null, VR>, windows: JoinWindows, streamJoined?: StreamJoined<K, V, VO>): KStream<K, VR>
+  outerJoin (other: unknown, ...args: unknown[]): KStream<K, unknown> {
+    return this.#join('outer', other, args)
+  }
+
+  #join (kind: JoinKind, other: unknown, args: unknown[]): KStream<K, unknown> {
+    const result = dispatchJoin<K>(this, kind, other, args)
+    return new KStream<K, unknown>(this.builder, result.name, result.keySerde, undefined, result.repartitionRequired)
   }
 
   #add<KR, VR> (prefix: string, named: Named | undefined, supplier: ProcessorSupplier<K, V, KR, VR>): string {

@@ -6,7 +6,7 @@
  * when a store name was given.
  */
 import type { Serde } from '@kstreams/core'
-import type { Predicate, ValueMapper, ValueMapperWithKey } from './functions.js'
+import type { KeyValueMapper, Predicate, ValueMapper, ValueMapperWithKey } from './functions.js'
 import type { InternalStreamsBuilder } from './internal/internal-streams-builder.js'
 import type { KTableProcessorSupplier } from './internal/ktable-processor-supplier.js'
 import { KTableValueOperatorSupplier } from './internal/ktable-processors.js'
@@ -16,6 +16,15 @@ import { KStream } from './kstream.js'
 import { Materialized } from './materialized.js'
 import type { Named } from './named.js'
 import type { Change } from './change.js'
+import { tableJoin } from './internal/ktable-ktable-join-args.js'
+import type { ValueJoiner } from './functions.js'
+import type { TableJoined } from './table-joined.js'
+import type { KeyValue } from '@kstreams/core'
+import type { Grouped } from './grouped.js'
+import type { KGroupedTable } from './kgrouped-table.js'
+import { groupTable } from './internal/ktable-group-by.js'
+import type { Suppressed } from './suppressed.js'
+import { suppressTable } from './internal/suppress/ktable-suppress.js'
 
 export class KTable<K, V> {
   /** @internal */
@@ -85,9 +94,60 @@ export class KTable<K, V> {
     return new KStream<K, V>(this.builder, name, this.keySerde, this.valueSerde, false)
   }
 
+  /**
+   * Re-groups the table by the key and value `selector` returns (`KeyValue.pair(newKey, newValue)`)
+   * for aggregations with a subtractor; always repartitions (topic `<Grouped name or store name>-repartition`).
+   */
+  groupBy<KR, VR> (selector: KeyValueMapper<K, V, KeyValue<KR, VR>>, grouped?: Grouped<KR, VR>): KGroupedTable<KR, VR> {
+    return groupTable(this, selector, grouped)
+  }
+
+  /**
+   * Holds back updates (Kafka Streams' suppress): final results of a windowed table
+   * (`Suppressed.untilWindowCloses`) or the latest update per key after a time limit
+   * (`Suppressed.untilTimeLimit`), buffered in a changelogged in-memory store.
+   */
+  suppress (suppressed: Suppressed<K>): KTable<K, V> {
+    return suppressTable(this, suppressed)
+  }
+
   /** @internal Asks this table's operator to send old values (see KTableProcessorSupplier). */
   enableSendingOldValues (forceMaterialization: boolean): boolean {
     return this.supplier.enableSendingOldValues(forceMaterialization)
+  }
+
+  /**
+   * Inner join (Kafka Streams' KTable#join). With `(other, joiner)` on the primary key: a result
+   * for every key both tables have, updated when either side changes, with the larger of both
+   * timestamps. With `(other, foreignKeyExtractor, joiner)` on a foreign key: each record of this
+   * table joins the record of `other` whose key the extractor returns (an extractor of two
+   * parameters receives `(key, value)`); the result keeps this table's key.
+   */
+  join<VO, VR> (other: KTable<K, VO>, joiner: ValueJoiner<V, VO, VR>, named?: Named | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR>
+  join<VR, KO, VO> (other: KTable<KO, VO>, foreignKeyExtractor: (value: V) => KO | null, joiner: ValueJoiner<V, VO, VR>, tableJoined?: TableJoined<K, KO> | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR>
+  join<VR, KO, VO> (other: KTable<KO, VO>, foreignKeyExtractor: (key: K, value: V) => KO | null, joiner: ValueJoiner<V, VO, VR>, tableJoined?: TableJoined<K, KO> | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR>
+  join (...args: unknown[]): KTable<K, unknown> {
+    return this.#joined(tableJoin(this as KTable<unknown, unknown>, 'inner', args))
+  }
+
+  /** Left join (KTable#leftJoin): every key of this table has a result; `otherValue` is null when `other` has none. */
+  leftJoin<VO, VR> (other: KTable<K, VO>, joiner: ValueJoiner<V, VO | null, VR>, named?: Named | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR>
+  leftJoin<VR, KO, VO> (other: KTable<KO, VO>, foreignKeyExtractor: (value: V) => KO | null, joiner: ValueJoiner<V, VO | null, VR>, tableJoined?: TableJoined<K, KO> | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR>
+  leftJoin<VR, KO, VO> (other: KTable<KO, VO>, foreignKeyExtractor: (key: K, value: V) => KO | null, joiner: ValueJoiner<V, VO | null, VR>, tableJoined?: TableJoined<K, KO> | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR>
+  leftJoin (...args: unknown[]): KTable<K, unknown> {
+    return this.#joined(tableJoin(this as KTable<unknown, unknown>, 'left', args))
+  }
+
+  /** Outer join on the primary key (KTable#outerJoin): a result for every key either table has; the missing side is null. */
+  outerJoin<VO, VR> (other: KTable<K, VO>, joiner: ValueJoiner<V | null, VO | null, VR>, named?: Named | Materialized<K, VR>, materialized?: Materialized<K, VR>): KTable<K, VR> {
+    return this.#joined(tableJoin(this as KTable<unknown, unknown>, 'outer', [other, joiner, named, materialized])) as KTable<K, VR>
+  }
+
+  #joined (parts: ReturnType<typeof tableJoin>): KTable<K, unknown> {
+    return new KTable<K, unknown>(
+      this.builder, parts.name, parts.keySerde as Serde<K> | undefined, parts.valueSerde,
+      parts.supplier as KTableProcessorSupplier<unknown, unknown, K, unknown>, parts.queryableStoreName
+    )
   }
 
   #filter (predicate: Predicate<K, V>, filterNot: boolean, named: Named | Materialized<K, V> | undefined, materialized: Materialized<K, V> | undefined): KTable<K, V> {

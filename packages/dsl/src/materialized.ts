@@ -4,7 +4,7 @@
  * As in Kafka Streams, DSL stores cache and log by default. Immutable: `with*` returns a copy.
  */
 import { StreamsError } from '@kstreams/core'
-import type { KeyValueBytesStoreSupplier, Serde } from '@kstreams/core'
+import type { KeyValueBytesStoreSupplier, Serde, SessionBytesStoreSupplier, WindowBytesStoreSupplier } from '@kstreams/core'
 
 interface MaterializedFields<K, V> {
   readonly storeName?: string | undefined
@@ -14,6 +14,8 @@ interface MaterializedFields<K, V> {
   readonly cachingEnabled?: boolean
   readonly loggingEnabled?: boolean
   readonly logConfig?: Readonly<Record<string, string>>
+  readonly retentionMs?: number | undefined
+  readonly windowedStoreSupplier?: WindowBytesStoreSupplier | SessionBytesStoreSupplier | undefined
 }
 
 export class Materialized<K, V> {
@@ -24,6 +26,10 @@ export class Materialized<K, V> {
   readonly cachingEnabled: boolean
   readonly loggingEnabled: boolean
   readonly logConfig: Readonly<Record<string, string>>
+  /** The retention of a window or session store (ms), when set by withRetention(). */
+  readonly retentionMs: number | undefined
+  /** The bytes store supplier of a windowed aggregation's store (Materialized.as(window or session supplier)). */
+  readonly windowedStoreSupplier: WindowBytesStoreSupplier | SessionBytesStoreSupplier | undefined
 
   private constructor (fields: MaterializedFields<K, V>) {
     this.storeName = fields.storeName
@@ -33,10 +39,12 @@ export class Materialized<K, V> {
     this.cachingEnabled = fields.cachingEnabled ?? true
     this.loggingEnabled = fields.loggingEnabled ?? true
     this.logConfig = fields.logConfig ?? {}
+    this.retentionMs = fields.retentionMs
+    this.windowedStoreSupplier = fields.windowedStoreSupplier
   }
 
   /** A named (and therefore queryable) store, or a store from the given bytes store supplier. */
-  static as<K = unknown, V = unknown> (storeNameOrSupplier: string | KeyValueBytesStoreSupplier): Materialized<K, V> {
+  static as<K = unknown, V = unknown> (storeNameOrSupplier: string | KeyValueBytesStoreSupplier | WindowBytesStoreSupplier | SessionBytesStoreSupplier): Materialized<K, V> {
     if (typeof storeNameOrSupplier === 'string') {
       if (!/^[a-zA-Z0-9._-]+$/.test(storeNameOrSupplier) || storeNameOrSupplier.length > 249) {
         throw new StreamsError('ILLEGAL_ARGUMENT', `Store name "${storeNameOrSupplier}" is illegal: use 1 to 249 ASCII alphanumerics, '.', '_' and '-'`)
@@ -46,6 +54,7 @@ export class Materialized<K, V> {
     if (storeNameOrSupplier === null || typeof storeNameOrSupplier !== 'object' || typeof storeNameOrSupplier.get !== 'function') {
       throw new StreamsError('ILLEGAL_ARGUMENT', 'Materialized.as() takes a store name or a KeyValueBytesStoreSupplier')
     }
+    if ('retentionPeriod' in storeNameOrSupplier) return new Materialized<K, V>({ storeName: storeNameOrSupplier.name, windowedStoreSupplier: storeNameOrSupplier })
     return new Materialized<K, V>({ storeName: storeNameOrSupplier.name, storeSupplier: storeNameOrSupplier })
   }
 
@@ -78,6 +87,15 @@ export class Materialized<K, V> {
     return new Materialized({ ...this.#fields(), loggingEnabled: false, logConfig: {} })
   }
 
+  /** The retention (ms) of a window or session store; at least the window size (sliding: twice the time difference, sessions: the gap) plus the grace period. */
+  withRetention (retentionMs: number): Materialized<K, V> {
+    if (typeof retentionMs !== 'number' || !Number.isSafeInteger(retentionMs)) {
+      throw new StreamsError('ILLEGAL_ARGUMENT', `retention must be an integer number of milliseconds, got ${String(retentionMs)}`)
+    }
+    if (retentionMs < 0) throw new StreamsError('ILLEGAL_ARGUMENT', 'Retention must not be negative.')
+    return new Materialized({ ...this.#fields(), retentionMs })
+  }
+
   #fields (): MaterializedFields<K, V> {
     return {
       storeName: this.storeName,
@@ -86,7 +104,9 @@ export class Materialized<K, V> {
       valueSerde: this.valueSerde,
       cachingEnabled: this.cachingEnabled,
       loggingEnabled: this.loggingEnabled,
-      logConfig: this.logConfig
+      logConfig: this.logConfig,
+      retentionMs: this.retentionMs,
+      windowedStoreSupplier: this.windowedStoreSupplier
     }
   }
 }

@@ -14,6 +14,8 @@ import { MaterializedInternal } from './internal/materialized-internal.js'
 import { KStream } from './kstream.js'
 import { KTable } from './ktable.js'
 import { Materialized } from './materialized.js'
+import type { GlobalKTable } from './global-ktable.js'
+import { addGlobalTable } from './internal/global-table-source.js'
 
 export class StreamsBuilder {
   readonly #internal: InternalStreamsBuilder
@@ -68,6 +70,16 @@ export class StreamsBuilder {
     internal.topology.addProcessor(tableSourceName, () => supplier.get(), sourceName)
     internal.onBuild(() => { if (supplier.storeName !== undefined) addStore() })
     return new KTable<K, V>(internal, tableSourceName, keySerde, valueSerde, supplier as unknown as KTableProcessorSupplier<unknown, unknown, K, V>, m.queryableStoreName)
+  }
+
+  /**
+   * A table of the latest value per key of every partition of a topic, replicated on every
+   * instance and always materialized (its store is readable from any task). Streams join it with
+   * `KStream.join` / `leftJoin` and a key selector.
+   */
+  globalTable<K = unknown, V = unknown> (topic: string, consumed?: Consumed<K, V> | Materialized<K, V>, materialized?: Materialized<K, V>): GlobalKTable<K, V> {
+    if (consumed instanceof Materialized) return addGlobalTable(this.#internal, topic, Consumed.with(consumed.keySerde, consumed.valueSerde), consumed)
+    return addGlobalTable(this.#internal, topic, consumed, materialized)
   }
 
   /** Adds a store that `KStream.process` / `processValues` can name. */

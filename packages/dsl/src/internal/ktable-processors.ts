@@ -101,6 +101,11 @@ export class KTableValueOperatorSupplier<K, V, VR> implements KTableProcessorSup
     this.sendOldValues = options.isFilter ? (options.parent?.enableSendingOldValues(false) ?? false) : false
   }
 
+  /** @internal The parent table's supplier (suppression looks upstream for a windowed aggregation). */
+  get parentSupplier (): KTableProcessorSupplier<unknown, unknown, K, V> | undefined {
+    return this.#parent
+  }
+
   /** Reads its own store when materialized, else the parent's view with this operator applied. */
   view (): KTableValueGetterSupplier<K, VR> {
     if (this.storeName !== undefined) return storeValueGetterSupplier<K, VR>(this.storeName)

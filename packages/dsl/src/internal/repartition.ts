@@ -5,15 +5,24 @@
  * are used when the prefix is itself a generated name, else the nodes are named
  * `<topic>-sink`, `<topic>-filter` and `<topic>-source`. Returns the source name. @internal
  */
-import type { Serde } from '@kstreams/core'
+import type { ProcessorSupplier, Serde, StreamPartitioner } from '@kstreams/core'
 import { ADD_INTERNAL_TOPIC } from '@kstreams/core/internal'
 import type { InternalStreamsBuilder } from './internal-streams-builder.js'
 import { nonNullKeyProcessor } from './stateless-processors.js'
 
 const GENERATED = /^KSTREAM.*-[0-9]{10}$/
 
+/** What KStream.repartition adds (Kafka Streams' InternalTopicProperties and StreamPartitioner). */
+export interface RepartitionTopicOptions<K, V> {
+  readonly numberOfPartitions?: number | undefined
+  readonly partitioner?: StreamPartitioner<K, V> | undefined
+  /** The processor in front of the sink; by default it drops records with a null key. */
+  readonly filter?: ProcessorSupplier<K, V, K, V> | undefined
+}
+
 export function createRepartitionedSource<K, V> (
-  builder: InternalStreamsBuilder, parentName: string, prefix: string, keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined
+  builder: InternalStreamsBuilder, parentName: string, prefix: string, keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined,
+  options: RepartitionTopicOptions<K, V> = {}
 ): string {
   const topic = prefix.endsWith('-repartition') ? prefix : prefix + '-repartition'
   const genSink = builder.newProcessorName('KSTREAM-SINK-')
@@ -24,11 +33,12 @@ export function createRepartitionedSource<K, V> (
   const filterName = generated ? genFilter : topic + '-filter'
   const sourceName = generated ? genSource : topic + '-source'
   const topology = builder.topology
-  topology[ADD_INTERNAL_TOPIC](topic)
-  topology.addProcessor(filterName, nonNullKeyProcessor<K, V>(), parentName)
+  topology[ADD_INTERNAL_TOPIC](topic, options.numberOfPartitions === undefined ? {} : { numPartitions: options.numberOfPartitions })
+  topology.addProcessor(filterName, options.filter ?? nonNullKeyProcessor<K, V>(), parentName)
   topology.addSink<K, V>(sinkName, topic, {
     ...(keySerde === undefined ? {} : { keySerializer: keySerde }),
-    ...(valueSerde === undefined ? {} : { valueSerializer: valueSerde })
+    ...(valueSerde === undefined ? {} : { valueSerializer: valueSerde }),
+    ...(options.partitioner === undefined ? {} : { partitioner: options.partitioner })
   }, filterName)
   topology.addSource(sourceName, topic, {
     ...(keySerde === undefined ? {} : { keyDeserializer: keySerde }),

@@ -1,0 +1,121 @@
+/**
+ * How a stream-stream join is configured (Kafka Streams' `StreamJoined`): the serdes of the key and
+ * of both streams' values (for the join stores and any repartition topics), the processor name
+ * prefix (`withName`), the store name prefix (`withStoreName`), explicit window store suppliers for
+ * either side (they must retain duplicates and match the JoinWindows), the store backend, and the
+ * changelog settings of the join stores. Immutable: `with*` returns a copy.
+ */
+import type { DslStoreSuppliers, Serde, WindowBytesStoreSupplier } from '@kstreams/core'
+import { validateName } from './named.js'
+
+interface StreamJoinedFields<K, V, VO> {
+  readonly keySerde?: Serde<K> | undefined
+  readonly valueSerde?: Serde<V> | undefined
+  readonly otherValueSerde?: Serde<VO> | undefined
+  readonly thisStoreSupplier?: WindowBytesStoreSupplier | undefined
+  readonly otherStoreSupplier?: WindowBytesStoreSupplier | undefined
+  readonly dslStoreSuppliers?: DslStoreSuppliers | undefined
+  readonly name?: string | undefined
+  readonly storeName?: string | undefined
+  readonly loggingEnabled?: boolean
+  readonly logConfig?: Readonly<Record<string, string>>
+}
+
+export class StreamJoined<K, V, VO> {
+  readonly keySerde: Serde<K> | undefined
+  readonly valueSerde: Serde<V> | undefined
+  readonly otherValueSerde: Serde<VO> | undefined
+  readonly thisStoreSupplier: WindowBytesStoreSupplier | undefined
+  readonly otherStoreSupplier: WindowBytesStoreSupplier | undefined
+  readonly dslStoreSuppliers: DslStoreSuppliers | undefined
+  readonly name: string | undefined
+  readonly storeName: string | undefined
+  readonly loggingEnabled: boolean
+  readonly logConfig: Readonly<Record<string, string>>
+
+  private constructor (fields: StreamJoinedFields<K, V, VO>) {
+    this.keySerde = fields.keySerde
+    this.valueSerde = fields.valueSerde
+    this.otherValueSerde = fields.otherValueSerde
+    this.thisStoreSupplier = fields.thisStoreSupplier
+    this.otherStoreSupplier = fields.otherStoreSupplier
+    this.dslStoreSuppliers = fields.dslStoreSuppliers
+    this.name = fields.name
+    this.storeName = fields.storeName
+    this.loggingEnabled = fields.loggingEnabled ?? true
+    this.logConfig = fields.logConfig ?? {}
+  }
+
+  static with<K, V, VO> (keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined, otherValueSerde: Serde<VO> | undefined): StreamJoined<K, V, VO> {
+    return new StreamJoined<K, V, VO>({ keySerde, valueSerde, otherValueSerde })
+  }
+
+  /** Explicit window store suppliers for this stream's and the other stream's join store. */
+  static withStoreSuppliers<K = unknown, V = unknown, VO = unknown> (thisStoreSupplier: WindowBytesStoreSupplier, otherStoreSupplier: WindowBytesStoreSupplier): StreamJoined<K, V, VO> {
+    return new StreamJoined<K, V, VO>({ thisStoreSupplier, otherStoreSupplier })
+  }
+
+  /** Only a store name prefix: the stores are `<storeName>-this-join-store` / `-other-join-store`. */
+  static as<K = unknown, V = unknown, VO = unknown> (storeName: string): StreamJoined<K, V, VO> {
+    return new StreamJoined<K, V, VO>({ storeName: validateName(storeName) })
+  }
+
+  /** The prefix of the join's processor names (and of its repartition topics). */
+  withName (name: string): StreamJoined<K, V, VO> {
+    return this.#with({ name: validateName(name) })
+  }
+
+  /** The prefix of the join's store names (and so of their changelog topics). */
+  withStoreName (storeName: string): StreamJoined<K, V, VO> {
+    return this.#with({ storeName: validateName(storeName) })
+  }
+
+  withKeySerde (keySerde: Serde<K>): StreamJoined<K, V, VO> {
+    return this.#with({ keySerde })
+  }
+
+  withValueSerde (valueSerde: Serde<V>): StreamJoined<K, V, VO> {
+    return this.#with({ valueSerde })
+  }
+
+  withOtherValueSerde (otherValueSerde: Serde<VO>): StreamJoined<K, V, VO> {
+    return this.#with({ otherValueSerde })
+  }
+
+  withThisStoreSupplier (thisStoreSupplier: WindowBytesStoreSupplier): StreamJoined<K, V, VO> {
+    return this.#with({ thisStoreSupplier })
+  }
+
+  withOtherStoreSupplier (otherStoreSupplier: WindowBytesStoreSupplier): StreamJoined<K, V, VO> {
+    return this.#with({ otherStoreSupplier })
+  }
+
+  /** The backend of the join stores that have no explicit supplier. */
+  withDslStoreSuppliers (dslStoreSuppliers: DslStoreSuppliers): StreamJoined<K, V, VO> {
+    return this.#with({ dslStoreSuppliers })
+  }
+
+  withLoggingEnabled (config: Readonly<Record<string, string>> = {}): StreamJoined<K, V, VO> {
+    return this.#with({ loggingEnabled: true, logConfig: { ...config } })
+  }
+
+  withLoggingDisabled (): StreamJoined<K, V, VO> {
+    return this.#with({ loggingEnabled: false, logConfig: {} })
+  }
+
+  #with (changes: StreamJoinedFields<K, V, VO>): StreamJoined<K, V, VO> {
+    return new StreamJoined<K, V, VO>({
+      keySerde: this.keySerde,
+      valueSerde: this.valueSerde,
+      otherValueSerde: this.otherValueSerde,
+      thisStoreSupplier: this.thisStoreSupplier,
+      otherStoreSupplier: this.otherStoreSupplier,
+      dslStoreSuppliers: this.dslStoreSuppliers,
+      name: this.name,
+      storeName: this.storeName,
+      loggingEnabled: this.loggingEnabled,
+      logConfig: this.logConfig,
+      ...changes
+    })
+  }
+}
