@@ -17,9 +17,10 @@ export const TOPOLOGY_DEF: unique symbol = Symbol('kstreams.topologyDef')
 export const ADD_INTERNAL_TOPIC: unique symbol = Symbol('kstreams.addInternalTopic')
 
 /**
- * `topology[COPARTITION_SOURCES](sourceNodeNames)` declares the topics of these source nodes
- * co-partitioned (Kafka Streams' copartition groups, for joins): the assignor checks user topics
- * have equal partition counts and creates internal ones with that count. @internal
+ * `topology[COPARTITION_SOURCES](nodeNames)` declares the input topics of these nodes (the topics
+ * of every source node upstream of them) co-partitioned (Kafka Streams' copartition groups, for
+ * joins): the assignor checks user topics have equal partition counts and creates internal ones
+ * with that count. @internal
  */
 export const COPARTITION_SOURCES: unique symbol = Symbol('kstreams.copartitionSources')
 

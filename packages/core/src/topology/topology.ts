@@ -251,17 +251,35 @@ export class Topology {
     return this
   }
 
-  /** Declares the source topics of these nodes co-partitioned (the inputs of a join). @internal */
-  [COPARTITION_SOURCES] (sourceNodeNames: readonly string[]): this {
-    const topics = new Set<string>()
-    for (const name of sourceNodeNames) {
-      const node = this.#nodes.get(name)
-      if (node?.kind !== 'source') throw new TopologyError('UNKNOWN_NODE', `Cannot co-partition ${name}: it is not a source node of this topology`)
-      if (node.pattern !== undefined) throw new TopologyError('TOPOLOGY_INVALID', `Cannot co-partition source ${name}: it subscribes by pattern`)
-      for (const topic of node.topics) topics.add(topic)
+  /**
+   * Declares the inputs of these nodes co-partitioned (a join's two sides): the topics of every
+   * source node upstream of them, resolved when the definition is built. @internal
+   */
+  [COPARTITION_SOURCES] (nodeNames: readonly string[]): this {
+    for (const name of nodeNames) {
+      if (!this.#nodes.has(name)) throw new TopologyError('UNKNOWN_NODE', `Cannot co-partition the inputs of ${name}: no such node in this topology`)
     }
-    this.#copartitionGroups.push([...topics])
+    this.#copartitionGroups.push([...nodeNames])
     return this
+  }
+
+  /** The topics of the source nodes upstream of `nodeNames` (Kafka Streams' copartition group). */
+  #copartitionTopics (nodeNames: readonly string[]): string[] {
+    const topics = new Set<string>()
+    const seen = new Set<string>()
+    const visit = (name: string): void => {
+      if (seen.has(name)) return
+      seen.add(name)
+      const node = this.#nodes.get(name)!
+      if (node.kind === 'source') {
+        if (node.pattern !== undefined) throw new TopologyError('TOPOLOGY_INVALID', `Cannot co-partition the inputs of ${nodeNames.join(', ')}: source ${name} subscribes by pattern`)
+        for (const topic of node.topics) topics.add(topic)
+        return
+      }
+      for (const parent of node.parents) visit(parent)
+    }
+    for (const name of nodeNames) visit(name)
+    return [...topics]
   }
 
   /** The validated plain definition of this topology as it is now, for the runtime. @internal */
@@ -297,7 +315,7 @@ export class Topology {
       storeBuilders: new Map(this.#storeBuilders),
       globalStoreNames: new Set(this.#globalStores.keys()),
       internalTopics: new Map(this.#internalTopics),
-      copartitionGroups: Object.freeze(this.#copartitionGroups.map(group => Object.freeze([...group])))
+      copartitionGroups: Object.freeze(this.#copartitionGroups.map(group => Object.freeze(this.#copartitionTopics(group))))
     }
     validateTopologyDef(def)
     return def

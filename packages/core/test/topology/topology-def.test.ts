@@ -16,17 +16,21 @@ describe('Topology[TOPOLOGY_DEF]()', () => {
     expect(Object.getOwnPropertyDescriptor(Topology.prototype, TOPOLOGY_DEF)!.enumerable).to.equal(false)
   })
 
-  it('records co-partition groups of source nodes (a join\'s inputs), internal topics by their unprefixed name', () => {
+  it('records co-partition groups: the topics of the sources upstream of the given nodes (a join\'s inputs)', () => {
     const topology = new Topology()
       .addSource('left', ['a', 'b'])
       .addSource('right', 'x-repartition')
+      .addProcessor('leftMap', noop(), 'left')
+      .addProcessor('rightMap', noop(), 'right')
+      .addProcessor('merged', noop(), 'leftMap', 'rightMap')
       .addSource('byPattern', /p-.*/)
     topology[ADD_INTERNAL_TOPIC]('x-repartition')
-    topology[COPARTITION_SOURCES](['left', 'right'])
+    topology[COPARTITION_SOURCES](['leftMap', 'merged'])
     expect(topology[TOPOLOGY_DEF]().copartitionGroups).to.deep.equal([['a', 'b', 'x-repartition']])
     const codeOf = (fn: () => unknown): string | undefined => { try { fn() } catch (err) { return err instanceof TopologyError ? err.code : 'other' } }
     expect(codeOf(() => topology[COPARTITION_SOURCES](['left', 'nope']))).to.equal('UNKNOWN_NODE')
-    expect(codeOf(() => topology[COPARTITION_SOURCES](['left', 'byPattern']))).to.equal('TOPOLOGY_INVALID')
+    topology[COPARTITION_SOURCES](['left', 'byPattern'])
+    expect(codeOf(() => topology[TOPOLOGY_DEF]())).to.equal('TOPOLOGY_INVALID')
     expect(new Topology().addSource('s', 't')[TOPOLOGY_DEF]().copartitionGroups).to.deep.equal([])
   })
 
