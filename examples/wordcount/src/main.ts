@@ -5,11 +5,14 @@
  *   WORDCOUNT_STATE_DIR, WORDCOUNT_TOPIC_PREFIX (prefix of the three topics), WORDCOUNT_STORE
  *   ("rocksdb" | "in-memory"), WORDCOUNT_COMMIT_INTERVAL_MS, WORDCOUNT_THREADS,
  *   WORDCOUNT_SESSION_TIMEOUT_MS, WORDCOUNT_ON_BAD_RECORD ("fail" | "continue"), WORDCOUNT_STANDBYS,
- *   WORDCOUNT_ACCEPTABLE_RECOVERY_LAG.
+ *   WORDCOUNT_ACCEPTABLE_RECOVERY_LAG, WORDCOUNT_API ("dsl", the default: StreamsBuilder, repartition
+ *   through an internal topic; "processor": the Processor API topology, through the
+ *   `<prefix>wordcount-words` topic, which must exist).
  * Prints one JSON line per event on stdout (state changes, restore progress) for scripts and tests.
  */
 import { KafkaStreams, consoleLogger } from '@kstreams/core'
 import { buildWordCountTopology, DEFAULT_TOPICS } from './topology.js'
+import { buildDslWordCountTopology } from './dsl-topology.js'
 
 const env = process.env
 const bootstrap = env.KAFKA_BOOTSTRAP_SERVERS
@@ -21,7 +24,14 @@ const prefix = env.WORDCOUNT_TOPIC_PREFIX ?? ''
 const topics = { input: prefix + DEFAULT_TOPICS.input, words: prefix + DEFAULT_TOPICS.words, output: prefix + DEFAULT_TOPICS.output }
 const emit = (event: Record<string, unknown>): void => { process.stdout.write(JSON.stringify({ t: Date.now(), ...event }) + '\n') }
 
-const streams = new KafkaStreams(buildWordCountTopology(topics, env.WORDCOUNT_STORE === 'in-memory' ? 'in-memory' : 'rocksdb'), {
+const store = env.WORDCOUNT_STORE === 'in-memory' ? 'in-memory' : 'rocksdb'
+const api = env.WORDCOUNT_API ?? 'dsl'
+if (api !== 'dsl' && api !== 'processor') {
+  process.stderr.write(`WORDCOUNT_API must be "dsl" or "processor", got "${api}"\n`)
+  process.exit(2)
+}
+const topology = api === 'dsl' ? buildDslWordCountTopology(topics, store) : buildWordCountTopology(topics, store)
+const streams = new KafkaStreams(topology, {
   applicationId: env.WORDCOUNT_APP_ID ?? 'wordcount',
   bootstrapServers: bootstrap,
   ...(env.WORDCOUNT_STATE_DIR !== undefined ? { stateDir: env.WORDCOUNT_STATE_DIR } : {}),

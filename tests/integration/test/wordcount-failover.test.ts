@@ -9,12 +9,12 @@ import { OutputCollector, WordCountInstance, addCounts, makeLines } from './word
 describe('WordCount on a real broker: two instances, one stops mid-stream', function () {
   this.timeout(240000)
 
-  async function run (stop: 'SIGKILL' | 'SIGTERM'): Promise<{ expected: Map<string, number>, counted: Map<string, number>, survivor: WordCountInstance }> {
+  async function run (stop: 'SIGKILL' | 'SIGTERM', api: 'processor' | 'dsl' = 'processor'): Promise<{ expected: Map<string, number>, counted: Map<string, number>, survivor: WordCountInstance }> {
     const prefix = unique('wcf') + '-'
     await createTopics(['input', 'words', 'output'].map(t => ({ topic: `${prefix}wordcount-${t}`, numPartitions: 4 })))
     const dirs = [await tempDir('kstreams-a'), await tempDir('kstreams-b')]
     const env = (i: number): Record<string, string> => ({
-      WORDCOUNT_APP_ID: `${prefix}app`, WORDCOUNT_TOPIC_PREFIX: prefix, WORDCOUNT_STATE_DIR: dirs[i]!.path, WORDCOUNT_COMMIT_INTERVAL_MS: '300', WORDCOUNT_SESSION_TIMEOUT_MS: '6000'
+      WORDCOUNT_APP_ID: `${prefix}app`, WORDCOUNT_TOPIC_PREFIX: prefix, WORDCOUNT_STATE_DIR: dirs[i]!.path, WORDCOUNT_COMMIT_INTERVAL_MS: '300', WORDCOUNT_SESSION_TIMEOUT_MS: '6000', WORDCOUNT_API: api
     })
     const a = new WordCountInstance(env(0))
     const b = new WordCountInstance(env(1))
@@ -25,7 +25,11 @@ describe('WordCount on a real broker: two instances, one stops mid-stream', func
       const first = makeLines(1500)
       addCounts(expected, first.counts)
       await produce(`${prefix}wordcount-input`, first.lines.map((value, i) => ({ key: String(i), value })))
-      await waitFor('output from the first half', () => output.records > 1000, 60000)
+      // The DSL's cache collapses updates between commits, so its output is counted differently.
+      const firstHalfSeen = api === 'dsl'
+        ? () => [...expected].every(([w, c]) => (output.last.get(w) ?? 0) >= c)
+        : () => output.records > 1000
+      await waitFor('output from the first half', firstHalfSeen, 60000)
       b.kill(stop)
       const second = makeLines(1500)
       addCounts(expected, second.counts)
@@ -55,6 +59,12 @@ describe('WordCount on a real broker: two instances, one stops mid-stream', func
   it('after a graceful stop every count is exactly the true count', async () => {
     const { expected, counted } = await run('SIGTERM')
     expect(Object.fromEntries(counted)).to.deep.equal(Object.fromEntries(expected))
+  })
+
+  it('the DSL WordCount (repartition topic created by the runtime, cached store): after a SIGKILL no count ends below the true count', async () => {
+    const { expected, counted, survivor } = await run('SIGKILL', 'dsl')
+    for (const [word, count] of expected) expect(counted.get(word), word).to.be.at.least(count)
+    expect(survivor.restoreEvents('restore-start').length).to.be.greaterThan(0)
   })
 
   it('a second instance joining mid-stream takes tasks over after the first committed them: counts stay exact', async () => {

@@ -20,7 +20,7 @@ export class WordCountInstance {
 
   constructor (env: Record<string, string>) {
     this.#child = spawn(process.execPath, ['--conditions=@kstreams/source', '--import', 'tsx', MAIN], {
-      env: { ...process.env, KAFKA_BOOTSTRAP_SERVERS: bootstrapServers(), ...env },
+      env: { ...process.env, KAFKA_BOOTSTRAP_SERVERS: bootstrapServers(), WORDCOUNT_API: 'processor', ...env },
       stdio: ['ignore', 'pipe', 'pipe']
     })
     let buffered = ''
