@@ -89,6 +89,7 @@ function main (): void {
       }
     }
     if (outputs.dsl.size !== 1 || outputs.papi.size !== 1) throw new Error(`${workload.name}: output counts differ between rounds`)
+    if ([...outputs.dsl][0] !== [...outputs.papi][0]) throw new Error(`${workload.name}: the DSL and the Processor API versions wrote different numbers of records`)
     const dsl = median(rates.dsl)
     const papi = median(rates.papi)
     console.log(`${workload.name}: ${workload.description}`)

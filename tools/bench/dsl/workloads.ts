@@ -3,10 +3,10 @@
  * API doing the same work (same repartition, same stores with the DSL's defaults: timestamped,
  * in-memory, cached, logged), plus how to drain the driver's outputs and check the result.
  */
-import { Record, Serdes, Topology, ValueAndTimestamp } from '@kstreams/core'
-import type { Processor, ProcessorContext, TimestampedKeyValueStore } from '@kstreams/core'
+import { Record, Serdes, TimeWindow, Topology, ValueAndTimestamp, Windowed, WindowedSerdes } from '@kstreams/core'
+import type { Processor, ProcessorContext, TimestampedKeyValueStore, TimestampedWindowStore } from '@kstreams/core'
 import { ADD_INTERNAL_TOPIC } from '@kstreams/core/internal'
-import { Consumed, Grouped, Materialized, Produced, StreamsBuilder } from '@kstreams/dsl'
+import { Consumed, Grouped, Materialized, Produced, StreamsBuilder, TimeWindows } from '@kstreams/dsl'
 import { Stores } from '@kstreams/stores'
 import type { TopologyTestDriver } from '@kstreams/testing'
 
@@ -18,7 +18,7 @@ export interface Workload {
   papi(): Topology
   /** Reads every record the topology wrote since the last drain; returns how many went to the output topic. */
   drain(driver: TopologyTestDriver): number
-  /** Throws unless the stores hold the expected totals for `records` inputs. */
+  /** Throws unless the stores hold the expected result for `records` inputs. */
   check(driver: TopologyTestDriver, records: number): void
 }
 
@@ -101,4 +101,62 @@ const wordCount: Workload = {
   check: checkCounts
 }
 
-export const WORKLOADS: readonly Workload[] = [wordCount]
+const WINDOW_MS = 60_000
+const windowedSerde = WindowedSerdes.timeWindowedSerdeFrom(S, WINDOW_MS)
+
+/** Counts per key and one-minute tumbling window in the DSL's timestamped window store and forwards each new count. */
+class WindowCountProcessor implements Processor<string, string, Windowed<string>, number> {
+  #context!: ProcessorContext<Windowed<string>, number>
+  #store!: TimestampedWindowStore<string, number>
+  init (context: ProcessorContext<Windowed<string>, number>): void {
+    this.#context = context
+    this.#store = context.getStateStore('WindowCounts')
+  }
+
+  process (record: Record<string, string>): void {
+    const start = record.timestamp - (record.timestamp % WINDOW_MS)
+    const previous = this.#store.fetch(record.key, start)
+    const count = (previous?.value ?? 0) + 1
+    const timestamp = previous === null ? record.timestamp : Math.max(previous.timestamp, record.timestamp)
+    this.#store.put(record.key, ValueAndTimestamp.make(count, timestamp), start)
+    this.#context.forward(new Record(new Windowed(record.key, new TimeWindow(start, start + WINDOW_MS)), count, timestamp))
+  }
+}
+
+const windowedCount: Workload = {
+  name: 'windowed-count',
+  description: 'count per key in one-minute tumbling windows (timestamped, cached, logged window store) -> output',
+  inputTopic: INPUT,
+  dsl () {
+    const builder = new StreamsBuilder()
+    builder.stream(INPUT, Consumed.with(S, S))
+      .groupByKey(Grouped.with(S, S))
+      .windowedBy(TimeWindows.ofSizeWithNoGrace(WINDOW_MS))
+      .count(Materialized.as<string, number>('WindowCounts').withKeySerde(S).withValueSerde(L))
+      .toStream()
+      .to(OUTPUT, Produced.with(windowedSerde, L))
+    return builder.build()
+  },
+  papi () {
+    return new Topology()
+      .addSource('Lines', INPUT, { keyDeserializer: S, valueDeserializer: S })
+      .addProcessor('Count', () => new WindowCountProcessor(), 'Lines')
+      .addStateStore(Stores.timestampedWindowStoreBuilder(Stores.inMemoryWindowStore('WindowCounts', WINDOW_MS, WINDOW_MS, false), S, L).withCachingEnabled(), 'Count')
+      .addSink('Output', OUTPUT, { keySerializer: windowedSerde, valueSerializer: L }, 'Count')
+  },
+  drain: driver => drainAll(driver, OUTPUT),
+  check (driver, records) {
+    // One output per input (the driver commits after each record), and the last window holds counts.
+    const store = driver.getTimestampedWindowStore<string, number>('WindowCounts')
+    if (store === undefined) throw new Error('no WindowCounts store')
+    const last = (records - 1) * 1000
+    const start = last - (last % WINDOW_MS)
+    let total = 0
+    const it = store.fetchAll(start, start)
+    try { for (const { value } of it) total += value.value } finally { it.close() }
+    const expected = Math.floor(last / 1000) - Math.floor(start / 1000) + 1
+    if (total !== expected) throw new Error(`the last window counted ${total} records, expected ${expected}`)
+  }
+}
+
+export const WORKLOADS: readonly Workload[] = [wordCount, windowedCount]
