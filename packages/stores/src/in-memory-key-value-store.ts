@@ -1,8 +1,9 @@
 /**
  * The in-memory key-value bytes store (Kafka's InMemoryKeyValueStore): keys ordered by unsigned
  * byte order, nothing persisted, restored from its changelog on every start. Owns its lifecycle
- * (created -> open -> closed, reopenable) and the iterators it handed out, which it closes when
- * it closes. Values are kept as given, not copied.
+ * (created -> open -> closed, reopenable; open -> open is a re-init that keeps the data, used
+ * when a standby task is recycled into an active one) and the iterators it handed out, which it
+ * closes when it closes. Values are kept as given, not copied.
  */
 import { IllegalStateError, InvalidStateStoreError, StreamsError } from '@kstreams/core'
 import { validateStoreName } from '@kstreams/core/internal'
@@ -14,10 +15,13 @@ import { OrderedBytesMap } from './ordered-bytes-map.js'
 
 type StoreState = 'created' | 'open' | 'closed'
 
-/** The valid lifecycle transitions; close() on a store that is not open is a no-op. */
+/**
+ * The valid lifecycle transitions; close() on a store that is not open is a no-op. open -> open
+ * is a re-init: the store keeps its data and registers with the new context.
+ */
 const TRANSITIONS: Readonly<Record<StoreState, readonly StoreState[]>> = {
   created: ['open', 'closed'],
-  open: ['closed'],
+  open: ['open', 'closed'],
   closed: ['open']
 }
 
@@ -38,12 +42,18 @@ export class InMemoryKeyValueStore implements KeyValueBytesStore {
     this.#iteratorSource = this.#newIteratorSource()
   }
 
+  /**
+   * Opens the store and registers its restore callback. On a store that is already open (a
+   * standby task recycled into an active task) it only registers with the new context: the data,
+   * the position restored so far and the open iterators stay.
+   */
   init (context: StateStoreContext, root: StateStore): void {
     this.#checkTransition('open')
     context.register(root, records => {
       for (const record of records) this.#put(bytesToKey(record.key), record.value)
     })
     this.#prefixTopic = `${context.applicationId}-${this.name}-changelog`
+    if (this.#state === 'open') return
     this.#lease = { open: true }
     this.#iteratorSource = this.#newIteratorSource()
     this.#state = 'open'

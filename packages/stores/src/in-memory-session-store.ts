@@ -4,7 +4,9 @@
  * time the store has observed (the greatest session end put). Sessions ending at or before
  * `observedStreamTime - retentionPeriod` are dropped on put and never returned. Iteration order,
  * forward: end ascending, key ascending (unsigned bytes), start descending; backward is the exact
- * reverse. Owns its lifecycle (created -> open -> closed, reopenable) and its iterators.
+ * reverse. Owns its lifecycle (created -> open -> closed, reopenable; open -> open is a re-init
+ * that keeps the data, used when a standby task is recycled into an active one) and its
+ * iterators.
  */
 import { IllegalStateError, InvalidStateStoreError, SessionWindow, StreamsError, Window, Windowed } from '@kstreams/core'
 import { SessionKeySchema, validateStoreName } from '@kstreams/core/internal'
@@ -17,10 +19,13 @@ import { insertTime, lowerBound, removeTime, removeTimesBelow, upperBound } from
 
 type StoreState = 'created' | 'open' | 'closed'
 
-/** The valid lifecycle transitions; close() on a store that is not open is a no-op. */
+/**
+ * The valid lifecycle transitions; close() on a store that is not open is a no-op. open -> open
+ * is a re-init: the store keeps its data and registers with the new context.
+ */
 const TRANSITIONS: Readonly<Record<StoreState, readonly StoreState[]>> = {
   created: ['open', 'closed'],
-  open: ['closed'],
+  open: ['open', 'closed'],
   closed: ['open']
 }
 
@@ -61,11 +66,17 @@ export class InMemorySessionStore implements SessionBytesStore {
     this.#owner = this.#newOwner()
   }
 
+  /**
+   * Opens the store and registers its restore callback. On a store that is already open (a
+   * standby task recycled into an active task) it only registers with the new context: the data,
+   * the observed stream time and the open iterators stay.
+   */
   init (context: StateStoreContext, root: StateStore): void {
     this.#checkTransition('open')
     context.register(root, records => {
       for (const record of records) this.#put(SessionKeySchema.fromBinary(record.key), record.value)
     })
+    if (this.#state === 'open') return
     this.#observedStreamTime = -1
     this.#lease = { open: true }
     this.#owner = this.#newOwner()

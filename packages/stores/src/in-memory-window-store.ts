@@ -5,7 +5,8 @@
  * `observedStreamTime - retentionPeriod` are dropped on put and never returned. With
  * `retainDuplicates` every put is kept under its own sequence number (`[key][4-byte seqnum]`) and
  * null puts are ignored. Time bounds are on the window start, inclusive. Owns its lifecycle
- * (created -> open -> closed, reopenable) and the iterators it handed out.
+ * (created -> open -> closed, reopenable; open -> open is a re-init that keeps the data, used
+ * when a standby task is recycled into an active one) and the iterators it handed out.
  */
 import { IllegalStateError, InvalidStateStoreError, StreamsError, Windowed } from '@kstreams/core'
 import { validateStoreName, WindowKeySchema } from '@kstreams/core/internal'
@@ -18,10 +19,13 @@ import { insertTime, lowerBound, removeTime, removeTimesBelow, upperBound } from
 
 type StoreState = 'created' | 'open' | 'closed'
 
-/** The valid lifecycle transitions; close() on a store that is not open is a no-op. */
+/**
+ * The valid lifecycle transitions; close() on a store that is not open is a no-op. open -> open
+ * is a re-init: the store keeps its data and registers with the new context.
+ */
 const TRANSITIONS: Readonly<Record<StoreState, readonly StoreState[]>> = {
   created: ['open', 'closed'],
-  open: ['closed'],
+  open: ['open', 'closed'],
   closed: ['open']
 }
 
@@ -67,6 +71,11 @@ export class InMemoryWindowStore implements WindowBytesStore {
     this.#owner = this.#newOwner()
   }
 
+  /**
+   * Opens the store and registers its restore callback. On a store that is already open (a
+   * standby task recycled into an active task) it only registers with the new context: the data,
+   * the observed stream time and the open iterators stay.
+   */
   init (context: StateStoreContext, root: StateStore): void {
     this.#checkTransition('open')
     context.register(root, records => {
@@ -74,6 +83,7 @@ export class InMemoryWindowStore implements WindowBytesStore {
         this.#put(WindowKeySchema.extractStoreKeyBytes(record.key), record.value, WindowKeySchema.extractStoreTimestamp(record.key))
       }
     })
+    if (this.#state === 'open') return
     this.#observedStreamTime = -1
     this.#seqnum = 0
     this.#lease = { open: true }

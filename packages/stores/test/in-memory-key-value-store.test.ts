@@ -251,10 +251,22 @@ describe('InMemoryKeyValueStore', () => {
       expect(context.registered).to.have.length(1)
     })
 
-    it('rejects a second init while open with ILLEGAL_STATE', () => {
+    it('a second init while open (a recycled standby) keeps the data and open iterators and registers with the new context', () => {
       const { store } = openStore()
-      expect(codeOf(() => store.init(createTestStoreContext(), store))).to.equal('ILLEGAL_STATE')
+      store.put(s('a'), s('1'))
+      store.put(s('b'), s('2'))
+      const open = store.all()
+      const context = createTestStoreContext()
+      store.init(context, store)
       expect(store.isOpen()).to.equal(true)
+      expect(context.registered.map(r => r.store)).to.deep.equal([store])
+      context.restore('store', [{ key: s('c'), value: s('3') }])
+      expect(keysOf(store.all())).to.deep.equal(['61', '62', '63'])
+      expect(keysOf(open)).to.deep.equal(['61', '62'])
+      store.close()
+      expect(codeOf(() => store.get(s('b')))).to.equal('STORE_NOT_OPEN')
+      store.init(createTestStoreContext(), store)
+      expect(store.approximateNumEntries()).to.equal(0)
     })
 
     it('registers the root store with a callback that applies changelog records, null deleting', () => {

@@ -56,10 +56,15 @@ describe('InMemorySessionStore', () => {
   })
 
   describe('lifecycle and restore', () => {
-    it('cannot be initialised twice while open; reopens empty after close', () => {
+    it('a second init while open (a recycled standby) keeps the data and the observed stream time; reopens empty after close', () => {
       const { store } = openStore()
-      store.put(session('a', 1, 2), s('1'))
-      expect(codeOf(() => store.init(createTestStoreContext(), store))).to.equal('ILLEGAL_STATE')
+      store.put(session('a', 1500, 1600), s('1'))
+      const context = createTestStoreContext()
+      store.init(context, store)
+      expect(context.registered.map(r => r.store)).to.deep.equal([store])
+      store.put(session('c', 10, 20), s('3')) // expired: the stream time observed before the re-init is 1600
+      context.restore('sessions', [{ key: SessionKeySchema.toBinary(s('b'), 1550, 1560), value: s('2') }])
+      expect(entries(store.fetch(undefined, undefined))).to.deep.equal(['b@1550/1560=2', 'a@1500/1600=1'])
       store.close()
       store.init(createTestStoreContext(), store)
       expect(entries(store.fetch(undefined, undefined))).to.deep.equal([])

@@ -79,10 +79,16 @@ describe('InMemoryWindowStore', () => {
   })
 
   describe('lifecycle and restore', () => {
-    it('cannot be initialised twice while open; reopens empty after close', () => {
+    it('a second init while open (a recycled standby) keeps the data and the observed stream time; reopens empty after close', () => {
       const { store } = openStore()
-      store.put(s('a'), s('1'), 5)
-      expect(codeOf(() => store.init(createTestStoreContext(), store))).to.equal('ILLEGAL_STATE')
+      store.put(s('a'), s('1'), 1500)
+      store.put(s('b'), s('2'), 2000)
+      const context = createTestStoreContext()
+      store.init(context, store)
+      expect(context.registered.map(r => r.store)).to.deep.equal([store])
+      store.put(s('c'), s('3'), 900) // expired: the stream time observed before the re-init is 2000
+      context.restore('win', [{ key: WindowKeySchema.toStoreKeyBinary(s('d'), 1990, 0), value: s('4') }])
+      expect(windowed(store.all())).to.deep.equal(['a@1500/1510=1', 'd@1990/2000=4', 'b@2000/2010=2'])
       store.close()
       store.init(createTestStoreContext(), store)
       expect(windowed(store.all())).to.deep.equal([])

@@ -152,12 +152,14 @@ export class ChangelogReader {
       this.#options.reader.assign([...this.#restoring.values()].map(e => ({ ...e.reg.partition, offset: e.position })))
       this.#assignmentChanged = false
     }
+    const polled = new Map(this.#restoring)
     const batches = await this.#options.reader.poll(maxWaitMs)
     const completed: TopicPartition[] = []
     for (const batch of batches) {
       const key = tpKey(batch.topic, batch.partition)
       const entry = this.#restoring.get(key)
-      if (entry === undefined) continue
+      // Registered again while the fetch was in flight: the batch was read from the old registration's position.
+      if (entry === undefined || entry !== polled.get(key)) continue
       if (this.#apply(entry, batch)) {
         this.#restoring.delete(key)
         this.#assignmentChanged = true

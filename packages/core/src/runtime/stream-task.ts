@@ -49,6 +49,12 @@ export interface StreamTaskOptions {
   readonly onDeserializationError?: DeserializationErrorHandler
   /** Told of every store the task registers (the runtime's state manager restores and checkpoints them). */
   readonly onStoreRegistered?: (store: StateStore, restore: StateRestoreCallback) => void
+  /**
+   * Open stores of a standby task recycled into this task, by name: used instead of new ones from
+   * their builders and initialised again with this task's context (cache, changelog writer,
+   * metrics, restore registration), keeping their data.
+   */
+  readonly recycledStores?: ReadonlyMap<string, StateStore>
 }
 
 export type TaskState = 'CREATED' | 'RUNNING' | 'CLOSED'
@@ -109,14 +115,17 @@ export class StreamTask implements ContextHost {
   get stores (): ReadonlyMap<string, StateStore> { return this.#stores }
   get graph (): ProcessorGraph { return this.#graph }
 
-  /** Builds and opens the task's stores. Returns a promise only if a store opens asynchronously. */
+  /**
+   * Builds and opens the task's stores, or re-initialises the recycled ones. Returns a promise
+   * only if a store opens asynchronously.
+   */
   initializeStores (): void | Promise<void> {
     const pending: Array<Promise<void>> = []
     const storeContext = this.#storeContext()
     for (const name of this.#graph.storeNames) {
       const builder = this.#options.topology.storeBuilders.get(name)
       if (builder === undefined) throw new TopologyError('UNKNOWN_STORE', `Store ${name} is connected to a processor but was never added to the topology`)
-      const store = builder.build()
+      const store = this.#options.recycledStores?.get(name) ?? builder.build()
       this.#stores.set(name, store)
       const opened = store.init(storeContext, store)
       if (opened instanceof Promise) pending.push(opened)

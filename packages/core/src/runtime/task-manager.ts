@@ -4,7 +4,8 @@
  * checkpointed, stores kept open so a task that stays needs no restore), closes those that
  * moved away, routes fetched records to them, and runs the commit protocol: tasks prepare
  * (flush stores -> changelog sends), the collector flushes (acknowledged), offsets are
- * committed, tasks post-commit (changelog offsets -> checkpoint). @internal
+ * committed, tasks post-commit (changelog offsets -> checkpoint). Standby tasks live in
+ * StandbyTasks; one that becomes active hands its in-memory stores over (recycling). @internal
  */
 import type { TopologyDef } from '../topology/definitions.js'
 import type { ResolvedStreamsConfig } from '../config/streams-config.js'
@@ -24,6 +25,7 @@ import { ProcessorStateManager } from './state/processor-state-manager.js'
 import type { StateDirectory } from './state/state-directory.js'
 import type { ChangelogReader, RestoreProgress } from './changelog-reader.js'
 import type { KafkaRecordCollector } from './kafka-record-collector.js'
+import { StandbyTasks, type RecycledStandby } from './standby-tasks.js'
 import { tpKey, type FetchedBatch, type GroupConsumerPort, type TopicPartition, type TopicPartitionOffset } from './kafka/ports.js'
 import { decodePartitionTime, encodePartitionTime } from './partition-time-metadata.js'
 
@@ -65,7 +67,7 @@ export class TaskManager {
   readonly #byPartition = new Map<string, ManagedTask>()
   readonly #changelogToTask = new Map<string, ManagedTask>()
   /** Standby tasks: stores kept current from their changelogs, no processing. */
-  readonly #standbys = new Map<string, { readonly id: TaskId, readonly task: StreamTask, readonly stateManager: ProcessorStateManager }>()
+  readonly #standbys: StandbyTasks
 
   /** Stores whose builder logs to a changelog. */
   readonly #loggedStores: ReadonlySet<string>
@@ -73,6 +75,7 @@ export class TaskManager {
   constructor (options: TaskManagerOptions) {
     this.#o = options
     this.#loggedStores = new Set([...options.topology.storeBuilders].filter(([, b]) => b.loggingEnabled).map(([name]) => name))
+    this.#standbys = new StandbyTasks({ ...options, changelogPartition: (storeName, id) => this.#changelogPartition(storeName, id) })
   }
 
   /** The changelog partition of a task's store (the task's own partition), or undefined when not logged. */
@@ -150,15 +153,18 @@ export class TaskManager {
     for (const [id, t] of [...this.#tasks]) {
       if (!active.has(id)) await this.#closeTask(t, true)
     }
-    // Standbys that moved away or became active close first (an active task reopens their stores).
-    for (const id of [...this.#standbys.keys()]) {
-      if (!standby.has(id) || active.has(id)) await this.#closeStandby(id)
+    // Standbys that moved away close; those that became active hand over (in-memory stores are recycled).
+    const recycled = new Map<string, RecycledStandby | undefined>()
+    for (const s of [...this.#standbys.values()]) {
+      const id = s.id.toString()
+      if (active.has(id)) recycled.set(id, await this.#standbys.handOver(id))
+      else if (!standby.has(id)) await this.#standbys.close(id)
     }
     this.#byPartition.clear()
     for (const [id, partitions] of active) {
       let t = this.#tasks.get(id)
       if (t === undefined) {
-        t = await this.#createTask(TaskId.parse(id), partitions)
+        t = await this.#createTask(TaskId.parse(id), partitions, recycled.get(id))
       } else {
         t.partitions = [...partitions]
         for (const p of partitions) t.task.addPartition(p.topic, p.partition)
@@ -169,14 +175,15 @@ export class TaskManager {
       for (const p of partitions) this.#byPartition.set(tpKey(p.topic, p.partition), t)
     }
     for (const id of standby.keys()) {
-      if (!this.#standbys.has(id) && !active.has(id)) await this.#createStandby(TaskId.parse(id))
+      if (!this.#standbys.has(id) && !active.has(id)) await this.#standbys.create(TaskId.parse(id))
     }
     await this.#seedPartitionTimes([...this.#tasks.values()].filter(t => active.has(t.id.toString())))
     const restoringPartitions = [...this.#tasks.values()].filter(t => t.state === 'RESTORING').flatMap(t => t.partitions)
     if (restoringPartitions.length > 0) this.#o.consumer.pause(restoringPartitions)
   }
 
-  async #createTask (id: TaskId, partitions: readonly TopicPartition[]): Promise<ManagedTask> {
+  /** A new active task; with a recycled standby, on its open stores, restoring from its positions. */
+  async #createTask (id: TaskId, partitions: readonly TopicPartition[], recycled?: RecycledStandby): Promise<ManagedTask> {
     const taskDir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.taskDir(id))
     const stateManager = new ProcessorStateManager(id, taskDir, this.#o.logger)
     const changelogOf = (storeName: string): TopicPartition | undefined => this.#changelogPartition(storeName, id)
@@ -200,10 +207,19 @@ export class TaskManager {
       onDroppedRecord: (record, reason) => {
         this.#o.logger.warn(`Task ${id.toString()} dropped a record of ${record.topic}-${record.partition} at offset ${record.offset}: ${reason}`)
       },
-      onDeserializationError: this.#o.deserializationErrorHandler
+      onDeserializationError: this.#o.deserializationErrorHandler,
+      recycledStores: recycled?.stores
     })
     for (const p of partitions) task.addPartition(p.topic, p.partition)
-    await task.initializeStores()
+    try {
+      await task.initializeStores()
+    } catch (err) {
+      if (recycled === undefined) throw err
+      this.#o.logger.warn(`Task ${id.toString()}: the stores of its standby could not be taken over (${String(err)}); opening new ones`)
+      try { task.close() } catch { /* the recycled stores are dropped either way */ }
+      return await this.#createTask(id, partitions)
+    }
+    if (recycled !== undefined) stateManager.adoptOffsets(recycled.positions)
     await stateManager.loadCheckpoint()
     const t: ManagedTask = { id, task, stateManager, partitions: [...partitions], state: 'RESTORING', restoring: new Set(), idleSince: undefined }
     this.#tasks.set(id.toString(), t)
@@ -259,49 +275,6 @@ export class TaskManager {
     return started
   }
 
-  /** A standby task: its stores follow their changelogs from the checkpoint; nothing is processed. */
-  async #createStandby (id: TaskId): Promise<void> {
-    const taskDir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.taskDir(id))
-    const stateManager = new ProcessorStateManager(id, taskDir, this.#o.logger)
-    const task = new StreamTask({
-      id,
-      topology: this.#o.topology,
-      subtopologies: [id.subtopology],
-      config: this.#o.config,
-      clock: this.#o.clock,
-      collector: this.#o.collector,
-      stateDir: taskDir,
-      globalStores: this.#o.globalStores,
-      onStoreRegistered: (store, restore) => stateManager.register(store, restore, this.#changelogPartition(store.name, id))
-    })
-    await task.initializeStores()
-    await stateManager.loadCheckpoint()
-    this.#standbys.set(id.toString(), { id, task, stateManager })
-    const registrations = stateManager.restoreRegistrations().map(r => ({ ...r, standby: true }))
-    try {
-      await this.#o.changelogReader.register(registrations)
-    } catch (err) {
-      if (!(err instanceof StreamsError) || err.code !== 'TASK_CORRUPTED') throw err
-      this.#o.logger.warn(`${err.message}; wiping the local state of standby task ${id.toString()}`)
-      await this.#closeStandby(id.toString(), false)
-      await this.#o.stateDirectory.wipeTask(id)
-      await this.#createStandby(id)
-    }
-    this.#o.logger.info(`Standby task ${id.toString()} created`)
-  }
-
-  async #closeStandby (id: string, checkpoint = true): Promise<void> {
-    const s = this.#standbys.get(id)
-    if (s === undefined) return
-    this.#standbys.delete(id)
-    this.#o.changelogReader.unregister([...s.stateManager.stores.values()].flatMap(m => m.changelog === undefined ? [] : [m.changelog]))
-    if (checkpoint) {
-      s.stateManager.flush()
-      await s.stateManager.maybeCheckpoint(true)
-    }
-    s.task.close()
-  }
-
   /** Progress of the stores this thread restores now. */
   restoreProgress (): RestoreProgress[] {
     return this.#o.changelogReader.progress()
@@ -309,7 +282,7 @@ export class TaskManager {
 
   /** Standby task ids. */
   get standbyTaskIds (): TaskId[] {
-    return [...this.#standbys.values()].map(s => s.id)
+    return this.#standbys.ids
   }
 
   /** Whether the changelog reader has partitions to follow (restoring or standby). */
@@ -319,21 +292,7 @@ export class TaskManager {
 
   /** Sum of the changelog offsets of each standby task (for lag-aware assignment). */
   standbyOffsetSums (): Map<string, number> {
-    const sums = new Map<string, number>()
-    for (const [id, s] of this.#standbys) {
-      let sum = 0
-      for (const m of s.stateManager.stores.values()) if (m.offset !== undefined) sum += m.offset + 1
-      sums.set(id, sum)
-    }
-    return sums
-  }
-
-  /** Checkpoints standbys whose changelog offsets moved far enough (on commit). */
-  async #commitStandbys (): Promise<void> {
-    for (const s of this.#standbys.values()) {
-      s.stateManager.flush()
-      await s.stateManager.maybeCheckpoint(false)
-    }
+    return this.#standbys.offsetSums()
   }
 
   /** One restore step of the changelog reader; tasks whose stores are complete checkpoint and start running. */
@@ -399,7 +358,7 @@ export class TaskManager {
 
   /** The commit protocol over all running tasks that need it (all when `force`). */
   async commit (force = false): Promise<number> {
-    await this.#commitStandbys()
+    await this.#standbys.commit()
     const tasks = [...this.#tasks.values()].filter(t => t.state === 'RUNNING' && (force || t.task.commitNeeded || t.task.commitRequested))
     if (tasks.length === 0) {
       await this.#o.collector.flush()
@@ -458,8 +417,8 @@ export class TaskManager {
     for (const t of [...this.#tasks.values()]) {
       try { await this.#closeTask(t, clean) } catch (err) { first ??= err }
     }
-    for (const id of [...this.#standbys.keys()]) {
-      try { await this.#closeStandby(id, clean) } catch (err) { first ??= err }
+    for (const s of [...this.#standbys.values()]) {
+      try { await this.#standbys.close(s.id.toString(), clean) } catch (err) { first ??= err }
     }
     if (first !== undefined) throw first
   }

@@ -71,6 +71,9 @@ class SessionWindowAggregateProcessor<K, V, VA> implements Processor<K, V, Windo
     const gap = windows.inactivityGap()
     this.#observedStreamTime = Math.max(this.#observedStreamTime, timestamp)
     const windowCloseTime = this.#observedStreamTime - windows.gracePeriodMs() - gap
+    // Closed sessions first, before this record's put can expire them from an in-memory store
+    // (whose retention is gap + grace); the output is Kafka Streams'.
+    this.#maybeForwardFinalResult(record, windowCloseTime)
     const merged: Array<KeyValue<Windowed<K>, VA>> = []
     const newSessionWindow = new SessionWindow(timestamp, timestamp)
     let mergedWindow = newSessionWindow
@@ -99,7 +102,6 @@ class SessionWindowAggregateProcessor<K, V, VA> implements Processor<K, V, Windo
       this.#store.put(sessionKey, agg)
       this.#maybeForwardUpdate(sessionKey, null, agg)
     }
-    this.#maybeForwardFinalResult(record, windowCloseTime)
   }
 
   #maybeForwardUpdate (windowedKey: Windowed<K>, oldAgg: VA | null, newAgg: VA | null): void {

@@ -58,9 +58,11 @@ class SlidingWindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProce
       this.dropRecord()
       return
     }
+    // Closed windows first, before this record's puts can expire them from an in-memory store
+    // (see KStreamWindowAggregate); this record's windows are open, so the output is Kafka's.
+    this.maybeForwardFinalResult(record, windowCloseTime)
     if (record.timestamp < this.#d) this.#processEarly(record, windowCloseTime)
     else this.#process(record, windowCloseTime)
-    this.maybeForwardFinalResult(record, windowCloseTime)
   }
 
   #process (record: Record<K, V>, closeTime: number): void {

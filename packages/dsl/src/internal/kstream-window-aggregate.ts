@@ -46,6 +46,10 @@ class WindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProcessor<K,
     const timestamp = record.timestamp
     this.updateObservedStreamTime(timestamp)
     const windowCloseTime = this.observedStreamTime - this.#windows.gracePeriodMs()
+    // Closed windows are emitted before this record's put advances the store's stream time: an
+    // in-memory store drops a window as soon as it closes (its retention is size + grace). The
+    // output is Kafka Streams' (emitting after the put): this record's windows are open.
+    this.maybeForwardFinalResult(record, windowCloseTime)
     for (const [windowStart, window] of this.#windows.windowsFor(timestamp)) {
       if (window.end <= windowCloseTime) {
         this.dropRecord()
@@ -58,7 +62,6 @@ class WindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProcessor<K,
       this.windowStore.put(record.key, ValueAndTimestamp.make(newAgg, newTimestamp), windowStart)
       this.maybeForwardUpdate(record, window, oldAgg, newAgg, newTimestamp)
     }
-    this.maybeForwardFinalResult(record, windowCloseTime)
   }
 
   protected emitRangeLowerBound (): number {

@@ -1,8 +1,9 @@
 /**
  * The state of one task: which stores it registered, the changelog partition of each logged
  * store, the offset each store has applied or written up to, and the task's `.checkpoint` file.
- * Only persistent, logged stores are checkpointed; in-memory stores always restore from the
- * beginning. A corrupted checkpoint means a full restore (with a log line saying why). @internal
+ * Only persistent, logged stores are checkpointed; in-memory stores restore from the beginning,
+ * unless they come open from a recycled standby task, whose offsets this manager adopts. A
+ * corrupted checkpoint means a full restore (with a log line saying why). @internal
  */
 import { join } from 'node:path'
 import type { StateRestoreCallback, StateStore } from '../../state/state-store.js'
@@ -67,6 +68,20 @@ export class ProcessorStateManager {
       if (meta.offset === undefined) this.#logger.info(`Task ${this.taskId.toString()}: no checkpoint for store ${meta.store.name}; restoring it from the beginning of its changelog`)
     }
     this.#checkpointed = this.#currentOffsets()
+  }
+
+  /**
+   * Continues where the state manager of a standby task left off, whose open stores this task
+   * took over (recycled): each registered logged store takes the offset the standby applied up
+   * to, so its restore reads only the tail of the changelog. Call after the stores registered.
+   */
+  adoptOffsets (standby: ReadonlyMap<string, { readonly changelog: TopicPartition | undefined, readonly offset: number | undefined }>): void {
+    for (const [name, meta] of this.#stores) {
+      const from = standby.get(name)
+      if (meta.changelog === undefined || from?.offset === undefined || from.changelog === undefined) continue
+      if (tpKey(from.changelog.topic, from.changelog.partition) !== tpKey(meta.changelog.topic, meta.changelog.partition)) continue
+      meta.offset = from.offset
+    }
   }
 
   /** What the changelog reader must restore: every logged store from its offset + 1. */

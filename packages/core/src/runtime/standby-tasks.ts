@@ -1,0 +1,162 @@
+/**
+ * The standby tasks of one stream thread: each keeps the stores of a task current from their
+ * changelogs (persistent stores from their checkpoint) and processes nothing. A standby that
+ * becomes active is handed over: with a persistent store it closes (checkpointed; the active
+ * task reopens the store from disk and restores from the checkpoint); with in-memory stores only
+ * it is recycled (Kafka's task recycling): its open stores and changelog positions go to the
+ * active task, which restores only the tail of each changelog instead of all of it. @internal
+ */
+import type { TopologyDef } from '../topology/definitions.js'
+import type { ResolvedStreamsConfig } from '../config/streams-config.js'
+import type { Clock } from '../clock.js'
+import type { Logger } from '../logger.js'
+import type { StateStore } from '../state/state-store.js'
+import { StreamsError } from '../errors.js'
+import type { TaskId } from '../task-id.js'
+import { StreamTask } from './stream-task.js'
+import type { RecordCollector } from './record-collector.js'
+import { ProcessorStateManager, type StoreMetadata } from './state/processor-state-manager.js'
+import type { StateDirectory } from './state/state-directory.js'
+import type { ChangelogReader } from './changelog-reader.js'
+import type { TopicPartition } from './kafka/ports.js'
+
+export interface StandbyTask {
+  readonly id: TaskId
+  readonly task: StreamTask
+  readonly stateManager: ProcessorStateManager
+}
+
+/** What a recycled standby hands to the active task that replaces it. */
+export interface RecycledStandby {
+  /** Its stores, open and current, by name. */
+  readonly stores: ReadonlyMap<string, StateStore>
+  /** Its stores' changelog partitions and the offsets applied up to, by store name. */
+  readonly positions: ReadonlyMap<string, StoreMetadata>
+}
+
+export interface StandbyTasksOptions {
+  readonly topology: TopologyDef
+  readonly config: ResolvedStreamsConfig
+  readonly clock: Clock
+  readonly logger: Logger
+  readonly stateDirectory: StateDirectory
+  readonly collector: RecordCollector
+  readonly changelogReader: ChangelogReader
+  readonly globalStores: ReadonlyMap<string, StateStore>
+  /** The changelog partition of a task's store, or undefined when the store is not logged. */
+  readonly changelogPartition: (storeName: string, id: TaskId) => TopicPartition | undefined
+}
+
+export class StandbyTasks {
+  readonly #o: StandbyTasksOptions
+  readonly #standbys = new Map<string, StandbyTask>()
+
+  constructor (options: StandbyTasksOptions) {
+    this.#o = options
+  }
+
+  get size (): number {
+    return this.#standbys.size
+  }
+
+  get ids (): TaskId[] {
+    return [...this.#standbys.values()].map(s => s.id)
+  }
+
+  has (id: string): boolean {
+    return this.#standbys.has(id)
+  }
+
+  values (): IterableIterator<StandbyTask> {
+    return this.#standbys.values()
+  }
+
+  /** Creates a standby: its stores follow their changelogs from the checkpoint; nothing is processed. */
+  async create (id: TaskId): Promise<void> {
+    const taskDir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.taskDir(id))
+    const stateManager = new ProcessorStateManager(id, taskDir, this.#o.logger)
+    const task = new StreamTask({
+      id,
+      topology: this.#o.topology,
+      subtopologies: [id.subtopology],
+      config: this.#o.config,
+      clock: this.#o.clock,
+      collector: this.#o.collector,
+      stateDir: taskDir,
+      globalStores: this.#o.globalStores,
+      onStoreRegistered: (store, restore) => stateManager.register(store, restore, this.#o.changelogPartition(store.name, id))
+    })
+    await task.initializeStores()
+    await stateManager.loadCheckpoint()
+    this.#standbys.set(id.toString(), { id, task, stateManager })
+    const registrations = stateManager.restoreRegistrations().map(r => ({ ...r, standby: true }))
+    try {
+      await this.#o.changelogReader.register(registrations)
+    } catch (err) {
+      if (!(err instanceof StreamsError) || err.code !== 'TASK_CORRUPTED') throw err
+      this.#o.logger.warn(`${err.message}; wiping the local state of standby task ${id.toString()}`)
+      await this.close(id.toString(), false)
+      await this.#o.stateDirectory.wipeTask(id)
+      await this.create(id)
+    }
+    this.#o.logger.info(`Standby task ${id.toString()} created`)
+  }
+
+  /** Stops following the standby's changelogs and closes its stores (checkpointed when `checkpoint`). */
+  async close (id: string, checkpoint = true): Promise<void> {
+    const s = this.#remove(id)
+    if (s === undefined) return
+    if (checkpoint) {
+      s.stateManager.flush()
+      await s.stateManager.maybeCheckpoint(true)
+    }
+    s.task.close()
+  }
+
+  /**
+   * Takes a standby that becomes active out of this set. When none of its stores is persistent
+   * and all are open, it is recycled: it stops following its changelogs and returns its open
+   * stores with their positions, for the active task to take over. Otherwise it closes (as
+   * close()) and returns undefined: the active task opens its stores anew.
+   */
+  async handOver (id: string): Promise<RecycledStandby | undefined> {
+    const s = this.#standbys.get(id)
+    if (s === undefined) return undefined
+    const stores = s.task.stores
+    if ([...stores.values()].some(store => store.persistent || !store.isOpen())) {
+      await this.close(id)
+      return undefined
+    }
+    this.#remove(id)
+    // The StreamTask of the standby is dropped without close(): it ran no processor, and its stores live on.
+    this.#o.logger.info(`Standby task ${id} recycled into an active task; its in-memory stores continue from their changelog positions`)
+    return { stores: new Map(stores), positions: new Map(s.stateManager.stores) }
+  }
+
+  #remove (id: string): StandbyTask | undefined {
+    const s = this.#standbys.get(id)
+    if (s === undefined) return undefined
+    this.#standbys.delete(id)
+    this.#o.changelogReader.unregister([...s.stateManager.stores.values()].flatMap(m => m.changelog === undefined ? [] : [m.changelog]))
+    return s
+  }
+
+  /** Sum of the changelog offsets of each standby task (for lag-aware assignment). */
+  offsetSums (): Map<string, number> {
+    const sums = new Map<string, number>()
+    for (const [id, s] of this.#standbys) {
+      let sum = 0
+      for (const m of s.stateManager.stores.values()) if (m.offset !== undefined) sum += m.offset + 1
+      sums.set(id, sum)
+    }
+    return sums
+  }
+
+  /** Checkpoints standbys whose changelog offsets moved far enough (on commit). */
+  async commit (): Promise<void> {
+    for (const s of this.#standbys.values()) {
+      s.stateManager.flush()
+      await s.stateManager.maybeCheckpoint(false)
+    }
+  }
+}
