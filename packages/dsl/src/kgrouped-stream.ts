@@ -42,6 +42,8 @@ export class KGroupedStream<K, V> {
   /** The number of records per key (records with a null key or value are skipped). */
   count (named?: Named | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<K, number> {
     const args = splitArgs(named, materialized)
+    // Kafka Streams burns one name for a Materialized without a store name (kept for topology compatibility).
+    if (args.materialized !== undefined && args.materialized.storeName === undefined) this.#builder.newStoreName('KSTREAM-AGGREGATE-')
     const m = new MaterializedInternal(args.materialized, this.#builder, 'KSTREAM-AGGREGATE-')
     const name = this.#builder.nameOrGenerate(args.named?.name, 'KSTREAM-AGGREGATE-')
     const supplier = aggregateSupplier<K, V, number>(m.storeName, () => 0, (_key, _value, count) => count + 1)

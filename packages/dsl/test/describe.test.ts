@@ -133,6 +133,19 @@ describe('StreamsBuilder: generated names and describe()', () => {
       '      <-- KSTREAM-SOURCE-0000000000\n\n')
   })
 
+  it('count(Materialized without a store name) burns one more index, as Kafka Streams does for compatibility', () => {
+    const builder = new StreamsBuilder()
+    builder.stream('in').groupByKey().count(Materialized.with(S, Serdes.Long()))
+    expect(builder.build().describe().toString()).to.equal(
+      'Topologies:\n' +
+      '   Sub-topology: 0\n' +
+      '    Source: KSTREAM-SOURCE-0000000000 (topics: [in])\n' +
+      '      --> KSTREAM-AGGREGATE-0000000003\n' +
+      '    Processor: KSTREAM-AGGREGATE-0000000003 (stores: [KSTREAM-AGGREGATE-STATE-STORE-0000000002])\n' +
+      '      --> none\n' +
+      '      <-- KSTREAM-SOURCE-0000000000\n\n')
+  })
+
   it('split names its branch processors <split name><branch name or position> and burns one index per branch', () => {
     const builder = new StreamsBuilder()
     const branches = builder.stream('in').split(Named.as('s-'))
