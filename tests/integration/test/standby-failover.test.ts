@@ -17,7 +17,7 @@ const restores = (events: InstanceEvent[], after: number): Restore[] => events
 describe('Failover with and without standby replicas (three instances, real broker)', function () {
   this.timeout(300000)
 
-  async function scenario (standbys: number): Promise<{ restored: Restore[], failoverMs: number }> {
+  async function scenario (standbys: number): Promise<{ restored: Restore[], failoverMs: number, firstOutputMs: number }> {
     const prefix = unique(`sb${standbys}`) + '-'
     await createTopics(['input', 'words', 'output'].map(t => ({ topic: `${prefix}wordcount-${t}`, numPartitions: 6 })))
     const dirs = await Promise.all([0, 1, 2].map(async () => tempDir('kstreams-sb')))
@@ -55,7 +55,12 @@ describe('Failover with and without standby replicas (three instances, real brok
       const failoverMs = Date.now() - killedAt
       const restored = instances.slice(1).flatMap(i => restores(i.events, killedAt))
       for (const [word, count] of expected) expect(output.last.get(word), word).to.be.at.least(count)
-      return { restored, failoverMs }
+      // Kill -> first output of every moved task (its output partition is the task's partition).
+      const moved = [...new Set(restored.map(r => r.partition))]
+      const firsts = moved.map(p => output.firstArrival(p, killedAt))
+      expect(firsts.every(t => t !== undefined), 'every moved task wrote output').to.equal(true)
+      const firstOutputMs = Math.max(...firsts.map(t => t! - killedAt))
+      return { restored, failoverMs, firstOutputMs }
     } finally {
       for (const i of instances) i.kill('SIGKILL')
       await Promise.all(instances.map(i => i.exited))
@@ -76,6 +81,7 @@ describe('Failover with and without standby replicas (three instances, real brok
     expect(taken(without.restored).length).to.be.greaterThan(0)
     expect(taken(without.restored).some(r => r.start === 0), 'without standbys a moved task restores from 0').to.equal(true)
     console.log(`      failover (kill -> all counted, incl. 6 s session timeout): with standby ${withStandby.failoverMs} ms, without ${without.failoverMs} ms`)
+    console.log(`      kill -> first output of every moved task: with standby ${withStandby.firstOutputMs} ms, without ${without.firstOutputMs} ms`)
     console.log(`      restored records after the kill: with standby ${taken(withStandby.restored).reduce((n, r) => n + r.end - r.start, 0)}, without ${taken(without.restored).reduce((n, r) => n + r.end - r.start, 0)}`)
   })
 })

@@ -53,6 +53,8 @@ export class WordCountInstance {
 /** Consumes the output topic from the beginning; keeps the last count per word. */
 export class OutputCollector {
   readonly last = new Map<string, number>()
+  /** When each record arrived, by output partition (the partition of the task that wrote it). */
+  readonly arrivals: Array<{ partition: number, at: number }> = []
   records = 0
   readonly #consumer: Consumer
 
@@ -64,12 +66,18 @@ export class OutputCollector {
     await consumer.connect()
     await consumer.subscribe({ topics: [topic], fromBeginning: true })
     await consumer.run({
-      eachMessage: async ({ message }) => {
+      eachMessage: async ({ message, partition }) => {
         collector.records++
+        collector.arrivals.push({ partition, at: Date.now() })
         collector.last.set(message.key!.toString(), Number(message.value!.readBigInt64BE()))
       }
     })
     return collector
+  }
+
+  /** The first arrival on `partition` at or after `since` (epoch ms), if any. */
+  firstArrival (partition: number, since: number): number | undefined {
+    return this.arrivals.find(a => a.partition === partition && a.at >= since)?.at
   }
 
   async stop (): Promise<void> {

@@ -9,15 +9,15 @@ import { expect } from 'chai'
 import { KeyValue, Serdes } from '@kstreams/core'
 import { TopologyTestDriver } from '@kstreams/testing'
 import { Consumed, EmitStrategy, Grouped, Produced, SessionWindows, SlidingWindows, StreamsBuilder, TimeWindows } from '../../src/index.js'
-import type { KGroupedStream } from '../../src/index.js'
+import type { KGroupedStream, KTable, Windowed } from '../../src/index.js'
 
 const S = Serdes.String()
 const L = Serdes.Long()
 
-function run (windowed: (grouped: KGroupedStream<string, string>) => { toStream(): { map<KR, VR>(m: (k: any, v: number | null) => KeyValue<KR, VR>): { to(t: string, p: Produced<KR, VR>): void } } }, inputs: Array<[string, number]>): Array<[string, number | null, number]> {
+function run (windowed: (grouped: KGroupedStream<string, string>) => KTable<Windowed<string>, number>, inputs: Array<[string, number]>): Array<[string, number | null, number]> {
   const builder = new StreamsBuilder()
   windowed(builder.stream('in', Consumed.with(S, S)).groupByKey(Grouped.with(S, S)))
-    .toStream().map((k, v) => KeyValue.pair(String(k), v)).to('out', Produced.with(S, L))
+    .toStream().map((k, v) => KeyValue.pair(k.toString(), v)).to('out', Produced.with(S, L))
   const driver = new TopologyTestDriver(builder.build())
   try {
     const input = driver.createInputTopic('in', S, S)
