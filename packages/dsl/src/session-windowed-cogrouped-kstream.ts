@@ -52,7 +52,7 @@ export class SessionWindowedCogroupedKStream<K, VOut> {
       keySerde: keySerde === undefined ? undefined : WindowedSerdes.sessionWindowedSerdeFrom(keySerde),
       valueSerde: m.valueSerde,
       createSupplier: aggregator => sessionWindowAggregateSupplier<K, unknown, VOut>({
-        windows, storeName: m.storeName, emitStrategy, initializer, aggregator, merger: sessionMerger
+        windows, storeName: m.storeName, emitStrategy, initializer, aggregator, merger: sessionMerger, retentionMs: m.retentionMs
       })
     })
   }

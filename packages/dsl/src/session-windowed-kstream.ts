@@ -84,7 +84,7 @@ export class SessionWindowedKStream<K, V> {
     const keySerde = m.keySerde ?? this.#source.grouped.keySerde
     const valueSerde = m.valueSerde ?? defaultValueSerde
     const emitStrategy = this.#emitStrategy
-    const supplier = sessionWindowAggregateSupplier<K, V, VA>({ windows, storeName: m.storeName, emitStrategy, initializer, aggregator, merger })
+    const supplier = sessionWindowAggregateSupplier<K, V, VA>({ windows, storeName: m.storeName, emitStrategy, initializer, aggregator, merger, retentionMs: m.retentionMs })
     return addWindowedAggregate<K, V, VA>(this.#source, {
       processorName,
       storeName: m.storeName,

@@ -52,8 +52,8 @@ export class TimeWindowedCogroupedKStream<K, VOut> {
       keySerde: keySerde === undefined ? undefined : WindowedSerdes.timeWindowedSerdeFrom(keySerde, windowSize),
       valueSerde: m.valueSerde,
       createSupplier: aggregator => (sliding
-        ? slidingWindowAggregateSupplier<K, unknown, VOut>(windows, m.storeName, emitStrategy, initializer, aggregator)
-        : windowAggregateSupplier<K, unknown, VOut>(windows, m.storeName, emitStrategy, initializer, aggregator)
+        ? slidingWindowAggregateSupplier<K, unknown, VOut>(windows, m.storeName, emitStrategy, initializer, aggregator, m.retentionMs)
+        : windowAggregateSupplier<K, unknown, VOut>(windows, m.storeName, emitStrategy, initializer, aggregator, m.retentionMs)
       ) as KTableProcessorSupplier<K, unknown, Windowed<K>, VOut>
     })
   }

@@ -82,8 +82,8 @@ export class TimeWindowedKStream<K, V> {
     const valueSerde = m.valueSerde ?? defaultValueSerde
     const windowSize = sliding ? windows.timeDifferenceMs() : windows.size()
     const supplier = sliding
-      ? slidingWindowAggregateSupplier<K, V, VA>(windows, m.storeName, this.#emitStrategy, initializer, aggregator)
-      : windowAggregateSupplier<K, V, VA>(windows, m.storeName, this.#emitStrategy, initializer, aggregator)
+      ? slidingWindowAggregateSupplier<K, V, VA>(windows, m.storeName, this.#emitStrategy, initializer, aggregator, m.retentionMs)
+      : windowAggregateSupplier<K, V, VA>(windows, m.storeName, this.#emitStrategy, initializer, aggregator, m.retentionMs)
     return addWindowedAggregate<K, V, VA>(this.#source, {
       processorName,
       storeName: m.storeName,

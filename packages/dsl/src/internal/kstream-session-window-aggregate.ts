@@ -29,6 +29,8 @@ export interface SessionAggregation<K, V, VA> {
   readonly initializer: Initializer<VA>
   readonly aggregator: Aggregator<K, V, VA>
   readonly merger: Merger<K, VA>
+  /** The session store's retention: sessions ending before stream time minus it are dropped. */
+  readonly retentionMs: number
 }
 
 export function sessionWindowAggregateSupplier<K, V, VA> (aggregation: SessionAggregation<K, V, VA>): KTableProcessorSupplier<K, V, Windowed<K>, VA> {
@@ -110,11 +112,15 @@ class SessionWindowAggregateProcessor<K, V, VA> implements Processor<K, V, Windo
   }
 
   #maybeForwardFinalResult (record: Record<K, V>, windowCloseTime: number): void {
-    if (!this.#emitOnClose || !this.#tracker.shouldEmitFinal(this.#context, windowCloseTime)) return
+    if (!this.#emitOnClose) return
+    const lower = Math.max(0, this.#tracker.lastEmitWindowCloseTime)
+    // A pass the throttle would skip runs anyway if this record's put is about to drop sessions
+    // not emitted yet (the store keeps sessions ending at stream time minus retention or later).
+    const wouldExpireUnemitted = this.#observedStreamTime - this.#a.retentionMs > lower
+    if (!this.#tracker.shouldEmitFinal(this.#context, windowCloseTime, wouldExpireUnemitted)) return
     // Sessions include their end: a session is closed when its end is before the close time.
     const upper = windowCloseTime - 1
     if (upper < 0) return
-    const lower = Math.max(0, this.#tracker.lastEmitWindowCloseTime)
     if (upper < lower) return
     const iterator = this.#store.findSessions(lower, upper)
     try {

@@ -27,10 +27,10 @@ import { withWindowCloseDelay } from './suppress/ktable-suppress.js'
 type Agg<VA> = ValueAndTimestamp<VA> | null
 
 export function slidingWindowAggregateSupplier<K, V, VA> (
-  windows: SlidingWindows, storeName: string, emitStrategy: EmitStrategy, initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>
+  windows: SlidingWindows, storeName: string, emitStrategy: EmitStrategy, initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>, retentionMs: number
 ): KTableProcessorSupplier<K, V, Windowed<K>, VA> {
   return withWindowCloseDelay(windowedAggregateSupplier<K, V, VA>(storeName, 'window',
-    sendOldValues => new SlidingWindowAggregateProcessor(windows, storeName, emitStrategy, sendOldValues, initializer, aggregator)), windows.gracePeriodMs())
+    sendOldValues => new SlidingWindowAggregateProcessor(windows, storeName, retentionMs, emitStrategy, sendOldValues, initializer, aggregator)), windows.gracePeriodMs())
 }
 
 class SlidingWindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProcessor<K, V, VA> {
@@ -39,8 +39,8 @@ class SlidingWindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProce
   readonly #initializer: Initializer<VA>
   readonly #aggregator: Aggregator<K, V, VA>
 
-  constructor (windows: SlidingWindows, storeName: string, emitStrategy: EmitStrategy, sendOldValues: boolean, initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>) {
-    super(storeName, emitStrategy, sendOldValues)
+  constructor (windows: SlidingWindows, storeName: string, retentionMs: number, emitStrategy: EmitStrategy, sendOldValues: boolean, initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>) {
+    super(storeName, retentionMs, emitStrategy, sendOldValues)
     this.#d = windows.timeDifferenceMs()
     this.#grace = windows.gracePeriodMs()
     this.#initializer = initializer

@@ -19,11 +19,11 @@ import { windowedAggregateSupplier } from './windowed-aggregate-supplier.js'
 import { withWindowCloseDelay } from './suppress/ktable-suppress.js'
 
 export function windowAggregateSupplier<K, V, VA> (
-  windows: TimeWindows, storeName: string, emitStrategy: EmitStrategy, initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>
+  windows: TimeWindows, storeName: string, emitStrategy: EmitStrategy, initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>, retentionMs: number
 ): KTableProcessorSupplier<K, V, Windowed<K>, VA> {
   // A suppression until the window closes waits for the grace period after the window end.
   return withWindowCloseDelay(windowedAggregateSupplier<K, V, VA>(storeName, 'window',
-    sendOldValues => new WindowAggregateProcessor(windows, storeName, emitStrategy, sendOldValues, initializer, aggregator)), windows.gracePeriodMs())
+    sendOldValues => new WindowAggregateProcessor(windows, storeName, retentionMs, emitStrategy, sendOldValues, initializer, aggregator)), windows.gracePeriodMs())
 }
 
 class WindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProcessor<K, V, VA> {
@@ -31,8 +31,8 @@ class WindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProcessor<K,
   readonly #initializer: Initializer<VA>
   readonly #aggregator: Aggregator<K, V, VA>
 
-  constructor (windows: TimeWindows, storeName: string, emitStrategy: EmitStrategy, sendOldValues: boolean, initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>) {
-    super(storeName, emitStrategy, sendOldValues)
+  constructor (windows: TimeWindows, storeName: string, retentionMs: number, emitStrategy: EmitStrategy, sendOldValues: boolean, initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>) {
+    super(storeName, retentionMs, emitStrategy, sendOldValues)
     this.#windows = windows
     this.#initializer = initializer
     this.#aggregator = aggregator

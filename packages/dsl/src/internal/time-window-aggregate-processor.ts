@@ -23,13 +23,15 @@ export abstract class TimeWindowAggregateProcessor<K, V, VA> implements Processo
   /** The greatest record timestamp this processor has seen, or -1. */
   protected observedStreamTime = -1
   readonly #storeName: string
+  readonly #retentionMs: number
   readonly #emitOnClose: boolean
   readonly #sendOldValues: boolean
   readonly #tracker = new EmitFinalTracker()
   #forwarder: TimestampedTupleForwarder<Windowed<K>, VA> | undefined
 
-  constructor (storeName: string, emitStrategy: EmitStrategy, sendOldValues: boolean) {
+  constructor (storeName: string, retentionMs: number, emitStrategy: EmitStrategy, sendOldValues: boolean) {
     this.#storeName = storeName
+    this.#retentionMs = retentionMs
     this.#emitOnClose = emitStrategy.type === 'ON_WINDOW_CLOSE'
     this.#sendOldValues = sendOldValues
   }
@@ -71,7 +73,11 @@ export abstract class TimeWindowAggregateProcessor<K, V, VA> implements Processo
 
   /** Emits the windows closed since the last pass (onWindowClose only). */
   protected maybeForwardFinalResult (record: Record<K, V>, windowCloseTime: number): void {
-    if (!this.#emitOnClose || !this.#tracker.shouldEmitFinal(this.context, windowCloseTime)) return
+    if (!this.#emitOnClose) return
+    // The store keeps windows starting at observedStreamTime - retention + 1 or later: a pass the
+    // throttle would skip runs anyway if this record's put is about to drop unemitted windows.
+    const wouldExpireUnemitted = this.observedStreamTime - this.#retentionMs + 1 > this.emitRangeLowerBound(windowCloseTime)
+    if (!this.#tracker.shouldEmitFinal(this.context, windowCloseTime, wouldExpireUnemitted)) return
     const upper = this.emitRangeUpperBound(windowCloseTime)
     if (upper < 0) return
     const lower = this.emitRangeLowerBound(windowCloseTime)

@@ -8,7 +8,7 @@
 import { expect } from 'chai'
 import { KeyValue, Serdes } from '@kstreams/core'
 import { TopologyTestDriver } from '@kstreams/testing'
-import { Consumed, EmitStrategy, Grouped, Produced, SessionWindows, SlidingWindows, StreamsBuilder, TimeWindows } from '../../src/index.js'
+import { Consumed, EmitStrategy, Grouped, Materialized, Produced, SessionWindows, SlidingWindows, StreamsBuilder, TimeWindows } from '../../src/index.js'
 import type { KGroupedStream, KTable, Windowed } from '../../src/index.js'
 
 const S = Serdes.String()
@@ -45,5 +45,35 @@ describe('onWindowClose with default in-memory stores', () => {
     const out = run(g => g.windowedBy(SessionWindows.ofInactivityGapWithNoGrace(5)).emitStrategy(EmitStrategy.onWindowClose()).count(),
       [['a', 0], ['a', 3], ['b', 4], ['a', 20], ['a', 40]])
     expect(out).to.deep.equal([['[a@0/3]', 2, 3], ['[b@4/4]', 1, 4], ['[a@20/20]', 1, 20]])
+  })
+
+  describe('with the wall-clock emit throttle (windowedAggregationEmitIntervalMs 1000)', () => {
+    const inputs: Array<[string, number]> = [['a', 1000], ['b', 2000], ['a', 5000], ['b', 12000], ['c', 31000]]
+    function throttled (materialized: Materialized<string, number>): { driver: TopologyTestDriver, read: () => string[] } {
+      const builder = new StreamsBuilder()
+      builder.stream('in', Consumed.with(S, S)).groupByKey(Grouped.with(S, S))
+        .windowedBy(TimeWindows.ofSizeAndGrace(10_000, 1_000)).emitStrategy(EmitStrategy.onWindowClose()).count(materialized)
+        .toStream().map((k, v) => KeyValue.pair(k.toString(), v)).to('out', Produced.with(S, L))
+      const driver = new TopologyTestDriver(builder.build(), { windowedAggregationEmitIntervalMs: 1000 }, 0)
+      const input = driver.createInputTopic('in', S, S)
+      for (const [k, ts] of inputs) input.pipeInput(k, 'v', ts)
+      const out = driver.createOutputTopic('out', S, L)
+      return { driver, read: () => out.readRecordsToList().map(r => `${r.key!}=${String(r.value)}`) }
+    }
+
+    it('a throttled pass still runs when the put would expire closed windows not emitted yet (default retention)', () => {
+      const { driver, read } = throttled(Materialized.as<string, number>('counts'))
+      expect(read()).to.deep.equal(['[a@0/10000]=2', '[b@0/10000]=1', '[b@10000/20000]=1'])
+      driver.close()
+    })
+
+    it('with a long retention the throttle holds the windows until wall-clock time has passed, as in Kafka Streams', () => {
+      const { driver, read } = throttled(Materialized.as<string, number>('counts').withRetention(86_400_000))
+      expect(read()).to.deep.equal([])
+      driver.advanceWallClockTime(1000)
+      driver.createInputTopic('in', S, S).pipeInput('c', 'v', 32000)
+      expect(read()).to.deep.equal(['[a@0/10000]=2', '[b@0/10000]=1', '[b@10000/20000]=1'])
+      driver.close()
+    })
   })
 })
