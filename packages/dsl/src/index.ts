@@ -38,4 +38,5 @@ export type {
   Predicate, KeyValueMapper, ValueMapper, ValueMapperWithKey, ForeachAction, Initializer, Aggregator, Reducer, KeyValuePairMapper,
   ValueJoiner, ValueJoinerWithKey, Merger
 } from './functions.js'
-export { KeyValue, Windowed, TimeWindow, SessionWindow, WindowedSerdes } from '@kstreams/core'
+export { KeyValue, Window, Windowed, TimeWindow, SessionWindow, WindowedSerdes } from '@kstreams/core'
+export type { TopicNameExtractor, StreamPartitioner, DslStoreSuppliers } from '@kstreams/core'

@@ -2,8 +2,9 @@
  * A grouped stream (Kafka Streams' `KGroupedStream`): count, reduce and aggregate into a KTable
  * backed by a timestamped key-value store (in-memory, caching and logging on, unless the
  * Materialized says otherwise). When the grouping changed keys the records first go through a
- * repartition topic named `<Grouped name, else store name>-repartition`, behind a filter that
- * drops null keys; its nodes are named as Kafka Streams names them.
+ * repartition topic named `<Grouped name, else store name>-repartition` (shared by all the
+ * aggregations of this grouped stream when the Grouped names it); null keys pass the topic and
+ * the aggregation drops and counts them. Its nodes are named as Kafka Streams names them.
  */
 import { Serdes } from '@kstreams/core'
 import type { Serde } from '@kstreams/core'
@@ -13,7 +14,8 @@ import { aggregateSupplier, reduceSupplier } from './internal/kstream-aggregate.
 import type { InternalStreamsBuilder } from './internal/internal-streams-builder.js'
 import type { KTableProcessorSupplier } from './internal/ktable-processor-supplier.js'
 import { MaterializedInternal } from './internal/materialized-internal.js'
-import { createRepartitionedSource } from './internal/repartition.js'
+import { groupedRepartitionSource } from './internal/grouped-repartition.js'
+import type { SharedGroupedRepartition } from './internal/grouped-repartition.js'
 import { KTable } from './ktable.js'
 import { Materialized } from './materialized.js'
 import type { Named } from './named.js'
@@ -30,6 +32,7 @@ export class KGroupedStream<K, V> {
   readonly #name: string
   readonly #grouped: Grouped<K, V>
   readonly #repartitionRequired: boolean
+  readonly #repartition: SharedGroupedRepartition = { sourceName: undefined }
 
   /** @internal */
   constructor (builder: InternalStreamsBuilder, name: string, grouped: Grouped<K, V>, repartitionRequired: boolean) {
@@ -70,7 +73,7 @@ export class KGroupedStream<K, V> {
   windowedBy (windows: TimeWindows | SlidingWindows): TimeWindowedKStream<K, V>
   windowedBy (windows: SessionWindows): SessionWindowedKStream<K, V>
   windowedBy (windows: TimeWindows | SlidingWindows | SessionWindows): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
-    const source = { builder: this.#builder, name: this.#name, grouped: this.#grouped, repartitionRequired: this.#repartitionRequired }
+    const source = { builder: this.#builder, name: this.#name, grouped: this.#grouped, repartitionRequired: this.#repartitionRequired, repartition: this.#repartition }
     return windows instanceof SessionWindows ? new SessionWindowedKStream(source, windows) : new TimeWindowedKStream(source, windows)
   }
 
@@ -89,7 +92,7 @@ export class KGroupedStream<K, V> {
     const keySerde = m.keySerde ?? this.#grouped.keySerde
     const valueSerde = m.valueSerde ?? defaultValueSerde
     const parent = this.#repartitionRequired
-      ? createRepartitionedSource(builder, this.#name, this.#grouped.name ?? m.storeName, this.#grouped.keySerde, this.#grouped.valueSerde)
+      ? groupedRepartitionSource({ builder, name: this.#name, grouped: this.#grouped, shared: this.#repartition }, m.storeName)
       : this.#name
     builder.topology.addProcessor(name, () => supplier.get(), parent)
     builder.topology.addStateStore(m.storeBuilder(keySerde, valueSerde), name)

@@ -5,6 +5,9 @@
  * filter: the select step never sends null keys), as `Change` values in Kafka Streams' format.
  * Node names follow Kafka Streams: the store name, then `-sink`/KSTREAM-SINK-, `-source`/
  * KSTREAM-SOURCE-, then the operator (KTABLE-AGGREGATE-/KTABLE-REDUCE- or the Named name).
+ * When the Grouped names the topic, later aggregations of this grouped table read the topic the
+ * first one created (Kafka's KGroupedTableImpl reuses its repartition node; the indexes are
+ * still drawn).
  * The result store is timestamped, cached and logged unless the Materialized says otherwise.
  */
 import { Serdes } from '@kstreams/core'
@@ -32,6 +35,8 @@ export class KGroupedTable<K, V> {
   readonly #keySerde: Serde<K> | undefined
   readonly #valueSerde: Serde<V> | undefined
   readonly #changedSerde: ChangedSerde<V>
+  /** The source of the repartition topic the first aggregation created. */
+  #repartitionSource: string | undefined
 
   /** @internal */
   constructor (
@@ -93,6 +98,16 @@ export class KGroupedTable<K, V> {
     const keySerde = m.keySerde ?? this.#keySerde
     const valueSerde = m.valueSerde ?? defaultValueSerde
     const topology = builder.topology
+    const parent = this.#repartitionName !== undefined && this.#repartitionSource !== undefined
+      ? this.#repartitionSource
+      : this.#addRepartition(topic, sinkName, sourceName)
+    topology.addProcessor(name, () => supplier.get(), parent)
+    topology.addStateStore(m.storeBuilder(keySerde, valueSerde), name)
+    return new KTable<K, VA>(builder, name, keySerde, valueSerde, supplier as unknown as KTableProcessorSupplier<unknown, unknown, K, VA>, m.queryableStoreName)
+  }
+
+  #addRepartition (topic: string, sinkName: string, sourceName: string): string {
+    const topology = this.#builder.topology
     topology[ADD_INTERNAL_TOPIC](topic)
     topology.addSink<K, Change<V>>(sinkName, topic, {
       ...(this.#keySerde === undefined ? {} : { keySerializer: this.#keySerde }),
@@ -102,9 +117,8 @@ export class KGroupedTable<K, V> {
       ...(this.#keySerde === undefined ? {} : { keyDeserializer: this.#keySerde }),
       valueDeserializer: this.#changedSerde
     })
-    topology.addProcessor(name, () => supplier.get(), sourceName)
-    topology.addStateStore(m.storeBuilder(keySerde, valueSerde), name)
-    return new KTable<K, VA>(builder, name, keySerde, valueSerde, supplier as unknown as KTableProcessorSupplier<unknown, unknown, K, VA>, m.queryableStoreName)
+    this.#repartitionSource = sourceName
+    return sourceName
   }
 }
 

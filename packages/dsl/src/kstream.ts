@@ -182,7 +182,7 @@ export class KStream<K, V> {
   /**
    * Writes the stream to an internal topic (`<Repartitioned name or KSTREAM-REPARTITION-n>-repartition`)
    * and reads it back, optionally with a fixed number of partitions and a partitioner; records with
-   * a null key are dropped. No repartition is needed downstream.
+   * a null key pass through too (KIP-962). No repartition is needed downstream.
    */
   repartition (repartitioned?: Repartitioned<K, V>): KStream<K, V> {
     return repartitionStream(this, repartitioned)

@@ -87,8 +87,18 @@ export class KTable<K, V> {
     return this.#addOperator(name, supplier, m, this.keySerde, undefined)
   }
 
-  /** The stream of this table's updates: each record carries the new value (null for a delete). */
-  toStream (named?: Named): KStream<K, V> {
+  /**
+   * The stream of this table's updates: each record carries the new value (null for a delete).
+   * With a `mapper`, its result is the new key (Kafka's `toStream(mapper)`: toStream then selectKey).
+   */
+  toStream (named?: Named): KStream<K, V>
+  toStream<KR> (mapper: KeyValueMapper<K, V, KR>, named?: Named): KStream<KR, V>
+  toStream<KR> (mapperOrNamed?: Named | KeyValueMapper<K, V, KR>, named?: Named): KStream<K, V> | KStream<KR, V> {
+    if (typeof mapperOrNamed === 'function') return this.toStream(named).selectKey(mapperOrNamed)
+    return this.#toStream(mapperOrNamed)
+  }
+
+  #toStream (named: Named | undefined): KStream<K, V> {
     const name = this.builder.nameOrGenerate(named?.name, 'KTABLE-TOSTREAM-')
     this.builder.topology.addProcessor(name, mapValuesProcessor<K, Change<V>, V | null>((_key, change) => change.newValue), this.name)
     return new KStream<K, V>(this.builder, name, this.keySerde, this.valueSerde, false)

@@ -40,25 +40,20 @@ export class StreamsBuilder {
 
   /**
    * A table of the latest value per key of a topic (a null value deletes the key; records with a
-   * null key are dropped). Materialized only when given a store name or when a later operator
-   * needs it.
+   * null key are dropped and counted). Materialized only when given a store name or when a later
+   * operator needs it. Serdes as in Kafka Streams: with a Consumed, its serdes deserialize the
+   * topic and replace those of the Materialized for the store (a serde the Consumed lacks is the
+   * config default for both, whatever the Materialized says); with a Materialized alone (or an
+   * undefined Consumed), the Materialized's serdes serve for both.
    */
   table<K = unknown, V = unknown> (topic: string, consumed?: Consumed<K, V> | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
-    let c: Consumed<K, V> | undefined
-    let mat: Materialized<K, V> | undefined
-    if (consumed instanceof Materialized) {
-      mat = consumed
-      c = Consumed.with(consumed.keySerde, consumed.valueSerde)
-    } else {
-      c = consumed
-      mat = materialized
-    }
+    const { c, mat } = consumedAndMaterialized(consumed, materialized)
     const internal = this.#internal
-    const m = new MaterializedInternal(mat, internal, topic + '-')
+    const keySerde = c?.keySerde
+    const valueSerde = c?.valueSerde
+    const m = new MaterializedInternal(mat, internal, topic + '-', { keySerde, valueSerde })
     const sourceName = internal.nameOrGenerate(c?.name, 'KSTREAM-SOURCE-')
     const tableSourceName = c?.name === undefined ? internal.newProcessorName('KTABLE-SOURCE-') : c.name + '-table-source'
-    const keySerde = c?.keySerde ?? m.keySerde
-    const valueSerde = c?.valueSerde ?? m.valueSerde
     let storeAdded = false
     const addStore = (): void => {
       if (storeAdded) return
@@ -75,11 +70,12 @@ export class StreamsBuilder {
   /**
    * A table of the latest value per key of every partition of a topic, replicated on every
    * instance and always materialized (its store is readable from any task). Streams join it with
-   * `KStream.join` / `leftJoin` and a key selector.
+   * `KStream.join` / `leftJoin` and a key selector. Serdes follow `table`: the Consumed ones win
+   * over the Materialized ones.
    */
   globalTable<K = unknown, V = unknown> (topic: string, consumed?: Consumed<K, V> | Materialized<K, V>, materialized?: Materialized<K, V>): GlobalKTable<K, V> {
-    if (consumed instanceof Materialized) return addGlobalTable(this.#internal, topic, Consumed.with(consumed.keySerde, consumed.valueSerde), consumed)
-    return addGlobalTable(this.#internal, topic, consumed, materialized)
+    const { c, mat } = consumedAndMaterialized(consumed, materialized)
+    return addGlobalTable(this.#internal, topic, c, mat)
   }
 
   /** Adds a store that `KStream.process` / `processValues` can name. */
@@ -92,6 +88,17 @@ export class StreamsBuilder {
   build (): Topology {
     return this.#internal.build()
   }
+}
+
+/** A Materialized alone (Kafka's table(topic, Materialized)) also gives the Consumed serdes. */
+function consumedAndMaterialized<K, V> (
+  consumed: Consumed<K, V> | Materialized<K, V> | undefined, materialized: Materialized<K, V> | undefined
+): { c: Consumed<K, V> | undefined, mat: Materialized<K, V> | undefined } {
+  const mat = consumed instanceof Materialized ? consumed : materialized
+  const c = consumed instanceof Materialized || consumed === undefined
+    ? (mat === undefined ? undefined : Consumed.with(mat.keySerde, mat.valueSerde))
+    : consumed
+  return { c, mat }
 }
 
 function sourceOptions<K, V> (consumed: Consumed<K, V> | undefined): SourceOptions {

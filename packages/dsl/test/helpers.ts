@@ -1,5 +1,5 @@
 /** Test helpers: capture what reaches a node as [key, value, timestamp] triples (Kafka's KeyValueTimestamp). */
-import type { Processor, ProcessorSupplier } from '@kstreams/core'
+import type { MetricSnapshot, Processor, ProcessorSupplier } from '@kstreams/core'
 import type { TestOutputTopic } from '@kstreams/testing'
 
 export type KVT<K, V> = [K | null, V | null, number]
@@ -9,6 +9,12 @@ export function capture<K, V> (): { supplier: ProcessorSupplier<K, V, never, nev
   const processed: Array<KVT<K, V>> = []
   const supplier = (): Processor<K, V, never, never> => ({ process (r) { processed.push([r.key, r.value, r.timestamp]) } })
   return { supplier, processed }
+}
+
+/** The task's dropped-records-total (records dropped and counted by DSL processors). */
+export function droppedRecordsTotal (metrics: MetricSnapshot[]): number {
+  const metric = metrics.find(m => m.name === 'dropped-records-total')
+  return Number(metric?.value ?? Number.NaN)
 }
 
 export function readAll<K, V> (topic: TestOutputTopic<K, V>): Array<KVT<K, V>> {

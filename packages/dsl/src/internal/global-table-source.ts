@@ -19,11 +19,12 @@ import { suffixedOrGenerated } from './kstream-kstream-join.js'
 export function addGlobalTable<K, V> (
   builder: InternalStreamsBuilder, topic: string, consumed: Consumed<K, V> | undefined, materialized: Materialized<K, V> | undefined
 ): GlobalKTable<K, V> {
-  const m = new MaterializedInternal(materialized, builder, topic + '-')
+  // the Consumed serdes replace the Materialized ones (Kafka's "always use the serdes from consumed")
+  const keySerde = consumed?.keySerde
+  const valueSerde = consumed?.valueSerde
+  const m = new MaterializedInternal(materialized, builder, topic + '-', { keySerde, valueSerde })
   const sourceName = suffixedOrGenerated(builder, consumed?.name, '-source', 'KSTREAM-SOURCE-')
   const processorName = consumed?.name ?? builder.newProcessorName('KTABLE-SOURCE-')
-  const keySerde = consumed?.keySerde ?? m.keySerde
-  const valueSerde = consumed?.valueSerde ?? m.valueSerde
   const storeBuilder = m.storeBuilder(keySerde, valueSerde).withLoggingDisabled()
   const supplier = new KTableSourceSupplier<K, V>(m.storeName, true, () => {})
   const options: GlobalStoreOptions<K, V> = {

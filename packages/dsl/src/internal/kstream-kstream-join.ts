@@ -10,7 +10,7 @@
  * @internal
  */
 import { TopologyError } from '@kstreams/core'
-import type { ProcessorSupplier, Serde, StateStore, StoreBuilder, WindowBytesStoreSupplier } from '@kstreams/core'
+import type { Serde, StateStore, StoreBuilder, WindowBytesStoreSupplier } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
 import type { JoinWindows } from '../join-windows.js'
 import { StreamJoined } from '../stream-joined.js'
@@ -19,7 +19,7 @@ import { SharedTimeTrackers, joinSideProcessor, joinWindowProcessor } from './ks
 import { OuterJoinStoreBuilder } from './outer-join-store-builder.js'
 import { createRepartitionedSource } from './repartition.js'
 import { copartition } from './copartition.js'
-import { nonNullKeyProcessor, passThroughProcessor } from './stateless-processors.js'
+import { passThroughProcessor } from './stateless-processors.js'
 
 /** What a join needs of one input stream. */
 export interface JoinInput<K, V> {
@@ -44,9 +44,8 @@ export interface StreamStreamJoinArgs<K, V, VO, VR> {
 export function streamStreamJoin<K, V, VO, VR> (args: StreamStreamJoinArgs<K, V, VO, VR>): { name: string, keySerde: Serde<K> | undefined } {
   const { builder, windows, leftOuter, rightOuter } = args
   const sj = args.streamJoined ?? StreamJoined.with<K, V, VO>(undefined, undefined, undefined)
-  const relaxed = leftOuter || rightOuter
-  const leftName = repartitionForJoin(builder, args.left, sj.name === undefined ? args.left.name : sj.name + '-left', sj.keySerde, sj.valueSerde, relaxed)
-  const rightName = repartitionForJoin(builder, args.right, sj.name === undefined ? args.right.name : sj.name + '-right', sj.keySerde, sj.otherValueSerde, relaxed)
+  const leftName = repartitionForJoin(builder, args.left, sj.name === undefined ? args.left.name : sj.name + '-left', sj.keySerde, sj.valueSerde)
+  const rightName = repartitionForJoin(builder, args.right, sj.name === undefined ? args.right.name : sj.name + '-right', sj.keySerde, sj.otherValueSerde)
   copartition(builder.topology, [leftName, rightName])
 
   const thisSuffix = rightOuter ? '-outer-this-join' : '-this-join'
@@ -97,38 +96,28 @@ export function streamStreamJoin<K, V, VO, VR> (args: StreamStreamJoinArgs<K, V,
   return { name: mergeName, keySerde: sj.keySerde }
 }
 
-/** The repartition a join last created for a stream (Kafka's KStreamImpl.repartitionNode). */
-interface JoinRepartition {
-  readonly sourceName: string
-  /** Set once a left/outer join reads the topic: its filter then lets null keys through. */
-  readonly policy: { keepNullKeys: boolean }
-}
-
-const joinRepartitions = new WeakMap<object, JoinRepartition>()
+/** The source of the repartition a join last created for a stream (Kafka's KStreamImpl.repartitionNode). */
+const joinRepartitions = new WeakMap<object, string>()
 
 /**
  * The side's node, or the source of its repartition topic when its key changed (Kafka's
  * repartitionForJoin): serdes are the given ones, else the stream's. As in Kafka, a stream joined
  * again without a name reuses the repartition topic of its previous join (the node indexes are
- * still used up), and a repartition feeding a left/outer join (`relaxed`) keeps records with a
- * null key (KIP-962: Kafka installs the null-key filter only where no such join is downstream).
+ * still used up). Records with a null key pass the topic (KIP-962): the join processors decide
+ * (inner joins drop and count them, left/outer joins emit them joined with null).
  * @internal
  */
 export function repartitionForJoin<K, V> (
-  builder: InternalStreamsBuilder, input: JoinInput<K, V>, topicPrefix: string, keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined,
-  relaxed: boolean
+  builder: InternalStreamsBuilder, input: JoinInput<K, V>, topicPrefix: string, keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined
 ): string {
   if (!input.repartitionRequired) return input.name
   const previous = joinRepartitions.get(input)
   if (previous !== undefined && topicPrefix === input.name) {
     for (const prefix of ['KSTREAM-SINK-', 'KSTREAM-FILTER-', 'KSTREAM-SOURCE-']) builder.newProcessorName(prefix)
-    previous.policy.keepNullKeys ||= relaxed
-    return previous.sourceName
+    return previous
   }
-  const policy = { keepNullKeys: relaxed }
-  const filter: ProcessorSupplier<K, V, K, V> = () => (policy.keepNullKeys ? passThroughProcessor<K, V>() : nonNullKeyProcessor<K, V>())()
-  const sourceName = createRepartitionedSource(builder, input.name, topicPrefix, keySerde ?? input.keySerde, valueSerde ?? input.valueSerde, { filter })
-  joinRepartitions.set(input, { sourceName, policy })
+  const sourceName = createRepartitionedSource(builder, input.name, topicPrefix, keySerde ?? input.keySerde, valueSerde ?? input.valueSerde)
+  joinRepartitions.set(input, sourceName)
   return sourceName
 }
 

@@ -71,7 +71,7 @@ export interface StreamTableJoinArgs<K, V, VT, VR> {
 /** Adds the join processor (KSTREAM-JOIN- / KSTREAM-LEFTJOIN- or the Joined name); returns its name and key serde. */
 export function streamTableJoin<K, V, VT, VR> (args: StreamTableJoinArgs<K, V, VT, VR>): { name: string, keySerde: Serde<K> | undefined } {
   const { builder, stream, joined, leftJoin } = args
-  const parent = repartitionForJoin(builder, stream, joined?.name ?? stream.name, joined?.keySerde, joined?.valueSerde, leftJoin)
+  const parent = repartitionForJoin(builder, stream, joined?.name ?? stream.name, joined?.keySerde, joined?.valueSerde)
   copartition(builder.topology, [parent, args.tableName])
   const streamKeySerde = stream.repartitionRequired ? joined?.keySerde ?? stream.keySerde : stream.keySerde
   const name = joined?.name ?? builder.newProcessorName(leftJoin ? 'KSTREAM-LEFTJOIN-' : 'KSTREAM-JOIN-')

@@ -1,9 +1,9 @@
 /**
  * KStream.repartition (Kafka Streams' KStreamImpl.doRepartition): writes the stream to the
  * internal topic `<name>-repartition` (name: the Repartitioned one, else KSTREAM-REPARTITION-<n>)
- * through a null-key filter and a sink (with the Repartitioned partitioner), reads it back, and
- * declares the topic with the fixed partition count when one was given. Serdes not set on the
- * Repartitioned are the stream's. @internal
+ * through the filter node (which, since KIP-962, keeps records with a null key) and a sink (with
+ * the Repartitioned partitioner), reads it back, and declares the topic with the fixed partition
+ * count when one was given. Serdes not set on the Repartitioned are the stream's. @internal
  */
 import type { Repartitioned } from '../repartitioned.js'
 import { KStream } from '../kstream.js'

@@ -7,6 +7,7 @@
  */
 import { IllegalStateError, ValueAndTimestamp } from '@kstreams/core'
 import type { Processor, ProcessorContext, Record, TimestampedKeyValueStore } from '@kstreams/core'
+import { recordDroppedRecord } from '@kstreams/core/internal'
 import { Change } from '../change.js'
 import { computedValueGetterSupplier, storeValueGetterSupplier } from './ktable-processor-supplier.js'
 import type { KTableProcessorSupplier, KTableValueGetterSupplier } from './ktable-processor-supplier.js'
@@ -15,7 +16,7 @@ import { TimestampedTupleForwarder } from './tuple-forwarder.js'
 /**
  * Turns topic records into table updates. Materialized (when named, or forced by an operator
  * that needs old values) it stores each value and sends the previous one as the old value.
- * Records with a null key are dropped.
+ * Records with a null key are dropped and counted (dropped-records metric), as in KTableSource.
  */
 export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V, K, V> {
   sendOldValues = false
@@ -65,7 +66,10 @@ export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V,
         }
       },
       process (record: Record<K, V>) {
-        if (record.key === null || record.key === undefined) return
+        if (record.key === null || record.key === undefined) {
+          recordDroppedRecord(context)
+          return
+        }
         if (store === undefined || forwarder === undefined) {
           context.forward(record.withValue(new Change<V>(record.value, null)))
           return

@@ -3,7 +3,9 @@
  * name (the user's, else generated with the operator's prefix when this object is created, which
  * is what fixes the name's index), whether the store is queryable, and the timestamped
  * key-value store builder with Kafka Streams' DSL defaults (the builder's DslStoreSuppliers
- * unless a supplier is given, caching and logging on). @internal
+ * unless a supplier is given, caching and logging on). Source tables pass `serdes` to replace the
+ * Materialized's serdes with the Consumed ones (Kafka's StreamsBuilder.table / globalTable
+ * overwrite them, even with null). @internal
  */
 import type { Serde, TimestampedKeyValueStoreBuilder } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
@@ -16,22 +18,27 @@ export class MaterializedInternal<K, V> {
   readonly queryableStoreName: string | undefined
   readonly #materialized: Materialized<K, V> | undefined
   readonly #builder: InternalStreamsBuilder
+  readonly #serdes: { readonly keySerde: Serde<K> | undefined, readonly valueSerde: Serde<V> | undefined } | undefined
 
-  constructor (materialized: Materialized<K, V> | undefined, builder: InternalStreamsBuilder, generatedStorePrefix: string) {
+  constructor (
+    materialized: Materialized<K, V> | undefined, builder: InternalStreamsBuilder, generatedStorePrefix: string,
+    serdes?: { readonly keySerde: Serde<K> | undefined, readonly valueSerde: Serde<V> | undefined }
+  ) {
     this.#materialized = materialized
     this.#builder = builder
+    this.#serdes = serdes
     this.queryableStoreName = materialized?.storeName
     this.storeName = materialized?.storeName ?? builder.newStoreName(generatedStorePrefix)
   }
 
-  get keySerde (): Serde<K> | undefined { return this.#materialized?.keySerde }
-  get valueSerde (): Serde<V> | undefined { return this.#materialized?.valueSerde }
+  get keySerde (): Serde<K> | undefined { return this.#serdes === undefined ? this.#materialized?.keySerde : this.#serdes.keySerde }
+  get valueSerde (): Serde<V> | undefined { return this.#serdes === undefined ? this.#materialized?.valueSerde : this.#serdes.valueSerde }
 
   /** The store builder; serdes not set on the Materialized fall back to the given ones, then to the config defaults. */
   storeBuilder (keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined): TimestampedKeyValueStoreBuilder<K, V> {
     const m = this.#materialized
     const supplier = m?.storeSupplier ?? this.#builder.storeSuppliers.keyValueStore({ name: this.storeName, isTimestamped: true })
-    const builder = Stores.timestampedKeyValueStoreBuilder(supplier, m?.keySerde ?? keySerde, m?.valueSerde ?? valueSerde)
+    const builder = Stores.timestampedKeyValueStoreBuilder(supplier, this.keySerde ?? keySerde, this.valueSerde ?? valueSerde)
     if (m?.cachingEnabled === false) builder.withCachingDisabled()
     else builder.withCachingEnabled()
     if (m?.loggingEnabled === false) builder.withLoggingDisabled()

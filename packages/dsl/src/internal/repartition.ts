@@ -1,14 +1,17 @@
 /**
  * Writes a repartition topic into the topology (Kafka Streams' KStreamImpl.createRepartitionedSource):
- * parent -> null-key filter -> sink to `<prefix>-repartition`, and a source reading it back. The
- * three node names are always drawn from the counter (sink, filter, source, in that order); they
- * are used when the prefix is itself a generated name, else the nodes are named
+ * parent -> filter -> sink to `<prefix>-repartition`, and a source reading it back. As in Kafka
+ * Streams 3.7+ (KIP-962) the filter node lets every record through, null keys included (it stays
+ * for the node names): operators downstream drop and count the null keys they cannot use
+ * (aggregations, table sources, inner joins), while left/outer joins and KStream.repartition keep
+ * them. The three node names are always drawn from the counter (sink, filter, source, in that
+ * order); they are used when the prefix is itself a generated name, else the nodes are named
  * `<topic>-sink`, `<topic>-filter` and `<topic>-source`. Returns the source name. @internal
  */
-import type { ProcessorSupplier, Serde, StreamPartitioner } from '@kstreams/core'
+import type { Serde, StreamPartitioner } from '@kstreams/core'
 import { ADD_INTERNAL_TOPIC } from '@kstreams/core/internal'
 import type { InternalStreamsBuilder } from './internal-streams-builder.js'
-import { nonNullKeyProcessor } from './stateless-processors.js'
+import { passThroughProcessor } from './stateless-processors.js'
 
 const GENERATED = /^KSTREAM.*-[0-9]{10}$/
 
@@ -16,8 +19,6 @@ const GENERATED = /^KSTREAM.*-[0-9]{10}$/
 export interface RepartitionTopicOptions<K, V> {
   readonly numberOfPartitions?: number | undefined
   readonly partitioner?: StreamPartitioner<K, V> | undefined
-  /** The processor in front of the sink; by default it drops records with a null key. */
-  readonly filter?: ProcessorSupplier<K, V, K, V> | undefined
 }
 
 export function createRepartitionedSource<K, V> (
@@ -34,7 +35,7 @@ export function createRepartitionedSource<K, V> (
   const sourceName = generated ? genSource : topic + '-source'
   const topology = builder.topology
   topology[ADD_INTERNAL_TOPIC](topic, options.numberOfPartitions === undefined ? {} : { numPartitions: options.numberOfPartitions })
-  topology.addProcessor(filterName, options.filter ?? nonNullKeyProcessor<K, V>(), parentName)
+  topology.addProcessor(filterName, passThroughProcessor<K, V>(), parentName)
   topology.addSink<K, V>(sinkName, topic, {
     ...(keySerde === undefined ? {} : { keySerializer: keySerde }),
     ...(valueSerde === undefined ? {} : { valueSerializer: valueSerde }),

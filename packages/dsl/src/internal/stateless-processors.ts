@@ -85,10 +85,3 @@ export function branchProcessor<K, V> (predicates: ReadonlyArray<Predicate<K, V>
     if (childNames.length > predicates.length) context.forward(record, childNames[childNames.length - 1])
   })
 }
-
-/** The null-key filter in front of a repartition sink. */
-export function nonNullKeyProcessor<K, V> (): ProcessorSupplier<K, V, K, V> {
-  return processor<K, V, K, V>((record, context) => {
-    if (record.key !== null && record.key !== undefined) context.forward(record)
-  })
-}

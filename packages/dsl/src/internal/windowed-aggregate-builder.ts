@@ -9,7 +9,8 @@ import type { Grouped } from '../grouped.js'
 import { KTable } from '../ktable.js'
 import type { InternalStreamsBuilder } from './internal-streams-builder.js'
 import type { KTableProcessorSupplier } from './ktable-processor-supplier.js'
-import { createRepartitionedSource } from './repartition.js'
+import { groupedRepartitionSource } from './grouped-repartition.js'
+import type { SharedGroupedRepartition } from './grouped-repartition.js'
 
 /** What a windowed stream knows of the grouped stream it came from. */
 export interface GroupedStreamSource<K, V> {
@@ -17,6 +18,8 @@ export interface GroupedStreamSource<K, V> {
   readonly name: string
   readonly grouped: Grouped<K, V>
   readonly repartitionRequired: boolean
+  /** The repartition topic the grouped stream's aggregations share (see grouped-repartition.ts). */
+  readonly repartition?: SharedGroupedRepartition | undefined
 }
 
 export interface WindowedAggregate<K, VA> {
@@ -32,7 +35,7 @@ export interface WindowedAggregate<K, VA> {
 export function addWindowedAggregate<K, V, VA> (source: GroupedStreamSource<K, V>, aggregate: WindowedAggregate<K, VA>): KTable<Windowed<K>, VA> {
   const { builder, grouped } = source
   const parent = source.repartitionRequired
-    ? createRepartitionedSource(builder, source.name, grouped.name ?? aggregate.storeName, grouped.keySerde, grouped.valueSerde)
+    ? groupedRepartitionSource({ builder, name: source.name, grouped, shared: source.repartition }, aggregate.storeName)
     : source.name
   const supplier = aggregate.supplier
   builder.topology.addProcessor(aggregate.processorName, () => supplier.get(), parent)
