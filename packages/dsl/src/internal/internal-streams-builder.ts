@@ -13,6 +13,12 @@ export class InternalStreamsBuilder {
   readonly topology = new Topology()
   /** The backend of stores whose Materialized (or StreamJoined) names no supplier. */
   readonly storeSuppliers: DslStoreSuppliers
+  /**
+   * Nodes of joins that accept records with a null key (Kafka's NULL_KEY_RELAXED_JOIN label: left
+   * and outer stream-stream joins, left stream-table and stream-GlobalKTable joins): repartition
+   * topics upstream of one keep null keys, the others drop them.
+   */
+  readonly relaxedNullKeyJoins = new Set<string>()
 
   constructor (storeSuppliers: DslStoreSuppliers | undefined) {
     this.storeSuppliers = storeSuppliers ?? InMemoryDslStoreSuppliers

@@ -69,6 +69,7 @@ export function streamStreamJoin<K, V, VO, VR> (args: StreamStreamJoinArgs<K, V,
     : undefined
 
   const topology = builder.topology
+  if (leftOuter || rightOuter) builder.relaxedNullKeyJoins.add(thisWindowedName).add(otherWindowedName)
   topology.addProcessor(thisWindowedName, joinWindowProcessor<K, V>(thisStore.name), leftName)
   topology.addStateStore(thisStore, thisWindowedName)
   topology.addProcessor(otherWindowedName, joinWindowProcessor<K, VO>(otherStore.name), rightName)

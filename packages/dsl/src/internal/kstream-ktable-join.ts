@@ -76,6 +76,7 @@ export function streamTableJoin<K, V, VT, VR> (args: StreamTableJoinArgs<K, V, V
   const streamKeySerde = stream.repartitionRequired ? joined?.keySerde ?? stream.keySerde : stream.keySerde
   const name = joined?.name ?? builder.newProcessorName(leftJoin ? 'KSTREAM-LEFTJOIN-' : 'KSTREAM-JOIN-')
   const view = args.view()
+  if (leftJoin) builder.relaxedNullKeyJoins.add(name)
   builder.topology.addProcessor(name, tableLookupJoinProcessor<K, V, K, VT, VR>({ view, keyMapper: key => key, joiner: args.joiner, leftJoin }), parent)
   // a named source table adds its store in build(): connect then
   builder.onBuild(() => {

@@ -1,17 +1,15 @@
 /**
  * Writes a repartition topic into the topology (Kafka Streams' KStreamImpl.createRepartitionedSource):
  * parent -> filter -> sink to `<prefix>-repartition`, and a source reading it back. As in Kafka
- * Streams 3.7+ (KIP-962) the filter node lets every record through, null keys included (it stays
- * for the node names): operators downstream drop and count the null keys they cannot use
- * (aggregations, table sources, inner joins), while left/outer joins and KStream.repartition keep
- * them. The three node names are always drawn from the counter (sink, filter, source, in that
+ * Streams 3.7+ (KIP-962) the filter keeps records with a null key only when a join that accepts
+ * them lies downstream (see repartitionNullKeyFilter); otherwise it drops them. The three node names are always drawn from the counter (sink, filter, source, in that
  * order); they are used when the prefix is itself a generated name, else the nodes are named
  * `<topic>-sink`, `<topic>-filter` and `<topic>-source`. Returns the source name. @internal
  */
 import type { Serde, StreamPartitioner } from '@kstreams/core'
 import { ADD_INTERNAL_TOPIC } from '@kstreams/core/internal'
 import type { InternalStreamsBuilder } from './internal-streams-builder.js'
-import { passThroughProcessor } from './stateless-processors.js'
+import { repartitionNullKeyFilter } from './null-key-filter.js'
 
 const GENERATED = /^KSTREAM.*-[0-9]{10}$/
 
@@ -35,7 +33,7 @@ export function createRepartitionedSource<K, V> (
   const sourceName = generated ? genSource : topic + '-source'
   const topology = builder.topology
   topology[ADD_INTERNAL_TOPIC](topic, options.numberOfPartitions === undefined ? {} : { numPartitions: options.numberOfPartitions })
-  topology.addProcessor(filterName, passThroughProcessor<K, V>(), parentName)
+  topology.addProcessor(filterName, repartitionNullKeyFilter<K, V>(topology, sourceName, builder.relaxedNullKeyJoins), parentName)
   topology.addSink<K, V>(sinkName, topic, {
     ...(keySerde === undefined ? {} : { keySerializer: keySerde }),
     ...(valueSerde === undefined ? {} : { valueSerializer: valueSerde }),

@@ -1,8 +1,9 @@
 /**
- * KIP-962 (Kafka Streams 3.7+): the filter node in front of every repartition sink lets records
- * with a null key through, so they reach the operator after the topic: left/outer joins emit them
- * joined with null, inner joins, aggregations and table sources drop and count them, and
- * KStream.repartition() forwards them.
+ * KIP-962 (Kafka Streams 3.7+): the filter in front of a repartition sink keeps records with a
+ * null key only when a join that accepts them (left/outer stream-stream, left stream-table or
+ * stream-GlobalKTable) is downstream of the topic; there they are joined with null (or dropped
+ * and counted by the side of the join that cannot use them). Every other repartition topic
+ * (aggregations, inner joins, toTable, KStream.repartition()) drops them at the filter, uncounted.
  */
 import { expect } from 'chai'
 import { KeyValue, Serdes } from '@kstreams/core'
@@ -46,11 +47,11 @@ describe('null keys through repartition topics (KIP-962)', () => {
       return result
     }
 
-    it('inner join: the null-key records pass both topics and the join drops and counts them', () => {
+    it('inner join: the repartition filters drop the null-key records (no relaxed join downstream)', () => {
       expect(run('join')).to.deep.equal({
         processed: [['k', 'a+b', 2]],
-        dropped: 2,
-        repartitioned: [['k', 'a', 1], [null, '-x', 3]]
+        dropped: 0,
+        repartitioned: [['k', 'a', 1]]
       })
     })
 
@@ -90,11 +91,11 @@ describe('null keys through repartition topics (KIP-962)', () => {
       return result
     }
 
-    it('inner join: the null-key record passes the topic and the join drops and counts it', () => {
+    it('inner join: the repartition filter drops the null-key record', () => {
       expect(run(false)).to.deep.equal({
         processed: [['k', 'a+T', 1]],
-        dropped: 1,
-        repartitioned: [['k', 'a', 1], [null, '-x', 2], ['z', 'b', 3]]
+        dropped: 0,
+        repartitioned: [['k', 'a', 1], ['z', 'b', 3]]
       })
     })
 
@@ -123,7 +124,7 @@ describe('null keys through repartition topics (KIP-962)', () => {
     driver.close()
   })
 
-  it('KStream.repartition() forwards null-key records; a later aggregation drops and counts them', () => {
+  it('KStream.repartition() without a relaxed join downstream drops null-key records at its filter', () => {
     const builder = new StreamsBuilder()
     const repartitioned = builder.stream('in', Consumed.with(S, S))
       .map((k, v) => KeyValue.pair(v === 'none' ? null as unknown as string : k, v))
@@ -135,13 +136,13 @@ describe('null keys through repartition topics (KIP-962)', () => {
     input.pipeInput('a', 'x', 1)
     input.pipeInput('a', 'none', 2)
     input.pipeInput('a', 'y', 3)
-    expect(readAll(driver.createOutputTopic('passed', S, S))).to.deep.equal([['a', 'x', 1], [null, 'none', 2], ['a', 'y', 3]])
+    expect(readAll(driver.createOutputTopic('passed', S, S))).to.deep.equal([['a', 'x', 1], ['a', 'y', 3]])
     expect(readAll(driver.createOutputTopic('counts', S, Serdes.Long()))).to.deep.equal([['a', 1, 1], ['a', 2, 3]])
-    expect(droppedRecordsTotal(driver.metrics())).to.equal(1)
+    expect(droppedRecordsTotal(driver.metrics())).to.equal(0)
     driver.close()
   })
 
-  it('a windowed aggregation after groupBy: the null key passes the topic, the aggregation drops and counts it', () => {
+  it('a windowed aggregation after groupBy: the repartition filter drops the null key', () => {
     const builder = new StreamsBuilder()
     builder.stream('in', Consumed.with(S, S))
       .groupBy((_k, v) => (v === 'none' ? null as unknown as string : v), Grouped.with(S, S).withName('g'))
@@ -154,9 +155,25 @@ describe('null keys through repartition topics (KIP-962)', () => {
     input.pipeInput('1', 'v', 1)
     input.pipeInput('2', 'none', 2)
     input.pipeInput('3', 'v', 3)
-    expect(readAll(driver.createOutputTopic(`${APP}-g-repartition`, S, S))).to.deep.equal([['v', 'v', 1], [null, 'none', 2], ['v', 'v', 3]])
+    expect(readAll(driver.createOutputTopic(`${APP}-g-repartition`, S, S))).to.deep.equal([['v', 'v', 1], ['v', 'v', 3]])
     expect(readAll(driver.createOutputTopic('out', S, Serdes.Long()))).to.deep.equal([['v@0', 1, 1], ['v@0', 2, 3]])
-    expect(droppedRecordsTotal(driver.metrics())).to.equal(1)
+    expect(droppedRecordsTotal(driver.metrics())).to.equal(0)
+    driver.close()
+  })
+
+  it('a left join two repartition topics downstream keeps null keys in both (the decision follows internal topics)', () => {
+    const builder = new StreamsBuilder()
+    const { supplier, processed } = capture<string, string>()
+    const table = builder.table('table', Consumed.with(S, S))
+    rekeyed(builder, 'stream')
+      .repartition(Repartitioned.as<string, string>('first').withKeySerde(S).withValueSerde(S))
+      .selectKey((k, _v) => k)
+      .leftJoin(table, joiner, Joined.with(S, S, S).withName('second'))
+      .process(supplier)
+    const driver = new TopologyTestDriver(builder.build())
+    driver.createInputTopic('stream', S, S).pipeInput('k', '-x', 5)
+    expect(readAll(driver.createOutputTopic(`${APP}-first-repartition`, S, S))).to.deep.equal([[null, '-x', 5]])
+    expect(processed).to.deep.equal([[null, '-x+null', 5]])
     driver.close()
   })
 })
