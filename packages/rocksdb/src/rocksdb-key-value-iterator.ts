@@ -7,19 +7,15 @@
  * store, was closed throws STORE_NOT_OPEN; it releases its native iterator once exhausted.
  * @internal
  */
-import { InvalidStateStoreError, KeyValue } from '@kstreams/core'
-import type { KeyValueIterator } from '@kstreams/core'
+import { KeyValue } from '@kstreams/core'
 import type { NativeIterator } from './rocks-binding.js'
 import { keyToBytes } from './latin1-keys.js'
+import { LeasedIterator } from './leased-iterator.js'
+import type { IteratorLeaseOwner } from './leased-iterator.js'
 import type { OverlaySnapshot } from './write-overlay.js'
 
 /** What an iterator needs from its store. */
-export interface RocksDBIteratorSource {
-  readonly storeName: string
-  /** False once the store that created the iterator has closed. */
-  readonly lease: { open: boolean }
-  /** Called once, when the iterator is closed or exhausted. */
-  release(iterator: RocksDBKeyValueIterator): void
+export interface RocksDBIteratorSource extends IteratorLeaseOwner<RocksDBKeyValueIterator> {
   /** Wraps a binding error (corruption, I/O) in the store's typed error. */
   error(err: unknown, operation: string): Error
 }
@@ -29,7 +25,7 @@ const MAX_FETCH = 1024
 const NO_ROWS: Array<Buffer | undefined> = []
 
 /** @internal */
-export class RocksDBKeyValueIterator implements KeyValueIterator<Buffer, Buffer> {
+export class RocksDBKeyValueIterator extends LeasedIterator {
   readonly #source: RocksDBIteratorSource
   readonly #forward: boolean
   #native: NativeIterator | undefined
@@ -41,12 +37,10 @@ export class RocksDBKeyValueIterator implements KeyValueIterator<Buffer, Buffer>
   #pending: number
   /** The bytes of the overlay key at #pending, once converted. */
   #pendingBytes: Buffer | undefined
-  #peeked: KeyValue<Buffer, Buffer> | undefined
-  #closed = false
-  #released = false
 
   /** `native` is undefined when the DB part is known to be empty. */
   constructor (source: RocksDBIteratorSource, native: NativeIterator | undefined, overlay: OverlaySnapshot, forward: boolean) {
+    super(source)
     this.#source = source
     this.#native = native
     this.#overlay = overlay
@@ -54,44 +48,8 @@ export class RocksDBKeyValueIterator implements KeyValueIterator<Buffer, Buffer>
     this.#pending = forward ? 0 : overlay.keys.length - 1
   }
 
-  next (): IteratorResult<KeyValue<Buffer, Buffer>, undefined> {
-    this.#checkOpen()
-    const entry = this.#peeked ?? this.#advance()
-    this.#peeked = undefined
-    if (entry === undefined) return { done: true, value: undefined }
-    return { done: false, value: entry }
-  }
-
-  peekNextKey (): Buffer | undefined {
-    this.#checkOpen()
-    this.#peeked ??= this.#advance()
-    return this.#peeked?.key
-  }
-
-  /** Idempotent. */
-  close (): void {
-    if (this.#closed) return
-    this.#closed = true
-    this.#peeked = undefined
-    this.#exhaust()
-  }
-
-  /** Called when a `for...of` loop exits early: closes the iterator. */
-  return (): IteratorResult<KeyValue<Buffer, Buffer>, undefined> {
-    this.close()
-    return { done: true, value: undefined }
-  }
-
-  [Symbol.iterator] (): this {
-    return this
-  }
-
-  [Symbol.dispose] (): void {
-    this.close()
-  }
-
   /** The next live entry of the merged walk, or undefined at the end. */
-  #advance (): KeyValue<Buffer, Buffer> | undefined {
+  protected advance (): KeyValue<Buffer, Buffer> | undefined {
     const keys = this.#overlay.keys
     const step = this.#forward ? 1 : -1
     for (;;) {
@@ -99,7 +57,7 @@ export class RocksDBKeyValueIterator implements KeyValueIterator<Buffer, Buffer>
       const hasPending = this.#pending >= 0 && this.#pending < keys.length
       if (!hasPending) {
         if (dbKey === undefined) {
-          this.#exhaust()
+          this.exhaust()
           return undefined
         }
         return this.#takeDbRow(dbKey)
@@ -141,15 +99,6 @@ export class RocksDBKeyValueIterator implements KeyValueIterator<Buffer, Buffer>
     return this.#row < this.#rows.length ? this.#rows[this.#row] : undefined
   }
 
-  #checkOpen (): void {
-    if (this.#closed) {
-      throw new InvalidStateStoreError('STORE_NOT_OPEN', `Iterator for store "${this.#source.storeName}" has been closed`)
-    }
-    if (!this.#source.lease.open) {
-      throw new InvalidStateStoreError('STORE_NOT_OPEN', `Iterator for store "${this.#source.storeName}" cannot be used: the store is closed`)
-    }
-  }
-
   #closeNative (): void {
     const native = this.#native
     if (native === undefined) return
@@ -157,18 +106,14 @@ export class RocksDBKeyValueIterator implements KeyValueIterator<Buffer, Buffer>
     native.close(ignore)
   }
 
-  /** Frees the native iterator and the buffered rows; tells the store to stop tracking it. */
-  #exhaust (): void {
+  /** Frees the native iterator and the buffered rows. */
+  protected free (): void {
     this.#closeNative()
     this.#rows = NO_ROWS
     this.#row = 0
     this.#overlay = { keys: [], values: [] }
     this.#pending = 0
     this.#pendingBytes = undefined
-    if (!this.#released) {
-      this.#released = true
-      this.#source.release(this)
-    }
   }
 }
 

@@ -6,18 +6,14 @@
  * session-key bytes (key, end, start).
  */
 import { StreamsError, Window } from '@kstreams/core'
-import type { KeyValueIterator, SessionBytesStore, StateStore, StateStoreContext, Windowed } from '@kstreams/core'
-import { SessionKeySchema, validateStoreName } from '@kstreams/core/internal'
+import type { KeyValueIterator, SessionBytesStore, Windowed } from '@kstreams/core'
+import { SessionKeySchema } from '@kstreams/core/internal'
 import { MappedKeyValueIterator } from './mapped-key-value-iterator.js'
-import { RocksDBSegmentedBytesStore } from './rocksdb-segmented-bytes-store.js'
-import type { RocksDBStoreOptions } from './rocksdb-store-options.js'
+import { RocksDBSegmentedStore } from './rocksdb-segmented-store.js'
+import type { RocksDBSegmentedStoreOptions } from './rocksdb-segmented-store.js'
 import { sessionSegmentedKeySchema } from './segmented-key-schema.js'
 
-export interface RocksDBSessionStoreOptions extends RocksDBStoreOptions {
-  readonly name: string
-  readonly retentionPeriod: number
-  readonly segmentInterval: number
-}
+export type RocksDBSessionStoreOptions = RocksDBSegmentedStoreOptions
 
 type Iter = KeyValueIterator<Windowed<Buffer>, Buffer>
 type FindArgs = [number, number] | [Buffer, number, number] | [Buffer | undefined, Buffer | undefined, number, number]
@@ -26,53 +22,23 @@ type FetchArgs = [Buffer] | [Buffer | undefined, Buffer | undefined]
 
 const END_OF_TIME = Number.MAX_SAFE_INTEGER
 
-export class RocksDBSessionStore implements SessionBytesStore {
-  readonly name: string
-  readonly persistent = true
-  readonly retentionPeriod: number
-  readonly segmentInterval: number
-  readonly #segments: RocksDBSegmentedBytesStore
-
+export class RocksDBSessionStore extends RocksDBSegmentedStore implements SessionBytesStore {
   /** Arguments are validated by the supplier. */
   constructor (options: RocksDBSessionStoreOptions) {
-    this.name = validateStoreName(options.name)
-    this.retentionPeriod = options.retentionPeriod
-    this.segmentInterval = options.segmentInterval
-    this.#segments = new RocksDBSegmentedBytesStore(this.name, this.retentionPeriod, this.segmentInterval, sessionSegmentedKeySchema, options)
-  }
-
-  init (context: StateStoreContext, root: StateStore): Promise<void> {
-    return this.#segments.init(context, root)
-  }
-
-  flush (): void {
-    this.#segments.flush()
-  }
-
-  close (): void {
-    this.#segments.close()
-  }
-
-  /** Resolves once the last close() has released the store's files. */
-  whenClosed (): Promise<void> {
-    return this.#segments.whenClosed()
-  }
-
-  isOpen (): boolean {
-    return this.#segments.isOpen()
+    super(options, sessionSegmentedKeySchema)
   }
 
   /** Writes the session's aggregate; null removes it. */
   put (sessionKey: Windowed<Buffer>, aggregate: Buffer | null): void {
-    this.#segments.put(SessionKeySchema.toBinaryWindowed(this.#checkSessionKey(sessionKey)), aggregate ?? null)
+    this.segments.put(SessionKeySchema.toBinaryWindowed(this.#checkSessionKey(sessionKey)), aggregate ?? null)
   }
 
   remove (sessionKey: Windowed<Buffer>): void {
-    this.#segments.put(SessionKeySchema.toBinaryWindowed(this.#checkSessionKey(sessionKey)), null)
+    this.segments.put(SessionKeySchema.toBinaryWindowed(this.#checkSessionKey(sessionKey)), null)
   }
 
   fetchSession (key: Buffer, sessionStartTime: number, sessionEndTime: number): Buffer | null {
-    return this.#segments.get(SessionKeySchema.toBinary(this.#requireKey(key), sessionStartTime, sessionEndTime))
+    return this.segments.get(SessionKeySchema.toBinary(this.#requireKey(key), sessionStartTime, sessionEndTime))
   }
 
   findSessions (earliestSessionEndTime: number, latestSessionEndTime: number): Iter
@@ -104,15 +70,15 @@ export class RocksDBSessionStore implements SessionBytesStore {
   #find (args: FindKeyArgs, forward: boolean): Iter {
     if (args.length === 3) {
       const [key, earliestEnd, latestStart] = args
-      return this.#windowed(this.#segments.fetchKey(this.#requireKey(key), earliestEnd, latestStart, forward))
+      return this.#windowed(this.segments.fetchKey(this.#requireKey(key), earliestEnd, latestStart, forward))
     }
     const [keyFrom, keyTo, earliestEnd, latestStart] = args
-    return this.#windowed(this.#segments.fetchRange(keyFrom ?? undefined, keyTo ?? undefined, earliestEnd, latestStart, forward))
+    return this.#windowed(this.segments.fetchRange(keyFrom ?? undefined, keyTo ?? undefined, earliestEnd, latestStart, forward))
   }
 
   /** Sessions of any key whose end is in [earliestEnd, latestEnd]. */
   #endedBetween (earliestEnd: number, latestEnd: number): Iter {
-    const segments = this.#segments
+    const segments = this.segments
     const from = segments.actualFrom(earliestEnd)
     const to = Math.min(latestEnd, END_OF_TIME)
     return this.#windowed(segments.scan({

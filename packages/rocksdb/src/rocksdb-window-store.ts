@@ -7,73 +7,45 @@
  */
 import { StreamsError } from '@kstreams/core'
 import type { KeyValueIterator, StateStore, StateStoreContext, WindowBytesStore, Windowed, WindowStoreIterator } from '@kstreams/core'
-import { validateStoreName, WindowKeySchema } from '@kstreams/core/internal'
+import { WindowKeySchema } from '@kstreams/core/internal'
 import { MappedKeyValueIterator } from './mapped-key-value-iterator.js'
-import { RocksDBSegmentedBytesStore } from './rocksdb-segmented-bytes-store.js'
-import type { RocksDBStoreOptions } from './rocksdb-store-options.js'
+import { RocksDBSegmentedStore } from './rocksdb-segmented-store.js'
+import type { RocksDBSegmentedStoreOptions } from './rocksdb-segmented-store.js'
 import { windowSegmentedKeySchema } from './segmented-key-schema.js'
 
-export interface RocksDBWindowStoreOptions extends RocksDBStoreOptions {
-  readonly name: string
-  readonly retentionPeriod: number
+export interface RocksDBWindowStoreOptions extends RocksDBSegmentedStoreOptions {
   readonly windowSize: number
   readonly retainDuplicates: boolean
-  readonly segmentInterval: number
 }
 
 type Iter = KeyValueIterator<Windowed<Buffer>, Buffer>
 type FetchArgs = [Buffer, number] | [Buffer, number, number] | [Buffer | undefined, Buffer | undefined, number, number]
 type RangeArgs = [Buffer, number, number] | [Buffer | undefined, Buffer | undefined, number, number]
 
-export class RocksDBWindowStore implements WindowBytesStore {
-  readonly name: string
-  readonly persistent = true
-  readonly retentionPeriod: number
+export class RocksDBWindowStore extends RocksDBSegmentedStore implements WindowBytesStore {
   readonly windowSize: number
   readonly retainDuplicates: boolean
-  readonly segmentInterval: number
-  readonly #segments: RocksDBSegmentedBytesStore
   #seqnum = 0
 
   /** Arguments are validated by the supplier. */
   constructor (options: RocksDBWindowStoreOptions) {
-    this.name = validateStoreName(options.name)
-    this.retentionPeriod = options.retentionPeriod
+    super(options, windowSegmentedKeySchema)
     this.windowSize = options.windowSize
     this.retainDuplicates = options.retainDuplicates
-    this.segmentInterval = options.segmentInterval
-    this.#segments = new RocksDBSegmentedBytesStore(this.name, this.retentionPeriod, this.segmentInterval, windowSegmentedKeySchema, options)
   }
 
-  init (context: StateStoreContext, root: StateStore): Promise<void> {
+  override init (context: StateStoreContext, root: StateStore): Promise<void> {
     this.#seqnum = 0
-    return this.#segments.init(context, root)
-  }
-
-  flush (): void {
-    this.#segments.flush()
-  }
-
-  close (): void {
-    this.#segments.close()
-  }
-
-  /** Resolves once the last close() has released the store's files. */
-  whenClosed (): Promise<void> {
-    return this.#segments.whenClosed()
-  }
-
-  isOpen (): boolean {
-    return this.#segments.isOpen()
+    return super.init(context, root)
   }
 
   put (key: Buffer, value: Buffer | null, windowStartTime: number): void {
-    this.#segments.checkOpen()
+    this.segments.checkOpen()
     if (key === null || key === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": key cannot be null`)
     // A null put with duplicates retained would delete nothing: it is skipped, as in Kafka.
     if ((value === null || value === undefined) && this.retainDuplicates) return
     if (this.retainDuplicates) this.#seqnum = (this.#seqnum + 1) & 0x7fffffff
-    this.#segments.put(WindowKeySchema.toStoreKeyBinary(key, windowStartTime, this.#seqnum), value ?? null)
+    this.segments.put(WindowKeySchema.toStoreKeyBinary(key, windowStartTime, this.#seqnum), value ?? null)
   }
 
   fetch (key: Buffer, windowStartTime: number): Buffer | null
@@ -83,7 +55,7 @@ export class RocksDBWindowStore implements WindowBytesStore {
     if (args.length !== 2) return this.#range(args, true)
     const [key, windowStartTime] = args
     // With retainDuplicates this looks up the current seqnum only, as in Kafka.
-    return this.#segments.get(WindowKeySchema.toStoreKeyBinary(key, windowStartTime, this.#seqnum))
+    return this.segments.get(WindowKeySchema.toStoreKeyBinary(key, windowStartTime, this.#seqnum))
   }
 
   backwardFetch (key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
@@ -93,29 +65,29 @@ export class RocksDBWindowStore implements WindowBytesStore {
   }
 
   fetchAll (timeFrom: number, timeTo: number): Iter {
-    return this.#windowed(this.#segments.fetchRange(undefined, undefined, timeFrom, timeTo, true))
+    return this.#windowed(this.segments.fetchRange(undefined, undefined, timeFrom, timeTo, true))
   }
 
   backwardFetchAll (timeFrom: number, timeTo: number): Iter {
-    return this.#windowed(this.#segments.fetchRange(undefined, undefined, timeFrom, timeTo, false))
+    return this.#windowed(this.segments.fetchRange(undefined, undefined, timeFrom, timeTo, false))
   }
 
   all (): Iter {
-    return this.#windowed(this.#segments.fetchRange(undefined, undefined, 0, Number.MAX_SAFE_INTEGER, true))
+    return this.#windowed(this.segments.fetchRange(undefined, undefined, 0, Number.MAX_SAFE_INTEGER, true))
   }
 
   backwardAll (): Iter {
-    return this.#windowed(this.#segments.fetchRange(undefined, undefined, 0, Number.MAX_SAFE_INTEGER, false))
+    return this.#windowed(this.segments.fetchRange(undefined, undefined, 0, Number.MAX_SAFE_INTEGER, false))
   }
 
   #range (args: RangeArgs, forward: boolean): WindowStoreIterator<Buffer> | Iter {
     if (args.length === 4) {
       const [keyFrom, keyTo, timeFrom, timeTo] = args
-      return this.#windowed(this.#segments.fetchRange(keyFrom ?? undefined, keyTo ?? undefined, timeFrom, timeTo, forward))
+      return this.#windowed(this.segments.fetchRange(keyFrom ?? undefined, keyTo ?? undefined, timeFrom, timeTo, forward))
     }
     const [key, timeFrom, timeTo] = args
     if (key === null || key === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": key cannot be null`)
-    return new MappedKeyValueIterator(this.#segments.fetchKey(key, timeFrom, timeTo, forward), storeKey => WindowKeySchema.extractStoreTimestamp(storeKey))
+    return new MappedKeyValueIterator(this.segments.fetchKey(key, timeFrom, timeTo, forward), storeKey => WindowKeySchema.extractStoreTimestamp(storeKey))
   }
 
   #windowed (iterator: KeyValueIterator<Buffer, Buffer>): Iter {

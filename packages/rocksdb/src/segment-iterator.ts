@@ -5,16 +5,12 @@
  * STORE_NOT_OPEN.
  * @internal
  */
-import { InvalidStateStoreError, KeyValue } from '@kstreams/core'
+import { KeyValue } from '@kstreams/core'
 import type { KeyValueIterator } from '@kstreams/core'
+import { LeasedIterator } from './leased-iterator.js'
+import type { IteratorLeaseOwner } from './leased-iterator.js'
 
-export interface SegmentIteratorOwner {
-  readonly storeName: string
-  /** False once the store that created the iterator has closed. */
-  readonly lease: { open: boolean }
-  /** Called once, when the iterator is closed or exhausted. */
-  release(iterator: SegmentIterator): void
-}
+export type SegmentIteratorOwner = IteratorLeaseOwner<SegmentIterator>
 
 export interface SegmentScan {
   /** Segment ids in walk order. */
@@ -28,62 +24,24 @@ export interface SegmentScan {
 /** The length of the segment id in front of every key. */
 export const SEGMENT_PREFIX_SIZE = 8
 
-export class SegmentIterator implements KeyValueIterator<Buffer, Buffer> {
-  readonly #owner: SegmentIteratorOwner
+export class SegmentIterator extends LeasedIterator {
   #scan: SegmentScan | undefined
   #nextSegment = 0
   #current: KeyValueIterator<Buffer, Buffer> | undefined
-  #peeked: KeyValue<Buffer, Buffer> | undefined
-  #closed = false
-  #released = false
 
   constructor (owner: SegmentIteratorOwner, scan: SegmentScan) {
-    this.#owner = owner
+    super(owner)
     this.#scan = scan
   }
 
-  next (): IteratorResult<KeyValue<Buffer, Buffer>, undefined> {
-    this.#checkOpen()
-    const entry = this.#peeked ?? this.#advance()
-    this.#peeked = undefined
-    return entry === undefined ? { done: true, value: undefined } : { done: false, value: entry }
-  }
-
-  peekNextKey (): Buffer | undefined {
-    this.#checkOpen()
-    this.#peeked ??= this.#advance()
-    return this.#peeked?.key
-  }
-
-  /** Idempotent. */
-  close (): void {
-    if (this.#closed) return
-    this.#closed = true
-    this.#peeked = undefined
-    this.#exhaust()
-  }
-
-  return (): IteratorResult<KeyValue<Buffer, Buffer>, undefined> {
-    this.close()
-    return { done: true, value: undefined }
-  }
-
-  [Symbol.iterator] (): this {
-    return this
-  }
-
-  [Symbol.dispose] (): void {
-    this.close()
-  }
-
-  #advance (): KeyValue<Buffer, Buffer> | undefined {
+  protected advance (): KeyValue<Buffer, Buffer> | undefined {
     const scan = this.#scan
     if (scan === undefined) return undefined
     for (;;) {
       let current = this.#current
       if (current === undefined) {
         if (this.#nextSegment >= scan.segments.length) {
-          this.#exhaust()
+          this.exhaust()
           return undefined
         }
         current = this.#current = scan.open(scan.segments[this.#nextSegment++]!)
@@ -99,22 +57,9 @@ export class SegmentIterator implements KeyValueIterator<Buffer, Buffer> {
     }
   }
 
-  #checkOpen (): void {
-    if (this.#closed) {
-      throw new InvalidStateStoreError('STORE_NOT_OPEN', `Iterator for store "${this.#owner.storeName}" has been closed`)
-    }
-    if (!this.#owner.lease.open) {
-      throw new InvalidStateStoreError('STORE_NOT_OPEN', `Iterator for store "${this.#owner.storeName}" cannot be used: the store is closed`)
-    }
-  }
-
-  #exhaust (): void {
+  protected free (): void {
     this.#current?.close()
     this.#current = undefined
     this.#scan = undefined
-    if (!this.#released) {
-      this.#released = true
-      this.#owner.release(this)
-    }
   }
 }

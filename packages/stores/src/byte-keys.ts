@@ -31,3 +31,8 @@ export function prefixUpperBound (prefix: string): string | undefined {
   if (end === 0) return undefined
   return prefix.slice(0, end - 1) + String.fromCharCode(prefix.charCodeAt(end - 1) + 1)
 }
+
+/** The key of an optional range bound: undefined (or null) stays open. */
+export function boundToKey (bound: Buffer | undefined): string | undefined {
+  return bound === undefined || bound === null ? undefined : bytesToKey(bound)
+}

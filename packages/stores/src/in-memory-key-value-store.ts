@@ -1,45 +1,28 @@
 /**
  * The in-memory key-value bytes store (Kafka's InMemoryKeyValueStore): keys ordered by unsigned
- * byte order, nothing persisted, restored from its changelog on every start. Owns its lifecycle
- * (created -> open -> closed, reopenable; open -> open is a re-init that keeps the data, used
- * when a standby task is recycled into an active one) and the iterators it handed out, which it
- * closes when it closes. Values are kept as given, not copied.
+ * byte order, nothing persisted, restored from its changelog on every start. Its lifecycle and
+ * iterators are InMemoryStoreLifecycle's (a re-init of an open store keeps the data, used when a
+ * standby task is recycled into an active one). Values are kept as given, not copied.
  */
-import { IllegalStateError, InvalidStateStoreError, StreamsError } from '@kstreams/core'
+import { StreamsError } from '@kstreams/core'
 import { validateStoreName } from '@kstreams/core/internal'
 import type { KeyValue, KeyValueBytesStore, KeyValueIterator, Serializer, StateStore, StateStoreContext } from '@kstreams/core'
-import { bytesToKey, prefixUpperBound } from './byte-keys.js'
-import { InMemoryKeyValueIterator } from './in-memory-key-value-iterator.js'
-import type { InMemoryIteratorSource } from './in-memory-key-value-iterator.js'
+import { boundToKey, bytesToKey, keyToBytes, prefixUpperBound } from './byte-keys.js'
+import type { SnapshotChunk } from './in-memory-snapshot-iterator.js'
+import { InMemoryStoreLifecycle } from './in-memory-store-lifecycle.js'
 import { OrderedBytesMap } from './ordered-bytes-map.js'
-
-type StoreState = 'created' | 'open' | 'closed'
-
-/**
- * The valid lifecycle transitions; close() on a store that is not open is a no-op. open -> open
- * is a re-init: the store keeps its data and registers with the new context.
- */
-const TRANSITIONS: Readonly<Record<StoreState, readonly StoreState[]>> = {
-  created: ['open', 'closed'],
-  open: ['open', 'closed'],
-  closed: ['open']
-}
 
 export class InMemoryKeyValueStore implements KeyValueBytesStore {
   readonly name: string
   readonly persistent = false
   readonly #map = new OrderedBytesMap()
-  readonly #openIterators = new Set<InMemoryKeyValueIterator>()
-  #state: StoreState = 'created'
-  /** Shared with the iterators of the current open period; flipped to false on close. */
-  #lease = { open: false }
-  #iteratorSource: InMemoryIteratorSource
+  readonly #lifecycle: InMemoryStoreLifecycle
   #prefixTopic: string
 
   constructor (name: string) {
     this.name = validateStoreName(name)
     this.#prefixTopic = name
-    this.#iteratorSource = this.#newIteratorSource()
+    this.#lifecycle = new InMemoryStoreLifecycle(this.name)
   }
 
   /**
@@ -48,15 +31,12 @@ export class InMemoryKeyValueStore implements KeyValueBytesStore {
    * the position restored so far and the open iterators stay.
    */
   init (context: StateStoreContext, root: StateStore): void {
-    this.#checkTransition('open')
-    context.register(root, records => {
-      for (const record of records) this.#put(bytesToKey(record.key), record.value)
+    this.#lifecycle.init(() => {
+      context.register(root, records => {
+        for (const record of records) this.#put(bytesToKey(record.key), record.value)
+      })
+      this.#prefixTopic = `${context.applicationId}-${this.name}-changelog`
     })
-    this.#prefixTopic = `${context.applicationId}-${this.name}-changelog`
-    if (this.#state === 'open') return
-    this.#lease = { open: true }
-    this.#iteratorSource = this.#newIteratorSource()
-    this.#state = 'open'
   }
 
   flush (): void {
@@ -65,34 +45,26 @@ export class InMemoryKeyValueStore implements KeyValueBytesStore {
 
   /** Closes every open iterator and drops the data. Idempotent. */
   close (): void {
-    if (this.#state !== 'open') {
-      if (this.#state === 'created') this.#state = 'closed'
-      return
-    }
-    this.#lease.open = false
-    for (const iterator of [...this.#openIterators]) iterator.close()
-    this.#openIterators.clear()
-    this.#map.clear()
-    this.#state = 'closed'
+    this.#lifecycle.close(() => { this.#map.clear() })
   }
 
   isOpen (): boolean {
-    return this.#state === 'open'
+    return this.#lifecycle.isOpen()
   }
 
   get (key: Buffer): Buffer | null {
-    if (this.#state !== 'open') throw this.#notOpen()
+    this.#lifecycle.checkOpen()
     return this.#map.get(bytesToKey(key)) ?? null
   }
 
   /** `put(key, null)` deletes. */
   put (key: Buffer, value: Buffer | null): void {
-    if (this.#state !== 'open') throw this.#notOpen()
+    this.#lifecycle.checkOpen()
     this.#put(bytesToKey(key), value)
   }
 
   putIfAbsent (key: Buffer, value: Buffer | null): Buffer | null {
-    if (this.#state !== 'open') throw this.#notOpen()
+    this.#lifecycle.checkOpen()
     const k = bytesToKey(key)
     const old = this.#map.get(k)
     if (old !== undefined) return old
@@ -101,12 +73,12 @@ export class InMemoryKeyValueStore implements KeyValueBytesStore {
   }
 
   putAll (entries: ReadonlyArray<KeyValue<Buffer, Buffer | null>>): void {
-    if (this.#state !== 'open') throw this.#notOpen()
+    this.#lifecycle.checkOpen()
     for (const entry of entries) this.#put(bytesToKey(entry.key), entry.value)
   }
 
   delete (key: Buffer): Buffer | null {
-    if (this.#state !== 'open') throw this.#notOpen()
+    this.#lifecycle.checkOpen()
     return this.#map.delete(bytesToKey(key)) ?? null
   }
 
@@ -129,7 +101,7 @@ export class InMemoryKeyValueStore implements KeyValueBytesStore {
 
   /** Keys that start with the serialized prefix, ascending. */
   prefixScan<P> (prefix: P, prefixKeySerializer: Serializer<P>): KeyValueIterator<Buffer, Buffer> {
-    if (this.#state !== 'open') throw this.#notOpen()
+    this.#lifecycle.checkOpen()
     const raw = prefixKeySerializer.serialize(this.#prefixTopic, prefix)
     if (raw === null || raw === undefined) {
       throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": the prefix serialized to null`)
@@ -139,7 +111,7 @@ export class InMemoryKeyValueStore implements KeyValueBytesStore {
   }
 
   approximateNumEntries (): number {
-    if (this.#state !== 'open') throw this.#notOpen()
+    this.#lifecycle.checkOpen()
     return this.#map.size
   }
 
@@ -149,37 +121,23 @@ export class InMemoryKeyValueStore implements KeyValueBytesStore {
   }
 
   #range (from: Buffer | undefined, to: Buffer | undefined, forward: boolean): KeyValueIterator<Buffer, Buffer> {
-    if (this.#state !== 'open') throw this.#notOpen()
-    const lower = from === undefined || from === null ? undefined : bytesToKey(from)
-    const upper = to === undefined || to === null ? undefined : bytesToKey(to)
+    this.#lifecycle.checkOpen()
+    const lower = boundToKey(from)
+    const upper = boundToKey(to)
     // Kafka logs a warning here: from > to usually means a serde that does not preserve order.
     if (lower !== undefined && upper !== undefined && lower > upper) return this.#iterator([], forward)
     return this.#iterator(this.#map.keys(lower, upper), forward)
   }
 
-  #iterator (keys: string[], forward: boolean): InMemoryKeyValueIterator {
-    const iterator = new InMemoryKeyValueIterator(this.#iteratorSource, keys, forward)
-    this.#openIterators.add(iterator)
-    return iterator
+  /** An iterator over a snapshot of `keys` (sorted ascending, owned by the iterator). */
+  #iterator (keys: string[], forward: boolean): KeyValueIterator<Buffer, Buffer> {
+    if (!forward) keys.reverse()
+    return this.#lifecycle.iterator([new KeyChunk(this.#map, keys)])
   }
+}
 
-  #newIteratorSource (): InMemoryIteratorSource {
-    const openIterators = this.#openIterators
-    return {
-      storeName: this.name,
-      entries: this.#map,
-      lease: this.#lease,
-      release: iterator => { openIterators.delete(iterator) }
-    }
-  }
-
-  #checkTransition (next: StoreState): void {
-    if (!TRANSITIONS[this.#state].includes(next)) {
-      throw new IllegalStateError(`Store "${this.name}" cannot move from ${this.#state} to ${next}`)
-    }
-  }
-
-  #notOpen (): InvalidStateStoreError {
-    return new InvalidStateStoreError('STORE_NOT_OPEN', `Store "${this.name}" is not open (${this.#state})`)
-  }
+/** The keys of a range scan: the iterator key is the key's bytes. */
+class KeyChunk implements SnapshotChunk<Buffer, string> {
+  constructor (readonly source: OrderedBytesMap, readonly lookups: readonly string[]) {}
+  key (lookup: string): Buffer { return keyToBytes(lookup) }
 }

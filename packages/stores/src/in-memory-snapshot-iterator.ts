@@ -1,10 +1,11 @@
 /**
- * The iterator of the in-memory window and session stores: walks a snapshot of the entries in
- * range taken when it was created, in iteration order, grouped in chunks that each read their
- * values live from one map of the store. Entries removed in the meantime are skipped and entries
- * added later are not seen, as with the in-memory key-value store; entries that expire while it
- * is open stay readable (Kafka keeps the segments an open iterator still needs). Using it after
- * it, or its store, was closed throws STORE_NOT_OPEN. It lets go of its store once exhausted.
+ * The iterator of the in-memory stores (Kafka's InMemoryKeyValueIterator and the window and
+ * session store iterators): walks a snapshot of the entries in range taken when it was created,
+ * in iteration order, grouped in chunks that each read their values live from one map of the
+ * store. Entries removed in the meantime are skipped and entries added later are not seen;
+ * entries that expire while it is open stay readable (Kafka keeps the segments an open iterator
+ * still needs). Using it after it, or its store, was closed throws STORE_NOT_OPEN. It lets go of
+ * its store once exhausted.
  */
 import { InvalidStateStoreError, KeyValue } from '@kstreams/core'
 import type { KeyValueIterator } from '@kstreams/core'
@@ -47,10 +48,10 @@ export class InMemorySnapshotIterator<K, L> implements KeyValueIterator<K, Buffe
     const positionBefore = this.#position
     const peeked = this.#peeked
     this.#peeked = undefined
-    const chunk = this.#seekLive()
-    if (chunk === undefined) return { done: true, value: undefined }
+    const value = this.#seekLive()
+    if (value === undefined) return { done: true, value: undefined }
+    const chunk = this.#chunks[this.#chunk]!
     const lookup = chunk.lookups[this.#position]!
-    const value = chunk.source.get(lookup)!
     // The peeked key is only good when its entry is still the next live one.
     const key = peeked !== undefined && chunkBefore === this.#chunk && positionBefore === this.#position ? peeked : chunk.key(lookup)
     this.#position++
@@ -64,8 +65,8 @@ export class InMemorySnapshotIterator<K, L> implements KeyValueIterator<K, Buffe
       if (chunk !== undefined && chunk.source.get(chunk.lookups[this.#position]!) !== undefined) return this.#peeked
       this.#peeked = undefined
     }
-    const chunk = this.#seekLive()
-    if (chunk === undefined) return undefined
+    if (this.#seekLive() === undefined) return undefined
+    const chunk = this.#chunks[this.#chunk]!
     this.#peeked = chunk.key(chunk.lookups[this.#position]!)
     return this.#peeked
   }
@@ -91,14 +92,18 @@ export class InMemorySnapshotIterator<K, L> implements KeyValueIterator<K, Buffe
     this.close()
   }
 
-  /** Moves to the next entry whose value is still present; exhausts and returns undefined at the end. */
-  #seekLive (): SnapshotChunk<K, L> | undefined {
+  /**
+   * Moves to the next entry whose value is still present and returns that value; exhausts and
+   * returns undefined at the end.
+   */
+  #seekLive (): Buffer | undefined {
     const chunks = this.#chunks
     for (; this.#chunk < chunks.length; this.#chunk++, this.#position = 0) {
       const chunk = chunks[this.#chunk]!
       const lookups = chunk.lookups
       for (; this.#position < lookups.length; this.#position++) {
-        if (chunk.source.get(lookups[this.#position]!) !== undefined) return chunk
+        const value = chunk.source.get(lookups[this.#position]!)
+        if (value !== undefined) return value
       }
     }
     this.#exhaust()

@@ -4,30 +4,19 @@
  * observed (the greatest window start put). Records whose window start is at or before
  * `observedStreamTime - retentionPeriod` are dropped on put and never returned. With
  * `retainDuplicates` every put is kept under its own sequence number (`[key][4-byte seqnum]`) and
- * null puts are ignored. Time bounds are on the window start, inclusive. Owns its lifecycle
- * (created -> open -> closed, reopenable; open -> open is a re-init that keeps the data, used
- * when a standby task is recycled into an active one) and the iterators it handed out.
+ * null puts are ignored. Time bounds are on the window start, inclusive. Its lifecycle and
+ * iterators are InMemoryStoreLifecycle's (a re-init of an open store keeps the data, used when a
+ * standby task is recycled into an active one); its segments and observed stream time are
+ * RetainedSegments'.
  */
-import { IllegalStateError, InvalidStateStoreError, StreamsError, Windowed } from '@kstreams/core'
+import { StreamsError, Windowed } from '@kstreams/core'
 import { validateStoreName, WindowKeySchema } from '@kstreams/core/internal'
 import type { KeyValueIterator, StateStore, StateStoreContext, TimeWindow, WindowBytesStore, WindowStoreIterator } from '@kstreams/core'
-import { bytesToKey, keyToBytes } from './byte-keys.js'
-import { InMemorySnapshotIterator } from './in-memory-snapshot-iterator.js'
-import type { SnapshotChunk, SnapshotIteratorOwner } from './in-memory-snapshot-iterator.js'
+import { boundToKey, bytesToKey, keyToBytes } from './byte-keys.js'
+import type { SnapshotChunk } from './in-memory-snapshot-iterator.js'
+import { InMemoryStoreLifecycle } from './in-memory-store-lifecycle.js'
 import { OrderedBytesMap } from './ordered-bytes-map.js'
-import { insertTime, lowerBound, removeTime, removeTimesBelow, upperBound } from './sorted-times.js'
-
-type StoreState = 'created' | 'open' | 'closed'
-
-/**
- * The valid lifecycle transitions; close() on a store that is not open is a no-op. open -> open
- * is a re-init: the store keeps its data and registers with the new context.
- */
-const TRANSITIONS: Readonly<Record<StoreState, readonly StoreState[]>> = {
-  created: ['open', 'closed'],
-  open: ['open', 'closed'],
-  closed: ['open']
-}
+import { RetainedSegments } from './retained-segments.js'
 
 /** The smallest and greatest 4-byte seqnum suffixes, as latin1 strings. */
 const MIN_SEQNUM = '\x00\x00\x00\x00'
@@ -51,16 +40,9 @@ export class InMemoryWindowStore implements WindowBytesStore {
   readonly windowSize: number
   readonly retainDuplicates: boolean
   /** Window start -> (latin1 key, with the seqnum suffix when retaining duplicates) -> value. */
-  readonly #segments = new Map<number, OrderedBytesMap>()
-  /** The window starts of #segments, ascending. */
-  readonly #times: number[] = []
-  readonly #openIterators = new Set<{ close(): void }>()
-  #observedStreamTime = -1
+  readonly #segments: RetainedSegments<OrderedBytesMap>
+  readonly #lifecycle: InMemoryStoreLifecycle
   #seqnum = 0
-  #state: StoreState = 'created'
-  /** Shared with the iterators of the current open period; flipped to false on close. */
-  #lease = { open: false }
-  #owner: SnapshotIteratorOwner
 
   /** Arguments are validated by the supplier (InMemoryWindowBytesStoreSupplier). */
   constructor (options: InMemoryWindowStoreOptions) {
@@ -68,7 +50,8 @@ export class InMemoryWindowStore implements WindowBytesStore {
     this.retentionPeriod = options.retentionPeriod
     this.windowSize = options.windowSize
     this.retainDuplicates = options.retainDuplicates
-    this.#owner = this.#newOwner()
+    this.#segments = new RetainedSegments(options.retentionPeriod, () => new OrderedBytesMap())
+    this.#lifecycle = new InMemoryStoreLifecycle(this.name)
   }
 
   /**
@@ -77,18 +60,16 @@ export class InMemoryWindowStore implements WindowBytesStore {
    * the observed stream time and the open iterators stay.
    */
   init (context: StateStoreContext, root: StateStore): void {
-    this.#checkTransition('open')
-    context.register(root, records => {
-      for (const record of records) {
-        this.#put(WindowKeySchema.extractStoreKeyBytes(record.key), record.value, WindowKeySchema.extractStoreTimestamp(record.key))
-      }
+    this.#lifecycle.init(() => {
+      context.register(root, records => {
+        for (const record of records) {
+          this.#put(WindowKeySchema.extractStoreKeyBytes(record.key), record.value, WindowKeySchema.extractStoreTimestamp(record.key))
+        }
+      })
+    }, () => {
+      this.#segments.reset()
+      this.#seqnum = 0
     })
-    if (this.#state === 'open') return
-    this.#observedStreamTime = -1
-    this.#seqnum = 0
-    this.#lease = { open: true }
-    this.#owner = this.#newOwner()
-    this.#state = 'open'
   }
 
   flush (): void {
@@ -97,25 +78,16 @@ export class InMemoryWindowStore implements WindowBytesStore {
 
   /** Closes every open iterator and drops the data. Idempotent. */
   close (): void {
-    if (this.#state !== 'open') {
-      if (this.#state === 'created') this.#state = 'closed'
-      return
-    }
-    this.#lease.open = false
-    for (const iterator of [...this.#openIterators]) iterator.close()
-    this.#openIterators.clear()
-    this.#segments.clear()
-    this.#times.length = 0
-    this.#state = 'closed'
+    this.#lifecycle.close(() => { this.#segments.reset() })
   }
 
   isOpen (): boolean {
-    return this.#state === 'open'
+    return this.#lifecycle.isOpen()
   }
 
   /** Puts `value` into the window of `key` starting at `windowStartTime`; null deletes. */
   put (key: Buffer, value: Buffer | null, windowStartTime: number): void {
-    if (this.#state !== 'open') throw this.#notOpen()
+    this.#lifecycle.checkOpen()
     this.#requireKey(key)
     this.#put(key, value, windowStartTime)
   }
@@ -125,11 +97,11 @@ export class InMemoryWindowStore implements WindowBytesStore {
   fetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<Buffer>, Buffer>
   fetch (...args: FetchArgs): Buffer | null | WindowStoreIterator<Buffer> | KeyValueIterator<Windowed<Buffer>, Buffer> {
     if (args.length !== 2) return this.#range(args, true)
-    if (this.#state !== 'open') throw this.#notOpen()
+    this.#lifecycle.checkOpen()
     const [key, windowStartTime] = args
     const lookup = this.#requireKey(key)
-    this.#removeExpiredSegments()
-    if (windowStartTime <= this.#observedStreamTime - this.retentionPeriod) return null
+    this.#segments.removeExpired()
+    if (this.#segments.isExpired(windowStartTime)) return null
     // With retainDuplicates the keys carry a seqnum, so this finds nothing, as in Kafka.
     return this.#segments.get(windowStartTime)?.get(lookup) ?? null
   }
@@ -162,32 +134,30 @@ export class InMemoryWindowStore implements WindowBytesStore {
   }
 
   #put (key: Buffer, value: Buffer | null, windowStartTime: number): void {
-    this.#removeExpiredSegments()
-    this.#observedStreamTime = Math.max(this.#observedStreamTime, windowStartTime)
     // Kafka counts the record as dropped (expired window) here; metrics arrive later.
-    if (windowStartTime <= this.#observedStreamTime - this.retentionPeriod) return
+    if (!this.#segments.admit(windowStartTime)) return
     if (value !== null && value !== undefined) {
       let lookup = bytesToKey(key)
       if (this.retainDuplicates) {
         this.#seqnum = (this.#seqnum + 1) & 0x7fffffff
         lookup += seqnumSuffix(this.#seqnum)
       }
-      this.#segmentFor(windowStartTime).set(lookup, value)
+      this.#segments.getOrCreate(windowStartTime).set(lookup, value)
     } else if (!this.retainDuplicates) {
       // A null put with retainDuplicates would delete nothing: it is skipped.
       const segment = this.#segments.get(windowStartTime)
       if (segment === undefined) return
       segment.delete(bytesToKey(key))
-      if (segment.size === 0) this.#dropSegment(windowStartTime)
+      if (segment.size === 0) this.#segments.delete(windowStartTime)
     }
   }
 
   #range (args: RangeArgs, forward: boolean): WindowStoreIterator<Buffer> | KeyValueIterator<Windowed<Buffer>, Buffer> {
     if (args.length === 4) return this.#keyRange(args[0], args[1], args[2], args[3], forward)
-    if (this.#state !== 'open') throw this.#notOpen()
+    this.#lifecycle.checkOpen()
     const [key, timeFrom, timeTo] = args
     const lookup = this.#requireKey(key)
-    this.#removeExpiredSegments()
+    this.#segments.removeExpired()
     const chunks: Array<SnapshotChunk<number, string>> = []
     for (const time of this.#liveTimes(timeFrom, timeTo, forward)) {
       const segment = this.#segments.get(time)!
@@ -200,16 +170,16 @@ export class InMemoryWindowStore implements WindowBytesStore {
       }
       if (lookups.length > 0) chunks.push(new StartTimeChunk(segment, lookups, time))
     }
-    return this.#iterator(chunks)
+    return this.#lifecycle.iterator(chunks)
   }
 
   #keyRange (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number, forward: boolean): KeyValueIterator<Windowed<Buffer>, Buffer> {
-    if (this.#state !== 'open') throw this.#notOpen()
-    this.#removeExpiredSegments()
-    const from = keyFrom === undefined || keyFrom === null ? undefined : bytesToKey(keyFrom)
-    const to = keyTo === undefined || keyTo === null ? undefined : bytesToKey(keyTo)
+    this.#lifecycle.checkOpen()
+    this.#segments.removeExpired()
+    const from = boundToKey(keyFrom)
+    const to = boundToKey(keyTo)
     // Kafka logs a warning here: from > to usually means a serde that does not preserve order.
-    if (from !== undefined && to !== undefined && from > to) return this.#iterator([])
+    if (from !== undefined && to !== undefined && from > to) return this.#lifecycle.iterator([])
     const dups = this.retainDuplicates
     const lower = from === undefined || !dups ? from : from + MIN_SEQNUM
     const upper = to === undefined || !dups ? to : to + MAX_SEQNUM
@@ -226,58 +196,13 @@ export class InMemoryWindowStore implements WindowBytesStore {
       if (!forward) lookups.reverse()
       if (lookups.length > 0) chunks.push(new WindowedChunk(segment, lookups, time, this.windowSize, dups))
     }
-    return this.#iterator(chunks)
+    return this.#lifecycle.iterator(chunks)
   }
 
   /** The window starts in [max(timeFrom, observedStreamTime - retentionPeriod + 1), timeTo]. */
   #liveTimes (timeFrom: number, timeTo: number, forward: boolean): number[] {
-    const minTime = Math.max(timeFrom, this.#observedStreamTime - this.retentionPeriod + 1)
-    if (timeTo < minTime) return []
-    const times = this.#times
-    const selected = times.slice(lowerBound(times, minTime), upperBound(times, timeTo))
-    return forward ? selected : selected.reverse()
-  }
-
-  /** Drops the windows that can no longer be read (Kafka's removeExpiredSegments). */
-  #removeExpiredSegments (): void {
-    const minLiveTime = Math.max(0, this.#observedStreamTime - this.retentionPeriod + 1)
-    for (const time of removeTimesBelow(this.#times, minLiveTime)) this.#segments.delete(time)
-  }
-
-  #segmentFor (time: number): OrderedBytesMap {
-    let segment = this.#segments.get(time)
-    if (segment === undefined) {
-      segment = new OrderedBytesMap()
-      this.#segments.set(time, segment)
-      insertTime(this.#times, time)
-    }
-    return segment
-  }
-
-  #dropSegment (time: number): void {
-    this.#segments.delete(time)
-    removeTime(this.#times, time)
-  }
-
-  #iterator<K> (chunks: Array<SnapshotChunk<K, string>>): InMemorySnapshotIterator<K, string> {
-    const iterator = new InMemorySnapshotIterator(this.#owner, chunks)
-    this.#openIterators.add(iterator)
-    return iterator
-  }
-
-  #newOwner (): SnapshotIteratorOwner {
-    const openIterators = this.#openIterators
-    return { storeName: this.name, lease: this.#lease, release: iterator => { openIterators.delete(iterator) } }
-  }
-
-  #checkTransition (next: StoreState): void {
-    if (!TRANSITIONS[this.#state].includes(next)) {
-      throw new IllegalStateError(`Store "${this.name}" cannot move from ${this.#state} to ${next}`)
-    }
-  }
-
-  #notOpen (): InvalidStateStoreError {
-    return new InvalidStateStoreError('STORE_NOT_OPEN', `Store "${this.name}" is not open (${this.#state})`)
+    const minTime = Math.max(timeFrom, this.#segments.observedStreamTime - this.retentionPeriod + 1)
+    return this.#segments.times(minTime, timeTo, forward)
   }
 }
 

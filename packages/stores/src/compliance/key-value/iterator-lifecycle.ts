@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai'
 import type { KeyValueIterator } from '@kstreams/core'
-import { codeOf } from '../expect-code.js'
+import { expectIteratorClosed, iteratorClosingChecks } from '../iterator-checks.js'
 import type { BytesKeyValueStore, KeyValueOperationSuite } from './key-value-check.js'
 import { bytesSerializer, putText, s, textKeys } from './fixtures.js'
 
@@ -22,26 +22,12 @@ const everyKind = (store: BytesKeyValueStore): Array<[string, Iterator]> => [
   ['prefixScan', store.prefixScan(Buffer.alloc(0), bytesSerializer)]
 ]
 
-const expectClosed = (iterator: Iterator, what: string): void => {
-  expect(codeOf(() => iterator.next()), `${what}: next()`).to.equal('STORE_NOT_OPEN')
-  expect(codeOf(() => iterator.peekNextKey()), `${what}: peekNextKey()`).to.equal('STORE_NOT_OPEN')
-}
+const [idempotentClose, closedWithStore] = iteratorClosingChecks(write, everyKind)
 
 export const iteratorLifecycleSuite: KeyValueOperationSuite = {
   title: 'iterator lifecycle',
   checks: [
-    {
-      title: 'close() is idempotent; a closed iterator throws STORE_NOT_OPEN',
-      run (store) {
-        write(store)
-        for (const [kind, iterator] of everyKind(store)) {
-          iterator.next()
-          iterator.close()
-          iterator.close()
-          expectClosed(iterator, kind)
-        }
-      }
-    },
+    idempotentClose,
     {
       title: 'closing an iterator leaves the store and the other iterators usable',
       run (store) {
@@ -53,19 +39,7 @@ export const iteratorLifecycleSuite: KeyValueOperationSuite = {
         expect(textKeys(store.all())).to.deep.equal(['a', 'b', 'c', 'd'])
       }
     },
-    {
-      title: 'iterators are closed when their store closes: fresh, started and exhausted ones',
-      run (store) {
-        write(store)
-        const fresh = everyKind(store)
-        const started = everyKind(store)
-        for (const [, iterator] of started) iterator.next()
-        const exhausted = everyKind(store)
-        for (const [, iterator] of exhausted) expect([...iterator]).to.have.length(3)
-        store.close()
-        for (const [kind, iterator] of [...fresh, ...started, ...exhausted]) expectClosed(iterator, kind)
-      }
-    },
+    closedWithStore,
     {
       title: 'breaking out of a for...of loop closes the iterator',
       run (store) {
@@ -77,7 +51,7 @@ export const iteratorLifecycleSuite: KeyValueOperationSuite = {
           break
         }
         expect(seen).to.deep.equal(['a'])
-        expectClosed(iterator, 'after break')
+        expectIteratorClosed(iterator, 'after break')
       }
     },
     {
@@ -86,14 +60,14 @@ export const iteratorLifecycleSuite: KeyValueOperationSuite = {
         write(store)
         const disposed = store.range(s('a'), s('b'))
         disposed[Symbol.dispose]()
-        expectClosed(disposed, 'disposed')
+        expectIteratorClosed(disposed, 'disposed')
         let escaped: Iterator | undefined
         {
           using iterator = store.reverseAll()
           expect(iterator.next().value?.key.toString()).to.equal('c')
           escaped = iterator
         }
-        expectClosed(escaped, 'after using')
+        expectIteratorClosed(escaped, 'after using')
       }
     },
     {
@@ -149,7 +123,7 @@ export const iteratorLifecycleSuite: KeyValueOperationSuite = {
         expect(iterator.next().done).to.equal(true)
         expect(iterator.peekNextKey()).to.equal(undefined)
         iterator.close()
-        expectClosed(iterator, 'exhausted and closed')
+        expectIteratorClosed(iterator, 'exhausted and closed')
       }
     }
   ]

@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai'
 import type { KeyValueIterator, Windowed } from '@kstreams/core'
-import { codeOf } from '../expect-code.js'
+import { expectIteratorClosed, iteratorClosingChecks } from '../iterator-checks.js'
 import type { SessionStoreHarness } from '../harness.js'
 import { describeOperation } from '../window/operation-runner.js'
 import { ANY_START, putSessions, s, sessionEntries, sessionTimes } from './fixtures.js'
@@ -29,10 +29,7 @@ export function sessionIteratorCompliance (harness: SessionStoreHarness): void {
     ['backwardFetch(key)', store.backwardFetch(s('a'))],
     ['backwardFetch(range)', store.backwardFetch(undefined, undefined)]
   ]
-  const expectClosed = (iterator: Iterator, what: string): void => {
-    expect(codeOf(() => iterator.next()), `${what}: next()`).to.equal('STORE_NOT_OPEN')
-    expect(codeOf(() => iterator.peekNextKey()), `${what}: peekNextKey()`).to.equal('STORE_NOT_OPEN')
-  }
+  const [idempotentClose, closedWithStore] = iteratorClosingChecks(write, everyKind)
   describeOperation(harness, {
     title: 'iterators',
     checks: [
@@ -53,31 +50,8 @@ export function sessionIteratorCompliance (harness: SessionStoreHarness): void {
           iterator.close()
         }
       },
-      {
-        title: 'close() is idempotent; a closed iterator throws STORE_NOT_OPEN',
-        run (store) {
-          write(store)
-          for (const [kind, iterator] of everyKind(store)) {
-            iterator.next()
-            iterator.close()
-            iterator.close()
-            expectClosed(iterator, kind)
-          }
-        }
-      },
-      {
-        title: 'iterators are closed when their store closes: fresh, started and exhausted ones',
-        run (store) {
-          write(store)
-          const fresh = everyKind(store)
-          const started = everyKind(store)
-          for (const [, iterator] of started) iterator.next()
-          const exhausted = everyKind(store)
-          for (const [kind, iterator] of exhausted) expect([...iterator], kind).to.have.length(3)
-          store.close()
-          for (const [kind, iterator] of [...fresh, ...started, ...exhausted]) expectClosed(iterator, kind)
-        }
-      },
+      idempotentClose,
+      closedWithStore,
       {
         title: 'breaking out of a for...of loop, or Symbol.dispose, closes the iterator',
         run (store) {
@@ -87,10 +61,10 @@ export function sessionIteratorCompliance (harness: SessionStoreHarness): void {
             expect(kv.value.toString()).to.equal('1')
             break
           }
-          expectClosed(iterator, 'after break')
+          expectIteratorClosed(iterator, 'after break')
           const disposed = store.backwardFetch(s('a'))
           disposed[Symbol.dispose]()
-          expectClosed(disposed, 'disposed')
+          expectIteratorClosed(disposed, 'disposed')
           expect(sessionEntries(store.fetch(s('a')))).to.have.length(3)
         }
       },

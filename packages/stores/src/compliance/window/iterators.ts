@@ -4,14 +4,12 @@
  * exhausted. A closed iterator throws STORE_NOT_OPEN.
  */
 import { expect } from 'chai'
-import type { KeyValueIterator } from '@kstreams/core'
-import { codeOf } from '../expect-code.js'
+import { expectIteratorClosed, iteratorClosingChecks } from '../iterator-checks.js'
+import type { AnyIterator } from '../iterator-checks.js'
 import type { WindowStoreHarness } from '../harness.js'
 import { describeOperation } from './operation-runner.js'
 import { putAll, s, windowedEntries, windowTimes } from './fixtures.js'
 import type { BytesWindowStore } from './fixtures.js'
-
-type AnyIterator = KeyValueIterator<unknown, Buffer>
 
 export function windowIteratorCompliance (harness: WindowStoreHarness): void {
   const { t, windowSize } = windowTimes(harness)
@@ -30,10 +28,7 @@ export function windowIteratorCompliance (harness: WindowStoreHarness): void {
     ['fetchAll', store.fetchAll(t(1), t(3))],
     ['backwardFetchAll', store.backwardFetchAll(t(1), t(3))]
   ]
-  const expectClosed = (iterator: AnyIterator, what: string): void => {
-    expect(codeOf(() => iterator.next()), `${what}: next()`).to.equal('STORE_NOT_OPEN')
-    expect(codeOf(() => iterator.peekNextKey()), `${what}: peekNextKey()`).to.equal('STORE_NOT_OPEN')
-  }
+  const [idempotentClose, closedWithStore] = iteratorClosingChecks(writeMore, everyKind)
   describeOperation(harness, {
     title: 'iterators',
     checks: [
@@ -55,31 +50,8 @@ export function windowIteratorCompliance (harness: WindowStoreHarness): void {
           iterator.close()
         }
       },
-      {
-        title: 'close() is idempotent; a closed iterator throws STORE_NOT_OPEN',
-        run (store) {
-          writeMore(store)
-          for (const [kind, iterator] of everyKind(store)) {
-            iterator.next()
-            iterator.close()
-            iterator.close()
-            expectClosed(iterator, kind)
-          }
-        }
-      },
-      {
-        title: 'iterators are closed when their store closes: fresh, started and exhausted ones',
-        run (store) {
-          writeMore(store)
-          const fresh = everyKind(store)
-          const started = everyKind(store)
-          for (const [, iterator] of started) iterator.next()
-          const exhausted = everyKind(store)
-          for (const [kind, iterator] of exhausted) expect([...iterator], kind).to.have.length(3)
-          store.close()
-          for (const [kind, iterator] of [...fresh, ...started, ...exhausted]) expectClosed(iterator, kind)
-        }
-      },
+      idempotentClose,
+      closedWithStore,
       {
         title: 'breaking out of a for...of loop, or Symbol.dispose, closes the iterator',
         run (store) {
@@ -89,10 +61,10 @@ export function windowIteratorCompliance (harness: WindowStoreHarness): void {
             expect(kv.key.key.toString()).to.equal('a')
             break
           }
-          expectClosed(iterator, 'after break')
+          expectIteratorClosed(iterator, 'after break')
           const disposed = store.backwardAll()
           disposed[Symbol.dispose]()
-          expectClosed(disposed, 'disposed')
+          expectIteratorClosed(disposed, 'disposed')
           expect(windowedEntries(store.all())).to.have.length(3)
         }
       },

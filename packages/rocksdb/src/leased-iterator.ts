@@ -1,0 +1,89 @@
+/**
+ * What the RocksDB key-value and segment iterators share: a one-entry peek buffer over the walk a
+ * subclass implements (advance), closing (idempotent, by `for...of` break, by Symbol.dispose),
+ * the STORE_NOT_OPEN checks (the iterator or the store that leased it was closed), and telling
+ * the store, once, that it need not track the iterator any more (closed or exhausted).
+ * @internal
+ */
+import { InvalidStateStoreError } from '@kstreams/core'
+import type { KeyValue, KeyValueIterator } from '@kstreams/core'
+
+/** What an iterator needs from the store that created it. */
+export interface IteratorLeaseOwner<I> {
+  readonly storeName: string
+  /** False once the store that created the iterator has closed. */
+  readonly lease: { open: boolean }
+  /** Called once, when the iterator is closed or exhausted. */
+  release(iterator: I): void
+}
+
+/** @internal */
+export abstract class LeasedIterator implements KeyValueIterator<Buffer, Buffer> {
+  readonly #owner: IteratorLeaseOwner<LeasedIterator>
+  #peeked: KeyValue<Buffer, Buffer> | undefined
+  #closed = false
+  #released = false
+
+  constructor (owner: IteratorLeaseOwner<LeasedIterator>) {
+    this.#owner = owner
+  }
+
+  next (): IteratorResult<KeyValue<Buffer, Buffer>, undefined> {
+    this.#checkOpen()
+    const entry = this.#peeked ?? this.advance()
+    this.#peeked = undefined
+    return entry === undefined ? { done: true, value: undefined } : { done: false, value: entry }
+  }
+
+  peekNextKey (): Buffer | undefined {
+    this.#checkOpen()
+    this.#peeked ??= this.advance()
+    return this.#peeked?.key
+  }
+
+  /** Idempotent. */
+  close (): void {
+    if (this.#closed) return
+    this.#closed = true
+    this.#peeked = undefined
+    this.exhaust()
+  }
+
+  /** Called when a `for...of` loop exits early: closes the iterator. */
+  return (): IteratorResult<KeyValue<Buffer, Buffer>, undefined> {
+    this.close()
+    return { done: true, value: undefined }
+  }
+
+  [Symbol.iterator] (): this {
+    return this
+  }
+
+  [Symbol.dispose] (): void {
+    this.close()
+  }
+
+  /** The next entry of the walk; at its end calls exhaust() and returns undefined. */
+  protected abstract advance (): KeyValue<Buffer, Buffer> | undefined
+
+  /** Frees what the walk holds (native iterators, buffered rows). */
+  protected abstract free (): void
+
+  /** Frees the walk and releases the iterator from its store (once). */
+  protected exhaust (): void {
+    this.free()
+    if (!this.#released) {
+      this.#released = true
+      this.#owner.release(this)
+    }
+  }
+
+  #checkOpen (): void {
+    if (this.#closed) {
+      throw new InvalidStateStoreError('STORE_NOT_OPEN', `Iterator for store "${this.#owner.storeName}" has been closed`)
+    }
+    if (!this.#owner.lease.open) {
+      throw new InvalidStateStoreError('STORE_NOT_OPEN', `Iterator for store "${this.#owner.storeName}" cannot be used: the store is closed`)
+    }
+  }
+}
