@@ -4,7 +4,9 @@
  * each window's final count once, after stream time passes its end plus the grace period.
  */
 import { expect } from 'chai'
-import { KafkaStreams, KeyValue, Serdes } from '@kstreams/core'
+import { InteractiveQueryServer, KafkaStreams, KeyValue, Serdes } from '@kstreams/core'
+import { request } from 'node:http'
+import { createServer } from 'node:net'
 import { BufferConfig, Consumed, EmitStrategy, Grouped, Materialized, Produced, StreamsBuilder, Suppressed, TimeWindows } from '@kstreams/dsl'
 import { RocksDBDslStoreSuppliers } from '@kstreams/rocksdb'
 import { bootstrapServers, createTopics, kafka, readUntil, tempDir, unique, waitFor } from './helpers.js'
@@ -12,10 +14,30 @@ import { bootstrapServers, createTopics, kafka, readUntil, tempDir, unique, wait
 const S = Serdes.String()
 const L = Serdes.Long()
 
+async function freePort (): Promise<number> {
+  const server = createServer()
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as { port: number }).port
+  await new Promise<void>(resolve => server.close(() => resolve()))
+  return port
+}
+
+async function get (port: number, path: string): Promise<{ status: number, body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path }, res => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()) }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
 describe('DSL windows on a real broker (RocksDB stores)', function () {
   this.timeout(120000)
 
-  it('onWindowClose and suppress(untilWindowCloses) write each closed window once, with its final count', async () => {
+  it('onWindowClose and suppress(untilWindowCloses) write each closed window once, with its final count; the HTTP endpoint answers a key\'s windows', async () => {
     const prefix = unique('dslwin')
     await createTopics([{ topic: `${prefix}-clicks`, numPartitions: 1 }, { topic: `${prefix}-final`, numPartitions: 1 }, { topic: `${prefix}-suppressed`, numPartitions: 1 }])
     const builder = new StreamsBuilder({ dslStoreSuppliers: RocksDBDslStoreSuppliers })
@@ -29,9 +51,14 @@ describe('DSL windows on a real broker (RocksDB stores)', function () {
       .suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded()))
       .toStream().map((k, v) => KeyValue.pair(`${k.key}@${k.window.start}`, v)).to(`${prefix}-suppressed`, Produced.with(S, L))
     const state = await tempDir('kstreams-dslwin')
-    const streams = new KafkaStreams(builder.build(), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path, commitIntervalMs: 200 })
+    const port = await freePort()
+    const streams = new KafkaStreams(builder.build(), {
+      applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path, commitIntervalMs: 200, applicationServer: `127.0.0.1:${port}`
+    })
+    const server = new InteractiveQueryServer(streams, { keySerializer: S })
     const producer = kafka().producer()
     try {
+      await server.start()
       await streams.start()
       await waitFor('RUNNING', () => streams.state() === 'RUNNING', 60000)
       await producer.connect()
@@ -48,7 +75,15 @@ describe('DSL windows on a real broker (RocksDB stores)', function () {
       const suppressed = await readUntil(`${prefix}-suppressed`, decode, r => r.length >= 3, 60000)
       expect([...final].sort()).to.deep.equal(expected)
       expect([...suppressed].sort()).to.deep.equal(expected)
+      // The store keeps windows for size + grace of stream time (32 s now): only c's window is left.
+      const windows = await get(port, '/stores/counts/keys/c/windows?from=0')
+      expect(windows.status).to.equal(200)
+      expect(windows.body.windows).to.deep.equal([{ start: 30000, end: 40000, value: 2 }])
+      expect((await get(port, '/stores/counts/keys/a/windows')).body.windows).to.deep.equal([])
+      expect((await get(port, '/stores/counts/keys/c/windows?from=30001')).body.windows).to.deep.equal([])
+      expect((await get(port, '/stores/counts/keys/a/windows?from=x')).status).to.equal(400)
     } finally {
+      await server.close()
       await producer.disconnect()
       await streams.close()
       await state.remove()

@@ -6,12 +6,18 @@
  * (from `queryMetadataForKey`) and relays its answer, so any instance answers any key:
  *   200 {key, value, host, partition} | 404 {error: 'KEY_NOT_FOUND' | 'UNKNOWN_STATE_STORE' | 'NOT_FOUND'}
  *   503 + Retry-After {error} while rebalancing, restoring, or when the owner is unreachable.
+ * Window and session stores (a windowed aggregation's store) answer the windows of a key:
+ *   GET /stores/:store/keys/:key/windows?from=&to=  (window starts in [from, to]; default: all)
+ *   GET /stores/:store/keys/:key/sessions
+ *   200 {key, windows: [{start, end, value}], host, partition}, oldest first.
  */
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { StreamsError } from '../../errors.js'
 import { toSerializer, type SerializerLike } from '../../serialization/serde.js'
 import type { ReadOnlyKeyValueStore } from '../../state/key-value-store.js'
+import type { ReadOnlySessionStore } from '../../state/session-store.js'
+import type { ReadOnlyWindowStore } from '../../state/window-store.js'
 import { QueryableStoreTypes } from './queryable-store-types.js'
 import type { StoreQueryParameters } from './queryable-store-provider.js'
 import { hostKey, type HostInfo, type KeyQueryMetadata } from './streams-metadata-state.js'
@@ -41,7 +47,10 @@ export interface InteractiveQueryServerOptions<K> {
 }
 
 const FORWARDED = 'x-kstreams-forwarded'
-const PATH = /^\/stores\/([^/]+)\/keys\/([^/]+)$/
+const PATH = /^\/stores\/([^/]+)\/keys\/([^/]+)(?:\/(windows|sessions))?$/
+
+/** What a request asks for: one value, or the windows (or sessions) of the key. */
+interface Query { readonly kind: 'value' | 'windows' | 'sessions', readonly from: number, readonly to: number }
 
 interface Answer { status: number, body: unknown, retryAfter?: boolean }
 
@@ -94,10 +103,13 @@ export class InteractiveQueryServer<K = string> {
   }
 
   async #answer (req: IncomingMessage): Promise<Answer> {
-    const match = req.method === 'GET' ? PATH.exec((req.url ?? '').split('?')[0]!) : null
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    const match = req.method === 'GET' ? PATH.exec(url.pathname) : null
     if (match === null) return { status: 404, body: { error: 'NOT_FOUND' } }
     const storeName = decodeURIComponent(match[1]!)
     const rawKey = decodeURIComponent(match[2]!)
+    const query = parseQuery(match[3], url.searchParams)
+    if (typeof query === 'string') return { status: 400, body: { error: 'ILLEGAL_ARGUMENT', message: query } }
     const key = this.#o.parseKey === undefined ? rawKey as unknown as K : this.#o.parseKey(rawKey)
     const state = this.#streams.state()
     if (state !== 'RUNNING') return unavailable(state === 'REBALANCING' ? 'STREAMS_REBALANCING' : 'NOT_RUNNING')
@@ -110,18 +122,31 @@ export class InteractiveQueryServer<K = string> {
     if (meta.activeHost.port < 0) return unavailable('NOT_AVAILABLE')
     const owner = hostKey(meta.activeHost)
     // A global store has no partition (-1): every instance has all of it.
-    if (owner === this.#streams.applicationServer) return this.#local(storeName, key, rawKey, meta.partition < 0 ? undefined : meta.partition, owner)
+    if (owner === this.#streams.applicationServer) return this.#local(storeName, key, rawKey, meta.partition < 0 ? undefined : meta.partition, owner, query)
     // One hop only: an instance asked by another one that does not host the key either is mid-rebalance.
     if (req.headers[FORWARDED] !== undefined) return unavailable('STATE_STORE_MIGRATED')
     return this.#forward(meta.activeHost, req.url!)
   }
 
-  #local (storeName: string, key: K, rawKey: string, partition: number | undefined, host: string): Answer {
+  #local (storeName: string, key: K, rawKey: string, partition: number | undefined, host: string, query: Query): Answer {
+    const where = partition === undefined ? {} : { partition }
     try {
-      const store = this.#streams.store({ storeName, queryableStoreType: QueryableStoreTypes.keyValueStore<K, unknown>(), ...(partition === undefined ? {} : { partition }) }) as ReadOnlyKeyValueStore<K, unknown>
-      const value = store.get(key)
-      if (value === null) return { status: 404, body: { error: 'KEY_NOT_FOUND', key: rawKey, host, partition } }
-      return { status: 200, body: { key: rawKey, value, host, partition } }
+      if (query.kind === 'value') {
+        const store = this.#streams.store({ storeName, queryableStoreType: QueryableStoreTypes.keyValueStore<K, unknown>(), ...where }) as ReadOnlyKeyValueStore<K, unknown>
+        const value = store.get(key)
+        if (value === null) return { status: 404, body: { error: 'KEY_NOT_FOUND', key: rawKey, host, partition } }
+        return { status: 200, body: { key: rawKey, value, host, partition } }
+      }
+      const iterator = query.kind === 'windows'
+        ? (this.#streams.store({ storeName, queryableStoreType: QueryableStoreTypes.windowStore<K, unknown>(), ...where }) as ReadOnlyWindowStore<K, unknown>).fetch(key, key, query.from, query.to)
+        : (this.#streams.store({ storeName, queryableStoreType: QueryableStoreTypes.sessionStore<K, unknown>(), ...where }) as ReadOnlySessionStore<K, unknown>).fetch(key)
+      const windows: Array<{ start: number, end: number, value: unknown }> = []
+      try {
+        for (const { key: windowed, value } of iterator) windows.push({ start: windowed.window.start, end: windowed.window.end, value })
+      } finally {
+        iterator.close()
+      }
+      return { status: 200, body: { key: rawKey, windows, host, partition } }
     } catch (err) {
       return errorAnswer(err)
     }
@@ -140,6 +165,21 @@ export class InteractiveQueryServer<K = string> {
       req.end()
     })
   }
+}
+
+/** The kind of answer and the window range; a string is what is wrong with the query. */
+function parseQuery (kind: string | undefined, params: URLSearchParams): Query | string {
+  const bound = (name: string, fallback: number): number | string => {
+    const raw = params.get(name)
+    if (raw === null) return fallback
+    const value = Number(raw)
+    return Number.isSafeInteger(value) ? value : `${name} must be an integer (epoch ms), got "${raw}"`
+  }
+  const from = bound('from', 0)
+  const to = bound('to', Number.MAX_SAFE_INTEGER)
+  if (typeof from === 'string') return from
+  if (typeof to === 'string') return to
+  return { kind: kind === 'windows' || kind === 'sessions' ? kind : 'value', from, to }
 }
 
 function unavailable (error: string): Answer {

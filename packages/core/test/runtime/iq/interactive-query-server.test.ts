@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import { request } from 'node:http'
 import { createServer } from 'node:net'
 import { InvalidStateStoreError } from '../../../src/errors.js'
+import { TimeWindow, Windowed } from '../../../src/state/windowed.js'
 import { InteractiveQueryServer, type QueryableStreams } from '../../../src/runtime/iq/interactive-query-server.js'
 import type { KeyQueryMetadata } from '../../../src/runtime/iq/streams-metadata-state.js'
 import type { StoreQueryParameters } from '../../../src/runtime/iq/queryable-store-provider.js'
@@ -32,12 +33,23 @@ class FakeStreams implements QueryableStreams {
   state_ = 'RUNNING'
   storeError: InvalidStateStoreError | undefined
   readonly queriedPartitions: number[] = []
+  readonly queriedKinds: string[] = []
+  windows: number[] = [0, 10, 20]
+  closedIterators = 0
   constructor (readonly applicationServer: string, readonly data: Map<string, number>, readonly otherPort: () => number, readonly prefix = 'mine') {}
   state (): string { return this.state_ }
   store<T> (params: StoreQueryParameters<T>): T {
     if (params.storeName !== 'Counts') throw new InvalidStateStoreError('UNKNOWN_STATE_STORE', 'unknown')
     this.queriedPartitions.push(params.partition!)
-    return { get: (key: string) => { if (this.storeError !== undefined) throw this.storeError; return this.data.get(key) ?? null } } as T
+    this.queriedKinds.push(params.queryableStoreType.kind)
+    // Window and session views: the key's windows [start, start + 10) for every start in `windows`.
+    const windowsOf = (key: string, from = 0, to = Infinity): Array<{ key: Windowed<string>, value: number }> =>
+      this.windows.filter(start => start >= from && start <= to).map(start => ({ key: new Windowed(key, new TimeWindow(start, start + 10)), value: start * 2 }))
+    const iterator = (items: Array<{ key: Windowed<string>, value: number }>) => Object.assign(items[Symbol.iterator](), { close: () => { this.closedIterators++ } })
+    return {
+      get: (key: string) => { if (this.storeError !== undefined) throw this.storeError; return this.data.get(key) ?? null },
+      fetch: (key: string, _keyTo?: string, from?: number, to?: number) => iterator(windowsOf(key, from, to))
+    } as T
   }
 
   queryMetadataForKey<K> (storeName: string, key: K): KeyQueryMetadata {
@@ -93,6 +105,20 @@ describe('InteractiveQueryServer', () => {
     a.state_ = 'RUNNING'
     a.storeError = new InvalidStateStoreError('STREAMS_REBALANCING', 'restoring', { retriable: true })
     expect((await get(pa, '/stores/Counts/keys/mine-a')).status).to.equal(503)
+  })
+
+  it('answers a key\'s windows (window stores, with an optional start range) and sessions, forwarding like key lookups', async () => {
+    const { a, pa, pb } = await pair()
+    expect(await get(pa, '/stores/Counts/keys/mine-a/windows?from=5&to=20')).to.deep.equal({
+      status: 200, body: { key: 'mine-a', windows: [{ start: 10, end: 20, value: 20 }, { start: 20, end: 30, value: 40 }], host: `127.0.0.1:${pa}`, partition: 1 }, retryAfter: undefined
+    })
+    expect((await get(pa, '/stores/Counts/keys/mine-a/sessions')).body.windows).to.have.length(3)
+    expect(a.queriedKinds).to.deep.equal(['windowStore', 'sessionStore'])
+    expect(a.closedIterators).to.equal(2)
+    const forwarded = await get(pa, '/stores/Counts/keys/b-1/windows?to=0')
+    expect([forwarded.status, forwarded.body.host, forwarded.body.windows]).to.deep.equal([200, `127.0.0.1:${pb}`, [{ start: 0, end: 10, value: 0 }]])
+    const bad = await get(pa, '/stores/Counts/keys/mine-a/windows?from=soon')
+    expect([bad.status, bad.body.error]).to.deep.equal([400, 'ILLEGAL_ARGUMENT'])
   })
 
   it('503 when the owner cannot be reached', async () => {
