@@ -13,7 +13,7 @@
  */
 import { StreamsError } from '../errors.js'
 import { NamedCacheIterator } from './cache/named-cache-iterator.js'
-import { CachingWindowedStoreBase } from './caching-windowed-store-base.js'
+import { CachingWindowedStoreBase, inKeyRange } from './caching-windowed-store-base.js'
 import type { KeyValueIterator } from './key-value-store.js'
 import { SessionKeySchema } from './session-key-schema.js'
 import type { SessionBytesStore } from './session-store.js'
@@ -54,7 +54,7 @@ export class CachingSessionStore extends CachingWindowedStoreBase<SessionBytesSt
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) return this.inner.fetchSession(key, sessionStartTime, sessionEndTime)
-    if (key === null || key === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": key cannot be null`)
+    this.checkKey(key)
     if (sessionEndTime < this.firstLiveTime) return null
     const entry = this.getCached(cache, SessionKeySchema.toBinary(key, sessionStartTime, sessionEndTime))
     return entry === undefined ? this.inner.fetchSession(key, sessionStartTime, sessionEndTime) : entry.value
@@ -105,7 +105,7 @@ export class CachingSessionStore extends CachingWindowedStoreBase<SessionBytesSt
     const inner = this.inner
     if (args.length === 3) {
       const [key, earliestEnd, latestStart] = args
-      this.#checkKey(key)
+      this.checkKey(key)
       return this.#search({ keyFrom: key, keyTo: key, earliestEnd, latestEnd: END_OF_TIME, latestStart }, forward,
         from => forward ? inner.findSessions(key, from, latestStart) : inner.backwardFindSessions(key, from, latestStart))
     }
@@ -143,13 +143,10 @@ export class CachingSessionStore extends CachingWindowedStoreBase<SessionBytesSt
       cache: rows,
       store,
       forward,
-      cachedKey: cacheKey => {
-        const storeKey = cf.storeKey(cacheKey)
+      cachedKey: storeKey => {
         const end = SessionKeySchema.extractEndTimestamp(storeKey)
         if (end < earliestEnd || end > latestEnd || SessionKeySchema.extractStartTimestamp(storeKey) > latestStart) return undefined
-        const bytes = SessionKeySchema.extractKeyBytes(storeKey)
-        if ((keyFrom !== undefined && Buffer.compare(bytes, keyFrom) < 0) || (keyTo !== undefined && Buffer.compare(bytes, keyTo) > 0)) return undefined
-        return SessionKeySchema.fromBinary(storeKey)
+        return inKeyRange(SessionKeySchema.extractKeyBytes(storeKey), keyFrom, keyTo) ? SessionKeySchema.fromBinary(storeKey) : undefined
       },
       storeCacheKey: session => cf.cacheKey(SessionKeySchema.toBinary(session.key, session.window.start, session.window.end), session.window.end),
       live: session => session.window.end >= firstLive
@@ -159,11 +156,7 @@ export class CachingSessionStore extends CachingWindowedStoreBase<SessionBytesSt
   #binary (sessionKey: Windowed<Buffer>): Buffer {
     if (sessionKey === null || sessionKey === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": sessionKey can't be null`)
     if (!(sessionKey.window instanceof Window)) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": sessionKey.window can't be null`)
-    this.#checkKey(sessionKey.key)
+    this.checkKey(sessionKey.key)
     return SessionKeySchema.toBinaryWindowed(sessionKey)
-  }
-
-  #checkKey (key: Buffer): void {
-    if (key === null || key === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": key cannot be null`)
   }
 }

@@ -8,9 +8,8 @@
  * key. Stores that retain duplicates are never cached (the builders do not wrap them). Without a
  * record cache in its context it writes straight through.
  */
-import { StreamsError } from '../errors.js'
 import { NamedCacheIterator } from './cache/named-cache-iterator.js'
-import { CachingWindowedStoreBase } from './caching-windowed-store-base.js'
+import { CachingWindowedStoreBase, inKeyRange } from './caching-windowed-store-base.js'
 import type { CachingWindowedStoreOptions } from './caching-windowed-store-base.js'
 import type { KeyValueIterator } from './key-value-store.js'
 import { WindowKeySchema } from './window-key-schema.js'
@@ -45,7 +44,7 @@ export class CachingWindowStore extends CachingWindowedStoreBase<WindowBytesStor
       this.inner.put(key, value, windowStartTime)
       return
     }
-    this.#checkKey(key)
+    this.checkKey(key)
     this.putCached(cache, WindowKeySchema.toStoreKeyBinary(key, windowStartTime, 0), value ?? null)
   }
 
@@ -58,7 +57,7 @@ export class CachingWindowStore extends CachingWindowedStoreBase<WindowBytesStor
     const [key, windowStartTime] = args
     const cache = this.recordCache
     if (cache === undefined) return this.inner.fetch(key, windowStartTime)
-    this.#checkKey(key)
+    this.checkKey(key)
     if (windowStartTime < this.firstLiveTime) return null
     const entry = this.getCached(cache, WindowKeySchema.toStoreKeyBinary(key, windowStartTime, 0))
     return entry === undefined ? this.inner.fetch(key, windowStartTime) : entry.value
@@ -105,7 +104,7 @@ export class CachingWindowStore extends CachingWindowedStoreBase<WindowBytesStor
     const inner = this.inner
     const cache = this.recordCache
     if (cache === undefined) return forward ? inner.fetch(key, timeFrom, timeTo) : inner.backwardFetch(key, timeFrom, timeTo)
-    this.#checkKey(key)
+    this.checkKey(key)
     const firstLive = this.firstLiveTime
     const from = Math.max(timeFrom, firstLive)
     const store = forward ? inner.fetch(key, from, timeTo) : inner.backwardFetch(key, from, timeTo)
@@ -121,8 +120,7 @@ export class CachingWindowStore extends CachingWindowedStoreBase<WindowBytesStor
       cache: rows,
       store,
       forward,
-      cachedKey: cacheKey => {
-        const storeKey = cf.storeKey(cacheKey)
+      cachedKey: storeKey => {
         if (storeKey.length !== key.length + SUFFIX_SIZE || storeKey.compare(key, 0, key.length, 0, key.length) !== 0) return undefined
         const start = WindowKeySchema.extractStoreTimestamp(storeKey)
         return start >= from && start <= timeTo ? start : undefined
@@ -147,13 +145,10 @@ export class CachingWindowStore extends CachingWindowedStoreBase<WindowBytesStor
       cache: rows,
       store,
       forward,
-      cachedKey: cacheKey => {
-        const storeKey = cf.storeKey(cacheKey)
+      cachedKey: storeKey => {
         const start = WindowKeySchema.extractStoreTimestamp(storeKey)
         if (start < from || start > timeTo) return undefined
-        const bytes = WindowKeySchema.extractStoreKeyBytes(storeKey)
-        if ((keyFrom !== undefined && Buffer.compare(bytes, keyFrom) < 0) || (keyTo !== undefined && Buffer.compare(bytes, keyTo) > 0)) return undefined
-        return WindowKeySchema.fromStoreKey(storeKey, windowSize)
+        return inKeyRange(WindowKeySchema.extractStoreKeyBytes(storeKey), keyFrom, keyTo) ? WindowKeySchema.fromStoreKey(storeKey, windowSize) : undefined
       },
       storeCacheKey: windowed => cf.cacheKey(WindowKeySchema.toStoreKeyBinary(windowed.key, windowed.window.start, 0), windowed.window.start),
       live: windowed => windowed.window.start >= firstLive
@@ -166,9 +161,5 @@ export class CachingWindowStore extends CachingWindowedStoreBase<WindowBytesStor
     if (kind === 'all') return forward ? inner.all() : inner.backwardAll()
     if (kind === 'fetchAll') return forward ? inner.fetchAll(timeFrom, timeTo) : inner.backwardFetchAll(timeFrom, timeTo)
     return forward ? inner.fetch(keyFrom, keyTo, timeFrom, timeTo) : inner.backwardFetch(keyFrom, keyTo, timeFrom, timeTo)
-  }
-
-  #checkKey (key: Buffer): void {
-    if (key === null || key === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": key cannot be null`)
   }
 }

@@ -6,10 +6,10 @@
  * needs no conversion: the backends read session keys. Without a changelog writer in its context
  * it only writes below.
  */
+import { ChangeLoggingStoreBase } from './change-logging-store-base.js'
 import type { KeyValueIterator } from './key-value-store.js'
 import { SessionKeySchema } from './session-key-schema.js'
 import type { SessionBytesStore } from './session-store.js'
-import type { ChangelogWriter, StateStore, StateStoreContext } from './state-store.js'
 import type { Windowed } from './windowed.js'
 
 type Iter = KeyValueIterator<Windowed<Buffer>, Buffer>
@@ -17,51 +17,26 @@ type FindArgs = [number, number] | [Buffer, number, number] | [Buffer | undefine
 type FindKeyArgs = [Buffer, number, number] | [Buffer | undefined, Buffer | undefined, number, number]
 type FetchArgs = [Buffer] | [Buffer | undefined, Buffer | undefined]
 
-export class ChangeLoggingSessionBytesStore implements SessionBytesStore {
-  readonly #inner: SessionBytesStore
-  #context: StateStoreContext | undefined
-  #writer: ChangelogWriter | undefined
-
-  constructor (inner: SessionBytesStore) {
-    this.#inner = inner
-  }
-
-  get name (): string { return this.#inner.name }
-  get persistent (): boolean { return this.#inner.persistent }
-
-  /** The layer below (the backend). */
-  get wrapped (): SessionBytesStore { return this.#inner }
-
-  init (context: StateStoreContext, root: StateStore): void | Promise<void> {
-    this.#context = context
-    const opened = this.#inner.init(context, root)
-    if (opened instanceof Promise) return opened.then(() => { this.#writer = context.changelogWriter(this.name) })
-    this.#writer = context.changelogWriter(this.name)
-  }
-
-  flush (): void { this.#inner.flush() }
-  close (): void { this.#inner.close() }
-  isOpen (): boolean { return this.#inner.isOpen() }
-
+export class ChangeLoggingSessionBytesStore extends ChangeLoggingStoreBase<SessionBytesStore> implements SessionBytesStore {
   put (sessionKey: Windowed<Buffer>, aggregate: Buffer | null): void {
-    this.#inner.put(sessionKey, aggregate)
+    this.inner.put(sessionKey, aggregate)
     this.#log(sessionKey, aggregate ?? null)
   }
 
   remove (sessionKey: Windowed<Buffer>): void {
-    this.#inner.remove(sessionKey)
+    this.inner.remove(sessionKey)
     this.#log(sessionKey, null)
   }
 
   fetchSession (key: Buffer, sessionStartTime: number, sessionEndTime: number): Buffer | null {
-    return this.#inner.fetchSession(key, sessionStartTime, sessionEndTime)
+    return this.inner.fetchSession(key, sessionStartTime, sessionEndTime)
   }
 
   findSessions (earliestSessionEndTime: number, latestSessionEndTime: number): Iter
   findSessions (key: Buffer, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
   findSessions (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
   findSessions (...args: FindArgs): Iter {
-    const inner = this.#inner
+    const inner = this.inner
     if (args.length === 2) return inner.findSessions(args[0], args[1])
     if (args.length === 3) return inner.findSessions(args[0], args[1], args[2])
     return inner.findSessions(args[0], args[1], args[2], args[3])
@@ -70,7 +45,7 @@ export class ChangeLoggingSessionBytesStore implements SessionBytesStore {
   backwardFindSessions (key: Buffer, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
   backwardFindSessions (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
   backwardFindSessions (...args: FindKeyArgs): Iter {
-    const inner = this.#inner
+    const inner = this.inner
     if (args.length === 3) return inner.backwardFindSessions(args[0], args[1], args[2])
     return inner.backwardFindSessions(args[0], args[1], args[2], args[3])
   }
@@ -78,16 +53,16 @@ export class ChangeLoggingSessionBytesStore implements SessionBytesStore {
   fetch (key: Buffer): Iter
   fetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined): Iter
   fetch (...args: FetchArgs): Iter {
-    return args.length === 1 ? this.#inner.fetch(args[0]) : this.#inner.fetch(args[0], args[1])
+    return args.length === 1 ? this.inner.fetch(args[0]) : this.inner.fetch(args[0], args[1])
   }
 
   backwardFetch (key: Buffer): Iter
   backwardFetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined): Iter
   backwardFetch (...args: FetchArgs): Iter {
-    return args.length === 1 ? this.#inner.backwardFetch(args[0]) : this.#inner.backwardFetch(args[0], args[1])
+    return args.length === 1 ? this.inner.backwardFetch(args[0]) : this.inner.backwardFetch(args[0], args[1])
   }
 
   #log (sessionKey: Windowed<Buffer>, aggregate: Buffer | null): void {
-    this.#writer?.append(SessionKeySchema.toBinaryWindowed(sessionKey), aggregate, this.#context?.recordContext?.()?.timestamp ?? 0)
+    if (this.writer !== undefined) this.log(SessionKeySchema.toBinaryWindowed(sessionKey), aggregate)
   }
 }

@@ -8,18 +8,8 @@
  */
 import { ChangeLoggingKeyValueBytesStore } from './change-logging-key-value-bytes-store.js'
 
-const TIMESTAMP_SIZE = 8
-const TWO_POW_32 = 2 ** 32
-
 export class ChangeLoggingTimestampedKeyValueBytesStore extends ChangeLoggingKeyValueBytesStore {
   protected override log (key: Buffer, valueAndTimestamp: Buffer | null): void {
-    const writer = this.writer
-    if (writer === undefined) return
-    if (valueAndTimestamp === null) {
-      writer.append(key, null, this.recordTimestamp())
-      return
-    }
-    const timestamp = valueAndTimestamp.readInt32BE(0) * TWO_POW_32 + valueAndTimestamp.readUInt32BE(4)
-    writer.append(key, valueAndTimestamp.subarray(TIMESTAMP_SIZE), timestamp)
+    this.logTimestamped(key, valueAndTimestamp)
   }
 }

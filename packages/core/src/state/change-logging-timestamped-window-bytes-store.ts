@@ -7,18 +7,9 @@
  * manager does for every timestamped store.
  */
 import { ChangeLoggingWindowBytesStore } from './change-logging-window-bytes-store.js'
-import { readInt64BE } from './int64-be.js'
-
-const TIMESTAMP_SIZE = 8
 
 export class ChangeLoggingTimestampedWindowBytesStore extends ChangeLoggingWindowBytesStore {
   protected override log (storeKey: Buffer, valueAndTimestamp: Buffer | null): void {
-    const writer = this.writer
-    if (writer === undefined) return
-    if (valueAndTimestamp === null) {
-      writer.append(storeKey, null, this.recordTimestamp())
-      return
-    }
-    writer.append(storeKey, valueAndTimestamp.subarray(TIMESTAMP_SIZE), readInt64BE(valueAndTimestamp, 0))
+    this.logTimestamped(storeKey, valueAndTimestamp)
   }
 }

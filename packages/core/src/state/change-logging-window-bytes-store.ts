@@ -8,8 +8,9 @@
  * conversion: the backends read their changelog keys. Without a changelog writer in its context
  * it only writes below.
  */
+import { ChangeLoggingStoreBase } from './change-logging-store-base.js'
 import type { KeyValueIterator } from './key-value-store.js'
-import type { ChangelogWriter, StateStore, StateStoreContext } from './state-store.js'
+import type { StateStore, StateStoreContext } from './state-store.js'
 import { WindowKeySchema } from './window-key-schema.js'
 import type { WindowBytesStore, WindowStoreIterator } from './window-store.js'
 import type { Windowed } from './windowed.js'
@@ -18,38 +19,22 @@ type FetchArgs = [Buffer, number] | [Buffer, number, number] | [Buffer | undefin
 type RangeArgs = [Buffer, number, number] | [Buffer | undefined, Buffer | undefined, number, number]
 type Iter = KeyValueIterator<Windowed<Buffer>, Buffer>
 
-export class ChangeLoggingWindowBytesStore implements WindowBytesStore {
-  readonly #inner: WindowBytesStore
+export class ChangeLoggingWindowBytesStore extends ChangeLoggingStoreBase<WindowBytesStore> implements WindowBytesStore {
   readonly #retainDuplicates: boolean
-  #context: StateStoreContext | undefined
-  #writer: ChangelogWriter | undefined
   #seqnum = 0
 
   constructor (inner: WindowBytesStore, retainDuplicates: boolean) {
-    this.#inner = inner
+    super(inner)
     this.#retainDuplicates = retainDuplicates
   }
 
-  get name (): string { return this.#inner.name }
-  get persistent (): boolean { return this.#inner.persistent }
-
-  /** The layer below (the backend). */
-  get wrapped (): WindowBytesStore { return this.#inner }
-
-  init (context: StateStoreContext, root: StateStore): void | Promise<void> {
-    this.#context = context
+  override init (context: StateStoreContext, root: StateStore): void | Promise<void> {
     this.#seqnum = 0
-    const opened = this.#inner.init(context, root)
-    if (opened instanceof Promise) return opened.then(() => { this.#writer = context.changelogWriter(this.name) })
-    this.#writer = context.changelogWriter(this.name)
+    return super.init(context, root)
   }
 
-  flush (): void { this.#inner.flush() }
-  close (): void { this.#inner.close() }
-  isOpen (): boolean { return this.#inner.isOpen() }
-
   put (key: Buffer, value: Buffer | null, windowStartTime: number): void {
-    this.#inner.put(key, value, windowStartTime)
+    this.inner.put(key, value, windowStartTime)
     if (this.#retainDuplicates) this.#seqnum = (this.#seqnum + 1) & 0x7fffffff
     this.log(WindowKeySchema.toStoreKeyBinary(key, windowStartTime, this.#seqnum), value ?? null)
   }
@@ -58,7 +43,7 @@ export class ChangeLoggingWindowBytesStore implements WindowBytesStore {
   fetch (key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
   fetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): Iter
   fetch (...args: FetchArgs): Buffer | null | WindowStoreIterator<Buffer> | Iter {
-    const inner = this.#inner
+    const inner = this.inner
     if (args.length === 2) return inner.fetch(args[0], args[1])
     if (args.length === 3) return inner.fetch(args[0], args[1], args[2])
     return inner.fetch(args[0], args[1], args[2], args[3])
@@ -67,28 +52,13 @@ export class ChangeLoggingWindowBytesStore implements WindowBytesStore {
   backwardFetch (key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
   backwardFetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): Iter
   backwardFetch (...args: RangeArgs): WindowStoreIterator<Buffer> | Iter {
-    const inner = this.#inner
+    const inner = this.inner
     if (args.length === 3) return inner.backwardFetch(args[0], args[1], args[2])
     return inner.backwardFetch(args[0], args[1], args[2], args[3])
   }
 
-  fetchAll (timeFrom: number, timeTo: number): Iter { return this.#inner.fetchAll(timeFrom, timeTo) }
-  backwardFetchAll (timeFrom: number, timeTo: number): Iter { return this.#inner.backwardFetchAll(timeFrom, timeTo) }
-  all (): Iter { return this.#inner.all() }
-  backwardAll (): Iter { return this.#inner.backwardAll() }
-
-  /** Appends one changelog record for a put of `value` (the bytes stored below) under `storeKey`. */
-  protected log (storeKey: Buffer, value: Buffer | null): void {
-    this.#writer?.append(storeKey, value, this.recordTimestamp())
-  }
-
-  /** The changelog writer, once initialised (undefined when the store is not logged). */
-  protected get writer (): ChangelogWriter | undefined {
-    return this.#writer
-  }
-
-  /** The timestamp of the current record context (0 without one). */
-  protected recordTimestamp (): number {
-    return this.#context?.recordContext?.()?.timestamp ?? 0
-  }
+  fetchAll (timeFrom: number, timeTo: number): Iter { return this.inner.fetchAll(timeFrom, timeTo) }
+  backwardFetchAll (timeFrom: number, timeTo: number): Iter { return this.inner.backwardFetchAll(timeFrom, timeTo) }
+  all (): Iter { return this.inner.all() }
+  backwardAll (): Iter { return this.inner.backwardAll() }
 }

@@ -20,19 +20,24 @@ export class KeyValueStoreBuilder<K, V> extends AbstractStoreBuilder<K, V, KeyVa
   }
 
   build (): KeyValueStore<K, V> {
-    const logged = this.loggingEnabled ? new ChangeLoggingKeyValueBytesStore(this.#supplier.get()) : this.#supplier.get()
-    return new MeteredKeyValueStore<K, V>({
-      inner: maybeWrapCaching(this.cachingEnabled, logged),
-      metricsScope: this.#supplier.metricsScope,
-      keySerde: this.keySerde,
-      valueSerde: this.valueSerde
-    })
+    const supplier = this.#supplier
+    const inner = keyValueBytesLayers(supplier, this.loggingEnabled, this.cachingEnabled, ChangeLoggingKeyValueBytesStore)
+    return new MeteredKeyValueStore<K, V>({ inner, metricsScope: supplier.metricsScope, keySerde: this.keySerde, valueSerde: this.valueSerde })
   }
 }
 
-/** @internal Shared with TimestampedKeyValueStoreBuilder. */
-export function maybeWrapCaching (cachingEnabled: boolean, inner: KeyValueBytesStore): KeyValueBytesStore {
-  return cachingEnabled ? new CachingKeyValueStore(inner) : inner
+/**
+ * @internal Shared with TimestampedKeyValueStoreBuilder: a new backend store, wrapped in
+ * `changeLogging` (when logging is enabled), then in caching (when enabled).
+ */
+export function keyValueBytesLayers (
+  supplier: KeyValueBytesStoreSupplier,
+  loggingEnabled: boolean,
+  cachingEnabled: boolean,
+  changeLogging: new (inner: KeyValueBytesStore) => KeyValueBytesStore
+): KeyValueBytesStore {
+  const logged = loggingEnabled ? new changeLogging(supplier.get()) : supplier.get()
+  return cachingEnabled ? new CachingKeyValueStore(logged) : logged
 }
 
 /** @internal Shared with TimestampedKeyValueStoreBuilder. */

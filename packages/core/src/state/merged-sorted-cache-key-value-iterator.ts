@@ -8,11 +8,10 @@
 import { InvalidStateStoreError } from '../errors.js'
 import { KeyValue } from '../key-value.js'
 import type { NamedCacheIterator } from './cache/named-cache-iterator.js'
+import { KeyValueIteratorBase } from './key-value-iterator-base.js'
 import type { KeyValueIterator } from './key-value-store.js'
 
-const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined })
-
-export class MergedSortedCacheKeyValueIterator implements KeyValueIterator<Buffer, Buffer> {
+export class MergedSortedCacheKeyValueIterator extends KeyValueIteratorBase<Buffer, Buffer> {
   readonly #cache: NamedCacheIterator
   readonly #store: KeyValueIterator<Buffer, Buffer>
   readonly #forward: boolean
@@ -20,6 +19,7 @@ export class MergedSortedCacheKeyValueIterator implements KeyValueIterator<Buffe
   #closed = false
 
   constructor (storeName: string, cache: NamedCacheIterator, store: KeyValueIterator<Buffer, Buffer>, forward: boolean) {
+    super()
     this.#storeName = storeName
     this.#cache = cache
     this.#store = store
@@ -61,19 +61,6 @@ export class MergedSortedCacheKeyValueIterator implements KeyValueIterator<Buffe
     this.#closed = true
     this.#cache.close()
     this.#store.close()
-  }
-
-  return (): IteratorResult<KeyValue<Buffer, Buffer>, undefined> {
-    this.close()
-    return DONE
-  }
-
-  [Symbol.iterator] (): this {
-    return this
-  }
-
-  [Symbol.dispose] (): void {
-    this.close()
   }
 
   /** Drops cached deletes that cannot hide a store entry (any more), with the entry they hide. */

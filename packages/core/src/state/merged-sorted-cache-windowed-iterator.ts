@@ -14,6 +14,7 @@ import { InvalidStateStoreError } from '../errors.js'
 import { KeyValue } from '../key-value.js'
 import { toCacheKey } from './cache/cache-key.js'
 import type { NamedCacheIterator } from './cache/named-cache-iterator.js'
+import { KeyValueIteratorBase } from './key-value-iterator-base.js'
 import type { KeyValueIterator } from './key-value-store.js'
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined })
@@ -41,7 +42,7 @@ interface CachedHead<K> {
   readonly value: Buffer | null
 }
 
-export class MergedSortedCacheWindowedIterator<K> implements KeyValueIterator<K, Buffer> {
+export class MergedSortedCacheWindowedIterator<K> extends KeyValueIteratorBase<K, Buffer> {
   readonly #options: WindowedCacheMergeOptions<K>
   /** Ids (latin1 cache keys) of the cache rows consumed so far. */
   readonly #shadowed = new Set<string>()
@@ -53,6 +54,7 @@ export class MergedSortedCacheWindowedIterator<K> implements KeyValueIterator<K,
   #closed = false
 
   constructor (options: WindowedCacheMergeOptions<K>) {
+    super()
     this.#options = options
   }
 
@@ -80,19 +82,6 @@ export class MergedSortedCacheWindowedIterator<K> implements KeyValueIterator<K,
     } finally {
       this.#options.onClose?.(this)
     }
-  }
-
-  return (): IteratorResult<KeyValue<K, Buffer>, undefined> {
-    this.close()
-    return DONE
-  }
-
-  [Symbol.iterator] (): this {
-    return this
-  }
-
-  [Symbol.dispose] (): void {
-    this.close()
   }
 
   /** The next entry to return, consuming what it passes; undefined at the end. */

@@ -5,107 +5,38 @@
  * which keys sessions by `Windowed<Buffer>`. It hands the caching layer's flushed sessions to the
  * DSL's flush listener, deserialized. Latency metrics will be recorded here.
  */
-import { InvalidStateStoreError, StreamsError } from '../errors.js'
-import type { Serde } from '../serialization/serde.js'
-import { type CacheFlushListener, isCachedStateStore } from './cached-state-store.js'
+import { StreamsError } from '../errors.js'
 import type { KeyValueIterator } from './key-value-store.js'
+import { MeteredStoreBase, type MeteredStoreBaseOptions } from './metered-store-base.js'
 import { MeteredWindowedKeyValueIterator } from './metered-windowed-key-value-iterator.js'
 import type { SessionBytesStore, SessionStore } from './session-store.js'
-import type { StateStore, StateStoreContext } from './state-store.js'
 import { SessionKeySchema } from './session-key-schema.js'
 import type { StateSerdes } from './state-serdes.js'
-import { prepareStoreSerdes } from './store-serde-initializer.js'
 import { Window, Windowed } from './windowed.js'
 
-export interface MeteredSessionStoreOptions<K, AGG> {
-  /** The layer below: caching, change-logging or the backend bytes store. */
-  inner: SessionBytesStore
-  /** The supplier's metrics scope ('in-memory-session', 'rocksdb-session', ...), for metric names. */
-  metricsScope: string
-  /** When undefined, `defaultKeySerde` from the app configs is used at init. */
-  keySerde?: Serde<K> | undefined
-  /** When undefined, `defaultValueSerde` from the app configs is used at init. */
-  valueSerde?: Serde<AGG> | undefined
-}
+/** `metricsScope` is the supplier's ('in-memory-session', 'rocksdb-session', ...). */
+export type MeteredSessionStoreOptions<K, AGG> = MeteredStoreBaseOptions<SessionBytesStore, K, AGG>
 
 type FindArgs<K> = [number, number] | [K, number, number] | [K | undefined, K | undefined, number, number]
 type FindKeyArgs<K> = [K, number, number] | [K | undefined, K | undefined, number, number]
 type FetchArgs<K> = [K] | [K | undefined, K | undefined]
 type Iter<K, AGG> = KeyValueIterator<Windowed<K>, AGG>
 
-export class MeteredSessionStore<K, AGG> implements SessionStore<K, AGG> {
-  readonly #inner: SessionBytesStore
-  readonly #metricsScope: string
-  readonly #keySerde: Serde<K> | undefined
-  readonly #valueSerde: Serde<AGG> | undefined
-  #serdes: StateSerdes<K, AGG> | undefined
-
-  constructor (options: MeteredSessionStoreOptions<K, AGG>) {
-    this.#inner = options.inner
-    this.#metricsScope = options.metricsScope
-    this.#keySerde = options.keySerde
-    this.#valueSerde = options.valueSerde
-  }
-
-  get name (): string {
-    return this.#inner.name
-  }
-
-  get persistent (): boolean {
-    return this.#inner.persistent
-  }
-
-  get metricsScope (): string {
-    return this.#metricsScope
-  }
-
-  /** Resolves the serdes, then opens the layers below (which register the store for restore). */
-  init (context: StateStoreContext, root: StateStore): void | Promise<void> {
-    this.#serdes = prepareStoreSerdes(context, this.name, this.#keySerde, this.#valueSerde, (configured, defaultSerde) => configured ?? defaultSerde as Serde<AGG> | undefined)
-    return this.#inner.init(context, root)
-  }
-
-  /**
-   * Sets the listener the caching layer calls with each flushed session, deserialized (its key is
-   * the session key). Returns false when the store has no caching layer (or no record cache): the
-   * caller forwards changes itself.
-   */
-  setFlushListener (listener: CacheFlushListener<Windowed<K>, AGG>, sendOldValues: boolean): boolean {
-    const inner = this.#inner
-    if (!isCachedStateStore<Buffer, Buffer>(inner)) return false
-    return inner.setFlushListener((sessionKey, newValue, oldValue, timestamp, recordContext) => {
-      const serdes = this.#requireSerdes()
-      const session = SessionKeySchema.fromBinary(sessionKey)
-      listener(new Windowed(serdes.keyFrom(session.key), session.window), serdes.valueFrom(newValue), serdes.valueFrom(oldValue), timestamp, recordContext)
-    }, sendOldValues)
-  }
-
-  flush (): void {
-    this.#inner.flush()
-  }
-
-  close (): void {
-    this.#inner.close()
-  }
-
-  isOpen (): boolean {
-    return this.#inner.isOpen()
-  }
-
+export class MeteredSessionStore<K, AGG> extends MeteredStoreBase<SessionBytesStore, K, AGG, Windowed<K>> implements SessionStore<K, AGG> {
   /** Writes the session's aggregate; null removes it. */
   put (sessionKey: Windowed<K>, aggregate: AGG | null): void {
-    const serdes = this.#requireSerdes()
-    this.#inner.put(this.#rawSessionKey(serdes, sessionKey), serdes.rawValue(aggregate))
+    const serdes = this.requireSerdes()
+    this.inner.put(this.#rawSessionKey(serdes, sessionKey), serdes.rawValue(aggregate))
   }
 
   remove (sessionKey: Windowed<K>): void {
-    const serdes = this.#requireSerdes()
-    this.#inner.remove(this.#rawSessionKey(serdes, sessionKey))
+    const serdes = this.requireSerdes()
+    this.inner.remove(this.#rawSessionKey(serdes, sessionKey))
   }
 
   fetchSession (key: K, sessionStartTime: number, sessionEndTime: number): AGG | null {
-    const serdes = this.#requireSerdes()
-    return serdes.valueFrom(this.#inner.fetchSession(serdes.rawKey(key), sessionStartTime, sessionEndTime))
+    const serdes = this.requireSerdes()
+    return serdes.valueFrom(this.inner.fetchSession(serdes.rawKey(key), sessionStartTime, sessionEndTime))
   }
 
   findSessions (earliestSessionEndTime: number, latestSessionEndTime: number): Iter<K, AGG>
@@ -113,8 +44,8 @@ export class MeteredSessionStore<K, AGG> implements SessionStore<K, AGG> {
   findSessions (keyFrom: K | undefined, keyTo: K | undefined, earliestSessionEndTime: number, latestSessionStartTime: number): Iter<K, AGG>
   findSessions (...args: FindArgs<K>): Iter<K, AGG> {
     if (args.length === 2) {
-      const serdes = this.#requireSerdes()
-      return new MeteredWindowedKeyValueIterator(this.#inner.findSessions(args[0], args[1]), serdes)
+      const serdes = this.requireSerdes()
+      return new MeteredWindowedKeyValueIterator(this.inner.findSessions(args[0], args[1]), serdes)
     }
     return this.#find(args, true)
   }
@@ -138,28 +69,28 @@ export class MeteredSessionStore<K, AGG> implements SessionStore<K, AGG> {
   }
 
   #find (args: FindKeyArgs<K>, forward: boolean): Iter<K, AGG> {
-    const serdes = this.#requireSerdes()
-    const inner = this.#inner
+    const serdes = this.requireSerdes()
+    const inner = this.inner
     if (args.length === 3) {
       const raw = serdes.rawKey(args[0])
       return new MeteredWindowedKeyValueIterator(
         forward ? inner.findSessions(raw, args[1], args[2]) : inner.backwardFindSessions(raw, args[1], args[2]), serdes)
     }
-    const from = this.#rawBound(serdes, args[0])
-    const to = this.#rawBound(serdes, args[1])
+    const from = this.rawBound(serdes, args[0])
+    const to = this.rawBound(serdes, args[1])
     return new MeteredWindowedKeyValueIterator(
       forward ? inner.findSessions(from, to, args[2], args[3]) : inner.backwardFindSessions(from, to, args[2], args[3]), serdes)
   }
 
   #fetch (args: FetchArgs<K>, forward: boolean): Iter<K, AGG> {
-    const serdes = this.#requireSerdes()
-    const inner = this.#inner
+    const serdes = this.requireSerdes()
+    const inner = this.inner
     if (args.length === 1) {
       const raw = serdes.rawKey(args[0])
       return new MeteredWindowedKeyValueIterator(forward ? inner.fetch(raw) : inner.backwardFetch(raw), serdes)
     }
-    const from = this.#rawBound(serdes, args[0])
-    const to = this.#rawBound(serdes, args[1])
+    const from = this.rawBound(serdes, args[0])
+    const to = this.rawBound(serdes, args[1])
     return new MeteredWindowedKeyValueIterator(forward ? inner.fetch(from, to) : inner.backwardFetch(from, to), serdes)
   }
 
@@ -173,15 +104,8 @@ export class MeteredSessionStore<K, AGG> implements SessionStore<K, AGG> {
     return new Windowed(serdes.rawKey(sessionKey.key), sessionKey.window)
   }
 
-  #requireSerdes (): StateSerdes<K, AGG> {
-    const serdes = this.#serdes
-    if (serdes === undefined) {
-      throw new InvalidStateStoreError('STORE_NOT_OPEN', `Store "${this.name}" is not open: it has not been initialised`)
-    }
-    return serdes
-  }
-
-  #rawBound (serdes: StateSerdes<K, AGG>, bound: K | undefined): Buffer | undefined {
-    return bound === undefined || bound === null ? undefined : serdes.rawKey(bound)
+  protected flushedKey (sessionKey: Buffer, serdes: StateSerdes<K, AGG>): Windowed<K> {
+    const session = SessionKeySchema.fromBinary(sessionKey)
+    return new Windowed(serdes.keyFrom(session.key), session.window)
   }
 }

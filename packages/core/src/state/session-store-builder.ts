@@ -7,43 +7,24 @@
  */
 import { StreamsError } from '../errors.js'
 import type { Serde } from '../serialization/serde.js'
-import { AbstractStoreBuilder } from './abstract-store-builder.js'
 import { CachingSessionStore } from './caching-session-store.js'
 import { ChangeLoggingSessionBytesStore } from './change-logging-session-bytes-store.js'
 import { MeteredSessionStore } from './metered-session-store.js'
 import type { SessionBytesStore, SessionBytesStoreSupplier, SessionStore } from './session-store.js'
-import { windowedChangelogConfig } from './window-store-builder.js'
+import { WindowedStoreBuilderBase } from './windowed-store-builder-base.js'
 
-export class SessionStoreBuilder<K, AGG> extends AbstractStoreBuilder<K, AGG, SessionStore<K, AGG>> {
-  readonly #supplier: SessionBytesStoreSupplier
-
+export class SessionStoreBuilder<K, AGG> extends WindowedStoreBuilderBase<K, AGG, SessionStore<K, AGG>, SessionBytesStoreSupplier> {
   constructor (supplier: SessionBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<AGG>) {
-    super(checkSessionSupplier(supplier).name, keySerde, valueSerde)
-    this.#supplier = supplier
-  }
-
-  /** The supplier's retention period (ms); the changelog topic's retention derives from it. */
-  get retentionPeriod (): number {
-    return this.#supplier.retentionPeriod
-  }
-
-  /** The changelog topic configs: the windowed defaults, overridden by those given to withLoggingEnabled(). */
-  override get logConfig (): Readonly<Record<string, string>> {
-    return windowedChangelogConfig(this.loggingEnabled, this.retentionPeriod, super.logConfig)
+    super(checkSessionSupplier(supplier), keySerde, valueSerde)
   }
 
   build (): SessionStore<K, AGG> {
-    const supplier = this.#supplier
+    const supplier = this.supplier
     const logged: SessionBytesStore = this.loggingEnabled ? new ChangeLoggingSessionBytesStore(supplier.get()) : supplier.get()
     const cached = this.cachingEnabled
       ? new CachingSessionStore(logged, { segmentInterval: supplier.segmentInterval, retentionPeriod: supplier.retentionPeriod })
       : logged
-    return new MeteredSessionStore<K, AGG>({
-      inner: cached,
-      metricsScope: supplier.metricsScope,
-      keySerde: this.keySerde,
-      valueSerde: this.valueSerde
-    })
+    return new MeteredSessionStore<K, AGG>(this.meteredOptions(cached))
   }
 }
 

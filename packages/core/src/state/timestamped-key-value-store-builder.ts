@@ -8,7 +8,7 @@
 import type { Serde } from '../serialization/serde.js'
 import { AbstractStoreBuilder } from './abstract-store-builder.js'
 import { ChangeLoggingTimestampedKeyValueBytesStore } from './change-logging-timestamped-key-value-bytes-store.js'
-import { checkSupplier, maybeWrapCaching } from './key-value-store-builder.js'
+import { checkSupplier, keyValueBytesLayers } from './key-value-store-builder.js'
 import type { KeyValueBytesStoreSupplier, TimestampedKeyValueStore } from './key-value-store.js'
 import { MeteredTimestampedKeyValueStore } from './metered-timestamped-key-value-store.js'
 
@@ -22,12 +22,8 @@ export class TimestampedKeyValueStoreBuilder<K, V> extends AbstractStoreBuilder<
   }
 
   build (): TimestampedKeyValueStore<K, V> {
-    const logged = this.loggingEnabled ? new ChangeLoggingTimestampedKeyValueBytesStore(this.#supplier.get()) : this.#supplier.get()
-    return new MeteredTimestampedKeyValueStore<K, V>({
-      inner: maybeWrapCaching(this.cachingEnabled, logged),
-      metricsScope: this.#supplier.metricsScope,
-      keySerde: this.keySerde,
-      valueSerde: this.valueSerde
-    })
+    const supplier = this.#supplier
+    const inner = keyValueBytesLayers(supplier, this.loggingEnabled, this.cachingEnabled, ChangeLoggingTimestampedKeyValueBytesStore)
+    return new MeteredTimestampedKeyValueStore<K, V>({ inner, metricsScope: supplier.metricsScope, keySerde: this.keySerde, valueSerde: this.valueSerde })
   }
 }

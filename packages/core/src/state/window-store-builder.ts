@@ -9,72 +9,38 @@
  */
 import { StreamsError } from '../errors.js'
 import type { Serde } from '../serialization/serde.js'
-import { AbstractStoreBuilder } from './abstract-store-builder.js'
 import { CachingWindowStore } from './caching-window-store.js'
 import { ChangeLoggingWindowBytesStore } from './change-logging-window-bytes-store.js'
 import { MeteredWindowStore } from './metered-window-store.js'
 import type { WindowBytesStore, WindowBytesStoreSupplier, WindowStore } from './window-store.js'
+import { WindowedStoreBuilderBase } from './windowed-store-builder-base.js'
 
-/** Kafka's default `windowstore.changelog.additional.retention.ms`: one day. */
-export const WINDOWED_CHANGELOG_ADDITIONAL_RETENTION_MS = 86_400_000
+export { WINDOWED_CHANGELOG_ADDITIONAL_RETENTION_MS } from './windowed-store-builder-base.js'
 
-/** Java's Long.MAX_VALUE, where Kafka caps the changelog retention. */
-const LONG_MAX_VALUE = '9223372036854775807'
+/** Makes the change-logging layer over a new backend store. */
+type ChangeLoggingLayer = new (inner: WindowBytesStore, retainDuplicates: boolean) => WindowBytesStore
 
-export class WindowStoreBuilder<K, V> extends AbstractStoreBuilder<K, V, WindowStore<K, V>> {
-  readonly #supplier: WindowBytesStoreSupplier
-
+export class WindowStoreBuilder<K, V> extends WindowedStoreBuilderBase<K, V, WindowStore<K, V>, WindowBytesStoreSupplier> {
   constructor (supplier: WindowBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>) {
-    super(checkWindowSupplier(supplier).name, keySerde, valueSerde)
-    this.#supplier = supplier
-  }
-
-  /** The supplier's retention period (ms); the changelog topic's retention derives from it. */
-  get retentionPeriod (): number {
-    return this.#supplier.retentionPeriod
-  }
-
-  /** The changelog topic configs: the windowed defaults, overridden by those given to withLoggingEnabled(). */
-  override get logConfig (): Readonly<Record<string, string>> {
-    return windowedChangelogConfig(this.loggingEnabled, this.retentionPeriod, super.logConfig)
+    super(checkWindowSupplier(supplier), keySerde, valueSerde)
   }
 
   build (): WindowStore<K, V> {
-    const supplier = this.#supplier
-    const logged = this.loggingEnabled ? new ChangeLoggingWindowBytesStore(supplier.get(), supplier.retainDuplicates) : supplier.get()
-    return new MeteredWindowStore<K, V>({
-      inner: maybeWrapWindowCaching(this.cachingEnabled, supplier, logged),
-      metricsScope: supplier.metricsScope,
-      windowSize: supplier.windowSize,
-      keySerde: this.keySerde,
-      valueSerde: this.valueSerde
-    })
+    const supplier = this.supplier
+    const inner = windowBytesLayers(supplier, this.loggingEnabled, this.cachingEnabled, ChangeLoggingWindowBytesStore)
+    return new MeteredWindowStore<K, V>({ ...this.meteredOptions(inner), windowSize: supplier.windowSize })
   }
 }
 
 /**
- * @internal Shared with TimestampedWindowStoreBuilder. Kafka disables caching of a store that
- * retains duplicates: each put is kept, so a cache could not collapse them.
+ * @internal Shared with TimestampedWindowStoreBuilder: a new backend store, wrapped in
+ * `changeLogging` (when logging is enabled), then in caching (when enabled; Kafka disables
+ * caching of a store that retains duplicates: each put is kept, so a cache could not collapse them).
  */
-export function maybeWrapWindowCaching (cachingEnabled: boolean, supplier: WindowBytesStoreSupplier, inner: WindowBytesStore): WindowBytesStore {
-  if (!cachingEnabled || supplier.retainDuplicates) return inner
-  return new CachingWindowStore(inner, { windowSize: supplier.windowSize, segmentInterval: supplier.segmentInterval, retentionPeriod: supplier.retentionPeriod })
-}
-
-/**
- * @internal Shared with the timestamped window and session store builders (Kafka's
- * WindowedChangelogTopicConfig): `cleanup.policy=compact,delete` and `retention.ms` = retention
- * period + one day (capped at Long.MAX_VALUE), then the user's topic configs. Empty when logging
- * is off.
- */
-export function windowedChangelogConfig (loggingEnabled: boolean, retentionPeriod: number, userConfig: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
-  if (!loggingEnabled) return userConfig
-  const retention = retentionPeriod + WINDOWED_CHANGELOG_ADDITIONAL_RETENTION_MS
-  return Object.freeze({
-    'cleanup.policy': 'compact,delete',
-    'retention.ms': Number.isSafeInteger(retention) ? String(retention) : LONG_MAX_VALUE,
-    ...userConfig
-  })
+export function windowBytesLayers (supplier: WindowBytesStoreSupplier, loggingEnabled: boolean, cachingEnabled: boolean, changeLogging: ChangeLoggingLayer): WindowBytesStore {
+  const logged = loggingEnabled ? new changeLogging(supplier.get(), supplier.retainDuplicates) : supplier.get()
+  if (!cachingEnabled || supplier.retainDuplicates) return logged
+  return new CachingWindowStore(logged, { windowSize: supplier.windowSize, segmentInterval: supplier.segmentInterval, retentionPeriod: supplier.retentionPeriod })
 }
 
 /** @internal Shared with TimestampedWindowStoreBuilder. */
