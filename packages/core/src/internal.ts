@@ -25,3 +25,5 @@ export { MeteredTimestampedWindowStore } from './state/metered-timestamped-windo
 export { MeteredSessionStore } from './state/metered-session-store.js'
 export { ThreadCache } from './state/cache/thread-cache.js'
 export { recordDroppedRecord } from './runtime/dropped-records.js'
+export { processorMetadata } from './runtime/processor-metadata.js'
+export type { ProcessorMetadata } from './runtime/processor-metadata.js'

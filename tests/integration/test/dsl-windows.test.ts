@@ -89,4 +89,48 @@ describe('DSL windows on a real broker (RocksDB stores)', function () {
       await state.remove()
     }
   })
+
+  it('onWindowClose after a restart does not emit a window twice: the last emitted close time is committed with the offsets (KIP-825)', async () => {
+    const prefix = unique('dslwinrestart')
+    await createTopics([{ topic: `${prefix}-clicks`, numPartitions: 1 }, { topic: `${prefix}-final`, numPartitions: 1 }])
+    const build = () => {
+      const builder = new StreamsBuilder()
+      builder.stream(`${prefix}-clicks`, Consumed.with(S, S)).groupByKey(Grouped.with(S, S))
+        .windowedBy(TimeWindows.ofSizeAndGrace(10_000, 1_000)).emitStrategy(EmitStrategy.onWindowClose())
+        // A long retention keeps emitted windows in the store: a restart must not emit them again.
+        .count(Materialized.as<string, number>('final-counts').withKeySerde(S).withRetention(3_600_000))
+        .toStream().map((k, v) => KeyValue.pair(`${k.key}@${k.window.start}`, v)).to(`${prefix}-final`, Produced.with(S, L))
+      return builder.build()
+    }
+    const config = (dir: string) => ({ applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir, commitIntervalMs: 100, windowedAggregationEmitIntervalMs: 0 })
+    const producer = kafka().producer()
+    await producer.connect()
+    const send = async (records: Array<[string, number]>): Promise<void> => {
+      await producer.send({ topic: `${prefix}-clicks`, messages: records.map(([key, ts]) => ({ key, value: 'click', timestamp: String(ts) })) })
+    }
+    const decode = (k: Buffer | null, v: Buffer | null): string => `${k!.toString()}=${Number(v!.readBigInt64BE())}`
+    const dirs = [await tempDir('kstreams-dslwinrestart'), await tempDir('kstreams-dslwinrestart')]
+    try {
+      const first = new KafkaStreams(build(), config(dirs[0]!.path))
+      await first.start()
+      await waitFor('RUNNING', () => first.state() === 'RUNNING', 60000)
+      await send([['a', 1000], ['b', 2000], ['c', 31000]])
+      expect((await readUntil(`${prefix}-final`, decode, r => r.length >= 2, 60000)).sort()).to.deep.equal(['a@0=1', 'b@0=1'])
+      await first.close()
+      // A new instance on an empty state dir: the store is restored from its changelog, the close time from the commit.
+      const second = new KafkaStreams(build(), config(dirs[1]!.path))
+      await second.start()
+      await waitFor('RUNNING', () => second.state() === 'RUNNING', 60000)
+      await send([['d', 32000], ['e', 45000]])
+      const all = await readUntil(`${prefix}-final`, decode, r => r.length >= 4, 60000)
+      await new Promise(resolve => setTimeout(resolve, 1000))
+      const settled = await readUntil(`${prefix}-final`, decode, r => r.length > 4, 2000)
+      await second.close()
+      expect(all.slice(2).sort()).to.deep.equal(['c@30000=1', 'd@30000=1'])
+      expect(settled.sort(), 'each window exactly once').to.deep.equal(['a@0=1', 'b@0=1', 'c@30000=1', 'd@30000=1'])
+    } finally {
+      await producer.disconnect()
+      for (const d of dirs) await d.remove()
+    }
+  })
 })

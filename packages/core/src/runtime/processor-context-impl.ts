@@ -29,6 +29,9 @@ export interface ContextHost {
   isGlobalStore(name: string): boolean
   /** Counts a record a processor dropped (the task's dropped-records metric). */
   recordDroppedRecord?(): void
+  /** KIP-825 processor metadata, committed with the task's offsets. */
+  processorMetadataForKey?(key: string): number | undefined
+  addProcessorMetadataKeyValue?(key: string, value: number): void
   /** What an error thrown by a processor does: drop the record (CONTINUE) or fail (FAIL). */
   onProcessingError?(error: Error, nodeName: string): 'CONTINUE' | 'FAIL'
 }
@@ -60,6 +63,16 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
   /** @internal Counts a record the current processor dropped (see droppedRecordsSensor). */
   recordDroppedRecord (): void {
     this.#host.recordDroppedRecord?.()
+  }
+
+  /** @internal A processor metadata value committed with the task's offsets (see processorMetadata()). */
+  processorMetadataForKey (key: string): number | undefined {
+    return this.#host.processorMetadataForKey?.(key)
+  }
+
+  /** @internal */
+  addProcessorMetadataKeyValue (key: string, value: number): void {
+    this.#host.addProcessorMetadataKeyValue?.(key, value)
   }
 
   /** Runs `fn` as `node` with the given record context, restoring both afterwards. */

@@ -74,6 +74,8 @@ export class StreamTask implements ContextHost {
   readonly #consumedOffsets = new Map<string, { topic: string, partition: number, offset: number }>()
   #state: TaskState = 'CREATED'
   #commitNeeded = false
+  /** KIP-825 processor metadata (e.g. a windowed aggregation's last emitted close time), committed with the offsets. */
+  readonly #processorMetadata = new Map<string, number>()
   #commitRequested = false
   #droppedRecords = 0
 
@@ -186,6 +188,26 @@ export class StreamTask implements ContextHost {
   /** Seeds a partition's time (from committed offset metadata) so stream time survives restarts. */
   initializePartitionTime (topic: string, partition: number, time: number): void {
     this.#partitions.initializePartitionTime(this.#queueFor(topic, partition), time)
+  }
+
+  /** The processor metadata to commit with the offsets. */
+  processorMetadata (): ReadonlyMap<string, number> {
+    return this.#processorMetadata
+  }
+
+  processorMetadataForKey (key: string): number | undefined {
+    return this.#processorMetadata.get(key)
+  }
+
+  /** Sets a processor metadata value; the task then needs a commit. */
+  addProcessorMetadataKeyValue (key: string, value: number): void {
+    this.#processorMetadata.set(key, value)
+    this.#commitNeeded = true
+  }
+
+  /** Seeds processor metadata from committed offsets (the greatest value per key wins). */
+  initializeProcessorMetadata (entries: ReadonlyMap<string, number>): void {
+    for (const [key, value] of entries) this.#processorMetadata.set(key, Math.max(value, this.#processorMetadata.get(key) ?? value))
   }
 
   /** Whether the task reads `topic` (by name or pattern). */

@@ -27,7 +27,7 @@ import type { ChangelogReader, RestoreProgress } from './changelog-reader.js'
 import type { KafkaRecordCollector } from './kafka-record-collector.js'
 import { StandbyTasks, type RecycledStandby } from './standby-tasks.js'
 import { tpKey, type FetchedBatch, type GroupConsumerPort, type TopicPartition, type TopicPartitionOffset } from './kafka/ports.js'
-import { decodePartitionTime, encodePartitionTime } from './partition-time-metadata.js'
+import { decodeCommitMetadata, encodePartitionTime } from './partition-time-metadata.js'
 
 type ManagedState = 'RESTORING' | 'RUNNING' | 'SUSPENDED'
 
@@ -367,7 +367,8 @@ export class TaskManager {
     const offsets: Array<TopicPartitionOffset & { metadata?: string }> = []
     for (const t of tasks) {
       const times = t.task.partitionTimes()
-      for (const o of t.task.prepareCommit()) offsets.push({ ...o, metadata: encodePartitionTime(times.get(tpKey(o.topic, o.partition)) ?? -1) })
+      const processorMetadata = t.task.processorMetadata()
+      for (const o of t.task.prepareCommit()) offsets.push({ ...o, metadata: encodePartitionTime(times.get(tpKey(o.topic, o.partition)) ?? -1, processorMetadata) })
     }
     await this.#o.collector.flush()
     if (offsets.length > 0) await this.#o.consumer.commit(offsets)
@@ -385,8 +386,9 @@ export class TaskManager {
     const committed = await within('Reading committed partition times', 10000, this.#o.logger, this.#o.consumer.committed(partitions), new Map())
     for (const t of tasks) {
       for (const p of t.partitions) {
-        const time = decodePartitionTime(committed.get(tpKey(p.topic, p.partition))?.metadata)
-        if (time !== undefined) t.task.initializePartitionTime(p.topic, p.partition, time)
+        const { partitionTime, processorMetadata } = decodeCommitMetadata(committed.get(tpKey(p.topic, p.partition))?.metadata)
+        if (partitionTime !== undefined) t.task.initializePartitionTime(p.topic, p.partition, partitionTime)
+        t.task.initializeProcessorMetadata(processorMetadata)
       }
     }
   }

@@ -8,15 +8,41 @@
  * them a while longer, its in-memory store does not). @internal
  */
 import type { ProcessorContext } from '@kstreams/core'
+import { processorMetadata, type ProcessorMetadata } from '@kstreams/core/internal'
 
 export class EmitFinalTracker {
-  /** The window close time of the last pass, or -1 (no pass yet). */
-  lastEmitWindowCloseTime = -1
+  #lastEmitWindowCloseTime = -1
   #nextTimeToEmit = 0
   #emitIntervalMs = 1000
+  #metadata: ProcessorMetadata | undefined
+  #metadataKey = ''
+  #loaded = false
 
-  init (context: ProcessorContext<unknown, unknown>): void {
+  /**
+   * `storeName` keys the last emitted close time in the task's processor metadata (KIP-825), which
+   * is committed with the offsets: a restarted task does not emit the same windows again.
+   */
+  init (context: ProcessorContext<unknown, unknown>, storeName: string): void {
     this.#emitIntervalMs = context.appConfigs.windowedAggregationEmitIntervalMs
+    this.#metadata = processorMetadata(context)
+    this.#metadataKey = storeName
+  }
+
+  /** The window close time of the last pass, or -1 (no pass yet); read from the committed metadata first. */
+  get lastEmitWindowCloseTime (): number {
+    if (!this.#loaded) {
+      // Lazily: the runtime seeds the metadata from the committed offsets when the task starts.
+      this.#loaded = true
+      const committed = this.#metadata?.get(this.#metadataKey)
+      if (committed !== undefined) this.#lastEmitWindowCloseTime = Math.max(this.#lastEmitWindowCloseTime, committed)
+    }
+    return this.#lastEmitWindowCloseTime
+  }
+
+  set lastEmitWindowCloseTime (closeTime: number) {
+    this.#loaded = true
+    this.#lastEmitWindowCloseTime = closeTime
+    this.#metadata?.set(this.#metadataKey, closeTime)
   }
 
   /**

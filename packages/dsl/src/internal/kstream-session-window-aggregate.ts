@@ -58,7 +58,7 @@ class SessionWindowAggregateProcessor<K, V, VA> implements Processor<K, V, Windo
   init (context: ProcessorContext<Windowed<K>, Change<VA>>): void {
     this.#context = context
     this.#store = context.getStateStore<SessionStore<K, VA>>(this.#a.storeName)
-    if (this.#emitOnClose) this.#tracker.init(context)
+    if (this.#emitOnClose) this.#tracker.init(context, this.#a.storeName)
     else this.#forwarder = new SessionTupleForwarder<K, VA>(this.#store, context, this.#sendOldValues)
   }
 

@@ -39,7 +39,7 @@ export abstract class TimeWindowAggregateProcessor<K, V, VA> implements Processo
   init (context: ProcessorContext<Windowed<K>, Change<VA>>): void {
     this.context = context
     this.windowStore = context.getStateStore<TimestampedWindowStore<K, VA>>(this.#storeName)
-    if (this.#emitOnClose) this.#tracker.init(context)
+    if (this.#emitOnClose) this.#tracker.init(context, this.#storeName)
     else this.#forwarder = new TimestampedTupleForwarder<Windowed<K>, VA>(this.windowStore, context, this.#sendOldValues)
   }
 
