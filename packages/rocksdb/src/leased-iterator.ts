@@ -6,6 +6,7 @@
  * @internal
  */
 import { InvalidStateStoreError } from '@kstreams/core'
+import { KeyValueIteratorBase } from '@kstreams/core/internal'
 import type { KeyValue, KeyValueIterator } from '@kstreams/core'
 
 /** What an iterator needs from the store that created it. */
@@ -18,13 +19,14 @@ export interface IteratorLeaseOwner<I> {
 }
 
 /** @internal */
-export abstract class LeasedIterator implements KeyValueIterator<Buffer, Buffer> {
+export abstract class LeasedIterator extends KeyValueIteratorBase<Buffer, Buffer> {
   readonly #owner: IteratorLeaseOwner<LeasedIterator>
   #peeked: KeyValue<Buffer, Buffer> | undefined
   #closed = false
   #released = false
 
   constructor (owner: IteratorLeaseOwner<LeasedIterator>) {
+    super()
     this.#owner = owner
   }
 
@@ -49,19 +51,6 @@ export abstract class LeasedIterator implements KeyValueIterator<Buffer, Buffer>
     this.exhaust()
   }
 
-  /** Called when a `for...of` loop exits early: closes the iterator. */
-  return (): IteratorResult<KeyValue<Buffer, Buffer>, undefined> {
-    this.close()
-    return { done: true, value: undefined }
-  }
-
-  [Symbol.iterator] (): this {
-    return this
-  }
-
-  [Symbol.dispose] (): void {
-    this.close()
-  }
 
   /** The next entry of the walk; at its end calls exhaust() and returns undefined. */
   protected abstract advance (): KeyValue<Buffer, Buffer> | undefined

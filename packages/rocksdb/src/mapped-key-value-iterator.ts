@@ -5,13 +5,15 @@
  * @internal
  */
 import { KeyValue } from '@kstreams/core'
+import { KeyValueIteratorBase } from '@kstreams/core/internal'
 import type { KeyValueIterator } from '@kstreams/core'
 
-export class MappedKeyValueIterator<K> implements KeyValueIterator<K, Buffer> {
+export class MappedKeyValueIterator<K> extends KeyValueIteratorBase<K, Buffer> {
   readonly #inner: KeyValueIterator<Buffer, Buffer>
   readonly #mapKey: (storeKey: Buffer) => K
 
   constructor (inner: KeyValueIterator<Buffer, Buffer>, mapKey: (storeKey: Buffer) => K) {
+    super()
     this.#inner = inner
     this.#mapKey = mapKey
   }
@@ -31,16 +33,4 @@ export class MappedKeyValueIterator<K> implements KeyValueIterator<K, Buffer> {
     this.#inner.close()
   }
 
-  return (): IteratorResult<KeyValue<K, Buffer>, undefined> {
-    this.close()
-    return { done: true, value: undefined }
-  }
-
-  [Symbol.iterator] (): this {
-    return this
-  }
-
-  [Symbol.dispose] (): void {
-    this.close()
-  }
 }

@@ -8,6 +8,7 @@
  * its store once exhausted.
  */
 import { InvalidStateStoreError, KeyValue } from '@kstreams/core'
+import { KeyValueIteratorBase } from '@kstreams/core/internal'
 import type { KeyValueIterator } from '@kstreams/core'
 
 /** Entries read from one live map: `lookups` in iteration order, `key` builds the iterator key. */
@@ -27,7 +28,7 @@ export interface SnapshotIteratorOwner {
 }
 
 /** @internal */
-export class InMemorySnapshotIterator<K, L> implements KeyValueIterator<K, Buffer> {
+export class InMemorySnapshotIterator<K, L> extends KeyValueIteratorBase<K, Buffer> {
   readonly #owner: SnapshotIteratorOwner
   #chunks: ReadonlyArray<SnapshotChunk<K, L>>
   #chunk = 0
@@ -38,6 +39,7 @@ export class InMemorySnapshotIterator<K, L> implements KeyValueIterator<K, Buffe
   #peeked: K | undefined
 
   constructor (owner: SnapshotIteratorOwner, chunks: ReadonlyArray<SnapshotChunk<K, L>>) {
+    super()
     this.#owner = owner
     this.#chunks = chunks
   }
@@ -78,19 +80,6 @@ export class InMemorySnapshotIterator<K, L> implements KeyValueIterator<K, Buffe
     this.#exhaust()
   }
 
-  /** Called when a `for...of` loop exits early: closes the iterator. */
-  return (): IteratorResult<KeyValue<K, Buffer>, undefined> {
-    this.close()
-    return { done: true, value: undefined }
-  }
-
-  [Symbol.iterator] (): this {
-    return this
-  }
-
-  [Symbol.dispose] (): void {
-    this.close()
-  }
 
   /**
    * Moves to the next entry whose value is still present and returns that value; exhausts and
