@@ -143,7 +143,9 @@ export class KStream<K, V> {
   process<KR, VR> (supplier: ProcessorSupplier<K, V, KR, VR>, named: Named, ...stores: string[]): KStream<KR, VR>
   process<KR, VR> (supplier: ProcessorSupplier<K, V, KR, VR>, ...rest: Array<Named | string>): KStream<KR, VR> {
     const { named, stores } = splitNamed(rest)
-    const name = this.#add('KSTREAM-PROCESSOR-', named, supplier)
+    // Kafka Streams draws no generated name for a named process() (NamedInternal.name()).
+    const name = named?.name ?? this.builder.newProcessorName('KSTREAM-PROCESSOR-')
+    this.builder.topology.addProcessor(name, supplier, this.name)
     if (stores.length > 0) this.builder.topology.connectProcessorAndStateStores(name, ...stores)
     return new KStream<KR, VR>(this.builder, name, undefined, undefined, true)
   }
@@ -153,7 +155,8 @@ export class KStream<K, V> {
   processValues<VR> (supplier: FixedKeyProcessorSupplier<K, V, VR>, named: Named, ...stores: string[]): KStream<K, VR>
   processValues<VR> (supplier: FixedKeyProcessorSupplier<K, V, VR>, ...rest: Array<Named | string>): KStream<K, VR> {
     const { named, stores } = splitNamed(rest)
-    const name = this.#add('KSTREAM-PROCESSVALUES-', named, processValuesSupplier(supplier))
+    const name = named?.name ?? this.builder.newProcessorName('KSTREAM-PROCESSVALUES-')
+    this.builder.topology.addProcessor(name, processValuesSupplier(supplier), this.name)
     if (stores.length > 0) this.builder.topology.connectProcessorAndStateStores(name, ...stores)
     return new KStream<K, VR>(this.builder, name, this.keySerde, undefined, this.repartitionRequired)
   }

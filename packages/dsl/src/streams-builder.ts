@@ -53,7 +53,8 @@ export class StreamsBuilder {
     const valueSerde = c?.valueSerde
     const m = new MaterializedInternal(mat, internal, topic + '-', { keySerde, valueSerde })
     const sourceName = internal.nameOrGenerate(c?.name, 'KSTREAM-SOURCE-')
-    const tableSourceName = c?.name === undefined ? internal.newProcessorName('KTABLE-SOURCE-') : c.name + '-table-source'
+    const generatedTableSource = internal.newProcessorName('KTABLE-SOURCE-')
+    const tableSourceName = c?.name === undefined ? generatedTableSource : c.name + '-table-source'
     let storeAdded = false
     const addStore = (): void => {
       if (storeAdded) return

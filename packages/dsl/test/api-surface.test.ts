@@ -154,13 +154,13 @@ describe('DSL public API (the issue\'s list, from the package barrel)', () => {
         '      --> changes\n' +
         '      <-- KSTREAM-SOURCE-0000000001\n' +
         '    Processor: changes (stores: [])\n' +
-        '      --> KSTREAM-KEY-SELECT-0000000003\n' +
+        '      --> KSTREAM-KEY-SELECT-0000000004\n' +
         '      <-- KTABLE-SOURCE-0000000002\n' +
-        '    Processor: KSTREAM-KEY-SELECT-0000000003 (stores: [])\n' +
-        '      --> KSTREAM-SINK-0000000004\n' +
+        '    Processor: KSTREAM-KEY-SELECT-0000000004 (stores: [])\n' +
+        '      --> KSTREAM-SINK-0000000005\n' +
         '      <-- changes\n' +
-        '    Sink: KSTREAM-SINK-0000000004 (topic: out)\n' +
-        '      <-- KSTREAM-KEY-SELECT-0000000003\n\n')
+        '    Sink: KSTREAM-SINK-0000000005 (topic: out)\n' +
+        '      <-- KSTREAM-KEY-SELECT-0000000004\n\n')
     })
   })
 })

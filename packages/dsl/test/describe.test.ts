@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { KeyValue, Serdes } from '@kstreams/core'
-import { Branched, Consumed, Grouped, Materialized, Named, StreamsBuilder } from '../src/index.js'
+import { Branched, Consumed, Grouped, Joined, Materialized, Named, Produced, StreamsBuilder } from '../src/index.js'
 
 const S = Serdes.String()
 
@@ -157,18 +157,32 @@ describe('StreamsBuilder: generated names and describe()', () => {
     expect([...branches.keys()]).to.deep.equal(['s-a', 's-2', 's-0'])
     const children = /Processor: s- \(stores: \[\]\)\n {6}--> (.*)\n/.exec(text)?.[1]
     expect(children?.split(', ').sort()).to.deep.equal(['s-0', 's-2', 's-a'])
-    // source 0, three burned branch indexes 1..3, sink 4
-    expect(text).to.contain('Sink: KSTREAM-SINK-0000000004 (topic: out)')
+    // source 0, the named splitter still draws 1, three burned branch indexes 2..4, sink 5
+    expect(text).to.contain('Sink: KSTREAM-SINK-0000000005 (topic: out)')
   })
 
-  it('Named, Consumed.as and Produced.as override generated names without consuming an index', () => {
+  it('Named, Consumed.as and Produced.as override generated names but still draw an index (NamedInternal.orElseGenerateWithPrefix); a named process() does not', () => {
     const builder = new StreamsBuilder()
-    builder.stream('in', Consumed.as('source')).filter(() => true, Named.as('keep')).peek(() => {}).to('out')
+    builder.stream('in', Consumed.as('source')).filter(() => true, Named.as('keep')).peek(() => {}).process(() => ({ process () {} }), Named.as('proc'))
+    builder.stream('in2').to('out', Produced.as('sink'))
+    builder.stream('in3').peek(() => {})
     const text = builder.build().describe().toString()
     expect(text).to.contain('Source: source (topics: [in])')
     expect(text).to.contain('Processor: keep (stores: [])')
-    expect(text).to.contain('Processor: KSTREAM-PEEK-0000000000 (stores: [])')
-    expect(text).to.contain('Sink: KSTREAM-SINK-0000000001 (topic: out)')
+    expect(text).to.contain('Processor: KSTREAM-PEEK-0000000002 (stores: [])')
+    expect(text).to.contain('Processor: proc (stores: [])')
+    expect(text).to.contain('Source: KSTREAM-SOURCE-0000000003 (topics: [in2])')
+    expect(text).to.contain('Sink: sink (topic: out)')
+    expect(text).to.contain('Source: KSTREAM-SOURCE-0000000005 (topics: [in3])')
+    expect(text).to.contain('Processor: KSTREAM-PEEK-0000000006 (stores: [])')
+  })
+
+  it('a named stream-table or GlobalKTable join still draws its index', () => {
+    const builder = new StreamsBuilder()
+    const table = builder.table('t', Consumed.with(S, S))
+    builder.stream('s', Consumed.with(S, S)).join(table, (a, b) => a + b, Joined.as('j')).to('out')
+    // store name 0, source 1, table source 2, stream source 3, join 4 (named), sink 5
+    expect(builder.build().describe().toString()).to.contain('Sink: KSTREAM-SINK-0000000005 (topic: out)')
   })
 
   it('rejects illegal names with ILLEGAL_ARGUMENT', () => {

@@ -73,6 +73,8 @@ export function buildCogroupAggregate<K, KOut, VOut> (
       return true
     },
     view: () => aggregators[0]!.view(),
+    // suppress(untilWindowCloses) finds the windowed aggregations' grace through the merge node.
+    ...{ parentSuppliers: aggregators },
     get: () => (passThroughProcessor<KOut, Change<VOut>>() as ProcessorSupplier<KOut, Change<VOut>, KOut, Change<VOut>>)()
   }
   topology.addProcessor(mergeName, () => passThrough.get(), ...aggregatorNames)

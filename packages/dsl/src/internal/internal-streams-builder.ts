@@ -37,9 +37,13 @@ export class InternalStreamsBuilder {
     return prefix + 'STATE-STORE-' + String(this.#index++).padStart(10, '0')
   }
 
-  /** The user's name when given, else a generated one. */
+  /**
+   * The user's name when given, else a generated one. A generated name is drawn either way, as
+   * Kafka Streams' NamedInternal.orElseGenerateWithPrefix does (it keeps later indexes stable).
+   */
   nameOrGenerate (name: string | undefined, prefix: string): string {
-    return name ?? this.newProcessorName(prefix)
+    const generated = this.newProcessorName(prefix)
+    return name ?? generated
   }
 
   /** Runs `step` in build(), in registration order. */

@@ -22,7 +22,7 @@ export interface GlobalTableJoinArgs<K, V, KG, VG, VR> {
 /** Adds the join processor; returns its name. */
 export function globalTableJoin<K, V, KG, VG, VR> (args: GlobalTableJoinArgs<K, V, KG, VG, VR>): string {
   const { builder, view, keySelector, joiner, leftJoin } = args
-  const name = args.named?.name ?? builder.newProcessorName('KSTREAM-LEFTJOIN-')
+  const name = builder.nameOrGenerate(args.named?.name, 'KSTREAM-LEFTJOIN-')
   if (leftJoin) builder.relaxedNullKeyJoins.add(name)
   builder.topology.addProcessor(name, tableLookupJoinProcessor<K, V, KG, VG, VR>({ view, keyMapper: keySelector, joiner, leftJoin }), args.parentName)
   return name

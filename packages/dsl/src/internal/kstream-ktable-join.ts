@@ -74,7 +74,7 @@ export function streamTableJoin<K, V, VT, VR> (args: StreamTableJoinArgs<K, V, V
   const parent = repartitionForJoin(builder, stream, joined?.name ?? stream.name, joined?.keySerde, joined?.valueSerde)
   copartition(builder.topology, [parent, args.tableName])
   const streamKeySerde = stream.repartitionRequired ? joined?.keySerde ?? stream.keySerde : stream.keySerde
-  const name = joined?.name ?? builder.newProcessorName(leftJoin ? 'KSTREAM-LEFTJOIN-' : 'KSTREAM-JOIN-')
+  const name = builder.nameOrGenerate(joined?.name, leftJoin ? 'KSTREAM-LEFTJOIN-' : 'KSTREAM-JOIN-')
   const view = args.view()
   if (leftJoin) builder.relaxedNullKeyJoins.add(name)
   builder.topology.addProcessor(name, tableLookupJoinProcessor<K, V, K, VT, VR>({ view, keyMapper: key => key, joiner: args.joiner, leftJoin }), parent)

@@ -19,7 +19,9 @@ export function groupTable<K, V, KR, VR> (
   requireFunction(selector, 'selector')
   const g = grouped ?? Grouped.with<KR, VR>(undefined, undefined)
   const builder = table.builder
-  const selectName = builder.nameOrGenerate(g.name, 'KTABLE-SELECT-')
+  // Kafka's NamedInternal draws ("burns") an index even for a given name
+  const generatedName = builder.newProcessorName('KTABLE-SELECT-')
+  const selectName = g.name ?? generatedName
   const changedSerde = new ChangedSerde<VR>(g.valueSerde)
   builder.topology.addProcessor(selectName, repartitionMapProcessor(selector, g.keySerde, changedSerde), table.name)
   table.enableSendingOldValues(true)

@@ -50,7 +50,12 @@ export function joinTables<K, V, VO, VR> (options: {
 }): TableJoinResult<K, VR> {
   const { builder, thisTable, otherTable, joiner, kind, name } = options
   const m = options.materialized === undefined ? undefined : new MaterializedInternal(options.materialized, builder, 'KTABLE-MERGE-')
-  const mergeName = builder.nameOrGenerate(name, 'KTABLE-MERGE-')
+  // Kafka's NamedInternal draws ("burns") an index even for a given name
+  const named = (suffix: string, prefix: string): string => {
+    const generated = builder.newProcessorName(prefix)
+    return name === undefined ? generated : name + suffix
+  }
+  const mergeName = named('', 'KTABLE-MERGE-')
   copartition(builder.topology, [thisTable.name, otherTable.name])
   if (kind !== 'inner') thisTable.supplier.enableSendingOldValues(true)
   if (kind === 'outer') otherTable.supplier.enableSendingOldValues(true)
@@ -62,13 +67,15 @@ export function joinTables<K, V, VO, VR> (options: {
   const joinOther = new KTableKTableJoinSupplier<K, VO, V, VR>({
     kind: OTHER_KIND[kind], thisTable: otherTable.supplier, otherTable: thisTable.supplier, joiner: reversed
   })
-  const thisName = name === undefined ? builder.newProcessorName('KTABLE-JOINTHIS-') : name + '-join-this'
-  const otherName = name === undefined ? builder.newProcessorName('KTABLE-JOINOTHER-') : name + '-join-other'
+  const thisName = named('-join-this', 'KTABLE-JOINTHIS-')
+  const otherName = named('-join-other', 'KTABLE-JOINOTHER-')
   const merger = new KTableKTableJoinMerger<K, VR>(
     joinThis as unknown as KTableProcessorSupplier<unknown, unknown, K, VR>,
     joinOther as unknown as KTableProcessorSupplier<unknown, unknown, K, VR>,
     m?.storeName
   )
+  // suppress(untilWindowCloses) on a join of windowed tables takes the larger grace of the two (Kafka walks all parents).
+  Object.assign(merger, { parentSuppliers: [thisTable.supplier, otherTable.supplier] })
 
   const keySerde = m?.keySerde ?? thisTable.keySerde
   const valueSerde = m?.valueSerde

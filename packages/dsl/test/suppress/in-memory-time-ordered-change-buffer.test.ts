@@ -43,7 +43,7 @@ describe('InMemoryTimeOrderedKeyValueChangeBuffer (InMemoryTimeOrderedKeyValueCh
     buffer.put(5, 'a', new Change<number>(2, null), ctx(5))
     buffer.put(9, 'c', new Change<number>(8, 7), ctx(9))
     expect([buffer.numRecords(), buffer.minTimestamp()]).to.deep.equal([3, 3])
-    expect(buffer.priorValueForBuffered('c')).to.deep.equal({ defined: true, value: { value: 6, timestamp: 9 } })
+    expect(buffer.priorValueForBuffered('c')).to.deep.equal({ defined: true, value: { value: 6, timestamp: -1 } })
     expect(buffer.priorValueForBuffered('a')).to.deep.equal({ defined: true, value: null })
     expect(buffer.priorValueForBuffered('z').defined).to.equal(false)
     expect(drain(buffer)).to.deep.equal([['c', 8, 7, 9], ['a', 2, null, 5], ['b', 1, null, 5]])

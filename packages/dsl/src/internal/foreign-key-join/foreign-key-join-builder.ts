@@ -55,7 +55,11 @@ export function joinOnForeignKey<K, V, KO, VO, VR> (options: {
   thisTable.supplier.enableSendingOldValues(true)
 
   const base = tableJoined?.name
-  const name = (suffix: string, prefix: string): string => base === undefined ? builder.newProcessorName(prefix) : base + suffix
+  // Kafka's NamedInternal.suffixWithOrElseGet draws ("burns") an index even for a given name
+  const name = (suffix: string, prefix: string): string => {
+    const generated = builder.newProcessorName(prefix)
+    return base === undefined ? generated : base + suffix
+  }
   const subscriptionTopic = name('-subscription-registration', 'KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-') + '-topic'
   const serdes = new ForeignKeyJoinSerdes<K, V, KO, VO>(
     { key: thisTable.keySerde, value: thisTable.valueSerde, foreignKey: otherTable.keySerde, foreignValue: otherTable.valueSerde },

@@ -120,14 +120,15 @@ export class InMemoryTimeOrderedKeyValueChangeBuffer<K, V> implements StateStore
   }
 
   /**
-   * The value the table had before the key entered the buffer, with the timestamp of the
-   * latest buffered update; `defined` is false when the key is not buffered.
+   * The value the table had before the key entered the buffer, with an unknown timestamp (-1,
+   * Kafka's RecordQueue.UNKNOWN: the buffer never learns when the prior value was written);
+   * `defined` is false when the key is not buffered.
    */
   priorValueForBuffered (key: K): { defined: boolean, value: ValueAndTimestamp<V> | null } {
     const entry = this.#index.get(this.#serializeKey(key).toString('hex'))
     if (entry === undefined) return { defined: false, value: null }
     const prior = this.#deserializeValue(entry.value.priorValue)
-    return { defined: true, value: ValueAndTimestamp.make(prior, entry.value.context.timestamp) }
+    return { defined: true, value: ValueAndTimestamp.make(prior, -1) }
   }
 
   #cleanPut (time: number, key: Buffer, value: BufferValue): void {

@@ -3,8 +3,9 @@
  * else KTABLE-SUPPRESS-<n>) and its buffer store (`<name>-store`, else
  * KTABLE-SUPPRESS-STATE-STORE-<n>), finds the suppress duration (the time limit, or for final
  * results the window close delay of the windowed aggregation upstream, walking up through
- * single-parent table operators) and adds the processor with its in-memory buffer store
- * (changelogged unless the BufferConfig disables logging). @internal
+ * table operators, the largest of the parents' at a multi-parent node) and adds the processor
+ * with its in-memory buffer store (changelogged unless the BufferConfig disables logging).
+ * @internal
  */
 import { TopologyError } from '@kstreams/core'
 import type { StateStore, StoreBuilder } from '@kstreams/core'
@@ -37,6 +38,14 @@ interface HasParentSupplier {
   readonly parentSupplier: KTableProcessorSupplier<unknown, unknown, unknown, unknown> | undefined
 }
 
+/**
+ * What a node with several parents exposes (a cogroup merge): as Kafka's window grace search,
+ * the delay is the largest of its parents'.
+ */
+interface HasParentSuppliers {
+  readonly parentSuppliers: ReadonlyArray<KTableProcessorSupplier<unknown, unknown, unknown, unknown>>
+}
+
 export function suppressTable<K, V> (table: KTable<K, V>, suppressed: Suppressed<K>): KTable<K, V> {
   const builder = table.builder
   const name = suppressed.name ?? builder.newProcessorName(SUPPRESS_NAME)
@@ -61,11 +70,18 @@ export function suppressTable<K, V> (table: KTable<K, V>, suppressed: Suppressed
 function findWindowCloseDelay (supplier: unknown, chain: string): number {
   if (hasWindowCloseDelay(supplier)) return supplier.windowCloseDelayMs()
   if (hasParent(supplier) && supplier.parentSupplier !== undefined) return findWindowCloseDelay(supplier.parentSupplier, chain)
+  if (hasParents(supplier) && supplier.parentSuppliers.length > 0) {
+    return Math.max(...supplier.parentSuppliers.map(parent => findWindowCloseDelay(parent, chain)))
+  }
   throw new TopologyError('TOPOLOGY_INVALID', `Window close time is only defined for windowed computations. Got [${chain}].`)
 }
 
 function hasWindowCloseDelay (supplier: unknown): supplier is WindowCloseDelay {
   return typeof (supplier as Partial<WindowCloseDelay> | null)?.windowCloseDelayMs === 'function'
+}
+
+function hasParents (supplier: unknown): supplier is HasParentSuppliers {
+  return supplier !== null && typeof supplier === 'object' && Array.isArray((supplier as Partial<HasParentSuppliers>).parentSuppliers)
 }
 
 function hasParent (supplier: unknown): supplier is HasParentSupplier {
