@@ -48,7 +48,8 @@ describe('Failover to standby replicas of in-memory stores (three instances, rea
           await writeFile(path, i.stderr + '\n' + i.events.map(e => JSON.stringify(e)).join('\n') + '\n')
           return path
         }))
-        throw new Error(`${(err as Error).message}\nsurvivor logs: ${logs.join(', ')}`)
+        const short = [...expected].filter(([w, c]) => (output.last.get(w) ?? 0) < c).map(([w, c]) => `${w} ${output.last.get(w) ?? 0}/${c}`)
+        throw new Error(`${(err as Error).message}\nbelow the true count: ${short.join(', ')}\nsurvivor logs: ${logs.join(', ')}`)
       })
       for (const [word, count] of expected) expect(output.last.get(word), word).to.be.at.least(count)
 

@@ -27,6 +27,9 @@ import type { AdminPort } from './kafka/ports.js'
 import { QueryableStoreProvider, type StoreQueryParameters } from './iq/queryable-store-provider.js'
 import { StreamsMetadataState, type KeyQueryMetadata, type StreamsMetadata } from './iq/streams-metadata-state.js'
 import { localStorePartitionLags, type LagInfo } from './iq/local-store-lags.js'
+import { runStateQuery } from './iq/v2/state-query-runner.js'
+import type { StateQueryRequest } from './iq/v2/state-query-request.js'
+import type { StateQueryResult } from './iq/v2/state-query-result.js'
 
 export type KafkaStreamsState = 'CREATED' | 'REBALANCING' | 'RUNNING' | 'PENDING_SHUTDOWN' | 'NOT_RUNNING' | 'PENDING_ERROR' | 'ERROR'
 
@@ -298,6 +301,21 @@ export class KafkaStreams {
    */
   store<T> (params: StoreQueryParameters<T>): T {
     return this.#queryProvider.getStore(params)
+  }
+
+  /**
+   * Interactive Queries v2: runs `request`'s query on the local partitions of its store and
+   * returns one result per partition (see StateQueryResult). Throws UNKNOWN_STATE_STORE,
+   * STREAMS_NOT_STARTED, or NOT_RUNNING once the client is stopping or stopped.
+   */
+  query<R> (request: StateQueryRequest<R>): StateQueryResult<R> {
+    return runStateQuery(request, {
+      clientState: this.state(),
+      threads: this.#threads.map(t => ({ state: t.state, localStores: (name: string, stale: boolean) => t.taskManager.queryableStores(name, stale) })),
+      globalStores: this.#globalStores,
+      storeNames: new Set(this.#def.storeBuilders.keys()),
+      partitionExists: (name, partition) => this.#metadata.partitionExists(name, partition)
+    })
   }
 
   /**

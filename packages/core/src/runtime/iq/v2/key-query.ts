@@ -1,0 +1,25 @@
+/**
+ * IQv2 point lookup of one key in a key-value store (Kafka Streams' `KeyQuery`). The answer is
+ * the plain value, or null when the key is absent; on a timestamped store the timestamp is
+ * dropped (use `TimestampedKeyQuery` to keep it).
+ */
+import { QUERY_RESULT, type Query } from './query.js'
+
+export class KeyQuery<K, V> implements Query<V | null> {
+  declare readonly [QUERY_RESULT]?: V | null
+
+  private constructor (readonly key: K, readonly skipsCache: boolean) {}
+
+  static withKey<K, V> (key: K): KeyQuery<K, V> {
+    return new KeyQuery<K, V>(key, false)
+  }
+
+  /** Kept for API parity: reads go through the store layers, so the cache is always consulted. */
+  skipCache (): KeyQuery<K, V> {
+    return new KeyQuery<K, V>(this.key, true)
+  }
+
+  toString (): string {
+    return `KeyQuery{key=${String(this.key)}}`
+  }
+}

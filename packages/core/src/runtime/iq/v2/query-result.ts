@@ -1,0 +1,91 @@
+/**
+ * The answer of one store partition (or of a global store) to an IQv2 query (Kafka Streams'
+ * `QueryResult`): either the store's result or a failure reason with a message. Asking a
+ * success for its failure, or a failure for its result, throws ILLEGAL_ARGUMENT.
+ */
+import { StreamsError } from '../../../errors.js'
+
+/** Why a partition did not answer (Kafka Streams' `FailureReason`). */
+export type FailureReason =
+  /** The store does not know this kind of query. */
+  | 'UNKNOWN_QUERY_TYPE'
+  /** `requireActive()` was set but the local copy is a standby or not a RUNNING active task. */
+  | 'NOT_ACTIVE'
+  /** Not yet up to the requested position bound (position bounds are not implemented yet). */
+  | 'NOT_UP_TO_BOUND'
+  /** This instance has no task for the partition (it may have moved to another instance). */
+  | 'NOT_PRESENT'
+  /** The store has no such partition at all. */
+  | 'DOES_NOT_EXIST'
+  /** The store threw while answering; the message says what. */
+  | 'STORE_EXCEPTION'
+
+export class QueryResult<R> {
+  readonly #result: R | undefined
+  readonly #reason: FailureReason | undefined
+  readonly #message: string | undefined
+  readonly #executionInfo: string[] = []
+
+  private constructor (result: R | undefined, reason: FailureReason | undefined, message: string | undefined) {
+    this.#result = result
+    this.#reason = reason
+    this.#message = message
+  }
+
+  static forResult<R> (result: R): QueryResult<R> {
+    return new QueryResult<R>(result, undefined, undefined)
+  }
+
+  static forFailure<R> (reason: FailureReason, message: string): QueryResult<R> {
+    return new QueryResult<R>(undefined, reason, message)
+  }
+
+  /** Shorthand for the UNKNOWN_QUERY_TYPE failure of a store that does not know `query`. */
+  static forUnknownQueryType<R> (query: unknown, storeDescription: string, why = ''): QueryResult<R> {
+    return QueryResult.forFailure(
+      'UNKNOWN_QUERY_TYPE',
+      `Store ${storeDescription} cannot answer ${String(query)}${why === '' ? '' : `: ${why}`}`
+    )
+  }
+
+  isSuccess (): boolean {
+    return this.#reason === undefined
+  }
+
+  isFailure (): boolean {
+    return this.#reason !== undefined
+  }
+
+  getResult (): R {
+    if (this.#reason !== undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `A failed query result has no result (${this.#reason}: ${this.#message ?? ''})`)
+    return this.#result as R
+  }
+
+  get result (): R {
+    return this.getResult()
+  }
+
+  getFailureReason (): FailureReason {
+    if (this.#reason === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', 'A successful query result has no failure reason')
+    return this.#reason
+  }
+
+  getFailureMessage (): string {
+    if (this.#reason === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', 'A successful query result has no failure message')
+    return this.#message ?? ''
+  }
+
+  /** What the layers that handled the query noted, when the request enabled execution info. */
+  getExecutionInfo (): readonly string[] {
+    return this.#executionInfo
+  }
+
+  /** Adds a line of execution info (used by the query runner). */
+  addExecutionInfo (line: string): void {
+    this.#executionInfo.push(line)
+  }
+
+  toString (): string {
+    return this.#reason === undefined ? `QueryResult{result=${String(this.#result)}}` : `QueryResult{failure=${this.#reason}, message=${this.#message ?? ''}}`
+  }
+}

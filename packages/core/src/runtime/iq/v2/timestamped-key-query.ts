@@ -1,0 +1,21 @@
+/**
+ * IQv2 point lookup of one key in a timestamped key-value store (Kafka Streams'
+ * `TimestampedKeyQuery`): the value with its timestamp, or null. A plain key-value store does not
+ * know this query (UNKNOWN_QUERY_TYPE).
+ */
+import type { ValueAndTimestamp } from '../../../state/key-value-store.js'
+import { QUERY_RESULT, type Query } from './query.js'
+
+export class TimestampedKeyQuery<K, V> implements Query<ValueAndTimestamp<V> | null> {
+  declare readonly [QUERY_RESULT]?: ValueAndTimestamp<V> | null
+
+  private constructor (readonly key: K) {}
+
+  static withKey<K, V> (key: K): TimestampedKeyQuery<K, V> {
+    return new TimestampedKeyQuery<K, V>(key)
+  }
+
+  toString (): string {
+    return `TimestampedKeyQuery{key=${String(this.key)}}`
+  }
+}
