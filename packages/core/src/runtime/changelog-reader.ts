@@ -147,7 +147,13 @@ export class ChangelogReader {
 
   /** One restore step: fetches and applies what is available; returns the partitions that completed. */
   async restoreStep (maxWaitMs: number): Promise<TopicPartition[]> {
-    if (this.#restoring.size === 0) return []
+    if (this.#restoring.size === 0) {
+      // Nothing to read (e.g. standbys handed over, new ones not registered yet): wait instead of
+      // returning at once, or a loop calling this spins on microtasks and starves the event loop
+      // (no I/O, no timers: the rebalance that would register new work can never finish).
+      await new Promise(resolve => setTimeout(resolve, Math.min(maxWaitMs, 50)))
+      return []
+    }
     if (this.#assignmentChanged) {
       this.#options.reader.assign([...this.#restoring.values()].map(e => ({ ...e.reg.partition, offset: e.position })))
       this.#assignmentChanged = false

@@ -261,6 +261,8 @@ export class StreamThread {
       while (this.#tasks.needsChangelogReader && this.#failed === undefined && this.state !== 'PENDING_SHUTDOWN' && this.state !== 'DEAD') {
         await this.#guard(async () => this.#tasks.restoreStep(this.#o.config.pollMs))
         this.#maybeRunning()
+        // Let I/O and timers run between steps, whatever a step did.
+        await new Promise(resolve => setImmediate(resolve))
       }
       this.#restoreLoop = undefined
     })()

@@ -233,7 +233,9 @@ export class TaskManager {
     for (const r of registrations) this.#changelogToTask.set(tpKey(r.partition.topic, r.partition.partition), t)
     let complete: TopicPartition[]
     try {
+      const started = this.#o.clock.milliseconds()
       complete = await this.#o.changelogReader.register(registrations)
+      this.#o.logger.info(`Task ${t.id.toString()}: changelog offsets of ${registrations.length} store(s) read in ${this.#o.clock.milliseconds() - started} ms`)
     } catch (err) {
       if (!(err instanceof StreamsError) || err.code !== 'TASK_CORRUPTED') throw err
       this.#o.logger.warn(`${err.message}; wiping the local state of task ${t.id.toString()} and restoring it from the beginning`)

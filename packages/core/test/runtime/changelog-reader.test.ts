@@ -34,6 +34,14 @@ const admin = (log: Map<string, number>) => ({
 })
 
 describe('ChangelogReader', () => {
+  it('a step with nothing to restore yields to the event loop (a loop of steps cannot starve timers and I/O)', async () => {
+    const reader = new ChangelogReader({ reader: new FakeReader(new Map()), admin: admin(new Map()) })
+    let fired = false
+    setTimeout(() => { fired = true }, 0)
+    for (let i = 0; i < 1000 && !fired; i++) await reader.restoreStep(0)
+    expect(fired).to.equal(true)
+  })
+
   it('restores from the start offset to the end captured at registration, never past it, reporting progress', async () => {
     const log = new Map([['app-s-changelog-0', 10]])
     let now = 0
