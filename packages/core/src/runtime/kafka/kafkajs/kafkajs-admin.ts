@@ -5,7 +5,7 @@
  * last stable offset; the high watermark when no transaction is open), as kafkajs asks for them.
  */
 import type { Admin, Kafka } from 'kafkajs'
-import { IllegalStateError, StreamsError } from '../../../errors.js'
+import { IllegalStateError } from '../../../errors.js'
 import { tpKey, type AdminPort, type NewTopic, type TopicPartition, type TopicPartitionOffset } from '../ports.js'
 import { groupByTopic } from './kafkajs-assignor-bridge.js'
 import { kafkaErrorType, toStreamsError } from './kafkajs-errors.js'
@@ -118,13 +118,9 @@ export class KafkajsAdmin implements AdminPort {
     const deadline = Date.now() + METADATA_WAIT_MS
     for (;;) {
       try {
-        const { topics: found } = await admin.fetchTopicMetadata({ topics })
-        // Every partition of every topic has a leader: producers and consumers can use them.
-        if (found.every(t => t.partitions.length > 0 && t.partitions.every(p => p.leader >= 0))) return
-        if (Date.now() >= deadline) throw new StreamsError('KAFKA', `Topics ${topics.join(', ')} have partitions without a leader after ${METADATA_WAIT_MS} ms`)
-        await new Promise(resolve => setTimeout(resolve, METADATA_RETRY_MS))
+        await admin.fetchTopicMetadata({ topics })
+        return
       } catch (error) {
-        if (error instanceof StreamsError) throw error
         const type = kafkaErrorType(error)
         const transient = type === 'UNKNOWN_TOPIC_OR_PARTITION' || type === 'LEADER_NOT_AVAILABLE'
         if (!transient || Date.now() >= deadline) throw error
