@@ -43,10 +43,8 @@ export class KafkajsAdmin implements AdminPort {
   async createTopics (topics: readonly NewTopic[]): Promise<void> {
     if (topics.length === 0) return
     await this.#run('Creating topics', async admin => {
-      // Leaders are awaited below: kafkajs' own wait gives up on the UNKNOWN_TOPIC_OR_PARTITION a
-      // KRaft broker answers until the new topic's metadata has propagated (seen on a loaded machine).
       await admin.createTopics({
-        waitForLeaders: false,
+        waitForLeaders: true,
         topics: topics.map(t => ({
           topic: t.topic,
           numPartitions: t.numPartitions,
@@ -54,6 +52,7 @@ export class KafkajsAdmin implements AdminPort {
           configEntries: Object.entries(t.configs).map(([name, value]) => ({ name, value }))
         }))
       })
+      // kafkajs skips waiting for leaders when some of the topics already existed.
       await this.#awaitMetadata(admin, topics.map(t => t.topic))
     })
   }
