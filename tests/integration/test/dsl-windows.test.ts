@@ -5,34 +5,12 @@
  */
 import { expect } from 'chai'
 import { InteractiveQueryServer, KafkaStreams, KeyValue, Serdes } from '@kstreams/core'
-import { request } from 'node:http'
-import { createServer } from 'node:net'
 import { BufferConfig, Consumed, EmitStrategy, Grouped, Materialized, Produced, StreamsBuilder, Suppressed, TimeWindows } from '@kstreams/dsl'
 import { RocksDBDslStoreSuppliers } from '@kstreams/rocksdb'
-import { bootstrapServers, createTopics, kafka, readUntil, tempDir, unique, waitFor } from './helpers.js'
+import { bootstrapServers, createTopics, kafka, readUntil, tempDir, unique, waitFor, freePort, getJson } from './helpers.js'
 
 const S = Serdes.String()
 const L = Serdes.Long()
-
-async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as { port: number }).port
-  await new Promise<void>(resolve => server.close(() => resolve()))
-  return port
-}
-
-async function get (port: number, path: string): Promise<{ status: number, body: any }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path }, res => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()) }))
-    })
-    req.on('error', reject)
-    req.end()
-  })
-}
 
 describe('DSL windows on a real broker (RocksDB stores)', function () {
   this.timeout(120000)
@@ -76,12 +54,12 @@ describe('DSL windows on a real broker (RocksDB stores)', function () {
       expect([...final].sort()).to.deep.equal(expected)
       expect([...suppressed].sort()).to.deep.equal(expected)
       // The store keeps windows for size + grace of stream time (32 s now): only c's window is left.
-      const windows = await get(port, '/stores/counts/keys/c/windows?from=0')
+      const windows = await getJson(port, '/stores/counts/keys/c/windows?from=0')
       expect(windows.status).to.equal(200)
       expect(windows.body.windows).to.deep.equal([{ start: 30000, end: 40000, value: 2 }])
-      expect((await get(port, '/stores/counts/keys/a/windows')).body.windows).to.deep.equal([])
-      expect((await get(port, '/stores/counts/keys/c/windows?from=30001')).body.windows).to.deep.equal([])
-      expect((await get(port, '/stores/counts/keys/a/windows?from=x')).status).to.equal(400)
+      expect((await getJson(port, '/stores/counts/keys/a/windows')).body.windows).to.deep.equal([])
+      expect((await getJson(port, '/stores/counts/keys/c/windows?from=30001')).body.windows).to.deep.equal([])
+      expect((await getJson(port, '/stores/counts/keys/a/windows?from=x')).status).to.equal(400)
     } finally {
       await server.close()
       await producer.disconnect()

@@ -4,6 +4,8 @@
  */
 import { Kafka, logLevel, type Admin } from 'kafkajs'
 import { randomBytes } from 'node:crypto'
+import { request } from 'node:http'
+import { createServer } from 'node:net'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -91,4 +93,26 @@ export async function recordCount (topic: string): Promise<number> {
   } finally {
     await admin.disconnect()
   }
+}
+
+/** A TCP port free on 127.0.0.1 now (for an applicationServer / HTTP endpoint). */
+export async function freePort (): Promise<number> {
+  const server = createServer()
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as { port: number }).port
+  await new Promise<void>(resolve => server.close(() => resolve()))
+  return port
+}
+
+/** GET a JSON answer from 127.0.0.1:port. */
+export async function getJson (port: number, path: string): Promise<{ status: number, body: any }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path }, res => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()) }))
+    })
+    req.on('error', reject)
+    req.end()
+  })
 }

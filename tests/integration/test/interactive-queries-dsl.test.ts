@@ -1,32 +1,10 @@
 import { expect } from 'chai'
-import { createServer } from 'node:net'
-import { request } from 'node:http'
 import { KafkaStreams, Serdes, QueryableStoreTypes, InteractiveQueryServer } from '@kstreams/core'
 import { Consumed, Grouped, Materialized, StreamsBuilder } from '@kstreams/dsl'
-import { bootstrapServers, createTopics, produce, tempDir, unique, waitFor } from './helpers.js'
+import { bootstrapServers, createTopics, produce, tempDir, unique, waitFor, freePort, getJson } from './helpers.js'
 
 const S = Serdes.String()
 const L = Serdes.Long()
-
-async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as { port: number }).port
-  await new Promise<void>(resolve => server.close(() => resolve()))
-  return port
-}
-
-async function get (port: number, path: string): Promise<{ status: number, body: any }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path }, res => {
-      const chunks: Buffer[] = []
-      res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()) }))
-    })
-    req.on('error', reject)
-    req.end()
-  })
-}
 
 /**
  * DSL WordCount (groupBy -> repartition topic -> count into a timestamped store) on two
@@ -85,7 +63,7 @@ describe('Interactive queries on a DSL count fed by a repartition topic (two ins
         expect(owner.store({ storeName: 'word-counts', queryableStoreType: ts, partition: metas[0]!.partition }).get(w)?.value).to.equal(expected.get(w))
         expect(other.store({ storeName: 'word-counts', queryableStoreType: kv }).get(w)).to.equal(null)
         for (const port of ports) {
-          const answer = await get(port, `/stores/word-counts/keys/${w}`)
+          const answer = await getJson(port, `/stores/word-counts/keys/${w}`)
           expect(answer.status).to.equal(200)
           expect(answer.body.value).to.equal(expected.get(w))
         }

@@ -1,9 +1,8 @@
 import { expect } from 'chai'
-import { createServer } from 'node:net'
 import { request } from 'node:http'
 import { KafkaStreams, Record as KRecord, Serdes, Topology, type KeyValueStore, type Processor, type ProcessorContext, QueryableStoreTypes, InteractiveQueryServer, partitionFor } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
-import { bootstrapServers, createTopics, produce, sleep, tempDir, unique, waitFor } from './helpers.js'
+import { bootstrapServers, createTopics, produce, sleep, tempDir, unique, waitFor, freePort } from './helpers.js'
 
 const STORE = 'Counts'
 const PARTITIONS = 6
@@ -21,14 +20,6 @@ const countingTopology = (input: string): Topology => new Topology()
   .addSource('In', input, { keyDeserializer: S, valueDeserializer: S })
   .addProcessor('Count', () => new CountProcessor(), 'In')
   .addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(STORE), S, Serdes.Long()), 'Count')
-
-async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
-  const port = (server.address() as { port: number }).port
-  await new Promise<void>(resolve => server.close(() => resolve()))
-  return port
-}
 
 interface HttpAnswer { status: number, body: any, retryAfter: string | undefined }
 async function get (port: number, path: string): Promise<HttpAnswer> {

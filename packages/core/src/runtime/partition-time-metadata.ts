@@ -56,8 +56,3 @@ export function decodeCommitMetadata (metadata: string | undefined): CommitMetad
   }
   return { partitionTime: time >= 0 ? time : undefined, processorMetadata }
 }
-
-/** The partition time in committed metadata, or undefined when absent or unreadable. */
-export function decodePartitionTime (metadata: string | undefined): number | undefined {
-  return decodeCommitMetadata(metadata).partitionTime
-}

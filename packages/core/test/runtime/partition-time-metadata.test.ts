@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { decodeCommitMetadata, decodePartitionTime, encodePartitionTime } from '../../src/runtime/partition-time-metadata.js'
+import { decodeCommitMetadata, encodePartitionTime } from '../../src/runtime/partition-time-metadata.js'
 
 describe('committed offset metadata (partition time + KIP-825 processor metadata)', () => {
   it('encodes the partition time alone with magic 1 (base64 of 9 bytes)', () => {
@@ -7,7 +7,7 @@ describe('committed offset metadata (partition time + KIP-825 processor metadata
     const bytes = Buffer.from(encoded, 'base64')
     expect([bytes.length, bytes[0], Number(bytes.readBigInt64BE(1))]).to.deep.equal([9, 1, 1234])
     expect(decodeCommitMetadata(encoded)).to.deep.equal({ partitionTime: 1234, processorMetadata: new Map() })
-    expect(decodePartitionTime(encoded)).to.equal(1234)
+    expect(decodeCommitMetadata(encoded).partitionTime).to.equal(1234)
   })
 
   it('round-trips processor metadata with magic 2: count, then key length, UTF-8 key, int64 value per entry', () => {
