@@ -43,17 +43,26 @@ export class KafkajsAdmin implements AdminPort {
   async createTopics (topics: readonly NewTopic[]): Promise<void> {
     if (topics.length === 0) return
     await this.#run('Creating topics', async admin => {
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: topics.map(t => ({
-          topic: t.topic,
-          numPartitions: t.numPartitions,
-          replicationFactor: t.replicationFactor,
-          configEntries: Object.entries(t.configs).map(([name, value]) => ({ name, value }))
-        }))
-      })
+      try {
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: topics.map(t => ({
+            topic: t.topic,
+            numPartitions: t.numPartitions,
+            replicationFactor: t.replicationFactor,
+            configEntries: Object.entries(t.configs).map(([name, value]) => ({ name, value }))
+          }))
+        })
+      } catch (error) {
+        // The topics were created, but kafkajs' wait for their leaders gives up on the
+        // UNKNOWN_TOPIC_OR_PARTITION a KRaft broker answers until a new topic has propagated
+        // (seen on a loaded machine); the waits below take over.
+        if (!isTransientMetadataError(error)) throw error
+      }
       // kafkajs skips waiting for leaders when some of the topics already existed.
-      await this.#awaitMetadata(admin, topics.map(t => t.topic))
+      const names = topics.map(t => t.topic)
+      await this.#awaitMetadata(admin, names)
+      await this.#awaitLeaders(admin, names)
     })
   }
 
@@ -120,10 +129,24 @@ export class KafkajsAdmin implements AdminPort {
         await admin.fetchTopicMetadata({ topics })
         return
       } catch (error) {
-        const type = kafkaErrorType(error)
-        const transient = type === 'UNKNOWN_TOPIC_OR_PARTITION' || type === 'LEADER_NOT_AVAILABLE'
-        if (!transient || Date.now() >= deadline) throw error
+        if (!isTransientMetadataError(error) || Date.now() >= deadline) throw error
         await new Promise(resolve => setTimeout(resolve, METADATA_RETRY_MS))
+      }
+    }
+  }
+
+  /** Every partition answers a ListOffsets request, which only its leader can. */
+  async #awaitLeaders (admin: Admin, topics: string[]): Promise<void> {
+    const deadline = Date.now() + METADATA_WAIT_MS
+    for (const topic of topics) {
+      for (;;) {
+        try {
+          await admin.fetchTopicOffsets(topic)
+          break
+        } catch (error) {
+          if (!isTransientMetadataError(error) || Date.now() >= deadline) throw error
+          await new Promise(resolve => setTimeout(resolve, METADATA_RETRY_MS))
+        }
       }
     }
   }
@@ -145,4 +168,11 @@ export class KafkajsAdmin implements AdminPort {
       }
     })
   }
+}
+
+const TRANSIENT_METADATA_ERRORS = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'NOT_LEADER_FOR_PARTITION', 'NOT_LEADER_OR_FOLLOWER'])
+
+function isTransientMetadataError (error: unknown): boolean {
+  const type = kafkaErrorType(error)
+  return type !== undefined && TRANSIENT_METADATA_ERRORS.has(type)
 }

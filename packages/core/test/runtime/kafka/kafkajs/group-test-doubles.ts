@@ -104,6 +104,19 @@ export class RecordingHandlers implements GroupConsumerHandlers {
     return this.assignments().at(-1)
   }
 
+  /** The events in order, one short line each: what a failed wait prints. */
+  summary (): string {
+    return this.events.map(e => {
+      switch (e.type) {
+        case 'batch': return `batch ${e.batch.partition}@${e.batch.nextOffset}[${e.batch.records.map(r => r.value?.toString() ?? 'null').join(',')}]`
+        case 'assigned': return `assigned ${partitionKeys(e.assignment.partitions).join(',')}`
+        case 'revoked': return `revoked ${partitionKeys(e.partitions).join(',')}`
+        case 'fatal': return `fatal ${e.error.message}`
+        default: return e.type
+      }
+    }).join(' ')
+  }
+
   count (type: HandlerEvent['type']): number {
     return this.events.filter(e => e.type === type).length
   }

@@ -69,10 +69,11 @@ export function record (topic: string, partition: number, value: string, key: st
   return { topic, partition, key: key === null ? null : Buffer.from(key), value: Buffer.from(value), headers, timestamp: 1_700_000_000_000 }
 }
 
-export async function waitFor (what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+/** `detail` adds what was seen instead to the timeout error, for diagnosing a failure in CI. */
+export async function waitFor (what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000, detail?: () => string): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`)
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${detail === undefined ? '' : `; saw ${detail()}`}`)
     await sleep(25)
   }
 }
