@@ -3,12 +3,15 @@
  * start offset (checkpoint + 1, or the beginning) up to the end offset captured when it was
  * registered - never ended by an idle timeout - in large batches applied through the store's
  * restore callback. Owns the restore reader's assignment and the restore progress of every
- * partition; reports progress to the StateRestoreListener. @internal
+ * partition; reports restore progress to the StateRestoreListener and standby progress to the
+ * StandbyUpdateListener. @internal
  */
 import { StreamsError } from '../errors.js'
 import type { StateRestoreCallback } from '../state/state-store.js'
 import { tpKey, type AdminPort, type FetchedBatch, type PartitionReaderPort, type TopicPartition } from './kafka/ports.js'
 import type { StateRestoreListener } from './state-restore-listener.js'
+import type { StandbySuspendReason, StandbyUpdateListener } from './standby-update-listener.js'
+import type { TaskId } from '../task-id.js'
 
 export interface ChangelogRegistration {
   readonly partition: TopicPartition
@@ -20,6 +23,10 @@ export interface ChangelogRegistration {
   readonly onApplied?: (lastOffset: number) => void
   /** A standby keeps reading with no end; it never completes. */
   readonly standby?: boolean
+  /** The task whose store this is (reported in progress and to the standby listener). */
+  readonly taskId?: TaskId
+  /** Counts the records applied (the task's restore or update metrics). */
+  readonly applied?: { record: (records: number) => void }
 }
 
 interface Restoring {
@@ -28,12 +35,15 @@ interface Restoring {
   position: number
   restored: number
   readonly startedAt: number
+  /** The changelog end as last seen: captured at registration, then each batch's high watermark. */
+  currentEnd: number
 }
 
 /** Where the restore of one changelog partition stands. */
 export interface RestoreProgress {
   readonly partition: TopicPartition
   readonly storeName: string
+  readonly taskId: TaskId | undefined
   /** The next offset to apply. */
   readonly position: number
   /** The end captured when the restore started. */
@@ -46,10 +56,30 @@ export interface RestoreProgress {
   readonly etaMs: number | undefined
 }
 
+/** Where a standby store stands against its changelog. */
+export interface StandbyProgress {
+  readonly partition: TopicPartition
+  readonly storeName: string
+  readonly taskId: TaskId | undefined
+  /** The next offset to apply. */
+  readonly position: number
+  /** The changelog's end as last seen. */
+  readonly currentEndOffset: number
+  /** Records behind the end (the lag a failover to this standby would restore). */
+  readonly lag: number
+  /** Records applied since the standby started. */
+  readonly updated: number
+  /** Records applied per second since the standby started. */
+  readonly recordsPerSecond: number
+}
+
 export interface ChangelogReaderOptions {
   readonly reader: PartitionReaderPort
   readonly admin: Pick<AdminPort, 'endOffsets' | 'beginningOffsets'>
   readonly listener?: StateRestoreListener
+  readonly standbyListener?: StandbyUpdateListener
+  /** Told after each restore step how many records it applied (the thread's restore metrics). */
+  readonly onStep?: (records: number) => void
   /** Milliseconds now (for restore rates); default Date.now. */
   readonly now?: () => number
 }
@@ -79,15 +109,16 @@ export class ChangelogReader {
         if (reg.startOffset !== undefined && reg.startOffset > endOffset) {
           throw new StreamsError('TASK_CORRUPTED', `Checkpointed offset ${reg.startOffset - 1} of standby store ${reg.storeName} is beyond the end ${endOffset} of changelog ${key}`)
         }
-        this.#restoring.set(key, { reg, endOffset: Number.POSITIVE_INFINITY, position: start, restored: 0, startedAt: this.#now() })
+        this.#restoring.set(key, { reg, endOffset: Number.POSITIVE_INFINITY, position: start, restored: 0, startedAt: this.#now(), currentEnd: endOffset })
         this.#assignmentChanged = true
+        this.#options.standbyListener?.onUpdateStart?.(reg.partition, reg.storeName, start)
         continue
       }
       if (reg.startOffset !== undefined && reg.startOffset > endOffset) {
         throw new StreamsError('TASK_CORRUPTED', `Checkpointed offset ${reg.startOffset - 1} of store ${reg.storeName} is beyond the end ${endOffset} of changelog ${key} (truncated or recreated topic)`)
       }
       this.#options.listener?.onRestoreStart?.(reg.partition, reg.storeName, start, endOffset)
-      const entry: Restoring = { reg, endOffset, position: start, restored: 0, startedAt: this.#now() }
+      const entry: Restoring = { reg, endOffset, position: start, restored: 0, startedAt: this.#now(), currentEnd: endOffset }
       if (start >= endOffset) {
         this.#options.listener?.onRestoreEnd?.(reg.partition, reg.storeName, 0)
         complete.push(reg.partition)
@@ -99,8 +130,11 @@ export class ChangelogReader {
     return complete
   }
 
-  /** Stops restoring partitions (their task moved away). */
-  unregister (partitions: readonly TopicPartition[]): void {
+  /**
+   * Stops reading partitions: their task moved away, or (`PROMOTED`) a standby became the active
+   * task here. The reason is what the standby listener hears.
+   */
+  unregister (partitions: readonly TopicPartition[], standbyReason: StandbySuspendReason = 'MIGRATED'): void {
     for (const p of partitions) {
       const key = tpKey(p.topic, p.partition)
       const entry = this.#restoring.get(key)
@@ -108,6 +142,7 @@ export class ChangelogReader {
       this.#restoring.delete(key)
       this.#assignmentChanged = true
       if (entry.reg.standby !== true) this.#options.listener?.onRestoreSuspended?.(p, entry.reg.storeName, entry.restored)
+      else this.#options.standbyListener?.onUpdateSuspended?.(p, entry.reg.storeName, entry.position - 1, entry.currentEnd, standbyReason)
     }
   }
 
@@ -121,6 +156,22 @@ export class ChangelogReader {
     return this.#restoring.size
   }
 
+  /** Distinct active tasks with a store still restoring. */
+  restoringActiveTasks (): number {
+    return this.#distinctTasks(false)
+  }
+
+  /** Distinct standby tasks being updated. */
+  updatingStandbyTasks (): number {
+    return this.#distinctTasks(true)
+  }
+
+  #distinctTasks (standby: boolean): number {
+    const ids = new Set<string>()
+    for (const e of this.#restoring.values()) if ((e.reg.standby === true) === standby) ids.add(e.reg.taskId?.toString() ?? tpKey(e.reg.partition.topic, e.reg.partition.partition))
+    return ids.size
+  }
+
   /** Progress of every partition being restored (standbys not included): rate and ETA. */
   progress (): RestoreProgress[] {
     const now = this.#now()
@@ -131,6 +182,7 @@ export class ChangelogReader {
       return {
         partition: e.reg.partition,
         storeName: e.reg.storeName,
+        taskId: e.reg.taskId,
         position: e.position,
         endOffset: e.endOffset,
         restored: e.restored,
@@ -139,6 +191,21 @@ export class ChangelogReader {
         etaMs: rate > 0 ? Math.round(remaining / rate * 1000) : undefined
       }
     })
+  }
+
+  /** Progress of every standby store: position, the changelog end last seen, lag and rate. */
+  standbyProgress (): StandbyProgress[] {
+    const now = this.#now()
+    return [...this.#restoring.values()].filter(e => e.reg.standby === true).map(e => ({
+      partition: e.reg.partition,
+      storeName: e.reg.storeName,
+      taskId: e.reg.taskId,
+      position: e.position,
+      currentEndOffset: e.currentEnd,
+      lag: Math.max(0, e.currentEnd - e.position),
+      updated: e.restored,
+      recordsPerSecond: e.restored / Math.max((now - e.startedAt) / 1000, 0.001)
+    }))
   }
 
   #now (): number {
@@ -161,30 +228,39 @@ export class ChangelogReader {
     const polled = new Map(this.#restoring)
     const batches = await this.#options.reader.poll(maxWaitMs)
     const completed: TopicPartition[] = []
+    let applied = 0
     for (const batch of batches) {
       const key = tpKey(batch.topic, batch.partition)
       const entry = this.#restoring.get(key)
       // Registered again while the fetch was in flight: the batch was read from the old registration's position.
       if (entry === undefined || entry !== polled.get(key)) continue
-      if (this.#apply(entry, batch)) {
+      const before = entry.restored
+      const done = this.#apply(entry, batch)
+      applied += entry.restored - before
+      if (done) {
         this.#restoring.delete(key)
         this.#assignmentChanged = true
         this.#options.listener?.onRestoreEnd?.(entry.reg.partition, entry.reg.storeName, entry.restored)
         completed.push(entry.reg.partition)
       }
     }
+    this.#options.onStep?.(applied)
     return completed
   }
 
   /** Applies the records below the end offset; returns whether the partition is complete. */
   #apply (entry: Restoring, batch: FetchedBatch): boolean {
     const records = batch.records.filter(r => r.offset >= entry.position && r.offset < entry.endOffset)
+    entry.currentEnd = Math.max(entry.currentEnd, batch.highWatermark)
     if (records.length > 0) {
-      entry.reg.apply(records.map(r => ({ key: r.key ?? Buffer.alloc(0), value: r.value, timestamp: r.timestamp })))
+      const { reg } = entry
+      reg.apply(records.map(r => ({ key: r.key ?? Buffer.alloc(0), value: r.value, timestamp: r.timestamp })))
       const last = records[records.length - 1]!.offset
       entry.restored += records.length
-      entry.reg.onApplied?.(last)
-      if (entry.reg.standby !== true) this.#options.listener?.onBatchRestored?.(entry.reg.partition, entry.reg.storeName, last, records.length)
+      reg.onApplied?.(last)
+      reg.applied?.record(records.length)
+      if (reg.standby !== true) this.#options.listener?.onBatchRestored?.(reg.partition, reg.storeName, last, records.length)
+      else if (reg.taskId !== undefined) this.#options.standbyListener?.onBatchLoaded?.(reg.partition, reg.storeName, reg.taskId, last, records.length, entry.currentEnd)
     }
     entry.position = Math.max(entry.position, Math.min(batch.nextOffset, entry.endOffset))
     return entry.position >= entry.endOffset

@@ -19,7 +19,8 @@ import { StreamThread, type StreamThreadState } from './stream-thread.js'
 import { GlobalStreamThread } from './global-stream-thread.js'
 import type { KafkaClientFactory } from './kafka/ports.js'
 import type { StateRestoreListener } from './state-restore-listener.js'
-import type { RestoreProgress } from './changelog-reader.js'
+import type { StandbyUpdateListener } from './standby-update-listener.js'
+import type { RestoreProgress, StandbyProgress } from './changelog-reader.js'
 import type { DeserializationErrorHandler } from './record-queue.js'
 import { createThreadAssignment, type ThreadAssignment } from './thread-assignment.js'
 import type { Serializer } from '../serialization/serde.js'
@@ -73,6 +74,7 @@ export class KafkaStreams {
   #stateListener: StateListener | undefined
   #exceptionHandler: StreamsUncaughtExceptionHandler | undefined
   #restoreListener: StateRestoreListener | undefined
+  #standbyUpdateListener: StandbyUpdateListener | undefined
   #clients: KafkaClientFactory | undefined
   #assignment: ThreadAssignment | undefined
   #threadIndex = 0
@@ -125,9 +127,20 @@ export class KafkaStreams {
     this.#restoreListener = listener
   }
 
+  /** Told as standby tasks start, apply batches and stop (Kafka Streams' setStandbyUpdateListener). */
+  setStandbyUpdateListener (listener: StandbyUpdateListener): void {
+    if (this.state() !== 'CREATED') throw new StreamsError('ILLEGAL_STATE', 'A standby update listener can only be set before start()')
+    this.#standbyUpdateListener = listener
+  }
+
   /** Where every restore of this instance stands: per store and changelog partition, with rate and ETA. */
   restoreProgress (): RestoreProgress[] {
     return this.#threads.flatMap(t => t.taskManager.restoreProgress())
+  }
+
+  /** Where every standby store of this instance stands: position, changelog end, lag and rate. */
+  standbyProgress (): StandbyProgress[] {
+    return this.#threads.flatMap(t => t.taskManager.standbyProgress())
   }
 
   /** Every metric of every stream thread now (store, cache and task metrics). */
@@ -215,6 +228,7 @@ export class KafkaStreams {
       },
       globalStores: this.#globalStores,
       restoreListener: this.#restoreListener,
+      standbyUpdateListener: this.#standbyUpdateListener,
       onStateChange: (t, from, to) => this.#onThreadStateChange(t, from, to),
       onFailure: (t, error) => { void this.#onThreadFailure(t, error) },
       deserializationErrorHandler: this.#deserializationHandler(),

@@ -19,6 +19,9 @@ import { ProcessorStateManager, type StoreMetadata } from './state/processor-sta
 import type { StateDirectory } from './state/state-directory.js'
 import type { ChangelogReader } from './changelog-reader.js'
 import type { TopicPartition } from './kafka/ports.js'
+import type { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
+import { addTaskRestoreMetrics } from './restore-metrics.js'
+import type { StandbySuspendReason } from './standby-update-listener.js'
 
 export interface StandbyTask {
   readonly id: TaskId
@@ -43,6 +46,7 @@ export interface StandbyTasksOptions {
   readonly collector: RecordCollector
   readonly changelogReader: ChangelogReader
   readonly globalStores: ReadonlyMap<string, StateStore>
+  readonly metrics?: StreamsMetricsRegistry
   /** The changelog partition of a task's store, or undefined when the store is not logged. */
   readonly changelogPartition: (storeName: string, id: TaskId) => TopicPartition | undefined
 }
@@ -89,7 +93,8 @@ export class StandbyTasks {
     await task.initializeStores()
     await stateManager.loadCheckpoint()
     this.#standbys.set(id.toString(), { id, task, stateManager })
-    const registrations = stateManager.restoreRegistrations().map(r => ({ ...r, standby: true }))
+    const applied = addTaskRestoreMetrics(this.#o.metrics, this.#o.clock, id, 'update')
+    const registrations = stateManager.restoreRegistrations().map(r => ({ ...r, standby: true, applied }))
     try {
       await this.#o.changelogReader.register(registrations)
     } catch (err) {
@@ -103,8 +108,8 @@ export class StandbyTasks {
   }
 
   /** Stops following the standby's changelogs and closes its stores (checkpointed when `checkpoint`). */
-  async close (id: string, checkpoint = true): Promise<void> {
-    const s = this.#remove(id)
+  async close (id: string, checkpoint = true, reason: StandbySuspendReason = 'MIGRATED'): Promise<void> {
+    const s = this.#remove(id, reason)
     if (s === undefined) return
     if (checkpoint) {
       s.stateManager.flush()
@@ -124,20 +129,21 @@ export class StandbyTasks {
     if (s === undefined) return undefined
     const stores = s.task.stores
     if ([...stores.values()].some(store => store.persistent || !store.isOpen())) {
-      await this.close(id)
+      await this.close(id, true, 'PROMOTED')
       return undefined
     }
-    this.#remove(id)
+    this.#remove(id, 'PROMOTED')
     // The StreamTask of the standby is dropped without close(): it ran no processor, and its stores live on.
     this.#o.logger.info(`Standby task ${id} recycled into an active task; its in-memory stores continue from their changelog positions`)
     return { stores: new Map(stores), positions: new Map(s.stateManager.stores) }
   }
 
-  #remove (id: string): StandbyTask | undefined {
+  #remove (id: string, reason: StandbySuspendReason): StandbyTask | undefined {
     const s = this.#standbys.get(id)
     if (s === undefined) return undefined
     this.#standbys.delete(id)
-    this.#o.changelogReader.unregister([...s.stateManager.stores.values()].flatMap(m => m.changelog === undefined ? [] : [m.changelog]))
+    this.#o.changelogReader.unregister([...s.stateManager.stores.values()].flatMap(m => m.changelog === undefined ? [] : [m.changelog]), reason)
+    this.#o.metrics?.removeScope(`task-${id}`)
     return s
   }
 

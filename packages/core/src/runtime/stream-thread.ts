@@ -19,6 +19,8 @@ import { ChangelogReader } from './changelog-reader.js'
 import { KafkaRecordCollector } from './kafka-record-collector.js'
 import type { StateDirectory } from './state/state-directory.js'
 import type { StateRestoreListener } from './state-restore-listener.js'
+import type { StandbyUpdateListener } from './standby-update-listener.js'
+import { ThreadRestoreMetrics } from './restore-metrics.js'
 import { tpKey, type FetchedBatch, type GroupAssignor, type KafkaClientFactory, type MemberAssignment, type TopicPartition } from './kafka/ports.js'
 import { Lifecycle } from './lifecycle.js'
 import { within } from './within.js'
@@ -71,6 +73,7 @@ export interface StreamThreadOptions {
   readonly decodeAssignment: (assignment: MemberAssignment) => DecodedAssignment
   readonly globalStores: ReadonlyMap<string, StateStore>
   readonly restoreListener?: StateRestoreListener
+  readonly standbyUpdateListener?: StandbyUpdateListener
   readonly onStateChange?: (thread: StreamThread, from: StreamThreadState, to: StreamThreadState) => void
   /** The thread died of `error` (processing, a fatal client error, an assignment error). */
   readonly onFailure: (thread: StreamThread, error: StreamsError) => void
@@ -118,9 +121,12 @@ export class StreamThread {
       reader: options.clients.partitionReader({ clientId: `${clientId}-restore-consumer`, readCommitted: options.config.processingGuarantee === 'exactly_once_v2' }),
       admin,
       listener: options.restoreListener,
+      standbyListener: options.standbyUpdateListener,
+      onStep: records => { restoreMetrics.recordStep(records) },
       now: () => options.clock.milliseconds()
     })
     this.metrics = new StreamsMetricsRegistry({ clock: options.clock, threadId: options.name, recordingLevel: options.config.metricsRecordingLevel })
+    const restoreMetrics = new ThreadRestoreMetrics(this.metrics, options.clock, this.#changelogReader)
     const cache = new ThreadCache({ maxCacheSizeBytes: Math.floor(options.config.statestoreCacheMaxBytes / options.config.numStreamThreads), metrics: this.metrics })
     this.#tasks = new TaskManager({
       cache,
@@ -138,12 +144,6 @@ export class StreamThread {
       deserializationErrorHandler: options.deserializationErrorHandler
     })
     this.#admin = admin
-    this.metrics.addMetric('thread', {
-      name: 'restore-remaining-records-total',
-      group: 'stream-thread-metrics',
-      description: 'Records still to restore by the tasks of this thread',
-      tags: this.metrics.tags()
-    }, () => this.#tasks.restoreProgress().reduce((n, p) => n + p.remaining, 0))
   }
 
   readonly #admin

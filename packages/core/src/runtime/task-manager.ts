@@ -23,11 +23,12 @@ import type { ThreadCache } from '../state/cache/thread-cache.js'
 import type { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
 import { ProcessorStateManager } from './state/processor-state-manager.js'
 import type { StateDirectory } from './state/state-directory.js'
-import type { ChangelogReader, RestoreProgress } from './changelog-reader.js'
+import type { ChangelogReader, RestoreProgress, StandbyProgress } from './changelog-reader.js'
 import type { KafkaRecordCollector } from './kafka-record-collector.js'
 import { StandbyTasks, type RecycledStandby } from './standby-tasks.js'
 import { tpKey, type FetchedBatch, type GroupConsumerPort, type TopicPartition, type TopicPartitionOffset } from './kafka/ports.js'
 import { decodeCommitMetadata, encodePartitionTime } from './partition-time-metadata.js'
+import { addTaskRestoreMetrics, type RecordsRate } from './restore-metrics.js'
 
 type ManagedState = 'RESTORING' | 'RUNNING' | 'SUSPENDED'
 
@@ -41,6 +42,8 @@ interface ManagedTask {
   restoring: Set<string>
   /** When the task first could not process because an input partition was empty (max.task.idle.ms). */
   idleSince: number | undefined
+  /** Records restored into the task's stores (its restore metrics). */
+  readonly restored: RecordsRate
 }
 
 export interface TaskManagerOptions {
@@ -221,7 +224,9 @@ export class TaskManager {
     }
     if (recycled !== undefined) stateManager.adoptOffsets(recycled.positions)
     await stateManager.loadCheckpoint()
-    const t: ManagedTask = { id, task, stateManager, partitions: [...partitions], state: 'RESTORING', restoring: new Set(), idleSince: undefined }
+    const remaining = (): number => this.#o.changelogReader.progress().reduce((n, p) => p.taskId?.equals(id) === true ? n + p.remaining : n, 0)
+    const restored = addTaskRestoreMetrics(this.#o.metrics, this.#o.clock, id, 'restore', remaining)
+    const t: ManagedTask = { id, task, stateManager, partitions: [...partitions], state: 'RESTORING', restoring: new Set(), idleSince: undefined, restored }
     this.#tasks.set(id.toString(), t)
     for (const reg of stateManager.restoreRegistrations()) t.restoring.add(tpKey(reg.partition.topic, reg.partition.partition))
     await this.#registerChangelogs(t)
@@ -229,7 +234,9 @@ export class TaskManager {
   }
 
   async #registerChangelogs (t: ManagedTask): Promise<void> {
-    const registrations = t.stateManager.restoreRegistrations().filter(r => t.restoring.has(tpKey(r.partition.topic, r.partition.partition)))
+    const registrations = t.stateManager.restoreRegistrations()
+      .filter(r => t.restoring.has(tpKey(r.partition.topic, r.partition.partition)))
+      .map(r => ({ ...r, applied: t.restored }))
     for (const r of registrations) this.#changelogToTask.set(tpKey(r.partition.topic, r.partition.partition), t)
     let complete: TopicPartition[]
     try {
@@ -280,6 +287,11 @@ export class TaskManager {
   /** Progress of the stores this thread restores now. */
   restoreProgress (): RestoreProgress[] {
     return this.#o.changelogReader.progress()
+  }
+
+  /** Progress of the stores of this thread's standby tasks. */
+  standbyProgress (): StandbyProgress[] {
+    return this.#o.changelogReader.standbyProgress()
   }
 
   /** Standby task ids. */

@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { Headers } from '../../src/record.js'
 import { ChangelogReader } from '../../src/runtime/changelog-reader.js'
+import { TaskId } from '../../src/task-id.js'
 import type { FetchedBatch, PartitionReaderPort, TopicPartition } from '../../src/runtime/kafka/ports.js'
 
 /** A changelog partition in memory, read in batches of `batch` records. */
@@ -93,5 +94,63 @@ describe('ChangelogReader', () => {
     expect(applied).to.deep.equal(['k0', 'k1', 'k2', 'k3', 'k4', 'k5'])
     expect(reader.restoringCount).to.equal(0)
     expect(reader.readingCount).to.equal(1)
+  })
+
+  it('reports a standby to the StandbyUpdateListener: start, each batch with the changelog end, and why it stopped', async () => {
+    const log = new Map([['t-0', 5], ['t-1', 2]])
+    let now = 0
+    const events: string[] = []
+    const counted: number[] = []
+    const steps: number[] = []
+    const reader = new ChangelogReader({
+      reader: new FakeReader(log, 3),
+      admin: admin(log),
+      now: () => now,
+      onStep: n => steps.push(n),
+      standbyListener: {
+        onUpdateStart: (tp, store, start) => events.push(`start ${tp.topic}-${tp.partition} ${store} ${start}`),
+        onBatchLoaded: (tp, store, id, last, size, end) => events.push(`batch ${tp.topic}-${tp.partition} ${store} ${id.toString()} ${last} ${size} ${end}`),
+        onUpdateSuspended: (tp, store, offset, end, reason) => events.push(`suspended ${tp.topic}-${tp.partition} ${store} ${offset} ${end} ${reason}`)
+      },
+      listener: { onRestoreStart: () => events.push('restore listener called for a standby') }
+    })
+    const taskId = new TaskId(0, 0)
+    const applied = { record: (n: number) => { counted.push(n) } }
+    await reader.register([
+      { partition: { topic: 't', partition: 0 }, storeName: 's', taskId, startOffset: 1, apply: () => {}, standby: true, applied },
+      { partition: { topic: 't', partition: 1 }, storeName: 'u', taskId: new TaskId(0, 1), startOffset: undefined, apply: () => {}, standby: true }
+    ])
+    expect(reader.updatingStandbyTasks()).to.equal(2)
+    expect(reader.restoringActiveTasks()).to.equal(0)
+    now = 1000
+    await reader.restoreStep(0)
+    log.set('t-0', 7)
+    await reader.restoreStep(0)
+    expect(reader.standbyProgress().find(p => p.storeName === 's')).to.deep.include({ taskId, position: 7, currentEndOffset: 7, lag: 0, updated: 6, recordsPerSecond: 6 })
+    reader.unregister([{ topic: 't', partition: 0 }], 'PROMOTED')
+    reader.unregister([{ topic: 't', partition: 1 }])
+    expect(events).to.deep.equal([
+      'start t-0 s 1',
+      'start t-1 u 0',
+      'batch t-0 s 0_0 3 3 5',
+      'batch t-1 u 0_1 1 2 2',
+      'batch t-0 s 0_0 6 3 7',
+      'suspended t-0 s 6 7 PROMOTED',
+      'suspended t-1 u 1 2 MIGRATED'
+    ])
+    expect(counted).to.deep.equal([3, 3])
+    expect(steps).to.deep.equal([5, 3])
+    expect(reader.standbyProgress()).to.deep.equal([])
+  })
+
+  it('names the task of each restoring store in its progress', async () => {
+    const log = new Map([['t-0', 10]])
+    const reader = new ChangelogReader({ reader: new FakeReader(log), admin: admin(log), now: () => 0 })
+    const taskId = new TaskId(1, 0)
+    await reader.register([{ partition: { topic: 't', partition: 0 }, storeName: 's', taskId, startOffset: undefined, apply: () => {} }])
+    expect(reader.progress()).to.have.length(1)
+    expect(reader.progress()[0]!.taskId).to.equal(taskId)
+    expect(reader.restoringActiveTasks()).to.equal(1)
+    expect(reader.standbyProgress()).to.deep.equal([])
   })
 })

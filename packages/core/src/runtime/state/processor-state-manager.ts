@@ -92,6 +92,7 @@ export class ProcessorStateManager {
       registrations.push({
         partition: meta.changelog,
         storeName: meta.store.name,
+        taskId: this.taskId,
         startOffset: meta.offset === undefined ? undefined : meta.offset + 1,
         apply: meta.restore,
         onApplied: (last) => { meta.offset = last }
