@@ -28,7 +28,7 @@ export type {
 } from './topology/topology-description.js'
 
 export { resolveStreamsConfig } from './config/streams-config.js'
-export type { StreamsConfig, ResolvedStreamsConfig, ProcessingGuarantee } from './config/streams-config.js'
+export type { StreamsConfig, ResolvedStreamsConfig, ProcessingGuarantee, TopologyOptimizationName } from './config/streams-config.js'
 
 export type { StateStore, StateStoreContext, StoreBuilder, ChangelogWriter, StateRestoreCallback } from './state/state-store.js'
 export { ValueAndTimestamp } from './state/key-value-store.js'

@@ -2,7 +2,7 @@
  * @internal Parts of @kstreams/core that sibling packages (@kstreams/testing, the runtime) build
  * on. Not a public API: it may change in any release.
  */
-export { TOPOLOGY_DEF, ADD_INTERNAL_TOPIC, COPARTITION_SOURCES } from './topology/internal.js'
+export { TOPOLOGY_DEF, ADD_INTERNAL_TOPIC, COPARTITION_SOURCES, SOURCE_CHANGELOG } from './topology/internal.js'
 export type { InternalTopicSpec } from './topology/internal.js'
 export type { TopologyDef, NodeDef, SourceNodeDef, ProcessorNodeDef, SinkNodeDef, SubtopologyDef, GlobalStoreDef } from './topology/definitions.js'
 export { StreamTask } from './runtime/stream-task.js'
@@ -28,3 +28,4 @@ export { KeyValueIteratorBase } from './state/key-value-iterator-base.js'
 export { recordDroppedRecord } from './runtime/dropped-records.js'
 export { processorMetadata } from './runtime/processor-metadata.js'
 export type { ProcessorMetadata } from './runtime/processor-metadata.js'
+export { parseTopologyOptimization } from './config/streams-config.js'

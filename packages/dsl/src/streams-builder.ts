@@ -5,6 +5,7 @@
  * from one counter, as Kafka Streams does, so `describe()` prints the same names.
  */
 import { resolveStreamsConfig } from '@kstreams/core'
+import { parseTopologyOptimization, SOURCE_CHANGELOG } from '@kstreams/core/internal'
 import type { SourceOptions, StateStore, StoreBuilder, StreamsConfig, Topology } from '@kstreams/core'
 import { Consumed } from './consumed.js'
 import { InternalStreamsBuilder } from './internal/internal-streams-builder.js'
@@ -19,15 +20,19 @@ import { addGlobalTable } from './internal/global-table-source.js'
 
 export class StreamsBuilder {
   readonly #internal: InternalStreamsBuilder
+  readonly #optimization: string | undefined
 
   /**
    * `config.dslStoreSuppliers` picks the backend of every DSL store that names no supplier
    * (Kafka Streams' `new StreamsBuilder(new TopologyConfig(...))` with `dsl.store.suppliers.class`):
    * in-memory by default, `RocksDBDslStoreSuppliers` from @kstreams/rocksdb for persistent stores.
-   * The whole StreamsConfig of the application may be passed; other keys are ignored here.
+   * `config.topologyOptimization` (Kafka's `topology.optimization`) is applied by build(), unless
+   * build() is given its own. The whole StreamsConfig of the application may be passed; other
+   * keys are ignored here.
    */
   constructor (config: StreamsConfig = {}) {
-    if (config.dslStoreSuppliers !== undefined) resolveStreamsConfig({ dslStoreSuppliers: config.dslStoreSuppliers })
+    resolveStreamsConfig({ dslStoreSuppliers: config.dslStoreSuppliers, topologyOptimization: config.topologyOptimization })
+    this.#optimization = config.topologyOptimization
     this.#internal = new InternalStreamsBuilder(config.dslStoreSuppliers)
   }
 
@@ -55,16 +60,22 @@ export class StreamsBuilder {
     const sourceName = internal.nameOrGenerate(c?.name, 'KSTREAM-SOURCE-')
     const generatedTableSource = internal.newProcessorName('KTABLE-SOURCE-')
     const tableSourceName = c?.name === undefined ? generatedTableSource : c.name + '-table-source'
-    let storeAdded = false
+    let storeBuilder: ReturnType<typeof m.storeBuilder> | undefined
     const addStore = (): void => {
-      if (storeAdded) return
-      storeAdded = true
-      internal.topology.addStateStore(m.storeBuilder(keySerde, valueSerde), tableSourceName)
+      if (storeBuilder !== undefined) return
+      storeBuilder = m.storeBuilder(keySerde, valueSerde)
+      internal.topology.addStateStore(storeBuilder, tableSourceName)
     }
     const supplier = new KTableSourceSupplier<K, V>(m.storeName, m.queryableStoreName !== undefined, addStore)
     internal.topology.addSource(sourceName, topic, sourceOptions(c))
     internal.topology.addProcessor(tableSourceName, () => supplier.get(), sourceName)
     internal.onBuild(() => { if (supplier.storeName !== undefined) addStore() })
+    internal.onOptimize(optimizations => {
+      // reuse.ktable.source.topics: the source topic is the store's changelog (Kafka's TableSourceNode).
+      if (storeBuilder === undefined || !optimizations.has('reuse.ktable.source.topics')) return
+      storeBuilder.withLoggingDisabled()
+      internal.topology[SOURCE_CHANGELOG](m.storeName, topic)
+    })
     return new KTable<K, V>(internal, tableSourceName, keySerde, valueSerde, supplier as unknown as KTableProcessorSupplier<unknown, unknown, K, V>, m.queryableStoreName)
   }
 
@@ -85,9 +96,15 @@ export class StreamsBuilder {
     return this
   }
 
-  /** The topology of every operator added so far. */
-  build (): Topology {
-    return this.#internal.build()
+  /**
+   * The topology of every operator added so far, with the optimizations of
+   * `config.topologyOptimization` (else of the constructor's config) applied: only
+   * 'reuse.ktable.source.topics' changes the topology so far (see the README).
+   */
+  build (config: Pick<StreamsConfig, 'topologyOptimization'> = {}): Topology {
+    const value = config.topologyOptimization ?? this.#optimization
+    if (value !== undefined) resolveStreamsConfig({ topologyOptimization: value })
+    return this.#internal.build(value === undefined ? new Set() : parseTopologyOptimization(value))
   }
 }
 

@@ -85,6 +85,13 @@ export interface StreamsConfig {
   metricsRecordingLevel?: 'INFO' | 'DEBUG' | 'TRACE'
   /** The store backend of DSL stores without an explicit supplier (Kafka's `dsl.store.suppliers.class`); in-memory when unset. */
   dslStoreSuppliers?: DslStoreSuppliers
+  /**
+   * Kafka's `topology.optimization`, applied by the DSL's `StreamsBuilder` when it builds:
+   * 'none' (default), 'all', or a comma-separated list of 'reuse.ktable.source.topics' (a
+   * materialized `table()` uses its source topic as its changelog), 'merge.repartition.topics'
+   * and 'single.store.self.join' (both accepted, not applied yet: see the README).
+   */
+  topologyOptimization?: string
   /** How often a stream-stream left/outer join emits its pending null results at most (Kafka's internal `__emit.interval.ms.kstreams.outer.join.spurious.results.fix__`); default 1000, 0 in the TopologyTestDriver. */
   outerJoinEmitIntervalMs?: number
   /** How often an emit-on-window-close aggregation emits closed windows at most (Kafka's internal `__emit.interval.ms.kstreams.windowed.aggregation__`); default 1000, 0 in the TopologyTestDriver. */
@@ -149,7 +156,34 @@ const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
   metricsRecordingLevel: v => v === 'INFO' || v === 'DEBUG' || v === 'TRACE' ? undefined : 'must be "INFO", "DEBUG" or "TRACE"',
   dslStoreSuppliers: v => v !== null && typeof v === 'object' && ['keyValueStore', 'windowStore', 'sessionStore'].every(m => typeof (v as Record<string, unknown>)[m] === 'function') ? undefined : 'must be DslStoreSuppliers (keyValueStore, windowStore and sessionStore methods)',
   outerJoinEmitIntervalMs: nonNegativeInt,
-  windowedAggregationEmitIntervalMs: nonNegativeInt
+  windowedAggregationEmitIntervalMs: nonNegativeInt,
+  topologyOptimization: v => {
+    try {
+      parseTopologyOptimization(v)
+      return undefined
+    } catch (err) {
+      return (err as Error).message
+    }
+  }
+}
+
+/** Kafka Streams' topology optimizations. */
+export type TopologyOptimizationName = 'reuse.ktable.source.topics' | 'merge.repartition.topics' | 'single.store.self.join'
+const OPTIMIZATIONS: readonly TopologyOptimizationName[] = ['reuse.ktable.source.topics', 'merge.repartition.topics', 'single.store.self.join']
+
+/** The optimizations a `topologyOptimization` value enables ('all', 'none' or a comma-separated list). */
+export function parseTopologyOptimization (value: unknown): ReadonlySet<TopologyOptimizationName> {
+  if (typeof value !== 'string') throw new Error('must be a string: "none", "all" or a comma-separated list of optimizations')
+  const names = value.split(',').map(s => s.trim()).filter(s => s !== '')
+  if (names.length === 0) throw new Error('must not be empty')
+  if (names.includes('none') || names.includes('all')) {
+    if (names.length > 1) throw new Error('"none" and "all" cannot be combined with other values')
+    return new Set(names[0] === 'all' ? OPTIMIZATIONS : [])
+  }
+  for (const n of names) {
+    if (!(OPTIMIZATIONS as readonly string[]).includes(n)) throw new Error(`unknown optimization "${n}" (expected "none", "all" or any of ${OPTIMIZATIONS.join(', ')})`)
+  }
+  return new Set(names as TopologyOptimizationName[])
 }
 
 /** Validates a config and fills in Kafka Streams' defaults. */
@@ -200,7 +234,8 @@ export function resolveStreamsConfig (config: StreamsConfig = {}): ResolvedStrea
     metricsRecordingLevel: config.metricsRecordingLevel ?? 'INFO',
     dslStoreSuppliers: config.dslStoreSuppliers,
     outerJoinEmitIntervalMs: config.outerJoinEmitIntervalMs ?? 1000,
-    windowedAggregationEmitIntervalMs: config.windowedAggregationEmitIntervalMs ?? 1000
+    windowedAggregationEmitIntervalMs: config.windowedAggregationEmitIntervalMs ?? 1000,
+    topologyOptimization: config.topologyOptimization ?? 'none'
   })
 }
 

@@ -27,6 +27,12 @@ export interface ChangelogRegistration {
   readonly taskId?: TaskId
   /** Counts the records applied (the task's restore or update metrics). */
   readonly applied?: { record: (records: number) => void }
+  /**
+   * A source topic serving as the changelog (reuse.ktable.source.topics) is restored only up to
+   * this offset, the group's committed offset: what follows is processed, not restored. A store
+   * already past it (at-least-once: flushed before the commit) has nothing to restore.
+   */
+  readonly endOffsetLimit?: number
 }
 
 interface Restoring {
@@ -117,9 +123,10 @@ export class ChangelogReader {
       if (reg.startOffset !== undefined && reg.startOffset > endOffset) {
         throw new StreamsError('TASK_CORRUPTED', `Checkpointed offset ${reg.startOffset - 1} of store ${reg.storeName} is beyond the end ${endOffset} of changelog ${key} (truncated or recreated topic)`)
       }
-      this.#options.listener?.onRestoreStart?.(reg.partition, reg.storeName, start, endOffset)
-      const entry: Restoring = { reg, endOffset, position: start, restored: 0, startedAt: this.#now(), currentEnd: endOffset }
-      if (start >= endOffset) {
+      const restoreEnd = reg.endOffsetLimit === undefined ? endOffset : Math.min(endOffset, reg.endOffsetLimit)
+      this.#options.listener?.onRestoreStart?.(reg.partition, reg.storeName, start, restoreEnd)
+      const entry: Restoring = { reg, endOffset: restoreEnd, position: start, restored: 0, startedAt: this.#now(), currentEnd: endOffset }
+      if (start >= restoreEnd) {
         this.#options.listener?.onRestoreEnd?.(reg.partition, reg.storeName, 0)
         complete.push(reg.partition)
         continue
@@ -250,11 +257,12 @@ export class ChangelogReader {
 
   /** Applies the records below the end offset; returns whether the partition is complete. */
   #apply (entry: Restoring, batch: FetchedBatch): boolean {
-    const records = batch.records.filter(r => r.offset >= entry.position && r.offset < entry.endOffset)
+    // A record without a key cannot be restored (a source topic serving as changelog may hold some).
+    const records = batch.records.filter(r => r.offset >= entry.position && r.offset < entry.endOffset && r.key !== null)
     entry.currentEnd = Math.max(entry.currentEnd, batch.highWatermark)
     if (records.length > 0) {
       const { reg } = entry
-      reg.apply(records.map(r => ({ key: r.key ?? Buffer.alloc(0), value: r.value, timestamp: r.timestamp })))
+      reg.apply(records.map(r => ({ key: r.key!, value: r.value, timestamp: r.timestamp })))
       const last = records[records.length - 1]!.offset
       entry.restored += records.length
       reg.onApplied?.(last)

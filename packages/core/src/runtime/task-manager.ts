@@ -81,8 +81,13 @@ export class TaskManager {
     this.#standbys = new StandbyTasks({ ...options, changelogPartition: (storeName, id) => this.#changelogPartition(storeName, id) })
   }
 
-  /** The changelog partition of a task's store (the task's own partition), or undefined when not logged. */
+  /**
+   * The changelog partition of a task's store (the task's own partition): its changelog topic, or
+   * the source topic serving as its changelog; undefined when the store has neither.
+   */
   #changelogPartition (storeName: string, id: TaskId): TopicPartition | undefined {
+    const source = this.#o.topology.sourceChangelogs.get(storeName)
+    if (source !== undefined) return { topic: source, partition: id.partition }
     if (!this.#loggedStores.has(storeName)) return undefined
     return { topic: changelogTopicName(this.#o.config.applicationId, storeName), partition: id.partition }
   }
@@ -203,7 +208,8 @@ export class TaskManager {
       metrics: this.#o.metrics,
       changelogWriter: (storeName) => {
         const changelog = changelogOf(storeName)
-        if (changelog === undefined) return undefined
+        // A store whose changelog is its source topic never writes to it.
+        if (changelog === undefined || this.#o.topology.sourceChangelogs.has(storeName)) return undefined
         return { append: (key, value, timestamp) => this.#o.collector.send({ topic: changelog.topic, partition: changelog.partition, key, value, timestamp, headers: new Headers() }) }
       },
       onStoreRegistered: (store, restore) => stateManager.register(store, restore, changelogOf(store.name)),
@@ -234,9 +240,14 @@ export class TaskManager {
   }
 
   async #registerChangelogs (t: ManagedTask): Promise<void> {
-    const registrations = t.stateManager.restoreRegistrations()
-      .filter(r => t.restoring.has(tpKey(r.partition.topic, r.partition.partition)))
-      .map(r => ({ ...r, applied: t.restored }))
+    const pending = t.stateManager.restoreRegistrations().filter(r => t.restoring.has(tpKey(r.partition.topic, r.partition.partition)))
+    // A source topic serving as a changelog is restored up to the committed offset only (0 when none).
+    const sources = pending.filter(r => this.#o.topology.sourceChangelogs.get(r.storeName) === r.partition.topic).map(r => r.partition)
+    const committed = sources.length === 0 ? new Map() : await this.#o.consumer.committed(sources)
+    const registrations = pending.map(r => {
+      if (!sources.includes(r.partition)) return { ...r, applied: t.restored }
+      return { ...r, applied: t.restored, endOffsetLimit: committed.get(tpKey(r.partition.topic, r.partition.partition))?.offset ?? 0 }
+    })
     for (const r of registrations) this.#changelogToTask.set(tpKey(r.partition.topic, r.partition.partition), t)
     let complete: TopicPartition[]
     try {
@@ -386,9 +397,11 @@ export class TaskManager {
     }
     await this.#o.collector.flush()
     if (offsets.length > 0) await this.#o.consumer.commit(offsets)
+    // A source topic serving as a changelog is applied up to the committed offset.
+    const consumed = new Map(offsets.map(o => [tpKey(o.topic, o.partition), o.offset - 1]))
     for (const t of tasks) {
       t.task.postCommit()
-      t.stateManager.updateChangelogOffsets((topic, partition) => this.#o.collector.ackedOffset(topic, partition))
+      t.stateManager.updateChangelogOffsets((topic, partition) => consumed.get(tpKey(topic, partition)) ?? this.#o.collector.ackedOffset(topic, partition))
       await t.stateManager.maybeCheckpoint(false)
     }
     return tasks.length

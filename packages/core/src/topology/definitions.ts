@@ -83,4 +83,6 @@ export interface TopologyDef {
    * the topology (internal ones unprefixed).
    */
   readonly copartitionGroups: ReadonlyArray<readonly string[]>
+  /** Stores whose changelog is one of their sub-topology's source topics, by store name (reuse.ktable.source.topics). */
+  readonly sourceChangelogs: ReadonlyMap<string, string>
 }

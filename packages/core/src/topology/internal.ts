@@ -24,6 +24,15 @@ export const ADD_INTERNAL_TOPIC: unique symbol = Symbol('kstreams.addInternalTop
  */
 export const COPARTITION_SOURCES: unique symbol = Symbol('kstreams.copartitionSources')
 
+/**
+ * `topology[SOURCE_CHANGELOG](storeName, topic)` makes the source topic `topic` the changelog of
+ * the store (Kafka Streams' connectSourceStoreAndTopic, for the reuse.ktable.source.topics
+ * optimization): no changelog topic is created, the store restores from the source topic up to
+ * the committed offset, and its checkpoint records the consumed offset. The store must not log.
+ * @internal
+ */
+export const SOURCE_CHANGELOG: unique symbol = Symbol('kstreams.sourceChangelog')
+
 /** What the application declares about one of its internal topics. @internal */
 export interface InternalTopicSpec {
   /** A partition count fixed by the user; otherwise it follows the upstream source topics. */

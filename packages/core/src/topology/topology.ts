@@ -11,7 +11,7 @@ import { toDeserializer, toSerializer } from '../serialization/serde.js'
 import type { StateStore, StoreBuilder } from '../state/state-store.js'
 import type { GlobalStoreDef, NodeDef, ProcessorNodeDef, SinkNodeDef, SourceNodeDef, SubtopologyDef, TopologyDef } from './definitions.js'
 import { describeTopology } from './describe-topology.js'
-import { ADD_INTERNAL_TOPIC, COPARTITION_SOURCES, TOPOLOGY_DEF, type InternalTopicSpec } from './internal.js'
+import { ADD_INTERNAL_TOPIC, COPARTITION_SOURCES, SOURCE_CHANGELOG, TOPOLOGY_DEF, type InternalTopicSpec } from './internal.js'
 import { computeNodeGroups } from './node-groups.js'
 import { checkName, checkStoreBuilder, checkSupplier, checkSupplierReturnsNewInstances, wholeNameMatcher } from './topology-arguments.js'
 import type { TopologyDescription } from './topology-description.js'
@@ -58,6 +58,7 @@ export class Topology {
   readonly #globalStores = new Map<string, GlobalStoreEntry>()
   readonly #internalTopics = new Map<string, InternalTopicSpec>()
   readonly #copartitionGroups: string[][] = []
+  readonly #sourceChangelogs = new Map<string, string>()
   /** The source and processor nodes of global stores. */
   readonly #globalNodes = new Set<string>()
   /** Every fixed topic read by a source, global ones included. */
@@ -263,6 +264,15 @@ export class Topology {
     return this
   }
 
+  /** Makes the source topic `topic` the changelog of `storeName` (reuse.ktable.source.topics). @internal */
+  [SOURCE_CHANGELOG] (storeName: string, topic: string): this {
+    const builder = this.#storeBuilders.get(storeName)
+    if (builder === undefined || this.#globalStores.has(storeName)) throw new TopologyError('UNKNOWN_STORE', `Cannot use topic ${topic} as the changelog of ${storeName}: no such local store`)
+    if (builder.loggingEnabled) throw new TopologyError('TOPOLOGY_INVALID', `Store ${storeName} logs to its own changelog; it cannot also use source topic ${topic}`)
+    this.#sourceChangelogs.set(storeName, topic)
+    return this
+  }
+
   /** The topics of the source nodes upstream of `nodeNames` (Kafka Streams' copartition group). */
   #copartitionTopics (nodeNames: readonly string[]): string[] {
     const topics = new Set<string>()
@@ -315,7 +325,8 @@ export class Topology {
       storeBuilders: new Map(this.#storeBuilders),
       globalStoreNames: new Set(this.#globalStores.keys()),
       internalTopics: new Map(this.#internalTopics),
-      copartitionGroups: Object.freeze(this.#copartitionGroups.map(group => Object.freeze(this.#copartitionTopics(group))))
+      copartitionGroups: Object.freeze(this.#copartitionGroups.map(group => Object.freeze(this.#copartitionTopics(group)))),
+      sourceChangelogs: new Map(this.#sourceChangelogs)
     }
     validateTopologyDef(def)
     return def

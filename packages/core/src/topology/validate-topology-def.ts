@@ -139,4 +139,15 @@ export function validateTopologyDef (def: TopologyDef): void {
   checkAcyclic(def)
   checkChildren(def)
   checkGroups(def)
+  checkSourceChangelogs(def)
+}
+
+/** A store's source-topic changelog must be read by a source of the store's own sub-topology. */
+function checkSourceChangelogs (def: TopologyDef): void {
+  for (const [store, topic] of def.sourceChangelogs) {
+    const sub = def.subtopologies.find(s => s.stores.includes(store))
+    if (sub === undefined || !sub.sourceTopics.includes(topic)) {
+      throw new TopologyError('TOPOLOGY_INVALID', `Store ${store} cannot use topic ${topic} as its changelog: the topic is not a source of the store's sub-topology`)
+    }
+  }
 }

@@ -6,7 +6,7 @@
  * @internal
  */
 import { Topology } from '@kstreams/core'
-import type { DslStoreSuppliers } from '@kstreams/core'
+import type { DslStoreSuppliers, TopologyOptimizationName } from '@kstreams/core'
 import { InMemoryDslStoreSuppliers } from '@kstreams/stores'
 
 export class InternalStreamsBuilder {
@@ -25,6 +25,7 @@ export class InternalStreamsBuilder {
   }
   #index = 0
   readonly #onBuild: Array<() => void> = []
+  readonly #onOptimize: Array<(optimizations: ReadonlySet<TopologyOptimizationName>) => void> = []
   #built = false
 
   /** `<prefix><10-digit index>`, e.g. KSTREAM-FILTER-0000000001. */
@@ -51,10 +52,16 @@ export class InternalStreamsBuilder {
     this.#onBuild.push(step)
   }
 
-  build (): Topology {
+  /** A step run at build() after every onBuild step, with the optimizations enabled. */
+  onOptimize (step: (optimizations: ReadonlySet<TopologyOptimizationName>) => void): void {
+    this.#onOptimize.push(step)
+  }
+
+  build (optimizations: ReadonlySet<TopologyOptimizationName>): Topology {
     if (!this.#built) {
       this.#built = true
       for (const step of this.#onBuild) step()
+      for (const step of this.#onOptimize) step(optimizations)
     }
     return this.topology
   }

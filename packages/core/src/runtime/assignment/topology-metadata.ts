@@ -14,6 +14,8 @@ export interface AssignorSubtopology {
   readonly sourcePatterns: readonly RegExp[]
   /** Full names of the changelog topics of its logged stores. */
   readonly changelogTopics: readonly string[]
+  /** Source topics that are also the changelog of one of its stores (reuse.ktable.source.topics); never created. */
+  readonly sourceChangelogTopics?: readonly string[]
   /** Full names of the repartition topics its sources read. */
   readonly repartitionSourceTopics: readonly string[]
   /** Full names of the repartition topics its sinks write (used to size those topics). */
@@ -86,6 +88,7 @@ export function assignorTopologyFrom (def: TopologyDef, applicationId: string, e
       sourceTopics: sub.sourceTopics.filter(topic => !repartitionShort.has(topic)),
       sourcePatterns: sub.sourcePatterns,
       changelogTopics,
+      sourceChangelogTopics: [...new Set(sub.stores.flatMap(store => def.sourceChangelogs.has(store) ? [def.sourceChangelogs.get(store)!] : []))],
       repartitionSourceTopics: sub.sourceTopics.filter(topic => repartitionShort.has(topic)).map(full),
       repartitionSinkTopics: [...new Set(repartitionSinkTopics)]
     }

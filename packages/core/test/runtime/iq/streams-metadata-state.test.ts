@@ -20,7 +20,7 @@ const def: TopologyDef = {
   storeBuilders: new Map([['counts', builder], ['totals', builder], ['global', builder]]),
   globalStoreNames: new Set(['global']),
   internalTopics: new Map(),
-  copartitionGroups: []
+  copartitionGroups: [], sourceChangelogs: new Map()
 }
 const tps = (topic: string, ...partitions: number[]): TopicPartition[] => partitions.map(partition => ({ topic, partition }))
 

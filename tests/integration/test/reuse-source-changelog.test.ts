@@ -1,0 +1,73 @@
+/**
+ * topologyOptimization 'all' (reuse.ktable.source.topics) on a real broker: a materialized
+ * table() creates no changelog topic; a new instance restores the store from the source topic up
+ * to the committed offsets only, and processes what follows them (as Kafka Streams does).
+ */
+import { expect } from 'chai'
+import { KafkaStreams, QueryableStoreTypes, Serdes, type StreamsConfig } from '@kstreams/core'
+import { Consumed, Joined, Materialized, Produced, StreamsBuilder } from '@kstreams/dsl'
+import { bootstrapServers, createTopics, kafka, produce, readUntil, tempDir, unique, waitFor } from './helpers.js'
+
+const S = Serdes.String()
+
+describe('reuse.ktable.source.topics on a real broker', function () {
+  this.timeout(180000)
+
+  it('no changelog topic; a new instance restores the table from its source topic up to the committed offsets, then processes the rest', async () => {
+    const prefix = unique('reusesrc')
+    const [users, clicks, out] = [`${prefix}-users`, `${prefix}-clicks`, `${prefix}-out`]
+    await createTopics([{ topic: users, numPartitions: 2 }, { topic: clicks, numPartitions: 2 }, { topic: out, numPartitions: 1 }])
+    const build = () => {
+      const builder = new StreamsBuilder({ topologyOptimization: 'all' })
+      const table = builder.table(users, Consumed.with(S, S), Materialized.as<string, string>('users-store'))
+      builder.stream(clicks, Consumed.with(S, S)).join(table, (click, user) => `${click}@${user}`, Joined.with(S, S, S)).to(out, Produced.with(S, S))
+      return builder.build()
+    }
+    const dirs = await Promise.all([0, 1].map(async () => await tempDir('kstreams-reusesrc')))
+    const config = (stateDir: string): StreamsConfig => ({ applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir, commitIntervalMs: 200 })
+    const size = (streams: KafkaStreams): number => {
+      try {
+        return [...streams.store({ storeName: 'users-store', queryableStoreType: QueryableStoreTypes.keyValueStore<string, string>() }).all()].length
+      } catch {
+        return 0
+      }
+    }
+    const first = new KafkaStreams(build(), config(dirs[0]!.path))
+    let second: KafkaStreams | undefined
+    try {
+      await first.start()
+      await waitFor('first RUNNING', () => first.state() === 'RUNNING', 60000)
+      await produce(users, Array.from({ length: 100 }, (_, i) => ({ key: `u${i}`, value: `name${i}` })))
+      await waitFor('100 users in the table', () => size(first) === 100, 60000)
+      const admin = kafka().admin()
+      await admin.connect()
+      const topics = await admin.listTopics()
+      await admin.disconnect()
+      expect(topics.filter(t => t.startsWith(`${prefix}-app-`))).to.deep.equal([])
+      await first.close()
+
+      // Written while no instance runs: beyond the committed offsets, so processed, not restored.
+      await produce(users, Array.from({ length: 50 }, (_, i) => ({ key: `u${100 + i}`, value: `name${100 + i}` })))
+      const restores: Array<{ topic: string, store: string, start: number, end: number }> = []
+      let restored = 0
+      second = new KafkaStreams(build(), config(dirs[1]!.path))
+      second.setGlobalStateRestoreListener({
+        onRestoreStart: (tp, store, start, end) => restores.push({ topic: tp.topic, store, start, end }),
+        onRestoreEnd: (_tp, _store, total) => { restored += total }
+      })
+      await second.start()
+      await waitFor('150 users in the table', () => second!.state() === 'RUNNING' && size(second!) === 150, 60000)
+      expect(restores.map(r => `${r.topic}/${r.store}/${r.start}`)).to.deep.equal([`${users}/users-store/0`, `${users}/users-store/0`])
+      expect(restores.reduce((n, r) => n + r.end, 0)).to.equal(100)
+      expect(restored).to.equal(100)
+
+      await produce(clicks, [{ key: 'u7', value: 'home' }, { key: 'u142', value: 'cart' }])
+      const joined = await readUntil(out, (_k, v) => v!.toString(), r => r.length >= 2, 60000)
+      expect(joined.sort()).to.deep.equal(['cart@name142', 'home@name7'])
+    } finally {
+      await first.close()
+      await second?.close()
+      for (const d of dirs) await d.remove()
+    }
+  })
+})
