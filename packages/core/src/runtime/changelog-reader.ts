@@ -43,6 +43,8 @@ interface Restoring {
   readonly startedAt: number
   /** The changelog end as last seen: captured at registration, then each batch's high watermark. */
   currentEnd: number
+  /** The offset of the last record the store applied: the checkpoint at first, -1 for none. */
+  lastApplied: number
 }
 
 /** Where the restore of one changelog partition stands. */
@@ -115,7 +117,7 @@ export class ChangelogReader {
         if (reg.startOffset !== undefined && reg.startOffset > endOffset) {
           throw new StreamsError('TASK_CORRUPTED', `Checkpointed offset ${reg.startOffset - 1} of standby store ${reg.storeName} is beyond the end ${endOffset} of changelog ${key}`)
         }
-        this.#restoring.set(key, { reg, endOffset: Number.POSITIVE_INFINITY, position: start, restored: 0, startedAt: this.#now(), currentEnd: endOffset })
+        this.#restoring.set(key, { reg, endOffset: Number.POSITIVE_INFINITY, position: start, restored: 0, startedAt: this.#now(), currentEnd: endOffset, lastApplied: (reg.startOffset ?? 0) - 1 })
         this.#assignmentChanged = true
         this.#options.standbyListener?.onUpdateStart?.(reg.partition, reg.storeName, start)
         continue
@@ -125,7 +127,7 @@ export class ChangelogReader {
       }
       const restoreEnd = reg.endOffsetLimit === undefined ? endOffset : Math.min(endOffset, reg.endOffsetLimit)
       this.#options.listener?.onRestoreStart?.(reg.partition, reg.storeName, start, restoreEnd)
-      const entry: Restoring = { reg, endOffset: restoreEnd, position: start, restored: 0, startedAt: this.#now(), currentEnd: endOffset }
+      const entry: Restoring = { reg, endOffset: restoreEnd, position: start, restored: 0, startedAt: this.#now(), currentEnd: endOffset, lastApplied: (reg.startOffset ?? 0) - 1 }
       if (start >= restoreEnd) {
         this.#options.listener?.onRestoreEnd?.(reg.partition, reg.storeName, 0)
         complete.push(reg.partition)
@@ -139,9 +141,10 @@ export class ChangelogReader {
 
   /**
    * Stops reading partitions: their task moved away, or (`PROMOTED`) a standby became the active
-   * task here. The reason is what the standby listener hears.
+   * task here. The reason is what the standby listener hears; null (shutdown) tells it nothing,
+   * as Kafka Streams says nothing of standbys when it closes.
    */
-  unregister (partitions: readonly TopicPartition[], standbyReason: StandbySuspendReason = 'MIGRATED'): void {
+  unregister (partitions: readonly TopicPartition[], standbyReason: StandbySuspendReason | null = 'MIGRATED'): void {
     for (const p of partitions) {
       const key = tpKey(p.topic, p.partition)
       const entry = this.#restoring.get(key)
@@ -149,7 +152,7 @@ export class ChangelogReader {
       this.#restoring.delete(key)
       this.#assignmentChanged = true
       if (entry.reg.standby !== true) this.#options.listener?.onRestoreSuspended?.(p, entry.reg.storeName, entry.restored)
-      else this.#options.standbyListener?.onUpdateSuspended?.(p, entry.reg.storeName, entry.position - 1, entry.currentEnd, standbyReason)
+      else if (standbyReason !== null) this.#options.standbyListener?.onUpdateSuspended?.(p, entry.reg.storeName, entry.lastApplied, entry.currentEnd, standbyReason)
     }
   }
 
@@ -265,6 +268,7 @@ export class ChangelogReader {
       reg.apply(records.map(r => ({ key: r.key!, value: r.value, timestamp: r.timestamp })))
       const last = records[records.length - 1]!.offset
       entry.restored += records.length
+      entry.lastApplied = last
       reg.onApplied?.(last)
       reg.applied?.record(records.length)
       if (reg.standby !== true) this.#options.listener?.onBatchRestored?.(reg.partition, reg.storeName, last, records.length)

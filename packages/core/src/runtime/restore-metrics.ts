@@ -1,8 +1,8 @@
 /**
  * Restore and standby-update metrics under Kafka Streams' names (KIP-869). Per thread, in group
- * `stream-state-metrics` (INFO): restoring-active-tasks, restoring-standby-tasks,
- * restore-records-total, restore-records-rate (records applied by restores and standby updates,
- * per second), restore-call-rate. Per task, in group `stream-task-metrics` (DEBUG, as in Kafka):
+ * `stream-state-updater-metrics` (INFO): active-restoring-tasks, standby-updating-tasks,
+ * restore-records-rate (records applied by restores and standby updates, per second),
+ * restore-call-rate, and restore-records-total (ours: the running total Kafka does not report). Per task, in group `stream-task-metrics` (DEBUG, as in Kafka):
  * restore-total, restore-rate and restore-remaining-records-total for an active task;
  * update-total and update-rate for a standby task. @internal
  */
@@ -11,7 +11,7 @@ import type { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry
 import { SampledStat } from '../metrics/sampled-stat.js'
 import type { TaskId } from '../task-id.js'
 
-const THREAD_GROUP = 'stream-state-metrics'
+const THREAD_GROUP = 'stream-state-updater-metrics'
 const TASK_GROUP = 'stream-task-metrics'
 
 /** A running total and its rate per second over Kafka's sample window. */
@@ -54,8 +54,8 @@ export class ThreadRestoreMetrics {
     const add = (name: string, description: string, measure: (now: number) => number): void => {
       registry.addMetric('thread-restore', { name, group: THREAD_GROUP, description, tags }, measure)
     }
-    add('restoring-active-tasks', 'The number of active tasks currently undergoing restoration', () => counts.restoringActiveTasks())
-    add('restoring-standby-tasks', 'The number of standby tasks currently being updated from their changelogs', () => counts.updatingStandbyTasks())
+    add('active-restoring-tasks', 'The number of active tasks currently undergoing restoration', () => counts.restoringActiveTasks())
+    add('standby-updating-tasks', 'The number of standby tasks currently undergoing state update', () => counts.updatingStandbyTasks())
     add('restore-records-total', 'The total number of records restored (active restores and standby updates)', () => this.#records.total)
     add('restore-records-rate', 'The average number of records restored per second', now => this.#records.perSecond(now))
     add('restore-call-rate', 'The average number of restore calls triggered per second', now => this.#calls.perSecond(now))

@@ -107,8 +107,11 @@ export class StandbyTasks {
     this.#o.logger.info(`Standby task ${id.toString()} created`)
   }
 
-  /** Stops following the standby's changelogs and closes its stores (checkpointed when `checkpoint`). */
-  async close (id: string, checkpoint = true, reason: StandbySuspendReason = 'MIGRATED'): Promise<void> {
+  /**
+   * Stops following the standby's changelogs and closes its stores (checkpointed when
+   * `checkpoint`); the standby listener hears `reason` (nothing when null: shutdown).
+   */
+  async close (id: string, checkpoint = true, reason: StandbySuspendReason | null = 'MIGRATED'): Promise<void> {
     const s = this.#remove(id, reason)
     if (s === undefined) return
     if (checkpoint) {
@@ -138,7 +141,7 @@ export class StandbyTasks {
     return { stores: new Map(stores), positions: new Map(s.stateManager.stores) }
   }
 
-  #remove (id: string, reason: StandbySuspendReason): StandbyTask | undefined {
+  #remove (id: string, reason: StandbySuspendReason | null): StandbyTask | undefined {
     const s = this.#standbys.get(id)
     if (s === undefined) return undefined
     this.#standbys.delete(id)

@@ -447,7 +447,7 @@ export class TaskManager {
       try { await this.#closeTask(t, clean) } catch (err) { first ??= err }
     }
     for (const s of [...this.#standbys.values()]) {
-      try { await this.#standbys.close(s.id.toString(), clean) } catch (err) { first ??= err }
+      try { await this.#standbys.close(s.id.toString(), clean, null) } catch (err) { first ??= err }
     }
     if (first !== undefined) throw first
   }

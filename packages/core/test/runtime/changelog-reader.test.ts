@@ -153,4 +153,45 @@ describe('ChangelogReader', () => {
     expect(reader.restoringActiveTasks()).to.equal(1)
     expect(reader.standbyProgress()).to.deep.equal([])
   })
+
+  it('a suspended standby reports the offset of the last record its store applied, not the position past a compacted gap; -1 for none', async () => {
+    const log = new Map([['t-0', 20], ['t-1', 20]])
+    const record = (partition: number, offset: number) => ({ topic: 't', partition, offset, timestamp: 0, key: Buffer.from('k'), value: Buffer.from('v'), headers: new Headers() })
+    let polled = false
+    const reader: PartitionReaderPort = {
+      assign: () => {},
+      poll: async () => {
+        if (polled) return []
+        polled = true
+        // Compacted: only offsets 10 and 12 are left below 20; partition 1 holds nothing but a null key.
+        return [
+          { topic: 't', partition: 0, records: [record(0, 10), record(0, 12)], highWatermark: 20, nextOffset: 20 },
+          { topic: 't', partition: 1, records: [{ ...record(1, 7), key: null }], highWatermark: 20, nextOffset: 20 }
+        ]
+      },
+      close: async () => {}
+    }
+    const suspended: string[] = []
+    const changelog = new ChangelogReader({
+      reader,
+      admin: { endOffsets: admin(log).endOffsets, beginningOffsets: async tps => new Map(tps.map(p => [`${p.topic}-${p.partition}`, 5])) },
+      standbyListener: { onUpdateSuspended: (tp, _s, offset, end, reason) => suspended.push(`${tp.partition} ${offset} ${end} ${reason}`) }
+    })
+    const applied: string[] = []
+    await changelog.register([0, 1].map(partition => ({ partition: { topic: 't', partition }, storeName: 's', taskId: new TaskId(0, partition), startOffset: undefined, apply: (rs: ReadonlyArray<{ key: Buffer }>) => { for (const r of rs) applied.push(`${partition}:${r.key.toString()}`) }, standby: true })))
+    await changelog.restoreStep(0)
+    expect(applied).to.deep.equal(['0:k', '0:k'])
+    changelog.unregister([{ topic: 't', partition: 0 }, { topic: 't', partition: 1 }])
+    expect(suspended).to.deep.equal(['0 12 20 MIGRATED', '1 -1 20 MIGRATED'])
+  })
+
+  it('tells the standby listener nothing when a standby stops at shutdown (unregister with no reason)', async () => {
+    const log = new Map([['t-0', 3]])
+    const events: string[] = []
+    const reader = new ChangelogReader({ reader: new FakeReader(log), admin: admin(log), standbyListener: { onUpdateSuspended: () => events.push('suspended') } })
+    await reader.register([{ partition: { topic: 't', partition: 0 }, storeName: 's', taskId: new TaskId(0, 0), startOffset: undefined, apply: () => {}, standby: true }])
+    reader.unregister([{ topic: 't', partition: 0 }], null)
+    expect(events).to.deep.equal([])
+    expect(reader.readingCount).to.equal(0)
+  })
 })

@@ -17,12 +17,13 @@ describe('Restore metrics (KIP-869 names)', () => {
     metrics.recordStep(0)
     metrics.recordStep(50)
     now = 10_000
-    expect(value(registry, 'stream-state-metrics', 'restoring-active-tasks')).to.equal(2)
-    expect(value(registry, 'stream-state-metrics', 'restoring-standby-tasks')).to.equal(1)
-    expect(value(registry, 'stream-state-metrics', 'restore-records-total')).to.equal(150)
+    const G = 'stream-state-updater-metrics'
+    expect(value(registry, G, 'active-restoring-tasks')).to.equal(2)
+    expect(value(registry, G, 'standby-updating-tasks')).to.equal(1)
+    expect(value(registry, G, 'restore-records-total')).to.equal(150)
     // Kafka's Rate: the sum over the elapsed window, padded to one full 30 s window.
-    expect(value(registry, 'stream-state-metrics', 'restore-records-rate')).to.be.closeTo(150 / 40, 1e-9)
-    expect(value(registry, 'stream-state-metrics', 'restore-call-rate')).to.be.closeTo(3 / 40, 1e-9)
+    expect(value(registry, G, 'restore-records-rate')).to.be.closeTo(150 / 40, 1e-9)
+    expect(value(registry, G, 'restore-call-rate')).to.be.closeTo(3 / 40, 1e-9)
     expect(registry.metrics().find(m => m.name === 'restore-records-total')!.tags).to.deep.equal({ 'thread-id': 't1' })
   })
 

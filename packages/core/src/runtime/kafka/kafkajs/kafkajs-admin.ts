@@ -146,6 +146,8 @@ export class KafkajsAdmin implements AdminPort {
         } catch (error) {
           if (!isTransientMetadataError(error) || Date.now() >= deadline) throw error
           await new Promise(resolve => setTimeout(resolve, METADATA_RETRY_MS))
+          // kafkajs asks the leader it has cached until its metadata is refreshed.
+          await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => undefined)
         }
       }
     }
