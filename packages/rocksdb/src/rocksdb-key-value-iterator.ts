@@ -9,7 +9,7 @@
  */
 import { KeyValue } from '@kstreams/core'
 import type { NativeIterator } from './rocks-binding.js'
-import { keyToBytes } from './latin1-keys.js'
+import { keyToBytes } from '@kstreams/core/internal'
 import { LeasedIterator } from './leased-iterator.js'
 import type { IteratorLeaseOwner } from './leased-iterator.js'
 import type { OverlaySnapshot } from './write-overlay.js'

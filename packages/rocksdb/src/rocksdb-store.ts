@@ -10,7 +10,7 @@ import { IllegalStateError, InvalidStateStoreError, StreamsError } from '@kstrea
 import type { KeyValue, KeyValueBytesStore, KeyValueIterator, Serializer, StateStore, StateStoreContext } from '@kstreams/core'
 import { validateStoreName } from '@kstreams/core/internal'
 import type { NativeIteratorOptions } from './rocks-binding.js'
-import { bytesToKey, prefixUpperBound } from './latin1-keys.js'
+import { bytesToKey, prefixUpperBoundBytes } from '@kstreams/core/internal'
 import { RocksDBDatabase } from './rocksdb-database.js'
 import type { RocksDBDatabaseOptions } from './rocksdb-database.js'
 import { RocksDBKeyValueIterator } from './rocksdb-key-value-iterator.js'
@@ -217,7 +217,7 @@ export class RocksDBStore implements KeyValueBytesStore {
     if (raw === null || raw === undefined) {
       throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": the prefix serialized to null`)
     }
-    return this.#iterator(raw, prefixUpperBound(raw), true, true)
+    return this.#iterator(raw, prefixUpperBoundBytes(raw), true, true)
   }
 
   /**

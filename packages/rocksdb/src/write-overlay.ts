@@ -6,7 +6,7 @@
  * added since the last ordered read are sorted and merged in.
  * @internal
  */
-import { bytesToKey } from './latin1-keys.js'
+import { bytesToKey } from '@kstreams/core/internal'
 
 /** Bytes counted per entry on top of key and value: Map slot, string and Buffer headers. */
 const ENTRY_OVERHEAD = 64

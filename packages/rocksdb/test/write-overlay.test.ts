@@ -1,7 +1,7 @@
 /** The write overlay (pending writes and their snapshots) and the latin1 key helpers. */
 import { expect } from 'chai'
 import { WriteOverlay } from '../src/write-overlay.js'
-import { bytesToKey, keyToBytes, prefixUpperBound } from '../src/latin1-keys.js'
+import { bytesToKey, keyToBytes, prefixUpperBoundBytes as prefixUpperBound } from '@kstreams/core/internal'
 
 const k = (hex: string): string => bytesToKey(Buffer.from(hex, 'hex'))
 const hexKeys = (keys: readonly string[]): string[] => keys.map(key => keyToBytes(key).toString('hex'))

@@ -7,7 +7,7 @@
 import { StreamsError } from '@kstreams/core'
 import { validateStoreName } from '@kstreams/core/internal'
 import type { KeyValue, KeyValueBytesStore, KeyValueIterator, Serializer, StateStore, StateStoreContext } from '@kstreams/core'
-import { boundToKey, bytesToKey, keyToBytes, prefixUpperBound } from './byte-keys.js'
+import { boundToKey, bytesToKey, keyToBytes, prefixUpperBound } from '@kstreams/core/internal'
 import type { SnapshotChunk } from './in-memory-snapshot-iterator.js'
 import { InMemoryStoreLifecycle } from './in-memory-store-lifecycle.js'
 import { OrderedBytesMap } from './ordered-bytes-map.js'

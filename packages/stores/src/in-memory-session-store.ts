@@ -11,7 +11,7 @@
 import { SessionWindow, StreamsError, Window, Windowed } from '@kstreams/core'
 import { SessionKeySchema, validateStoreName } from '@kstreams/core/internal'
 import type { KeyValueIterator, SessionBytesStore, StateStore, StateStoreContext } from '@kstreams/core'
-import { boundToKey, bytesToKey, keyToBytes } from './byte-keys.js'
+import { boundToKey, bytesToKey, keyToBytes } from '@kstreams/core/internal'
 import type { SnapshotChunk } from './in-memory-snapshot-iterator.js'
 import { InMemoryStoreLifecycle } from './in-memory-store-lifecycle.js'
 import { SessionSegment } from './session-segment.js'

@@ -12,7 +12,7 @@
 import { StreamsError, Windowed } from '@kstreams/core'
 import { validateStoreName, WindowKeySchema } from '@kstreams/core/internal'
 import type { KeyValueIterator, StateStore, StateStoreContext, TimeWindow, WindowBytesStore, WindowStoreIterator } from '@kstreams/core'
-import { boundToKey, bytesToKey, keyToBytes } from './byte-keys.js'
+import { boundToKey, bytesToKey, keyToBytes } from '@kstreams/core/internal'
 import type { SnapshotChunk } from './in-memory-snapshot-iterator.js'
 import { InMemoryStoreLifecycle } from './in-memory-store-lifecycle.js'
 import { OrderedBytesMap } from './ordered-bytes-map.js'

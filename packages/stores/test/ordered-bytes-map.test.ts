@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { bytesToKey, keyToBytes, prefixUpperBound } from '../src/byte-keys.js'
+import { bytesToKey, keyToBytes, prefixUpperBound } from '@kstreams/core/internal'
 import { OrderedBytesMap } from '../src/ordered-bytes-map.js'
 import { SortedStringList } from '../src/sorted-string-list.js'
 

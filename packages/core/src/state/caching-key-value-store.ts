@@ -9,7 +9,7 @@
  */
 import type { KeyValue } from '../key-value.js'
 import type { Serializer } from '../serialization/serde.js'
-import { toCacheKey } from './cache/cache-key.js'
+import { bytesToKey } from './byte-keys.js'
 import { LRUCacheEntry } from './cache/lru-cache-entry.js'
 import type { ThreadCache } from './cache/thread-cache.js'
 import { CachingStoreBase } from './caching-store-base.js'
@@ -21,21 +21,21 @@ export class CachingKeyValueStore extends CachingStoreBase<KeyValueBytesStore> i
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) return this.inner.get(key)
-    return this.#getInternal(cache, key, toCacheKey(key))
+    return this.#getInternal(cache, key, bytesToKey(key))
   }
 
   put (key: Buffer, value: Buffer | null): void {
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) this.inner.put(key, value)
-    else this.#putInternal(cache, key, value, toCacheKey(key))
+    else this.#putInternal(cache, key, value, bytesToKey(key))
   }
 
   putIfAbsent (key: Buffer, value: Buffer | null): Buffer | null {
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) return this.inner.putIfAbsent(key, value)
-    const id = toCacheKey(key)
+    const id = bytesToKey(key)
     const previous = this.#getInternal(cache, key, id)
     if (previous === null) this.#putInternal(cache, key, value, id)
     return previous
@@ -48,14 +48,14 @@ export class CachingKeyValueStore extends CachingStoreBase<KeyValueBytesStore> i
       this.inner.putAll(entries)
       return
     }
-    for (const entry of entries) this.#putInternal(cache, entry.key, entry.value, toCacheKey(entry.key))
+    for (const entry of entries) this.#putInternal(cache, entry.key, entry.value, bytesToKey(entry.key))
   }
 
   delete (key: Buffer): Buffer | null {
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) return this.inner.delete(key)
-    const id = toCacheKey(key)
+    const id = bytesToKey(key)
     const previous = this.#getInternal(cache, key, id)
     this.#putInternal(cache, key, null, id)
     return previous

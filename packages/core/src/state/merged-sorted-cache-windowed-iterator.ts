@@ -12,7 +12,7 @@
  */
 import { InvalidStateStoreError } from '../errors.js'
 import { KeyValue } from '../key-value.js'
-import { toCacheKey } from './cache/cache-key.js'
+import { bytesToKey } from './byte-keys.js'
 import type { NamedCacheIterator } from './cache/named-cache-iterator.js'
 import { KeyValueIteratorBase } from './key-value-iterator-base.js'
 import type { KeyValueIterator } from './key-value-store.js'
@@ -115,7 +115,7 @@ export class MergedSortedCacheWindowedIterator<K> extends KeyValueIteratorBase<K
     for (let row = cache.peek(); row !== undefined; row = cache.peek()) {
       const key = this.#options.cachedKey(row.key)
       if (key !== undefined) {
-        this.#cacheHead = { id: toCacheKey(row.key), cacheKey: row.key, key, value: row.entry.value }
+        this.#cacheHead = { id: bytesToKey(row.key), cacheKey: row.key, key, value: row.entry.value }
         return this.#cacheHead
       }
       cache.next()
@@ -128,7 +128,7 @@ export class MergedSortedCacheWindowedIterator<K> extends KeyValueIteratorBase<K
     const { store, live } = this.#options
     const shadowed = this.#shadowed
     for (let key = store.peekNextKey(); key !== undefined; key = store.peekNextKey()) {
-      if (live(key) && (shadowed.size === 0 || !shadowed.has(toCacheKey(this.#cacheKeyOf(key))))) return key
+      if (live(key) && (shadowed.size === 0 || !shadowed.has(bytesToKey(this.#cacheKeyOf(key))))) return key
       store.next()
     }
     return undefined

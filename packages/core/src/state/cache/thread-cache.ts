@@ -9,7 +9,7 @@
 import { StreamsError } from '../../errors.js'
 import type { StreamsMetricsRegistry } from '../../metrics/streams-metrics-registry.js'
 import type { Sensor } from '../../metrics/sensor.js'
-import { toCacheKey, prefixUpperBound } from './cache-key.js'
+import { bytesToKey, prefixUpperBound } from '../byte-keys.js'
 import type { DirtyEntryFlushListener } from './dirty-entry.js'
 import type { LRUCacheEntry } from './lru-cache-entry.js'
 import { NamedCache, type CacheSizeTracker } from './named-cache.js'
@@ -78,18 +78,18 @@ export class ThreadCache {
   }
 
   /** `id` is the key's latin1 form when the caller already has it. */
-  get (namespace: string, key: Buffer, id = toCacheKey(key)): LRUCacheEntry | undefined {
+  get (namespace: string, key: Buffer, id = bytesToKey(key)): LRUCacheEntry | undefined {
     this.#gets++
     return this.#caches.get(namespace)?.get(id)
   }
 
-  put (namespace: string, key: Buffer, entry: LRUCacheEntry, id = toCacheKey(key)): void {
+  put (namespace: string, key: Buffer, entry: LRUCacheEntry, id = bytesToKey(key)): void {
     this.#puts++
     this.#getOrCreate(namespace).put(key, id, entry)
     this.#maybeEvict(namespace)
   }
 
-  putIfAbsent (namespace: string, key: Buffer, entry: LRUCacheEntry, id = toCacheKey(key)): LRUCacheEntry | undefined {
+  putIfAbsent (namespace: string, key: Buffer, entry: LRUCacheEntry, id = bytesToKey(key)): LRUCacheEntry | undefined {
     const result = this.#getOrCreate(namespace).putIfAbsent(key, id, entry)
     this.#maybeEvict(namespace)
     if (result === undefined) this.#puts++
@@ -100,7 +100,7 @@ export class ThreadCache {
     for (const e of entries) this.put(namespace, e.key, e.value)
   }
 
-  delete (namespace: string, key: Buffer, id = toCacheKey(key)): LRUCacheEntry | undefined {
+  delete (namespace: string, key: Buffer, id = bytesToKey(key)): LRUCacheEntry | undefined {
     return this.#caches.get(namespace)?.delete(id)
   }
 
@@ -125,7 +125,7 @@ export class ThreadCache {
   prefixScan (namespace: string, prefix: Buffer): NamedCacheIterator {
     const cache = this.#caches.get(namespace)
     if (cache === undefined) return NamedCacheIterator.empty()
-    const from = toCacheKey(prefix)
+    const from = bytesToKey(prefix)
     return new NamedCacheIterator(cache.keyRange(from, prefixUpperBound(from), false), cache, true)
   }
 
@@ -169,7 +169,7 @@ export class ThreadCache {
   #iterator (namespace: string, from: Buffer | undefined, to: Buffer | undefined, toInclusive: boolean, forward: boolean): NamedCacheIterator {
     const cache = this.#caches.get(namespace)
     if (cache === undefined) return NamedCacheIterator.empty()
-    const keys = cache.keyRange(from === undefined ? undefined : toCacheKey(from), to === undefined ? undefined : toCacheKey(to), toInclusive)
+    const keys = cache.keyRange(from === undefined ? undefined : bytesToKey(from), to === undefined ? undefined : bytesToKey(to), toInclusive)
     return new NamedCacheIterator(keys, cache, forward)
   }
 
