@@ -12,9 +12,10 @@ export function capture<K, V> (): { supplier: ProcessorSupplier<K, V, never, nev
 }
 
 /** The task's dropped-records-total (records dropped and counted by DSL processors). */
+/** dropped-records-total summed over the tasks (the stream task 0_0 and, with global stores, -1_-1). */
 export function droppedRecordsTotal (metrics: MetricSnapshot[]): number {
-  const metric = metrics.find(m => m.name === 'dropped-records-total')
-  return Number(metric?.value ?? Number.NaN)
+  const found = metrics.filter(m => m.name === 'dropped-records-total')
+  return found.length === 0 ? Number.NaN : found.reduce((n, m) => n + m.value, 0)
 }
 
 export function readAll<K, V> (topic: TestOutputTopic<K, V>): Array<KVT<K, V>> {

@@ -54,7 +54,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     const recordingLevel: RecordingLevel = resolved.metricsRecordingLevel
     this.#metrics = new StreamsMetricsRegistry({ recordingLevel, clock: this.#clock, threadId: 'main' })
     if (this.#def.globalStores.length > 0) {
-      this.#globalTask = new GlobalStateUpdateTask({ topology: this.#def, config: resolved, clock: this.#clock, stateDir: join(appDir, 'global') })
+      this.#globalTask = new GlobalStateUpdateTask({ topology: this.#def, config: resolved, clock: this.#clock, stateDir: join(appDir, 'global'), metrics: this.#metrics })
     }
     if (this.#def.subtopologies.length > 0) {
       this.#task = new StreamTask({

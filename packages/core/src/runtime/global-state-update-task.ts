@@ -1,7 +1,9 @@
 /**
  * Keeps the global stores current: each record of a global topic goes through its global
  * source and processor, which alone may write the store. No punctuation, no stream time
- * alignment with stream tasks. @internal
+ * alignment with stream tasks. A record that cannot be deserialized goes to the deserialization
+ * exception handler; one it skips, or one with a negative timestamp, is dropped and counted in
+ * `dropped-records-total` of task -1_-1, as in Kafka Streams. @internal
  */
 import type { Cancellable } from '../processor/api.js'
 import { Record } from '../record.js'
@@ -15,12 +17,20 @@ import { failOnInvalidTimestamp } from '../processor/timestamp-extractors.js'
 import { ProcessorContextImpl, type ContextHost } from './processor-context-impl.js'
 import { buildProcessorGraph, type ProcessorGraph } from './processor-graph.js'
 import type { ConsumedRecord } from './consumed-record.js'
+import type { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
+import { configuredDeserializationHandler, deserializationFailure, type DeserializationErrorHandler } from './deserialization-handler.js'
 
 export interface GlobalStateUpdateTaskOptions {
   readonly topology: TopologyDef
   readonly config: ResolvedStreamsConfig
   readonly clock: Clock
   readonly stateDir: string | undefined
+  /** What a record that cannot be deserialized does (default: the config's deserializationExceptionHandler, unlogged). */
+  readonly onDeserializationError?: DeserializationErrorHandler
+  /** Where `dropped-records-total` is reported. */
+  readonly metrics?: StreamsMetricsRegistry
+  /** Told of each dropped record (for a log line). */
+  readonly onDroppedRecord?: (record: ConsumedRecord, reason: string) => void
 }
 
 const noCollector = {
@@ -38,11 +48,20 @@ export class GlobalStateUpdateTask implements ContextHost {
   readonly #stores = new Map<string, StateStore>()
   readonly #restoreCallbacks = new Map<string, StateRestoreCallback>()
   readonly #partitionTimes = new Map<string, number>()
+  readonly #onDeserializationError: DeserializationErrorHandler
+  #droppedRecords = 0
 
   constructor (options: GlobalStateUpdateTaskOptions) {
     this.#options = options
     this.config = options.config
     this.stateDir = options.stateDir
+    this.#onDeserializationError = options.onDeserializationError ?? configuredDeserializationHandler(options.config)
+    options.metrics?.addMetric(`task-${this.taskId.toString()}`, {
+      name: 'dropped-records-total',
+      group: 'stream-task-metrics',
+      description: 'The total number of records dropped (deserialization errors skipped, invalid timestamps)',
+      tags: options.metrics.tags('task-id', this.taskId.toString())
+    }, () => this.#droppedRecords)
     const names = new Set<string>()
     for (const g of options.topology.globalStores) {
       names.add(g.sourceName)
@@ -53,6 +72,9 @@ export class GlobalStateUpdateTask implements ContextHost {
   }
 
   get stores (): ReadonlyMap<string, StateStore> { return this.#stores }
+
+  /** The records this task dropped so far (the `dropped-records-total` metric). */
+  get droppedRecords (): number { return this.#droppedRecords }
 
   /** The global topics. */
   get topics (): string[] {
@@ -88,16 +110,33 @@ export class GlobalStateUpdateTask implements ContextHost {
   update (raw: ConsumedRecord): void {
     const source = this.#graph.sourcesByTopic.get(raw.topic)
     if (source === undefined) throw new StreamsError('UNKNOWN_TOPIC', `No global store reads topic ${raw.topic}`)
-    const key = source.deserializeKey(raw.topic, raw.key, raw.headers)
-    const value = source.deserializeValue(raw.topic, raw.value, raw.headers)
+    let key: unknown
+    let value: unknown
+    try {
+      key = source.deserializeKey(raw.topic, raw.key, raw.headers)
+      value = source.deserializeValue(raw.topic, raw.value, raw.headers)
+    } catch (err) {
+      const error = err instanceof Error ? err : new Error(String(err))
+      if (this.#onDeserializationError(raw, error, this.taskId.toString()) === 'FAIL') throw deserializationFailure(raw, error)
+      this.#drop(raw, `deserialization error: ${error.message}`)
+      return
+    }
     const tpKey = `${raw.topic}-${raw.partition}`
     const partitionTime = this.#partitionTimes.get(tpKey) ?? -1
     const extractor = source.timestampExtractor ?? this.config.defaultTimestampExtractor ?? failOnInvalidTimestamp
     const timestamp = extractor({ topic: raw.topic, partition: raw.partition, offset: raw.offset, key, value, timestamp: raw.timestamp }, partitionTime)
-    if (timestamp < 0) return
+    if (timestamp < 0) {
+      this.#drop(raw, `negative extracted timestamp ${timestamp}`)
+      return
+    }
     if (timestamp > partitionTime) this.#partitionTimes.set(tpKey, timestamp)
     const rc = { topic: raw.topic, partition: raw.partition, offset: raw.offset, timestamp, headers: raw.headers }
     this.context.runAs(source, rc, () => source.process(new Record(key, value, timestamp, raw.headers)))
+  }
+
+  #drop (record: ConsumedRecord, reason: string): void {
+    this.#droppedRecords++
+    this.#options.onDroppedRecord?.(record, reason)
   }
 
   flush (): void {

@@ -19,6 +19,8 @@ import type { StateDirectory } from './state/state-directory.js'
 import type { StateRestoreListener } from './state-restore-listener.js'
 import { Lifecycle } from './lifecycle.js'
 import { tpKey, type AdminPort, type KafkaClientFactory, type PartitionReaderPort, type TopicPartition } from './kafka/ports.js'
+import { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
+import type { DeserializationErrorHandler } from './deserialization-handler.js'
 
 export type GlobalThreadState = 'CREATED' | 'RUNNING' | 'PENDING_SHUTDOWN' | 'DEAD'
 
@@ -37,6 +39,7 @@ export interface GlobalStreamThreadOptions {
   readonly clients: KafkaClientFactory
   readonly stateDirectory: StateDirectory
   readonly restoreListener?: StateRestoreListener
+  readonly deserializationErrorHandler?: DeserializationErrorHandler
   /** The thread died; the client goes to ERROR. */
   readonly onFailure: (error: StreamsError) => void
 }
@@ -52,11 +55,14 @@ export class GlobalStreamThread {
   readonly #positions = new Map<string, TopicPartition & { offset: number }>()
   #checkpointed = new Map<string, number>()
   #loop: Promise<void> | undefined
+  /** This thread's metrics (the global task's dropped records). */
+  readonly metrics: StreamsMetricsRegistry
 
   constructor (options: GlobalStreamThreadOptions) {
     this.#o = options
     this.#lifecycle = new Lifecycle('global stream thread', 'CREATED', TRANSITIONS)
     const clientId = `${options.config.clientId ?? options.config.applicationId}-GlobalStreamThread`
+    this.metrics = new StreamsMetricsRegistry({ clock: options.clock, threadId: clientId, recordingLevel: options.config.metricsRecordingLevel })
     this.#reader = options.clients.partitionReader({ clientId: `${clientId}-global-consumer`, readCommitted: options.config.processingGuarantee === 'exactly_once_v2' })
     this.#admin = options.clients.admin({ clientId: `${clientId}-admin` })
   }
@@ -71,7 +77,15 @@ export class GlobalStreamThread {
   /** Opens the stores and reads every global partition to its current end; then keeps reading. */
   async start (): Promise<void> {
     const dir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.globalDir())
-    this.#task = new GlobalStateUpdateTask({ topology: this.#o.topology, config: this.#o.config, clock: this.#o.clock, stateDir: dir })
+    this.#task = new GlobalStateUpdateTask({
+      topology: this.#o.topology,
+      config: this.#o.config,
+      clock: this.#o.clock,
+      stateDir: dir,
+      metrics: this.metrics,
+      onDeserializationError: this.#o.deserializationErrorHandler,
+      onDroppedRecord: (record, reason) => { this.#o.logger.warn(`Global stream thread dropped a record of ${record.topic}-${record.partition} at offset ${record.offset}: ${reason}`) }
+    })
     await this.#task.initialize()
     this.#checkpoint = new OffsetCheckpoint(join(dir, '.checkpoint'))
     const topics = this.#task.topics

@@ -21,7 +21,7 @@ import type { KafkaClientFactory } from './kafka/ports.js'
 import type { StateRestoreListener } from './state-restore-listener.js'
 import type { StandbyUpdateListener } from './standby-update-listener.js'
 import type { RestoreProgress, StandbyProgress } from './changelog-reader.js'
-import type { DeserializationErrorHandler } from './record-queue.js'
+import { configuredDeserializationHandler } from './deserialization-handler.js'
 import { createThreadAssignment, type ThreadAssignment } from './thread-assignment.js'
 import type { Serializer } from '../serialization/serde.js'
 import type { AdminPort } from './kafka/ports.js'
@@ -143,9 +143,9 @@ export class KafkaStreams {
     return this.#threads.flatMap(t => t.taskManager.standbyProgress())
   }
 
-  /** Every metric of every stream thread now (store, cache and task metrics). */
+  /** Every metric of every stream thread and of the global thread now (store, cache, task and restore metrics). */
   metrics (): MetricSnapshot[] {
-    return this.#threads.flatMap(t => t.metrics.metrics())
+    return [...this.#threads.flatMap(t => t.metrics.metrics()), ...(this.#globalThread?.metrics.metrics() ?? [])]
   }
 
   /** Starts the stream threads; resolves once they have joined the group (state REBALANCING). */
@@ -177,6 +177,7 @@ export class KafkaStreams {
           clients: this.#clients,
           stateDirectory: this.#stateDirectory,
           restoreListener: this.#restoreListener,
+          deserializationErrorHandler: configuredDeserializationHandler(this.#config, this.#logger),
           onFailure: (error) => { void this.#shutDownInError(`global stream thread: ${error.message}`) }
         })
         await this.#globalThread.start()
@@ -231,7 +232,7 @@ export class KafkaStreams {
       standbyUpdateListener: this.#standbyUpdateListener,
       onStateChange: (t, from, to) => this.#onThreadStateChange(t, from, to),
       onFailure: (t, error) => { void this.#onThreadFailure(t, error) },
-      deserializationErrorHandler: this.#deserializationHandler(),
+      deserializationErrorHandler: configuredDeserializationHandler(this.#config, this.#logger),
       onShutdownRequested: () => { void this.#shutDownInError('the application was asked to shut down by one of its instances (SHUTDOWN_APPLICATION)') }
     })
     this.#threads.push(thread)
@@ -239,19 +240,6 @@ export class KafkaStreams {
     return thread
   }
 
-  #deserializationHandler (): DeserializationErrorHandler {
-    const configured = this.#config.deserializationExceptionHandler
-    return (record, error) => {
-      const response = configured === 'logAndContinue'
-        ? 'CONTINUE'
-        : configured === 'logAndFail'
-          ? 'FAIL'
-          : configured({ topic: record.topic, partition: record.partition, offset: record.offset, timestamp: record.timestamp, taskId: '' }, error)
-      const log = response === 'CONTINUE' ? this.#logger.warn : this.#logger.error
-      log.call(this.#logger, `Deserialization error at ${record.topic}-${record.partition} offset ${record.offset} (${response === 'CONTINUE' ? 'skipped' : 'failing'}): ${error.message}`)
-      return response
-    }
-  }
 
   #onThreadStateChange (_thread: StreamThread, _from: StreamThreadState, to: StreamThreadState): void {
     const state = this.state()

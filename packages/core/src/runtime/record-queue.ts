@@ -7,7 +7,7 @@
 import type { TimestampExtractor } from '../processor/api.js'
 import type { ConsumedRecord } from './consumed-record.js'
 import type { SourceNode } from './source-node.js'
-import { SerializationError } from '../errors.js'
+import { deserializationFailure, type DeserializationErrorHandler } from './deserialization-handler.js'
 
 export interface StampedRecord {
   readonly raw: ConsumedRecord
@@ -19,8 +19,7 @@ export interface StampedRecord {
 /** Reports a record dropped (negative timestamp, or a deserialization error the handler skipped). */
 export type DropReporter = (record: ConsumedRecord, reason: string) => void
 
-/** Decides what a deserialization error does: skip the record, or fail the task. */
-export type DeserializationErrorHandler = (record: ConsumedRecord, error: Error) => 'CONTINUE' | 'FAIL'
+export type { DeserializationErrorHandler } from './deserialization-handler.js'
 
 export class RecordQueue {
   readonly topic: string
@@ -99,9 +98,7 @@ export class RecordQueue {
       } catch (err) {
         const error = err instanceof Error ? err : new Error(String(err))
         const response = this.#onDeserializationError?.(raw, error) ?? 'FAIL'
-        if (response === 'FAIL') {
-          throw new SerializationError(`Deserialization exception handler is set to fail upon a deserialization error: topic ${raw.topic}, partition ${raw.partition}, offset ${raw.offset}: ${error.message}`, { cause: err })
-        }
+        if (response === 'FAIL') throw deserializationFailure(raw, error)
         this.#onDrop(raw, `deserialization error: ${error.message}`)
         continue
       }

@@ -22,7 +22,8 @@ import { wrap } from './processor-node.js'
 import { PunctuationQueue } from './punctuation-queue.js'
 import { PunctuationSchedule } from './punctuation-schedule.js'
 import { PartitionGroup } from './partition-group.js'
-import { RecordQueue, type DeserializationErrorHandler, type DropReporter } from './record-queue.js'
+import { RecordQueue, type DropReporter } from './record-queue.js'
+import { configuredDeserializationHandler, type DeserializationErrorHandler } from './deserialization-handler.js'
 import type { ConsumedRecord } from './consumed-record.js'
 import type { RecordCollector } from './record-collector.js'
 import type { ThreadCache } from '../state/cache/thread-cache.js'
@@ -45,7 +46,7 @@ export interface StreamTaskOptions {
   /** The thread's metrics registry; without one, stores report no metrics. */
   readonly metrics?: StreamsMetricsRegistry
   readonly onDroppedRecord?: DropReporter
-  /** What a record that cannot be deserialized does (default: fail). */
+  /** What a record that cannot be deserialized does (default: the config's deserializationExceptionHandler, unlogged). */
   readonly onDeserializationError?: DeserializationErrorHandler
   /** Told of every store the task registers (the runtime's state manager restores and checkpoints them). */
   readonly onStoreRegistered?: (store: StateStore, restore: StateRestoreCallback) => void
@@ -79,8 +80,11 @@ export class StreamTask implements ContextHost {
   #commitRequested = false
   #droppedRecords = 0
 
+  readonly #onDeserializationError: DeserializationErrorHandler
+
   constructor (options: StreamTaskOptions) {
     this.#options = options
+    this.#onDeserializationError = options.onDeserializationError ?? configuredDeserializationHandler(options.config)
     this.taskId = options.id
     this.config = options.config
     this.stateDir = options.stateDir
@@ -159,7 +163,7 @@ export class StreamTask implements ContextHost {
       const source = sourceFor(this.#graph, topic)
       if (source === undefined) throw new StreamsError('UNKNOWN_TOPIC', `Task ${this.taskId.toString()} has no source for topic ${topic}`, { taskId: this.taskId.toString() })
       const extractor: TimestampExtractor = source.timestampExtractor ?? this.config.defaultTimestampExtractor ?? failOnInvalidTimestamp
-      queue = new RecordQueue(topic, partition, source, extractor, this.#onDropped, this.#options.onDeserializationError)
+      queue = new RecordQueue(topic, partition, source, extractor, this.#onDropped, (record, error) => this.#onDeserializationError(record, error, this.taskId.toString()))
       this.#partitions.addQueue(queue)
     }
     return queue

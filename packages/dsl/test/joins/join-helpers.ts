@@ -1,6 +1,6 @@
 /** Helpers of the join tests: a two-topic stream-stream join wired to a capturing processor. */
 import { Serdes } from '@kstreams/core'
-import type { MetricSnapshot, StreamsConfig } from '@kstreams/core'
+import type { StreamsConfig } from '@kstreams/core'
 import { TopologyTestDriver } from '@kstreams/testing'
 import type { TestInputTopic } from '@kstreams/testing'
 import { Consumed } from '../../src/consumed.js'
@@ -44,8 +44,4 @@ export function streamStreamJoin (kind: 'join' | 'leftJoin' | 'outerJoin', windo
   }
 }
 
-/** The task's dropped-records-total metric. */
-export function droppedRecords (metrics: MetricSnapshot[]): number {
-  const metric = metrics.find(m => m.name === 'dropped-records-total')
-  return Number(metric?.value ?? Number.NaN)
-}
+export { droppedRecordsTotal as droppedRecords } from '../helpers.js'

@@ -1,11 +1,12 @@
 import { expect } from 'chai'
 import { KeyValue, Serdes } from '@kstreams/core'
-import type { MetricSnapshot, Serde } from '@kstreams/core'
+import type { Serde } from '@kstreams/core'
 import { TOPOLOGY_DEF } from '@kstreams/core/internal'
 import { TopologyTestDriver } from '@kstreams/testing'
 import { Consumed, Materialized, Produced, StreamsBuilder } from '../../src/index.js'
 import type { KTable } from '../../src/ktable.js'
 import { TableJoined } from '../../src/table-joined.js'
+import { droppedRecordsTotal as droppedRecords } from '../helpers.js'
 
 const S = Serdes.String()
 const consumed = Consumed.with(S, S)
@@ -15,9 +16,6 @@ const joiner = (l: string | null, r: string | null): string => `(${String(l)},${
 
 type Out = [string | null, string | null, number]
 
-function droppedRecords (metrics: MetricSnapshot[]): number {
-  return Number(metrics.find(m => m.name === 'dropped-records-total')?.value ?? Number.NaN)
-}
 
 function setup (join: (left: KTable<string, string>, right: KTable<string, string>) => KTable<string, string>): {
   driver: TopologyTestDriver, left: (k: string, v: string | null, ts: number) => void, right: (k: string, v: string | null, ts: number) => void, read: () => Out[]

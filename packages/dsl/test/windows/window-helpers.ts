@@ -1,6 +1,5 @@
 /** Test helpers of the windowed aggregations: capture windowed records as [`[key@start/end]`, value, timestamp]. */
 import type { Processor, ProcessorSupplier, Windowed } from '@kstreams/core'
-import type { MetricSnapshot } from '@kstreams/core'
 
 export type WKVT<V> = [string, V | null, number]
 
@@ -16,8 +15,4 @@ export function w (key: string, start: number, end: number): string {
   return `[${key}@${start}/${end}]`
 }
 
-/** The task's dropped-records-total metric. */
-export function droppedRecords (metrics: MetricSnapshot[]): number {
-  const metric = metrics.find(m => m.name === 'dropped-records-total')
-  return Number(metric?.value ?? Number.NaN)
-}
+export { droppedRecordsTotal as droppedRecords } from '../helpers.js'
