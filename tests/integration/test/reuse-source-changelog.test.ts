@@ -70,4 +70,53 @@ describe('reuse.ktable.source.topics on a real broker', function () {
       for (const d of dirs) await d.remove()
     }
   })
+
+  it('a standby of the table follows its source topic only up to the committed offsets; promoted, it restores the rest', async () => {
+    const prefix = unique('reusesby')
+    const users = `${prefix}-users`
+    await createTopics([{ topic: users, numPartitions: 1 }])
+    const build = () => {
+      const builder = new StreamsBuilder({ topologyOptimization: 'reuse.ktable.source.topics' })
+      builder.table(users, Consumed.with(S, S), Materialized.as<string, string>('users-store'))
+      return builder.build()
+    }
+    const dirs = await Promise.all([0, 1].map(async () => await tempDir('kstreams-reusesby')))
+    // Offsets are committed on revocation and on close only: a minute between commits.
+    const config = (stateDir: string): StreamsConfig => ({ applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir, commitIntervalMs: 60000, numStandbyReplicas: 1 })
+    const size = (streams: KafkaStreams): number => {
+      try {
+        return [...streams.store({ storeName: 'users-store', queryableStoreType: QueryableStoreTypes.keyValueStore<string, string>() }).all()].length
+      } catch {
+        return 0
+      }
+    }
+    const instances = dirs.map(d => new KafkaStreams(build(), config(d.path)))
+    const [first, second] = instances as [KafkaStreams, KafkaStreams]
+    try {
+      await first.start()
+      await waitFor('first RUNNING', () => first.state() === 'RUNNING', 60000)
+      await produce(users, Array.from({ length: 100 }, (_, i) => ({ key: `u${i}`, value: `name${i}` })))
+      await waitFor('100 users', () => size(first) === 100, 60000)
+      // The second instance joins: the revocation commits offset 100.
+      await second.start()
+      const standbyAt = (s: KafkaStreams): number | undefined => s.standbyProgress()[0]?.position
+      await waitFor('a standby at offset 100', () => (standbyAt(first) ?? standbyAt(second)) === 100 && first.state() === 'RUNNING' && second.state() === 'RUNNING', 60000)
+      const [standby, active] = standbyAt(first) !== undefined ? [first, second] : [second, first]
+      await waitFor('the active has all 100 users', () => size(active) === 100, 60000)
+
+      // Processed by the active, not committed: the standby must not apply them.
+      await produce(users, Array.from({ length: 50 }, (_, i) => ({ key: `u${100 + i}`, value: `name${100 + i}` })))
+      await waitFor('the active has 150 users', () => size(active) === 150, 60000)
+      await new Promise(resolve => setTimeout(resolve, 2000))
+      expect(standbyAt(standby)).to.equal(100)
+      expect(standby.standbyProgress()[0]!.updated).to.equal(100)
+
+      // The active leaves (committing 150): the promoted standby restores 100..150 from the source topic.
+      await active.close()
+      await waitFor('the promoted standby has all 150 users', () => standby.state() === 'RUNNING' && size(standby) === 150, 60000)
+    } finally {
+      for (const s of instances) await s.close()
+      for (const d of dirs) await d.remove()
+    }
+  })
 })

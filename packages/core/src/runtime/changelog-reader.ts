@@ -30,14 +30,17 @@ export interface ChangelogRegistration {
   /**
    * A source topic serving as the changelog (reuse.ktable.source.topics) is restored only up to
    * this offset, the group's committed offset: what follows is processed, not restored. A store
-   * already past it (at-least-once: flushed before the commit) has nothing to restore.
+   * already past it (at-least-once: flushed before the commit) has nothing to restore. A standby
+   * applies nothing beyond it either, and waits at it until `updateStandbyLimits` moves it on
+   * (Kafka's limit offsets: a store ahead of the committed offset would see its records twice).
    */
   readonly endOffsetLimit?: number
 }
 
 interface Restoring {
   readonly reg: ChangelogRegistration
-  readonly endOffset: number
+  /** Active: the end captured at registration. Standby: the limit (committed offset) or none. */
+  endOffset: number
   position: number
   restored: number
   readonly startedAt: number
@@ -95,6 +98,8 @@ export interface ChangelogReaderOptions {
 export class ChangelogReader {
   readonly #options: ChangelogReaderOptions
   readonly #restoring = new Map<string, Restoring>()
+  /** The entries assigned to the reader. */
+  #reading: Restoring[] = []
   #assignmentChanged = false
 
   constructor (options: ChangelogReaderOptions) {
@@ -117,7 +122,7 @@ export class ChangelogReader {
         if (reg.startOffset !== undefined && reg.startOffset > endOffset) {
           throw new StreamsError('TASK_CORRUPTED', `Checkpointed offset ${reg.startOffset - 1} of standby store ${reg.storeName} is beyond the end ${endOffset} of changelog ${key}`)
         }
-        this.#restoring.set(key, { reg, endOffset: Number.POSITIVE_INFINITY, position: start, restored: 0, startedAt: this.#now(), currentEnd: endOffset, lastApplied: (reg.startOffset ?? 0) - 1 })
+        this.#restoring.set(key, { reg, endOffset: reg.endOffsetLimit ?? Number.POSITIVE_INFINITY, position: start, restored: 0, startedAt: this.#now(), currentEnd: endOffset, lastApplied: (reg.startOffset ?? 0) - 1 })
         this.#assignmentChanged = true
         this.#options.standbyListener?.onUpdateStart?.(reg.partition, reg.storeName, start)
         continue
@@ -232,8 +237,14 @@ export class ChangelogReader {
       return []
     }
     if (this.#assignmentChanged) {
-      this.#options.reader.assign([...this.#restoring.values()].map(e => ({ ...e.reg.partition, offset: e.position })))
+      // A standby at its limit is not read until the limit moves.
+      this.#reading = [...this.#restoring.values()].filter(e => e.position < e.endOffset)
+      this.#options.reader.assign(this.#reading.map(e => ({ ...e.reg.partition, offset: e.position })))
       this.#assignmentChanged = false
+    }
+    if (this.#reading.length === 0) {
+      await new Promise(resolve => setTimeout(resolve, Math.min(maxWaitMs, 50)))
+      return []
     }
     const polled = new Map(this.#restoring)
     const batches = await this.#options.reader.poll(maxWaitMs)
@@ -247,7 +258,8 @@ export class ChangelogReader {
       const before = entry.restored
       const done = this.#apply(entry, batch)
       applied += entry.restored - before
-      if (done) {
+      // A standby never completes (at its limit it only waits).
+      if (done && entry.reg.standby !== true) {
         this.#restoring.delete(key)
         this.#assignmentChanged = true
         this.#options.listener?.onRestoreEnd?.(entry.reg.partition, entry.reg.storeName, entry.restored)
@@ -275,7 +287,24 @@ export class ChangelogReader {
       else if (reg.taskId !== undefined) this.#options.standbyListener?.onBatchLoaded?.(reg.partition, reg.storeName, reg.taskId, last, records.length, entry.currentEnd)
     }
     entry.position = Math.max(entry.position, Math.min(batch.nextOffset, entry.endOffset))
+    // A standby that read past its limit is assigned again at its position (or held there).
+    if (entry.reg.standby === true && batch.nextOffset > entry.endOffset) this.#assignmentChanged = true
     return entry.position >= entry.endOffset
+  }
+
+  /** Standby partitions waiting at their limit (see `endOffsetLimit`). */
+  heldStandbys (): TopicPartition[] {
+    return [...this.#restoring.values()].filter(e => e.reg.standby === true && e.position >= e.endOffset).map(e => e.reg.partition)
+  }
+
+  /** Moves the limits of limited standby partitions forward (the group committed further). */
+  updateStandbyLimits (limits: ReadonlyMap<string, number>): void {
+    for (const [key, limit] of limits) {
+      const entry = this.#restoring.get(key)
+      if (entry === undefined || entry.reg.standby !== true || entry.reg.endOffsetLimit === undefined || limit <= entry.endOffset) continue
+      entry.endOffset = limit
+      this.#assignmentChanged = true
+    }
   }
 
   async close (): Promise<void> {

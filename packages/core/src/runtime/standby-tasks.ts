@@ -18,7 +18,7 @@ import type { RecordCollector } from './record-collector.js'
 import { ProcessorStateManager, type StoreMetadata } from './state/processor-state-manager.js'
 import type { StateDirectory } from './state/state-directory.js'
 import type { ChangelogReader } from './changelog-reader.js'
-import type { TopicPartition } from './kafka/ports.js'
+import { tpKey, type GroupConsumerPort, type TopicPartition } from './kafka/ports.js'
 import type { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
 import { addTaskRestoreMetrics } from './restore-metrics.js'
 import type { StandbySuspendReason } from './standby-update-listener.js'
@@ -47,6 +47,8 @@ export interface StandbyTasksOptions {
   readonly changelogReader: ChangelogReader
   readonly globalStores: ReadonlyMap<string, StateStore>
   readonly metrics?: StreamsMetricsRegistry
+  /** Reads the group's committed offsets: the limits of standbys whose changelog is a source topic. */
+  readonly consumer: Pick<GroupConsumerPort, 'committed'>
   /** The changelog partition of a task's store, or undefined when the store is not logged. */
   readonly changelogPartition: (storeName: string, id: TaskId) => TopicPartition | undefined
 }
@@ -94,7 +96,15 @@ export class StandbyTasks {
     await stateManager.loadCheckpoint()
     this.#standbys.set(id.toString(), { id, task, stateManager })
     const applied = addTaskRestoreMetrics(this.#o.metrics, this.#o.clock, id, 'update')
-    const registrations = stateManager.restoreRegistrations().map(r => ({ ...r, standby: true, applied }))
+    // A source topic serving as a changelog is followed only up to the group's committed offset.
+    const sources = stateManager.restoreRegistrations().filter(r => this.#o.topology.sourceChangelogs.get(r.storeName) === r.partition.topic).map(r => r.partition)
+    const committed = sources.length === 0 ? new Map() : await this.#o.consumer.committed(sources)
+    const registrations = stateManager.restoreRegistrations().map(r => ({
+      ...r,
+      standby: true,
+      applied,
+      ...(sources.some(p => p.topic === r.partition.topic && p.partition === r.partition.partition) ? { endOffsetLimit: committed.get(tpKey(r.partition.topic, r.partition.partition))?.offset ?? 0 } : {})
+    }))
     try {
       await this.#o.changelogReader.register(registrations)
     } catch (err) {
@@ -161,8 +171,16 @@ export class StandbyTasks {
     return sums
   }
 
-  /** Checkpoints standbys whose changelog offsets moved far enough (on commit). */
+  /**
+   * Checkpoints standbys whose changelog offsets moved far enough, and moves on the limits of
+   * standbys waiting at the committed offset of their source topic (on commit).
+   */
   async commit (): Promise<void> {
+    const held = this.#o.changelogReader.heldStandbys()
+    if (held.length > 0) {
+      const committed = await this.#o.consumer.committed(held)
+      this.#o.changelogReader.updateStandbyLimits(new Map([...committed].map(([key, c]) => [key, c.offset])))
+    }
     for (const s of this.#standbys.values()) {
       s.stateManager.flush()
       await s.stateManager.maybeCheckpoint(false)

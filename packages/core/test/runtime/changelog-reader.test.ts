@@ -194,4 +194,27 @@ describe('ChangelogReader', () => {
     expect(events).to.deep.equal([])
     expect(reader.readingCount).to.equal(0)
   })
+
+  it('a standby of a source-topic changelog applies nothing beyond the committed offset, waits there, and goes on when the limit moves', async () => {
+    const log = new Map([['t-0', 10]])
+    const fake = new FakeReader(log, 4)
+    let polls = 0
+    const counting: PartitionReaderPort = { assign: p => { fake.assign(p) }, poll: async () => { polls++; return await fake.poll() }, close: async () => {} }
+    const reader = new ChangelogReader({ reader: counting, admin: admin(log) })
+    const applied: string[] = []
+    await reader.register([{ partition: { topic: 't', partition: 0 }, storeName: 's', startOffset: undefined, standby: true, endOffsetLimit: 3, apply: rs => { for (const r of rs) applied.push(r.key.toString()) } }])
+    await reader.restoreStep(0) // reads 0..3, applies 0..2 only
+    await reader.restoreStep(0)
+    await reader.restoreStep(0)
+    expect(applied).to.deep.equal(['k0', 'k1', 'k2'])
+    expect(polls).to.equal(1) // held at the limit: not read again
+    expect(reader.heldStandbys()).to.deep.equal([{ topic: 't', partition: 0 }])
+    reader.updateStandbyLimits(new Map([['t-0', 2]])) // never backwards
+    expect(reader.heldStandbys()).to.have.length(1)
+    reader.updateStandbyLimits(new Map([['t-0', 7]]))
+    await reader.restoreStep(0) // from 3: reads 3..6
+    await reader.restoreStep(0)
+    expect(applied).to.deep.equal(['k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k6'])
+    expect(reader.standbyProgress()[0]).to.deep.include({ position: 7, lag: 3 })
+  })
 })
