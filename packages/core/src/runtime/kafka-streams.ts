@@ -22,6 +22,7 @@ import type { StateRestoreListener } from './state-restore-listener.js'
 import type { StandbyUpdateListener } from './standby-update-listener.js'
 import type { RestoreProgress, StandbyProgress } from './changelog-reader.js'
 import { configuredDeserializationHandler } from './deserialization-handler.js'
+import type { ThreadMetadata } from './thread-metadata.js'
 import { createThreadAssignment, type ThreadAssignment } from './thread-assignment.js'
 import type { Serializer } from '../serialization/serde.js'
 import type { AdminPort } from './kafka/ports.js'
@@ -77,7 +78,6 @@ export class KafkaStreams {
   #standbyUpdateListener: StandbyUpdateListener | undefined
   #clients: KafkaClientFactory | undefined
   #assignment: ThreadAssignment | undefined
-  #threadIndex = 0
   #closing: Promise<void> | undefined
   #globalThread: GlobalStreamThread | undefined
   #shutdownRequested = false
@@ -209,11 +209,15 @@ export class KafkaStreams {
     })
   }
 
-  async #startThread (): Promise<StreamThread> {
-    const index = ++this.#threadIndex
+  /** Starts a stream thread named after the smallest free index (Kafka's getNextThreadIndex). */
+  async #startThread (cacheSizeBytes?: number): Promise<StreamThread> {
+    const used = new Set(this.#threads.map(t => t.name))
+    let index = 1
+    while (used.has(`StreamThread-${index}`)) index++
     const assignment = this.#assignment!
     const thread = new StreamThread({
       name: `StreamThread-${index}`,
+      cacheSizeBytes,
       topology: this.#def,
       sourceTopics: assignment.sourceTopics,
       config: this.#config,
@@ -287,6 +291,55 @@ export class KafkaStreams {
     await this.#globalThread?.shutdown().catch(err => this.#logger.error(`Error while closing the global stream thread: ${String(err)}`))
     await this.#lagAdmin?.close().catch(err => this.#logger.error(`Error while closing the lag admin client: ${String(err)}`))
     await this.#assignment?.close().catch(err => this.#logger.error(`Error while closing the assignor's admin client: ${String(err)}`))
+  }
+
+  /** The stream threads of this instance: name, state, tasks and client ids (Kafka's metadataForLocalThreads). */
+  metadataForLocalThreads (): ThreadMetadata[] {
+    this.#validateIsRunningOrRebalancing()
+    return this.#threads.map(t => t.metadata())
+  }
+
+  /**
+   * Starts one more stream thread, which joins the group (a rebalance spreads the tasks anew);
+   * the record cache is shared out again among the threads. Resolves to the new thread's name,
+   * or undefined when the client is not RUNNING or REBALANCING (Kafka's addStreamThread).
+   */
+  async addStreamThread (): Promise<string | undefined> {
+    if (!this.#isRunningOrRebalancing()) return undefined
+    const perThread = this.#resizeCaches(this.#aliveThreads().length + 1)
+    const thread = await this.#startThread(perThread)
+    return thread.name
+  }
+
+  /**
+   * Stops the oldest alive stream thread cleanly (it commits and leaves the group: a rebalance
+   * moves its tasks) and shares its record cache out among the others. Resolves to its name, or
+   * undefined when the client is not RUNNING or REBALANCING or has no thread left (Kafka's
+   * removeStreamThread).
+   */
+  async removeStreamThread (): Promise<string | undefined> {
+    if (!this.#isRunningOrRebalancing()) return undefined
+    const thread = this.#aliveThreads()[0]
+    if (thread === undefined) return undefined
+    await thread.shutdown(true)
+    this.#threads.splice(this.#threads.indexOf(thread), 1)
+    this.#resizeCaches(this.#aliveThreads().length)
+    return thread.name
+  }
+
+  #isRunningOrRebalancing (): boolean {
+    return this.state() === 'RUNNING' || this.state() === 'REBALANCING'
+  }
+
+  #aliveThreads (): StreamThread[] {
+    return this.#threads.filter(t => t.state !== 'DEAD' && t.state !== 'PENDING_SHUTDOWN')
+  }
+
+  /** Shares statestoreCacheMaxBytes equally among `threads` threads; returns the share. */
+  #resizeCaches (threads: number): number {
+    const perThread = Math.floor(this.#config.statestoreCacheMaxBytes / Math.max(1, threads))
+    for (const t of this.#aliveThreads()) t.resizeCache(perThread)
+    return perThread
   }
 
   /** This instance's `applicationServer` ("host:port"), as configured. */

@@ -21,6 +21,7 @@ import type { StateDirectory } from './state/state-directory.js'
 import type { StateRestoreListener } from './state-restore-listener.js'
 import type { StandbyUpdateListener } from './standby-update-listener.js'
 import { ThreadRestoreMetrics } from './restore-metrics.js'
+import type { ThreadMetadata } from './thread-metadata.js'
 import { tpKey, type FetchedBatch, type GroupAssignor, type KafkaClientFactory, type MemberAssignment, type TopicPartition } from './kafka/ports.js'
 import { Lifecycle } from './lifecycle.js'
 import { within } from './within.js'
@@ -80,6 +81,8 @@ export interface StreamThreadOptions {
   readonly deserializationErrorHandler?: DeserializationErrorHandler
   /** The group leader told every member to shut down (some instance asked for SHUTDOWN_APPLICATION). */
   readonly onShutdownRequested?: (thread: StreamThread) => void
+  /** This thread's share of statestoreCacheMaxBytes; default an equal share among numStreamThreads. */
+  readonly cacheSizeBytes?: number
 }
 
 export class StreamThread {
@@ -92,6 +95,10 @@ export class StreamThread {
   readonly #changelogReader: ChangelogReader
   readonly #tasks: TaskManager
   readonly #caughtUp = new Map<string, boolean>()
+  /** The end offset last seen per input partition. */
+  readonly #endOffsets = new Map<string, number>()
+  readonly #cache: ThreadCache
+  readonly #clientId: string
   #lastCommit = 0
   #restoreLoop: Promise<void> | undefined
   #failed: StreamsError | undefined
@@ -104,6 +111,7 @@ export class StreamThread {
     this.name = options.name
     this.#lifecycle = new Lifecycle(`stream thread ${options.name}`, 'CREATED', TRANSITIONS, (from, to) => options.onStateChange?.(this, from, to))
     const clientId = `${options.config.clientId ?? options.config.applicationId}-${options.name}`
+    this.#clientId = clientId
     this.#consumer = options.clients.groupConsumer({ groupId: options.config.applicationId, clientId: `${clientId}-consumer` })
     this.#producer = options.clients.producer({ clientId: `${clientId}-producer` })
     const admin = options.clients.admin({ clientId: `${clientId}-admin` })
@@ -127,7 +135,8 @@ export class StreamThread {
     })
     this.metrics = new StreamsMetricsRegistry({ clock: options.clock, threadId: options.name, recordingLevel: options.config.metricsRecordingLevel })
     const restoreMetrics = new ThreadRestoreMetrics(this.metrics, options.clock, this.#changelogReader)
-    const cache = new ThreadCache({ maxCacheSizeBytes: Math.floor(options.config.statestoreCacheMaxBytes / options.config.numStreamThreads), metrics: this.metrics })
+    const cache = new ThreadCache({ maxCacheSizeBytes: options.cacheSizeBytes ?? Math.floor(options.config.statestoreCacheMaxBytes / options.config.numStreamThreads), metrics: this.metrics })
+    this.#cache = cache
     this.#tasks = new TaskManager({
       cache,
       metrics: this.metrics,
@@ -157,6 +166,26 @@ export class StreamThread {
     this.#consumer.requestRebalance()
   }
   get taskManager (): TaskManager { return this.#tasks }
+
+  /** This thread's share of the record cache changed (threads were added or removed). */
+  resizeCache (maxCacheSizeBytes: number): void {
+    this.#cache.resize(maxCacheSizeBytes)
+  }
+
+  /** Name, state, tasks and client ids (Kafka Streams' ThreadMetadata). */
+  metadata (): ThreadMetadata {
+    const { active, standby } = this.#tasks.taskMetadata(this.#endOffsets)
+    return {
+      threadName: this.name,
+      threadState: this.state,
+      activeTasks: active,
+      standbyTasks: standby,
+      mainConsumerClientId: `${this.#clientId}-consumer`,
+      restoreConsumerClientId: `${this.#clientId}-restore-consumer`,
+      producerClientIds: [`${this.#clientId}-producer`],
+      adminClientId: `${this.#clientId}-admin`
+    }
+  }
 
   async start (): Promise<void> {
     this.#lifecycle.transition('STARTING')
@@ -270,6 +299,7 @@ export class StreamThread {
 
   async #onBatch (batch: FetchedBatch): Promise<void> {
     this.#caughtUp.set(tpKey(batch.topic, batch.partition), batch.nextOffset >= batch.highWatermark)
+    this.#endOffsets.set(tpKey(batch.topic, batch.partition), batch.highWatermark)
     this.#tasks.addBatch(batch)
     await this.#runOnce()
   }

@@ -29,6 +29,7 @@ import { StandbyTasks, type RecycledStandby } from './standby-tasks.js'
 import { tpKey, type FetchedBatch, type GroupConsumerPort, type TopicPartition, type TopicPartitionOffset } from './kafka/ports.js'
 import { decodeCommitMetadata, encodePartitionTime } from './partition-time-metadata.js'
 import { addTaskRestoreMetrics, type RecordsRate } from './restore-metrics.js'
+import type { TaskMetadata } from './thread-metadata.js'
 
 type ManagedState = 'RESTORING' | 'RUNNING' | 'SUSPENDED'
 
@@ -71,6 +72,10 @@ export class TaskManager {
   readonly #changelogToTask = new Map<string, ManagedTask>()
   /** Standby tasks: stores kept current from their changelogs, no processing. */
   readonly #standbys: StandbyTasks
+  /** The input partitions of each standby task, as assigned. */
+  #standbyPartitions = new Map<string, readonly TopicPartition[]>()
+  /** The offsets last committed per input partition. */
+  readonly #committed = new Map<string, number>()
 
   /** Stores whose builder logs to a changelog. */
   readonly #loggedStores: ReadonlySet<string>
@@ -158,6 +163,7 @@ export class TaskManager {
 
   /** Applies a new assignment: resumes kept tasks, closes the others, creates (and restores) new ones. */
   async handleAssignment (active: ReadonlyMap<string, readonly TopicPartition[]>, standby: ReadonlyMap<string, readonly TopicPartition[]> = new Map()): Promise<void> {
+    this.#standbyPartitions = new Map(standby)
     for (const [id, t] of [...this.#tasks]) {
       if (!active.has(id)) await this.#closeTask(t, true)
     }
@@ -305,6 +311,34 @@ export class TaskManager {
     return this.#o.changelogReader.standbyProgress()
   }
 
+  /** The active (not suspended) and standby tasks, for metadataForLocalThreads(). */
+  taskMetadata (endOffsets: ReadonlyMap<string, number>): { active: TaskMetadata[], standby: TaskMetadata[] } {
+    const offsetsOf = (partitions: readonly TopicPartition[], from: ReadonlyMap<string, number>): Map<string, number> => {
+      const found = new Map<string, number>()
+      for (const p of partitions) {
+        const key = tpKey(p.topic, p.partition)
+        const offset = from.get(key)
+        if (offset !== undefined) found.set(key, offset)
+      }
+      return found
+    }
+    const active = [...this.#tasks.values()].filter(t => t.state !== 'SUSPENDED').map(t => ({
+      taskId: t.id,
+      topicPartitions: [...t.partitions],
+      committedOffsets: offsetsOf(t.partitions, this.#committed),
+      endOffsets: offsetsOf(t.partitions, endOffsets),
+      timeCurrentIdlingStarted: t.idleSince
+    }))
+    const standby = this.#standbys.ids.map(id => ({
+      taskId: id,
+      topicPartitions: [...(this.#standbyPartitions.get(id.toString()) ?? [])],
+      committedOffsets: new Map<string, number>(),
+      endOffsets: new Map<string, number>(),
+      timeCurrentIdlingStarted: undefined
+    }))
+    return { active, standby }
+  }
+
   /** Standby task ids. */
   get standbyTaskIds (): TaskId[] {
     return this.#standbys.ids
@@ -397,6 +431,7 @@ export class TaskManager {
     }
     await this.#o.collector.flush()
     if (offsets.length > 0) await this.#o.consumer.commit(offsets)
+    for (const o of offsets) this.#committed.set(tpKey(o.topic, o.partition), o.offset)
     // A source topic serving as a changelog is applied up to the committed offset.
     const consumed = new Map(offsets.map(o => [tpKey(o.topic, o.partition), o.offset - 1]))
     for (const t of tasks) {
