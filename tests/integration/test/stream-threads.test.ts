@@ -1,6 +1,6 @@
 /**
  * Stream threads at run time on a real broker (Kafka's addStreamThread / removeStreamThread /
- * metadataForLocalThreads): a thread added joins the group and takes tasks; a thread removed
+ * metadataForLocalThreads, and pause / resume): a thread added joins the group and takes tasks; a thread removed
  * commits, leaves, and its tasks move; counts stay exact throughout; thread names reuse the
  * smallest free index.
  */
@@ -78,5 +78,45 @@ describe('Adding and removing stream threads at run time (real broker)', functio
     expect(await streams.addStreamThread()).to.equal(undefined)
     expect(await streams.removeStreamThread()).to.equal(undefined)
     expect(() => streams.metadataForLocalThreads()).to.throw()
+  })
+
+  it('pause() stops processing (also from before start) and resume() continues where it stopped', async () => {
+    const prefix = unique('pause')
+    const input = `${prefix}-in`
+    await createTopics([{ topic: input, numPartitions: 2 }])
+    const builder = new StreamsBuilder()
+    builder.stream<string, string>(input, Consumed.with(S, S)).groupByKey(Grouped.with(S, S)).count(Materialized.as<string, number>('counts').withKeySerde(S))
+    const dir = await tempDir('kstreams-pause')
+    const streams = new KafkaStreams(builder.build(), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 200 })
+    const count = (key: string): number | null => {
+      try {
+        return streams.store({ storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore<string, number>() }).get(key)
+      } catch {
+        return null
+      }
+    }
+    try {
+      streams.pause()
+      expect(streams.isPaused()).to.equal(true)
+      await produce(input, [{ key: 'a', value: 'x' }, { key: 'b', value: 'x' }])
+      await streams.start()
+      await waitFor('RUNNING', () => streams.state() === 'RUNNING', 60000)
+      await new Promise(resolve => setTimeout(resolve, 1500))
+      expect([count('a'), count('b')]).to.deep.equal([null, null])
+      streams.resume()
+      await waitFor('a and b counted', () => count('a') === 1 && count('b') === 1, 60000)
+
+      streams.pause()
+      await produce(input, [{ key: 'a', value: 'x' }, { key: 'a', value: 'x' }])
+      await new Promise(resolve => setTimeout(resolve, 1500))
+      expect(count('a')).to.equal(1)
+      expect(streams.state()).to.equal('RUNNING')
+      streams.resume()
+      expect(streams.isPaused()).to.equal(false)
+      await waitFor('a counted three times', () => count('a') === 3, 60000)
+    } finally {
+      await streams.close()
+      await dir.remove()
+    }
   })
 })

@@ -81,6 +81,7 @@ export class KafkaStreams {
   #closing: Promise<void> | undefined
   #globalThread: GlobalStreamThread | undefined
   #shutdownRequested = false
+  #paused = false
   readonly #globalStores = new Map<string, StateStore>()
   readonly #metadata: StreamsMetadataState
   readonly #queryProvider: QueryableStoreProvider
@@ -234,6 +235,7 @@ export class KafkaStreams {
       globalStores: this.#globalStores,
       restoreListener: this.#restoreListener,
       standbyUpdateListener: this.#standbyUpdateListener,
+      isPaused: () => this.#paused,
       onStateChange: (t, from, to) => this.#onThreadStateChange(t, from, to),
       onFailure: (t, error) => { void this.#onThreadFailure(t, error) },
       deserializationErrorHandler: configuredDeserializationHandler(this.#config, this.#logger),
@@ -291,6 +293,24 @@ export class KafkaStreams {
     await this.#globalThread?.shutdown().catch(err => this.#logger.error(`Error while closing the global stream thread: ${String(err)}`))
     await this.#lagAdmin?.close().catch(err => this.#logger.error(`Error while closing the lag admin client: ${String(err)}`))
     await this.#assignment?.close().catch(err => this.#logger.error(`Error while closing the assignor's admin client: ${String(err)}`))
+  }
+
+  /**
+   * Pauses processing (KIP-834): no record is processed, no punctuator runs, no store is restored
+   * and no standby is updated until resume(); the threads stay in the group and keep committing.
+   * Only this instance pauses. Allowed before start(), which then starts paused.
+   */
+  pause (): void {
+    this.#paused = true
+  }
+
+  /** Resumes what pause() stopped. */
+  resume (): void {
+    this.#paused = false
+  }
+
+  isPaused (): boolean {
+    return this.#paused
   }
 
   /** The stream threads of this instance: name, state, tasks and client ids (Kafka's metadataForLocalThreads). */

@@ -83,6 +83,11 @@ export interface StreamThreadOptions {
   readonly onShutdownRequested?: (thread: StreamThread) => void
   /** This thread's share of statestoreCacheMaxBytes; default an equal share among numStreamThreads. */
   readonly cacheSizeBytes?: number
+  /**
+   * Whether the client is paused (KafkaStreams.pause(), KIP-834): no processing, punctuation,
+   * restoration or standby updates; the consumer keeps its membership and offsets are committed.
+   */
+  readonly isPaused?: () => boolean
 }
 
 export class StreamThread {
@@ -288,7 +293,8 @@ export class StreamThread {
     if (this.#restoreLoop !== undefined || !this.#tasks.needsChangelogReader) return
     this.#restoreLoop = (async () => {
       while (this.#tasks.needsChangelogReader && this.#failed === undefined && this.state !== 'PENDING_SHUTDOWN' && this.state !== 'DEAD') {
-        await this.#guard(async () => this.#tasks.restoreStep(this.#o.config.pollMs))
+        if (this.#o.isPaused?.() === true) await new Promise(resolve => setTimeout(resolve, Math.min(this.#o.config.pollMs, 100)))
+        else await this.#guard(async () => this.#tasks.restoreStep(this.#o.config.pollMs))
         this.#maybeRunning()
         // Let I/O and timers run between steps, whatever a step did.
         await new Promise(resolve => setImmediate(resolve))
@@ -306,6 +312,10 @@ export class StreamThread {
 
   /** Processes what is processable, punctuates, and commits when due. */
   async #runOnce (): Promise<void> {
+    if (this.#o.isPaused?.() === true) {
+      await this.#maybeCommit()
+      return
+    }
     const deadline = this.#o.clock.milliseconds() + Math.max(this.#o.config.pollMs, 100)
     let perTask = 1
     for (;;) {
