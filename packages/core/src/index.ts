@@ -65,6 +65,7 @@ export type { HostInfo, KeyQueryMetadata, StreamsMetadata } from './runtime/iq/s
 export type { LagInfo } from './runtime/iq/local-store-lags.js'
 export { InteractiveQueryServer } from './runtime/iq/interactive-query-server.js'
 export { StateQueryRequest } from './runtime/iq/v2/state-query-request.js'
+export { Position, PositionBound } from './runtime/iq/v2/position.js'
 export type { InStore } from './runtime/iq/v2/state-query-request.js'
 export { StateQueryResult } from './runtime/iq/v2/state-query-result.js'
 export { QueryResult } from './runtime/iq/v2/query-result.js'

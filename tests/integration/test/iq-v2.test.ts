@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { KafkaStreams, KeyQuery, RangeQuery, Serdes, StateQueryRequest, WindowKeyQuery, type KeyValue, type ValueAndTimestamp } from '@kstreams/core'
+import { KafkaStreams, KeyQuery, Position, PositionBound, RangeQuery, Serdes, StateQueryRequest, WindowKeyQuery, type KeyValue, type ValueAndTimestamp } from '@kstreams/core'
 import { Consumed, Grouped, Materialized, StreamsBuilder, TimeWindows } from '@kstreams/dsl'
 import { bootstrapServers, createTopics, kafka, tempDir, unique, waitFor } from './helpers.js'
 
@@ -111,6 +111,42 @@ describe('Interactive Queries v2: KafkaStreams.query() on DSL stores (real broke
     } finally {
       for (const s of instances) await s.close()
       for (const d of dirs) await d.remove()
+    }
+  })
+
+  it('position bounds (read your writes): NOT_UP_TO_BOUND until the store has processed the offsets the producer got; results report their position', async () => {
+    const prefix = unique('iqv2pos')
+    const input = `${prefix}-in`
+    await createTopics([{ topic: input, numPartitions: 1 }])
+    const dir = await tempDir('kstreams-iqv2')
+    const streams = new KafkaStreams(build(input), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 200 })
+    const producer = kafka().producer()
+    try {
+      await streams.start()
+      await waitFor('RUNNING', () => streams.state() === 'RUNNING', 60000)
+      await producer.connect()
+      const [sent] = await producer.send({ topic: input, messages: [{ key: 'a', value: 'x', timestamp: '1000' }, { key: 'a', value: 'x', timestamp: '2000' }] })
+      const last = Number(sent!.baseOffset) + 1
+      const written = Position.emptyPosition().withComponent(input, 0, last)
+      const query = (bound: PositionBound) => streams.query(StateQueryRequest.inStore('counts').withQuery(KeyQuery.withKey<string, number>('a')).withPositionBound(bound)).partitionResults.get(0)
+      await waitFor('the store up to the written offset', () => query(PositionBound.at(written))?.isSuccess() === true, 60000)
+      const answer = query(PositionBound.at(written))!
+      expect(answer.getResult()).to.equal(2)
+      expect(answer.getPosition().getPartitionPositions(input).get(0)).to.equal(last)
+
+      const ahead = query(PositionBound.at(Position.emptyPosition().withComponent(input, 0, last + 1000)))!
+      expect(ahead.getFailureReason()).to.equal('NOT_UP_TO_BOUND')
+      expect(ahead.getFailureMessage()).to.contain('not yet up to the bound')
+      // A bound on other partitions does not hold this partition back (a bounded topic of this partition would).
+      expect(query(PositionBound.at(Position.emptyPosition().withComponent(input, 1, 99).withComponent('other', 1, 5)))!.isSuccess()).to.equal(true)
+      expect(query(PositionBound.at(Position.emptyPosition().withComponent('other', 0, 5)))!.getFailureReason()).to.equal('NOT_UP_TO_BOUND')
+      expect(query(PositionBound.unbounded())!.isSuccess()).to.equal(true)
+      const all = streams.query(StateQueryRequest.inStore('counts').withQuery(KeyQuery.withKey<string, number>('a')))
+      expect(all.getPosition().getPartitionPositions(input).get(0)).to.equal(last)
+    } finally {
+      await producer.disconnect()
+      await streams.close()
+      await dir.remove()
     }
   })
 })

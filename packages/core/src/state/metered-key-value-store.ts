@@ -108,7 +108,7 @@ export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesSt
   }
 
   put (key: K, value: V | null): void {
-    const serdes = this.requireSerdes()
+    const serdes = this.writeSerdes()
     const sensor = this.#sensors.put
     const start = sensor.start()
     try {
@@ -119,7 +119,7 @@ export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesSt
   }
 
   putIfAbsent (key: K, value: V | null): V | null {
-    const serdes = this.requireSerdes()
+    const serdes = this.writeSerdes()
     const sensor = this.#sensors.putIfAbsent
     const start = sensor.start()
     try {
@@ -130,7 +130,7 @@ export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesSt
   }
 
   putAll (entries: ReadonlyArray<KeyValue<K, V | null>>): void {
-    const serdes = this.requireSerdes()
+    const serdes = this.writeSerdes()
     const sensor = this.#sensors.putAll
     const start = sensor.start()
     try {
@@ -142,7 +142,7 @@ export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesSt
   }
 
   delete (key: K): V | null {
-    const serdes = this.requireSerdes()
+    const serdes = this.writeSerdes()
     const sensor = this.#sensors.delete
     const start = sensor.start()
     try {

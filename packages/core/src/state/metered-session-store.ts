@@ -25,12 +25,12 @@ type Iter<K, AGG> = KeyValueIterator<Windowed<K>, AGG>
 export class MeteredSessionStore<K, AGG> extends MeteredStoreBase<SessionBytesStore, K, AGG, Windowed<K>> implements SessionStore<K, AGG> {
   /** Writes the session's aggregate; null removes it. */
   put (sessionKey: Windowed<K>, aggregate: AGG | null): void {
-    const serdes = this.requireSerdes()
+    const serdes = this.writeSerdes()
     this.inner.put(this.#rawSessionKey(serdes, sessionKey), serdes.rawValue(aggregate))
   }
 
   remove (sessionKey: Windowed<K>): void {
-    const serdes = this.requireSerdes()
+    const serdes = this.writeSerdes()
     this.inner.remove(this.#rawSessionKey(serdes, sessionKey))
   }
 

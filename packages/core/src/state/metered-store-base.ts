@@ -12,6 +12,7 @@ import { type CacheFlushListener, isCachedStateStore } from './cached-state-stor
 import type { StateStore, StateStoreContext } from './state-store.js'
 import type { StateSerdes } from './state-serdes.js'
 import { prepareStoreSerdes } from './store-serde-initializer.js'
+import { Position } from '../runtime/iq/v2/position.js'
 
 export interface MeteredStoreBaseOptions<I, K, V> {
   /** The layer below: caching, change-logging or the backend bytes store. */
@@ -31,6 +32,8 @@ export abstract class MeteredStoreBase<I extends StateStore, K, V, FK> {
   readonly #keySerde: Serde<K> | undefined
   readonly #valueSerde: Serde<V> | undefined
   #serdes: StateSerdes<K, V> | undefined
+  #context: StateStoreContext | undefined
+  readonly #position = Position.emptyPosition()
 
   constructor (options: MeteredStoreBaseOptions<I, K, V>) {
     this.#inner = options.inner
@@ -54,6 +57,7 @@ export abstract class MeteredStoreBase<I extends StateStore, K, V, FK> {
 
   /** Resolves the serdes, then opens the layers below (which register the store for restore). */
   init (context: StateStoreContext, root: StateStore): void | Promise<void> {
+    this.#context = context
     this.#serdes = prepareStoreSerdes(context, this.name, this.#keySerde, this.#valueSerde, (configured, defaultSerde) => this.prepareValueSerde(configured, defaultSerde))
     return this.openInner(context, root)
   }
@@ -107,6 +111,22 @@ export abstract class MeteredStoreBase<I extends StateStore, K, V, FK> {
    */
   protected prepareValueSerde (configured: Serde<V> | undefined, defaultSerde: Serde<unknown> | undefined): Serde<V> | undefined {
     return configured ?? defaultSerde as Serde<V> | undefined
+  }
+
+  /**
+   * How far the store has seen its input (IQv2's Position): the offsets of the records whose
+   * processing wrote to it. The live object: copy it to keep it. @internal
+   */
+  get position (): Position {
+    return this.#position
+  }
+
+  /** The serdes for a write, which also moves the store's position to the current record. */
+  protected writeSerdes (): StateSerdes<K, V> {
+    const serdes = this.requireSerdes()
+    const metadata = this.#context?.recordMetadata()
+    if (metadata !== undefined && metadata.offset >= 0) this.#position.update(metadata.topic, metadata.partition, metadata.offset)
+    return serdes
   }
 
   /** The serdes; throws STORE_NOT_OPEN before init. */

@@ -38,7 +38,7 @@ export class MeteredWindowStore<K, V> extends MeteredStoreBase<WindowBytesStore,
 
   /** Puts `value` into the window of `key` starting at `windowStartTime`; null deletes. */
   put (key: K, value: V | null, windowStartTime: number): void {
-    const serdes = this.requireSerdes()
+    const serdes = this.writeSerdes()
     if (!Number.isSafeInteger(windowStartTime)) {
       throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": windowStartTimestamp must be an integer number of milliseconds, got ${String(windowStartTime)}`)
     }

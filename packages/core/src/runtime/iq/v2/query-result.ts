@@ -4,6 +4,7 @@
  * success for its failure, or a failure for its result, throws ILLEGAL_ARGUMENT.
  */
 import { StreamsError } from '../../../errors.js'
+import { Position, type PositionBound } from './position.js'
 
 /** Why a partition did not answer (Kafka Streams' `FailureReason`). */
 export type FailureReason =
@@ -11,7 +12,7 @@ export type FailureReason =
   | 'UNKNOWN_QUERY_TYPE'
   /** `requireActive()` was set but the local copy is a standby or not a RUNNING active task. */
   | 'NOT_ACTIVE'
-  /** Not yet up to the requested position bound (position bounds are not implemented yet). */
+  /** The store has not yet seen the input up to the request's position bound. */
   | 'NOT_UP_TO_BOUND'
   /** This instance has no task for the partition (it may have moved to another instance). */
   | 'NOT_PRESENT'
@@ -25,6 +26,7 @@ export class QueryResult<R> {
   readonly #reason: FailureReason | undefined
   readonly #message: string | undefined
   readonly #executionInfo: string[] = []
+  #position: Position | undefined
 
   private constructor (result: R | undefined, reason: FailureReason | undefined, message: string | undefined) {
     this.#result = result
@@ -38,6 +40,13 @@ export class QueryResult<R> {
 
   static forFailure<R> (reason: FailureReason, message: string): QueryResult<R> {
     return new QueryResult<R>(undefined, reason, message)
+  }
+
+  /** The NOT_UP_TO_BOUND failure of a store partition behind the bound (Kafka's notUpToBound). */
+  static notUpToBound<R> (current: Position, bound: PositionBound, partition: number): QueryResult<R> {
+    const result = QueryResult.forFailure<R>('NOT_UP_TO_BOUND', `For store partition ${partition}, the current position ${current.toString()} is not yet up to the bound ${bound.toString()}`)
+    result.setPosition(current)
+    return result
   }
 
   /** Shorthand for the UNKNOWN_QUERY_TYPE failure of a store that does not know `query`. */
@@ -73,6 +82,16 @@ export class QueryResult<R> {
   getFailureMessage (): string {
     if (this.#reason === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', 'A successful query result has no failure message')
     return this.#message ?? ''
+  }
+
+  /** The position of the store partition that answered (empty when it tracks none). */
+  getPosition (): Position {
+    return this.#position?.copy() ?? Position.emptyPosition()
+  }
+
+  /** Sets the answering store's position (used by the query runner). */
+  setPosition (position: Position): void {
+    this.#position = position.copy()
   }
 
   /** What the layers that handled the query noted, when the request enabled execution info. */

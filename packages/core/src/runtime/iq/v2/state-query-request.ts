@@ -7,6 +7,7 @@
  */
 import { StreamsError } from '../../../errors.js'
 import type { Query } from './query.js'
+import { PositionBound } from './position.js'
 
 interface RequestFields<R> {
   readonly storeName: string
@@ -14,6 +15,7 @@ interface RequestFields<R> {
   readonly partitions: ReadonlySet<number> | undefined
   readonly requireActive: boolean
   readonly executionInfo: boolean
+  readonly positionBound: PositionBound
 }
 
 /** The first step of building a request: the store is chosen, the query not yet. */
@@ -32,7 +34,7 @@ export class StateQueryRequest<R> {
   static inStore (storeName: string): InStore {
     return {
       storeName,
-      withQuery: <R>(query: Query<R>) => new StateQueryRequest<R>({ storeName, query, partitions: undefined, requireActive: false, executionInfo: false })
+      withQuery: <R>(query: Query<R>) => new StateQueryRequest<R>({ storeName, query, partitions: undefined, requireActive: false, executionInfo: false, positionBound: PositionBound.unbounded() })
     }
   }
 
@@ -49,6 +51,15 @@ export class StateQueryRequest<R> {
   /** Only RUNNING active tasks answer; standbys and restoring tasks answer NOT_ACTIVE. */
   requireActive (): StateQueryRequest<R> {
     return new StateQueryRequest({ ...this.#f, requireActive: true })
+  }
+
+  /** Only store partitions that have seen their input up to `bound` answer; the others answer NOT_UP_TO_BOUND. */
+  withPositionBound (bound: PositionBound): StateQueryRequest<R> {
+    return new StateQueryRequest({ ...this.#f, positionBound: bound })
+  }
+
+  get positionBound (): PositionBound {
+    return this.#f.positionBound
   }
 
   enableExecutionInfo (): StateQueryRequest<R> {

@@ -4,6 +4,7 @@
  */
 import { StreamsError } from '../../../errors.js'
 import type { QueryResult } from './query-result.js'
+import { Position } from './position.js'
 
 export class StateQueryResult<R> {
   readonly #partitionResults = new Map<number, QueryResult<R>>()
@@ -37,6 +38,13 @@ export class StateQueryResult<R> {
     const found = [...this.#partitionResults.values()].filter(r => r.isSuccess() && r.getResult() !== null && r.getResult() !== undefined)
     if (found.length > 1) throw new StreamsError('ILLEGAL_ARGUMENT', `The query answered in more than one partition (${found.length})`)
     return found[0]
+  }
+
+  /** The positions of every partition result (and the global one) merged: how far the answer has seen. */
+  getPosition (): Position {
+    let position = Position.emptyPosition()
+    for (const r of [...this.#partitionResults.values(), ...(this.#globalResult === undefined ? [] : [this.#globalResult])]) position = position.merge(r.getPosition())
+    return position
   }
 
   toString (): string {

@@ -14,6 +14,7 @@ import { QueryResult } from './query-result.js'
 import { queryStore } from './store-query-handler.js'
 import type { StateQueryRequest } from './state-query-request.js'
 import { StateQueryResult } from './state-query-result.js'
+import { Position } from './position.js'
 
 export interface StateQueryRunnerOptions {
   readonly clientState: string
@@ -27,6 +28,12 @@ export interface StateQueryRunnerOptions {
 }
 
 const DEAD_THREAD = new Set(['PENDING_SHUTDOWN', 'DEAD'])
+
+/** The store's position: tracked by its typed outer layer (the metered store); empty otherwise. */
+function positionOf (store: StateStore): Position {
+  const position = (store as { position?: unknown }).position
+  return position instanceof Position ? position : Position.emptyPosition()
+}
 
 /** A partition already answered by another thread, unless only as NOT_ACTIVE (a running active copy wins). */
 const answered = (r: QueryResult<unknown> | undefined): boolean => r !== undefined && (r.isSuccess() || r.getFailureReason() !== 'NOT_ACTIVE')
@@ -58,7 +65,14 @@ export function runStateQuery<R> (request: StateQueryRequest<R>, o: StateQueryRu
         result.addResult(partition, QueryResult.forFailure('NOT_ACTIVE', `Partition ${partition} of ${storeName} needs a RUNNING active task, but here it is ${active ? 'active' : 'not a running active task'} on a thread in state ${thread.state}`))
         continue
       }
-      result.addResult(partition, queryStore(store, request.query, request.executionInfoEnabled))
+      const position = positionOf(store)
+      if (!request.positionBound.permits(position, partition)) {
+        result.addResult(partition, QueryResult.notUpToBound(position, request.positionBound, partition))
+        continue
+      }
+      const answer = queryStore(store, request.query, request.executionInfoEnabled)
+      answer.setPosition(position)
+      result.addResult(partition, answer)
     }
   }
   if (!request.isAllPartitions) {
