@@ -11,6 +11,24 @@ import { bootstrapServers, createTopics, kafka, produce, readUntil, tempDir, uni
 
 const S = Serdes.String()
 
+/** Waits until the group has committed `records` records of the topic (the sum of its committed offsets). */
+async function waitForCommitted (groupId: string, topic: string, records: number, timeoutMs = 60000): Promise<void> {
+  const admin = kafka().admin()
+  await admin.connect()
+  try {
+    const deadline = Date.now() + timeoutMs
+    let committed = 0
+    while (committed < records) {
+      if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${groupId} to commit ${records} records of ${topic}; committed ${committed}`)
+      await new Promise(resolve => setTimeout(resolve, 100))
+      const offsets = await admin.fetchOffsets({ groupId, topics: [topic] })
+      committed = offsets.flatMap(t => t.partitions).reduce((n, p) => n + Math.max(0, Number(p.offset)), 0)
+    }
+  } finally {
+    await admin.disconnect()
+  }
+}
+
 describe('DSL joins on a real broker', function () {
   this.timeout(120000)
 
@@ -35,7 +53,9 @@ describe('DSL joins on a real broker', function () {
       await streams.start()
       await waitFor('RUNNING', () => streams.state() === 'RUNNING', 60000)
       // Orders only after the table is loaded: a stream-table join reads the table as it is then.
-      await new Promise(resolve => setTimeout(resolve, 2000))
+      // Loaded = the application committed the end of the customers topic (not a fixed sleep:
+      // a slow machine may need longer).
+      await waitForCommitted(appId, `${prefix}-customers`, customers.length)
       await produce(`${prefix}-orders`, customers.map((c, i) => ({ key: `o${i}`, value: c })))
       const out = await readUntil(`${prefix}-out`, (k, v) => `${k!.toString()}:${v!.toString()}`, r => r.length >= customers.length, 60000)
       expect(new Set(out)).to.deep.equal(new Set(customers.map(c => `${c}:${c}->${c.toUpperCase()}`)))

@@ -7,7 +7,7 @@ import { expect } from 'chai'
 import { InteractiveQueryServer, KafkaStreams, KeyValue, Serdes } from '@kstreams/core'
 import { BufferConfig, Consumed, EmitStrategy, Grouped, Materialized, Produced, StreamsBuilder, Suppressed, TimeWindows } from '@kstreams/dsl'
 import { RocksDBDslStoreSuppliers } from '@kstreams/rocksdb'
-import { bootstrapServers, createTopics, kafka, readUntil, tempDir, unique, waitFor, freePort, getJson } from './helpers.js'
+import { bootstrapServers, createTopics, kafka, readUntil, recordCount, sleep, tempDir, unique, waitFor, freePort, getJson } from './helpers.js'
 
 const S = Serdes.String()
 const L = Serdes.Long()
@@ -44,8 +44,14 @@ describe('DSL windows on a real broker (RocksDB stores)', function () {
         await producer.send({ topic: `${prefix}-clicks`, messages: records.map(([key, ts]) => ({ key, value: 'click', timestamp: String(ts) })) })
       }
       await send([['a', 1000], ['b', 2000], ['a', 5000], ['a', 9000], ['b', 12000], ['c', 31000]])
-      // The emit pass runs at most once per second of wall-clock time: a later record triggers it.
-      await new Promise(resolve => setTimeout(resolve, 1500))
+      // The emit pass runs at most once per second of wall-clock time: a record processed more than
+      // a second after these triggers it. Wait until they were processed (c's window is in the store)
+      // rather than a fixed time after sending them: a slow machine may process them late.
+      await waitFor('the first records processed', async () => {
+        const c = await getJson(port, '/stores/counts/keys/c/windows?from=0')
+        return c.status === 200 && (c.body.windows as unknown[]).length > 0
+      }, 60000)
+      await sleep(1500)
       await send([['c', 32000]])
       const decode = (k: Buffer | null, v: Buffer | null): string => `${k!.toString()}=${Number(v!.readBigInt64BE())}`
       const expected = ['a@0=3', 'b@0=1', 'b@10000=1']
@@ -101,8 +107,10 @@ describe('DSL windows on a real broker (RocksDB stores)', function () {
       await waitFor('RUNNING', () => second.state() === 'RUNNING', 60000)
       await send([['d', 32000], ['e', 45000]])
       const all = await readUntil(`${prefix}-final`, decode, r => r.length >= 4, 60000)
-      await new Promise(resolve => setTimeout(resolve, 1000))
-      const settled = await readUntil(`${prefix}-final`, decode, r => r.length > 4, 2000)
+      await sleep(1000) // time for a window emitted twice to arrive
+      // Everything written by now, however long a new reader takes to join on a slow machine.
+      const written = await recordCount(`${prefix}-final`)
+      const settled = await readUntil(`${prefix}-final`, decode, r => r.length >= written, 60000)
       await second.close()
       expect(all.slice(2).sort()).to.deep.equal(['c@30000=1', 'd@30000=1'])
       expect(settled.sort(), 'each window exactly once').to.deep.equal(['a@0=1', 'b@0=1', 'c@30000=1', 'd@30000=1'])

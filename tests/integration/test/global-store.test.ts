@@ -1,9 +1,9 @@
 import { expect } from 'chai'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { KafkaStreams, Serdes, Topology, type KeyValueStore, type ProcessorContext, type Record } from '@kstreams/core'
+import { KafkaStreams, QueryableStoreTypes, Serdes, Topology, type KeyValueStore, type ProcessorContext, type Record } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
-import { bootstrapServers, createTopics, produce, readUntil, recordCount, sleep, tempDir, unique, waitFor } from './helpers.js'
+import { bootstrapServers, createTopics, produce, readUntil, recordCount, tempDir, unique, waitFor } from './helpers.js'
 
 const S = Serdes.String()
 
@@ -67,7 +67,9 @@ describe('Global stores on a real broker', function () {
       expect(instances.map(s => s.state())).to.not.include('ERROR')
       // Later updates reach the global store of every instance.
       await produce(t.users, [{ key: 'late', value: 'Late User' }])
-      await sleep(2000)
+      // Not a fixed sleep: on a slow machine the global thread may take longer than that.
+      const globalUsers = (s: KafkaStreams) => s.store({ storeName: 'users', queryableStoreType: QueryableStoreTypes.keyValueStore<string, string>() })
+      await waitFor('the late user in the global store of every instance', () => instances.every(s => globalUsers(s).get('late') === 'Late User'), 60000)
       await produce(t.clicks, [{ key: 'late', value: 'click-late' }])
       const more = await readUntil(t.out, (_k, v) => v!.toString(), r => r.includes('click-late by Late User'), 60000)
       expect(more).to.include('click-late by Late User')

@@ -75,9 +75,9 @@ export async function tempDir (prefix: string): Promise<{ path: string, remove: 
 
 export const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
 
-export async function waitFor (what: string, predicate: () => boolean, timeoutMs: number): Promise<void> {
+export async function waitFor (what: string, predicate: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
   const end = Date.now() + timeoutMs
-  while (!predicate()) {
+  while (!(await predicate())) {
     if (Date.now() > end) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`)
     await sleep(50)
   }

@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import { rm } from 'node:fs/promises'
 import { createTopics, produce, tempDir, unique, waitFor } from './helpers.js'
-import { OutputCollector, WordCountInstance, addCounts, makeLines, type InstanceEvent } from './wordcount-instances.js'
+import { OutputCollector, WordCountInstance, addCounts, makeLines, waitForInstances, type InstanceEvent } from './wordcount-instances.js'
 
 interface RestoreStart { partition: number, start: number, end: number }
 
@@ -29,7 +29,7 @@ describe('Restore on restart of a single instance (RocksDB store, real broker)',
       await produce(`${prefix}wordcount-input`, batch.lines.map((value, i) => ({ key: String(i), value })))
       await waitFor('all words counted', () => [...expected].every(([w, c]) => (output.last.get(w) ?? 0) >= c), 90000)
     }
-    const running = async (instance: WordCountInstance): Promise<void> => waitFor('RUNNING', () => instance.state === 'RUNNING', 90000)
+    const running = async (instance: WordCountInstance): Promise<void> => waitForInstances('RUNNING', [instance], () => instance.state === 'RUNNING', 90000)
     const instances: WordCountInstance[] = []
     try {
       // 1: count, then stop gracefully: the checkpoint holds the end of the changelog.

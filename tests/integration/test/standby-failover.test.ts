@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createTopics, produce, tempDir, unique, waitFor } from './helpers.js'
-import { OutputCollector, WordCountInstance, addCounts, makeLines, type InstanceEvent } from './wordcount-instances.js'
+import { OutputCollector, WordCountInstance, addCounts, makeLines, waitForInstances, type InstanceEvent } from './wordcount-instances.js'
 
 interface Restore { partition: number, start: number, end: number }
 const restores = (events: InstanceEvent[], after: number): Restore[] => events
@@ -30,7 +30,7 @@ describe('Failover with and without standby replicas (three instances, real brok
     const output = await OutputCollector.start(`${prefix}wordcount-output`)
     const expected = new Map<string, number>()
     try {
-      await waitFor('three instances RUNNING', () => instances.every(i => i.state === 'RUNNING'), 120000)
+      await waitForInstances('three instances RUNNING', instances, () => instances.every(i => i.state === 'RUNNING'), 120000)
       const first = makeLines(3000)
       addCounts(expected, first.counts)
       await produce(`${prefix}wordcount-input`, first.lines.map((value, i) => ({ key: String(i), value })))

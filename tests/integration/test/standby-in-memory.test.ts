@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createTopics, produce, tempDir, unique, waitFor } from './helpers.js'
-import { OutputCollector, WordCountInstance, addCounts, makeLines } from './wordcount-instances.js'
+import { OutputCollector, WordCountInstance, addCounts, makeLines, waitForInstances } from './wordcount-instances.js'
 
 interface Restore { partition: number, start: number, end: number }
 
@@ -29,7 +29,7 @@ describe('Failover to standby replicas of in-memory stores (three instances, rea
     const output = await OutputCollector.start(`${prefix}wordcount-output`)
     const expected = new Map<string, number>()
     try {
-      await waitFor('three instances RUNNING', () => instances.every(i => i.state === 'RUNNING'), 120000)
+      await waitForInstances('three instances RUNNING', instances, () => instances.every(i => i.state === 'RUNNING'), 120000)
       const first = makeLines(3000)
       addCounts(expected, first.counts)
       await produce(`${prefix}wordcount-input`, first.lines.map((value, i) => ({ key: String(i), value })))

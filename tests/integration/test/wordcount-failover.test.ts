@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { createTopics, produce, tempDir, unique, waitFor } from './helpers.js'
-import { OutputCollector, WordCountInstance, addCounts, makeLines } from './wordcount-instances.js'
+import { OutputCollector, WordCountInstance, addCounts, makeLines, waitForInstances } from './wordcount-instances.js'
 
 /**
  * Two WordCount instances share a 4-partition input; one is stopped mid-stream and the other
@@ -21,7 +21,7 @@ describe('WordCount on a real broker: two instances, one stops mid-stream', func
     const output = await OutputCollector.start(`${prefix}wordcount-output`)
     const expected = new Map<string, number>()
     try {
-      await waitFor('both instances RUNNING', () => a.state === 'RUNNING' && b.state === 'RUNNING', 90000)
+      await waitForInstances('both instances RUNNING', [a, b], () => a.state === 'RUNNING' && b.state === 'RUNNING', 90000)
       const first = makeLines(1500)
       addCounts(expected, first.counts)
       await produce(`${prefix}wordcount-input`, first.lines.map((value, i) => ({ key: String(i), value })))
@@ -79,14 +79,14 @@ describe('WordCount on a real broker: two instances, one stops mid-stream', func
     const a = new WordCountInstance(env(0))
     let b: WordCountInstance | undefined
     try {
-      await waitFor('the first instance RUNNING', () => a.state === 'RUNNING', 90000)
+      await waitForInstances('the first instance RUNNING', [a], () => a.state === 'RUNNING', 90000)
       const first = makeLines(1500)
       addCounts(expected, first.counts)
       await produce(`${prefix}wordcount-input`, first.lines.map((value, i) => ({ key: String(i), value })))
       await waitFor('the first half counted', () => [...first.counts].every(([w, c]) => (output.last.get(w) ?? 0) >= c), 60000)
       // A long commit interval: only the revocation before the rebalance commits the first half.
       b = new WordCountInstance(env(1))
-      await waitFor('both RUNNING after the rebalance', () => a.state === 'RUNNING' && b!.state === 'RUNNING', 90000)
+      await waitForInstances('both RUNNING after the rebalance', [a, b], () => a.state === 'RUNNING' && b!.state === 'RUNNING', 90000)
       const second = makeLines(1500)
       addCounts(expected, second.counts)
       await produce(`${prefix}wordcount-input`, second.lines.map((value, i) => ({ key: String(i), value })))

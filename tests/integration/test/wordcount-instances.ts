@@ -5,8 +5,11 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { randomInt } from 'node:crypto'
+import { writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Consumer } from 'kafkajs'
-import { bootstrapServers, kafka, unique } from './helpers.js'
+import { bootstrapServers, kafka, unique, waitFor } from './helpers.js'
 
 const MAIN = fileURLToPath(new URL('../../../examples/wordcount/src/main.ts', import.meta.url))
 
@@ -48,6 +51,23 @@ export class WordCountInstance {
   kill (signal: NodeJS.Signals): void {
     this.#child.kill(signal)
   }
+}
+
+/**
+ * waitFor, and on a timeout an error that shows each instance's state, last events and log tail
+ * (the whole log is written to a file in the temp directory): what a failure in CI needs.
+ */
+export async function waitForInstances (what: string, instances: ReadonlyArray<WordCountInstance | undefined>, predicate: () => boolean, timeoutMs: number): Promise<void> {
+  await waitFor(what, predicate, timeoutMs).catch(async (err: unknown) => {
+    const prefix = unique('wordcount-instance')
+    const details = await Promise.all(instances.map(async (instance, n) => {
+      if (instance === undefined) return `instance ${n}: not started`
+      const path = join(tmpdir(), `${prefix}-${n}.log`)
+      await writeFile(path, instance.stderr + '\n' + instance.events.map(e => JSON.stringify(e)).join('\n') + '\n')
+      return `instance ${n} (state ${String(instance.state)}, whole log in ${path}): events ${JSON.stringify(instance.events.slice(-8))}\n${instance.stderr.slice(-1500)}`
+    }))
+    throw new Error(`${(err as Error).message}\n${details.join('\n')}`)
+  })
 }
 
 /** Consumes the output topic from the beginning; keeps the last count per word. */
