@@ -1,9 +1,9 @@
 /**
  * Keeps the global stores current: each record of a global topic goes through its global
  * source and processor, which alone may write the store. No punctuation, no stream time
- * alignment with stream tasks. A record that cannot be deserialized goes to the deserialization
- * exception handler; one it skips, or one with a negative timestamp, is dropped and counted in
- * `dropped-records-total` of task -1_-1, as in Kafka Streams. @internal
+ * alignment with stream tasks, and the record's own timestamp (no timestamp extractor), as in
+ * Kafka Streams. A record that cannot be deserialized goes to the deserialization exception
+ * handler; one it skips is dropped and counted in `dropped-records-total` of task -1_-1. @internal
  */
 import type { Cancellable } from '../processor/api.js'
 import { Record } from '../record.js'
@@ -13,7 +13,6 @@ import type { ResolvedStreamsConfig } from '../config/streams-config.js'
 import type { TopologyDef } from '../topology/definitions.js'
 import type { Clock } from '../clock.js'
 import { StreamsError, TopologyError } from '../errors.js'
-import { failOnInvalidTimestamp } from '../processor/timestamp-extractors.js'
 import { ProcessorContextImpl, type ContextHost } from './processor-context-impl.js'
 import { buildProcessorGraph, type ProcessorGraph } from './processor-graph.js'
 import type { ConsumedRecord } from './consumed-record.js'
@@ -47,7 +46,6 @@ export class GlobalStateUpdateTask implements ContextHost {
   readonly #graph: ProcessorGraph
   readonly #stores = new Map<string, StateStore>()
   readonly #restoreCallbacks = new Map<string, StateRestoreCallback>()
-  readonly #partitionTimes = new Map<string, number>()
   readonly #onDeserializationError: DeserializationErrorHandler
   #droppedRecords = 0
 
@@ -121,15 +119,8 @@ export class GlobalStateUpdateTask implements ContextHost {
       this.#drop(raw, `deserialization error: ${error.message}`)
       return
     }
-    const tpKey = `${raw.topic}-${raw.partition}`
-    const partitionTime = this.#partitionTimes.get(tpKey) ?? -1
-    const extractor = source.timestampExtractor ?? this.config.defaultTimestampExtractor ?? failOnInvalidTimestamp
-    const timestamp = extractor({ topic: raw.topic, partition: raw.partition, offset: raw.offset, key, value, timestamp: raw.timestamp }, partitionTime)
-    if (timestamp < 0) {
-      this.#drop(raw, `negative extracted timestamp ${timestamp}`)
-      return
-    }
-    if (timestamp > partitionTime) this.#partitionTimes.set(tpKey, timestamp)
+    // As Kafka's GlobalStateUpdateTask: the record's own timestamp, no extractor.
+    const timestamp = raw.timestamp
     const rc = { topic: raw.topic, partition: raw.partition, offset: raw.offset, timestamp, headers: raw.headers }
     this.context.runAs(source, rc, () => source.process(new Record(key, value, timestamp, raw.headers)))
   }

@@ -261,10 +261,12 @@ export class KafkaStreams {
   async #onThreadFailure (thread: StreamThread, error: StreamsError): Promise<void> {
     const response = this.#exceptionHandler?.(error) ?? 'SHUTDOWN_CLIENT'
     this.#logger.error(`Stream thread ${thread.name} died (${response}): ${error.message}`)
-    if (response === 'REPLACE_THREAD' && (this.state() === 'RUNNING' || this.state() === 'REBALANCING')) {
-      await thread.shutdown(false).catch(() => {})
-      this.#threads.splice(this.#threads.indexOf(thread), 1)
-      await this.#startThread().catch(err => this.#logger.error(`Could not replace ${thread.name}: ${String(err)}`))
+    if (response === 'REPLACE_THREAD' && this.#isRunningOrRebalancing()) {
+      // A thread already being removed (removeStreamThread) is not replaced.
+      if (thread.state === 'PENDING_SHUTDOWN' || thread.state === 'DEAD') return
+      await this.#dropThread(thread).catch(() => {})
+      const perThread = this.#resizeCaches(this.#aliveThreads().length + 1)
+      await this.#startThread(perThread).catch(err => this.#logger.error(`Could not replace ${thread.name}: ${String(err)}`))
       return
     }
     if (response === 'SHUTDOWN_APPLICATION') {
@@ -315,8 +317,7 @@ export class KafkaStreams {
 
   /** The stream threads of this instance: name, state, tasks and client ids (Kafka's metadataForLocalThreads). */
   metadataForLocalThreads (): ThreadMetadata[] {
-    this.#validateIsRunningOrRebalancing()
-    return this.#threads.map(t => t.metadata())
+    return this.#threads.filter(t => t.state !== 'DEAD').map(t => t.metadata())
   }
 
   /**
@@ -327,7 +328,18 @@ export class KafkaStreams {
   async addStreamThread (): Promise<string | undefined> {
     if (!this.#isRunningOrRebalancing()) return undefined
     const perThread = this.#resizeCaches(this.#aliveThreads().length + 1)
-    const thread = await this.#startThread(perThread)
+    let thread: StreamThread
+    try {
+      thread = await this.#startThread(perThread)
+    } catch (err) {
+      this.#resizeCaches(this.#aliveThreads().length)
+      throw err
+    }
+    if (!this.#isRunningOrRebalancing()) {
+      // The client began to close while the thread joined: it must not outlive the client.
+      await this.#dropThread(thread)
+      return undefined
+    }
     return thread.name
   }
 
@@ -341,10 +353,19 @@ export class KafkaStreams {
     if (!this.#isRunningOrRebalancing()) return undefined
     const thread = this.#aliveThreads()[0]
     if (thread === undefined) return undefined
-    await thread.shutdown(true)
-    this.#threads.splice(this.#threads.indexOf(thread), 1)
-    this.#resizeCaches(this.#aliveThreads().length)
+    await this.#dropThread(thread, true)
     return thread.name
+  }
+
+  /** Shuts a thread down (once, whoever else asks too), takes it out of the list and shares its cache out. */
+  async #dropThread (thread: StreamThread, clean = false): Promise<void> {
+    try {
+      await thread.shutdown(clean)
+    } finally {
+      const index = this.#threads.indexOf(thread)
+      if (index !== -1) this.#threads.splice(index, 1)
+      this.#resizeCaches(this.#aliveThreads().length)
+    }
   }
 
   #isRunningOrRebalancing (): boolean {

@@ -343,6 +343,14 @@ export class StreamThread {
    * from these offsets), and only then leaves the group. Otherwise tasks close dirty.
    */
   async shutdown (clean: boolean): Promise<void> {
+    // Once: a second caller (close() while removeStreamThread() runs) waits for the first.
+    this.#shutdown ??= this.#doShutdown(clean)
+    await this.#shutdown
+  }
+
+  #shutdown: Promise<void> | undefined
+
+  async #doShutdown (clean: boolean): Promise<void> {
     if (this.state === 'DEAD') return
     if (this.state !== 'PENDING_SHUTDOWN') this.#lifecycle.transition('PENDING_SHUTDOWN')
     if (this.#probingTimer !== undefined) clearTimeout(this.#probingTimer)

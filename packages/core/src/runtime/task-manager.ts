@@ -72,8 +72,6 @@ export class TaskManager {
   readonly #changelogToTask = new Map<string, ManagedTask>()
   /** Standby tasks: stores kept current from their changelogs, no processing. */
   readonly #standbys: StandbyTasks
-  /** The input partitions of each standby task, as assigned. */
-  #standbyPartitions = new Map<string, readonly TopicPartition[]>()
   /** The offsets last committed per input partition. */
   readonly #committed = new Map<string, number>()
 
@@ -163,7 +161,6 @@ export class TaskManager {
 
   /** Applies a new assignment: resumes kept tasks, closes the others, creates (and restores) new ones. */
   async handleAssignment (active: ReadonlyMap<string, readonly TopicPartition[]>, standby: ReadonlyMap<string, readonly TopicPartition[]> = new Map()): Promise<void> {
-    this.#standbyPartitions = new Map(standby)
     for (const [id, t] of [...this.#tasks]) {
       if (!active.has(id)) await this.#closeTask(t, true)
     }
@@ -313,15 +310,9 @@ export class TaskManager {
 
   /** The active (not suspended) and standby tasks, for metadataForLocalThreads(). */
   taskMetadata (endOffsets: ReadonlyMap<string, number>): { active: TaskMetadata[], standby: TaskMetadata[] } {
-    const offsetsOf = (partitions: readonly TopicPartition[], from: ReadonlyMap<string, number>): Map<string, number> => {
-      const found = new Map<string, number>()
-      for (const p of partitions) {
-        const key = tpKey(p.topic, p.partition)
-        const offset = from.get(key)
-        if (offset !== undefined) found.set(key, offset)
-      }
-      return found
-    }
+    // Every input partition is listed; -1 when nothing is known yet (as Kafka's TaskMetadata).
+    const offsetsOf = (partitions: readonly TopicPartition[], from: ReadonlyMap<string, number>): Map<string, number> =>
+      new Map(partitions.map(p => [tpKey(p.topic, p.partition), from.get(tpKey(p.topic, p.partition)) ?? -1]))
     const active = [...this.#tasks.values()].filter(t => t.state !== 'SUSPENDED').map(t => ({
       taskId: t.id,
       topicPartitions: [...t.partitions],
@@ -331,12 +322,19 @@ export class TaskManager {
     }))
     const standby = this.#standbys.ids.map(id => ({
       taskId: id,
-      topicPartitions: [...(this.#standbyPartitions.get(id.toString()) ?? [])],
+      topicPartitions: this.#inputPartitions(id),
       committedOffsets: new Map<string, number>(),
       endOffsets: new Map<string, number>(),
       timeCurrentIdlingStarted: undefined
     }))
     return { active, standby }
+  }
+
+  /** The input partitions of a task: partition p of each source topic of its sub-topology (internal ones prefixed). */
+  #inputPartitions (id: TaskId): TopicPartition[] {
+    const sub = this.#o.topology.subtopologies.find(s => s.id === id.subtopology)
+    const full = (topic: string): string => this.#o.topology.internalTopics.has(topic) ? `${this.#o.config.applicationId}-${topic}` : topic
+    return (sub?.sourceTopics ?? []).map(topic => ({ topic: full(topic), partition: id.partition }))
   }
 
   /** Standby task ids. */
@@ -461,6 +459,7 @@ export class TaskManager {
 
   async #closeTask (t: ManagedTask, clean: boolean): Promise<void> {
     this.#tasks.delete(t.id.toString())
+    for (const p of t.partitions) this.#committed.delete(tpKey(p.topic, p.partition))
     this.#o.changelogReader.unregister(this.#changelogPartitions(t))
     if (clean && t.state !== 'SUSPENDED') {
       t.task.prepareCommit()

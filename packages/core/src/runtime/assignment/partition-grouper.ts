@@ -40,7 +40,7 @@ export function groupPartitions (
       tasks.set(`${sub.id}_${partition}`, {
         subtopology: sub.id,
         sourcePartitions: sources.filter(topic => partition < (counts.get(topic) ?? 0)).map(topic => ({ topic, partition })),
-        changelogPartitions: [...sub.changelogTopics, ...(sub.sourceChangelogTopics ?? [])].sort().map(topic => ({ topic, partition }))
+        changelogPartitions: [...sub.changelogTopics, ...(sub.sourceChangelogTopics ?? []).filter(topic => partition < (counts.get(topic) ?? 0))].sort().map(topic => ({ topic, partition }))
       })
     }
   }

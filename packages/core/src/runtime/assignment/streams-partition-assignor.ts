@@ -13,7 +13,7 @@ import { systemClock } from '../../clock.js'
 import { ConfigError, StreamsError } from '../../errors.js'
 import type { Logger } from '../../logger.js'
 import { silentLogger } from '../../logger.js'
-import type { AdminPort, GroupAssignor, GroupMemberSubscription, MemberAssignment, NewTopic, TopicPartition } from '../kafka/ports.js'
+import { tpKey, type AdminPort, type GroupAssignor, type GroupMemberSubscription, type MemberAssignment, type NewTopic, type TopicPartition } from '../kafka/ports.js'
 import { encodeAssignmentInfo, errorAssignmentInfo, sortPartitions } from './assignment-info.js'
 import { AssignorError } from './assignor-error.js'
 import type { AssignorErrorCode } from './assignor-error.js'
@@ -91,6 +91,25 @@ export class StreamsPartitionAssignor implements GroupAssignor {
   readonly #logger: Logger
   #uniqueField = 0
 
+  /**
+   * The end of each changelog partition for lag computation: its end offset, but for a source
+   * topic serving as a changelog (reuse.ktable.source.topics) the group's committed offset (0
+   * when none), as Kafka Streams does: a store is only ever restored up to it.
+   */
+  async #changelogEnds (partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+    const sourceChangelogs = new Set(this.#topology.subtopologies.flatMap(s => s.sourceChangelogTopics ?? []))
+    const sources = partitions.filter(p => sourceChangelogs.has(p.topic))
+    const [ends, committed] = await Promise.all([
+      this.#admin.endOffsets(partitions),
+      sources.length === 0 ? new Map<string, number>() : this.#admin.committedOffsets(this.#config.applicationId, sources)
+    ])
+    for (const p of sources) {
+      const key = tpKey(p.topic, p.partition)
+      ends.set(key, Math.min(ends.get(key) ?? 0, committed.get(key) ?? 0))
+    }
+    return ends
+  }
+
   constructor (options: StreamsPartitionAssignorOptions) {
     this.#topology = options.topology
     this.#config = resolveConfig(options.config)
@@ -154,7 +173,7 @@ export class StreamsPartitionAssignor implements GroupAssignor {
     if (statefulTasks.size > 0) {
       const changelogPartitions = new Map([...statefulTasks].map(task => [task, grouping.tasks.get(task)!.changelogPartitions]))
       try {
-        endSums = endOffsetSums(changelogPartitions, await this.#admin.endOffsets([...changelogPartitions.values()].flat()))
+        endSums = endOffsetSums(changelogPartitions, await this.#changelogEnds([...changelogPartitions.values()].flat()))
       } catch (error) {
         // As Kafka Streams: assign without lags (running actives stay put) and retry right away.
         this.#logger.warn(`Could not fetch changelog end offsets, assigning without lags and rebalancing again: ${(error as Error).message}`)

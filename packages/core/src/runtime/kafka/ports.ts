@@ -131,6 +131,8 @@ export interface AdminPort {
   /** End offsets (high watermarks) of partitions, keyed by `topic-partition`. */
   endOffsets(partitions: readonly TopicPartition[]): Promise<Map<string, number>>
   beginningOffsets(partitions: readonly TopicPartition[]): Promise<Map<string, number>>
+  /** The offsets a consumer group committed, keyed by `topic-partition`; partitions without a commit are absent. */
+  committedOffsets(groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, number>>
   /** Deletes records before the given offsets (repartition topic purge). */
   deleteRecords(offsets: readonly TopicPartitionOffset[]): Promise<void>
   /** All topic names (for pattern subscriptions). */

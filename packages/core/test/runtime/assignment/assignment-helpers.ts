@@ -17,6 +17,7 @@ export class InMemoryAdmin implements AdminPort {
   readonly topics = new Map<string, number>()
   readonly created: NewTopic[] = []
   readonly endOffsetsByPartition = new Map<string, number>()
+  readonly committedByPartition = new Map<string, number>()
   failEndOffsets = false
   endOffsetCalls = 0
 
@@ -45,6 +46,15 @@ export class InMemoryAdmin implements AdminPort {
     this.endOffsetCalls++
     if (this.failEndOffsets) throw new Error('end offsets unavailable')
     return new Map(partitions.map(tp => [tpKey(tp.topic, tp.partition), this.endOffsetsByPartition.get(tpKey(tp.topic, tp.partition)) ?? 0]))
+  }
+
+  async committedOffsets (_groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+    const found = new Map<string, number>()
+    for (const tp of partitions) {
+      const offset = this.committedByPartition.get(tpKey(tp.topic, tp.partition))
+      if (offset !== undefined) found.set(tpKey(tp.topic, tp.partition), offset)
+    }
+    return found
   }
 
   async beginningOffsets (partitions: readonly TopicPartition[]): Promise<Map<string, number>> {

@@ -154,6 +154,20 @@ describe('StreamsPartitionAssignor: placement', () => {
       for (const info of after.values()) expect(info.nextRebalanceMs).to.equal(undefined)
     })
 
+    it('measures the lag on a source topic serving as a changelog against the committed offsets, not its end (reuse.ktable.source.topics)', async () => {
+      const reuse = topologyOf([sub(0, { sourceTopics: ['a'], sourceChangelogTopics: ['a'] })])
+      const admin = new InMemoryAdmin({ a: 2 }).setEndOffset('a', 0, 50_000).setEndOffset('a', 1, 50_000)
+      admin.committedByPartition.set('a-0', 100).set('a-1', 100)
+      const infos = decodeAll(await assignorFor(reuse, admin).assign([
+        subscription({ memberId: 'p1-t1', process: 1, active: ['0_0', '0_1'], offsets: { '0_0': LATEST_OFFSET, '0_1': LATEST_OFFSET } }),
+        subscription({ memberId: 'p2-t1', process: 2, standby: ['0_1'], offsets: { '0_1': 100 } })
+      ], admin.topics))
+      // Against the end (50,000) process 2 would lag far beyond acceptableRecoveryLag and need a
+      // warm-up and a probing rebalance; against the committed offsets (100) it is caught up.
+      for (const info of infos.values()) expect(info.nextRebalanceMs).to.equal(undefined)
+      expect(infos.get('p2-t1')!.activeTasks.size).to.equal(1)
+    })
+
     it('merges the offset sums threads of one process report', async () => {
       const admin = withChangelogEnds()
       const assignor = assignorFor(topology, admin)

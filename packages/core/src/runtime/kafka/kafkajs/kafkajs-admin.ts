@@ -74,6 +74,22 @@ export class KafkajsAdmin implements AdminPort {
     return await this.#offsets('low', partitions)
   }
 
+  async committedOffsets (groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+    const result = new Map<string, number>()
+    if (partitions.length === 0) return result
+    return await this.#run(`Fetching committed offsets of group ${groupId}`, async admin => {
+      const wanted = new Set(partitions.map(p => tpKey(p.topic, p.partition)))
+      const fetched = await admin.fetchOffsets({ groupId, topics: [...new Set(partitions.map(p => p.topic))] })
+      for (const { topic, partitions: list } of fetched) {
+        for (const { partition, offset } of list) {
+          const key = tpKey(topic, partition)
+          if (wanted.has(key) && Number(offset) >= 0) result.set(key, Number(offset))
+        }
+      }
+      return result
+    })
+  }
+
   async deleteRecords (offsets: readonly TopicPartitionOffset[]): Promise<void> {
     if (offsets.length === 0) return
     await this.#run('Deleting records', async admin => {

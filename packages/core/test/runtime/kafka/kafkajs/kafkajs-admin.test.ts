@@ -22,6 +22,18 @@ describe('kafkajs AdminPort (broker)', function () {
   })
   afterEach(async () => { await cleanup.run() })
 
+  it('reads the offsets a group committed; partitions without a commit are absent', async () => {
+    const topic = await createTopic(admin, 2)
+    const groupId = uniqueName('g')
+    const raw = new Kafka({ brokers: bootstrapServers().split(','), logLevel: 0 }).admin()
+    cleanup.add(raw, async a => { await a.disconnect() })
+    await raw.connect()
+    await raw.setOffsets({ groupId, topic, partitions: [{ partition: 1, offset: '7' }] })
+    const committed = await admin.committedOffsets(groupId, [{ topic, partition: 0 }, { topic, partition: 1 }])
+    expect([...committed]).to.deep.equal([[`${topic}-1`, 7]])
+    expect((await admin.committedOffsets(uniqueName('none'), [{ topic, partition: 0 }])).size).to.equal(0)
+  })
+
   it('creates topics with the given partitions and configs, and leaves existing topics as they are', async () => {
     const topic = uniqueName('kjs-admin')
     await admin.createTopics([{ topic, numPartitions: 3, replicationFactor: -1, configs: { 'cleanup.policy': 'compact', 'retention.ms': '123456' } }])
