@@ -6,6 +6,7 @@
 import { expect } from 'chai'
 import { KafkaStreams, QueryableStoreTypes, Serdes, type StreamsConfig } from '@kstreams/core'
 import { Consumed, Joined, Materialized, Produced, StreamsBuilder } from '@kstreams/dsl'
+import { RocksDBDslStoreSuppliers } from '@kstreams/rocksdb'
 import { bootstrapServers, createTopics, kafka, produce, readUntil, tempDir, unique, waitFor } from './helpers.js'
 
 const S = Serdes.String()
@@ -117,6 +118,47 @@ describe('reuse.ktable.source.topics on a real broker', function () {
     } finally {
       for (const s of instances) await s.close()
       for (const d of dirs) await d.remove()
+    }
+  })
+
+  it('a persistent (RocksDB) table checkpoints the consumed offset: a restart restores nothing and goes on from there', async () => {
+    const prefix = unique('reusecp')
+    const users = `${prefix}-users`
+    await createTopics([{ topic: users, numPartitions: 2 }])
+    const build = () => {
+      const builder = new StreamsBuilder({ topologyOptimization: 'all', dslStoreSuppliers: RocksDBDslStoreSuppliers })
+      builder.table(users, Consumed.with(S, S), Materialized.as<string, string>('users-store'))
+      return builder.build()
+    }
+    const dir = await tempDir('kstreams-reusecp')
+    const config: StreamsConfig = { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 200 }
+    const size = (streams: KafkaStreams): number => {
+      try {
+        return [...streams.store({ storeName: 'users-store', queryableStoreType: QueryableStoreTypes.keyValueStore<string, string>() }).all()].length
+      } catch {
+        return 0
+      }
+    }
+    let streams = new KafkaStreams(build(), config)
+    try {
+      await streams.start()
+      await produce(users, Array.from({ length: 100 }, (_, i) => ({ key: `u${i}`, value: `name${i}` })))
+      await waitFor('100 users', () => size(streams) === 100, 60000)
+      await streams.close()
+
+      await produce(users, Array.from({ length: 20 }, (_, i) => ({ key: `u${100 + i}`, value: `name${100 + i}` })))
+      const restores: Array<{ start: number, end: number }> = []
+      streams = new KafkaStreams(build(), config)
+      streams.setGlobalStateRestoreListener({ onRestoreStart: (_tp, _store, start, end) => restores.push({ start, end }) })
+      await streams.start()
+      await waitFor('120 users', () => streams.state() === 'RUNNING' && size(streams) === 120, 60000)
+      // Both partitions start restoring at the checkpoint (the consumed offset + 1) and end at the committed offset: nothing to read.
+      expect(restores).to.have.length(2)
+      expect(restores.every(r => r.start === r.end && r.start > 0)).to.equal(true)
+      expect(restores.reduce((n, r) => n + r.end, 0)).to.equal(100)
+    } finally {
+      await streams.close()
+      await dir.remove()
     }
   })
 })
