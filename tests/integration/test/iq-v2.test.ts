@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { KafkaStreams, KeyQuery, Position, PositionBound, RangeQuery, Serdes, StateQueryRequest, WindowKeyQuery, type KeyValue, type ValueAndTimestamp } from '@kstreams/core'
+import { KafkaStreams, KeyQuery, Position, PositionBound, RangeQuery, Serdes, StateQueryRequest, TimestampedKeyQuery, WindowKeyQuery, type KeyValue, type ValueAndTimestamp } from '@kstreams/core'
 import { Consumed, Grouped, Materialized, StreamsBuilder, TimeWindows } from '@kstreams/dsl'
 import { bootstrapServers, createTopics, kafka, tempDir, unique, waitFor } from './helpers.js'
 
@@ -145,6 +145,29 @@ describe('Interactive Queries v2: KafkaStreams.query() on DSL stores (real broke
       expect(all.getPosition().getPartitionPositions(input).get(0)).to.equal(last)
     } finally {
       await producer.disconnect()
+      await streams.close()
+      await dir.remove()
+    }
+  })
+
+  it('skipCache() reads below the record cache: nothing until the cache is flushed by a commit', async () => {
+    const prefix = unique('iqv2skip')
+    const input = `${prefix}-in`
+    await createTopics([{ topic: input, numPartitions: 1 }])
+    const dir = await tempDir('kstreams-iqv2')
+    // No commit (hence no cache flush) for a minute.
+    const streams = new KafkaStreams(build(input), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 60000 })
+    try {
+      await streams.start()
+      await waitFor('RUNNING', () => streams.state() === 'RUNNING', 60000)
+      await send(input, [['a', 1000], ['a', 2000]])
+      const ask = <R>(query: KeyQuery<string, number> | TimestampedKeyQuery<string, number>) =>
+        streams.query(StateQueryRequest.inStore('counts').withQuery(query as never)).partitionResults.get(0)?.getResult() as R
+      await waitFor('a counted twice (in the cache)', () => ask<number | null>(KeyQuery.withKey<string, number>('a')) === 2, 60000)
+      expect(ask<number | null>(KeyQuery.withKey<string, number>('a').skipCache())).to.equal(null)
+      expect(ask<ValueAndTimestamp<number> | null>(TimestampedKeyQuery.withKey<string, number>('a').skipCache())).to.equal(null)
+      expect(ask<ValueAndTimestamp<number> | null>(TimestampedKeyQuery.withKey<string, number>('a'))).to.deep.include({ value: 2, timestamp: 2000 })
+    } finally {
       await streams.close()
       await dir.remove()
     }

@@ -24,6 +24,12 @@ export class CachingKeyValueStore extends CachingStoreBase<KeyValueBytesStore> i
     return this.#getInternal(cache, key, bytesToKey(key))
   }
 
+  /** The value in the store below the cache: what was last flushed (IQv2 `skipCache()`). */
+  getSkippingCache (key: Buffer): Buffer | null {
+    this.checkOpen()
+    return this.inner.get(key)
+  }
+
   put (key: Buffer, value: Buffer | null): void {
     this.checkOpen()
     const cache = this.recordCache

@@ -107,6 +107,17 @@ export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesSt
     }
   }
 
+  /**
+   * The value below the record cache, when there is one: what the store held at its last flush
+   * (IQv2's `skipCache()`); the same as get() for a store without caching. @internal
+   */
+  getSkippingCache (key: K): V | null {
+    const serdes = this.requireSerdes()
+    const inner = this.inner as KeyValueBytesStore & { getSkippingCache?: (key: Buffer) => Buffer | null }
+    const raw = serdes.rawKey(key)
+    return serdes.valueFrom(inner.getSkippingCache !== undefined ? inner.getSkippingCache(raw) : inner.get(raw))
+  }
+
   put (key: K, value: V | null): void {
     const serdes = this.writeSerdes()
     const sensor = this.#sensors.put

@@ -14,7 +14,7 @@ export class KeyQuery<K, V> implements Query<V | null> {
     return new KeyQuery<K, V>(key, false)
   }
 
-  /** Kept for API parity: reads go through the store layers, so the cache is always consulted. */
+  /** Reads the store below its record cache: the value as of the last flush (commit), not newer cached updates. */
   skipCache (): KeyQuery<K, V> {
     return new KeyQuery<K, V>(this.key, true)
   }

@@ -40,10 +40,18 @@ function keyValueQuery (store: StateStore, query: Query<unknown>): QueryResult<u
   const timestamped = store instanceof MeteredTimestampedKeyValueStore
   const raw = store as unknown as AnyKv
   const plain: AnyKv = timestamped ? plainKeyValueView(raw as ReadOnlyKeyValueStore<unknown, ValueAndTimestamp<unknown>>) : raw
-  if (query instanceof KeyQuery) return QueryResult.forResult(plain.get(query.key))
+  const uncached = (key: unknown): unknown => {
+    const skipping = (store as { getSkippingCache?: (key: unknown) => unknown }).getSkippingCache
+    return skipping !== undefined ? skipping.call(store, key) : raw.get(key)
+  }
+  if (query instanceof KeyQuery) {
+    if (!query.skipsCache) return QueryResult.forResult(plain.get(query.key))
+    const found = uncached(query.key)
+    return QueryResult.forResult(timestamped && found !== null ? (found as ValueAndTimestamp<unknown>).value : found)
+  }
   if (query instanceof RangeQuery) return QueryResult.forResult(range(plain, query.lowerBound, query.upperBound, query.resultOrder))
   if (!timestamped) return undefined
-  if (query instanceof TimestampedKeyQuery) return QueryResult.forResult(raw.get(query.key))
+  if (query instanceof TimestampedKeyQuery) return QueryResult.forResult(query.skipsCache ? uncached(query.key) : raw.get(query.key))
   if (query instanceof TimestampedRangeQuery) return QueryResult.forResult(range(raw, query.lowerBound, query.upperBound, query.resultOrder))
   return undefined
 }
