@@ -20,19 +20,16 @@ import { addGlobalTable } from './internal/global-table-source.js'
 
 export class StreamsBuilder {
   readonly #internal: InternalStreamsBuilder
-  readonly #optimization: string | undefined
 
   /**
    * `config.dslStoreSuppliers` picks the backend of every DSL store that names no supplier
    * (Kafka Streams' `new StreamsBuilder(new TopologyConfig(...))` with `dsl.store.suppliers.class`):
    * in-memory by default, `RocksDBDslStoreSuppliers` from @kstreams/rocksdb for persistent stores.
-   * `config.topologyOptimization` (Kafka's `topology.optimization`) is applied by build(), unless
-   * build() is given its own. The whole StreamsConfig of the application may be passed; other
-   * keys are ignored here.
+   * The whole StreamsConfig of the application may be passed; other keys are ignored here
+   * (`topologyOptimization` too, as in Kafka Streams: give it to build()).
    */
   constructor (config: StreamsConfig = {}) {
     resolveStreamsConfig({ dslStoreSuppliers: config.dslStoreSuppliers, topologyOptimization: config.topologyOptimization })
-    this.#optimization = config.topologyOptimization
     this.#internal = new InternalStreamsBuilder(config.dslStoreSuppliers)
   }
 
@@ -97,12 +94,13 @@ export class StreamsBuilder {
   }
 
   /**
-   * The topology of every operator added so far, with the optimizations of
-   * `config.topologyOptimization` (else of the constructor's config) applied: only
-   * 'reuse.ktable.source.topics' changes the topology so far (see the README).
+   * The topology of every operator added so far, with the optimizations `config.topologyOptimization`
+   * enables (Kafka Streams' `build(props)`; `build()` optimizes nothing): only
+   * 'reuse.ktable.source.topics' changes the topology so far (see the README). The topology is
+   * built once: a later build() returns it as it is.
    */
   build (config: Pick<StreamsConfig, 'topologyOptimization'> = {}): Topology {
-    const value = config.topologyOptimization ?? this.#optimization
+    const value = config.topologyOptimization
     if (value !== undefined) resolveStreamsConfig({ topologyOptimization: value })
     return this.#internal.build(value === undefined ? new Set() : parseTopologyOptimization(value))
   }

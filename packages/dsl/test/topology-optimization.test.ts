@@ -23,9 +23,9 @@ function usersAndClicks (builder: StreamsBuilder, materialize: boolean): void {
 describe('StreamsBuilder: topologyOptimization', () => {
   for (const value of ['reuse.ktable.source.topics', 'all']) {
     it(`"${value}": a materialized table restores from its source topic and writes no changelog; describe() is unchanged`, () => {
-      const optimized = new StreamsBuilder({ topologyOptimization: value })
+      const optimized = new StreamsBuilder()
       usersAndClicks(optimized, true)
-      const topology = optimized.build()
+      const topology = optimized.build({ topologyOptimization: value })
       const plain = new StreamsBuilder()
       usersAndClicks(plain, true)
       const unoptimized = plain.build()
@@ -44,17 +44,21 @@ describe('StreamsBuilder: topologyOptimization', () => {
     })
   }
 
-  it('applies to a table materialized only because a join reads it, and build(config) overrides the constructor', () => {
-    const builder = new StreamsBuilder({ topologyOptimization: 'none' })
+  it('applies to a table materialized only because a join reads it; the constructor\'s config does not optimize (Kafka applies build(props) only)', () => {
+    const ignored = new StreamsBuilder({ topologyOptimization: 'all' })
+    usersAndClicks(ignored, true)
+    expect([...ignored.build()[TOPOLOGY_DEF]().sourceChangelogs]).to.deep.equal([])
+    const builder = new StreamsBuilder()
     usersAndClicks(builder, false)
     const def = builder.build({ topologyOptimization: 'reuse.ktable.source.topics' })[TOPOLOGY_DEF]()
     expect([...def.sourceChangelogs.values()]).to.deep.equal(['users'])
   })
 
   it('"none" (and no value) keeps the changelog topic', () => {
-    for (const builder of [new StreamsBuilder({ topologyOptimization: 'none' }), new StreamsBuilder()]) {
+    for (const config of [{ topologyOptimization: 'none' }, {}]) {
+      const builder = new StreamsBuilder()
       usersAndClicks(builder, true)
-      const driver = new TopologyTestDriver(builder.build())
+      const driver = new TopologyTestDriver(builder.build(config))
       driver.createInputTopic('users', S, S).pipeInput('u1', 'ann', 1)
       expect(driver.producedTopicNames()).to.include(`${APP}-users-store-changelog`)
       driver.close()

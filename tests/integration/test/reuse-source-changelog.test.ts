@@ -19,10 +19,10 @@ describe('reuse.ktable.source.topics on a real broker', function () {
     const [users, clicks, out] = [`${prefix}-users`, `${prefix}-clicks`, `${prefix}-out`]
     await createTopics([{ topic: users, numPartitions: 2 }, { topic: clicks, numPartitions: 2 }, { topic: out, numPartitions: 1 }])
     const build = () => {
-      const builder = new StreamsBuilder({ topologyOptimization: 'all' })
+      const builder = new StreamsBuilder()
       const table = builder.table(users, Consumed.with(S, S), Materialized.as<string, string>('users-store'))
       builder.stream(clicks, Consumed.with(S, S)).join(table, (click, user) => `${click}@${user}`, Joined.with(S, S, S)).to(out, Produced.with(S, S))
-      return builder.build()
+      return builder.build({ topologyOptimization: 'all' })
     }
     const dirs = await Promise.all([0, 1].map(async () => await tempDir('kstreams-reusesrc')))
     const config = (stateDir: string): StreamsConfig => ({ applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir, commitIntervalMs: 200 })
@@ -77,9 +77,9 @@ describe('reuse.ktable.source.topics on a real broker', function () {
     const users = `${prefix}-users`
     await createTopics([{ topic: users, numPartitions: 1 }])
     const build = () => {
-      const builder = new StreamsBuilder({ topologyOptimization: 'reuse.ktable.source.topics' })
+      const builder = new StreamsBuilder()
       builder.table(users, Consumed.with(S, S), Materialized.as<string, string>('users-store'))
-      return builder.build()
+      return builder.build({ topologyOptimization: 'reuse.ktable.source.topics' })
     }
     const dirs = await Promise.all([0, 1].map(async () => await tempDir('kstreams-reusesby')))
     // Offsets are committed on revocation and on close only: a minute between commits.
@@ -126,9 +126,9 @@ describe('reuse.ktable.source.topics on a real broker', function () {
     const users = `${prefix}-users`
     await createTopics([{ topic: users, numPartitions: 2 }])
     const build = () => {
-      const builder = new StreamsBuilder({ topologyOptimization: 'all', dslStoreSuppliers: RocksDBDslStoreSuppliers })
+      const builder = new StreamsBuilder({ dslStoreSuppliers: RocksDBDslStoreSuppliers })
       builder.table(users, Consumed.with(S, S), Materialized.as<string, string>('users-store'))
-      return builder.build()
+      return builder.build({ topologyOptimization: 'all' })
     }
     const dir = await tempDir('kstreams-reusecp')
     const config: StreamsConfig = { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 200 }

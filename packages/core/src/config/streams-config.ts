@@ -86,7 +86,7 @@ export interface StreamsConfig {
   /** The store backend of DSL stores without an explicit supplier (Kafka's `dsl.store.suppliers.class`); in-memory when unset. */
   dslStoreSuppliers?: DslStoreSuppliers
   /**
-   * Kafka's `topology.optimization`, applied by the DSL's `StreamsBuilder` when it builds:
+   * Kafka's `topology.optimization`, applied by the DSL's `StreamsBuilder.build(config)`:
    * 'none' (default), 'all', or a comma-separated list of 'reuse.ktable.source.topics' (a
    * materialized `table()` uses its source topic as its changelog), 'merge.repartition.topics'
    * and 'single.store.self.join' (both accepted, not applied yet: see the README).
