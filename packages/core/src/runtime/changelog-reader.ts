@@ -229,13 +229,6 @@ export class ChangelogReader {
 
   /** One restore step: fetches and applies what is available; returns the partitions that completed. */
   async restoreStep (maxWaitMs: number): Promise<TopicPartition[]> {
-    if (this.#restoring.size === 0) {
-      // Nothing to read (e.g. standbys handed over, new ones not registered yet): wait instead of
-      // returning at once, or a loop calling this spins on microtasks and starves the event loop
-      // (no I/O, no timers: the rebalance that would register new work can never finish).
-      await new Promise(resolve => setTimeout(resolve, Math.min(maxWaitMs, 50)))
-      return []
-    }
     if (this.#assignmentChanged) {
       // A standby at its limit is not read until the limit moves.
       this.#reading = [...this.#restoring.values()].filter(e => e.position < e.endOffset)
@@ -243,6 +236,10 @@ export class ChangelogReader {
       this.#assignmentChanged = false
     }
     if (this.#reading.length === 0) {
+      // Nothing to read (e.g. standbys handed over, new ones not registered yet, or all held at
+      // their limit): wait instead of returning at once, or a loop calling this spins on
+      // microtasks and starves the event loop (no I/O, no timers: the rebalance that would
+      // register new work can never finish).
       await new Promise(resolve => setTimeout(resolve, Math.min(maxWaitMs, 50)))
       return []
     }

@@ -22,6 +22,7 @@ import { tpKey, type GroupConsumerPort, type TopicPartition } from './kafka/port
 import type { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
 import { addTaskRestoreMetrics } from './restore-metrics.js'
 import type { StandbySuspendReason } from './standby-update-listener.js'
+import { withSourceChangelogLimits } from './source-changelog-limits.js'
 
 export interface StandbyTask {
   readonly id: TaskId
@@ -96,15 +97,8 @@ export class StandbyTasks {
     await stateManager.loadCheckpoint()
     this.#standbys.set(id.toString(), { id, task, stateManager })
     const applied = addTaskRestoreMetrics(this.#o.metrics, this.#o.clock, id, 'update')
-    // A source topic serving as a changelog is followed only up to the group's committed offset.
-    const sources = stateManager.restoreRegistrations().filter(r => this.#o.topology.sourceChangelogs.get(r.storeName) === r.partition.topic).map(r => r.partition)
-    const committed = sources.length === 0 ? new Map() : await this.#o.consumer.committed(sources)
-    const registrations = stateManager.restoreRegistrations().map(r => ({
-      ...r,
-      standby: true,
-      applied,
-      ...(sources.some(p => p.topic === r.partition.topic && p.partition === r.partition.partition) ? { endOffsetLimit: committed.get(tpKey(r.partition.topic, r.partition.partition))?.offset ?? 0 } : {})
-    }))
+    const registrations = await withSourceChangelogLimits(
+      stateManager.restoreRegistrations().map(r => ({ ...r, standby: true, applied })), this.#o.topology, this.#o.consumer)
     try {
       await this.#o.changelogReader.register(registrations)
     } catch (err) {

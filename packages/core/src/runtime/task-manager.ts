@@ -30,6 +30,7 @@ import { tpKey, type FetchedBatch, type GroupConsumerPort, type TopicPartition, 
 import { decodeCommitMetadata, encodePartitionTime } from './partition-time-metadata.js'
 import { addTaskRestoreMetrics, type RecordsRate } from './restore-metrics.js'
 import type { TaskMetadata } from './thread-metadata.js'
+import { withSourceChangelogLimits } from './source-changelog-limits.js'
 
 type ManagedState = 'RESTORING' | 'RUNNING' | 'SUSPENDED'
 
@@ -243,14 +244,10 @@ export class TaskManager {
   }
 
   async #registerChangelogs (t: ManagedTask): Promise<void> {
-    const pending = t.stateManager.restoreRegistrations().filter(r => t.restoring.has(tpKey(r.partition.topic, r.partition.partition)))
-    // A source topic serving as a changelog is restored up to the committed offset only (0 when none).
-    const sources = pending.filter(r => this.#o.topology.sourceChangelogs.get(r.storeName) === r.partition.topic).map(r => r.partition)
-    const committed = sources.length === 0 ? new Map() : await this.#o.consumer.committed(sources)
-    const registrations = pending.map(r => {
-      if (!sources.includes(r.partition)) return { ...r, applied: t.restored }
-      return { ...r, applied: t.restored, endOffsetLimit: committed.get(tpKey(r.partition.topic, r.partition.partition))?.offset ?? 0 }
-    })
+    const pending = t.stateManager.restoreRegistrations()
+      .filter(r => t.restoring.has(tpKey(r.partition.topic, r.partition.partition)))
+      .map(r => ({ ...r, applied: t.restored }))
+    const registrations = await withSourceChangelogLimits(pending, this.#o.topology, this.#o.consumer)
     for (const r of registrations) this.#changelogToTask.set(tpKey(r.partition.topic, r.partition.partition), t)
     let complete: TopicPartition[]
     try {

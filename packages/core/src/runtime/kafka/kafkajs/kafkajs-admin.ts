@@ -10,6 +10,7 @@ import { tpKey, type AdminPort, type NewTopic, type TopicPartition, type TopicPa
 import { groupByTopic } from './kafkajs-assignor-bridge.js'
 import { kafkaErrorType, toStreamsError } from './kafkajs-errors.js'
 import { SerialExecutor } from './serial-executor.js'
+import { fetchCommittedOffsets } from './committed-offsets.js'
 
 const METADATA_WAIT_MS = 10_000
 const METADATA_RETRY_MS = 100
@@ -75,19 +76,9 @@ export class KafkajsAdmin implements AdminPort {
   }
 
   async committedOffsets (groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
-    const result = new Map<string, number>()
-    if (partitions.length === 0) return result
-    return await this.#run(`Fetching committed offsets of group ${groupId}`, async admin => {
-      const wanted = new Set(partitions.map(p => tpKey(p.topic, p.partition)))
-      const fetched = await admin.fetchOffsets({ groupId, topics: [...new Set(partitions.map(p => p.topic))] })
-      for (const { topic, partitions: list } of fetched) {
-        for (const { partition, offset } of list) {
-          const key = tpKey(topic, partition)
-          if (wanted.has(key) && Number(offset) >= 0) result.set(key, Number(offset))
-        }
-      }
-      return result
-    })
+    if (partitions.length === 0) return new Map()
+    return await this.#run(`Fetching committed offsets of group ${groupId}`, async admin =>
+      new Map([...await fetchCommittedOffsets(admin, groupId, partitions)].map(([key, c]) => [key, c.offset])))
   }
 
   async deleteRecords (offsets: readonly TopicPartitionOffset[]): Promise<void> {
@@ -139,33 +130,15 @@ export class KafkajsAdmin implements AdminPort {
   }
 
   async #awaitMetadata (admin: Admin, topics: string[]): Promise<void> {
-    const deadline = Date.now() + METADATA_WAIT_MS
-    for (;;) {
-      try {
-        await admin.fetchTopicMetadata({ topics })
-        return
-      } catch (error) {
-        if (!isTransientMetadataError(error) || Date.now() >= deadline) throw error
-        await new Promise(resolve => setTimeout(resolve, METADATA_RETRY_MS))
-      }
-    }
+    await retryTransient(Date.now() + METADATA_WAIT_MS, async () => await admin.fetchTopicMetadata({ topics }))
   }
 
   /** Every partition answers a ListOffsets request, which only its leader can. */
   async #awaitLeaders (admin: Admin, topics: string[]): Promise<void> {
     const deadline = Date.now() + METADATA_WAIT_MS
     for (const topic of topics) {
-      for (;;) {
-        try {
-          await admin.fetchTopicOffsets(topic)
-          break
-        } catch (error) {
-          if (!isTransientMetadataError(error) || Date.now() >= deadline) throw error
-          await new Promise(resolve => setTimeout(resolve, METADATA_RETRY_MS))
-          // kafkajs asks the leader it has cached until its metadata is refreshed.
-          await admin.fetchTopicMetadata({ topics: [topic] }).catch(() => undefined)
-        }
-      }
+      // kafkajs asks the leader it has cached until its metadata is refreshed.
+      await retryTransient(deadline, async () => await admin.fetchTopicOffsets(topic), async () => await admin.fetchTopicMetadata({ topics: [topic] }))
     }
   }
 
@@ -193,4 +166,18 @@ const TRANSIENT_METADATA_ERRORS = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER
 function isTransientMetadataError (error: unknown): boolean {
   const type = kafkaErrorType(error)
   return type !== undefined && TRANSIENT_METADATA_ERRORS.has(type)
+}
+
+/** Calls `fn` until it succeeds, retrying transient metadata errors until `deadline` (then `beforeRetry`, if any, after each pause). */
+async function retryTransient (deadline: number, fn: () => Promise<unknown>, beforeRetry?: () => Promise<unknown>): Promise<void> {
+  for (;;) {
+    try {
+      await fn()
+      return
+    } catch (error) {
+      if (!isTransientMetadataError(error) || Date.now() >= deadline) throw error
+      await new Promise(resolve => setTimeout(resolve, METADATA_RETRY_MS))
+      await beforeRetry?.().catch(() => undefined)
+    }
+  }
 }

@@ -14,6 +14,7 @@ import type { ResolvedKafkajsConfig } from './kafkajs-client-config.js'
 import { GROUP_MIGRATED_TYPES, toStreamsError } from './kafkajs-errors.js'
 import { nextOffsetAfter, type RawMessage } from './kafkajs-internals.js'
 import { GroupHandlerDispatcher } from './group-handler-dispatcher.js'
+import { fetchCommittedOffsets } from './committed-offsets.js'
 import { toFetchedRecord } from './record-conversion.js'
 
 type State = 'created' | 'starting' | 'running' | 'failed' | 'stopping' | 'stopped'
@@ -155,23 +156,11 @@ export class KafkajsGroupConsumer implements GroupConsumerPort {
 
   async committed (partitions: readonly TopicPartition[]): Promise<Map<string, { offset: number, metadata: string | undefined }>> {
     this.#requireConsumer('committed')
-    const result = new Map<string, { offset: number, metadata: string | undefined }>()
-    if (partitions.length === 0) return result
+    if (partitions.length === 0) return new Map()
     try {
       this.#admin ??= this.#kafka.admin()
       await this.#admin.connect()
-      const wanted = new Set(partitions.map(tp => `${tp.topic}-${tp.partition}`))
-      const topics = [...new Set(partitions.map(tp => tp.topic))]
-      const fetched = await this.#admin.fetchOffsets({ groupId: this.#groupId, topics })
-      for (const { topic, partitions: list } of fetched) {
-        for (const { partition, offset, metadata } of list) {
-          const key = `${topic}-${partition}`
-          const value = Number(offset)
-          if (!wanted.has(key) || value < 0) continue
-          result.set(key, { offset: value, metadata: metadata === null || metadata === '' ? undefined : metadata })
-        }
-      }
-      return result
+      return await fetchCommittedOffsets(this.#admin, this.#groupId, partitions)
     } catch (error) {
       throw toStreamsError(error, `Fetching committed offsets of group ${this.#groupId}`)
     }
