@@ -18,6 +18,7 @@ import { join } from 'node:path'
 import { InteractiveQueryServer, KafkaStreams, QueryableStoreTypes, Serdes, type RestoreProgress } from '@kstreams/core'
 import { buildDslWordCountTopology } from './dsl-topology.js'
 import { splitWords, STORE_NAME } from './topology.js'
+import { kafkajs } from '@kstreams/kafkajs'
 
 const TEXT = `Kafka Streams is a client library for building applications and microservices where the
 input and output data are stored in Kafka clusters. It combines the simplicity of writing and
@@ -67,7 +68,7 @@ async function httpGet (port: number, path: string): Promise<{ status: number, b
 async function startInstance (stateDir: string, port: number): Promise<{ streams: KafkaStreams, server: InteractiveQueryServer }> {
   const streams = new KafkaStreams(buildDslWordCountTopology(topics), {
     applicationId: appId, bootstrapServers: bootstrap, stateDir, commitIntervalMs: 500, applicationServer: `127.0.0.1:${port}`
-  })
+  }, { client: kafkajs() })
   streams.setStateListener((to, from) => say(`[kstreams] ${from} -> ${to}`))
   streams.setUncaughtExceptionHandler((error) => {
     say(`[kstreams] stream thread failed: ${error.code} ${error.message}`)

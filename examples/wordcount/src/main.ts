@@ -13,6 +13,7 @@
 import { KafkaStreams, consoleLogger } from '@kstreams/core'
 import { buildWordCountTopology, DEFAULT_TOPICS } from './topology.js'
 import { buildDslWordCountTopology } from './dsl-topology.js'
+import { kafkajs } from '@kstreams/kafkajs'
 
 const env = process.env
 const bootstrap = env.KAFKA_BOOTSTRAP_SERVERS
@@ -41,7 +42,7 @@ const streams = new KafkaStreams(topology, {
   ...(env.WORDCOUNT_ACCEPTABLE_RECOVERY_LAG !== undefined ? { acceptableRecoveryLag: Number(env.WORDCOUNT_ACCEPTABLE_RECOVERY_LAG) } : {}),
   ...(env.WORDCOUNT_SESSION_TIMEOUT_MS !== undefined ? { sessionTimeoutMs: Number(env.WORDCOUNT_SESSION_TIMEOUT_MS), heartbeatIntervalMs: 1000 } : {}),
   deserializationExceptionHandler: env.WORDCOUNT_ON_BAD_RECORD === 'continue' ? 'logAndContinue' : 'logAndFail'
-}, { logger: consoleLogger((env.WORDCOUNT_LOG_LEVEL ?? 'warn') as 'info') })
+}, { client: kafkajs(), logger: consoleLogger((env.WORDCOUNT_LOG_LEVEL ?? 'warn') as 'info') })
 
 streams.setStateListener((to, from) => emit({ event: 'state', from, to }))
 // A failed thread is replaced: it resumes from the committed offsets (at-least-once).

@@ -51,7 +51,15 @@ export { KafkaStreams } from './runtime/kafka-streams.js'
 export type { KafkaStreamsState, StateListener, StreamThreadExceptionResponse, StreamsUncaughtExceptionHandler, KafkaStreamsOptions, CloseOptions } from './runtime/kafka-streams.js'
 export type { StateRestoreListener } from './runtime/state-restore-listener.js'
 export type { StandbyUpdateListener, StandbySuspendReason } from './runtime/standby-update-listener.js'
-export type { KafkaClientFactory, TopicPartition } from './runtime/kafka/ports.js'
+// The wire-level Kafka ports a client adapter implements (@kstreams/kafkajs, the in-memory Kafka of @kstreams/testing).
+export type {
+  KafkaClient, KafkaClientFactory, KafkaClientSettings, TopicPartition, TopicPartitionOffset, FetchedRecord, FetchedBatch, IsolationLevel, PartitionError,
+  JoinGroupRequest, JoinGroupResponse, JoinedMember, SyncGroupRequest, GroupGeneration, CommittedOffset, GroupCoordinatorPort,
+  FetchRequest, FetchPort, ProducedRecord, SendResult, ProducerPort, NewTopic, AdminPort
+} from './runtime/kafka/ports.js'
+export { tpKey, isPartitionError } from './runtime/kafka/ports.js'
+export { KafkaRequestError, KAFKA_ERRORS, kafkaErrorName, isKafkaError } from './runtime/kafka/kafka-request-error.js'
+export type { KafkaErrorName } from './runtime/kafka/kafka-request-error.js'
 export { consoleLogger, silentLogger } from './logger.js'
 export type { Logger } from './logger.js'
 export type { ErrorHandlerContext, DeserializationExceptionHandler, ProcessingExceptionHandler, ProductionExceptionHandler, SaslConfig } from './config/streams-config.js'

@@ -8,6 +8,7 @@ import { expect } from 'chai'
 import { KafkaStreams, Serdes, type KafkaStreamsState } from '@kstreams/core'
 import { Consumed, JoinWindows, Produced, StreamsBuilder } from '@kstreams/dsl'
 import { bootstrapServers, createTopics, kafka, produce, readUntil, tempDir, unique, waitFor } from './helpers.js'
+import { kafkajs } from '@kstreams/kafkajs'
 
 const S = Serdes.String()
 
@@ -48,7 +49,7 @@ describe('DSL joins on a real broker', function () {
     // selectKey drops the key serde: the repartition topic uses the configured defaults, as in Kafka Streams.
     const streams = new KafkaStreams(builder.build(), {
       applicationId: appId, bootstrapServers: bootstrapServers(), stateDir: state.path, commitIntervalMs: 200, defaultKeySerde: S, defaultValueSerde: S
-    })
+    }, { client: kafkajs() })
     try {
       await streams.start()
       await waitFor('RUNNING', () => streams.state() === 'RUNNING', 60000)
@@ -79,7 +80,7 @@ describe('DSL joins on a real broker', function () {
       .join(builder.stream(`${prefix}-right`, Consumed.with(S, S)), (l, r) => l + r, JoinWindows.ofTimeDifferenceWithNoGrace(1000))
       .to(`${prefix}-out`, Produced.with(S, S))
     const state = await tempDir('kstreams-dsljoinbad')
-    const streams = new KafkaStreams(builder.build(), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path })
+    const streams = new KafkaStreams(builder.build(), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path }, { client: kafkajs() })
     const errors: string[] = []
     streams.setUncaughtExceptionHandler((error) => { errors.push(`${error.code}: ${error.message}`); return 'SHUTDOWN_CLIENT' })
     const states: KafkaStreamsState[] = []

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { KafkaStreams, QueryableStoreTypes, Serdes, Topology, type KeyValueStore, type ProcessorContext, type Record } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
 import { bootstrapServers, createTopics, produce, readUntil, recordCount, tempDir, unique, waitFor } from './helpers.js'
+import { kafkajs } from '@kstreams/kafkajs'
 
 const S = Serdes.String()
 
@@ -48,7 +49,7 @@ describe('Global stores on a real broker', function () {
     const restoredAtStart: number[] = []
     const instances = dirs.map(d => new KafkaStreams(enrichment(t.users, t.clicks, t.out, n => atFirstRecord.push(n)), {
       applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: d.path, commitIntervalMs: 200, sessionTimeoutMs: 6000, heartbeatIntervalMs: 1000
-    }))
+    }, { client: kafkajs() }))
     try {
       for (const s of instances) {
         let restored = 0

@@ -3,6 +3,7 @@ import { request } from 'node:http'
 import { KafkaStreams, Record as KRecord, Serdes, Topology, type KeyValueStore, type Processor, type ProcessorContext, QueryableStoreTypes, InteractiveQueryServer, partitionFor } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
 import { bootstrapServers, createTopics, produce, sleep, tempDir, unique, waitFor, freePort } from './helpers.js'
+import { kafkajs } from '@kstreams/kafkajs'
 
 const STORE = 'Counts'
 const PARTITIONS = 6
@@ -57,7 +58,7 @@ describe('Interactive queries across three instances (real broker)', function ()
       commitIntervalMs: 200,
       sessionTimeoutMs: 6000,
       heartbeatIntervalMs: 1000
-    })
+    }, { client: kafkajs() })
     const server = new InteractiveQueryServer(streams, { keySerializer: S })
     await server.start()
     await streams.start()

@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { KafkaStreams, Serdes, Topology, type ProcessorContext, type Record } from '@kstreams/core'
 import { bootstrapServers, createTopics, kafka, readUntil, tempDir, unique, waitFor } from './helpers.js'
+import { kafkajs } from '@kstreams/kafkajs'
 
 /** Doubles Integer values; a 3-byte value cannot be deserialized as an Integer. */
 function doubling (input: string, output: string): Topology {
@@ -33,7 +34,7 @@ describe('A poison record on a real broker', function () {
     const state = await tempDir('kstreams-poison')
     const streams = new KafkaStreams(doubling(`${prefix}-in`, `${prefix}-out`), {
       applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path, commitIntervalMs: 100, deserializationExceptionHandler: 'logAndContinue'
-    })
+    }, { client: kafkajs() })
     try {
       await streams.start()
       const out = await readUntil(`${prefix}-out`, (_k, v) => v!.readInt32BE(), r => r.length >= 2, 60000)
@@ -52,7 +53,7 @@ describe('A poison record on a real broker', function () {
     await produceRaw(`${prefix}-in`, [int(1), POISON, int(3)])
     const state = await tempDir('kstreams-poison')
     const config = { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path, commitIntervalMs: 100 }
-    const failing = new KafkaStreams(doubling(`${prefix}-in`, `${prefix}-out`), config)
+    const failing = new KafkaStreams(doubling(`${prefix}-in`, `${prefix}-out`), config, { client: kafkajs() })
     const errors: Error[] = []
     failing.setUncaughtExceptionHandler((err) => { errors.push(err); return 'SHUTDOWN_CLIENT' })
     try {
@@ -65,7 +66,7 @@ describe('A poison record on a real broker', function () {
     expect(errors[0]!.message).to.contain(`topic ${prefix}-in, partition 0, offset 1`)
     // The record before the poison one was processed and committed; the one after it was not lost:
     // a restart that skips bad records processes it.
-    const restarted = new KafkaStreams(doubling(`${prefix}-in`, `${prefix}-out`), { ...config, deserializationExceptionHandler: 'logAndContinue' })
+    const restarted = new KafkaStreams(doubling(`${prefix}-in`, `${prefix}-out`), { ...config, deserializationExceptionHandler: 'logAndContinue' }, { client: kafkajs() })
     try {
       await restarted.start()
       const out = await readUntil(`${prefix}-out`, (_k, v) => v!.readInt32BE(), r => r.includes(6), 60000)

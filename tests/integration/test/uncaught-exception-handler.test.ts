@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { KafkaStreams, Serdes, Topology, type ProcessorContext, type Record, type StreamThreadExceptionResponse } from '@kstreams/core'
 import { bootstrapServers, createTopics, produce, readUntil, tempDir, unique, waitFor } from './helpers.js'
+import { kafkajs } from '@kstreams/kafkajs'
 
 /** Upper-cases values; throws on "boom" while `shouldThrow()` says so. */
 function upper (input: string, output: string, shouldThrow: () => boolean): Topology {
@@ -30,7 +31,7 @@ describe('The uncaught exception handler on a real broker', function () {
     let throws = 1
     const streams = new KafkaStreams(upper(`${prefix}-in`, `${prefix}-out`, () => throws-- > 0), {
       applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path, commitIntervalMs: 100, sessionTimeoutMs: 6000, heartbeatIntervalMs: 1000
-    })
+    }, { client: kafkajs() })
     const responses: StreamThreadExceptionResponse[] = []
     streams.setUncaughtExceptionHandler(() => { responses.push('REPLACE_THREAD'); return 'REPLACE_THREAD' })
     try {
@@ -53,7 +54,7 @@ describe('The uncaught exception handler on a real broker', function () {
     const instances = dirs.map(d => {
       const s = new KafkaStreams(upper(`${prefix}-in`, `${prefix}-out`, () => true), {
         applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: d.path, commitIntervalMs: 100, sessionTimeoutMs: 6000, heartbeatIntervalMs: 1000
-      })
+      }, { client: kafkajs() })
       s.setUncaughtExceptionHandler(() => 'SHUTDOWN_APPLICATION')
       return s
     })

@@ -10,6 +10,7 @@ import { KafkaStreams, Record, Serdes, Topology } from '@kstreams/core'
 import type { KeyValueStore, Processor, ProcessorContext } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
 import { RocksDBStores } from '@kstreams/rocksdb'
+import { kafkajs } from '@kstreams/kafkajs'
 
 export type PipelineKind = 'baseline' | 'passthrough' | 'count'
 
@@ -115,7 +116,7 @@ async function startStreams (spec: PipelineSpec, onFailure: (error: unknown) => 
     bootstrapServers: spec.bootstrapServers,
     stateDir: spec.stateDir,
     commitIntervalMs: spec.commitIntervalMs
-  })
+  }, { client: kafkajs() })
   streams.setUncaughtExceptionHandler(error => { onFailure(error); return 'SHUTDOWN_CLIENT' })
   await streams.start()
   return { stop: async () => { await streams.close() } }

@@ -75,6 +75,21 @@ export interface StreamsConfig {
   sessionTimeoutMs?: number
   /** Group heartbeat interval (consumer `heartbeat.interval.ms`); default 3000. */
   heartbeatIntervalMs?: number
+  /**
+   * The longest a stream thread may go without polling before it leaves the group (consumer
+   * `max.poll.interval.ms`), also the rebalance timeout its JoinGroup gives; default 300000.
+   */
+  maxPollIntervalMs?: number
+  /** Pause before a failed Kafka request is sent again (consumer `retry.backoff.ms`); default 100. */
+  retryBackoffMs?: number
+  /** How long a consumer's blocking calls (offset commit, committed offsets) retry before they time out (`default.api.timeout.ms`); default 60000. */
+  defaultApiTimeoutMs?: number
+  /** How long a broker may hold a fetch when it has no data (`fetch.max.wait.ms`); default 500. */
+  fetchMaxWaitMs?: number
+  /** Most bytes one fetch response may carry (`fetch.max.bytes`); default 52428800. */
+  fetchMaxBytes?: number
+  /** Most bytes per partition in one fetch response (`max.partition.fetch.bytes`); default 1048576. */
+  maxPartitionFetchBytes?: number
   /** Block cache shared out over the RocksDB stores of an instance (`rocksdb.config`); default 64 MiB. */
   rocksdbBlockCacheBytes?: number
   /** Write buffers shared out over the RocksDB stores of an instance; default 64 MiB. */
@@ -150,6 +165,12 @@ const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
   requestTimeoutMs: positiveInt,
   sessionTimeoutMs: positiveInt,
   heartbeatIntervalMs: positiveInt,
+  maxPollIntervalMs: positiveInt,
+  retryBackoffMs: nonNegativeInt,
+  defaultApiTimeoutMs: positiveInt,
+  fetchMaxWaitMs: nonNegativeInt,
+  fetchMaxBytes: positiveInt,
+  maxPartitionFetchBytes: positiveInt,
   rocksdbBlockCacheBytes: positiveInt,
   rocksdbWriteBufferBytes: positiveInt,
   rocksdbConfigSetter: v => v !== null && typeof v === 'object' && typeof (v as { setConfig?: unknown }).setConfig === 'function' ? undefined : 'must be an object with a setConfig(storeName, options, configs) method',
@@ -228,6 +249,12 @@ export function resolveStreamsConfig (config: StreamsConfig = {}): ResolvedStrea
     requestTimeoutMs: config.requestTimeoutMs ?? 30000,
     sessionTimeoutMs: config.sessionTimeoutMs ?? 45000,
     heartbeatIntervalMs: config.heartbeatIntervalMs ?? 3000,
+    maxPollIntervalMs: config.maxPollIntervalMs ?? 300000,
+    retryBackoffMs: config.retryBackoffMs ?? 100,
+    defaultApiTimeoutMs: config.defaultApiTimeoutMs ?? 60000,
+    fetchMaxWaitMs: config.fetchMaxWaitMs ?? 500,
+    fetchMaxBytes: config.fetchMaxBytes ?? 52428800,
+    maxPartitionFetchBytes: config.maxPartitionFetchBytes ?? 1048576,
     rocksdbBlockCacheBytes: config.rocksdbBlockCacheBytes ?? 64 * 1024 * 1024,
     rocksdbWriteBufferBytes: config.rocksdbWriteBufferBytes ?? 64 * 1024 * 1024,
     rocksdbConfigSetter: config.rocksdbConfigSetter,

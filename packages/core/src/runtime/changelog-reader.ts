@@ -8,7 +8,9 @@
  */
 import { StreamsError } from '../errors.js'
 import type { StateRestoreCallback } from '../state/state-store.js'
-import { tpKey, type AdminPort, type FetchedBatch, type PartitionReaderPort, type TopicPartition } from './kafka/ports.js'
+import { tpKey, type AdminPort, type FetchedBatch, type TopicPartition } from './kafka/ports.js'
+import type { PartitionReader } from './consumer/consumer-api.js'
+import { retrying } from './retrying.js'
 import type { StateRestoreListener } from './state-restore-listener.js'
 import type { StandbySuspendReason, StandbyUpdateListener } from './standby-update-listener.js'
 import type { TaskId } from '../task-id.js'
@@ -85,7 +87,7 @@ export interface StandbyProgress {
 }
 
 export interface ChangelogReaderOptions {
-  readonly reader: PartitionReaderPort
+  readonly reader: PartitionReader
   readonly admin: Pick<AdminPort, 'endOffsets' | 'beginningOffsets'>
   readonly listener?: StateRestoreListener
   readonly standbyListener?: StandbyUpdateListener
@@ -93,6 +95,9 @@ export interface ChangelogReaderOptions {
   readonly onStep?: (records: number) => void
   /** Milliseconds now (for restore rates); default Date.now. */
   readonly now?: () => number
+  /** How long the offset lookups of a registration are retried when they fail transiently (task.timeout.ms); default 0. */
+  readonly retryTimeoutMs?: number
+  readonly retryBackoffMs?: number
 }
 
 export class ChangelogReader {
@@ -110,7 +115,11 @@ export class ChangelogReader {
   async register (registrations: readonly ChangelogRegistration[]): Promise<TopicPartition[]> {
     if (registrations.length === 0) return []
     const partitions = registrations.map(r => r.partition)
-    const [ends, begins] = await Promise.all([this.#options.admin.endOffsets(partitions), this.#options.admin.beginningOffsets(partitions)])
+    const [ends, begins] = await retrying(async () => await Promise.all([this.#options.admin.endOffsets(partitions), this.#options.admin.beginningOffsets(partitions)]), {
+      timeoutMs: this.#options.retryTimeoutMs ?? 0,
+      backoffMs: this.#options.retryBackoffMs ?? 100,
+      clock: { milliseconds: () => this.#now() }
+    })
     const complete: TopicPartition[] = []
     for (const reg of registrations) {
       const key = tpKey(reg.partition.topic, reg.partition.partition)

@@ -18,7 +18,9 @@ import { OffsetCheckpoint, CheckpointCorruptedError } from './state/offset-check
 import type { StateDirectory } from './state/state-directory.js'
 import type { StateRestoreListener } from './state-restore-listener.js'
 import { Lifecycle } from './lifecycle.js'
-import { tpKey, type AdminPort, type KafkaClientFactory, type PartitionReaderPort, type TopicPartition } from './kafka/ports.js'
+import { tpKey, type AdminPort, type KafkaClientFactory, type TopicPartition } from './kafka/ports.js'
+import type { PartitionReader } from './consumer/consumer-api.js'
+import { AssignedPartitionReader } from './consumer/assigned-partition-reader.js'
 import { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
 import type { DeserializationErrorHandler } from './deserialization-handler.js'
 
@@ -47,7 +49,7 @@ export interface GlobalStreamThreadOptions {
 export class GlobalStreamThread {
   readonly #o: GlobalStreamThreadOptions
   readonly #lifecycle: Lifecycle<GlobalThreadState>
-  readonly #reader: PartitionReaderPort
+  readonly #reader: PartitionReader
   readonly #admin: AdminPort
   #task: GlobalStateUpdateTask | undefined
   #checkpoint: OffsetCheckpoint | undefined
@@ -63,7 +65,7 @@ export class GlobalStreamThread {
     this.#lifecycle = new Lifecycle('global stream thread', 'CREATED', TRANSITIONS)
     const clientId = `${options.config.clientId ?? options.config.applicationId}-GlobalStreamThread`
     this.metrics = new StreamsMetricsRegistry({ clock: options.clock, threadId: clientId, recordingLevel: options.config.metricsRecordingLevel })
-    this.#reader = options.clients.partitionReader({ clientId: `${clientId}-global-consumer`, readCommitted: options.config.processingGuarantee === 'exactly_once_v2' })
+    this.#reader = AssignedPartitionReader.create(options.clients, `${clientId}-global-consumer`, options.config, options.logger)
     this.#admin = options.clients.admin({ clientId: `${clientId}-admin` })
   }
 
@@ -183,7 +185,15 @@ export class GlobalStreamThread {
     this.#checkpointed = new Map([...this.#positions].map(([k, p]) => [k, p.offset]))
   }
 
+  /** Stops reading (a bootstrap in progress too), checkpoints and closes the stores. Idempotent. */
   async shutdown (): Promise<void> {
+    this.#shutdown ??= this.#doShutdown()
+    await this.#shutdown
+  }
+
+  #shutdown: Promise<void> | undefined
+
+  async #doShutdown (): Promise<void> {
     if (this.state === 'DEAD') return
     if (this.state !== 'PENDING_SHUTDOWN') this.#lifecycle.transition('PENDING_SHUTDOWN')
     await this.#loop

@@ -17,7 +17,7 @@ import type { MetricSnapshot } from '../metrics/metric-name.js'
 import { StateDirectory } from './state/state-directory.js'
 import { StreamThread, type StreamThreadState } from './stream-thread.js'
 import { GlobalStreamThread } from './global-stream-thread.js'
-import type { KafkaClientFactory } from './kafka/ports.js'
+import type { KafkaClient, KafkaClientFactory } from './kafka/ports.js'
 import type { StateRestoreListener } from './state-restore-listener.js'
 import type { StandbyUpdateListener } from './standby-update-listener.js'
 import type { RestoreProgress, StandbyProgress } from './changelog-reader.js'
@@ -51,10 +51,13 @@ export type StateListener = (newState: KafkaStreamsState, oldState: KafkaStreams
 export type StreamThreadExceptionResponse = 'REPLACE_THREAD' | 'SHUTDOWN_CLIENT' | 'SHUTDOWN_APPLICATION'
 export type StreamsUncaughtExceptionHandler = (error: StreamsError) => StreamThreadExceptionResponse
 
-/** Collaborators a test or an embedding application may replace. */
+/** The Kafka client, and collaborators a test or an embedding application may replace. */
 export interface KafkaStreamsOptions {
-  /** The Kafka clients; default: the kafkajs adapter built from the config. */
-  readonly clientFactory?: KafkaClientFactory
+  /**
+   * The Kafka client adapter: `kafkajs()` from @kstreams/kafkajs, or the in-memory Kafka of
+   * @kstreams/testing/in-memory-kafka (`kafka.client()`). Required.
+   */
+  readonly client?: KafkaClient
   readonly logger?: Logger
   readonly clock?: Clock
 }
@@ -76,9 +79,10 @@ export class KafkaStreams {
   #exceptionHandler: StreamsUncaughtExceptionHandler | undefined
   #restoreListener: StateRestoreListener | undefined
   #standbyUpdateListener: StandbyUpdateListener | undefined
-  #clients: KafkaClientFactory | undefined
+  readonly #clients: KafkaClientFactory
   #assignment: ThreadAssignment | undefined
   #closing: Promise<void> | undefined
+  #starting: Promise<void> | undefined
   #globalThread: GlobalStreamThread | undefined
   #shutdownRequested = false
   #paused = false
@@ -93,10 +97,21 @@ export class KafkaStreams {
     if (this.#config.processingGuarantee === 'exactly_once_v2') {
       throw new ConfigError('processingGuarantee', 'processingGuarantee "exactly_once_v2" is not supported by the runtime yet; use "at_least_once"')
     }
-    if (this.#config.bootstrapServers.length === 0 && options.clientFactory === undefined) throw new ConfigError('bootstrapServers', 'Missing required config "bootstrapServers"')
+    if (options.client === undefined) {
+      throw new ConfigError('client', 'No Kafka client given: install @kstreams/kafkajs and pass it, e.g. new KafkaStreams(topology, config, { client: kafkajs() }) with kafkajs from "@kstreams/kafkajs"')
+    }
     this.#def = topology[TOPOLOGY_DEF]()
     this.#options = options
     this.#logger = options.logger ?? silentLogger
+    this.#clients = options.client({
+      bootstrapServers: this.#config.bootstrapServers,
+      clientId: this.#config.clientId ?? this.#config.applicationId,
+      ssl: this.#config.ssl,
+      sasl: this.#config.sasl,
+      connectionTimeoutMs: this.#config.connectionTimeoutMs,
+      requestTimeoutMs: this.#config.requestTimeoutMs,
+      logger: this.#logger
+    })
     this.#lifecycle = new Lifecycle('KafkaStreams client', 'CREATED', TRANSITIONS, (from, to) => this.#stateListener?.(to, from))
     this.#stateDirectory = new StateDirectory(this.#config.stateDir, this.#config.applicationId)
     this.#metadata = new StreamsMetadataState(this.#def, this.#config.applicationId, this.#config.applicationServer)
@@ -149,14 +164,23 @@ export class KafkaStreams {
     return [...this.#threads.flatMap(t => t.metrics.metrics()), ...(this.#globalThread?.metrics.metrics() ?? [])]
   }
 
-  /** Starts the stream threads; resolves once they have joined the group (state REBALANCING). */
+  /**
+   * Starts the global thread (its stores are complete when this resolves) and the stream threads,
+   * which join the group in the background (state REBALANCING, then RUNNING). A close() during
+   * start() stops whatever was started.
+   */
   async start (): Promise<void> {
     if (this.state() !== 'CREATED') throw new StreamsError('ILLEGAL_STATE', `KafkaStreams can only be started once (state is ${this.state()})`)
     this.#lifecycle.transition('REBALANCING')
+    this.#starting = this.#start()
+    await this.#starting
+  }
+
+  async #start (): Promise<void> {
+    const starting = (): boolean => this.state() === 'REBALANCING'
     try {
       await this.#stateDirectory.lock()
       const processId = await this.#stateDirectory.processId()
-      this.#clients = this.#options.clientFactory ?? await this.#defaultClients()
       this.#assignment = createThreadAssignment({
         def: this.#def,
         config: this.#config,
@@ -168,7 +192,7 @@ export class KafkaStreams {
         shutdownRequested: () => this.#shutdownRequested
       })
       await this.#assignment.prepareInternalTopics()
-      if (this.#def.globalStores.length > 0) {
+      if (this.#def.globalStores.length > 0 && starting()) {
         // Global stores are complete before any stream thread processes.
         this.#globalThread = new GlobalStreamThread({
           topology: this.#def,
@@ -184,30 +208,16 @@ export class KafkaStreams {
         await this.#globalThread.start()
         for (const [name, store] of this.#globalThread.stores) this.#globalStores.set(name, store)
       }
-      for (let i = 0; i < this.#config.numStreamThreads; i++) await this.#startThread()
+      for (let i = 0; i < this.#config.numStreamThreads && starting(); i++) await this.#startThread()
     } catch (err) {
+      // A close() while starting stops everything itself; an error of its doing is no failure.
+      if (!starting()) return
       this.#lifecycle.transition('PENDING_ERROR')
       await this.#shutdownThreads(false)
       await this.#stateDirectory.unlock()
       this.#lifecycle.transition('ERROR')
       throw err
     }
-  }
-
-  async #defaultClients (): Promise<KafkaClientFactory> {
-    const { createKafkajsClientFactory } = await import('./kafka/kafkajs/index.js')
-    return createKafkajsClientFactory({
-      bootstrapServers: this.#config.bootstrapServers,
-      clientId: this.#config.clientId ?? this.#config.applicationId,
-      ssl: this.#config.ssl,
-      sasl: this.#config.sasl,
-      connectionTimeoutMs: this.#config.connectionTimeoutMs,
-      requestTimeoutMs: this.#config.requestTimeoutMs,
-      sessionTimeoutMs: this.#config.sessionTimeoutMs,
-      heartbeatIntervalMs: this.#config.heartbeatIntervalMs,
-      groupReadCommitted: this.#config.processingGuarantee === 'exactly_once_v2',
-      logger: this.#logger
-    })
   }
 
   /** Starts a stream thread named after the smallest free index (Kafka's getNextThreadIndex). */
@@ -224,7 +234,7 @@ export class KafkaStreams {
       config: this.#config,
       clock: this.#options.clock ?? systemClock,
       logger: this.#logger,
-      clients: this.#clients!,
+      clients: this.#clients,
       stateDirectory: this.#stateDirectory,
       assignor: assignment.assignor(),
       decodeAssignment: (a) => {
@@ -264,18 +274,31 @@ export class KafkaStreams {
     if (response === 'REPLACE_THREAD' && this.#isRunningOrRebalancing()) {
       // A thread already being removed (removeStreamThread) is not replaced.
       if (thread.state === 'PENDING_SHUTDOWN' || thread.state === 'DEAD') return
-      await this.#dropThread(thread).catch(() => {})
+      await this.#dropThread(thread).catch(err => this.#logger.error(`Error while closing the failed ${thread.name}: ${String(err)}`))
       const perThread = this.#resizeCaches(this.#aliveThreads().length + 1)
       await this.#startThread(perThread).catch(err => this.#logger.error(`Could not replace ${thread.name}: ${String(err)}`))
       return
     }
-    if (response === 'SHUTDOWN_APPLICATION') {
-      // Tell the group through the next rebalance; every member's leader-made assignment then
+    if (response === 'SHUTDOWN_APPLICATION' && this.#isRunningOrRebalancing()) {
+      // Tell the group through the next rebalance: every member's leader-made assignment then
       // carries SHUTDOWN_REQUESTED and every instance shuts down (this one too, when it arrives).
+      // The failed thread is gone; without another thread, one is started to carry the request
+      // (as Kafka Streams does).
       this.#shutdownRequested = true
-      const messenger = this.#threads.find(t => t !== thread && t.state !== 'DEAD') ?? thread
-      messenger.requestRebalance()
-      return
+      if (thread.state !== 'PENDING_SHUTDOWN' && thread.state !== 'DEAD') {
+        await this.#dropThread(thread).catch(err => this.#logger.error(`Error while closing the failed ${thread.name}: ${String(err)}`))
+      }
+      const messenger = this.#aliveThreads()[0]
+      if (messenger !== undefined) {
+        messenger.requestRebalance()
+        return
+      }
+      try {
+        await this.#startThread(this.#resizeCaches(1))
+        return
+      } catch (err) {
+        this.#logger.error(`Could not start a thread to ask the application to shut down: ${String(err)}`)
+      }
     }
     await this.#shutDownInError(error.message)
   }
@@ -439,7 +462,7 @@ export class KafkaStreams {
   /** Per store and partition of this instance's tasks: changelog position, end offset and lag. */
   async allLocalStorePartitionLags (): Promise<Map<string, Map<number, LagInfo>>> {
     this.#validateIsRunningOrRebalancing()
-    this.#lagAdmin ??= this.#clients!.admin({ clientId: `${this.#config.clientId ?? this.#config.applicationId}-lag-admin` })
+    this.#lagAdmin ??= this.#clients.admin({ clientId: `${this.#config.clientId ?? this.#config.applicationId}-lag-admin` })
     return localStorePartitionLags(this.#threads.flatMap(t => t.taskManager.changelogPositions()), this.#lagAdmin)
   }
 
@@ -455,6 +478,11 @@ export class KafkaStreams {
       const state = this.state()
       if (state === 'NOT_RUNNING' || state === 'ERROR' || state === 'PENDING_ERROR') return
       this.#lifecycle.transition('PENDING_SHUTDOWN')
+      // A start() in progress stops at its next step (a global bootstrap at once); wait for it,
+      // so no thread it starts outlives the close.
+      const bootstrapping = this.#globalThread?.shutdown()
+      await this.#starting?.catch(() => undefined)
+      await bootstrapping?.catch(() => undefined)
       await this.#shutdownThreads(true)
       await this.#stateDirectory.unlock()
       this.#lifecycle.transition('NOT_RUNNING')

@@ -6,12 +6,13 @@
  */
 import type { TopologyDef } from '../topology/definitions.js'
 import type { ChangelogRegistration } from './changelog-reader.js'
-import { tpKey, type GroupConsumerPort } from './kafka/ports.js'
+import { tpKey } from './kafka/ports.js'
+import type { MainConsumer } from './consumer/consumer-api.js'
 
 export async function withSourceChangelogLimits (
   registrations: readonly ChangelogRegistration[],
   topology: Pick<TopologyDef, 'sourceChangelogs'>,
-  consumer: Pick<GroupConsumerPort, 'committed'>
+  consumer: Pick<MainConsumer, 'committed'>
 ): Promise<ChangelogRegistration[]> {
   const sources = registrations.filter(r => topology.sourceChangelogs.get(r.storeName) === r.partition.topic)
   if (sources.length === 0) return [...registrations]

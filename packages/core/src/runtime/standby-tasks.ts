@@ -18,7 +18,8 @@ import type { RecordCollector } from './record-collector.js'
 import { ProcessorStateManager, type StoreMetadata } from './state/processor-state-manager.js'
 import type { StateDirectory } from './state/state-directory.js'
 import type { ChangelogReader } from './changelog-reader.js'
-import type { GroupConsumerPort, TopicPartition } from './kafka/ports.js'
+import type { TopicPartition } from './kafka/ports.js'
+import type { MainConsumer } from './consumer/consumer-api.js'
 import type { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
 import { addTaskRestoreMetrics } from './restore-metrics.js'
 import type { StandbySuspendReason } from './standby-update-listener.js'
@@ -49,7 +50,7 @@ export interface StandbyTasksOptions {
   readonly globalStores: ReadonlyMap<string, StateStore>
   readonly metrics?: StreamsMetricsRegistry
   /** Reads the group's committed offsets: the limits of standbys whose changelog is a source topic. */
-  readonly consumer: Pick<GroupConsumerPort, 'committed'>
+  readonly consumer: Pick<MainConsumer, 'committed'>
   /** The changelog partition of a task's store, or undefined when the store is not logged. */
   readonly changelogPartition: (storeName: string, id: TaskId) => TopicPartition | undefined
 }

@@ -1,10 +1,13 @@
 /**
  * One stream thread: a group member that owns a consumer, a producer (through the record
  * collector), a changelog reader and a task manager. It is the source of truth for its thread
- * state and runs the loop of Kafka Streams' StreamThread on kafkajs' push model: each fetched
- * batch (or an idle tick) buffers records, processes what is processable in timestamp order,
- * punctuates (stream time, then wall-clock), and commits every commitIntervalMs or on request.
- * Restoration runs beside it (the state updater), with the restoring tasks' partitions paused.
+ * state and runs the loop of Kafka Streams' StreamThread: poll (rebalances happen inside, through
+ * the rebalance listener), buffer the fetched records, process what is processable in timestamp
+ * order, punctuate (stream time, then wall-clock), and commit every commitIntervalMs or on
+ * request. Restoration runs beside it (the state updater), with the restoring tasks' partitions
+ * paused. A group that moved on (TASK_MIGRATED) closes the tasks as lost, without a commit, and
+ * the member rejoins; a commit that keeps timing out is retried until taskTimeoutMs. Only what
+ * Kafka Streams treats as fatal ends the thread.
  * @internal
  */
 import type { ResolvedStreamsConfig } from '../config/streams-config.js'
@@ -22,7 +25,10 @@ import type { StateRestoreListener } from './state-restore-listener.js'
 import type { StandbyUpdateListener } from './standby-update-listener.js'
 import { ThreadRestoreMetrics } from './restore-metrics.js'
 import type { ThreadMetadata } from './thread-metadata.js'
-import { tpKey, type FetchedBatch, type GroupAssignor, type KafkaClientFactory, type MemberAssignment, type TopicPartition } from './kafka/ports.js'
+import { tpKey, type FetchedBatch, type KafkaClientFactory, type TopicPartition } from './kafka/ports.js'
+import type { GroupAssignor, MemberAssignment } from './consumer/consumer-api.js'
+import { GroupConsumer } from './consumer/group-consumer.js'
+import { AssignedPartitionReader } from './consumer/assigned-partition-reader.js'
 import { Lifecycle } from './lifecycle.js'
 import { within } from './within.js'
 import { AssignorError } from './assignment/assignor-error.js'
@@ -94,8 +100,9 @@ export class StreamThread {
   readonly name: string
   readonly #o: StreamThreadOptions
   readonly #lifecycle: Lifecycle<StreamThreadState>
-  readonly #consumer
+  readonly #consumer: GroupConsumer
   readonly #producer
+  readonly #admin
   readonly #collector: KafkaRecordCollector
   readonly #changelogReader: ChangelogReader
   readonly #tasks: TaskManager
@@ -105,48 +112,68 @@ export class StreamThread {
   readonly #cache: ThreadCache
   readonly #clientId: string
   #lastCommit = 0
+  /** When commits began to time out (task.timeout.ms runs from there); undefined while they succeed. */
+  #commitTimeoutSince: number | undefined
+  #loop: Promise<void> | undefined
   #restoreLoop: Promise<void> | undefined
   #failed: StreamsError | undefined
   #probingTimer: NodeJS.Timeout | undefined
-  /** Handlers and restore steps running now; shutdown waits for them before it commits. */
-  readonly #inflight = new Set<Promise<void>>()
 
   constructor (options: StreamThreadOptions) {
     this.#o = options
     this.name = options.name
     this.#lifecycle = new Lifecycle(`stream thread ${options.name}`, 'CREATED', TRANSITIONS, (from, to) => options.onStateChange?.(this, from, to))
-    const clientId = `${options.config.clientId ?? options.config.applicationId}-${options.name}`
+    const { config } = options
+    const clientId = `${config.clientId ?? config.applicationId}-${options.name}`
     this.#clientId = clientId
-    this.#consumer = options.clients.groupConsumer({ groupId: options.config.applicationId, clientId: `${clientId}-consumer` })
     this.#producer = options.clients.producer({ clientId: `${clientId}-producer` })
     const admin = options.clients.admin({ clientId: `${clientId}-admin` })
+    this.#admin = admin
+    this.#consumer = new GroupConsumer({
+      clients: options.clients,
+      groupId: config.applicationId,
+      clientId: `${clientId}-consumer`,
+      topics: options.sourceTopics,
+      assignor: options.assignor,
+      admin,
+      config,
+      clock: options.clock,
+      logger: options.logger,
+      listener: {
+        onPartitionsRevoked: async () => { await this.#onRevoked() },
+        onPartitionsLost: async () => { await this.#onLost('the group member lost its partitions') },
+        onPartitionsAssigned: async (assignment) => { await this.#onAssigned(assignment) }
+      }
+    })
     this.#collector = new KafkaRecordCollector({
       producer: this.#producer,
       admin,
-      retryTimeoutMs: options.config.taskTimeoutMs,
+      retryTimeoutMs: config.taskTimeoutMs,
       onRecordError: (record, error) => {
-        const response = productionErrorResponse(options.config, record.topic, record.partition, error)
+        const response = productionErrorResponse(config, record.topic, record.partition, error)
         if (response === 'CONTINUE') options.logger.warn(`Skipping a record to ${record.topic} that could not be sent: ${error.message}`)
         return response
       }
     })
     this.#changelogReader = new ChangelogReader({
-      reader: options.clients.partitionReader({ clientId: `${clientId}-restore-consumer`, readCommitted: options.config.processingGuarantee === 'exactly_once_v2' }),
+      reader: AssignedPartitionReader.create(options.clients, `${clientId}-restore-consumer`, config, options.logger),
       admin,
       listener: options.restoreListener,
       standbyListener: options.standbyUpdateListener,
       onStep: records => { restoreMetrics.recordStep(records) },
-      now: () => options.clock.milliseconds()
+      now: () => options.clock.milliseconds(),
+      retryTimeoutMs: config.taskTimeoutMs,
+      retryBackoffMs: config.retryBackoffMs
     })
-    this.metrics = new StreamsMetricsRegistry({ clock: options.clock, threadId: options.name, recordingLevel: options.config.metricsRecordingLevel })
+    this.metrics = new StreamsMetricsRegistry({ clock: options.clock, threadId: options.name, recordingLevel: config.metricsRecordingLevel })
     const restoreMetrics = new ThreadRestoreMetrics(this.metrics, options.clock, this.#changelogReader)
-    const cache = new ThreadCache({ maxCacheSizeBytes: options.cacheSizeBytes ?? Math.floor(options.config.statestoreCacheMaxBytes / options.config.numStreamThreads), metrics: this.metrics })
+    const cache = new ThreadCache({ maxCacheSizeBytes: options.cacheSizeBytes ?? Math.floor(config.statestoreCacheMaxBytes / config.numStreamThreads), metrics: this.metrics })
     this.#cache = cache
     this.#tasks = new TaskManager({
       cache,
       metrics: this.metrics,
       topology: options.topology,
-      config: options.config,
+      config,
       clock: options.clock,
       logger: options.logger,
       stateDirectory: options.stateDirectory,
@@ -157,10 +184,8 @@ export class StreamThread {
       isCaughtUp: (topic, partition) => this.#caughtUp.get(tpKey(topic, partition)) === true,
       deserializationErrorHandler: options.deserializationErrorHandler
     })
-    this.#admin = admin
   }
 
-  readonly #admin
   /** This thread's metrics (store, cache). */
   readonly metrics: StreamsMetricsRegistry
 
@@ -168,8 +193,9 @@ export class StreamThread {
 
   /** Makes the consumer rejoin the group, so the leader sees this process's new subscription. */
   requestRebalance (): void {
-    this.#consumer.requestRebalance()
+    this.#consumer.enforceRebalance('the application asked for a rebalance')
   }
+
   get taskManager (): TaskManager { return this.#tasks }
 
   /** This thread's share of the record cache changed (threads were added or removed). */
@@ -192,53 +218,96 @@ export class StreamThread {
     }
   }
 
+  /** Starts the thread's loop; the thread joins the group at its first poll. */
   async start (): Promise<void> {
     this.#lifecycle.transition('STARTING')
     this.#lastCommit = this.#o.clock.milliseconds()
-    await this.#consumer.start(this.#o.sourceTopics, this.#o.assignor, {
-      onPartitionsRevoked: async () => this.#guard(async () => {
-        const started = this.#o.clock.milliseconds()
-        this.#o.logger.info(`${this.name}: partitions revoked; committing and suspending its tasks`)
-        this.#lifecycle.transition('PARTITIONS_REVOKED')
-        await this.#tasks.handleRevocation()
-        this.#lastCommit = this.#o.clock.milliseconds()
-        this.#o.logger.info(`${this.name}: revocation handled in ${this.#lastCommit - started} ms`)
-      }),
-      onPartitionsAssigned: async (assignment) => {
-        if (this.#o.decodeAssignment(assignment).errorCode === AssignorError.SHUTDOWN_REQUESTED) {
-          this.#o.onShutdownRequested?.(this)
-          return
-        }
-        await this.#guard(async () => this.#onAssigned(assignment))
-      },
-      onBatch: async (batch) => this.#guard(async () => this.#onBatch(batch)),
-      onIdle: async () => this.#guard(async () => this.#runOnce()),
-      onFatal: (error) => { this.#fail(new StreamsError('KAFKA', `Consumer of ${this.name} failed: ${error.message}`, { cause: error })) }
-    }, Math.min(this.#o.config.pollMs, 100))
+    this.#loop = this.#runLoop()
   }
 
-  async #guard (fn: () => Promise<void>): Promise<void> {
-    if (this.#failed !== undefined || this.state === 'PENDING_SHUTDOWN' || this.state === 'DEAD') return
-    const run = fn()
-    this.#inflight.add(run)
-    try {
-      await run
-    } catch (err) {
-      this.#fail(err instanceof StreamsError ? err : new StreamsError('PROCESSING', `Stream thread ${this.name} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err }))
-    } finally {
-      this.#inflight.delete(run)
+  #isAlive (): boolean {
+    return this.#failed === undefined && this.state !== 'PENDING_SHUTDOWN' && this.state !== 'DEAD'
+  }
+
+  async #runLoop (): Promise<void> {
+    while (this.#isAlive()) {
+      try {
+        await this.#runOnce()
+      } catch (err) {
+        if (!this.#isAlive()) break
+        if (err instanceof StreamsError && err.code === 'TASK_MIGRATED') {
+          await this.#onTaskMigrated(err).catch(e => { this.#fail(asStreamsError(e, this.name)) })
+        } else {
+          this.#fail(asStreamsError(err, this.name))
+        }
+      }
+      // Let I/O and timers run between iterations, whatever one did.
+      await new Promise(resolve => setImmediate(resolve))
     }
+  }
+
+  /** One iteration of Kafka Streams' runOnce: poll, buffer, process, punctuate, commit. */
+  async #runOnce (): Promise<void> {
+    const busy = this.#tasks.hasProcessableRecords
+    const batches = await this.#consumer.poll(busy ? 0 : this.#o.config.pollMs)
+    if (!this.#isAlive()) return
+    for (const batch of batches) this.#addBatch(batch)
+    await this.#process()
+  }
+
+  /**
+   * The group moved on without this member (a commit was rejected, the member was evicted): its
+   * tasks belong to others now. They are closed without a commit (their output since the last
+   * commit is processed again by the new owner) and the member rejoins.
+   */
+  async #onTaskMigrated (error: StreamsError): Promise<void> {
+    this.#o.logger.warn(`${this.name}: ${error.message}; closing its tasks as lost and rejoining the group`)
+    await this.#onLost(error.message)
+    this.#consumer.enforceRebalance('the tasks of this member migrated')
+  }
+
+  async #onRevoked (): Promise<void> {
+    if (!this.#isAlive()) return
+    const started = this.#o.clock.milliseconds()
+    this.#o.logger.info(`${this.name}: partitions revoked; committing and suspending its tasks`)
+    this.#lifecycle.transition('PARTITIONS_REVOKED')
+    try {
+      await this.#tasks.handleRevocation()
+      this.#commitTimeoutSince = undefined
+    } catch (err) {
+      // The commit could not be made (the group moved on, or it kept timing out): close as lost.
+      if (!(err instanceof StreamsError) || !(err.code === 'TASK_MIGRATED' || err.retriable)) throw err
+      this.#o.logger.warn(`${this.name}: the commit of the revoked tasks failed (${err.message}); closing them as lost`)
+      await this.#tasks.handleLostAll()
+    }
+    this.#lastCommit = this.#o.clock.milliseconds()
+    this.#o.logger.info(`${this.name}: revocation handled in ${this.#lastCommit - started} ms`)
+  }
+
+  async #onLost (reason: string): Promise<void> {
+    if (!this.#isAlive()) return
+    if (this.state !== 'PARTITIONS_REVOKED') this.#lifecycle.transition('PARTITIONS_REVOKED')
+    this.#o.logger.info(`${this.name}: closing its active tasks as lost (${reason})`)
+    await this.#tasks.handleLostAll()
+    this.#commitTimeoutSince = undefined
+    this.#lastCommit = this.#o.clock.milliseconds()
   }
 
   #fail (error: StreamsError): void {
     if (this.#failed !== undefined) return
     this.#failed = error
+    this.#consumer.wakeup()
     this.#o.logger.error(`Stream thread ${this.name} failed: ${error.message}`)
     this.#o.onFailure(this, error)
   }
 
   async #onAssigned (assignment: MemberAssignment): Promise<void> {
+    if (!this.#isAlive()) return
     const decoded = this.#o.decodeAssignment(assignment)
+    if (decoded.errorCode === AssignorError.SHUTDOWN_REQUESTED) {
+      this.#o.onShutdownRequested?.(this)
+      return
+    }
     if (decoded.errorCode !== 0) {
       throw new StreamsError('ASSIGNMENT_ERROR', `Assignment error ${decoded.errorCode}: ${decoded.errorMessage}`)
     }
@@ -267,7 +336,7 @@ export class StreamThread {
       this.#probingTimer = undefined
       if (this.state === 'RUNNING' || this.state === 'PARTITIONS_ASSIGNED') {
         this.#o.logger.info(`${this.name}: probing rebalance`)
-        this.#consumer.requestRebalance()
+        this.#consumer.enforceRebalance('probing rebalance')
       }
     }, delay)
     this.#probingTimer.unref()
@@ -292,9 +361,13 @@ export class StreamThread {
   #ensureRestoreLoop (): void {
     if (this.#restoreLoop !== undefined || !this.#tasks.needsChangelogReader) return
     this.#restoreLoop = (async () => {
-      while (this.#tasks.needsChangelogReader && this.#failed === undefined && this.state !== 'PENDING_SHUTDOWN' && this.state !== 'DEAD') {
-        if (this.#o.isPaused?.() === true) await new Promise(resolve => setTimeout(resolve, Math.min(this.#o.config.pollMs, 100)))
-        else await this.#guard(async () => this.#tasks.restoreStep(this.#o.config.pollMs))
+      while (this.#tasks.needsChangelogReader && this.#isAlive()) {
+        try {
+          if (this.#o.isPaused?.() === true) await new Promise(resolve => setTimeout(resolve, Math.min(this.#o.config.pollMs, 100)))
+          else await this.#tasks.restoreStep(this.#o.config.pollMs)
+        } catch (err) {
+          if (this.#isAlive()) this.#fail(asStreamsError(err, this.name))
+        }
         this.#maybeRunning()
         // Let I/O and timers run between steps, whatever a step did.
         await new Promise(resolve => setImmediate(resolve))
@@ -303,15 +376,14 @@ export class StreamThread {
     })()
   }
 
-  async #onBatch (batch: FetchedBatch): Promise<void> {
+  #addBatch (batch: FetchedBatch): void {
     this.#caughtUp.set(tpKey(batch.topic, batch.partition), batch.nextOffset >= batch.highWatermark)
     this.#endOffsets.set(tpKey(batch.topic, batch.partition), batch.highWatermark)
     this.#tasks.addBatch(batch)
-    await this.#runOnce()
   }
 
   /** Processes what is processable, punctuates, and commits when due. */
-  async #runOnce (): Promise<void> {
+  async #process (): Promise<void> {
     if (this.#o.isPaused?.() === true) {
       await this.#maybeCommit()
       return
@@ -329,16 +401,32 @@ export class StreamThread {
     }
   }
 
+  /**
+   * Commits when due. A commit that times out (retriable) is tried again at the next iteration,
+   * until it has failed for taskTimeoutMs (Kafka Streams' task.timeout.ms); TASK_MIGRATED and
+   * fatal errors are thrown.
+   */
   async #maybeCommit (): Promise<boolean> {
     const now = this.#o.clock.milliseconds()
     if (now - this.#lastCommit < this.#o.config.commitIntervalMs && !this.#tasks.commitRequested) return false
-    await this.#tasks.commit(now - this.#lastCommit >= this.#o.config.commitIntervalMs)
+    try {
+      await this.#tasks.commit(now - this.#lastCommit >= this.#o.config.commitIntervalMs)
+      this.#commitTimeoutSince = undefined
+    } catch (err) {
+      if (!(err instanceof StreamsError) || !err.retriable || err.code === 'TASK_MIGRATED') throw err
+      this.#commitTimeoutSince ??= now
+      const failingFor = this.#o.clock.milliseconds() - this.#commitTimeoutSince
+      if (failingFor >= this.#o.config.taskTimeoutMs) {
+        throw new StreamsError('KAFKA', `Committing the tasks of ${this.name} kept failing for ${failingFor} ms (taskTimeoutMs ${this.#o.config.taskTimeoutMs}): ${err.message}`, { cause: err })
+      }
+      this.#o.logger.warn(`${this.name}: commit failed (${err.message}); trying again (for up to taskTimeoutMs)`)
+    }
     this.#lastCommit = this.#o.clock.milliseconds()
     return true
   }
 
   /**
-   * Stops the thread. A clean shutdown first lets running work finish, then commits and
+   * Stops the thread. A clean shutdown lets the loop finish its iteration, then commits and
    * checkpoints while the thread is still a group member (so whoever takes its tasks over starts
    * from these offsets), and only then leaves the group. Otherwise tasks close dirty.
    */
@@ -354,12 +442,13 @@ export class StreamThread {
     if (this.state === 'DEAD') return
     if (this.state !== 'PENDING_SHUTDOWN') this.#lifecycle.transition('PENDING_SHUTDOWN')
     if (this.#probingTimer !== undefined) clearTimeout(this.#probingTimer)
+    this.#consumer.interrupt()
     let first: unknown
-    await Promise.allSettled([...this.#inflight])
+    await this.#loop
     await this.#restoreLoop
     const commit = clean && this.#failed === undefined
     try { await this.#tasks.shutdown(commit) } catch (err) { first ??= err }
-    try { await this.#consumer.stop({ leaveGroup: true }) } catch (err) { first ??= err }
+    try { await this.#consumer.close({ leaveGroup: true }) } catch (err) { first ??= err }
     if (!commit) this.#collector.discard()
     for (const close of [() => this.#changelogReader.close(), () => this.#producer.close(), () => this.#admin.close()]) {
       try { await close() } catch (err) { first ??= err }
@@ -367,4 +456,8 @@ export class StreamThread {
     this.#lifecycle.transition('DEAD')
     if (first !== undefined && clean) throw first
   }
+}
+
+function asStreamsError (err: unknown, thread: string): StreamsError {
+  return err instanceof StreamsError ? err : new StreamsError('PROCESSING', `Stream thread ${thread} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
 }

@@ -26,7 +26,8 @@ import type { StateDirectory } from './state/state-directory.js'
 import type { ChangelogReader, RestoreProgress, StandbyProgress } from './changelog-reader.js'
 import type { KafkaRecordCollector } from './kafka-record-collector.js'
 import { StandbyTasks, type RecycledStandby } from './standby-tasks.js'
-import { tpKey, type FetchedBatch, type GroupConsumerPort, type TopicPartition, type TopicPartitionOffset } from './kafka/ports.js'
+import { tpKey, type FetchedBatch, type TopicPartition, type TopicPartitionOffset } from './kafka/ports.js'
+import type { MainConsumer } from './consumer/consumer-api.js'
 import { decodeCommitMetadata, encodePartitionTime } from './partition-time-metadata.js'
 import { addTaskRestoreMetrics, type RecordsRate } from './restore-metrics.js'
 import type { TaskMetadata } from './thread-metadata.js'
@@ -55,7 +56,7 @@ export interface TaskManagerOptions {
   readonly logger: Logger
   readonly stateDirectory: StateDirectory
   readonly collector: KafkaRecordCollector
-  readonly consumer: GroupConsumerPort
+  readonly consumer: MainConsumer
   readonly changelogReader: ChangelogReader
   readonly globalStores: ReadonlyMap<string, StateStore>
   readonly deserializationErrorHandler?: DeserializationErrorHandler
@@ -102,6 +103,12 @@ export class TaskManager {
 
   get runningTasks (): StreamTask[] {
     return [...this.#tasks.values()].filter(t => t.state === 'RUNNING').map(t => t.task)
+  }
+
+  /** Whether a running task has records buffered (the thread polls without waiting then). */
+  get hasProcessableRecords (): boolean {
+    for (const t of this.#tasks.values()) if (t.state === 'RUNNING' && t.task.hasRecordsQueued()) return true
+    return false
   }
 
   get hasRestoringTasks (): boolean {
@@ -158,6 +165,19 @@ export class TaskManager {
       t.task.clearBuffers()
       t.state = 'SUSPENDED'
     }
+  }
+
+  /**
+   * The member lost its partitions (evicted, fenced, a commit the group rejected): every active
+   * task is closed without committing its offsets or writing a checkpoint (Kafka's handleLostAll,
+   * at-least-once: the new owner processes their input since the last commit again). Stores are
+   * closed as Kafka closes them (caches flushed to the store and the changelog), so a persistent
+   * store never holds what its changelog will not; it restores from its last checkpoint when the
+   * task returns. Standby tasks are kept.
+   */
+  async handleLostAll (): Promise<void> {
+    for (const t of [...this.#tasks.values()]) await this.#closeTask(t, false)
+    this.#byPartition.clear()
   }
 
   /** Applies a new assignment: resumes kept tasks, closes the others, creates (and restores) new ones. */

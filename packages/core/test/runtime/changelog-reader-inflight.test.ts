@@ -5,7 +5,8 @@
 import { expect } from 'chai'
 import { Headers } from '../../src/record.js'
 import { ChangelogReader } from '../../src/runtime/changelog-reader.js'
-import type { FetchedBatch, PartitionReaderPort, TopicPartition } from '../../src/runtime/kafka/ports.js'
+import type { FetchedBatch, TopicPartition } from '../../src/runtime/kafka/ports.js'
+import type { PartitionReader as PartitionReaderPort } from '../../src/runtime/consumer/consumer-api.js'
 
 /** A reader whose poll is held until `release()`; it reads from where it was assigned up to offset 10. */
 class SlowReader implements PartitionReaderPort {
@@ -18,7 +19,7 @@ class SlowReader implements PartitionReaderPort {
     const records = []
     for (let o = from; o < 10; o++) records.push({ topic: 't', partition: 0, offset: o, timestamp: 0, key: Buffer.from(`k${o}`), value: Buffer.from('v'), headers: new Headers() })
     this.position = 10
-    return [{ topic: 't', partition: 0, records, highWatermark: 10, nextOffset: 10 }]
+    return [{ topic: 't', partition: 0, records, highWatermark: 10, nextOffset: 10, logStartOffset: 0 }]
   }
   async close (): Promise<void> {}
 }

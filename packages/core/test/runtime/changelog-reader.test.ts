@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import { Headers } from '../../src/record.js'
 import { ChangelogReader } from '../../src/runtime/changelog-reader.js'
 import { TaskId } from '../../src/task-id.js'
-import type { FetchedBatch, PartitionReaderPort, TopicPartition } from '../../src/runtime/kafka/ports.js'
+import type { FetchedBatch, TopicPartition } from '../../src/runtime/kafka/ports.js'
+import type { PartitionReader as PartitionReaderPort } from '../../src/runtime/consumer/consumer-api.js'
 
 /** A changelog partition in memory, read in batches of `batch` records. */
 class FakeReader implements PartitionReaderPort {
@@ -21,7 +22,7 @@ class FakeReader implements PartitionReaderPort {
       const records = []
       for (let o = position; o < to; o++) records.push({ topic, partition, offset: o, timestamp: o, key: Buffer.from(`k${o}`), value: Buffer.from(`v${o}`), headers: new Headers() })
       this.positions.set(key, to)
-      out.push({ topic, partition, records, highWatermark: end, nextOffset: to })
+      out.push({ topic, partition, records, highWatermark: end, nextOffset: to, logStartOffset: 0 })
     }
     return out
   }
@@ -165,8 +166,8 @@ describe('ChangelogReader', () => {
         polled = true
         // Compacted: only offsets 10 and 12 are left below 20; partition 1 holds nothing but a null key.
         return [
-          { topic: 't', partition: 0, records: [record(0, 10), record(0, 12)], highWatermark: 20, nextOffset: 20 },
-          { topic: 't', partition: 1, records: [{ ...record(1, 7), key: null }], highWatermark: 20, nextOffset: 20 }
+          { topic: 't', partition: 0, records: [record(0, 10), record(0, 12)], highWatermark: 20, nextOffset: 20, logStartOffset: 0 },
+          { topic: 't', partition: 1, records: [{ ...record(1, 7), key: null }], highWatermark: 20, nextOffset: 20, logStartOffset: 0 }
         ]
       },
       close: async () => {}

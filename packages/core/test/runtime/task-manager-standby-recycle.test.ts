@@ -14,7 +14,8 @@ import { TOPOLOGY_DEF } from '../../src/internal.js'
 import { StreamsMetricsRegistry } from '../../src/metrics/streams-metrics-registry.js'
 import { ChangelogReader } from '../../src/runtime/changelog-reader.js'
 import { KafkaRecordCollector } from '../../src/runtime/kafka-record-collector.js'
-import type { FetchedBatch, GroupConsumerPort, PartitionReaderPort, ProducedRecord, ProducerPort, SendResult, TopicPartition } from '../../src/runtime/kafka/ports.js'
+import type { FetchedBatch, ProducedRecord, ProducerPort, SendResult, TopicPartition } from '../../src/runtime/kafka/ports.js'
+import type { MainConsumer as GroupConsumerPort, PartitionReader as PartitionReaderPort } from '../../src/runtime/consumer/consumer-api.js'
 import { StateDirectory } from '../../src/runtime/state/state-directory.js'
 import { TaskManager } from '../../src/runtime/task-manager.js'
 import { ThreadCache } from '../../src/state/cache/thread-cache.js'
@@ -73,7 +74,7 @@ class FakeReader implements PartitionReaderPort {
       const to = Math.min(all.length, p.offset + 2)
       const records = all.slice(p.offset, to).map((r, i) => ({ topic: p.topic, partition: p.partition, offset: p.offset + i, timestamp: 0, key: r.key, value: r.value, headers: new Headers() }))
       p.offset = to
-      batches.push({ topic: p.topic, partition: p.partition, records, highWatermark: all.length, nextOffset: to })
+      batches.push({ topic: p.topic, partition: p.partition, records, highWatermark: all.length, nextOffset: to, logStartOffset: 0 })
     }
     return batches
   }
@@ -83,15 +84,11 @@ class FakeReader implements PartitionReaderPort {
 
 function consumer (): GroupConsumerPort {
   return {
-    memberId: 'member',
-    start: async () => {},
     pause: () => {},
     resume: () => {},
     seek: () => {},
     commit: async () => {},
-    committed: async () => new Map(),
-    requestRebalance: () => {},
-    stop: async () => {}
+    committed: async () => new Map()
   }
 }
 
@@ -180,7 +177,7 @@ describe('TaskManager: a standby that becomes active', () => {
     expect(store).to.equal(standbyStore)
     expect(['a', 'b', 'c', 'd'].map(k => get(store, k))).to.deep.equal(['3', '2', '1', '1'])
 
-    ctx.tm.addBatch({ topic: 'in', partition: 0, records: [{ topic: 'in', partition: 0, offset: 0, timestamp: 10, key: Buffer.from('a'), value: Buffer.from('x'), headers: new Headers() }], highWatermark: 1, nextOffset: 1 })
+    ctx.tm.addBatch({ topic: 'in', partition: 0, records: [{ topic: 'in', partition: 0, offset: 0, timestamp: 10, key: Buffer.from('a'), value: Buffer.from('x'), headers: new Headers() }], highWatermark: 1, nextOffset: 1, logStartOffset: 0 })
     expect(ctx.tm.process(10)).to.equal(1)
     expect(get(store, 'a')).to.equal('4')
     // The caching layer got the thread cache at re-init: the reads above and the write are cached.

@@ -16,7 +16,8 @@
  * Tasks, hosts and partitions are written in sorted order, so equal content gives equal bytes. @internal
  */
 import { SerializationError, StreamsError } from '../../errors.js'
-import type { MemberAssignment, TopicPartition } from '../kafka/ports.js'
+import type { TopicPartition } from '../kafka/ports.js'
+import type { MemberAssignment } from '../consumer/consumer-api.js'
 import { isAssignorErrorCode } from './assignor-error.js'
 import type { AssignorErrorCode } from './assignor-error.js'
 import { ByteReader } from './byte-reader.js'

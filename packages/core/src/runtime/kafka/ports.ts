@@ -1,10 +1,19 @@
 /**
- * The ports through which the runtime reaches Kafka (DESIGN.md §3). The runtime never imports a
- * client library; one adapter implements these on kafkajs 2.2.4, and unit tests implement them
- * in memory. Shaped after what Kafka Streams needs from its clients, so another client could be
- * adapted later. Offsets are JS numbers (exact below 2^53).
+ * The wire-level ports through which the runtime reaches Kafka (DESIGN.md §3). An adapter
+ * (@kstreams/kafkajs, the in-memory Kafka of @kstreams/testing) implements them as plain
+ * requests: it routes each request to the right broker (the group's coordinator, the partition's
+ * leader), encodes and decodes, and keeps connections. Everything stateful about consuming
+ * (group membership, generations, rebalance callbacks, heartbeats, fetch positions, pause,
+ * seek) lives in the runtime (runtime/consumer), as in Java's KafkaConsumer and
+ * ConsumerCoordinator. The runtime never imports a client library.
+ *
+ * Errors: every request that fails rejects with a KafkaRequestError naming Kafka's error
+ * (`UNKNOWN_MEMBER_ID`, `NOT_COORDINATOR`, `NETWORK_EXCEPTION` for a connection that failed,
+ * `REQUEST_TIMED_OUT` for an answer that did not come, ...), with `retriable` as Kafka's error
+ * table has it. Offsets are JS numbers (exact below 2^53).
  */
 import type { Headers } from '../../record.js'
+import type { KafkaRequestError } from './kafka-request-error.js'
 
 export interface TopicPartition {
   readonly topic: string
@@ -24,73 +33,142 @@ export interface FetchedRecord extends TopicPartitionOffset {
 }
 
 export interface FetchedBatch extends TopicPartition {
+  /** The records at or after the fetch offset: no control records, no aborted ones under READ_COMMITTED. */
   readonly records: readonly FetchedRecord[]
-  /** The partition's end offset (high watermark) as of this fetch; lag = highWatermark - nextOffset. */
+  /** The partition's end as the isolation level sees it (last stable offset under READ_COMMITTED); lag = highWatermark - nextOffset. */
   readonly highWatermark: number
-  /** Where the next fetch of this partition starts (past control records and aborted data too). */
+  /** Where the next fetch of this partition starts: past every record batch the response covered (markers, aborted data, compaction gaps). */
   readonly nextOffset: number
+  /** The partition's log-start offset, -1 when the broker did not say. */
+  readonly logStartOffset: number
 }
 
-/** A group member's subscription as the leader's assignor sees it. */
-export interface GroupMemberSubscription {
+export type IsolationLevel = 'READ_UNCOMMITTED' | 'READ_COMMITTED'
+
+/** A partition-level error in a response that otherwise succeeded (Fetch, OffsetCommit, ListOffsets). */
+export interface PartitionError extends TopicPartition {
+  readonly error: KafkaRequestError
+}
+
+// ---------------------------------------------------------------------------------------------
+// Consumer groups (Kafka's classic group protocol: JoinGroup, SyncGroup, Heartbeat, LeaveGroup,
+// OffsetCommit, OffsetFetch), always sent to the group's coordinator.
+
+export interface JoinGroupRequest {
+  /** '' for a member joining for the first time. */
   readonly memberId: string
-  readonly topics: readonly string[]
-  readonly userData: Buffer
+  /** Static membership (group.instance.id); undefined for a dynamic member. */
+  readonly groupInstanceId?: string | undefined
+  readonly sessionTimeoutMs: number
+  readonly rebalanceTimeoutMs: number
+  /** 'consumer' for a consumer group. */
+  readonly protocolType: string
+  /** The protocols (assignors) this member supports, by preference, each with its subscription bytes. */
+  readonly protocols: ReadonlyArray<{ readonly name: string, readonly metadata: Buffer }>
+  /** Why this member (re)joins, for the broker log (JoinGroup v8+). */
+  readonly reason?: string | undefined
 }
 
-export interface MemberAssignment {
-  readonly partitions: readonly TopicPartition[]
-  readonly userData: Buffer
+export interface JoinedMember {
+  readonly memberId: string
+  readonly groupInstanceId: string | undefined
+  /** The member's subscription bytes for the chosen protocol. */
+  readonly metadata: Buffer
 }
 
-/** The leader-side assignor plugged into the group protocol (Kafka Streams' StreamsPartitionAssignor). */
-export interface GroupAssignor {
-  readonly name: string
-  /** This member's subscription userData, computed on every (re)join. Synchronous. */
-  subscriptionUserData(topics: readonly string[]): Buffer
-  /** Leader only: assigns partitions to members. `partitionCounts` is fresh cluster metadata. */
-  assign(members: readonly GroupMemberSubscription[], partitionCounts: ReadonlyMap<string, number>): Promise<Map<string, MemberAssignment>>
+export interface JoinGroupResponse {
+  readonly generationId: number
+  /** The protocol (assignor) the coordinator chose. */
+  readonly protocolName: string
+  readonly leaderId: string
+  readonly memberId: string
+  /** Every member with its subscription: filled for the leader only, empty for the others. */
+  readonly members: readonly JoinedMember[]
 }
 
-export interface GroupConsumerHandlers {
-  /** Awaited before the member rejoins (eager protocol: everything it owns is revoked). */
-  onPartitionsRevoked(revoked: readonly TopicPartition[]): Promise<void>
-  /** Awaited after a new assignment is received, before any of it is fetched. */
-  onPartitionsAssigned(assignment: MemberAssignment): Promise<void>
-  /** A batch of one partition; the next fetch of that partition starts after it. */
-  onBatch(batch: FetchedBatch): Promise<void>
-  /** Called while the member is idle (no batch) at least every `idleIntervalMs`, for punctuation and commits. */
-  onIdle(): Promise<void>
-  /** The group consumer crashed and will not restart on its own. */
-  onFatal(error: Error): void
+export interface SyncGroupRequest {
+  readonly generationId: number
+  readonly memberId: string
+  readonly groupInstanceId?: string | undefined
+  readonly protocolType: string
+  readonly protocolName: string
+  /** The leader's assignment bytes per member; empty for the others. */
+  readonly assignments: ReadonlyArray<{ readonly memberId: string, readonly assignment: Buffer }>
 }
 
-/** A group member that consumes the source and repartition topics of a stream thread. */
-export interface GroupConsumerPort {
-  readonly memberId: string | undefined
-  /** Subscribes and starts the fetch loop; resolves once it is running. */
-  start(topics: readonly string[] | RegExp, assignor: GroupAssignor, handlers: GroupConsumerHandlers, idleIntervalMs: number): Promise<void>
-  pause(partitions: readonly TopicPartition[]): void
-  resume(partitions: readonly TopicPartition[]): void
-  seek(partition: TopicPartitionOffset): void
-  /** Commits offsets (next offset to read) with optional metadata, for the current generation. */
-  commit(offsets: ReadonlyArray<TopicPartitionOffset & { metadata?: string }>): Promise<void>
-  /** The group's committed offsets (next offset to read) of the given partitions; absent = none. */
-  committed(partitions: readonly TopicPartition[]): Promise<Map<string, { offset: number, metadata: string | undefined }>>
-  /** Asks the group to rebalance (e.g. a probing rebalance). */
-  requestRebalance(): void
-  /** Stops fetching; leaves the group when `leaveGroup` is true. */
-  stop(options: { leaveGroup: boolean }): Promise<void>
+export interface GroupGeneration {
+  readonly generationId: number
+  readonly memberId: string
+  readonly groupInstanceId?: string | undefined
 }
 
-/** Reads partitions it is told to read, from given offsets, without a group (restore, standby, global). */
-export interface PartitionReaderPort {
-  /** Replaces the assignment; each partition starts at its offset (or earliest when undefined). */
-  assign(partitions: ReadonlyArray<TopicPartition & { offset: number | undefined }>): void
-  /** Fetches what is available, waiting at most `maxWaitMs` when nothing is. */
-  poll(maxWaitMs: number): Promise<FetchedBatch[]>
-  close(): Promise<void>
+export interface CommittedOffset {
+  /** The next offset to read. */
+  readonly offset: number
+  readonly metadata: string | undefined
 }
+
+/** One consumer group's requests; the adapter finds the coordinator and finds it again after NOT_COORDINATOR or a lost connection. */
+export interface GroupCoordinatorPort {
+  /**
+   * JoinGroup. Resolves when the coordinator completes the join (it waits for every member, up
+   * to the rebalance timeout). A first join answered with MEMBER_ID_REQUIRED is sent again at
+   * once with the member id the coordinator gave (KIP-394); that is the adapter's business.
+   */
+  joinGroup (request: JoinGroupRequest): Promise<JoinGroupResponse>
+  /** SyncGroup: resolves with this member's assignment bytes (empty when it has none). */
+  syncGroup (request: SyncGroupRequest): Promise<Buffer>
+  heartbeat (generation: GroupGeneration): Promise<void>
+  /** LeaveGroup for this member. */
+  leaveGroup (member: { readonly memberId: string, readonly groupInstanceId?: string | undefined, readonly reason?: string | undefined }): Promise<void>
+  /**
+   * OffsetCommit in `generation` (offsets are the next offsets to read, metadata optional). A
+   * group-level error or the first partition-level error rejects the whole call.
+   */
+  commitOffsets (generation: GroupGeneration, offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>): Promise<void>
+  /**
+   * OffsetFetch: the group's committed offsets of `partitions`, keyed by `topic-partition`;
+   * partitions without a commit are absent. `requireStable` waits for pending transactional
+   * commits (KIP-447), where the client supports it.
+   */
+  fetchCommittedOffsets (partitions: readonly TopicPartition[], options?: { readonly requireStable?: boolean }): Promise<Map<string, CommittedOffset>>
+  close (): Promise<void>
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fetching from explicit offsets (main, restore and global consumers alike; no group involved).
+
+export interface FetchRequest {
+  /** The broker to ask: the leader of every partition in it (see `leaders`). */
+  readonly node: number
+  readonly partitions: readonly TopicPartitionOffset[]
+  readonly isolationLevel: IsolationLevel
+  /** How long the broker may wait for data (Fetch max wait). */
+  readonly maxWaitMs: number
+  readonly maxBytes: number
+  readonly maxPartitionBytes: number
+}
+
+export interface FetchPort {
+  /**
+   * The leader node of each partition, keyed by `topic-partition`, from the client's metadata;
+   * `refresh` reloads the metadata first. Partitions without a leader (or unknown) are absent.
+   */
+  leaders (partitions: readonly TopicPartition[], refresh: boolean): Promise<Map<string, number>>
+  /**
+   * One Fetch request to one broker. Partitions come back as a batch (possibly without records)
+   * or as a PartitionError (OFFSET_OUT_OF_RANGE, NOT_LEADER_OR_FOLLOWER, ...); a partition the
+   * broker left out of its answer comes back as neither. A request that fails as a whole
+   * (connection lost) rejects.
+   */
+  fetch (request: FetchRequest): Promise<Array<FetchedBatch | PartitionError>>
+  /** Earliest or latest offsets (latest = last stable offset under READ_COMMITTED), keyed by `topic-partition`. */
+  listOffsets (partitions: readonly TopicPartition[], spec: 'earliest' | 'latest', isolationLevel: IsolationLevel): Promise<Map<string, number>>
+  close (): Promise<void>
+}
+
+// ---------------------------------------------------------------------------------------------
+// Producing.
 
 export interface ProducedRecord extends TopicPartition {
   readonly key: Buffer | null
@@ -103,17 +181,24 @@ export interface ProducedRecord extends TopicPartition {
 export type SendResult = Map<string, number>
 
 export interface ProducerPort {
-  /** Sends records (partitions already chosen); resolves when all are acknowledged. */
-  send(records: readonly ProducedRecord[]): Promise<SendResult>
+  /**
+   * Sends records (partitions already chosen) idempotently, acks=all; resolves when all are
+   * acknowledged. Calls are not concurrent: the runtime waits for one before the next.
+   */
+  send (records: readonly ProducedRecord[]): Promise<SendResult>
   /** Transactions (exactly-once); undefined for a non-transactional producer. */
   readonly transactions?: {
-    begin(): Promise<void>
-    sendOffsets(groupId: string, offsets: readonly TopicPartitionOffset[]): Promise<void>
-    commit(): Promise<void>
-    abort(): Promise<void>
+    begin (): Promise<void>
+    /** TxnOffsetCommit with the group's generation (KIP-447), so a zombie member is fenced by the group. */
+    sendOffsets (groupId: string, generation: GroupGeneration, offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>): Promise<void>
+    commit (): Promise<void>
+    abort (): Promise<void>
   }
-  close(): Promise<void>
+  close (): Promise<void>
 }
+
+// ---------------------------------------------------------------------------------------------
+// Administration.
 
 export interface NewTopic {
   readonly topic: string
@@ -125,27 +210,47 @@ export interface NewTopic {
 
 export interface AdminPort {
   /** Partition counts of existing topics; missing topics are absent. */
-  partitionCounts(topics: readonly string[]): Promise<Map<string, number>>
-  /** Creates topics that do not exist yet (existing ones are left as they are). */
-  createTopics(topics: readonly NewTopic[]): Promise<void>
+  partitionCounts (topics: readonly string[]): Promise<Map<string, number>>
+  /** Creates topics that do not exist yet (existing ones are left as they are); resolves when every partition has a leader. */
+  createTopics (topics: readonly NewTopic[]): Promise<void>
   /** End offsets (high watermarks) of partitions, keyed by `topic-partition`. */
-  endOffsets(partitions: readonly TopicPartition[]): Promise<Map<string, number>>
-  beginningOffsets(partitions: readonly TopicPartition[]): Promise<Map<string, number>>
+  endOffsets (partitions: readonly TopicPartition[]): Promise<Map<string, number>>
+  beginningOffsets (partitions: readonly TopicPartition[]): Promise<Map<string, number>>
   /** The offsets a consumer group committed, keyed by `topic-partition`; partitions without a commit are absent. */
-  committedOffsets(groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, number>>
+  committedOffsets (groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, number>>
   /** Deletes records before the given offsets (repartition topic purge). */
-  deleteRecords(offsets: readonly TopicPartitionOffset[]): Promise<void>
+  deleteRecords (offsets: readonly TopicPartitionOffset[]): Promise<void>
   /** All topic names (for pattern subscriptions). */
-  listTopics(): Promise<string[]>
-  close(): Promise<void>
+  listTopics (): Promise<string[]>
+  close (): Promise<void>
 }
 
-/** Creates the clients of one KafkaStreams instance. */
+/** Creates the clients of one KafkaStreams instance; each port is closed by whoever asked for it. */
 export interface KafkaClientFactory {
-  groupConsumer(options: { groupId: string, clientId: string }): GroupConsumerPort
-  partitionReader(options: { clientId: string, readCommitted: boolean }): PartitionReaderPort
-  producer(options: { clientId: string, transactionalId?: string }): ProducerPort
-  admin(options: { clientId: string }): AdminPort
+  groupCoordinator (options: { groupId: string, clientId: string }): GroupCoordinatorPort
+  fetcher (options: { clientId: string }): FetchPort
+  producer (options: { clientId: string, transactionalId?: string }): ProducerPort
+  admin (options: { clientId: string }): AdminPort
 }
+
+/** What a client adapter is given to build its factory: the client settings of the StreamsConfig. */
+export interface KafkaClientSettings {
+  readonly bootstrapServers: readonly string[]
+  readonly clientId: string
+  readonly ssl: boolean | Readonly<Record<string, unknown>> | undefined
+  readonly sasl: Readonly<Record<string, unknown>> | undefined
+  readonly connectionTimeoutMs: number
+  readonly requestTimeoutMs: number
+  readonly transactionTimeoutMs?: number
+  readonly logger: import('../../logger.js').Logger
+}
+
+/**
+ * How an application picks its Kafka client: `new KafkaStreams(topology, config, { client: kafkajs() })`
+ * with `kafkajs` from @kstreams/kafkajs. Called once per KafkaStreams instance at start().
+ */
+export type KafkaClient = (settings: KafkaClientSettings) => KafkaClientFactory
 
 export const tpKey = (topic: string, partition: number): string => `${topic}-${partition}`
+
+export const isPartitionError = (x: FetchedBatch | PartitionError): x is PartitionError => 'error' in x

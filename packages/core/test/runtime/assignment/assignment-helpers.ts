@@ -2,7 +2,8 @@
  * Test helpers for the assignor: an in-memory AdminPort, member subscriptions, process ids, a
  * seeded random generator, and a way to feed an assignment back as the next subscriptions.
  */
-import type { AdminPort, GroupMemberSubscription, MemberAssignment, NewTopic, TopicPartition, TopicPartitionOffset } from '../../../src/runtime/kafka/ports.js'
+import type { AdminPort, NewTopic, TopicPartition, TopicPartitionOffset } from '../../../src/runtime/kafka/ports.js'
+import type { GroupMemberSubscription, MemberAssignment } from '../../../src/runtime/consumer/consumer-api.js'
 import { tpKey } from '../../../src/runtime/kafka/ports.js'
 import { decodeAssignment } from '../../../src/runtime/assignment/assignment-info.js'
 import type { AssignmentInfo } from '../../../src/runtime/assignment/assignment-info.js'

@@ -1,0 +1,274 @@
+/**
+ * The fetch loop of one consumer, as Java's Fetcher: the source of truth for the fetch position
+ * of every assigned partition, pause state, and fetches in flight. At most one Fetch is in flight
+ * per broker; a fetched batch waits in a buffer until poll() hands it out, and poll() sends the
+ * next fetches before it returns, so the next batches arrive while the caller processes these.
+ * Positions move when a batch is handed out, never when it arrives, so a pause, a seek or a new
+ * assignment made meanwhile drops what no longer matches. Leader changes and lost connections
+ * make the leaders be looked up again; an offset out of range is reset (`resetPolicy`). The
+ * positions themselves come from the owner: `assign` with offsets, or `undefined` for the
+ * owner's `initialOffsets` lookup (committed offsets, or the reset policy). @internal
+ */
+import type { Logger } from '../../logger.js'
+import { isKafkaError } from '../kafka/kafka-request-error.js'
+import { isPartitionError, tpKey, type FetchedBatch, type FetchPort, type IsolationLevel, type PartitionError, type TopicPartition } from '../kafka/ports.js'
+import { Wakeup } from './wakeup.js'
+
+/** Errors after which the partition's leader must be looked up again. */
+const STALE_LEADER = ['NOT_LEADER_OR_FOLLOWER', 'LEADER_NOT_AVAILABLE', 'FENCED_LEADER_EPOCH', 'UNKNOWN_LEADER_EPOCH', 'UNKNOWN_TOPIC_OR_PARTITION', 'REPLICA_NOT_AVAILABLE', 'KAFKA_STORAGE_ERROR', 'OFFSET_NOT_AVAILABLE'] as const
+
+export interface FetcherOptions {
+  readonly port: FetchPort
+  readonly clientId: string
+  readonly isolationLevel: IsolationLevel
+  readonly maxWaitMs: number
+  readonly maxBytes: number
+  readonly maxPartitionBytes: number
+  readonly retryBackoffMs: number
+  /** Where a partition starts that has no position: the offsets of those known, absent = reset. */
+  readonly initialOffsets?: (partitions: readonly TopicPartition[]) => Promise<ReadonlyMap<string, number>>
+  /** Where a partition without a position (or with one out of range) starts. */
+  readonly resetPolicy: 'earliest' | 'latest'
+  /** Told when a position out of range was reset; returns a batch to hand out for it (or nothing). */
+  readonly onOutOfRange?: (tp: TopicPartition, requested: number, reset: number) => FetchedBatch | undefined
+  readonly logger: Logger
+}
+
+/** One assigned partition. A new object on assign/seek, so results for an older one are recognised. */
+interface Position extends TopicPartition {
+  readonly key: string
+  offset: number | undefined
+  /** The offset that was out of range, while the position is being reset. */
+  outOfRange: number | undefined
+  paused: boolean
+  /** A fetched batch for this position, not handed out yet. */
+  buffered: FetchedBatch | undefined
+  inFlight: boolean
+}
+
+export class Fetcher {
+  readonly #o: FetcherOptions
+  readonly #wakeup = new Wakeup()
+  #positions = new Map<string, Position>()
+  /** Leader node per partition; absent = look it up. */
+  readonly #leaders = new Map<string, number>()
+  readonly #busyNodes = new Set<number>()
+  /** When a node may be asked again after its connection failed. */
+  readonly #nodeBackoff = new Map<number, number>()
+  #resolving: Promise<void> | undefined
+  #closed = false
+  #lastError: unknown
+
+  constructor (options: FetcherOptions) {
+    this.#o = options
+  }
+
+  /** Replaces the assignment (pause state belongs to an assignment); a partition without an offset gets one from initialOffsets or the reset policy. */
+  assign (partitions: ReadonlyArray<TopicPartition & { offset?: number | undefined }>): void {
+    const next = new Map<string, Position>()
+    for (const p of partitions) {
+      const key = tpKey(p.topic, p.partition)
+      next.set(key, { topic: p.topic, partition: p.partition, key, offset: p.offset, outOfRange: undefined, paused: false, buffered: undefined, inFlight: false })
+    }
+    this.#positions = next
+    this.#wakeup.wake()
+  }
+
+  assignment (): TopicPartition[] {
+    return [...this.#positions.values()].map(p => ({ topic: p.topic, partition: p.partition }))
+  }
+
+  isAssigned (tp: TopicPartition): boolean {
+    return this.#positions.has(tpKey(tp.topic, tp.partition))
+  }
+
+  seek (tp: TopicPartition, offset: number): void {
+    const old = this.#require(tp)
+    this.#positions.set(old.key, { ...old, offset, outOfRange: undefined, buffered: undefined, inFlight: false })
+    this.#wakeup.wake()
+  }
+
+  /** The next offset to hand out; undefined before it is known. */
+  position (tp: TopicPartition): number | undefined {
+    return this.#require(tp).offset
+  }
+
+  pause (partitions: readonly TopicPartition[]): void {
+    for (const tp of partitions) this.#require(tp).paused = true
+  }
+
+  resume (partitions: readonly TopicPartition[]): void {
+    for (const tp of partitions) this.#require(tp).paused = false
+    this.#wakeup.wake()
+  }
+
+  /** Ends a poll waiting for data (a rebalance is needed, the consumer closes). */
+  wakeup (): void {
+    this.#wakeup.wake()
+  }
+
+  /**
+   * The batches fetched for unpaused partitions (positions move past them), waiting up to
+   * `timeoutMs` when there are none; the next fetches are on their way when it returns.
+   */
+  async poll (timeoutMs: number): Promise<FetchedBatch[]> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      await this.#resolvePositions()
+      const ready = this.#drain()
+      this.#sendFetches()
+      const left = deadline - Date.now()
+      if (ready.length > 0 || this.#closed || left <= 0) return ready
+      await this.#wakeup.wait(left)
+    }
+  }
+
+  async close (): Promise<void> {
+    this.#closed = true
+    this.#positions = new Map()
+    this.#wakeup.wake()
+    await this.#o.port.close()
+  }
+
+  #require (tp: TopicPartition): Position {
+    const p = this.#positions.get(tpKey(tp.topic, tp.partition))
+    if (p === undefined) throw new Error(`${tp.topic}-${tp.partition} is not assigned to ${this.#o.clientId}`)
+    return p
+  }
+
+  /** Hands out buffered batches of unpaused partitions and moves their positions. */
+  #drain (): FetchedBatch[] {
+    const out: FetchedBatch[] = []
+    for (const p of this.#positions.values()) {
+      const batch = p.buffered
+      if (batch === undefined || p.paused) continue
+      p.buffered = undefined
+      p.offset = batch.nextOffset
+      out.push(batch)
+    }
+    return out
+  }
+
+  /** Finds a starting offset for every partition without one (at most one lookup at a time). */
+  async #resolvePositions (): Promise<void> {
+    const missing = [...this.#positions.values()].filter(p => p.offset === undefined)
+    if (missing.length === 0) return
+    this.#resolving ??= this.#resolve(missing).finally(() => { this.#resolving = undefined })
+    await this.#resolving
+  }
+
+  async #resolve (missing: readonly Position[]): Promise<void> {
+    try {
+      const fresh = missing.filter(p => p.outOfRange === undefined)
+      const known = this.#o.initialOffsets === undefined || fresh.length === 0 ? new Map<string, number>() : await this.#o.initialOffsets(fresh)
+      const reset = missing.filter(p => !known.has(p.key))
+      const offsets = reset.length === 0 ? new Map<string, number>() : await this.#o.port.listOffsets(reset, this.#o.resetPolicy, this.#o.isolationLevel)
+      for (const p of missing) {
+        if (this.#positions.get(p.key) !== p || p.offset !== undefined) continue
+        p.offset = known.get(p.key) ?? offsets.get(p.key)
+        if (p.offset !== undefined && p.outOfRange !== undefined) {
+          p.buffered = this.#o.onOutOfRange?.(p, p.outOfRange, p.offset)
+          p.outOfRange = undefined
+        }
+      }
+    } catch (error) {
+      this.#warnOnce(error, 'looking up start offsets')
+      await new Promise(resolve => setTimeout(resolve, this.#o.retryBackoffMs))
+    }
+  }
+
+  /** Sends one Fetch to every broker that leads a fetchable partition and has none in flight. */
+  #sendFetches (): void {
+    if (this.#closed) return
+    const now = Date.now()
+    const byNode = new Map<number, Position[]>()
+    let unknownLeaders = false
+    for (const p of this.#positions.values()) {
+      if (p.offset === undefined || p.paused || p.buffered !== undefined || p.inFlight) continue
+      const node = this.#leaders.get(p.key)
+      if (node === undefined) { unknownLeaders = true; continue }
+      if (this.#busyNodes.has(node) || (this.#nodeBackoff.get(node) ?? 0) > now) continue
+      const list = byNode.get(node) ?? []
+      list.push(p)
+      byNode.set(node, list)
+    }
+    if (unknownLeaders) void this.#lookUpLeaders()
+    for (const [node, positions] of byNode) void this.#fetch(node, positions)
+  }
+
+  #lookingUp: Promise<void> | undefined
+
+  async #lookUpLeaders (): Promise<void> {
+    if (this.#lookingUp !== undefined) return
+    this.#lookingUp = (async () => {
+      const wanted = [...this.#positions.values()].filter(p => !this.#leaders.has(p.key))
+      try {
+        const leaders = await this.#o.port.leaders(wanted, true)
+        for (const [key, node] of leaders) this.#leaders.set(key, node)
+        if (wanted.some(p => !leaders.has(p.key))) await new Promise(resolve => setTimeout(resolve, this.#o.retryBackoffMs))
+      } catch (error) {
+        this.#warnOnce(error, 'looking up partition leaders')
+        await new Promise(resolve => setTimeout(resolve, this.#o.retryBackoffMs))
+      }
+    })().finally(() => {
+      this.#lookingUp = undefined
+      this.#wakeup.wake()
+    })
+    await this.#lookingUp
+  }
+
+  async #fetch (node: number, positions: readonly Position[]): Promise<void> {
+    this.#busyNodes.add(node)
+    const requested = new Map(positions.map(p => [p.key, { position: p, offset: p.offset! }]))
+    for (const p of positions) p.inFlight = true
+    try {
+      const results = await this.#o.port.fetch({
+        node,
+        partitions: positions.map(p => ({ topic: p.topic, partition: p.partition, offset: p.offset! })),
+        isolationLevel: this.#o.isolationLevel,
+        maxWaitMs: this.#o.maxWaitMs,
+        maxBytes: this.#o.maxBytes,
+        maxPartitionBytes: this.#o.maxPartitionBytes
+      })
+      this.#lastError = undefined
+      for (const result of results) {
+        const entry = requested.get(tpKey(result.topic, result.partition))
+        if (entry === undefined) continue
+        const { position, offset } = entry
+        // Dropped when the assignment or the position changed while the fetch was in flight.
+        if (this.#positions.get(position.key) !== position || position.offset !== offset) continue
+        if (isPartitionError(result)) this.#onPartitionError(position, offset, result)
+        else if (result.records.length > 0 || result.nextOffset !== offset) position.buffered = result
+      }
+    } catch (error) {
+      this.#warnOnce(error, `fetching from broker ${node}`)
+      for (const p of positions) this.#leaders.delete(p.key)
+      this.#nodeBackoff.set(node, Date.now() + this.#o.retryBackoffMs)
+    } finally {
+      for (const p of positions) p.inFlight = false
+      this.#busyNodes.delete(node)
+      this.#wakeup.wake()
+    }
+  }
+
+  #onPartitionError (position: Position, offset: number, { error }: PartitionError): void {
+    if (isKafkaError(error, 'OFFSET_OUT_OF_RANGE')) {
+      this.#o.logger.warn(`${this.#o.clientId}: offset ${offset} of ${position.topic}-${position.partition} is out of range; resetting to the ${this.#o.resetPolicy} offset`)
+      position.offset = undefined
+      position.outOfRange = offset
+    } else if (isKafkaError(error, ...STALE_LEADER)) {
+      this.#leaders.delete(position.key)
+    } else {
+      this.#warnOnce(error, `fetching ${position.topic}-${position.partition}`)
+    }
+  }
+
+  /** Logs a failure once until something succeeds again (a broker down must not flood the log). */
+  #warnOnce (error: unknown, what: string): void {
+    if (this.#closed) return
+    const message = error instanceof Error ? error.message : String(error)
+    if (this.#lastError === message) return
+    this.#lastError = message
+    this.#o.logger.warn(`${this.#o.clientId}: ${what} failed: ${message}; retrying`)
+  }
+}

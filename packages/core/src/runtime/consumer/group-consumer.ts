@@ -1,0 +1,165 @@
+/**
+ * The main consumer of a stream thread (Java's KafkaConsumer as Kafka Streams uses it): a group
+ * member (ConsumerCoordinator) plus a Fetcher for what the group assigned. poll() is the only
+ * place where rebalances happen, so the rebalance listener never runs while the thread processes.
+ * Newly assigned partitions start at the group's committed offsets, or at the earliest offset
+ * (Kafka Streams' auto.offset.reset) when there are none; the listener may seek them first.
+ * pause/resume/seek accept only assigned partitions and belong to the current assignment.
+ * @internal
+ */
+import { IllegalStateError, StreamsError } from '../../errors.js'
+import type { Clock } from '../../clock.js'
+import type { Logger } from '../../logger.js'
+import type { ResolvedStreamsConfig } from '../../config/streams-config.js'
+import type { AdminPort, CommittedOffset, FetchedBatch, KafkaClientFactory, TopicPartition, TopicPartitionOffset } from '../kafka/ports.js'
+import type { GroupAssignor, MainConsumer, RebalanceListener } from './consumer-api.js'
+import { ConsumerCoordinator, type MemberState } from './consumer-coordinator.js'
+import { Fetcher } from './fetcher.js'
+
+export interface GroupConsumerOptions {
+  readonly clients: KafkaClientFactory
+  readonly groupId: string
+  readonly clientId: string
+  readonly topics: readonly string[] | RegExp
+  readonly assignor: GroupAssignor
+  readonly listener: RebalanceListener
+  /** Partition counts and topic names for the leader and pattern subscriptions. */
+  readonly admin: Pick<AdminPort, 'partitionCounts' | 'listTopics'>
+  readonly config: ResolvedStreamsConfig
+  readonly clock: Clock
+  readonly logger: Logger
+}
+
+export class GroupConsumer implements MainConsumer {
+  readonly #coordinator: ConsumerCoordinator
+  readonly #fetcher: Fetcher
+  readonly #clientId: string
+  #closed: Promise<void> | undefined
+
+  constructor (options: GroupConsumerOptions) {
+    const { config, topics } = options
+    this.#clientId = options.clientId
+    this.#fetcher = new Fetcher({
+      port: options.clients.fetcher({ clientId: options.clientId }),
+      clientId: options.clientId,
+      isolationLevel: config.processingGuarantee === 'exactly_once_v2' ? 'READ_COMMITTED' : 'READ_UNCOMMITTED',
+      maxWaitMs: config.fetchMaxWaitMs,
+      maxBytes: config.fetchMaxBytes,
+      maxPartitionBytes: config.maxPartitionFetchBytes,
+      retryBackoffMs: config.retryBackoffMs,
+      resetPolicy: 'earliest',
+      initialOffsets: async (partitions) => {
+        const committed = await this.#coordinator.fetchCommittedOffsets(partitions, config.processingGuarantee === 'exactly_once_v2')
+        return new Map([...committed].map(([key, c]) => [key, c.offset]))
+      },
+      logger: options.logger
+    })
+    this.#coordinator = new ConsumerCoordinator({
+      port: options.clients.groupCoordinator({ groupId: options.groupId, clientId: options.clientId }),
+      groupId: options.groupId,
+      clientId: options.clientId,
+      assignor: options.assignor,
+      listener: options.listener,
+      subscription: async () => {
+        if (!(topics instanceof RegExp)) return topics
+        return (await options.admin.listTopics()).filter(t => topics.test(t)).sort()
+      },
+      partitionCounts: async (names) => await options.admin.partitionCounts(names),
+      onAssignment: (assignment) => { this.#fetcher.assign(assignment.partitions) },
+      onAssignmentCleared: () => { this.#fetcher.assign([]) },
+      onRejoinNeeded: () => { this.#fetcher.wakeup() },
+      sessionTimeoutMs: config.sessionTimeoutMs,
+      maxPollIntervalMs: config.maxPollIntervalMs,
+      heartbeatIntervalMs: config.heartbeatIntervalMs,
+      retryBackoffMs: config.retryBackoffMs,
+      defaultApiTimeoutMs: config.defaultApiTimeoutMs,
+      clock: options.clock,
+      logger: options.logger
+    })
+  }
+
+  get memberId (): string { return this.#coordinator.memberId }
+  get memberState (): MemberState { return this.#coordinator.state }
+  get generationId (): number { return this.#coordinator.generation.generationId }
+
+  /**
+   * Rejoins the group when needed (the listener runs inside), then returns the fetched batches,
+   * waiting up to `timeoutMs`; returns early when a rebalance becomes necessary.
+   */
+  async poll (timeoutMs: number): Promise<FetchedBatch[]> {
+    this.#requireOpen('poll')
+    await this.#coordinator.ensureActiveGroup()
+    if (this.#coordinator.rejoinNeeded) return []
+    return await this.#fetcher.poll(timeoutMs)
+  }
+
+  assignment (): TopicPartition[] {
+    return this.#fetcher.assignment()
+  }
+
+  pause (partitions: readonly TopicPartition[]): void {
+    this.#assignedOnly(partitions, 'pause')
+    this.#fetcher.pause(partitions)
+  }
+
+  resume (partitions: readonly TopicPartition[]): void {
+    this.#assignedOnly(partitions, 'resume')
+    this.#fetcher.resume(partitions)
+  }
+
+  seek (partition: TopicPartitionOffset): void {
+    this.#assignedOnly([partition], 'seek')
+    if (!Number.isSafeInteger(partition.offset) || partition.offset < 0) {
+      throw new StreamsError('ILLEGAL_ARGUMENT', `seek(): invalid offset ${partition.offset} for ${partition.topic}-${partition.partition}`)
+    }
+    this.#fetcher.seek(partition, partition.offset)
+  }
+
+  async commit (offsets: ReadonlyArray<TopicPartitionOffset & { metadata?: string }>): Promise<void> {
+    this.#requireOpen('commit')
+    if (offsets.length === 0) return
+    await this.#coordinator.commitOffsets(offsets)
+  }
+
+  async committed (partitions: readonly TopicPartition[]): Promise<Map<string, CommittedOffset>> {
+    this.#requireOpen('committed')
+    return await this.#coordinator.fetchCommittedOffsets(partitions)
+  }
+
+  /** Asks the group to rebalance at the next poll (Java's enforceRebalance()). */
+  enforceRebalance (reason: string): void {
+    this.#coordinator.requestRejoin(reason)
+  }
+
+  /** Ends a poll in progress. */
+  wakeup (): void {
+    this.#fetcher.wakeup()
+  }
+
+  /** The thread is shutting down: a poll in progress returns, a rebalance in progress is given up. */
+  interrupt (): void {
+    this.#coordinator.interrupt()
+    this.#fetcher.wakeup()
+  }
+
+  /** Stops fetching and heartbeating; leaves the group when `leaveGroup`. Idempotent. */
+  async close (options: { leaveGroup: boolean }): Promise<void> {
+    this.#closed ??= (async () => {
+      const results = await Promise.allSettled([this.#coordinator.close(options.leaveGroup), this.#fetcher.close()])
+      const failed = results.find(r => r.status === 'rejected')
+      if (failed !== undefined) throw (failed as PromiseRejectedResult).reason
+    })()
+    await this.#closed
+  }
+
+  #assignedOnly (partitions: readonly TopicPartition[], what: string): void {
+    this.#requireOpen(what)
+    for (const tp of partitions) {
+      if (!this.#fetcher.isAssigned(tp)) throw new IllegalStateError(`${what}(): ${tp.topic}-${tp.partition} is not assigned to ${this.#clientId}`)
+    }
+  }
+
+  #requireOpen (what: string): void {
+    if (this.#closed !== undefined) throw new IllegalStateError(`${what}() on closed consumer ${this.#clientId}`)
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * AdminPort on the kafkajs admin client. Calls are serialised: several kafkajs admin methods
+ * replace the client's cached metadata with just the topics they asked about, which would pull
+ * the rug from under a concurrent call. End offsets are what a read_committed reader sees (the
+ * last stable offset; the high watermark when no transaction is open), as kafkajs asks for them.
+ * Topic creation waits until every partition has a leader, through the retries a KRaft broker
+ * needs while a new topic propagates.
+ */
+import type { Admin, Kafka } from 'kafkajs'
+import {
+  IllegalStateError, KafkaRequestError, tpKey,
+  type AdminPort, type Clock, type NewTopic, type TopicPartition, type TopicPartitionOffset
+} from '@kstreams/core'
+import { fetchCommittedOffsets } from './committed-offsets.js'
+import { describeKafkajsError, toKafkaRequestError } from './kafkajs-errors.js'
+import { SerialExecutor } from './serial-executor.js'
+import { groupByTopic } from './topic-partitions.js'
+
+const METADATA_WAIT_MS = 10_000
+const METADATA_RETRY_MS = 100
+
+export class KafkajsAdmin implements AdminPort {
+  readonly #admin: Admin
+  readonly #clientId: string
+  readonly #clock: Clock
+  readonly #executor = new SerialExecutor()
+  #connected: Promise<void> | undefined
+  #closed = false
+
+  constructor (options: { kafka: Kafka, clientId: string, clock: Clock }) {
+    this.#admin = options.kafka.admin()
+    this.#clientId = options.clientId
+    this.#clock = options.clock
+  }
+
+  async partitionCounts (topics: readonly string[]): Promise<Map<string, number>> {
+    return await this.#run('Fetching partition counts', async admin => {
+      const wanted = new Set(topics)
+      const result = new Map<string, number>()
+      if (wanted.size === 0) return result
+      // All topics in one request: asking for a missing topic by name fails the whole request.
+      const { topics: all } = await admin.fetchTopicMetadata()
+      for (const { name, partitions } of all) {
+        if (wanted.has(name) && partitions.length > 0) result.set(name, partitions.length)
+      }
+      return result
+    })
+  }
+
+  async createTopics (topics: readonly NewTopic[]): Promise<void> {
+    if (topics.length === 0) return
+    await this.#run('Creating topics', async admin => {
+      try {
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: topics.map(t => ({
+            topic: t.topic,
+            numPartitions: t.numPartitions,
+            replicationFactor: t.replicationFactor,
+            configEntries: Object.entries(t.configs).map(([name, value]) => ({ name, value }))
+          }))
+        })
+      } catch (error) {
+        // The topics were created, but kafkajs' wait for their leaders gives up on the
+        // UNKNOWN_TOPIC_OR_PARTITION a KRaft broker answers until a new topic has propagated
+        // (seen on a loaded machine); the waits below take over.
+        if (!isTransientMetadataError(error)) throw error
+      }
+      // kafkajs skips waiting for leaders when some of the topics already existed.
+      const names = topics.map(t => t.topic)
+      await this.#awaitMetadata(admin, names)
+      await this.#awaitLeaders(admin, names)
+    })
+  }
+
+  async endOffsets (partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+    return await this.#offsets('high', partitions)
+  }
+
+  async beginningOffsets (partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+    return await this.#offsets('low', partitions)
+  }
+
+  async committedOffsets (groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+    if (partitions.length === 0) return new Map()
+    return await this.#run(`Fetching committed offsets of group ${groupId}`, async admin =>
+      new Map([...await fetchCommittedOffsets(admin, groupId, partitions)].map(([key, c]) => [key, c.offset])))
+  }
+
+  async deleteRecords (offsets: readonly TopicPartitionOffset[]): Promise<void> {
+    if (offsets.length === 0) return
+    await this.#run('Deleting records', async admin => {
+      for (const { topic, items } of groupByTopic(offsets)) {
+        // deleteTopicRecords looks leaders up in the cached metadata: load this topic's first.
+        await admin.fetchTopicMetadata({ topics: [topic] })
+        await admin.deleteTopicRecords({ topic, partitions: items.map(o => ({ partition: o.partition, offset: String(o.offset) })) })
+      }
+    })
+  }
+
+  async listTopics (): Promise<string[]> {
+    return await this.#run('Listing topics', async admin => await admin.listTopics())
+  }
+
+  async close (): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    await this.#executor.idle()
+    try {
+      if (this.#connected !== undefined) await this.#admin.disconnect()
+    } catch (error) {
+      throw toKafkaRequestError(error, `Closing admin ${this.#clientId}`)
+    }
+  }
+
+  async #offsets (which: 'high' | 'low', partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+    const result = new Map<string, number>()
+    if (partitions.length === 0) return result
+    return await this.#run(`Fetching ${which === 'high' ? 'end' : 'beginning'} offsets`, async admin => {
+      for (const { topic, items } of groupByTopic(partitions)) {
+        const offsets = await admin.fetchTopicOffsets(topic)
+        for (const { partition } of items) {
+          const found = offsets.find(o => o.partition === partition)
+          if (found === undefined) throw new KafkaRequestError('UNKNOWN_TOPIC_OR_PARTITION', `${topic}-${partition} does not exist`)
+          result.set(tpKey(topic, partition), Number(found[which]))
+        }
+      }
+      return result
+    })
+  }
+
+  async #awaitMetadata (admin: Admin, topics: string[]): Promise<void> {
+    await retryTransient(this.#clock, this.#clock.milliseconds() + METADATA_WAIT_MS, async () => await admin.fetchTopicMetadata({ topics }))
+  }
+
+  /** Every partition answers a ListOffsets request, which only its leader can. */
+  async #awaitLeaders (admin: Admin, topics: string[]): Promise<void> {
+    const deadline = this.#clock.milliseconds() + METADATA_WAIT_MS
+    for (const topic of topics) {
+      // kafkajs asks the leader it has cached until its metadata is refreshed.
+      await retryTransient(this.#clock, deadline, async () => await admin.fetchTopicOffsets(topic), async () => await admin.fetchTopicMetadata({ topics: [topic] }))
+    }
+  }
+
+  async #run<T> (what: string, fn: (admin: Admin) => Promise<T>): Promise<T> {
+    if (this.#closed) throw new IllegalStateError(`${what}: admin ${this.#clientId} is closed`)
+    return await this.#executor.run(async () => {
+      try {
+        this.#connected ??= this.#admin.connect()
+        try {
+          await this.#connected
+        } catch (error) {
+          this.#connected = undefined
+          throw error
+        }
+        return await fn(this.#admin)
+      } catch (error) {
+        throw toKafkaRequestError(error, `${what} (admin ${this.#clientId})`)
+      }
+    })
+  }
+}
+
+const TRANSIENT_METADATA_ERRORS: ReadonlySet<string> = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'NOT_LEADER_OR_FOLLOWER'])
+
+function isTransientMetadataError (error: unknown): boolean {
+  return TRANSIENT_METADATA_ERRORS.has(describeKafkajsError(error).errorName)
+}
+
+/** Calls `fn` until it succeeds, retrying transient metadata errors until `deadline` (then `beforeRetry`, if any, after each pause). */
+async function retryTransient (clock: Clock, deadline: number, fn: () => Promise<unknown>, beforeRetry?: () => Promise<unknown>): Promise<void> {
+  for (;;) {
+    try {
+      await fn()
+      return
+    } catch (error) {
+      if (!isTransientMetadataError(error) || clock.milliseconds() >= deadline) throw error
+      await new Promise(resolve => setTimeout(resolve, METADATA_RETRY_MS))
+      await beforeRetry?.().catch(() => undefined)
+    }
+  }
+}

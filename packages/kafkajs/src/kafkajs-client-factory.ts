@@ -1,0 +1,69 @@
+/**
+ * The KafkaClientFactory of one KafkaStreams instance on kafkajs 2.2.4 (unmodified): checks the
+ * kafkajs internals once, then makes one kafkajs client (own connections) per port, all from the
+ * same resolved settings. `kafkajs(options)` is how an application picks this adapter.
+ */
+import type {
+  AdminPort, FetchPort, GroupCoordinatorPort, KafkaClient, KafkaClientFactory, KafkaClientSettings, ProducerPort
+} from '@kstreams/core'
+import { KafkajsAdmin } from './kafkajs-admin.js'
+import { resolveKafkajsConfig, validateKafkajsOptions, type KafkajsClientConfig, type KafkajsOptions } from './kafkajs-client-config.js'
+import { KafkajsFetcher } from './kafkajs-fetcher.js'
+import { KafkajsGroupCoordinator } from './kafkajs-group-coordinator.js'
+import { KafkajsInternals } from './kafkajs-internals.js'
+import { redact } from './kafkajs-log-creator.js'
+import { KafkajsProducer } from './kafkajs-producer.js'
+
+export class KafkajsClientFactory implements KafkaClientFactory {
+  readonly #config: KafkajsClientConfig
+  readonly #internals: KafkajsInternals
+
+  /** Throws a ConfigError for invalid settings or options, a StreamsError (ILLEGAL_STATE) when kafkajs is not 2.2.4. */
+  constructor (settings: KafkaClientSettings, options: KafkajsOptions = {}) {
+    this.#config = resolveKafkajsConfig(settings, options)
+    this.#internals = KafkajsInternals.load(settings.logger)
+    this.#internals.verifyClient(this.#config.createKafka(settings.clientId))
+    const { logger: _logger, ...logged } = settings
+    settings.logger.debug('kafkajs client factory created', {
+      kafkajs: this.#internals.version,
+      settings: redact(logged) as Record<string, unknown>,
+      options: redact(options) as Record<string, unknown>
+    })
+  }
+
+  groupCoordinator (options: { groupId: string, clientId: string }): GroupCoordinatorPort {
+    return new KafkajsGroupCoordinator({
+      cluster: this.#internals.createCluster(this.#config.createKafka(options.clientId), { metadataMaxAge: this.#config.metadataMaxAgeMs }),
+      internals: this.#internals,
+      groupId: options.groupId,
+      clientId: options.clientId,
+      logger: this.#config.logger
+    })
+  }
+
+  fetcher (options: { clientId: string }): FetchPort {
+    return new KafkajsFetcher({
+      cluster: this.#internals.createCluster(this.#config.createKafka(options.clientId), { metadataMaxAge: this.#config.metadataMaxAgeMs }),
+      internals: this.#internals,
+      config: this.#config,
+      clientId: options.clientId
+    })
+  }
+
+  producer (options: { clientId: string, transactionalId?: string }): ProducerPort {
+    return new KafkajsProducer({ kafka: this.#config.createKafka(options.clientId), clientId: options.clientId, transactionalId: options.transactionalId, config: this.#config })
+  }
+
+  admin (options: { clientId: string }): AdminPort {
+    return new KafkajsAdmin({ kafka: this.#config.createKafka(options.clientId), clientId: options.clientId, clock: this.#config.clock })
+  }
+}
+
+/**
+ * The kafkajs client for kstreams: `new KafkaStreams(topology, config, { client: kafkajs() })`.
+ * Invalid options throw a ConfigError here; the factory is made when the instance starts.
+ */
+export function kafkajs (options: KafkajsOptions = {}): KafkaClient {
+  validateKafkajsOptions(options)
+  return settings => new KafkajsClientFactory(settings, options)
+}

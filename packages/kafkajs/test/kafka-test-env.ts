@@ -1,0 +1,145 @@
+/**
+ * Shared setup of the adapter's tests: the broker from KAFKA_BOOTSTRAP_SERVERS (broker suites
+ * are skipped, with the reason in their title, when it is not set), unique names, client
+ * settings and factories, topic creation, and the clean-up of every client a test made.
+ */
+import { randomUUID } from 'node:crypto'
+import {
+  Headers, isKafkaError, isPartitionError, tpKey,
+  type AdminPort, type FetchedRecord, type FetchPort, type IsolationLevel, type KafkaClientFactory, type KafkaClientSettings, type Logger, type ProducedRecord
+} from '@kstreams/core'
+import { KafkajsClientFactory, type KafkajsOptions } from '../src/index.js'
+
+const SKIP_REASON = 'skipped: KAFKA_BOOTSTRAP_SERVERS is not set (start a broker with `npm run -s kafka -- start` and export the address it prints)'
+
+export function bootstrapServers (): string | undefined {
+  const servers = process.env.KAFKA_BOOTSTRAP_SERVERS
+  return servers === undefined || servers.trim() === '' ? undefined : servers
+}
+
+/**
+ * A `describe` of tests that need the broker: skipped, the reason in its title, when
+ * KAFKA_BOOTSTRAP_SERVERS is not set.
+ */
+export function describeWithBroker (title: string, body: (this: Mocha.Suite) => void): void {
+  if (bootstrapServers() === undefined) describe.skip(`${title} [${SKIP_REASON}]`, body)
+  else describe(title, body)
+}
+
+export function uniqueName (prefix: string): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}`
+}
+
+/** Collects log lines (kafkajs' included) for assertions. */
+export class RecordingLogger implements Logger {
+  readonly lines: Array<{ level: string, message: string, fields: Record<string, unknown> | undefined }> = []
+  debug (message: string, fields?: Record<string, unknown>): void { this.lines.push({ level: 'debug', message, fields }) }
+  info (message: string, fields?: Record<string, unknown>): void { this.lines.push({ level: 'info', message, fields }) }
+  warn (message: string, fields?: Record<string, unknown>): void { this.lines.push({ level: 'warn', message, fields }) }
+  error (message: string, fields?: Record<string, unknown>): void { this.lines.push({ level: 'error', message, fields }) }
+}
+
+export function testSettings (overrides: Partial<KafkaClientSettings> = {}): KafkaClientSettings {
+  return {
+    bootstrapServers: (bootstrapServers() ?? '127.0.0.1:1').split(','),
+    clientId: 'kstreams-test',
+    ssl: undefined,
+    sasl: undefined,
+    connectionTimeoutMs: 10_000,
+    requestTimeoutMs: 30_000,
+    logger: new RecordingLogger(),
+    ...overrides
+  }
+}
+
+/** Fast retries, so a test that expects a failure does not wait out kafkajs' default back-off. */
+export function testFactory (settings: Partial<KafkaClientSettings> = {}, options: KafkajsOptions = {}): KafkaClientFactory {
+  return new KafkajsClientFactory(testSettings(settings), { retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1000 }, ...options })
+}
+
+/** Closes what a test opened, in reverse order, ignoring errors. */
+export class Cleanup {
+  readonly #steps: Array<() => Promise<unknown>> = []
+  add<T> (value: T, close: (value: T) => Promise<unknown>): T {
+    this.#steps.push(async () => await close(value))
+    return value
+  }
+
+  async run (): Promise<void> {
+    while (this.#steps.length > 0) {
+      try { await this.#steps.pop()!() } catch {}
+    }
+  }
+}
+
+export async function createTopic (admin: AdminPort, partitions: number, prefix = 'topic', configs: Record<string, string> = {}): Promise<string> {
+  const topic = uniqueName(`kjs-${prefix}`)
+  await admin.createTopics([{ topic, numPartitions: partitions, replicationFactor: -1, configs }])
+  return topic
+}
+
+export function record (topic: string, partition: number, value: string, key: string | null = null, headers = new Headers()): ProducedRecord {
+  return { topic, partition, key: key === null ? null : Buffer.from(key), value: Buffer.from(value), headers, timestamp: 1_700_000_000_000 }
+}
+
+/** `detail` adds what was seen instead to the timeout error, for diagnosing a failure in CI. */
+export async function waitFor (what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000, detail?: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${detail === undefined ? '' : `; saw ${detail()}`}`)
+    await sleep(25)
+  }
+}
+
+/**
+ * Waits until the partition's end offset (as read_committed sees it) is `end`: transaction
+ * markers are written after commit() returns, asynchronously.
+ */
+export async function waitForEnd (admin: AdminPort, topic: string, partition: number, end: number): Promise<void> {
+  await waitFor(`end offset ${end} of ${topic}-${partition}`, async () =>
+    (await admin.endOffsets([{ topic, partition }])).get(`${topic}-${partition}`) === end)
+}
+
+export async function sleep (ms: number): Promise<void> {
+  await new Promise(resolve => setTimeout(resolve, ms))
+}
+
+/** The rejection of `promise` (fails the test if it resolves). */
+export async function rejectionOf (promise: Promise<unknown>): Promise<unknown> {
+  return await promise.then(value => { throw new Error(`expected a rejection, got ${String(value)}`) }, (error: unknown) => error)
+}
+
+/**
+ * Runs `request` again while the group coordinator is not ready (a fresh broker loads
+ * __consumer_offsets first): the runtime retries these, the port does not.
+ */
+export async function whenCoordinatorReady<T> (request: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await request()
+    } catch (error) {
+      if (attempt >= 40 || !isKafkaError(error, 'COORDINATOR_LOAD_IN_PROGRESS', 'COORDINATOR_NOT_AVAILABLE', 'NOT_COORDINATOR')) throw error
+      await sleep(250)
+    }
+  }
+}
+
+/** Every record of a partition from `offset` to its end (as `isolationLevel` sees it), fetched through the FetchPort. */
+export async function readPartition (fetcher: FetchPort, topic: string, partition: number, isolationLevel: IsolationLevel, offset = 0): Promise<FetchedRecord[]> {
+  const records: FetchedRecord[] = []
+  let refresh = false
+  for (let i = 0; i < 50; i++) {
+    const node = (await fetcher.leaders([{ topic, partition }], refresh)).get(tpKey(topic, partition))
+    refresh = node === undefined
+    if (node === undefined) {
+      await sleep(100)
+      continue
+    }
+    const [answer] = await fetcher.fetch({ node, partitions: [{ topic, partition, offset }], isolationLevel, maxWaitMs: 100, maxBytes: 1_048_576, maxPartitionBytes: 1_048_576 })
+    if (answer === undefined || isPartitionError(answer)) throw new Error(`fetch of ${topic}-${partition} failed: ${String(answer?.error)}`)
+    records.push(...answer.records)
+    offset = answer.nextOffset
+    if (offset >= answer.highWatermark) return records
+  }
+  throw new Error(`did not reach the end of ${topic}-${partition}`)
+}
