@@ -80,6 +80,14 @@ export interface StreamsConfig {
    * `max.poll.interval.ms`), also the rebalance timeout its JoinGroup gives; default 300000.
    */
   maxPollIntervalMs?: number
+  /**
+   * Where a source partition without a committed offset (or with one out of range) starts, unless
+   * its source has a reset policy of its own (consumer `auto.offset.reset`): 'earliest' (Kafka
+   * Streams' default), 'latest' or 'none' (the thread fails).
+   */
+  autoOffsetReset?: 'earliest' | 'latest' | 'none'
+  /** How often a pattern subscription looks for new matching topics (consumer `metadata.max.age.ms`); default 300000. */
+  metadataMaxAgeMs?: number
   /** Pause before a failed Kafka request is sent again (consumer `retry.backoff.ms`); default 100. */
   retryBackoffMs?: number
   /** How long a consumer's blocking calls (offset commit, committed offsets) retry before they time out (`default.api.timeout.ms`); default 60000. */
@@ -166,6 +174,8 @@ const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
   sessionTimeoutMs: positiveInt,
   heartbeatIntervalMs: positiveInt,
   maxPollIntervalMs: positiveInt,
+  autoOffsetReset: v => v === 'earliest' || v === 'latest' || v === 'none' ? undefined : 'must be "earliest", "latest" or "none"',
+  metadataMaxAgeMs: positiveInt,
   retryBackoffMs: nonNegativeInt,
   defaultApiTimeoutMs: positiveInt,
   fetchMaxWaitMs: nonNegativeInt,
@@ -250,6 +260,8 @@ export function resolveStreamsConfig (config: StreamsConfig = {}): ResolvedStrea
     sessionTimeoutMs: config.sessionTimeoutMs ?? 45000,
     heartbeatIntervalMs: config.heartbeatIntervalMs ?? 3000,
     maxPollIntervalMs: config.maxPollIntervalMs ?? 300000,
+    autoOffsetReset: config.autoOffsetReset ?? 'earliest',
+    metadataMaxAgeMs: config.metadataMaxAgeMs ?? 300000,
     retryBackoffMs: config.retryBackoffMs ?? 100,
     defaultApiTimeoutMs: config.defaultApiTimeoutMs ?? 60000,
     fetchMaxWaitMs: config.fetchMaxWaitMs ?? 500,

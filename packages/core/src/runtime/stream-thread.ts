@@ -29,8 +29,8 @@ import { tpKey, type FetchedBatch, type KafkaClientFactory, type TopicPartition 
 import type { GroupAssignor, MemberAssignment } from './consumer/consumer-api.js'
 import { GroupConsumer } from './consumer/group-consumer.js'
 import { AssignedPartitionReader } from './consumer/assigned-partition-reader.js'
+import { offsetResetPolicy } from './offset-reset-policy.js'
 import { Lifecycle } from './lifecycle.js'
-import { within } from './within.js'
 import { AssignorError } from './assignment/assignor-error.js'
 import { ThreadCache } from '../state/cache/thread-cache.js'
 import { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
@@ -106,7 +106,6 @@ export class StreamThread {
   readonly #collector: KafkaRecordCollector
   readonly #changelogReader: ChangelogReader
   readonly #tasks: TaskManager
-  readonly #caughtUp = new Map<string, boolean>()
   /** The end offset last seen per input partition. */
   readonly #endOffsets = new Map<string, number>()
   readonly #cache: ThreadCache
@@ -134,6 +133,7 @@ export class StreamThread {
       groupId: config.applicationId,
       clientId: `${clientId}-consumer`,
       topics: options.sourceTopics,
+      resetPolicy: offsetResetPolicy(options.topology, config.applicationId, config.autoOffsetReset),
       assignor: options.assignor,
       admin,
       config,
@@ -181,7 +181,7 @@ export class StreamThread {
       consumer: this.#consumer,
       changelogReader: this.#changelogReader,
       globalStores: options.globalStores,
-      isCaughtUp: (topic, partition) => this.#caughtUp.get(tpKey(topic, partition)) === true,
+      currentLag: tp => this.#consumer.currentLag(tp),
       deserializationErrorHandler: options.deserializationErrorHandler
     })
   }
@@ -318,7 +318,6 @@ export class StreamThread {
     await this.#tasks.handleAssignment(decoded.activeTasks, decoded.standbyTasks)
     this.#o.logger.info(`${this.name}: assignment handled in ${this.#o.clock.milliseconds() - started} ms`)
     this.#scheduleProbingRebalance(decoded.nextRebalanceMs)
-    await this.#learnLags([...decoded.activeTasks.values()].flat())
     this.#ensureRestoreLoop()
     this.#maybeRunning()
   }
@@ -340,18 +339,6 @@ export class StreamThread {
       }
     }, delay)
     this.#probingTimer.unref()
-  }
-
-  /** Partitions already read to their end need no waiting for max.task.idle.ms. */
-  async #learnLags (partitions: readonly TopicPartition[]): Promise<void> {
-    if (partitions.length === 0) return
-    const lookup = Promise.all([this.#admin.endOffsets(partitions), this.#consumer.committed(partitions)])
-    const [ends, committed] = await within(`${this.name}: reading input lags`, 10000, this.#o.logger, lookup, [new Map<string, number>(), new Map<string, { offset: number, metadata: string | undefined }>()] as const)
-    for (const p of partitions) {
-      const key = tpKey(p.topic, p.partition)
-      const end = ends.get(key) ?? 0
-      this.#caughtUp.set(key, (committed.get(key)?.offset ?? 0) >= end)
-    }
   }
 
   #maybeRunning (): void {
@@ -377,7 +364,6 @@ export class StreamThread {
   }
 
   #addBatch (batch: FetchedBatch): void {
-    this.#caughtUp.set(tpKey(batch.topic, batch.partition), batch.nextOffset >= batch.highWatermark)
     this.#endOffsets.set(tpKey(batch.topic, batch.partition), batch.highWatermark)
     this.#tasks.addBatch(batch)
   }

@@ -63,8 +63,8 @@ export interface TaskManagerOptions {
   /** The thread's record cache, shared by the caching stores of its tasks. */
   readonly cache?: ThreadCache
   readonly metrics?: StreamsMetricsRegistry
-  /** The partitions whose lag is known to be zero (fetched up to the high watermark). */
-  readonly isCaughtUp: (topic: string, partition: number) => boolean
+  /** How far the consumer is behind the end of an input partition, as last fetched; undefined when not known yet. */
+  readonly currentLag: (tp: TopicPartition) => number | undefined
 }
 
 export class TaskManager {
@@ -401,17 +401,29 @@ export class TaskManager {
     return processed
   }
 
+  /**
+   * Kafka's PartitionGroup.readyToProcess: a task with an empty input partition waits for its
+   * data while the partition is known to have more (lag > 0) or its lag is not known yet; when
+   * every empty partition is caught up it waits maxTaskIdleMs (0: not at all) for data to show up.
+   */
   #isProcessable (t: ManagedTask, now: number): boolean {
     if (!t.task.hasRecordsQueued()) return false
     const idleMs = this.#o.config.maxTaskIdleMs
     if (idleMs < 0) return true
-    const waiting = t.task.emptyPartitions().filter(p => !this.#o.isCaughtUp(p.topic, p.partition))
-    if (waiting.length === 0) {
+    const empty = t.task.emptyPartitions()
+    if (empty.length === 0) {
       t.idleSince = undefined
       return true
     }
+    for (const p of empty) {
+      const lag = this.#o.currentLag(p)
+      if (lag === undefined || lag > 0) {
+        t.idleSince = undefined
+        return false
+      }
+    }
     t.idleSince ??= now
-    return now - t.idleSince >= idleMs && idleMs > 0
+    return now - t.idleSince >= idleMs
   }
 
   #resumeDrained (t: ManagedTask): void {

@@ -134,7 +134,7 @@ function setup (stateDir: string, newStore: () => KeyValueBytesStore) {
     globalStores: new Map(),
     cache,
     metrics,
-    isCaughtUp: () => true
+    currentLag: () => 0
   })
   return { tm, log, built, events, metrics, cache }
 }

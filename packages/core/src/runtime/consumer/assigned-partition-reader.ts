@@ -48,7 +48,7 @@ export class AssignedPartitionReader implements PartitionReader {
       maxBytes: options.fetchMaxBytes,
       maxPartitionBytes: options.maxPartitionFetchBytes,
       retryBackoffMs: options.retryBackoffMs,
-      resetPolicy: 'earliest',
+      resetPolicy: () => 'earliest',
       onOutOfRange: (tp, _requested, reset) => ({ ...tp, records: [], highWatermark: reset, nextOffset: reset, logStartOffset: reset }),
       logger: options.logger
     })

@@ -10,9 +10,12 @@
  * owner's `initialOffsets` lookup (committed offsets, or the reset policy). @internal
  */
 import type { Logger } from '../../logger.js'
+import { StreamsError } from '../../errors.js'
 import { isKafkaError } from '../kafka/kafka-request-error.js'
 import { isPartitionError, tpKey, type FetchedBatch, type FetchPort, type IsolationLevel, type PartitionError, type TopicPartition } from '../kafka/ports.js'
 import { Wakeup } from './wakeup.js'
+
+export type ResetPolicy = 'earliest' | 'latest' | 'none'
 
 /** Errors after which the partition's leader must be looked up again. */
 const STALE_LEADER = ['NOT_LEADER_OR_FOLLOWER', 'LEADER_NOT_AVAILABLE', 'FENCED_LEADER_EPOCH', 'UNKNOWN_LEADER_EPOCH', 'UNKNOWN_TOPIC_OR_PARTITION', 'REPLICA_NOT_AVAILABLE', 'KAFKA_STORAGE_ERROR', 'OFFSET_NOT_AVAILABLE'] as const
@@ -27,8 +30,11 @@ export interface FetcherOptions {
   readonly retryBackoffMs: number
   /** Where a partition starts that has no position: the offsets of those known, absent = reset. */
   readonly initialOffsets?: (partitions: readonly TopicPartition[]) => Promise<ReadonlyMap<string, number>>
-  /** Where a partition without a position (or with one out of range) starts. */
-  readonly resetPolicy: 'earliest' | 'latest'
+  /**
+   * Where a partition without a position (or with one out of range) starts, per partition
+   * (Kafka Streams' per-source reset policy); 'none' makes poll() fail with a typed error.
+   */
+  readonly resetPolicy: (tp: TopicPartition) => ResetPolicy
   /** Told when a position out of range was reset; returns a batch to hand out for it (or nothing). */
   readonly onOutOfRange?: (tp: TopicPartition, requested: number, reset: number) => FetchedBatch | undefined
   readonly logger: Logger
@@ -43,6 +49,8 @@ interface Position extends TopicPartition {
   paused: boolean
   /** A fetched batch for this position, not handed out yet. */
   buffered: FetchedBatch | undefined
+  /** Records between the position and the partition's end, as the last fetch response said; undefined before one came. */
+  lag: number | undefined
   inFlight: boolean
 }
 
@@ -56,6 +64,8 @@ export class Fetcher {
   /** When a node may be asked again after its connection failed. */
   readonly #nodeBackoff = new Map<number, number>()
   #resolving: Promise<void> | undefined
+  /** A partition that had to be reset under the policy 'none': poll() throws it. */
+  #fatal: StreamsError | undefined
   #closed = false
   #lastError: unknown
 
@@ -68,7 +78,7 @@ export class Fetcher {
     const next = new Map<string, Position>()
     for (const p of partitions) {
       const key = tpKey(p.topic, p.partition)
-      next.set(key, { topic: p.topic, partition: p.partition, key, offset: p.offset, outOfRange: undefined, paused: false, buffered: undefined, inFlight: false })
+      next.set(key, { topic: p.topic, partition: p.partition, key, offset: p.offset, outOfRange: undefined, paused: false, buffered: undefined, lag: undefined, inFlight: false })
     }
     this.#positions = next
     this.#wakeup.wake()
@@ -84,8 +94,17 @@ export class Fetcher {
 
   seek (tp: TopicPartition, offset: number): void {
     const old = this.#require(tp)
-    this.#positions.set(old.key, { ...old, offset, outOfRange: undefined, buffered: undefined, inFlight: false })
+    this.#positions.set(old.key, { ...old, offset, outOfRange: undefined, buffered: undefined, lag: undefined, inFlight: false })
     this.#wakeup.wake()
+  }
+
+  /**
+   * How far the position is behind the partition's end (the last stable offset under
+   * READ_COMMITTED), as the last fetch response said: Java's currentLag, what max.task.idle.ms
+   * decides on. Undefined until a response came for the current position.
+   */
+  currentLag (tp: TopicPartition): number | undefined {
+    return this.#positions.get(tpKey(tp.topic, tp.partition))?.lag
   }
 
   /** The next offset to hand out; undefined before it is known. */
@@ -114,6 +133,7 @@ export class Fetcher {
   async poll (timeoutMs: number): Promise<FetchedBatch[]> {
     const deadline = Date.now() + timeoutMs
     for (;;) {
+      if (this.#fatal !== undefined) throw this.#fatal
       await this.#resolvePositions()
       const ready = this.#drain()
       this.#sendFetches()
@@ -144,6 +164,7 @@ export class Fetcher {
       if (batch === undefined || p.paused) continue
       p.buffered = undefined
       p.offset = batch.nextOffset
+      p.lag = Math.max(0, batch.highWatermark - batch.nextOffset)
       out.push(batch)
     }
     return out
@@ -162,7 +183,16 @@ export class Fetcher {
       const fresh = missing.filter(p => p.outOfRange === undefined)
       const known = this.#o.initialOffsets === undefined || fresh.length === 0 ? new Map<string, number>() : await this.#o.initialOffsets(fresh)
       const reset = missing.filter(p => !known.has(p.key))
-      const offsets = reset.length === 0 ? new Map<string, number>() : await this.#o.port.listOffsets(reset, this.#o.resetPolicy, this.#o.isolationLevel)
+      const none = reset.find(p => this.#o.resetPolicy(p) === 'none')
+      if (none !== undefined) {
+        this.#fatal = new StreamsError('KAFKA', `No valid committed offset found for input topic ${none.topic} (partition ${none.partition})${none.outOfRange === undefined ? '' : ` (offset ${none.outOfRange} is out of range)`} and no valid reset policy configured: set autoOffsetReset or a reset policy on the source`)
+        return
+      }
+      const offsets = new Map<string, number>()
+      for (const policy of ['earliest', 'latest'] as const) {
+        const list = reset.filter(p => this.#o.resetPolicy(p) === policy)
+        if (list.length > 0) for (const [k, v] of await this.#o.port.listOffsets(list, policy, this.#o.isolationLevel)) offsets.set(k, v)
+      }
       for (const p of missing) {
         if (this.#positions.get(p.key) !== p || p.offset !== undefined) continue
         p.offset = known.get(p.key) ?? offsets.get(p.key)
@@ -239,6 +269,7 @@ export class Fetcher {
         if (this.#positions.get(position.key) !== position || position.offset !== offset) continue
         if (isPartitionError(result)) this.#onPartitionError(position, offset, result)
         else if (result.records.length > 0 || result.nextOffset !== offset) position.buffered = result
+        else position.lag = Math.max(0, result.highWatermark - offset)
       }
     } catch (error) {
       this.#warnOnce(error, `fetching from broker ${node}`)
@@ -253,7 +284,7 @@ export class Fetcher {
 
   #onPartitionError (position: Position, offset: number, { error }: PartitionError): void {
     if (isKafkaError(error, 'OFFSET_OUT_OF_RANGE')) {
-      this.#o.logger.warn(`${this.#o.clientId}: offset ${offset} of ${position.topic}-${position.partition} is out of range; resetting to the ${this.#o.resetPolicy} offset`)
+      this.#o.logger.warn(`${this.#o.clientId}: offset ${offset} of ${position.topic}-${position.partition} is out of range; resetting it (${this.#o.resetPolicy(position)})`)
       position.offset = undefined
       position.outOfRange = offset
     } else if (isKafkaError(error, ...STALE_LEADER)) {

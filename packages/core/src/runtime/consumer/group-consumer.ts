@@ -2,8 +2,8 @@
  * The main consumer of a stream thread (Java's KafkaConsumer as Kafka Streams uses it): a group
  * member (ConsumerCoordinator) plus a Fetcher for what the group assigned. poll() is the only
  * place where rebalances happen, so the rebalance listener never runs while the thread processes.
- * Newly assigned partitions start at the group's committed offsets, or at the earliest offset
- * (Kafka Streams' auto.offset.reset) when there are none; the listener may seek them first.
+ * Newly assigned partitions start at the group's committed offsets, or where `resetPolicy` says
+ * when there are none (Kafka Streams: the source's reset policy, else autoOffsetReset, earliest).
  * pause/resume/seek accept only assigned partitions and belong to the current assignment.
  * @internal
  */
@@ -14,7 +14,7 @@ import type { ResolvedStreamsConfig } from '../../config/streams-config.js'
 import type { AdminPort, CommittedOffset, FetchedBatch, KafkaClientFactory, TopicPartition, TopicPartitionOffset } from '../kafka/ports.js'
 import type { GroupAssignor, MainConsumer, RebalanceListener } from './consumer-api.js'
 import { ConsumerCoordinator, type MemberState } from './consumer-coordinator.js'
-import { Fetcher } from './fetcher.js'
+import { Fetcher, type ResetPolicy } from './fetcher.js'
 
 export interface GroupConsumerOptions {
   readonly clients: KafkaClientFactory
@@ -26,6 +26,8 @@ export interface GroupConsumerOptions {
   /** Partition counts and topic names for the leader and pattern subscriptions. */
   readonly admin: Pick<AdminPort, 'partitionCounts' | 'listTopics'>
   readonly config: ResolvedStreamsConfig
+  /** Where a partition without a committed offset (or with one out of range) starts. */
+  readonly resetPolicy: (tp: TopicPartition) => ResetPolicy
   readonly clock: Clock
   readonly logger: Logger
 }
@@ -34,10 +36,16 @@ export class GroupConsumer implements MainConsumer {
   readonly #coordinator: ConsumerCoordinator
   readonly #fetcher: Fetcher
   readonly #clientId: string
+  readonly #o: GroupConsumerOptions
+  /** The topics of the last join (a pattern resolved then). */
+  #subscribed: readonly string[] = []
+  /** When a pattern subscription next looks for new matching topics. */
+  #nextPatternCheck = 0
   #closed: Promise<void> | undefined
 
   constructor (options: GroupConsumerOptions) {
     const { config, topics } = options
+    this.#o = options
     this.#clientId = options.clientId
     this.#fetcher = new Fetcher({
       port: options.clients.fetcher({ clientId: options.clientId }),
@@ -47,7 +55,7 @@ export class GroupConsumer implements MainConsumer {
       maxBytes: config.fetchMaxBytes,
       maxPartitionBytes: config.maxPartitionFetchBytes,
       retryBackoffMs: config.retryBackoffMs,
-      resetPolicy: 'earliest',
+      resetPolicy: options.resetPolicy,
       initialOffsets: async (partitions) => {
         const committed = await this.#coordinator.fetchCommittedOffsets(partitions, config.processingGuarantee === 'exactly_once_v2')
         return new Map([...committed].map(([key, c]) => [key, c.offset]))
@@ -61,8 +69,8 @@ export class GroupConsumer implements MainConsumer {
       assignor: options.assignor,
       listener: options.listener,
       subscription: async () => {
-        if (!(topics instanceof RegExp)) return topics
-        return (await options.admin.listTopics()).filter(t => topics.test(t)).sort()
+        this.#subscribed = topics instanceof RegExp ? await this.#matchingTopics(topics) : topics
+        return this.#subscribed
       },
       partitionCounts: async (names) => await options.admin.partitionCounts(names),
       onAssignment: (assignment) => { this.#fetcher.assign(assignment.partitions) },
@@ -90,7 +98,27 @@ export class GroupConsumer implements MainConsumer {
     this.#requireOpen('poll')
     await this.#coordinator.ensureActiveGroup()
     if (this.#coordinator.rejoinNeeded) return []
+    this.#maybeCheckPattern()
     return await this.#fetcher.poll(timeoutMs)
+  }
+
+  async #matchingTopics (pattern: RegExp): Promise<string[]> {
+    return (await this.#o.admin.listTopics()).filter(t => pattern.test(t)).sort()
+  }
+
+  /** A pattern subscription rejoins when the topics it matches change (Java checks at each metadata refresh). */
+  #maybeCheckPattern (): void {
+    const { topics, clock, config } = this.#o
+    if (!(topics instanceof RegExp) || clock.milliseconds() < this.#nextPatternCheck) return
+    this.#nextPatternCheck = clock.milliseconds() + config.metadataMaxAgeMs
+    void this.#matchingTopics(topics).then(matching => {
+      if (matching.join('\0') !== this.#subscribed.join('\0')) this.enforceRebalance('the topics matching the subscription pattern changed')
+    }, (error: unknown) => { this.#o.logger.debug(`${this.#clientId}: listing topics for the subscription pattern failed: ${String(error)}`) })
+  }
+
+  /** Records between the position and the end of an assigned partition, as last fetched; undefined before the first fetch response. */
+  currentLag (tp: TopicPartition): number | undefined {
+    return this.#fetcher.currentLag(tp)
   }
 
   assignment (): TopicPartition[] {
