@@ -3,14 +3,17 @@
  * and go out in batches, one batch in flight at a time (kafkajs #1005 cannot lose records that
  * way), when a batch fills, when the linger time passes, or at flush (commit). It chooses the
  * partition of keyed records like the Java producer (murmur2), remembers the offset Kafka gave
- * the last record of every partition (changelog offsets for checkpoints), and keeps a failed send
- * to throw it at the next send or flush: nothing is dropped silently. @internal
+ * the last record of every partition (changelog offsets for checkpoints), sends a batch again
+ * after a retriable error (until the retry timeout), and keeps a failed send to throw it at the
+ * next send or flush: nothing is dropped silently, except the output of tasks the thread no
+ * longer owns (see `stillOwner`), which their new owner produces again. @internal
  */
 import type { Headers } from '../record.js'
 import { StreamsError } from '../errors.js'
 import { partitionFor } from '../partitioner/murmur2.js'
 import type { CollectedRecord, RecordCollector } from './record-collector.js'
 import { tpKey, type AdminPort, type ProducedRecord, type ProducerPort } from './kafka/ports.js'
+import { isRetriable } from './retrying.js'
 
 export interface KafkaRecordCollectorOptions {
   readonly producer: ProducerPort
@@ -24,8 +27,15 @@ export interface KafkaRecordCollectorOptions {
   readonly onSendError?: (error: StreamsError) => void
   /** The production exception handler's response for a record whose send failed; default FAIL. */
   readonly onRecordError?: (record: { topic: string, partition: number | undefined }, error: Error) => 'CONTINUE' | 'FAIL' | 'RETRY'
-  /** How long a batch is sent again while the handler answers RETRY (task.timeout.ms). */
+  /** How long a batch is sent again after retriable errors or while the handler answers RETRY (task.timeout.ms). */
   readonly retryTimeoutMs?: number
+  /**
+   * Asked before each send: whether the thread still owns the tasks whose output it is (the
+   * group member may have been evicted while sends failed). When not, what is buffered is
+   * dropped: the tasks' new owner produces it again from their last commit, and a late write
+   * of the old owner would put an older value last in a changelog. Default: always.
+   */
+  readonly stillOwner?: () => Promise<boolean>
 }
 
 /** Per-record framing counted against maxRequestBytes (headers, offsets, timestamps). */
@@ -162,6 +172,7 @@ export class KafkaRecordCollector implements RecordCollector {
 
   async #sendBatch (batch: Pending[]): Promise<void> {
     try {
+      if (!await this.#owned()) return
       const unknown = [...new Set(batch.filter(r => r.partition === undefined && !this.#partitionCounts.has(r.topic)).map(r => r.topic))]
       if (unknown.length > 0) {
         const counts = await this.#options.admin.partitionCounts(unknown)
@@ -192,7 +203,8 @@ export class KafkaRecordCollector implements RecordCollector {
   }
 
   /**
-   * Sends a batch; when it fails, the production exception handler decides per record: any FAIL
+   * Sends a batch; a retriable error is retried until the retry timeout (no handler involved).
+   * When it fails otherwise, the production exception handler decides per record: any FAIL
    * fails the batch, RETRY sends it again until the retry timeout, and a batch whose records all
    * CONTINUE is skipped (logged by the caller's handler). Returns undefined when skipped.
    */
@@ -202,6 +214,13 @@ export class KafkaRecordCollector implements RecordCollector {
       try {
         return await this.#options.producer.send(records)
       } catch (err) {
+        // A lost connection or a moved leader: sent again, as Java's producer retries until
+        // delivery.timeout.ms (the ports make plain requests, so this is the runtime's job).
+        if (isRetriable(err) && Date.now() < deadline) {
+          await new Promise(resolve => setTimeout(resolve, Math.min(1000, 50 * attempt)))
+          if (!await this.#owned()) return undefined
+          continue
+        }
         const handler = this.#options.onRecordError
         if (handler === undefined) throw err
         const error = err instanceof Error ? err : new Error(String(err))
@@ -215,6 +234,13 @@ export class KafkaRecordCollector implements RecordCollector {
         return undefined
       }
     }
+  }
+
+  /** Whether the output may still be sent; when not, the buffer is dropped (see `stillOwner`). */
+  async #owned (): Promise<boolean> {
+    if (this.#options.stillOwner === undefined || await this.#options.stillOwner()) return true
+    this.#buffer = []
+    return false
   }
 
   #choosePartition (topic: string, key: Buffer | null): number {

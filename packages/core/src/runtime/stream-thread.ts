@@ -149,6 +149,7 @@ export class StreamThread {
       producer: this.#producer,
       admin,
       retryTimeoutMs: config.taskTimeoutMs,
+      stillOwner: async () => await this.#consumer.confirmMembership(),
       onRecordError: (record, error) => {
         const response = productionErrorResponse(config, record.topic, record.partition, error)
         if (response === 'CONTINUE') options.logger.warn(`Skipping a record to ${record.topic} that could not be sent: ${error.message}`)

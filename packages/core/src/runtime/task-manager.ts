@@ -170,13 +170,22 @@ export class TaskManager {
   /**
    * The member lost its partitions (evicted, fenced, a commit the group rejected): every active
    * task is closed without committing its offsets or writing a checkpoint (Kafka's handleLostAll,
-   * at-least-once: the new owner processes their input since the last commit again). Stores are
-   * closed as Kafka closes them (caches flushed to the store and the changelog), so a persistent
-   * store never holds what its changelog will not; it restores from its last checkpoint when the
-   * task returns. Standby tasks are kept.
+   * at-least-once: the new owner processes their input since the last commit again). The record
+   * collector drops what the lost tasks produced and had not sent yet (a late write of the old
+   * owner would land after the new owner's in the changelog), so their persistent stores may
+   * hold writes their changelog never got: those are wiped, as Kafka wipes the state of a task
+   * closed dirty under exactly-once, and a task that comes back restores from the changelog.
+   * Standby tasks are kept.
    */
   async handleLostAll (): Promise<void> {
-    for (const t of [...this.#tasks.values()]) await this.#closeTask(t, false)
+    for (const t of [...this.#tasks.values()]) {
+      const persistent = [...t.task.stores.values()].some(s => s.persistent)
+      await this.#closeTask(t, false)
+      if (persistent) {
+        this.#o.logger.info(`Task ${t.id.toString()} was lost: wiping its local state (it restores from the changelog if it returns)`)
+        await this.#o.stateDirectory.wipeTask(t.id)
+      }
+    }
     this.#byPartition.clear()
   }
 

@@ -2,6 +2,7 @@ import { expect } from 'chai'
 import { Headers } from '../../src/record.js'
 import { partitionFor } from '../../src/partitioner/murmur2.js'
 import { KafkaRecordCollector } from '../../src/runtime/kafka-record-collector.js'
+import { KafkaRequestError } from '../../src/runtime/kafka/kafka-request-error.js'
 import type { ProducedRecord, ProducerPort, SendResult } from '../../src/runtime/kafka/ports.js'
 
 class FakeProducer implements ProducerPort {
@@ -115,5 +116,36 @@ describe('KafkaRecordCollector', () => {
     let err: any
     try { await collector.flush() } catch (e) { err = e }
     expect(err).to.have.property('code', 'SEND_FAILED')
+  })
+
+  it('a retriable send error (a lost connection) is sent again without asking the handler', async () => {
+    const producer = new FakeProducer()
+    producer.failNext = new KafkaRequestError('NETWORK_EXCEPTION', 'connection lost')
+    const asked: string[] = []
+    const collector = new KafkaRecordCollector({ producer, admin, lingerMs: 1000, onRecordError: (r) => { asked.push(r.topic); return 'FAIL' } })
+    collector.send(rec('out', 'a'))
+    await collector.flush()
+    expect(producer.batches.flat().map(r => r.key?.toString())).to.deep.equal(['a'])
+    expect(asked).to.deep.equal([])
+  })
+
+  it('stillOwner: a batch is not sent (nor sent again) once the thread no longer owns its tasks, and the buffer is dropped', async () => {
+    const producer = new FakeProducer()
+    let owner = true
+    const collector = new KafkaRecordCollector({ producer, admin, batchSize: 1, lingerMs: 1000, stillOwner: async () => owner })
+    collector.send(rec('out', 'a'))
+    await collector.flush()
+    producer.failNext = new KafkaRequestError('NETWORK_EXCEPTION', 'connection lost')
+    collector.send(rec('out', 'b'))
+    await new Promise(resolve => setImmediate(resolve)) // 'b' is in flight: it fails, and is not sent again
+    owner = false
+    collector.send(rec('out', 'c'))
+    await collector.flush()
+    expect(producer.batches.flat().map(r => r.key?.toString())).to.deep.equal(['a'])
+    expect(collector.buffered).to.equal(0)
+    owner = true
+    collector.send(rec('out', 'd'))
+    await collector.flush()
+    expect(producer.batches.flat().map(r => r.key?.toString())).to.deep.equal(['a', 'd'])
   })
 })

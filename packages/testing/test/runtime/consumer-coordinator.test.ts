@@ -3,7 +3,7 @@
  * transition of the classic protocol as Kafka Streams uses it, and each injected fault.
  */
 import { expect } from 'chai'
-import { ManualClock, silentLogger, systemClock, type Clock, type TopicPartition } from '@kstreams/core'
+import { KafkaRequestError, ManualClock, silentLogger, systemClock, type Clock, type TopicPartition } from '@kstreams/core'
 import { ConsumerCoordinator, type GroupAssignor, type GroupMemberSubscription, type MemberAssignment } from '@kstreams/core/internal'
 import { InMemoryKafka } from '@kstreams/testing/in-memory-kafka'
 import { eventually } from '../in-memory-kafka/helpers.js'
@@ -41,7 +41,7 @@ interface Member {
   poll: () => Promise<void>
 }
 
-function member (kafka: InMemoryKafka, tag: string, options: { clock?: Clock, sessionTimeoutMs?: number, maxPollIntervalMs?: number, onRevoked?: (c: ConsumerCoordinator) => Promise<void> } = {}): Member {
+function member (kafka: InMemoryKafka, tag: string, options: { clock?: Clock, sessionTimeoutMs?: number, maxPollIntervalMs?: number, onRevoked?: (c: ConsumerCoordinator) => Promise<void>, onAssigned?: () => Promise<void> } = {}): Member {
   const events: Event[] = []
   const assignor = new TestAssignor(tag)
   const factory = kafka.client()({ bootstrapServers: [], clientId: tag, ssl: undefined, sasl: undefined, connectionTimeoutMs: 1000, requestTimeoutMs: 1000, logger: silentLogger })
@@ -53,7 +53,7 @@ function member (kafka: InMemoryKafka, tag: string, options: { clock?: Clock, se
     listener: {
       onPartitionsRevoked: async (p) => { events.push(['revoked', [...p]]); await options.onRevoked?.(coordinator) },
       onPartitionsLost: async (p) => { events.push(['lost', [...p]]) },
-      onPartitionsAssigned: async (a) => { events.push(['assigned', a]) }
+      onPartitionsAssigned: async (a) => { events.push(['assigned', a]); await options.onAssigned?.() }
     },
     subscription: async () => [TOPIC],
     partitionCounts: async (topics) => new Map(topics.map(t => [t, kafka.topic(t)?.partitions ?? 0])),
@@ -185,6 +185,30 @@ describe('ConsumerCoordinator on the in-memory Kafka', function () {
     expect(error).to.have.property('code', 'TASK_MIGRATED')
     expect(kafka.requests({ api: 'commitOffsets' })).to.have.length(0)
     expect(kafka.requests({ api: 'heartbeat' }).length).to.be.greaterThan(0)
+  })
+
+  it('confirmMembership: true while heartbeats go through; after a gap past the session timeout it asks, and an evicted member is out', async () => {
+    const clock = new ManualClock(Date.now())
+    const a = join('a', { clock, sessionTimeoutMs: 300 })
+    await a.poll()
+    kafka.clearRequests()
+    expect(await a.coordinator.confirmMembership()).to.equal(true)
+    expect(kafka.requests({ api: 'heartbeat' })).to.have.length(0)
+    kafka.evictMember(GROUP, a.coordinator.memberId)
+    clock.advance(1000)
+    expect(await a.coordinator.confirmMembership()).to.equal(false)
+    expect(kafka.requests({ api: 'heartbeat' }).map(r => r.error)).to.include('UNKNOWN_MEMBER_ID')
+    expect(a.coordinator.state).to.equal('UNJOINED')
+  })
+
+  it('an error the listener throws from onPartitionsAssigned is the poll\'s, even a retriable one (no JoinGroup retry)', async () => {
+    let calls = 0
+    const a = join('a', { onAssigned: async () => { if (calls++ === 0) throw new KafkaRequestError('REQUEST_TIMED_OUT', 'listener') } })
+    const error = await a.poll().then(() => undefined, (e: unknown) => e)
+    expect(error).to.have.property('errorName', 'REQUEST_TIMED_OUT')
+    expect(kafka.requests({ api: 'joinGroup' })).to.have.length(1)
+    expect(a.coordinator.state).to.equal('STABLE')
+    expect(calls).to.equal(1)
   })
 
   it('a commit in a generation the group left behind is TASK_MIGRATED and the member loses its partitions', async () => {

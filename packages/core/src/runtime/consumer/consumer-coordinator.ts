@@ -130,16 +130,20 @@ export class ConsumerCoordinator {
         await this.#onJoinPrepare()
         this.#joinPrepared = true
       }
+      let assignment: MemberAssignment
       try {
-        await this.#joinAndSync()
-        this.#joinPrepared = false
-        return
+        assignment = await this.#joinAndSync()
       } catch (error) {
         if (this.#isClosed() || this.#interruptCalled) return
         if (isKafkaError(error, ...FATAL) || !isRetriableJoinError(error)) throw error
         this.#o.logger.info(`Group member ${this.#o.clientId} of ${this.#o.groupId}: rejoining after ${errorText(error)}`)
         await this.#sleep.wait(Math.min(this.#o.retryBackoffMs * 2 ** attempts++, MAX_BACKOFF_MS))
+        continue
       }
+      this.#joinPrepared = false
+      // Outside the retries: what the listener throws is the caller's (a retriable error of its own is no JoinGroup error).
+      await this.#o.listener.onPartitionsAssigned(assignment)
+      return
     }
   }
 
@@ -158,7 +162,8 @@ export class ConsumerCoordinator {
     this.#o.onAssignmentCleared()
   }
 
-  async #joinAndSync (): Promise<void> {
+  /** JoinGroup and SyncGroup; returns the new assignment (the listener is told by the caller). */
+  async #joinAndSync (): Promise<MemberAssignment> {
     const topics = await this.#o.subscription()
     const reason = this.#rejoinReason
     this.#rejoinReason = undefined
@@ -206,7 +211,7 @@ export class ConsumerCoordinator {
     this.#owned = [...assignment.partitions]
     this.#o.logger.info(`Group member ${this.#o.clientId} joined ${this.#o.groupId} in generation ${joined.generationId}${joined.leaderId === joined.memberId ? ' as leader' : ''} with ${assignment.partitions.length} partition(s)`)
     this.#o.onAssignment(assignment)
-    await this.#o.listener.onPartitionsAssigned(assignment)
+    return assignment
   }
 
   /** Leader only: every member's subscription through the assignor. */
@@ -317,6 +322,15 @@ export class ConsumerCoordinator {
     if (this.#o.clock.milliseconds() - this.#lastHeartbeatOk <= this.#o.sessionTimeoutMs) return
     this.#heartbeatInFlight ??= this.#sendHeartbeat().finally(() => { this.#heartbeatInFlight = undefined })
     await this.#heartbeatInFlight
+  }
+
+  /**
+   * Whether the member still holds a generation; after a gap without a successful heartbeat
+   * longer than the session timeout it asks the coordinator first (it may have been evicted).
+   */
+  async confirmMembership (): Promise<boolean> {
+    await this.#confirmMembershipIfStale()
+    return this.#generation.generationId >= 0
   }
 
   /**

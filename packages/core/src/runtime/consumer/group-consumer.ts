@@ -149,6 +149,11 @@ export class GroupConsumer implements MainConsumer {
     await this.#coordinator.commitOffsets(offsets)
   }
 
+  /** Whether this member still holds its generation, asking the coordinator after a long gap without heartbeats. */
+  async confirmMembership (): Promise<boolean> {
+    return await this.#coordinator.confirmMembership()
+  }
+
   async committed (partitions: readonly TopicPartition[]): Promise<Map<string, CommittedOffset>> {
     this.#requireOpen('committed')
     return await this.#coordinator.fetchCommittedOffsets(partitions)

@@ -1,0 +1,182 @@
+/**
+ * The runtime's main consumer (GroupConsumer: group member + fetcher) and its group-less reader
+ * (AssignedPartitionReader) on the in-memory Kafka: where assigned partitions start, what
+ * pause/resume/seek accept and what a pause does to a batch already fetched, and how a position
+ * out of range is reset.
+ */
+import { expect } from 'chai'
+import { resolveStreamsConfig, silentLogger, systemClock, tpKey } from '@kstreams/core'
+import type { AdminPort, FetchedBatch, KafkaClientFactory, TopicPartition, TopicPartitionOffset } from '@kstreams/core'
+import { AssignedPartitionReader, GroupConsumer } from '@kstreams/core/internal'
+import type { GroupAssignor, GroupMemberSubscription, MemberAssignment } from '@kstreams/core/internal'
+import { InMemoryKafka } from '@kstreams/testing/in-memory-kafka'
+import { eventually } from '../in-memory-kafka/helpers.js'
+
+const GROUP = 'consumers'
+const TOPIC = 'in'
+const config = resolveStreamsConfig({
+  applicationId: GROUP,
+  sessionTimeoutMs: 500,
+  heartbeatIntervalMs: 100,
+  fetchMaxWaitMs: 50,
+  retryBackoffMs: 20,
+  defaultApiTimeoutMs: 1000
+})
+
+/** Every partition of the subscribed topics, round robin over the members. */
+const roundRobin: GroupAssignor = {
+  name: 'round-robin',
+  subscriptionUserData: () => Buffer.alloc(0),
+  assign: async (members: readonly GroupMemberSubscription[], counts: ReadonlyMap<string, number>) => {
+    const partitions = [...counts].flatMap(([topic, n]) => Array.from({ length: n }, (_, partition) => ({ topic, partition })))
+    return new Map<string, MemberAssignment>(members.map((m, i) => [m.memberId, { partitions: partitions.filter((_, j) => j % members.length === i), userData: Buffer.alloc(0) }]))
+  }
+}
+
+const tp = (partition: number): TopicPartition => ({ topic: TOPIC, partition })
+const offsetsOf = (batches: readonly FetchedBatch[], partition: number): number[] =>
+  batches.filter(b => b.partition === partition).flatMap(b => b.records.map(r => r.offset))
+
+/** The offsets a client's fetches asked for, of one partition. */
+const fetchedAt = (kafka: InMemoryKafka, clientId: string, partition: number): number[] =>
+  kafka.requests({ api: 'fetch', clientId }).flatMap(r => (r.partitions ?? []) as TopicPartitionOffset[]).filter(p => p.partition === partition).map(p => p.offset)
+
+describe('GroupConsumer and AssignedPartitionReader on the in-memory Kafka', function () {
+  this.timeout(10_000)
+  let kafka: InMemoryKafka
+  let clients: KafkaClientFactory
+  let admin: AdminPort
+  const consumers: GroupConsumer[] = []
+
+  beforeEach(() => {
+    kafka = new InMemoryKafka()
+    kafka.createTopic(TOPIC, 2)
+    clients = kafka.clientFactory()
+    admin = clients.admin({ clientId: 'test-admin' })
+  })
+
+  afterEach(async () => {
+    for (const c of consumers.splice(0)) await c.close({ leaveGroup: true })
+    await admin.close()
+    kafka.close()
+  })
+
+  function consumer (clientId: string, fetchMaxWaitMs = config.fetchMaxWaitMs): GroupConsumer {
+    const c = new GroupConsumer({
+      clients,
+      groupId: GROUP,
+      clientId,
+      topics: [TOPIC],
+      assignor: roundRobin,
+      listener: { onPartitionsRevoked: async () => {}, onPartitionsLost: async () => {}, onPartitionsAssigned: async () => {} },
+      admin: clients.admin({ clientId: `${clientId}-admin` }),
+      config: { ...config, fetchMaxWaitMs },
+      resetPolicy: () => 'earliest',
+      clock: systemClock,
+      logger: silentLogger
+    })
+    consumers.push(c)
+    return c
+  }
+
+  /** Polls until each `partition` has handed out its `count` records (or more), for up to 5 s; returns every batch polled. */
+  async function pollFor (c: GroupConsumer, counts: Readonly<Record<number, number>>): Promise<FetchedBatch[]> {
+    const batches: FetchedBatch[] = []
+    const deadline = Date.now() + 5000
+    const done = (): boolean => Object.entries(counts).every(([p, n]) => offsetsOf(batches, Number(p)).length >= n)
+    while (!done() && Date.now() < deadline) batches.push(...await c.poll(100))
+    return batches
+  }
+
+  const produce = (partition: number, n: number): void => {
+    kafka.produce(TOPIC, Array.from({ length: n }, (_, i) => ({ partition, value: `v${i}` })))
+  }
+
+  it('starts at the committed offsets, else at the earliest offset (the log start)', async () => {
+    produce(0, 10)
+    produce(1, 10)
+    const first = consumer('first')
+    await first.poll(0)
+    await first.commit([{ topic: TOPIC, partition: 0, offset: 5 }])
+    await first.close({ leaveGroup: true })
+    await admin.deleteRecords([{ topic: TOPIC, partition: 1, offset: 3 }])
+
+    const second = consumer('second')
+    const batches = await pollFor(second, { 0: 5, 1: 7 })
+    expect(second.assignment().map(p => p.partition).sort()).to.deep.equal([0, 1])
+    expect(offsetsOf(batches, 0)).to.deep.equal([5, 6, 7, 8, 9])
+    expect(offsetsOf(batches, 1)).to.deep.equal([3, 4, 5, 6, 7, 8, 9])
+  })
+
+  it('pause, resume and seek accept assigned partitions only; seek moves the position', async () => {
+    kafka.createTopic('other', 1)
+    produce(0, 10)
+    const c = consumer('c')
+    expect(() => { c.pause([tp(0)]) }).to.throw().with.property('code', 'ILLEGAL_STATE') // nothing assigned yet
+    await pollFor(c, { 0: 10 })
+    for (const call of [() => { c.pause([{ topic: 'other', partition: 0 }]) }, () => { c.resume([tp(2)]) }, () => { c.seek({ topic: TOPIC, partition: 5, offset: 0 }) }]) {
+      expect(call).to.throw().with.property('code', 'ILLEGAL_STATE')
+    }
+    expect(() => { c.seek({ ...tp(0), offset: -1 }) }).to.throw().with.property('code', 'ILLEGAL_ARGUMENT')
+    c.seek({ ...tp(0), offset: 7 })
+    expect(offsetsOf(await pollFor(c, { 0: 3 }), 0)).to.deep.equal([7, 8, 9])
+  })
+
+  it('a batch fetched before a pause is not handed out while paused, and comes after resume, where it left off', async () => {
+    produce(0, 5)
+    produce(1, 5)
+    const c = consumer('c', 5000)
+    await pollFor(c, { 0: 5 })
+    const producedAt = Date.now()
+    produce(0, 3)
+    // The fetch in flight (sent before poll returned, waiting up to 5 s for data) answers with the new records: they wait in the buffer.
+    await eventually(() => kafka.requests({ api: 'fetch', clientId: 'c' }).some(r => r.endMs >= producedAt && r.error === undefined))
+    c.pause([tp(0)])
+    produce(1, 2)
+    const whilePaused = [...await c.poll(200), ...await c.poll(200)]
+    expect(offsetsOf(whilePaused, 0)).to.deep.equal([])
+    expect(offsetsOf(whilePaused, 1)).to.deep.equal([5, 6])
+    c.resume([tp(0)])
+    expect(offsetsOf(await pollFor(c, { 0: 3 }), 0)).to.deep.equal([5, 6, 7])
+  })
+
+  it('a position below the log start (records deleted) is out of range: reset to the earliest offset', async () => {
+    produce(0, 10)
+    const c = consumer('c')
+    await pollFor(c, { 0: 10 })
+    await admin.deleteRecords([{ topic: TOPIC, partition: 0, offset: 6 }])
+    c.seek({ ...tp(0), offset: 2 })
+    expect(offsetsOf(await pollFor(c, { 0: 4 }), 0)).to.deep.equal([6, 7, 8, 9])
+    expect(fetchedAt(kafka, 'c', 0)).to.include(2)
+  })
+
+  it('a committed offset beyond the end is out of range: reset to the earliest offset', async () => {
+    produce(0, 4)
+    const first = consumer('first')
+    await first.poll(0)
+    await first.commit([{ topic: TOPIC, partition: 0, offset: 100 }])
+    await first.close({ leaveGroup: true })
+    const second = consumer('second')
+    expect(offsetsOf(await pollFor(second, { 0: 4 }), 0)).to.deep.equal([0, 1, 2, 3])
+    expect(fetchedAt(kafka, 'second', 0)).to.include(100)
+  })
+
+  it('AssignedPartitionReader: an out-of-range reset comes as an empty batch whose nextOffset is the new position', async () => {
+    produce(0, 10)
+    await admin.deleteRecords([{ topic: TOPIC, partition: 0, offset: 6 }])
+    const reader = AssignedPartitionReader.create(clients, 'reader', config, silentLogger)
+    try {
+      reader.assign([{ ...tp(0), offset: 2 }, { ...tp(1), offset: undefined }])
+      const batches: FetchedBatch[] = []
+      const deadline = Date.now() + 5000
+      while (offsetsOf(batches, 0).length < 4 && Date.now() < deadline) batches.push(...await reader.poll(100))
+      const forP0 = batches.filter(b => b.partition === 0)
+      expect(forP0[0]).to.deep.include({ topic: TOPIC, partition: 0, records: [], nextOffset: 6 })
+      expect(forP0.slice(1).flatMap(b => b.records.map(r => r.offset))).to.deep.equal([6, 7, 8, 9])
+      expect(batches.filter(b => b.partition === 1).flatMap(b => b.records)).to.deep.equal([])
+      expect(kafka.requests({ api: 'listOffsets', clientId: 'reader' }).flatMap(r => r.partitions!.map(p => tpKey(p.topic, p.partition))).sort()).to.deep.equal([`${TOPIC}-0`, `${TOPIC}-1`])
+    } finally {
+      await reader.close()
+    }
+  })
+})
