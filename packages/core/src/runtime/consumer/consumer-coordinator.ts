@@ -83,7 +83,12 @@ export class ConsumerCoordinator {
   #rejoinReason: string | undefined = 'the member joins for the first time'
   /** The listener already gave up the partitions of the pending rejoin. */
   #joinPrepared = false
-  #lastHeartbeatOk: number
+  /**
+   * When the request was sent that the coordinator last answered for this membership: a lower
+   * bound of when it last heard from the member, so the session cannot expire before this plus
+   * the session timeout.
+   */
+  #heardFrom: number
   #lastPoll: number
   #heartbeatTimer: NodeJS.Timeout | undefined
   #heartbeatInFlight: Promise<void> | undefined
@@ -95,8 +100,8 @@ export class ConsumerCoordinator {
   constructor (options: ConsumerCoordinatorOptions) {
     this.#o = options
     this.#lifecycle = new Lifecycle(`group member ${options.clientId}`, 'UNJOINED', TRANSITIONS)
-    this.#lastHeartbeatOk = options.clock.milliseconds()
-    this.#lastPoll = this.#lastHeartbeatOk
+    this.#heardFrom = options.clock.milliseconds()
+    this.#lastPoll = this.#heardFrom
     this.#interrupted = new Promise<never>((_resolve, reject) => { this.#rejectInterrupted = reject })
     this.#interrupted.catch(() => undefined)
   }
@@ -170,6 +175,7 @@ export class ConsumerCoordinator {
     this.#stopHeartbeats()
     this.#lifecycle.transition('PREPARING_REBALANCE')
     let joined: JoinGroupResponse
+    const joinSent = this.#o.clock.milliseconds()
     try {
       joined = await this.#orInterrupt(this.#o.port.joinGroup({
         memberId: this.#generation.memberId,
@@ -185,11 +191,13 @@ export class ConsumerCoordinator {
     }
     this.#generation = { generationId: joined.generationId, memberId: joined.memberId }
     this.#lifecycle.transition('COMPLETING_REBALANCE')
-    this.#heartbeatOk()
+    this.#heardFrom = joinSent
     this.#startHeartbeats()
     let bytes: Buffer
+    let syncSent = joinSent
     try {
       const assignments = joined.leaderId === joined.memberId ? await this.#orInterrupt(this.#assign(joined)) : []
+      syncSent = this.#o.clock.milliseconds()
       bytes = await this.#orInterrupt(this.#o.port.syncGroup({
         generationId: joined.generationId,
         memberId: joined.memberId,
@@ -207,7 +215,7 @@ export class ConsumerCoordinator {
     }
     const assignment = decodeAssignment(bytes)
     this.#lifecycle.transition('STABLE')
-    this.#heartbeatOk()
+    this.#heardFrom = Math.max(this.#heardFrom, syncSent)
     this.#owned = [...assignment.partitions]
     this.#o.logger.info(`Group member ${this.#o.clientId} joined ${this.#o.groupId} in generation ${joined.generationId}${joined.leaderId === joined.memberId ? ' as leader' : ''} with ${assignment.partitions.length} partition(s)`)
     this.#o.onAssignment(assignment)
@@ -251,10 +259,6 @@ export class ConsumerCoordinator {
     return true
   }
 
-  #heartbeatOk (): void {
-    this.#lastHeartbeatOk = this.#o.clock.milliseconds()
-  }
-
   #startHeartbeats (): void {
     this.#stopHeartbeats()
     const tick = (): void => {
@@ -289,15 +293,16 @@ export class ConsumerCoordinator {
 
   async #sendHeartbeat (): Promise<void> {
     const generation = this.#generation
+    const sent = this.#o.clock.milliseconds()
     try {
       await this.#o.port.heartbeat(generation)
-      if (generation === this.#generation) this.#heartbeatOk()
+      if (generation === this.#generation) this.#heardFrom = Math.max(this.#heardFrom, sent)
     } catch (error) {
       if (generation !== this.#generation || this.state === 'CLOSED') return
       if (this.#checkLost(error, generation, 'Heartbeat')) return
       if (isKafkaError(error, 'REBALANCE_IN_PROGRESS')) {
         // The group is rebalancing: the member is still in its generation, so it rejoins the normal way.
-        this.#heartbeatOk()
+        this.#heardFrom = Math.max(this.#heardFrom, sent)
         if (this.state === 'STABLE') this.requestRejoin('the group is rebalancing')
         return
       }
@@ -313,15 +318,21 @@ export class ConsumerCoordinator {
   }
 
   /**
-   * After a gap without a successful heartbeat longer than the session timeout (the process was
-   * stopped, the event loop blocked, the coordinator unreachable), the member may have been
-   * evicted: ask before anything more is processed or committed in this generation.
+   * Whether the coordinator may have evicted the member: it has not heard from it for half the
+   * session timeout (a stopped process, a blocked event loop, an unreachable coordinator). Then
+   * a heartbeat asks before anything more is processed, sent or committed in this generation.
+   * Past the whole session timeout the member waits until the coordinator answers either way:
+   * going on could write what the group's new owner of its tasks also writes.
    */
   async #confirmMembershipIfStale (): Promise<void> {
-    if (this.state !== 'STABLE') return
-    if (this.#o.clock.milliseconds() - this.#lastHeartbeatOk <= this.#o.sessionTimeoutMs) return
-    this.#heartbeatInFlight ??= this.#sendHeartbeat().finally(() => { this.#heartbeatInFlight = undefined })
-    await this.#heartbeatInFlight
+    const session = this.#o.sessionTimeoutMs
+    for (let attempt = 0; this.state === 'STABLE' && !this.#interruptCalled; attempt++) {
+      if (this.#o.clock.milliseconds() - this.#heardFrom <= session / 2) return
+      this.#heartbeatInFlight ??= this.#sendHeartbeat().finally(() => { this.#heartbeatInFlight = undefined })
+      await this.#heartbeatInFlight
+      if (this.#o.clock.milliseconds() - this.#heardFrom <= session) return
+      await this.#sleep.wait(Math.min(this.#o.retryBackoffMs * 2 ** attempt, MAX_BACKOFF_MS))
+    }
   }
 
   /**
