@@ -1,7 +1,7 @@
 /**
  * `new StreamsBuilder({ dslStoreSuppliers: RocksDBDslStoreSuppliers })`: every DSL store without an
- * explicit supplier is a RocksDB store (files under the task directory, state kept across a driver
- * restart); the default builder keeps them in memory.
+ * explicit supplier is a RocksDB store (files under the task directory); the default builder keeps
+ * them in memory.
  */
 import { expect } from 'chai'
 import { Serdes, type Topology } from '@kstreams/core'
@@ -29,20 +29,18 @@ describe('RocksDBDslStoreSuppliers (dslStoreSuppliers)', () => {
   const fixture = new StoreFixture()
   after(async () => { await fixture.cleanup() })
 
-  it('makes DSL stores persistent RocksDB stores: files in the task directory, counts kept across a restart', async () => {
+  it('makes DSL stores persistent RocksDB stores: files in the task directory, removed with it at close', async () => {
     const stateDir = await fixture.dirs.make()
     const config = { applicationId: 'dsl-rocks', stateDir }
-    const first = await TopologyTestDriver.create(wordCount(new StreamsBuilder({ dslStoreSuppliers: RocksDBDslStoreSuppliers })), config)
-    first.createInputTopic('lines', S, S).pipeInput('1', 'a b a')
-    expect(first.getTimestampedKeyValueStore<string, number>('counts')!.get('a')!.value).to.equal(2)
-    expect(first.getTimestampedKeyValueStore<string, number>('counts')!.persistent).to.equal(true)
-    first.close()
+    const driver = await TopologyTestDriver.create(wordCount(new StreamsBuilder({ dslStoreSuppliers: RocksDBDslStoreSuppliers })), config)
+    const input = driver.createInputTopic('lines', S, S)
+    input.pipeInput('1', 'a b a')
+    input.pipeInput('2', 'a')
+    expect(driver.getTimestampedKeyValueStore<string, number>('counts')!.get('a')!.value).to.equal(3)
+    expect(driver.getTimestampedKeyValueStore<string, number>('counts')!.persistent).to.equal(true)
     expect(await exists(join(stateDir, 'dsl-rocks', '0_0', 'rocksdb', 'counts'))).to.equal(true)
-
-    const second = await TopologyTestDriver.create(wordCount(new StreamsBuilder({ dslStoreSuppliers: RocksDBDslStoreSuppliers })), config)
-    second.createInputTopic('lines', S, S).pipeInput('2', 'a')
-    expect(second.getTimestampedKeyValueStore<string, number>('counts')!.get('a')!.value).to.equal(3)
-    second.close()
+    driver.close()
+    expect(await exists(join(stateDir, 'dsl-rocks'))).to.equal(false)
   })
 
   it('without it the DSL stores are in memory', async () => {

@@ -6,14 +6,19 @@
  * processed in the same call; records written to a global topic update the global store.
  * Like Kafka's driver it has one record cache (`statestoreCacheMaxBytes`) and one metrics
  * registry, and captures changelog records as output on `<applicationId>-<store>-changelog`.
+ * Each driver has its own state directory, as Kafka's: a fresh temporary directory unless
+ * `stateDir` is given, in which it uses `<stateDir>/<applicationId>`; close() removes it, so no
+ * test sees the persistent state of another.
  */
 import {
   type ChangelogWriter, type DeserializerLike, Headers, type KeyValueStore, ManualClock, type SerializerLike, type StateStore,
   type StreamsConfig, StreamsError, TaskId, type TimestampedKeyValueStore, type Topology, resolveStreamsConfig,
   type SessionStore, type TimestampedWindowStore, type WindowStore
 } from '@kstreams/core'
-import { GlobalStateUpdateTask, StreamTask, TOPOLOGY_DEF, type CollectedRecord, type TopologyDef } from '@kstreams/core/internal'
+import { GlobalStateUpdateTask, StateDirectory, StreamTask, TOPOLOGY_DEF, type CollectedRecord, type TopologyDef } from '@kstreams/core/internal'
 import { StreamsMetricsRegistry, ThreadCache, type MetricSnapshot, type RecordingLevel } from '@kstreams/core/internal'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TestInputTopic, type InputPipe } from './test-input-topic.js'
 import { TestOutputTopic, type OutputSource } from './test-output-topic.js'
@@ -33,6 +38,8 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
   readonly #offsets = new Map<string, number>()
   readonly #pending: CollectedRecord[] = []
   readonly #metrics: StreamsMetricsRegistry
+  /** What close() removes: the driver's own temporary state directory, or `<stateDir>/<applicationId>`. */
+  readonly #stateDirToRemove: string
   #ready = false
   #closed = false
 
@@ -48,33 +55,42 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
       outerJoinEmitIntervalMs: config.outerJoinEmitIntervalMs ?? 0,
       windowedAggregationEmitIntervalMs: config.windowedAggregationEmitIntervalMs ?? 0
     })
-    this.#def = topology[TOPOLOGY_DEF]()
-    this.#clock = new ManualClock(initialWallClockTimeMs ?? Date.now())
-    const appDir = join(resolved.stateDir, resolved.applicationId)
-    const recordingLevel: RecordingLevel = resolved.metricsRecordingLevel
-    this.#metrics = new StreamsMetricsRegistry({ recordingLevel, clock: this.#clock, threadId: 'main' })
-    if (this.#def.globalStores.length > 0) {
-      this.#globalTask = new GlobalStateUpdateTask({ topology: this.#def, config: resolved, clock: this.#clock, stateDir: join(appDir, 'global'), metrics: this.#metrics })
-    }
-    if (this.#def.subtopologies.length > 0) {
-      this.#task = new StreamTask({
-        id: new TaskId(0, 0),
-        topology: this.#def,
-        subtopologies: this.#def.subtopologies.map(s => s.id),
-        config: resolved,
-        clock: this.#clock,
-        collector: { send: (r) => { this.#pending.push(r) }, partitionsFor: () => 1 },
-        stateDir: join(appDir, '0_0'),
-        globalStores: this.#globalTask?.stores ?? new Map(),
-        cache: new ThreadCache({ maxCacheSizeBytes: resolved.statestoreCacheMaxBytes, metrics: this.#metrics }),
-        metrics: this.#metrics,
-        changelogWriter: storeName => this.#changelogWriter(`${resolved.applicationId}-${storeName}-changelog`)
-      })
-    }
-    const opened = this.#initialize()
-    if (opened instanceof Promise) {
-      this.#initPromise = opened
-      opened.catch(() => {})
+    // The application id is checked as the runtime checks it ('..' would write outside stateDir).
+    const checked = new StateDirectory(resolved.stateDir, resolved.applicationId)
+    const own = config.stateDir === undefined ? mkdtempSync(join(tmpdir(), 'kstreams-topology-test-driver-')) : undefined
+    const stateDirectory = own === undefined ? checked : new StateDirectory(own, resolved.applicationId)
+    this.#stateDirToRemove = own ?? stateDirectory.appDir
+    try {
+      this.#def = topology[TOPOLOGY_DEF]()
+      this.#clock = new ManualClock(initialWallClockTimeMs ?? Date.now())
+      const recordingLevel: RecordingLevel = resolved.metricsRecordingLevel
+      this.#metrics = new StreamsMetricsRegistry({ recordingLevel, clock: this.#clock, threadId: 'main' })
+      if (this.#def.globalStores.length > 0) {
+        this.#globalTask = new GlobalStateUpdateTask({ topology: this.#def, config: resolved, clock: this.#clock, stateDir: stateDirectory.globalDir(), metrics: this.#metrics })
+      }
+      if (this.#def.subtopologies.length > 0) {
+        this.#task = new StreamTask({
+          id: new TaskId(0, 0),
+          topology: this.#def,
+          subtopologies: this.#def.subtopologies.map(s => s.id),
+          config: resolved,
+          clock: this.#clock,
+          collector: { send: (r) => { this.#pending.push(r) }, partitionsFor: () => 1 },
+          stateDir: stateDirectory.taskDir(new TaskId(0, 0)),
+          globalStores: this.#globalTask?.stores ?? new Map(),
+          cache: new ThreadCache({ maxCacheSizeBytes: resolved.statestoreCacheMaxBytes, metrics: this.#metrics }),
+          metrics: this.#metrics,
+          changelogWriter: storeName => this.#changelogWriter(`${resolved.applicationId}-${storeName}-changelog`)
+        })
+      }
+      const opened = this.#initialize()
+      if (opened instanceof Promise) {
+        this.#initPromise = opened
+        opened.catch(() => {})
+      }
+    } catch (err) {
+      this.#removeStateDir()
+      throw err
     }
   }
 
@@ -88,7 +104,12 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
   /** Creates a driver and waits until every store is open. */
   static async create (topology: Topology, config: StreamsConfig = {}, initialWallClockTimeMs?: number): Promise<TopologyTestDriver> {
     const driver = new TopologyTestDriver(topology, config, initialWallClockTimeMs)
-    await driver.#initPromise
+    try {
+      await driver.#initPromise
+    } catch (err) {
+      try { driver.close() } catch { /* the open error is the one to report */ }
+      throw err
+    }
     return driver
   }
 
@@ -268,7 +289,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     throw new StreamsError('ILLEGAL_ARGUMENT', `State store ${name} is not a session store`)
   }
 
-  /** Closes processors and stores; idempotent. */
+  /** Closes processors and stores and removes the driver's state directory; idempotent. */
   close (): void {
     if (this.#closed) return
     this.#closed = true
@@ -281,7 +302,13 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     } catch (err) { first ??= err }
     try { this.#task?.close() } catch (err) { first ??= err }
     try { this.#globalTask?.close() } catch (err) { first ??= err }
+    try { this.#removeStateDir() } catch (err) { first ??= err }
     if (first !== undefined) throw first
+  }
+
+  /** Kafka's StateDirectory.clean() at close: the stores are closed, their files go. */
+  #removeStateDir (): void {
+    rmSync(this.#stateDirToRemove, { recursive: true, force: true, maxRetries: 3 })
   }
 
   [Symbol.dispose] (): void {

@@ -163,6 +163,12 @@ describe('TopologyTestDriver', () => {
     driver.close()
   })
 
+  it('rejects an application id that cannot be a directory name, as the runtime does', () => {
+    for (const applicationId of ['..', '.']) {
+      expect(() => new TopologyTestDriver(counting(false), { applicationId }), applicationId).to.throw().with.property('code', 'ILLEGAL_ARGUMENT')
+    }
+  })
+
   it('rejects unknown config keys, naming the key', () => {
     let err: any
     try { new TopologyTestDriver(passThrough(), { applicationID: 'x' } as any) } catch (e) { err = e }

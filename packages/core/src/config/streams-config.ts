@@ -45,6 +45,11 @@ export interface StreamsConfig {
   /** Default 30000, or 100 under exactly_once_v2. */
   commitIntervalMs?: number
   stateDir?: string
+  /**
+   * How long the directory of a task this instance no longer has is kept before the state cleaner
+   * deletes it (Kafka's `state.cleanup.delay.ms`); default 600000 (10 min).
+   */
+  stateCleanupDelayMs?: number
   statestoreCacheMaxBytes?: number
   processingGuarantee?: ProcessingGuarantee
   replicationFactor?: number
@@ -149,6 +154,7 @@ const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
   numStreamThreads: positiveInt,
   commitIntervalMs: nonNegativeInt,
   stateDir: nonEmptyString,
+  stateCleanupDelayMs: positiveInt,
   statestoreCacheMaxBytes: nonNegativeInt,
   processingGuarantee: v => v === 'at_least_once' || v === 'exactly_once_v2' ? undefined : 'must be "at_least_once" or "exactly_once_v2"',
   replicationFactor: v => Number.isSafeInteger(v) && ((v as number) >= 1 || v === -1) ? undefined : 'must be a positive integer or -1 (broker default)',
@@ -235,6 +241,7 @@ export function resolveStreamsConfig (config: StreamsConfig = {}): ResolvedStrea
     numStreamThreads: config.numStreamThreads ?? 1,
     commitIntervalMs: config.commitIntervalMs ?? (guarantee === 'exactly_once_v2' ? 100 : 30000),
     stateDir: config.stateDir ?? join(tmpdir(), 'kafka-streams'),
+    stateCleanupDelayMs: config.stateCleanupDelayMs ?? 600000,
     statestoreCacheMaxBytes: config.statestoreCacheMaxBytes ?? 10 * 1024 * 1024,
     processingGuarantee: guarantee,
     replicationFactor: config.replicationFactor ?? -1,

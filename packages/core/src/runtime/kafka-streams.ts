@@ -15,6 +15,7 @@ import type { StateStore } from '../state/state-store.js'
 import { Lifecycle } from './lifecycle.js'
 import type { MetricSnapshot } from '../metrics/metric-name.js'
 import { StateDirectory } from './state/state-directory.js'
+import { StateCleaner } from './state/state-cleaner.js'
 import { StreamThread, type StreamThreadState } from './stream-thread.js'
 import { GlobalStreamThread } from './global-stream-thread.js'
 import type { KafkaClient, KafkaClientFactory } from './kafka/ports.js'
@@ -75,6 +76,7 @@ export class KafkaStreams {
   readonly #lifecycle: Lifecycle<KafkaStreamsState>
   readonly #threads: StreamThread[] = []
   readonly #stateDirectory: StateDirectory
+  #stateCleaner: StateCleaner | undefined
   #stateListener: StateListener | undefined
   #exceptionHandler: StreamsUncaughtExceptionHandler | undefined
   #restoreListener: StateRestoreListener | undefined
@@ -180,6 +182,8 @@ export class KafkaStreams {
     const starting = (): boolean => this.state() === 'REBALANCING'
     try {
       await this.#stateDirectory.lock()
+      this.#stateCleaner = new StateCleaner({ stateDirectory: this.#stateDirectory, cleanupDelayMs: this.#config.stateCleanupDelayMs, clock: this.#options.clock ?? systemClock, logger: this.#logger })
+      this.#stateCleaner.start()
       const processId = await this.#stateDirectory.processId()
       this.#assignment = createThreadAssignment({
         def: this.#def,
@@ -214,7 +218,7 @@ export class KafkaStreams {
       if (!starting()) return
       this.#lifecycle.transition('PENDING_ERROR')
       await this.#shutdownThreads(false)
-      await this.#stateDirectory.unlock()
+      await this.#releaseStateDirectory()
       this.#lifecycle.transition('ERROR')
       throw err
     }
@@ -308,8 +312,14 @@ export class KafkaStreams {
     this.#logger.error(`Shutting down in ERROR: ${reason}`)
     this.#lifecycle.transition('PENDING_ERROR')
     await this.#shutdownThreads(false)
-    await this.#stateDirectory.unlock()
+    await this.#releaseStateDirectory()
     this.#lifecycle.transition('ERROR')
+  }
+
+  /** Stops the state cleaner, then lets go of the app lock. */
+  async #releaseStateDirectory (): Promise<void> {
+    await this.#stateCleaner?.stop()
+    await this.#stateDirectory.unlock()
   }
 
   async #shutdownThreads (clean: boolean): Promise<void> {
@@ -484,7 +494,7 @@ export class KafkaStreams {
       await this.#starting?.catch(() => undefined)
       await bootstrapping?.catch(() => undefined)
       await this.#shutdownThreads(true)
-      await this.#stateDirectory.unlock()
+      await this.#releaseStateDirectory()
       this.#lifecycle.transition('NOT_RUNNING')
     })()
     if (options.timeoutMs === undefined) {
@@ -498,7 +508,10 @@ export class KafkaStreams {
     return done
   }
 
-  /** Deletes the local state of this application id; only when not running. */
+  /**
+   * Deletes the local state of this application id; only when not running, and under the
+   * state directory's lock: STATE_DIR_LOCKED while another instance runs on it.
+   */
   async cleanUp (): Promise<void> {
     const state = this.state()
     if (state !== 'CREATED' && state !== 'NOT_RUNNING' && state !== 'ERROR') {

@@ -45,6 +45,8 @@ export interface StandbyTasksOptions {
   readonly clock: Clock
   readonly logger: Logger
   readonly stateDirectory: StateDirectory
+  /** In whose name the standbys' task directories are locked (the thread's task manager). */
+  readonly lockOwner: object
   readonly collector: RecordCollector
   readonly changelogReader: ChangelogReader
   readonly globalStores: ReadonlyMap<string, StateStore>
@@ -81,7 +83,7 @@ export class StandbyTasks {
 
   /** Creates a standby: its stores follow their changelogs from the checkpoint; nothing is processed. */
   async create (id: TaskId): Promise<void> {
-    const taskDir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.taskDir(id))
+    const taskDir = await this.#o.stateDirectory.lockTask(id, this.#o.lockOwner, this.#o.config.taskTimeoutMs)
     const stateManager = new ProcessorStateManager(id, taskDir, this.#o.logger)
     const task = new StreamTask({
       id,
@@ -105,8 +107,7 @@ export class StandbyTasks {
     } catch (err) {
       if (!(err instanceof StreamsError) || err.code !== 'TASK_CORRUPTED') throw err
       this.#o.logger.warn(`${err.message}; wiping the local state of standby task ${id.toString()}`)
-      await this.close(id.toString(), false)
-      await this.#o.stateDirectory.wipeTask(id)
+      await this.close(id.toString(), false, 'MIGRATED', true)
       await this.create(id)
     }
     this.#o.logger.info(`Standby task ${id.toString()} created`)
@@ -114,16 +115,22 @@ export class StandbyTasks {
 
   /**
    * Stops following the standby's changelogs and closes its stores (checkpointed when
-   * `checkpoint`); the standby listener hears `reason` (nothing when null: shutdown).
+   * `checkpoint`), wipes its directory when `wipe`, and lets go of the directory; the standby
+   * listener hears `reason` (nothing when null: shutdown).
    */
-  async close (id: string, checkpoint = true, reason: StandbySuspendReason | null = 'MIGRATED'): Promise<void> {
+  async close (id: string, checkpoint = true, reason: StandbySuspendReason | null = 'MIGRATED', wipe = false): Promise<void> {
     const s = this.#remove(id, reason)
     if (s === undefined) return
-    if (checkpoint) {
-      s.stateManager.flush()
-      await s.stateManager.maybeCheckpoint(true)
+    try {
+      if (checkpoint) {
+        s.stateManager.flush()
+        await s.stateManager.maybeCheckpoint(true)
+      }
+      s.task.close()
+      if (wipe) await this.#o.stateDirectory.wipeTask(s.id, this.#o.lockOwner)
+    } finally {
+      this.#o.stateDirectory.unlockTask(s.id, this.#o.lockOwner)
     }
-    s.task.close()
   }
 
   /**

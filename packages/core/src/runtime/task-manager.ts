@@ -83,7 +83,8 @@ export class TaskManager {
   constructor (options: TaskManagerOptions) {
     this.#o = options
     this.#loggedStores = new Set([...options.topology.storeBuilders].filter(([, b]) => b.loggingEnabled).map(([name]) => name))
-    this.#standbys = new StandbyTasks({ ...options, changelogPartition: (storeName, id) => this.#changelogPartition(storeName, id) })
+    // The task directories of this thread's tasks, active and standby, are locked in its name.
+    this.#standbys = new StandbyTasks({ ...options, lockOwner: this, changelogPartition: (storeName, id) => this.#changelogPartition(storeName, id) })
   }
 
   /**
@@ -180,11 +181,8 @@ export class TaskManager {
   async handleLostAll (): Promise<void> {
     for (const t of [...this.#tasks.values()]) {
       const persistent = [...t.task.stores.values()].some(s => s.persistent)
-      await this.#closeTask(t, false)
-      if (persistent) {
-        this.#o.logger.info(`Task ${t.id.toString()} was lost: wiping its local state (it restores from the changelog if it returns)`)
-        await this.#o.stateDirectory.wipeTask(t.id)
-      }
+      if (persistent) this.#o.logger.info(`Task ${t.id.toString()} was lost: wiping its local state (it restores from the changelog if it returns)`)
+      await this.#closeTask(t, false, persistent)
     }
     this.#byPartition.clear()
   }
@@ -225,7 +223,8 @@ export class TaskManager {
 
   /** A new active task; with a recycled standby, on its open stores, restoring from its positions. */
   async #createTask (id: TaskId, partitions: readonly TopicPartition[], recycled?: RecycledStandby): Promise<ManagedTask> {
-    const taskDir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.taskDir(id))
+    // Another thread of this instance may still have the task: it closes it in its own rebalance.
+    const taskDir = await this.#o.stateDirectory.lockTask(id, this, this.#o.config.taskTimeoutMs)
     const stateManager = new ProcessorStateManager(id, taskDir, this.#o.logger)
     const changelogOf = (storeName: string): TopicPartition | undefined => this.#changelogPartition(storeName, id)
     const task = new StreamTask({
@@ -296,7 +295,7 @@ export class TaskManager {
   async #wipeAndReinitialize (t: ManagedTask): Promise<void> {
     this.#o.changelogReader.unregister(this.#changelogPartitions(t))
     t.task.close()
-    await this.#o.stateDirectory.wipeTask(t.id)
+    await this.#o.stateDirectory.wipeTask(t.id, this)
     this.#tasks.delete(t.id.toString())
     const fresh = await this.#createTask(t.id, t.partitions)
     for (const p of fresh.partitions) this.#byPartition.set(tpKey(p.topic, p.partition), fresh)
@@ -495,7 +494,8 @@ export class TaskManager {
     return [...t.stateManager.stores.values()].flatMap(m => m.changelog === undefined ? [] : [m.changelog])
   }
 
-  async #closeTask (t: ManagedTask, clean: boolean): Promise<void> {
+  /** Closes a task (wiping its directory when `wipe`) and lets go of its directory. */
+  async #closeTask (t: ManagedTask, clean: boolean, wipe = false): Promise<void> {
     this.#tasks.delete(t.id.toString())
     for (const p of t.partitions) this.#committed.delete(tpKey(p.topic, p.partition))
     this.#o.changelogReader.unregister(this.#changelogPartitions(t))
@@ -506,7 +506,13 @@ export class TaskManager {
     }
     if (clean) await t.stateManager.maybeCheckpoint(true)
     this.#o.metrics?.removeScope(`task-${t.id.toString()}`)
-    t.task.close()
+    try {
+      t.task.close()
+      // Before the lock is let go: the next owner must not open what is being deleted.
+      if (wipe) await this.#o.stateDirectory.wipeTask(t.id, this)
+    } finally {
+      this.#o.stateDirectory.unlockTask(t.id, this)
+    }
   }
 
   /** Commits and closes every task (clean), or closes them without committing (dirty). */
@@ -521,6 +527,7 @@ export class TaskManager {
     for (const s of [...this.#standbys.values()]) {
       try { await this.#standbys.close(s.id.toString(), clean, null) } catch (err) { first ??= err }
     }
+    this.#o.stateDirectory.unlockAllTasks(this)
     if (first !== undefined) throw first
   }
 }

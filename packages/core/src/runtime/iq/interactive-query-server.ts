@@ -10,10 +10,18 @@
  *   GET /stores/:store/keys/:key/windows?from=&to=  (window starts in [from, to]; default: all)
  *   GET /stores/:store/keys/:key/sessions
  *   200 {key, windows: [{start, end, value}], host, partition}, oldest first.
+ * A request that cannot be answered as asked is a 400 (a malformed escape, a key that cannot be
+ * parsed or serialized) and is not worth a retry; an error of the server itself is a 500 that
+ * names no detail (the detail is logged); 403 when `authorize` says no.
+ * `start()` runs a built-in server with bounded header, request and keep-alive timeouts;
+ * `handler()` mounts the same answers into the application's own server (node:http, express,
+ * fastify's raw request), with its TLS and authentication.
  */
-import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { RequestOptions } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { StreamsError } from '../../errors.js'
+import { silentLogger, type Logger } from '../../logger.js'
 import { toSerializer, type SerializerLike } from '../../serialization/serde.js'
 import type { ReadOnlyKeyValueStore } from '../../state/key-value-store.js'
 import type { ReadOnlySessionStore } from '../../state/session-store.js'
@@ -22,6 +30,7 @@ import { QueryableStoreTypes } from './queryable-store-types.js'
 import type { StoreQueryParameters } from './queryable-store-provider.js'
 import { hostKey, type HostInfo, type KeyQueryMetadata } from './streams-metadata-state.js'
 import type { Serializer } from '../../serialization/serde.js'
+import { forwardQuery, type ForwardOptions } from './query-forwarder.js'
 
 /** What the server needs of a KafkaStreams instance. */
 export interface QueryableStreams {
@@ -40,14 +49,39 @@ export interface InteractiveQueryServerOptions<K> {
   readonly host?: string
   /** Port to listen on (default: the port of the instance's applicationServer). */
   readonly port?: number
-  /** Timeout of a forwarded request (default 5000 ms). */
+  /** Time limit of a forwarded request, its whole answer included (default 5000 ms). */
   readonly forwardTimeoutMs?: number
+  /** Largest forwarded answer relayed, in bytes (default 1 MiB); a larger one is a 502. */
+  readonly maxForwardedBytes?: number
+  /** How forwarded requests reach the owner: 'http' (default) or 'https'. */
+  readonly forwardProtocol?: 'http' | 'https'
+  /** Options of forwarded requests: TLS (ca, cert, key), an agent, headers such as a service credential. */
+  readonly forwardRequestOptions?: ForwardOptions['requestOptions']
   /** Retry-After of a 503 answer, in seconds (default 1). */
   readonly retryAfterSeconds?: number
+  /**
+   * Decides whether a request is answered (false: 403 FORBIDDEN), in the built-in server and in
+   * handler() alike. Forwarded requests carry only `forwardRequestOptions.headers`.
+   */
+  readonly authorize?: (request: IncomingMessage) => boolean | Promise<boolean>
+  /** The path the handler is mounted under, on every instance (default ''): stripped from requests, put before forwarded ones. */
+  readonly basePath?: string
+  /** The built-in server's time limit for a request's headers (default 10000 ms). */
+  readonly headersTimeoutMs?: number
+  /** The built-in server's time limit for a whole request (default 30000 ms). */
+  readonly requestTimeoutMs?: number
+  /** How long the built-in server keeps an idle connection open (default 5000 ms). */
+  readonly keepAliveTimeoutMs?: number
+  /** Most connections the built-in server holds at once (default 1000). */
+  readonly maxConnections?: number
+  /** Where errors are logged (the answers name none). */
+  readonly logger?: Logger
 }
 
 const FORWARDED = 'x-kstreams-forwarded'
 const PATH = /^\/stores\/([^/]+)\/keys\/([^/]+)(?:\/(windows|sessions))?$/
+/** The answers of an instance that are relayed as they are. */
+const RELAYED_STATUS = new Set([200, 400, 403, 404, 500, 503])
 
 /** What a request asks for: one value, or the windows (or sessions) of the key. */
 interface Query { readonly kind: 'value' | 'windows' | 'sessions', readonly from: number, readonly to: number }
@@ -58,12 +92,29 @@ export class InteractiveQueryServer<K = string> {
   readonly #streams: QueryableStreams
   readonly #o: InteractiveQueryServerOptions<K>
   readonly #keySerializer: Serializer<K>
+  readonly #logger: Logger
   #server: Server | undefined
 
   constructor (streams: QueryableStreams, options: InteractiveQueryServerOptions<K>) {
     this.#streams = streams
     this.#o = options
     this.#keySerializer = toSerializer(options.keySerializer)
+    this.#logger = options.logger ?? silentLogger
+  }
+
+  /**
+   * The request handler, to mount into the application's own server: `createServer(handler)`,
+   * `app.use('/iq', handler)` (express, with `basePath: '/iq'`), or
+   * `(req, reply) => { reply.hijack(); handler(req.raw, reply.raw) }`
+   * (fastify). It answers every request it is given (404 for other paths).
+   */
+  handler (): (request: IncomingMessage, response: ServerResponse) => void {
+    return (req, res) => {
+      this.#handle(req, res).catch((err: unknown) => {
+        this.#logger.error(`Interactive query ${req.method ?? ''} ${req.url ?? ''}: could not answer: ${describe(err)}`)
+        res.destroy()
+      })
+    }
   }
 
   /** Starts listening; resolves with the address it listens on. */
@@ -71,7 +122,15 @@ export class InteractiveQueryServer<K = string> {
     if (this.#server !== undefined) throw new StreamsError('ILLEGAL_STATE', 'The interactive query server has already been started')
     const port = this.#o.port ?? portOf(this.#streams.applicationServer)
     if (port === undefined) throw new StreamsError('INVALID_CONFIG', 'The interactive query server needs a port or an applicationServer ("host:port") config')
-    const server = createServer((req, res) => { void this.#handle(req, res) })
+    const headersTimeout = this.#o.headersTimeoutMs ?? 10_000
+    const server = createServer({
+      headersTimeout,
+      requestTimeout: Math.max(headersTimeout, this.#o.requestTimeoutMs ?? 30_000),
+      keepAliveTimeout: this.#o.keepAliveTimeoutMs ?? 5_000,
+      // How often the two limits above are enforced (Node's default: 30 s).
+      connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(headersTimeout / 2)))
+    }, this.handler())
+    server.maxConnections = this.#o.maxConnections ?? 1000
     this.#server = server
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
@@ -90,33 +149,58 @@ export class InteractiveQueryServer<K = string> {
   }
 
   async #handle (req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let answer: Answer
+    let status: number
+    let body: string
+    let retryAfter = false
     try {
-      answer = await this.#answer(req)
+      const answer = await this.#answer(req)
+      status = answer.status
+      retryAfter = answer.retryAfter === true
+      body = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body, jsonValue)
     } catch (err) {
-      answer = { status: 500, body: { error: err instanceof StreamsError ? err.code : 'INTERNAL', message: err instanceof Error ? err.message : String(err) } }
+      this.#logger.error(`Interactive query ${req.method ?? ''} ${req.url ?? ''} failed: ${describe(err)}`)
+      status = 500
+      body = JSON.stringify({ error: 'INTERNAL' })
     }
-    const headers: Record<string, string> = { 'content-type': 'application/json' }
-    if (answer.retryAfter === true) headers['retry-after'] = String(this.#o.retryAfterSeconds ?? 1)
-    res.writeHead(answer.status, headers)
-    res.end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body, jsonValue))
+    const headers: Record<string, string> = { 'content-type': 'application/json', 'cache-control': 'no-store' }
+    if (retryAfter) headers['retry-after'] = String(this.#o.retryAfterSeconds ?? 1)
+    res.writeHead(status, headers)
+    res.end(body)
   }
 
   async #answer (req: IncomingMessage): Promise<Answer> {
-    const url = new URL(req.url ?? '/', 'http://localhost')
+    if (this.#o.authorize !== undefined && !await this.#o.authorize(req)) return { status: 403, body: { error: 'FORBIDDEN' } }
+    const url = new URL(stripBase(req.url ?? '/', this.#o.basePath ?? ''), 'http://localhost')
     const match = req.method === 'GET' ? PATH.exec(url.pathname) : null
     if (match === null) return { status: 404, body: { error: 'NOT_FOUND' } }
-    const storeName = decodeURIComponent(match[1]!)
-    const rawKey = decodeURIComponent(match[2]!)
+    let storeName: string
+    let rawKey: string
+    try {
+      storeName = decodeURIComponent(match[1]!)
+      rawKey = decodeURIComponent(match[2]!)
+    } catch {
+      return badRequest('ILLEGAL_ARGUMENT', 'The path holds a malformed percent-encoding')
+    }
     const query = parseQuery(match[3], url.searchParams)
-    if (typeof query === 'string') return { status: 400, body: { error: 'ILLEGAL_ARGUMENT', message: query } }
-    const key = this.#o.parseKey === undefined ? rawKey as unknown as K : this.#o.parseKey(rawKey)
+    if (typeof query === 'string') return badRequest('ILLEGAL_ARGUMENT', query)
+    let key: K
+    try {
+      key = this.#o.parseKey === undefined ? rawKey as unknown as K : this.#o.parseKey(rawKey)
+    } catch (err) {
+      this.#logger.debug(`Interactive query: key ${JSON.stringify(rawKey)} could not be parsed: ${describe(err)}`)
+      return badRequest('ILLEGAL_ARGUMENT', 'The key could not be parsed')
+    }
     const state = this.#streams.state()
     if (state !== 'RUNNING') return unavailable(state === 'REBALANCING' ? 'STREAMS_REBALANCING' : 'NOT_RUNNING')
     let meta: KeyQueryMetadata
     try {
       meta = this.#streams.queryMetadataForKey(storeName, key, this.#keySerializer)
     } catch (err) {
+      // What is not a StreamsError here came from the key serializer.
+      if (!(err instanceof StreamsError) || err.code === 'SERIALIZATION') {
+        this.#logger.debug(`Interactive query: key ${JSON.stringify(rawKey)} could not be serialized: ${describe(err)}`)
+        return badRequest('SERIALIZATION', 'The key could not be serialized')
+      }
       return errorAnswer(err)
     }
     if (meta.activeHost.port < 0) return unavailable('NOT_AVAILABLE')
@@ -125,7 +209,7 @@ export class InteractiveQueryServer<K = string> {
     if (owner === this.#streams.applicationServer) return this.#local(storeName, key, rawKey, meta.partition < 0 ? undefined : meta.partition, owner, query)
     // One hop only: an instance asked by another one that does not host the key either is mid-rebalance.
     if (req.headers[FORWARDED] !== undefined) return unavailable('STATE_STORE_MIGRATED')
-    return this.#forward(meta.activeHost, req.url!)
+    return this.#forward(meta.activeHost, `${this.#o.basePath ?? ''}${url.pathname}${url.search}`)
   }
 
   #local (storeName: string, key: K, rawKey: string, partition: number | undefined, host: string, query: Query): Answer {
@@ -153,17 +237,17 @@ export class InteractiveQueryServer<K = string> {
   }
 
   async #forward (owner: HostInfo, path: string): Promise<Answer> {
-    return new Promise<Answer>(resolve => {
-      const req = request({ host: owner.host, port: owner.port, path, method: 'GET', headers: { [FORWARDED]: '1' }, timeout: this.#o.forwardTimeoutMs ?? 5000 }, res => {
-        const chunks: Buffer[] = []
-        res.on('data', (chunk: Buffer) => chunks.push(chunk))
-        res.on('end', () => resolve({ status: res.statusCode ?? 502, body: Buffer.concat(chunks).toString('utf8'), retryAfter: res.headers['retry-after'] !== undefined }))
-        res.on('error', () => resolve(unavailable('OWNER_UNREACHABLE')))
-      })
-      req.on('timeout', () => req.destroy(new Error('timeout')))
-      req.on('error', () => resolve(unavailable('OWNER_UNREACHABLE')))
-      req.end()
+    const result = await forwardQuery(owner, path, {
+      protocol: this.#o.forwardProtocol ?? 'http',
+      requestOptions: this.#o.forwardRequestOptions ?? {},
+      timeoutMs: this.#o.forwardTimeoutMs ?? 5000,
+      maxBytes: this.#o.maxForwardedBytes ?? 1024 * 1024,
+      forwardedHeader: FORWARDED
     })
+    if (result.kind === 'answer' && RELAYED_STATUS.has(result.status)) return { status: result.status, body: result.body, retryAfter: result.retryAfter }
+    const reason = result.kind === 'answer' ? `answered status ${result.status}` : result.reason
+    this.#logger.warn(`Interactive query forwarded to ${hostKey(owner)}: ${reason}`)
+    return result.kind === 'unreachable' ? unavailable('OWNER_UNREACHABLE') : { status: 502, body: { error: 'OWNER_ANSWER_INVALID' } }
   }
 }
 
@@ -182,6 +266,21 @@ function parseQuery (kind: string | undefined, params: URLSearchParams): Query |
   return { kind: kind === 'windows' || kind === 'sessions' ? kind : 'value', from, to }
 }
 
+function badRequest (error: string, message: string): Answer {
+  return { status: 400, body: { error, message } }
+}
+
+/** The request path without the prefix the handler is mounted under (when it is still there). */
+function stripBase (path: string, base: string): string {
+  if (base === '' || !path.startsWith(base)) return path
+  const rest = path.slice(base.length)
+  return rest.startsWith('/') ? rest : `/${rest}`
+}
+
+function describe (err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err)
+}
+
 function unavailable (error: string): Answer {
   return { status: 503, body: { error }, retryAfter: true }
 }
@@ -191,6 +290,8 @@ function errorAnswer (err: unknown): Answer {
   if (err.retriable) return unavailable(err.code)
   if (err.code === 'UNKNOWN_STATE_STORE') return { status: 404, body: { error: err.code } }
   if (err.code === 'ILLEGAL_ARGUMENT' || err.code === 'INVALID_STATE_STORE_PARTITION') return { status: 400, body: { error: err.code, message: err.message } }
+  // A stored value that cannot be read does not get better by asking again.
+  if (err.code === 'SERIALIZATION') return { status: 500, body: { error: err.code } }
   return { status: 503, body: { error: err.code }, retryAfter: true }
 }
 

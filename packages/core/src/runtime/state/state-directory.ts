@@ -1,59 +1,73 @@
 /**
  * The local state directory of one KafkaStreams instance: `<stateDir>/<applicationId>/` with the
  * process lock (`.lock`), the process metadata (a processId reused across restarts), one directory
- * per task (`<subtopology>_<partition>`) and `global/`. Every directory is created with mode 0700.
- * The lock keeps a second process with the same application id and state directory out.
+ * per task (`<subtopology>_<partition>`) and `global/`. Directories are owner-only (0700): new
+ * ones are created so, an existing app directory is tightened when the lock is taken.
+ * Two locks, as Kafka Streams' StateDirectory:
+ * - the app lock, an OS lock on `.lock` (FileLock) that keeps a second instance with the same
+ *   application id and state directory out, in another process or this one, and that dies with
+ *   its holder; `cleanUp()` takes it too, so it never deletes a running instance's state;
+ * - a lock per task directory, held by the stream thread whose task (active or standby) uses it,
+ *   so two threads of one instance never open one task's stores at once, and the state cleaner
+ *   (`cleanRemovedTasks`) deletes only directories no task holds.
  */
-import { mkdir, open, readFile, readdir, rm, writeFile, rename } from 'node:fs/promises'
+import { chmod, mkdir, readFile, readdir, rm, stat, writeFile, rename } from 'node:fs/promises'
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
 import { StreamsError } from '../../errors.js'
 import { TaskId } from '../../task-id.js'
+import { FileLock } from './file-lock.js'
 
 const LOCK_FILE = '.lock'
 const PROCESS_FILE = 'kafka-streams-process-metadata'
 const TASK_DIR = /^(\d+)_(\d+)$/
+/** The owner of the task locks the state cleaner takes while it looks at a directory. */
+const CLEANER = Object.freeze({ name: 'state cleaner' })
 
 export class StateDirectory {
   readonly appDir: string
-  #locked = false
+  #lock: FileLock | undefined
+  /** Who holds each task directory, by task id. */
+  readonly #taskOwners = new Map<string, object>()
+  /** Called whenever a task lock is let go: lockTask() callers waiting for one. */
+  readonly #released: Array<() => void> = []
 
   constructor (stateDir: string, applicationId: string) {
-    if (applicationId === '' || applicationId.includes('/') || applicationId === '.' || applicationId === '..') {
+    if (applicationId === '' || applicationId.includes('/') || applicationId.includes('\\') || applicationId === '.' || applicationId === '..') {
       throw new StreamsError('ILLEGAL_ARGUMENT', `Application id "${applicationId}" cannot be used as a directory name`)
     }
     this.appDir = join(stateDir, applicationId)
   }
 
-  /** Creates the app directory and takes the process lock; fails if a live process holds it. */
+  /**
+   * Creates the app directory (or makes an existing one owner-only) and takes the app lock;
+   * STATE_DIR_LOCKED when another instance, in any process, holds it.
+   */
   async lock (): Promise<void> {
+    if (this.#lock !== undefined) return
     await mkdir(this.appDir, { recursive: true, mode: 0o700 })
     const path = join(this.appDir, LOCK_FILE)
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        const handle = await open(path, 'wx', 0o600)
-        await handle.writeFile(String(process.pid))
-        await handle.close()
-        this.#locked = true
-        return
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-        const holder = Number((await readFile(path, 'utf8').catch(() => '')).trim())
-        if (Number.isSafeInteger(holder) && holder > 0 && isAlive(holder)) {
-          const who = holder === process.pid ? 'another KafkaStreams instance in this process' : `process ${holder}`
-          throw new StreamsError('STATE_DIR_LOCKED', `State directory ${this.appDir} is locked by ${who}: an instance with the same applicationId and stateDir is running`)
-        }
-        // Stale lock of a process that is gone.
-        await rm(path, { force: true })
-      }
+    const lock = await FileLock.tryAcquire(path, `${process.pid}\n`)
+    if (lock === undefined) {
+      const holder = (await readFile(path, 'utf8').catch(() => '')).trim()
+      const who = holder === String(process.pid) ? 'another KafkaStreams instance in this process' : /^\d+$/.test(holder) ? `process ${holder}` : 'another process'
+      throw new StreamsError('STATE_DIR_LOCKED', `State directory ${this.appDir} is locked by ${who}: an instance with the same applicationId and stateDir is running`)
     }
-    throw new StreamsError('STATE_DIR_LOCKED', `Could not lock state directory ${this.appDir}`)
+    try {
+      await chmod(this.appDir, 0o700)
+    } catch (err) {
+      await lock.release()
+      throw err
+    }
+    this.#lock = lock
   }
 
+  /** Lets go of the app lock (the `.lock` file stays: see FileLock). */
   async unlock (): Promise<void> {
-    if (!this.#locked) return
-    this.#locked = false
-    await rm(join(this.appDir, LOCK_FILE), { force: true })
+    const lock = this.#lock
+    if (lock === undefined) return
+    this.#lock = undefined
+    await lock.release()
   }
 
   /** The processId of this instance: read from the metadata file, or created and stored. */
@@ -85,6 +99,64 @@ export class StateDirectory {
     return dir
   }
 
+  /**
+   * Takes the lock of a task's directory for `owner` (a stream thread's task manager) if nobody
+   * else holds it; true when `owner` holds it now (Kafka's StateDirectory.lock(taskId)).
+   */
+  tryLockTask (taskId: TaskId, owner: object): boolean {
+    const key = taskId.toString()
+    const holder = this.#taskOwners.get(key)
+    if (holder !== undefined && holder !== owner) return false
+    this.#taskOwners.set(key, owner)
+    return true
+  }
+
+  /**
+   * Takes the lock of a task's directory for `owner`, waiting up to `timeoutMs` while another
+   * thread of this instance still has the task (it closes it in its own rebalance), and creates
+   * the directory. STATE_DIR_LOCKED (retriable) when it is not let go in time.
+   */
+  async lockTask (taskId: TaskId, owner: object, timeoutMs: number): Promise<string> {
+    if (!this.tryLockTask(taskId, owner)) {
+      let timedOut = false
+      const timer = setTimeout(() => { timedOut = true; this.#wakeWaiters() }, timeoutMs)
+      try {
+        while (!this.tryLockTask(taskId, owner)) {
+          if (timedOut) {
+            throw new StreamsError('STATE_DIR_LOCKED', `The state directory of task ${taskId.toString()} is still used by another stream thread after ${timeoutMs} ms`, { taskId: taskId.toString(), retriable: true })
+          }
+          await new Promise<void>(resolve => { this.#released.push(resolve) })
+        }
+      } finally {
+        clearTimeout(timer)
+      }
+    }
+    try {
+      return await this.ensureDir(this.taskDir(taskId))
+    } catch (err) {
+      this.unlockTask(taskId, owner)
+      throw err
+    }
+  }
+
+  /** Lets go of a task directory `owner` holds (no effect otherwise). */
+  unlockTask (taskId: TaskId, owner: object): void {
+    const key = taskId.toString()
+    if (this.#taskOwners.get(key) !== owner) return
+    this.#taskOwners.delete(key)
+    this.#wakeWaiters()
+  }
+
+  /** Lets go of every task directory `owner` holds (a thread that shuts down). */
+  unlockAllTasks (owner: object): void {
+    for (const [key, holder] of [...this.#taskOwners]) if (holder === owner) this.#taskOwners.delete(key)
+    this.#wakeWaiters()
+  }
+
+  #wakeWaiters (): void {
+    for (const wake of this.#released.splice(0)) wake()
+  }
+
   /** Task ids of every task directory on disk. */
   async listTaskDirs (): Promise<TaskId[]> {
     let names: string[]
@@ -97,26 +169,63 @@ export class StateDirectory {
     return names.filter(n => TASK_DIR.test(n)).map(n => TaskId.parse(n))
   }
 
-  /** Deletes one task's local state (it will be restored from its changelog). */
-  async wipeTask (taskId: TaskId): Promise<void> {
-    await rm(this.taskDir(taskId), { recursive: true, force: true })
-  }
-
-  /** Deletes all local state of the application (KafkaStreams.cleanUp). */
-  async cleanUp (): Promise<void> {
-    const names = await readdir(this.appDir).catch(() => [] as string[])
-    for (const name of names) {
-      if (name === LOCK_FILE) continue
-      await rm(join(this.appDir, name), { recursive: true, force: true })
+  /**
+   * Deletes one task's local state (it will be restored from its changelog), for `owner`, which
+   * holds its lock or takes it; STATE_DIR_LOCKED when another thread holds it.
+   */
+  async wipeTask (taskId: TaskId, owner: object): Promise<void> {
+    const held = this.#taskOwners.get(taskId.toString()) === owner
+    if (!this.tryLockTask(taskId, owner)) {
+      throw new StreamsError('STATE_DIR_LOCKED', `Cannot wipe the state of task ${taskId.toString()}: another stream thread uses it`, { taskId: taskId.toString() })
+    }
+    try {
+      // A RocksDB store closes in the background (close() only starts it) and may still write a
+      // file while the directory is deleted: rm then fails with ENOTEMPTY, and is tried again.
+      await rm(this.taskDir(taskId), { recursive: true, force: true, maxRetries: 10, retryDelay: 50 })
+    } finally {
+      if (!held) this.unlockTask(taskId, owner)
     }
   }
-}
 
-function isAlive (pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  /**
+   * The state cleaner (Kafka's cleanRemovedTasks): deletes every task directory no task of this
+   * instance holds and that has not changed for `cleanupDelayMs` (a task that moved away
+   * checkpoints when it closes), so a task that comes back much later restores from its
+   * changelog instead of over stale local state. Returns the tasks whose directory it deleted.
+   */
+  async cleanRemovedTasks (cleanupDelayMs: number, nowMs: number): Promise<TaskId[]> {
+    const removed: TaskId[] = []
+    for (const id of await this.listTaskDirs()) {
+      if (!this.tryLockTask(id, CLEANER)) continue
+      try {
+        const modified = await stat(this.taskDir(id)).then(s => s.mtimeMs, () => undefined)
+        if (modified === undefined || nowMs - cleanupDelayMs <= modified) continue
+        await rm(this.taskDir(id), { recursive: true, force: true })
+        removed.push(id)
+      } finally {
+        this.unlockTask(id, CLEANER)
+      }
+    }
+    return removed
+  }
+
+  /**
+   * Deletes all local state of the application (KafkaStreams.cleanUp) under the app lock, taken
+   * for the time of the deletion unless this instance holds it: STATE_DIR_LOCKED while another
+   * instance runs on this directory.
+   */
+  async cleanUp (): Promise<void> {
+    if (!await stat(this.appDir).then(() => true, () => false)) return
+    const held = this.#lock !== undefined
+    await this.lock()
+    try {
+      const names = await readdir(this.appDir)
+      for (const name of names) {
+        if (name === LOCK_FILE) continue
+        await rm(join(this.appDir, name), { recursive: true, force: true })
+      }
+    } finally {
+      if (!held) await this.unlock()
+    }
   }
 }

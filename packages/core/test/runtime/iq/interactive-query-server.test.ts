@@ -1,10 +1,12 @@
 import { expect } from 'chai'
-import { request } from 'node:http'
-import { createServer } from 'node:net'
+import { createServer as createHttpServer, request, type Server } from 'node:http'
+import { connect, createServer } from 'node:net'
 import { InvalidStateStoreError } from '../../../src/errors.js'
+import type { Logger } from '../../../src/logger.js'
 import { TimeWindow, Windowed } from '../../../src/state/windowed.js'
-import { InteractiveQueryServer, type QueryableStreams } from '../../../src/runtime/iq/interactive-query-server.js'
+import { InteractiveQueryServer, type InteractiveQueryServerOptions, type QueryableStreams } from '../../../src/runtime/iq/interactive-query-server.js'
 import type { KeyQueryMetadata } from '../../../src/runtime/iq/streams-metadata-state.js'
+import type { Serializer } from '../../../src/serialization/serde.js'
 import type { StoreQueryParameters } from '../../../src/runtime/iq/queryable-store-provider.js'
 import { stringSerde } from '../../state/helpers/test-serdes.js'
 
@@ -21,7 +23,12 @@ async function get (port: number, path: string, headers: Record<string, string> 
     const req = request({ host: '127.0.0.1', port, path, headers }, res => {
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString()), retryAfter: res.headers['retry-after'] as string | undefined }))
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString()
+        let body: unknown
+        try { body = JSON.parse(text) } catch { body = text }
+        resolve({ status: res.statusCode!, body, retryAfter: res.headers['retry-after'] as string | undefined })
+      })
     })
     req.on('error', reject)
     req.end()
@@ -52,8 +59,9 @@ class FakeStreams implements QueryableStreams {
     } as T
   }
 
-  queryMetadataForKey<K> (storeName: string, key: K): KeyQueryMetadata {
+  queryMetadataForKey<K> (storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata {
     if (storeName !== 'Counts') throw new InvalidStateStoreError('UNKNOWN_STATE_STORE', 'unknown')
+    keySerializer.serialize('input', key) // as KafkaStreams does, to find the partition
     const own = String(key).startsWith(this.prefix)
     const port = own ? Number(this.applicationServer.split(':')[1]) : this.otherPort()
     return { activeHost: { host: '127.0.0.1', port }, standbyHosts: [], partition: own ? 1 : 4 }
@@ -130,5 +138,132 @@ describe('InteractiveQueryServer', () => {
     await server.start()
     const r = await get(port, '/stores/Counts/keys/elsewhere')
     expect([r.status, r.body.error]).to.deep.equal([503, 'OWNER_UNREACHABLE'])
+  })
+
+  describe('hardening', () => {
+    /** One instance on a free port, with a store whose get() answers `values`' function for the key. */
+    async function single (values: (key: string) => unknown, options: Partial<InteractiveQueryServerOptions<string>> = {}, owner?: () => number) {
+      const port = await freePort()
+      const streams = new FakeStreams(`127.0.0.1:${port}`, new Map(), owner ?? (() => port))
+      streams.store = (<T>() => ({ get: (key: string) => values(key) }) as T) as FakeStreams['store']
+      const server = new InteractiveQueryServer(streams, { keySerializer: stringSerde, ...options })
+      servers.push(server)
+      await server.start()
+      return { port, streams, server }
+    }
+
+    const recordingLogger = (): Logger & { errors: string[] } => {
+      const errors: string[] = []
+      return { errors, debug () {}, info () {}, warn () {}, error (m: string) { errors.push(m) } }
+    }
+
+    it('a key that cannot be parsed or serialized, or a malformed escape, is a 400 without Retry-After', async () => {
+      const parsing = await single(() => 1, { parseKey: raw => { if (!/^mine-\d+$/.test(raw)) throw new Error(`cannot parse ${raw} with /srv/secret`); return raw } })
+      const badKey = await get(parsing.port, '/stores/Counts/keys/mine-x')
+      expect([badKey.status, badKey.body.error, badKey.retryAfter]).to.deep.equal([400, 'ILLEGAL_ARGUMENT', undefined])
+      expect(JSON.stringify(badKey.body)).to.not.include('/srv/secret')
+      const malformed = await get(parsing.port, '/stores/Counts/keys/%E0%A4%A')
+      expect([malformed.status, malformed.body.error, malformed.retryAfter]).to.deep.equal([400, 'ILLEGAL_ARGUMENT', undefined])
+      const serializing = await single(() => 1, { keySerializer: { serialize: () => { throw new Error('not a number') } } })
+      const unserializable = await get(serializing.port, '/stores/Counts/keys/mine-a')
+      expect([unserializable.status, unserializable.body.error, unserializable.retryAfter]).to.deep.equal([400, 'SERIALIZATION', undefined])
+    })
+
+    it('an internal error is logged, not echoed', async () => {
+      const logger = recordingLogger()
+      const { port } = await single(key => {
+        if (key === 'mine-boom') throw new TypeError('Cannot read properties of undefined at /srv/app/node_modules/secret-lib/index.js:42')
+        return 1n
+      }, { logger })
+      expect(await get(port, '/stores/Counts/keys/mine-boom')).to.deep.equal({ status: 500, body: { error: 'INTERNAL' }, retryAfter: undefined })
+      expect(logger.errors.join('\n')).to.include('secret-lib')
+      expect((await get(port, '/stores/Counts/keys/mine-ok')).body.value).to.equal('1')
+    })
+
+    it('a value JSON cannot encode is a 500, not an unhandled rejection', async () => {
+      const logger = recordingLogger()
+      const cyclic: Record<string, unknown> = { a: 1 }
+      cyclic.self = cyclic
+      const { port } = await single(() => cyclic, { logger })
+      const unhandled: unknown[] = []
+      const onUnhandled = (e: unknown): void => { unhandled.push(e) }
+      // mocha fails a test on an unhandled rejection by itself: this listener goes first.
+      process.prependListener('unhandledRejection', onUnhandled)
+      try {
+        const answer = await Promise.race([get(port, '/stores/Counts/keys/mine-cycle'), new Promise(resolve => setTimeout(() => resolve('no answer'), 1000))])
+        await new Promise(resolve => setTimeout(resolve, 20))
+        expect(unhandled.map(String)).to.deep.equal([])
+        expect(answer).to.deep.equal({ status: 500, body: { error: 'INTERNAL' }, retryAfter: undefined })
+      } finally {
+        process.off('unhandledRejection', onUnhandled)
+      }
+      expect(logger.errors.join('\n')).to.include('circular')
+    })
+
+    it('a forwarded answer is limited in size and time, and relayed only when it is JSON', async () => {
+      let mode = 'huge'
+      const peer = createHttpServer((_req, res) => {
+        if (mode === 'huge') { res.writeHead(200, { 'content-type': 'application/json' }); res.end(Buffer.alloc(2 * 1024 * 1024, 65)) }
+        if (mode === 'html') { res.writeHead(418, { 'content-type': 'text/html' }); res.end('<script>alert(1)</script>') }
+        if (mode === 'drip') {
+          res.writeHead(200, { 'content-type': 'application/json' })
+          const timer = setInterval(() => { res.write(' ') }, 50)
+          res.on('close', () => { clearInterval(timer) })
+        }
+      })
+      await new Promise<void>(resolve => peer.listen(0, '127.0.0.1', resolve))
+      const peerPort = (peer.address() as { port: number }).port
+      try {
+        const { port } = await single(() => 1, { forwardTimeoutMs: 400, maxForwardedBytes: 64 * 1024 }, () => peerPort)
+        const huge = await get(port, '/stores/Counts/keys/elsewhere')
+        expect([huge.status, huge.body.error]).to.deep.equal([502, 'OWNER_ANSWER_INVALID'])
+        mode = 'html'
+        const html = await get(port, '/stores/Counts/keys/elsewhere')
+        expect([html.status, html.body.error]).to.deep.equal([502, 'OWNER_ANSWER_INVALID'])
+        mode = 'drip'
+        const started = Date.now()
+        const drip = await get(port, '/stores/Counts/keys/elsewhere')
+        expect([drip.status, drip.body.error, drip.retryAfter]).to.deep.equal([503, 'OWNER_UNREACHABLE', '1'])
+        expect(Date.now() - started).to.be.below(2000)
+      } finally {
+        peer.closeAllConnections()
+        await new Promise(resolve => peer.close(resolve))
+      }
+    })
+
+    it('closes connections whose request headers do not arrive within headersTimeoutMs', async () => {
+      const { port } = await single(() => 1, { headersTimeoutMs: 300 })
+      const socket = connect(port, '127.0.0.1')
+      socket.on('error', () => {})
+      socket.resume() // read what the server says (a 408), so that its close is seen
+      socket.write('GET /stores/Counts/keys/mine-a HTTP/1.1\r\nX-Slow: ')
+      const closed = await new Promise<boolean>(resolve => {
+        socket.on('close', () => resolve(true))
+        setTimeout(() => resolve(false), 3000)
+      })
+      socket.destroy()
+      expect(closed, 'slow-header connection still open after 3 s').to.equal(true)
+    })
+
+    it('mounts into the application\'s own HTTP server as a request handler; authorize() guards the built-in one', async () => {
+      const port = await freePort()
+      const streams = new FakeStreams(`127.0.0.1:${port}`, new Map([['mine-a', 1]]), () => port)
+      const iq = new InteractiveQueryServer(streams, { keySerializer: stringSerde, basePath: '/iq' })
+      const own: Server = createHttpServer((req, res) => {
+        if (req.url?.startsWith('/iq/') === true) return iq.handler()(req, res)
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('the application\'s own route')
+      })
+      await new Promise<void>(resolve => own.listen(port, '127.0.0.1', resolve))
+      try {
+        expect((await get(port, '/iq/stores/Counts/keys/mine-a')).body).to.deep.equal({ key: 'mine-a', value: 1, host: `127.0.0.1:${port}`, partition: 1 })
+        expect((await get(port, '/health')).body).to.equal('the application\'s own route')
+      } finally {
+        await new Promise(resolve => own.close(resolve))
+      }
+      const guarded = await single(() => 1, { authorize: req => req.headers.authorization === 'Bearer right' })
+      expect((await get(guarded.port, '/stores/Counts/keys/mine-a')).status).to.equal(403)
+      expect((await get(guarded.port, '/stores/Counts/keys/mine-a', { authorization: 'Bearer wrong' })).body).to.deep.equal({ error: 'FORBIDDEN' })
+      expect((await get(guarded.port, '/stores/Counts/keys/mine-a', { authorization: 'Bearer right' })).status).to.equal(200)
+    })
   })
 })

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { mkdtemp, rm, stat, writeFile, mkdir } from 'node:fs/promises'
+import { chmod, mkdtemp, readdir, rm, stat, utimes, writeFile, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { StateDirectory } from '../../../src/runtime/state/state-directory.js'
@@ -26,16 +26,24 @@ describe('StateDirectory', () => {
     expect(await new StateDirectory(root, 'app').processId()).to.equal(first)
   })
 
-  it('a live process holding the lock keeps a second instance out; a stale lock is taken over', async () => {
+  it('a second instance (in this process too) is refused while the first holds the lock, and gets it once it is let go', async () => {
     const a = new StateDirectory(root, 'app')
-    await mkdir(a.appDir, { recursive: true })
-    await writeFile(join(a.appDir, '.lock'), String(process.ppid)) // a live process that is not us
-    let err: any
-    try { await a.lock() } catch (e) { err = e }
-    expect(err).to.have.property('code', 'STATE_DIR_LOCKED')
-    await writeFile(join(a.appDir, '.lock'), '999999999') // no such process
+    const b = new StateDirectory(root, 'app')
     await a.lock()
+    const refused = await b.lock().then(() => undefined, (e: unknown) => e)
+    expect(refused).to.have.property('code', 'STATE_DIR_LOCKED')
     await a.unlock()
+    await b.lock()
+    await b.unlock()
+  })
+
+  it('tightens an existing app directory to owner-only, as a new one', async () => {
+    await mkdir(join(root, 'app'), { mode: 0o777 })
+    await chmod(join(root, 'app'), 0o777)
+    const sd = new StateDirectory(root, 'app')
+    await sd.lock()
+    expect((await stat(sd.appDir)).mode & 0o777).to.equal(0o700)
+    await sd.unlock()
   })
 
   it('rejects an application id that is not a plain directory name', () => {
@@ -49,5 +57,77 @@ describe('StateDirectory', () => {
     await sd.ensureDir(sd.taskDir(new TaskId(0, 0)))
     await sd.cleanUp()
     expect(await sd.listTaskDirs()).to.deep.equal([])
+  })
+
+  it('cleanUp is refused while another instance holds the lock, and leaves its state alone', async () => {
+    const running = new StateDirectory(root, 'app')
+    await running.lock()
+    await running.ensureDir(running.taskDir(new TaskId(0, 0)))
+    const other = new StateDirectory(root, 'app')
+    const refused = await other.cleanUp().then(() => undefined, (e: unknown) => e)
+    expect(refused).to.have.property('code', 'STATE_DIR_LOCKED')
+    expect((await readdir(running.appDir)).sort()).to.deep.equal(['.lock', '0_0'])
+    await running.unlock()
+    await other.cleanUp()
+    expect(await readdir(running.appDir)).to.deep.equal(['.lock'])
+  })
+
+  describe('task directory locks', () => {
+    const t00 = new TaskId(0, 0)
+
+    it('are held per owner: the same owner takes it again, another waits until it is let go', async () => {
+      const sd = new StateDirectory(root, 'app')
+      const [threadA, threadB] = [{}, {}]
+      expect(await sd.lockTask(t00, threadA, 0)).to.equal(sd.taskDir(t00))
+      expect((await stat(sd.taskDir(t00))).mode & 0o777).to.equal(0o700)
+      await sd.lockTask(t00, threadA, 0)
+      expect(sd.tryLockTask(t00, threadB)).to.equal(false)
+      const refused = await sd.lockTask(t00, threadB, 50).then(() => undefined, (e: unknown) => e)
+      expect(refused).to.have.property('code', 'STATE_DIR_LOCKED')
+      expect(refused).to.have.property('retriable', true)
+      expect(refused).to.have.property('taskId', '0_0')
+      let taken = false
+      const waiting = sd.lockTask(t00, threadB, 5000).then(() => { taken = true })
+      await new Promise(resolve => setTimeout(resolve, 20))
+      expect(taken).to.equal(false)
+      sd.unlockTask(t00, threadA)
+      await waiting
+      expect(taken).to.equal(true)
+      sd.unlockTask(t00, threadA) // not the owner: no effect
+      expect(sd.tryLockTask(t00, threadA)).to.equal(false)
+      sd.unlockAllTasks(threadB)
+      expect(sd.tryLockTask(t00, threadA)).to.equal(true)
+    })
+
+    it('wipeTask deletes a task directory only for its owner (or when nobody holds it)', async () => {
+      const sd = new StateDirectory(root, 'app')
+      const [threadA, threadB] = [{}, {}]
+      await sd.lockTask(t00, threadA, 0)
+      const refused = await sd.wipeTask(t00, threadB).then(() => undefined, (e: unknown) => e)
+      expect(refused).to.have.property('code', 'STATE_DIR_LOCKED')
+      expect(await sd.listTaskDirs()).to.have.length(1)
+      await sd.wipeTask(t00, threadA)
+      expect(await sd.listTaskDirs()).to.deep.equal([])
+      expect(sd.tryLockTask(t00, threadB)).to.equal(false) // the owner still holds the lock
+    })
+
+    it('the state cleaner removes the directories nobody holds once older than the delay', async () => {
+      const sd = new StateDirectory(root, 'app')
+      const owner = {}
+      const [held, old, recent] = [new TaskId(0, 0), new TaskId(0, 1), new TaskId(1, 0)]
+      await sd.lockTask(held, owner, 0)
+      for (const id of [old, recent]) await sd.ensureDir(sd.taskDir(id))
+      await mkdir(sd.globalDir())
+      const now = Date.now()
+      const minutesAgo = (m: number): Date => new Date(now - m * 60_000)
+      for (const id of [held, old]) await utimes(sd.taskDir(id), minutesAgo(11), minutesAgo(11))
+      await utimes(sd.globalDir(), minutesAgo(11), minutesAgo(11))
+      await utimes(sd.taskDir(recent), minutesAgo(9), minutesAgo(9))
+      expect((await sd.cleanRemovedTasks(10 * 60_000, now)).map(String)).to.deep.equal(['0_1'])
+      expect((await sd.listTaskDirs()).map(String).sort()).to.deep.equal(['0_0', '1_0'])
+      expect(await readdir(sd.appDir)).to.include('global')
+      // The cleaner let go of what it looked at.
+      expect(sd.tryLockTask(recent, owner)).to.equal(true)
+    })
   })
 })
