@@ -7,11 +7,15 @@
  *   WORDCOUNT_SESSION_TIMEOUT_MS, WORDCOUNT_ON_BAD_RECORD ("fail" | "continue"), WORDCOUNT_STANDBYS,
  *   WORDCOUNT_ACCEPTABLE_RECOVERY_LAG, WORDCOUNT_API ("dsl", the default: StreamsBuilder, repartition
  *   through an internal topic; "processor": the Processor API topology, through the
- *   `<prefix>wordcount-words` topic, which must exist).
+ *   `<prefix>wordcount-words` topic, which must exist), WORDCOUNT_REPLICATION_FACTOR (internal
+ *   topics), WORDCOUNT_EXCEPTION_HANDLER ("replace-thread", the default: a failed thread is
+ *   replaced; "default": none set, Kafka Streams' default SHUTDOWN_CLIENT), WORDCOUNT_LOG_LEVEL,
+ *   WORDCOUNT_STORE_DUMP ("1": on SIGUSR2, print the local active "Counts" partitions as a
+ *   `store-dump` event, to compare them with their changelog).
  * Prints one JSON line per event on stdout (state changes, restore progress) for scripts and tests.
  */
-import { KafkaStreams, consoleLogger } from '@kstreams/core'
-import { buildWordCountTopology, DEFAULT_TOPICS } from './topology.js'
+import { KafkaStreams, RangeQuery, StateQueryRequest, consoleLogger } from '@kstreams/core'
+import { buildWordCountTopology, DEFAULT_TOPICS, STORE_NAME } from './topology.js'
 import { buildDslWordCountTopology } from './dsl-topology.js'
 import { kafkajs } from '@kstreams/kafkajs'
 
@@ -39,6 +43,7 @@ const streams = new KafkaStreams(topology, {
   commitIntervalMs: Number(env.WORDCOUNT_COMMIT_INTERVAL_MS ?? 1000),
   numStreamThreads: Number(env.WORDCOUNT_THREADS ?? 1),
   numStandbyReplicas: Number(env.WORDCOUNT_STANDBYS ?? 0),
+  ...(env.WORDCOUNT_REPLICATION_FACTOR !== undefined ? { replicationFactor: Number(env.WORDCOUNT_REPLICATION_FACTOR) } : {}),
   ...(env.WORDCOUNT_ACCEPTABLE_RECOVERY_LAG !== undefined ? { acceptableRecoveryLag: Number(env.WORDCOUNT_ACCEPTABLE_RECOVERY_LAG) } : {}),
   ...(env.WORDCOUNT_SESSION_TIMEOUT_MS !== undefined ? { sessionTimeoutMs: Number(env.WORDCOUNT_SESSION_TIMEOUT_MS), heartbeatIntervalMs: 1000 } : {}),
   deserializationExceptionHandler: env.WORDCOUNT_ON_BAD_RECORD === 'continue' ? 'logAndContinue' : 'logAndFail'
@@ -46,15 +51,44 @@ const streams = new KafkaStreams(topology, {
 
 streams.setStateListener((to, from) => emit({ event: 'state', from, to }))
 // A failed thread is replaced: it resumes from the committed offsets (at-least-once).
-streams.setUncaughtExceptionHandler((error) => {
-  emit({ event: 'thread-error', code: error.code, message: error.message })
-  return 'REPLACE_THREAD'
-})
+if (env.WORDCOUNT_EXCEPTION_HANDLER !== 'default') {
+  streams.setUncaughtExceptionHandler((error) => {
+    emit({ event: 'thread-error', code: error.code, message: error.message })
+    return 'REPLACE_THREAD'
+  })
+}
 streams.setGlobalStateRestoreListener({
   onRestoreStart: (tp, store, start, end) => emit({ event: 'restore-start', topic: tp.topic, partition: tp.partition, store, start, end }),
   onRestoreEnd: (tp, store, total) => emit({ event: 'restore-end', topic: tp.topic, partition: tp.partition, store, total }),
   onRestoreSuspended: (tp, store, total) => emit({ event: 'restore-suspended', topic: tp.topic, partition: tp.partition, store, total })
 })
+
+/** Every local active partition of the "Counts" store (RUNNING tasks only), or why it did not answer. */
+const dumpStore = (): void => {
+  const partitions: Record<string, Record<string, number>> = {}
+  const failures: Record<string, string> = {}
+  try {
+    const result = streams.query(StateQueryRequest.inStore(STORE_NAME).withQuery(RangeQuery.withNoBounds<string, number>()).requireActive())
+    for (const [partition, r] of result.partitionResults) {
+      if (!r.isSuccess()) {
+        failures[partition] = String(r.getFailureReason())
+        continue
+      }
+      const entries: Record<string, number> = {}
+      const it = r.getResult()
+      try {
+        for (const kv of it) entries[kv.key] = Number(kv.value)
+      } finally {
+        it.close()
+      }
+      partitions[partition] = entries
+    }
+  } catch (err) {
+    failures.all = err instanceof Error ? err.message : String(err)
+  }
+  emit({ event: 'store-dump', state: streams.state(), partitions, failures })
+}
+if (env.WORDCOUNT_STORE_DUMP === '1') process.on('SIGUSR2', dumpStore)
 
 let closing = false
 const shutdown = (): void => {

@@ -20,15 +20,25 @@ export function bootstrapServers (): string {
 
 export const unique = (prefix: string): string => `${prefix}-${randomBytes(4).toString('hex')}`
 
-export function kafka (): Kafka {
-  return new Kafka({ clientId: unique('it'), brokers: bootstrapServers().split(','), logLevel: logLevel.NOTHING })
+/** A kafkajs client of the shared broker, or of `servers` (a test's own cluster). */
+export function kafka (servers: string = bootstrapServers()): Kafka {
+  return new Kafka({ clientId: unique('it'), brokers: servers.split(','), logLevel: logLevel.NOTHING })
 }
 
-export async function createTopics (topics: Array<{ topic: string, numPartitions: number }>): Promise<void> {
-  const admin: Admin = kafka().admin()
+export interface TopicOptions {
+  /** Default: the shared broker. */
+  readonly servers?: string
+  /** Default 1. */
+  readonly replicationFactor?: number
+  readonly configs?: Record<string, string>
+}
+
+export async function createTopics (topics: Array<{ topic: string, numPartitions: number }>, options: TopicOptions = {}): Promise<void> {
+  const admin: Admin = kafka(options.servers).admin()
   await admin.connect()
   try {
-    await admin.createTopics({ topics: topics.map(t => ({ ...t, replicationFactor: 1 })), waitForLeaders: false })
+    const configEntries = Object.entries(options.configs ?? {}).map(([name, value]) => ({ name, value }))
+    await admin.createTopics({ topics: topics.map(t => ({ ...t, replicationFactor: options.replicationFactor ?? 1, configEntries })), waitForLeaders: false })
     for (let i = 0; i < 100; i++) {
       const meta = await admin.fetchTopicMetadata({ topics: topics.map(t => t.topic) }).catch(() => undefined)
       if (meta !== undefined && meta.topics.every(t => t.partitions.length > 0 && t.partitions.every(p => p.leader >= 0))) return
@@ -40,8 +50,8 @@ export async function createTopics (topics: Array<{ topic: string, numPartitions
   }
 }
 
-export async function produce (topic: string, messages: Array<{ key: string | null, value: string }>): Promise<void> {
-  const producer = kafka().producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 })
+export async function produce (topic: string, messages: Array<{ key: string | null, value: string }>, servers?: string): Promise<void> {
+  const producer = kafka(servers).producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 })
   await producer.connect()
   try {
     for (let i = 0; i < messages.length; i += 500) {

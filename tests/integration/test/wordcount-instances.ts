@@ -19,6 +19,8 @@ export class WordCountInstance {
   readonly events: InstanceEvent[] = []
   readonly #child: ChildProcess
   readonly exited: Promise<number | null>
+  /** Whether the process has exited (`exited` resolved). */
+  hasExited = false
   stderr = ''
 
   constructor (env: Record<string, string>) {
@@ -37,7 +39,7 @@ export class WordCountInstance {
       }
     })
     this.#child.stderr!.on('data', (chunk: Buffer) => { this.stderr += chunk.toString() })
-    this.exited = new Promise(resolve => this.#child.on('exit', (code) => resolve(code)))
+    this.exited = new Promise(resolve => this.#child.on('exit', (code) => { this.hasExited = true; resolve(code) }))
   }
 
   get state (): string | undefined {
@@ -80,8 +82,8 @@ export class OutputCollector {
 
   private constructor (consumer: Consumer) { this.#consumer = consumer }
 
-  static async start (topic: string): Promise<OutputCollector> {
-    const consumer = kafka().consumer({ groupId: unique('collector') })
+  static async start (topic: string, servers?: string): Promise<OutputCollector> {
+    const consumer = kafka(servers).consumer({ groupId: unique('collector') })
     const collector = new OutputCollector(consumer)
     await consumer.connect()
     await consumer.subscribe({ topics: [topic], fromBeginning: true })
