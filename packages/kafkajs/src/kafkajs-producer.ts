@@ -6,10 +6,14 @@
  * chosen by the caller; the partitioner only reads them. A record with a null header value is
  * refused (SERIALIZATION) before anything of its send goes out: kafkajs cannot encode it.
  * kafkajs 2.2.4's TxnOffsetCommit has no group generation (KIP-447): sendOffsets ignores it.
+ * An idempotent producer whose sequence the broker no longer accepts (OUT_OF_ORDER_SEQUENCE_NUMBER,
+ * UNKNOWN_PRODUCER_ID, e.g. after a leader change) is replaced by a new one (a new producer id),
+ * and the send fails retriably so it is sent again: Java's producer resets its sequence the same
+ * way (KIP-360); kafkajs 2.2.4 would fail every later send.
  */
 import type { Kafka, Producer, Transaction, TopicMessages } from 'kafkajs'
 import {
-  IllegalStateError, KafkaRequestError, StreamsError, tpKey,
+  IllegalStateError, KafkaRequestError, StreamsError, isKafkaError, tpKey,
   type GroupGeneration, type ProducedRecord, type ProducerPort, type SendResult, type TopicPartitionOffset
 } from '@kstreams/core'
 import type { KafkajsClientConfig } from './kafkajs-client-config.js'
@@ -26,8 +30,12 @@ const explicitPartitioner = () => ({ message }: { message: { partition?: number 
 
 type OffsetsWithMetadata = ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>
 
+/** Errors after which an idempotent (non-transactional) producer must start over with a new producer id. */
+const SEQUENCE_LOST: ReadonlySet<string> = new Set(['OUT_OF_ORDER_SEQUENCE_NUMBER', 'UNKNOWN_PRODUCER_ID'])
+
 export class KafkajsProducer implements ProducerPort {
-  readonly #producer: Producer
+  #producer: Producer
+  readonly #create: () => Producer
   readonly #clientId: string
   readonly #executor = new SerialExecutor()
   #connected: Promise<void> | undefined
@@ -38,7 +46,7 @@ export class KafkajsProducer implements ProducerPort {
   constructor (options: { kafka: Kafka, clientId: string, transactionalId: string | undefined, config: KafkajsClientConfig }) {
     this.#clientId = options.clientId
     const transactionalId = options.transactionalId
-    this.#producer = options.kafka.producer({
+    this.#create = () => options.kafka.producer({
       idempotent: true,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: false,
@@ -46,6 +54,7 @@ export class KafkajsProducer implements ProducerPort {
       createPartitioner: explicitPartitioner,
       ...(transactionalId === undefined ? {} : { transactionalId, transactionTimeout: options.config.transactionTimeoutMs })
     })
+    this.#producer = this.#create()
     if (transactionalId !== undefined) {
       this.transactions = {
         begin: async () => { await this.#begin() },
@@ -83,7 +92,12 @@ export class KafkajsProducer implements ProducerPort {
           result.set(key, Number(m.baseOffset) + count - 1)
         }
       } catch (error) {
-        throw toKafkaRequestError(error, `Send by producer ${this.#clientId}`)
+        const mapped = toKafkaRequestError(error, `Send by producer ${this.#clientId}`)
+        if (this.transactions === undefined && isKafkaError(mapped) && SEQUENCE_LOST.has(mapped.errorName)) {
+          await this.#replace()
+          throw new KafkaRequestError(mapped.errorName, `Send by producer ${this.#clientId} failed; it starts over with a new producer id`, { cause: error, retriable: true })
+        }
+        throw mapped
       }
       // kafkajs silently skips partitions missing from its metadata.
       const missing = [...counts.keys()].filter(key => !result.has(key))
@@ -103,6 +117,15 @@ export class KafkajsProducer implements ProducerPort {
     } catch (error) {
       throw toKafkaRequestError(error, `Closing producer ${this.#clientId}`)
     }
+  }
+
+  /** A new kafkajs producer in place of one whose producer id the brokers no longer accept. */
+  async #replace (): Promise<void> {
+    const old = this.#producer
+    const connected = this.#connected
+    this.#producer = this.#create()
+    this.#connected = undefined
+    if (connected !== undefined) await old.disconnect().catch(() => undefined)
   }
 
   async #connect (): Promise<void> {
