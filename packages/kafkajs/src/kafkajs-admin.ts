@@ -6,7 +6,7 @@
  * Topic creation waits until every partition has a leader, through the retries a KRaft broker
  * needs while a new topic propagates.
  */
-import type { Admin, Kafka } from 'kafkajs'
+import type { Admin, ConfigResourceTypes, Kafka } from 'kafkajs'
 import {
   IllegalStateError, KafkaRequestError, tpKey,
   type AdminPort, type Clock, type NewTopic, type TopicPartition, type TopicPartitionOffset
@@ -17,6 +17,8 @@ import { SerialExecutor } from './serial-executor.js'
 import { groupByTopic } from './topic-partitions.js'
 
 const METADATA_WAIT_MS = 10_000
+/** kafkajs' ConfigResourceTypes.TOPIC (not a named export of its CommonJS module under ESM). */
+const TOPIC_RESOURCE = 2 as ConfigResourceTypes
 const METADATA_RETRY_MS = 100
 
 export class KafkajsAdmin implements AdminPort {
@@ -100,6 +102,28 @@ export class KafkajsAdmin implements AdminPort {
 
   async listTopics (): Promise<string[]> {
     return await this.#run('Listing topics', async admin => await admin.listTopics())
+  }
+
+  async topicConfigs (topics: readonly string[]): Promise<Map<string, Readonly<Record<string, string>>>> {
+    const result = new Map<string, Readonly<Record<string, string>>>()
+    if (topics.length === 0) return result
+    return await this.#run('Describing topic configs', async admin => {
+      // One topic per request: kafkajs rejects the whole call when one resource has an error (a missing topic).
+      for (const topic of topics) {
+        let described
+        try {
+          described = await admin.describeConfigs({ includeSynonyms: false, resources: [{ type: TOPIC_RESOURCE, name: topic }] })
+        } catch (error) {
+          if (describeKafkajsError(error).errorName === 'UNKNOWN_TOPIC_OR_PARTITION') continue
+          throw error
+        }
+        for (const resource of described.resources) {
+          if (resource.errorCode !== 0) continue
+          result.set(resource.resourceName, Object.fromEntries(resource.configEntries.map(e => [e.configName, e.configValue])))
+        }
+      }
+      return result
+    })
   }
 
   async close (): Promise<void> {

@@ -38,6 +38,16 @@ describeWithBroker('kafkajs AdminPort (broker)', function () {
     expect((await admin.committedOffsets(uniqueName('none'), [{ topic, partition: 0 }])).size).to.equal(0)
   })
 
+  it('topicConfigs: each topic\'s configs, max.message.bytes included (set or the broker default); missing topics absent', async () => {
+    const small = uniqueName('kjs-configs')
+    await admin.createTopics([{ topic: small, numPartitions: 1, replicationFactor: -1, configs: { 'max.message.bytes': '2000' } }])
+    const plain = await createTopic(admin, 1)
+    const configs = await admin.topicConfigs!([small, plain, uniqueName('missing')])
+    expect([...configs.keys()].sort()).to.deep.equal([small, plain].sort())
+    expect(configs.get(small)!['max.message.bytes']).to.equal('2000')
+    expect(Number(configs.get(plain)!['max.message.bytes'])).to.be.greaterThan(1_000_000)
+  })
+
   it('creates topics with the given partitions and configs, and leaves existing topics as they are', async () => {
     const topic = uniqueName('kjs-admin')
     await admin.createTopics([{ topic, numPartitions: 3, replicationFactor: -1, configs: { 'cleanup.policy': 'compact', 'retention.ms': '123456' } }])

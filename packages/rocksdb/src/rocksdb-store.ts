@@ -3,7 +3,10 @@
  * `<taskDir>/rocksdb/<name>`, keys in unsigned byte order. Reads are synchronous (the binding's
  * sync paths). Writes collect in a write overlay that reads and iterators see, and go to RocksDB
  * as one batch at flush() (the commit), at close, or earlier when the overlay grows past
- * `maxPendingBytes`. Owns its lifecycle (created -> opening -> open -> closed, reopenable) and
+ * `maxPendingBytes`. flush() fsyncs the write-ahead log (unless `syncOnFlush` is off) whenever
+ * anything reached RocksDB without an fsync since the last one (restore and standby batches,
+ * early writes, range deletes), even with nothing pending: the checkpoint written after a flush
+ * covers only durable data. Owns its lifecycle (created -> opening -> open -> closed, reopenable) and
  * the iterators it handed out, which it closes when it closes.
  */
 import { IllegalStateError, InvalidStateStoreError, StreamsError } from '@kstreams/core'
@@ -48,6 +51,8 @@ export class RocksDBStore implements KeyValueBytesStore {
   #opening: Promise<void> = Promise.resolve()
   /** A write that failed off the calling path, rethrown by the next flush. */
   #failure: unknown
+  /** Something was written to RocksDB without fsyncing its WAL since the last synced write. */
+  #unsynced = false
 
   constructor (name: string, options: RocksDBStoreOptions = {}) {
     this.name = validateStoreName(name)
@@ -99,7 +104,10 @@ export class RocksDBStore implements KeyValueBytesStore {
     return opening
   }
 
-  /** Writes the pending writes to RocksDB as one batch (fsyncing the WAL unless configured off). */
+  /**
+   * Writes the pending writes to RocksDB as one batch, fsyncing the WAL unless configured off;
+   * with nothing pending, still fsyncs it when earlier writes went without.
+   */
   flush (): void {
     if (this.#state !== 'open') return
     this.#rethrowFailure()
@@ -114,6 +122,7 @@ export class RocksDBStore implements KeyValueBytesStore {
     const db = this.#openDb()
     this.#writePending(false)
     db.deleteRange(from, to, err => { this.#failure ??= err })
+    this.#unsynced = true
   }
 
   /**
@@ -262,10 +271,14 @@ export class RocksDBStore implements KeyValueBytesStore {
     if (overlay.bytes > this.#options.maxPendingBytes) this.#writePending(false)
   }
 
-  /** Writes and clears the overlay; open iterators keep their own snapshot of it. */
+  /**
+   * Writes and clears the overlay; open iterators keep their own snapshot of it. With `sync`, the
+   * WAL is fsynced, which makes every earlier unsynced write durable too: with an empty overlay
+   * an empty batch does that (RocksDB fsyncs the WAL for it all the same).
+   */
   #writePending (sync: boolean): void {
     const overlay = this.#overlay
-    if (overlay.size === 0) return
+    if (overlay.size === 0 && !(sync && this.#unsynced)) return
     const db = this.#db!
     const batch = db.batch()
     try {
@@ -280,6 +293,7 @@ export class RocksDBStore implements KeyValueBytesStore {
     }
     db.write(batch, sync)
     overlay.clear()
+    this.#unsynced = !sync
   }
 
   /** Applies changelog records straight to RocksDB, one batch per call. */
@@ -297,6 +311,7 @@ export class RocksDBStore implements KeyValueBytesStore {
       throw db.error(err, 'restore')
     }
     db.write(batch, false)
+    this.#unsynced = true
   }
 
   #range (from: Buffer | undefined, to: Buffer | undefined, forward: boolean): KeyValueIterator<Buffer, Buffer> {

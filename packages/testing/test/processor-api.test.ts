@@ -1,7 +1,7 @@
 import { expect } from 'chai'
 import {
   Headers, KeyValue, PunctuationType, Record, Serdes, Topology, logAndSkipOnInvalidTimestamp,
-  type Processor, type ProcessorContext, type RecordMetadata
+  type KeyValueStore, type Processor, type ProcessorContext, type RecordMetadata
 } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
 import { TopologyTestDriver } from '../src/topology-test-driver.js'
@@ -151,6 +151,42 @@ describe('Processor API on the TopologyTestDriver', () => {
     try { custom.createInputTopic('input', S, S).pipeInput('2', 'bad', 2) } catch (e) { err = e }
     expect(err).to.have.property('code', 'PROCESSING')
     expect(seen).to.deep.equal([['picky', 'input', 0, 'cannot take it']])
+    custom.close()
+  })
+
+  it('processingExceptionHandler: a StreamsError thrown from user code (store.put(null, v)) goes to the handler like any other error, once', () => {
+    const topology = (): Topology => new Topology()
+      .addSource('source', 'input', stringSource)
+      .addProcessor('forward', mapping((r) => [[r]]), 'source')
+      .addProcessor('store-it', (): Processor<string, string, string, string> => {
+        let ctx: ProcessorContext<string, string>
+        let store: KeyValueStore<string | null, string>
+        return {
+          init (c) { ctx = c; store = c.getStateStore('KV') },
+          process (r) {
+            store.put(r.value === 'bad' ? null : r.key, r.value)
+            ctx.forward(r)
+          }
+        }
+      }, 'forward')
+      .addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('KV'), S, S), 'store-it')
+      .addSink('sink', 'output', stringSink, 'store-it')
+    const continuing = new TopologyTestDriver(topology(), { processingExceptionHandler: 'logAndContinue' })
+    const input = continuing.createInputTopic('input', S, S)
+    input.pipeInput('1', 'good', 1)
+    input.pipeInput('2', 'bad', 2)
+    input.pipeInput('3', 'fine', 3)
+    expect(continuing.createOutputTopic('output', S, S).readValuesToList()).to.deep.equal(['good', 'fine'])
+    continuing.close()
+    const seen: unknown[] = []
+    const custom = new TopologyTestDriver(topology(), {
+      processingExceptionHandler: (ctx, err) => { seen.push([ctx.processorNodeId, ctx.offset, (err as { code?: string }).code]); return 'FAIL' }
+    })
+    let err: any
+    try { custom.createInputTopic('input', S, S).pipeInput('2', 'bad', 2) } catch (e) { err = e }
+    // Asked once, by the node that threw (not again by the nodes it bubbles up through); the code is kept.
+    expect(seen).to.deep.equal([['store-it', 0, 'ILLEGAL_ARGUMENT']])
+    expect(err).to.have.property('code', 'ILLEGAL_ARGUMENT')
     custom.close()
   })
 

@@ -103,6 +103,11 @@ export interface StreamsConfig {
   fetchMaxBytes?: number
   /** Most bytes per partition in one fetch response (`max.partition.fetch.bytes`); default 1048576. */
   maxPartitionFetchBytes?: number
+  /**
+   * The largest record the producer sends (`max.request.size`, key, value and headers counted);
+   * a larger one is never sent and goes to the production exception handler; default 1048576.
+   */
+  maxRequestSize?: number
   /** Block cache shared out over the RocksDB stores of an instance (`rocksdb.config`); default 64 MiB. */
   rocksdbBlockCacheBytes?: number
   /** Write buffers shared out over the RocksDB stores of an instance; default 64 MiB. */
@@ -187,6 +192,7 @@ const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
   fetchMaxWaitMs: nonNegativeInt,
   fetchMaxBytes: positiveInt,
   maxPartitionFetchBytes: positiveInt,
+  maxRequestSize: positiveInt,
   rocksdbBlockCacheBytes: positiveInt,
   rocksdbWriteBufferBytes: positiveInt,
   rocksdbConfigSetter: v => v !== null && typeof v === 'object' && typeof (v as { setConfig?: unknown }).setConfig === 'function' ? undefined : 'must be an object with a setConfig(storeName, options, configs) method',
@@ -274,6 +280,7 @@ export function resolveStreamsConfig (config: StreamsConfig = {}): ResolvedStrea
     fetchMaxWaitMs: config.fetchMaxWaitMs ?? 500,
     fetchMaxBytes: config.fetchMaxBytes ?? 52428800,
     maxPartitionFetchBytes: config.maxPartitionFetchBytes ?? 1048576,
+    maxRequestSize: config.maxRequestSize ?? 1048576,
     rocksdbBlockCacheBytes: config.rocksdbBlockCacheBytes ?? 64 * 1024 * 1024,
     rocksdbWriteBufferBytes: config.rocksdbWriteBufferBytes ?? 64 * 1024 * 1024,
     rocksdbConfigSetter: config.rocksdbConfigSetter,

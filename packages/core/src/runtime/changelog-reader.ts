@@ -4,7 +4,10 @@
  * registered - never ended by an idle timeout - in large batches applied through the store's
  * restore callback. Owns the restore reader's assignment and the restore progress of every
  * partition; reports restore progress to the StateRestoreListener and standby progress to the
- * StandbyUpdateListener. @internal
+ * StandbyUpdateListener. A position the changelog no longer has (truncated below it by an
+ * unclean leader election, or deleted up to past it) makes the partition corrupted, as Kafka's
+ * restore consumer without an offset reset does: it is dropped and reported (`takeCorrupted`)
+ * for its task to be wiped and restored, instead of waiting for an end that never comes. @internal
  */
 import { StreamsError } from '../errors.js'
 import type { StateRestoreCallback } from '../state/state-store.js'
@@ -100,9 +103,18 @@ export interface ChangelogReaderOptions {
   readonly retryBackoffMs?: number
 }
 
+/** A changelog partition whose restore or standby position the changelog no longer has. */
+export interface CorruptedChangelog {
+  readonly partition: TopicPartition
+  readonly storeName: string
+  readonly standby: boolean
+  readonly reason: string
+}
+
 export class ChangelogReader {
   readonly #options: ChangelogReaderOptions
   readonly #restoring = new Map<string, Restoring>()
+  #corrupted: CorruptedChangelog[] = []
   /** The entries assigned to the reader. */
   #reading: Restoring[] = []
   #assignmentChanged = false
@@ -126,7 +138,12 @@ export class ChangelogReader {
       const endOffset = ends.get(key)
       if (endOffset === undefined) throw new StreamsError('UNKNOWN_TOPIC', `Changelog partition ${key} of store ${reg.storeName} does not exist`)
       const begin = begins.get(key) ?? 0
-      const start = Math.max(reg.startOffset ?? begin, begin)
+      if (reg.startOffset !== undefined && reg.startOffset < begin) {
+        // The records between the checkpoint and the log start were deleted before this store
+        // saw them (Kafka: OffsetOutOfRange -> TaskCorruptedException): its state has a gap.
+        throw new StreamsError('TASK_CORRUPTED', `Checkpointed offset ${reg.startOffset - 1} of ${reg.standby === true ? 'standby ' : ''}store ${reg.storeName} is below the log-start offset ${begin} of changelog ${key} (records it never applied were deleted)`, { taskId: reg.taskId?.toString() })
+      }
+      const start = reg.startOffset ?? begin
       if (reg.standby === true) {
         if (reg.startOffset !== undefined && reg.startOffset > endOffset) {
           throw new StreamsError('TASK_CORRUPTED', `Checkpointed offset ${reg.startOffset - 1} of standby store ${reg.storeName} is beyond the end ${endOffset} of changelog ${key}`)
@@ -261,6 +278,12 @@ export class ChangelogReader {
       const entry = this.#restoring.get(key)
       // Registered again while the fetch was in flight: the batch was read from the old registration's position.
       if (entry === undefined || entry !== polled.get(key)) continue
+      const lost = this.#lostPosition(entry, batch)
+      if (lost !== undefined) {
+        this.unregister([entry.reg.partition])
+        this.#corrupted.push({ partition: entry.reg.partition, storeName: entry.reg.storeName, standby: entry.reg.standby === true, reason: lost })
+        continue
+      }
       const before = entry.restored
       const done = this.#apply(entry, batch)
       applied += entry.restored - before
@@ -274,6 +297,33 @@ export class ChangelogReader {
     }
     this.#options.onStep?.(applied)
     return completed
+  }
+
+  /**
+   * Partitions found corrupted since the last call (see the class comment); their tasks must be
+   * wiped and restored (registered again), or they are read no more.
+   */
+  takeCorrupted (): CorruptedChangelog[] {
+    const corrupted = this.#corrupted
+    this.#corrupted = []
+    return corrupted
+  }
+
+  /**
+   * Why the reader cannot go on from the entry's position, or undefined when it can: the reader
+   * was reset below it (the changelog now ends before it), or the log start moved past it with
+   * the records between unread.
+   */
+  #lostPosition (entry: Restoring, batch: FetchedBatch): string | undefined {
+    const where = `changelog ${tpKey(batch.topic, batch.partition)} of store ${entry.reg.storeName}`
+    if (batch.nextOffset < entry.position) {
+      return `${where} was truncated below the position ${entry.position} (it now ends at ${batch.highWatermark}, reading starts over at ${batch.nextOffset}): the records the store applied beyond it are gone`
+    }
+    const first = batch.records[0]?.offset ?? batch.nextOffset
+    if (batch.logStartOffset > entry.position && first > entry.position) {
+      return `the records of ${where} from the position ${entry.position} to its log start ${batch.logStartOffset} were deleted before the store applied them`
+    }
+    return undefined
   }
 
   /** Applies the records below the end offset; returns whether the partition is complete. */
@@ -315,6 +365,7 @@ export class ChangelogReader {
 
   async close (): Promise<void> {
     this.#restoring.clear()
+    this.#corrupted = []
     await this.#options.reader.close()
   }
 }

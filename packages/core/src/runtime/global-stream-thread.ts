@@ -2,8 +2,14 @@
  * The global stream thread of one KafkaStreams instance: reads every partition of every global
  * topic into the global stores, through their global processors. It bootstraps to the end
  * offsets captured at start before any stream thread processes, then keeps the stores current.
- * It owns the global `.checkpoint` (the next offset to read per partition), written after the
- * bootstrap, every commit interval when offsets moved, and on close. @internal
+ * It owns the global `.checkpoint` (the next offset to read per partition of the topics of
+ * persistent stores; a store that is not persistent reads its topic from the beginning at every
+ * start), written after the bootstrap, every commit interval when offsets moved, and on close.
+ * A checkpoint it cannot trust (corrupted, beyond its topic's end after the topic was recreated,
+ * below its log start) wipes the global state before the bootstrap, which then reads every topic
+ * from its beginning. A position the topic loses while the thread reads (truncated, deleted)
+ * fails the thread with TASK_CORRUPTED and wipes the global state at shutdown, as Kafka's
+ * GlobalStreamThread does: the next start rebuilds it. @internal
  */
 import { join } from 'node:path'
 import type { TopologyDef } from '../topology/definitions.js'
@@ -11,14 +17,13 @@ import type { ResolvedStreamsConfig } from '../config/streams-config.js'
 import type { Clock } from '../clock.js'
 import type { Logger } from '../logger.js'
 import type { StateStore } from '../state/state-store.js'
-import { Headers } from '../record.js'
 import { StreamsError } from '../errors.js'
 import { GlobalStateUpdateTask } from './global-state-update-task.js'
 import { OffsetCheckpoint, CheckpointCorruptedError } from './state/offset-checkpoint.js'
 import type { StateDirectory } from './state/state-directory.js'
 import type { StateRestoreListener } from './state-restore-listener.js'
 import { Lifecycle } from './lifecycle.js'
-import { tpKey, type AdminPort, type KafkaClientFactory, type TopicPartition } from './kafka/ports.js'
+import { tpKey, type AdminPort, type FetchedBatch, type KafkaClientFactory, type TopicPartition } from './kafka/ports.js'
 import type { PartitionReader } from './consumer/consumer-api.js'
 import { AssignedPartitionReader } from './consumer/assigned-partition-reader.js'
 import { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
@@ -57,6 +62,10 @@ export class GlobalStreamThread {
   readonly #positions = new Map<string, TopicPartition & { offset: number }>()
   #checkpointed = new Map<string, number>()
   #loop: Promise<void> | undefined
+  /** Topics whose global store is persistent: only their positions are checkpointed. */
+  #persistentTopics: ReadonlySet<string> = new Set()
+  /** The stores lost records they had or never saw: the global state is wiped at shutdown. */
+  #wipeOnShutdown = false
   /** This thread's metrics (the global task's dropped records). */
   readonly metrics: StreamsMetricsRegistry
 
@@ -78,7 +87,21 @@ export class GlobalStreamThread {
 
   /** Opens the stores and reads every global partition to its current end; then keeps reading. */
   async start (): Promise<void> {
-    const dir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.globalDir())
+    let dir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.globalDir())
+    this.#checkpoint = new OffsetCheckpoint(join(dir, '.checkpoint'))
+    const topics = this.#o.topology.globalStores.map(g => g.topic)
+    const counts = await this.#admin.partitionCounts(topics)
+    const missing = topics.filter(t => !counts.has(t))
+    if (missing.length > 0) throw new StreamsError('UNKNOWN_TOPIC', `Global topic(s) ${missing.join(', ')} do not exist`)
+    const partitions = topics.flatMap(topic => Array.from({ length: counts.get(topic)! }, (_, partition) => ({ topic, partition })))
+    const [ends, begins] = await Promise.all([this.#admin.endOffsets(partitions), this.#admin.beginningOffsets(partitions)])
+    let checkpointed = await this.#readCheckpoint(ends, begins)
+    if (checkpointed === undefined) {
+      // Before the stores open: they must not keep what the topics no longer have.
+      await this.#o.stateDirectory.wipeGlobal()
+      dir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.globalDir())
+      checkpointed = new Map()
+    }
     this.#task = new GlobalStateUpdateTask({
       topology: this.#o.topology,
       config: this.#o.config,
@@ -89,17 +112,13 @@ export class GlobalStreamThread {
       onDroppedRecord: (record, reason) => { this.#o.logger.warn(`Global stream thread dropped a record of ${record.topic}-${record.partition} at offset ${record.offset}: ${reason}`) }
     })
     await this.#task.initialize()
-    this.#checkpoint = new OffsetCheckpoint(join(dir, '.checkpoint'))
-    const topics = this.#task.topics
-    const counts = await this.#admin.partitionCounts(topics)
-    const missing = topics.filter(t => !counts.has(t))
-    if (missing.length > 0) throw new StreamsError('UNKNOWN_TOPIC', `Global topic(s) ${missing.join(', ')} do not exist`)
-    const partitions = topics.flatMap(topic => Array.from({ length: counts.get(topic)! }, (_, partition) => ({ topic, partition })))
-    const checkpointed = await this.#readCheckpoint()
-    const [ends, begins] = await Promise.all([this.#admin.endOffsets(partitions), this.#admin.beginningOffsets(partitions)])
+    const stores = this.#task.stores
+    this.#persistentTopics = new Set(this.#o.topology.globalStores.filter(g => stores.get(g.storeName)?.persistent === true).map(g => g.topic))
     for (const p of partitions) {
       const key = tpKey(p.topic, p.partition)
-      this.#positions.set(key, { ...p, offset: Math.max(checkpointed.get(key) ?? 0, begins.get(key) ?? 0) })
+      // A store that is not persistent starts empty: it reads its topic from the beginning.
+      const checkpoint = this.#persistentTopics.has(p.topic) ? checkpointed.get(key) : undefined
+      this.#positions.set(key, { ...p, offset: checkpoint ?? begins.get(key) ?? 0 })
     }
     this.#reader.assign([...this.#positions.values()])
     await this.#bootstrap(ends)
@@ -110,15 +129,34 @@ export class GlobalStreamThread {
     this.#loop = this.#run()
   }
 
-  async #readCheckpoint (): Promise<Map<string, number>> {
+  /**
+   * The checkpointed positions, or undefined when the global state cannot be trusted: a
+   * corrupted checkpoint, or a position beyond its topic's end (the topic was recreated: every
+   * record of the new one would be skipped) or below its log start (records the stores never
+   * saw were deleted).
+   */
+  async #readCheckpoint (ends: ReadonlyMap<string, number>, begins: ReadonlyMap<string, number>): Promise<Map<string, number> | undefined> {
+    let offsets: Map<string, number>
     try {
-      const offsets = await this.#checkpoint!.read()
-      return new Map([...offsets].map(([k, v]) => [k, v.offset]))
+      offsets = new Map([...await this.#checkpoint!.read()].map(([k, v]) => [k, v.offset]))
     } catch (err) {
       if (!(err instanceof CheckpointCorruptedError)) throw err
-      this.#o.logger.warn(`${err.message}; bootstrapping the global stores from the beginning`)
-      return new Map()
+      this.#o.logger.warn(`${err.message}; wiping the global stores and bootstrapping them from the beginning`)
+      return undefined
     }
+    for (const [key, offset] of offsets) {
+      const end = ends.get(key)
+      const begin = begins.get(key) ?? 0
+      if (end !== undefined && offset > end) {
+        this.#o.logger.warn(`The global checkpoint of ${key} (${offset}) is beyond the end of the topic (${end}): the topic was recreated or truncated; wiping the global stores and bootstrapping them from the beginning`)
+        return undefined
+      }
+      if (offset < begin) {
+        this.#o.logger.warn(`The global checkpoint of ${key} (${offset}) is below the topic's log start (${begin}): records the global stores never saw were deleted; wiping the global stores and bootstrapping them from the beginning`)
+        return undefined
+      }
+    }
+    return offsets
   }
 
   /** Reads until every partition reached the end offset captured at start. */
@@ -130,7 +168,7 @@ export class GlobalStreamThread {
     const behind = (): boolean => [...this.#positions].some(([key, p]) => p.offset < (ends.get(key) ?? 0))
     while (behind() && this.state === 'CREATED') {
       for (const batch of await this.#reader.poll(this.#o.config.pollMs)) {
-        const n = this.#apply(batch.topic, batch.partition, batch.records, batch.nextOffset)
+        const n = this.#apply(batch)
         const key = tpKey(batch.topic, batch.partition)
         restored.set(key, (restored.get(key) ?? 0) + n)
         if (n > 0) listener?.onBatchRestored?.(batch, storeOf(batch.topic), batch.nextOffset - 1, n)
@@ -139,9 +177,16 @@ export class GlobalStreamThread {
     for (const p of this.#positions.values()) listener?.onRestoreEnd?.(p, storeOf(p.topic), restored.get(tpKey(p.topic, p.partition)) ?? 0)
   }
 
-  #apply (topic: string, partition: number, records: ReadonlyArray<{ offset: number, timestamp: number, key: Buffer | null, value: Buffer | null, headers: Headers }>, nextOffset: number): number {
+  #apply (batch: FetchedBatch): number {
+    const { topic, partition, records, nextOffset } = batch
     const position = this.#positions.get(tpKey(topic, partition))
     if (position === undefined) return 0
+    const first = records[0]?.offset ?? nextOffset
+    if (nextOffset < position.offset || (batch.logStartOffset > position.offset && first > position.offset)) {
+      // The reader was reset: the topic was truncated below the position, or records not read yet were deleted.
+      this.#wipeOnShutdown = true
+      throw new StreamsError('TASK_CORRUPTED', `Global topic partition ${tpKey(topic, partition)} no longer has the position ${position.offset} of the global stores (it now holds [${batch.logStartOffset}, ${batch.highWatermark})); the global state is wiped at shutdown: restart the application to rebuild it`)
+    }
     let applied = 0
     for (const r of records) {
       if (r.offset < position.offset) continue
@@ -158,7 +203,7 @@ export class GlobalStreamThread {
       try {
         for (const batch of await this.#reader.poll(this.#o.config.pollMs)) {
           if (this.state !== 'RUNNING') break
-          this.#apply(batch.topic, batch.partition, batch.records, batch.nextOffset)
+          this.#apply(batch)
         }
         if (this.#o.clock.milliseconds() - lastCommit >= this.#o.config.commitIntervalMs) {
           this.#task!.flush()
@@ -180,8 +225,9 @@ export class GlobalStreamThread {
     if (moved > 10_000) await this.#writeCheckpoint()
   }
 
+  /** Checkpoints the positions of persistent stores only (as Kafka's GlobalStateManagerImpl). */
   async #writeCheckpoint (): Promise<void> {
-    await this.#checkpoint!.write([...this.#positions.values()])
+    await this.#checkpoint!.write([...this.#positions.values()].filter(p => this.#persistentTopics.has(p.topic)))
     this.#checkpointed = new Map([...this.#positions].map(([k, p]) => [k, p.offset]))
   }
 
@@ -199,12 +245,15 @@ export class GlobalStreamThread {
     await this.#loop
     let first: unknown
     try {
-      if (this.#task !== undefined && this.#checkpoint !== undefined) {
+      if (this.#task !== undefined && this.#checkpoint !== undefined && !this.#wipeOnShutdown) {
         this.#task.flush()
         await this.#writeCheckpoint()
       }
     } catch (err) { first = err }
     try { this.#task?.close() } catch (err) { first ??= err }
+    if (this.#wipeOnShutdown) {
+      try { await this.#o.stateDirectory.wipeGlobal() } catch (err) { first ??= err }
+    }
     for (const close of [() => this.#reader.close(), () => this.#admin.close()]) {
       try { await close() } catch (err) { first ??= err }
     }

@@ -5,29 +5,49 @@
  * partition of keyed records like the Java producer (murmur2), remembers the offset Kafka gave
  * the last record of every partition (changelog offsets for checkpoints), sends a batch again
  * after a retriable error (until the retry timeout), and keeps a failed send to throw it at the
- * next send or flush: nothing is dropped silently, except the output of tasks the thread no
- * longer owns (see `stillOwner`), which their new owner produces again. @internal
+ * next send or flush.
+ *
+ * A send that fails is decided per record, as Kafka Streams' RecordCollectorImpl does: fatal
+ * errors (see fatal-send-errors.ts) fail at once; otherwise the batch is sent again in halves
+ * until the records that fail on their own are found, and the production exception handler is
+ * asked about each of those, with its own error. FAIL fails; CONTINUE drops that record only
+ * (counted in its task's dropped records); RETRY sends it again, for retriable errors only (on
+ * any other it counts as FAIL). A record larger than max.request.size or its topic's
+ * max.message.bytes is never sent: the handler hears of it the same way. Nothing else is
+ * dropped, except the output of tasks the thread no longer owns (see `stillOwner`), which their
+ * new owner produces again. @internal
  */
-import type { Headers } from '../record.js'
 import { StreamsError } from '../errors.js'
 import { partitionFor } from '../partitioner/murmur2.js'
-import type { CollectedRecord, RecordCollector } from './record-collector.js'
-import { tpKey, type AdminPort, type ProducedRecord, type ProducerPort } from './kafka/ports.js'
+import type { CollectedRecord, RecordCollector, RecordOrigin } from './record-collector.js'
+import { tpKey, type AdminPort, type ProducedRecord, type ProducerPort, type SendResult } from './kafka/ports.js'
+import { KafkaRequestError } from './kafka/kafka-request-error.js'
 import { isRetriable } from './retrying.js'
+import { isFatalSendError } from './fatal-send-errors.js'
+import { recordSizeUpperBound } from './record-size.js'
+import { markHandled } from './handled-error.js'
+
+/** The production exception handler's answer for one record. */
+export type RecordErrorResponse = 'CONTINUE' | 'FAIL' | 'RETRY'
 
 export interface KafkaRecordCollectorOptions {
   readonly producer: ProducerPort
-  readonly admin: Pick<AdminPort, 'partitionCounts'>
+  readonly admin: Pick<AdminPort, 'partitionCounts'> & Partial<Pick<AdminPort, 'topicConfigs'>>
   /** Records per send (a send starts without waiting for the linger time once this many are buffered). */
   readonly batchSize?: number
   /** Approximate bytes per send; default 900 KiB (under the broker's 1 MB max.message.bytes). */
   readonly maxRequestBytes?: number
+  /** The producer's max.request.size: a record larger than this is never sent; default 1048576. */
+  readonly maxRequestSize?: number
   readonly lingerMs?: number
-  /** Called when a batch failed (the error is also thrown at the next send or flush). */
+  /** Called when a send failed (the error is also thrown at the next send or flush). */
   readonly onSendError?: (error: StreamsError) => void
-  /** The production exception handler's response for a record whose send failed; default FAIL. */
-  readonly onRecordError?: (record: { topic: string, partition: number | undefined }, error: Error) => 'CONTINUE' | 'FAIL' | 'RETRY'
-  /** How long a batch is sent again after retriable errors or while the handler answers RETRY (task.timeout.ms). */
+  /**
+   * The production exception handler's response for a record that failed on its own (the
+   * record as sent, with its partition); default FAIL.
+   */
+  readonly onRecordError?: (record: ProducedRecord & { readonly origin?: RecordOrigin | undefined }, error: Error) => RecordErrorResponse
+  /** How long a send is tried again after retriable errors (task.timeout.ms); also each round a RETRY starts. */
   readonly retryTimeoutMs?: number
   /**
    * Asked before each send: whether the thread still owns the tasks whose output it is (the
@@ -38,24 +58,23 @@ export interface KafkaRecordCollectorOptions {
   readonly stillOwner?: () => Promise<boolean>
 }
 
-/** Per-record framing counted against maxRequestBytes (headers, offsets, timestamps). */
-const RECORD_OVERHEAD_BYTES = 64
-
-interface Pending {
-  readonly topic: string
-  readonly partition: number | undefined
-  readonly key: Buffer | null
-  readonly value: Buffer | null
-  readonly headers: Headers
-  readonly timestamp: number
+/** A record on its way out: its partition chosen, and the task it comes from. */
+interface Outgoing {
+  readonly record: ProducedRecord
+  readonly origin: RecordOrigin | undefined
 }
+
+/** The thread stopped owning the output while sending (see `stillOwner`): nothing more is sent. */
+const NOT_OWNER = Symbol('not owner')
 
 export class KafkaRecordCollector implements RecordCollector {
   readonly #options: KafkaRecordCollectorOptions
   readonly #partitionCounts = new Map<string, number>()
+  /** Each topic's max.message.bytes; null when not known (no lookup, or it failed for good). */
+  readonly #maxMessageBytes = new Map<string, number | null>()
   readonly #acked = new Map<string, number>()
   readonly #roundRobin = new Map<string, number>()
-  #buffer: Pending[] = []
+  #buffer: CollectedRecord[] = []
   #inflight: Promise<void> | undefined
   #timer: NodeJS.Timeout | undefined
   #error: StreamsError | undefined
@@ -63,12 +82,16 @@ export class KafkaRecordCollector implements RecordCollector {
   readonly #batchSize: number
   readonly #lingerMs: number
   readonly #maxRequestBytes: number
+  readonly #maxRequestSize: number
+  readonly #retryTimeoutMs: number
 
   constructor (options: KafkaRecordCollectorOptions) {
     this.#options = options
     this.#batchSize = options.batchSize ?? 2000
     this.#lingerMs = options.lingerMs ?? 100
     this.#maxRequestBytes = options.maxRequestBytes ?? 900 * 1024
+    this.#maxRequestSize = options.maxRequestSize ?? 1024 * 1024
+    this.#retryTimeoutMs = options.retryTimeoutMs ?? 300000
   }
 
   /** Partition counts learned elsewhere (e.g. from the assignment), so sends need no lookup. */
@@ -154,84 +177,165 @@ export class KafkaRecordCollector implements RecordCollector {
   }
 
   /**
-   * The next batch to send: at most batchSize records and about maxRequestBytes (so no
-   * partition's record batch passes the broker's 1 MB default `max.message.bytes`, and one send
-   * never blocks the event loop for long).
+   * The next batch to send: at most batchSize records and about maxRequestBytes, headers counted
+   * (so no partition's record batch passes the broker's 1 MB default `max.message.bytes`, and
+   * one send never blocks the event loop for long).
    */
-  #takeBatch (): Pending[] {
+  #takeBatch (): CollectedRecord[] {
     let bytes = 0
     let n = 0
     while (n < this.#buffer.length && n < this.#batchSize) {
-      const r = this.#buffer[n]!
-      bytes += (r.key?.length ?? 0) + (r.value?.length ?? 0) + RECORD_OVERHEAD_BYTES
+      bytes += recordSizeUpperBound(this.#buffer[n]!)
       if (n > 0 && bytes > this.#maxRequestBytes) break
       n++
     }
     return this.#buffer.splice(0, n)
   }
 
-  async #sendBatch (batch: Pending[]): Promise<void> {
+  async #sendBatch (batch: CollectedRecord[]): Promise<void> {
     try {
       if (!await this.#owned()) return
-      const unknown = [...new Set(batch.filter(r => r.partition === undefined && !this.#partitionCounts.has(r.topic)).map(r => r.topic))]
-      if (unknown.length > 0) {
-        const counts = await this.#options.admin.partitionCounts(unknown)
-        for (const [topic, count] of counts) this.#partitionCounts.set(topic, count)
-        const missing = unknown.filter(t => !counts.has(t))
-        if (missing.length > 0) throw new StreamsError('UNKNOWN_TOPIC', `Output topic(s) ${missing.join(', ')} do not exist`)
+      await this.#lookUpTopics(batch)
+      const deadline = Date.now() + this.#retryTimeoutMs
+      let outgoing: Outgoing[] = []
+      for (const r of batch) {
+        const record: ProducedRecord = {
+          topic: r.topic,
+          partition: r.partition ?? this.#choosePartition(r.topic, r.key),
+          key: r.key,
+          value: r.value,
+          headers: r.headers,
+          timestamp: r.timestamp
+        }
+        const tooLarge = this.#sizeError(record)
+        if (tooLarge === undefined) {
+          outgoing.push({ record, origin: r.origin })
+          continue
+        }
+        // Never sent: the records before it go out first, then the handler decides about it.
+        if (outgoing.length > 0) await this.#deliver(outgoing, deadline)
+        outgoing = []
+        this.#decide([{ record, origin: r.origin }], tooLarge)
       }
-      const records: ProducedRecord[] = batch.map(r => ({
-        topic: r.topic,
-        partition: r.partition ?? this.#choosePartition(r.topic, r.key),
-        key: r.key,
-        value: r.value,
-        headers: r.headers,
-        timestamp: r.timestamp
-      }))
-      const result = await this.#sendWithHandler(records)
-      if (result === undefined) return
-      for (const [key, offset] of result) this.#acked.set(key, offset)
-      this.#sentRecords += records.length
+      if (outgoing.length > 0) await this.#deliver(outgoing, deadline)
     } catch (err) {
+      if (err === NOT_OWNER) return
       const first = batch[0]!
       const error = err instanceof StreamsError && err.code !== 'KAFKA'
         ? err
         : new StreamsError('SEND_FAILED', `Error sending ${batch.length} record(s) (first to topic ${first.topic}): ${err instanceof Error ? err.message : String(err)}`, { cause: err })
-      this.#error ??= error
+      // Thrown at every later send too: the processing exception handler must not take it for the record's fault.
+      this.#error ??= markHandled(error)
       this.#options.onSendError?.(error)
     }
   }
 
+  /** Partition counts of topics whose records need a partition chosen, and max.message.bytes of topics not seen yet. */
+  async #lookUpTopics (batch: readonly CollectedRecord[]): Promise<void> {
+    const unknown = [...new Set(batch.filter(r => r.partition === undefined && !this.#partitionCounts.has(r.topic)).map(r => r.topic))]
+    if (unknown.length > 0) {
+      const counts = await this.#options.admin.partitionCounts(unknown)
+      for (const [topic, count] of counts) this.#partitionCounts.set(topic, count)
+      const missing = unknown.filter(t => !counts.has(t))
+      if (missing.length > 0) throw new StreamsError('UNKNOWN_TOPIC', `Output topic(s) ${missing.join(', ')} do not exist`)
+    }
+    const lookup = this.#options.admin.topicConfigs
+    const unseen = [...new Set(batch.map(r => r.topic))].filter(t => !this.#maxMessageBytes.has(t))
+    if (unseen.length === 0) return
+    if (lookup === undefined) {
+      for (const topic of unseen) this.#maxMessageBytes.set(topic, null)
+      return
+    }
+    try {
+      const configs = await lookup.call(this.#options.admin, unseen)
+      for (const topic of unseen) {
+        const limit = Number(configs.get(topic)?.['max.message.bytes'])
+        this.#maxMessageBytes.set(topic, Number.isSafeInteger(limit) && limit > 0 ? limit : null)
+      }
+    } catch (err) {
+      // Not known then; the broker still rejects a record that is too large. A retriable failure is looked up again next batch.
+      if (!isRetriable(err)) for (const topic of unseen) this.#maxMessageBytes.set(topic, null)
+    }
+  }
+
+  /** MESSAGE_TOO_LARGE when the record can never be sent (the Java producer's and the broker's checks), naming topic, partition and size. */
+  #sizeError (record: ProducedRecord): KafkaRequestError | undefined {
+    const size = recordSizeUpperBound(record)
+    const where = `${record.topic}-${record.partition}`
+    if (size > this.#maxRequestSize) {
+      return new KafkaRequestError('MESSAGE_TOO_LARGE', `The record to ${where} is ${size} bytes when serialized (key, value and headers), larger than max.request.size (${this.#maxRequestSize} bytes); it was not sent`)
+    }
+    const topicLimit = this.#maxMessageBytes.get(record.topic)
+    if (topicLimit !== undefined && topicLimit !== null && size > topicLimit) {
+      return new KafkaRequestError('MESSAGE_TOO_LARGE', `The record to ${where} is ${size} bytes when serialized (key, value and headers), larger than the topic's max.message.bytes (${topicLimit} bytes); it was not sent`)
+    }
+    return undefined
+  }
+
   /**
-   * Sends a batch; a retriable error is retried until the retry timeout (no handler involved).
-   * When it fails otherwise, the production exception handler decides per record: any FAIL
-   * fails the batch, RETRY sends it again until the retry timeout, and a batch whose records all
-   * CONTINUE is skipped (logged by the caller's handler). Returns undefined when skipped.
+   * Sends records in order. A fatal error fails at once. Another error that is not retriable,
+   * for several records, sends them again in halves (the records that fail on their own are
+   * found; the others go out); for one record, or a retriable error that outlasted the retry
+   * timeout, the handler decides per record.
    */
-  async #sendWithHandler (records: ProducedRecord[]): Promise<Map<string, number> | undefined> {
-    const deadline = Date.now() + (this.#options.retryTimeoutMs ?? 300000)
+  async #deliver (records: readonly Outgoing[], deadline: number): Promise<void> {
+    try {
+      const result = await this.#sendRetrying(records.map(o => o.record), deadline)
+      for (const [key, offset] of result) this.#acked.set(key, offset)
+      this.#sentRecords += records.length
+      return
+    } catch (err) {
+      if (err === NOT_OWNER) throw err
+      if (isFatalSendError(err)) {
+        throw new StreamsError('SEND_FAILED', `Fatal error sending ${describeRecords(records)}: ${message(err)}; the production exception handler is not asked, no more records are sent`, { cause: err })
+      }
+      if (records.length > 1 && !isRetriable(err)) {
+        const half = Math.ceil(records.length / 2)
+        await this.#deliver(records.slice(0, half), deadline)
+        await this.#deliver(records.slice(half), deadline)
+        return
+      }
+      const retry = this.#decide(records, err)
+      if (retry.length > 0) await this.#deliver(retry, Date.now() + this.#retryTimeoutMs)
+    }
+  }
+
+  /**
+   * The handler's answer for each record that failed with `err`: throws at the first FAIL (and
+   * at RETRY for an error that is not retriable), counts and drops those it lets go; returns
+   * those to send again.
+   */
+  #decide (records: readonly Outgoing[], err: unknown): Outgoing[] {
+    const error = err instanceof Error ? err : new Error(String(err))
+    const handler = this.#options.onRecordError
+    const retry: Outgoing[] = []
+    for (const o of records) {
+      const response = handler === undefined ? 'FAIL' : handler({ ...o.record, origin: o.origin }, error)
+      if (response === 'CONTINUE') {
+        o.origin?.recordDroppedRecord()
+        continue
+      }
+      if (response === 'RETRY' && isRetriable(err)) {
+        retry.push(o)
+        continue
+      }
+      const why = response === 'RETRY' ? 'the handler answered RETRY, which counts as FAIL for an error that is not retriable' : 'the production exception handler answered FAIL'
+      throw new StreamsError('SEND_FAILED', `Error sending a record to ${o.record.topic}-${o.record.partition}: ${message(err)} (${why})`, { cause: err })
+    }
+    return retry
+  }
+
+  /** One send, sent again after retriable errors until `deadline`; NOT_OWNER once the output is not ours. */
+  async #sendRetrying (records: readonly ProducedRecord[], deadline: number): Promise<SendResult> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.#options.producer.send(records)
       } catch (err) {
         // A lost connection or a moved leader: sent again, as Java's producer retries until
         // delivery.timeout.ms (the ports make plain requests, so this is the runtime's job).
-        if (isRetriable(err) && Date.now() < deadline) {
-          await new Promise(resolve => setTimeout(resolve, Math.min(1000, 50 * attempt)))
-          if (!await this.#owned()) return undefined
-          continue
-        }
-        const handler = this.#options.onRecordError
-        if (handler === undefined) throw err
-        const error = err instanceof Error ? err : new Error(String(err))
-        const responses = new Set(records.map(r => handler({ topic: r.topic, partition: r.partition }, error)))
-        if (responses.has('FAIL')) throw err
-        if (responses.has('RETRY') && Date.now() < deadline) {
-          await new Promise(resolve => setTimeout(resolve, Math.min(1000, 50 * attempt)))
-          continue
-        }
-        if (responses.has('RETRY')) throw err
-        return undefined
+        if (!isRetriable(err) || Date.now() >= deadline) throw err
+        await new Promise(resolve => setTimeout(resolve, Math.min(1000, 50 * attempt)))
+        if (!await this.#owned()) throw NOT_OWNER
       }
     }
   }
@@ -250,4 +354,13 @@ export class KafkaRecordCollector implements RecordCollector {
     this.#roundRobin.set(topic, next)
     return next
   }
+}
+
+function message (err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}
+
+function describeRecords (records: readonly Outgoing[]): string {
+  const partitions = [...new Set(records.map(o => `${o.record.topic}-${o.record.partition}`))]
+  return `${records.length} record(s) to ${partitions.slice(0, 5).join(', ')}${partitions.length > 5 ? ', ...' : ''}`
 }

@@ -6,6 +6,7 @@ import type { Processor } from '../processor/api.js'
 import type { Record } from '../record.js'
 import { ProcessingError, StreamsError } from '../errors.js'
 import type { ProcessorContextImpl } from './processor-context-impl.js'
+import { bypassesProcessingHandler, markHandled } from './handled-error.js'
 
 export class ProcessorNode {
   readonly name: string
@@ -43,10 +44,19 @@ export class ProcessorNode {
     try {
       this.#processor!.process(record)
     } catch (err) {
+      // What a handler below already decided on, a failed send and a migrated or corrupted task
+      // pass through; anything else user code threw (StreamsErrors too, e.g. a null key put into
+      // a store) goes to the handler, as in Kafka Streams' ProcessorNode.
+      if (bypassesProcessingHandler(err)) throw err
       const rc = this.context?.recordContext
-      // Framework errors (and errors already handled downstream) pass through; user errors go to the handler.
-      if (!(err instanceof StreamsError) && this.context?.processingErrorResponse(err instanceof Error ? err : new Error(String(err)), this.name) === 'CONTINUE') return
-      throw wrap(err, `Exception caught in process. taskId=${String(this.context?.taskId)}, processor=${this.name}, topic=${rc?.topic ?? ''}, partition=${rc?.partition ?? -1}, offset=${rc?.offset ?? -1}`, this.context)
+      let response: 'CONTINUE' | 'FAIL' | undefined
+      try {
+        response = this.context?.processingErrorResponse(err instanceof Error ? err : new Error(String(err)), this.name)
+      } catch (handlerError) {
+        throw markHandled(new ProcessingError(`The processing exception handler failed on an error of processor ${this.name}: ${handlerError instanceof Error ? handlerError.message : String(handlerError)}`, { cause: handlerError, taskId: this.context?.taskId.toString() }))
+      }
+      if (response === 'CONTINUE') return
+      throw markHandled(wrap(err, `Exception caught in process. taskId=${String(this.context?.taskId)}, processor=${this.name}, topic=${rc?.topic ?? ''}, partition=${rc?.partition ?? -1}, offset=${rc?.offset ?? -1}`, this.context))
     }
   }
 

@@ -3,6 +3,13 @@
  * produces them. @internal
  */
 import type { Headers } from '../record.js'
+import type { TaskId } from '../task-id.js'
+
+/** The task a record comes from: a record the production exception handler drops is counted in its dropped records. */
+export interface RecordOrigin {
+  readonly taskId: TaskId | string
+  recordDroppedRecord (): void
+}
 
 export interface CollectedRecord {
   readonly topic: string
@@ -12,6 +19,8 @@ export interface CollectedRecord {
   readonly value: Buffer | null
   readonly headers: Headers
   readonly timestamp: number
+  /** The task that produced it (undefined where nothing counts drops). */
+  readonly origin?: RecordOrigin | undefined
 }
 
 export interface RecordCollector {

@@ -9,6 +9,7 @@ import type { Record } from '../record.js'
 import { ConfigError, SerializationError, StreamsError } from '../errors.js'
 import { productionErrorResponse } from '../config/streams-config.js'
 import { ProcessorNode } from './processor-node.js'
+import { markHandled } from './handled-error.js'
 import type { ProcessorContextImpl } from './processor-context-impl.js'
 import type { RecordCollector } from './record-collector.js'
 
@@ -54,8 +55,12 @@ export class SinkNode extends ProcessorNode {
       value = this.#valueSer!.serialize(topic, record.value, record.headers)
     } catch (err) {
       const detail = err instanceof Error ? err.message : String(err)
-      if (productionErrorResponse(context.appConfigs, topic, undefined, err instanceof Error ? err : new Error(detail)) === 'CONTINUE') return
-      throw new SerializationError(`Failed to serialize record for topic ${topic} at sink ${this.name} (task ${context.taskId.toString()}, source topic ${rc.topic ?? ''}, partition ${rc.partition}, offset ${rc.offset}): ${detail}`, { cause: err, taskId: context.taskId.toString() })
+      if (productionErrorResponse(context.appConfigs, topic, undefined, err instanceof Error ? err : new Error(detail)) === 'CONTINUE') {
+        context.recordDroppedRecord()
+        return
+      }
+      // The production exception handler decided: the processing handler does not see it again.
+      throw markHandled(new SerializationError(`Failed to serialize record for topic ${topic} at sink ${this.name} (task ${context.taskId.toString()}, source topic ${rc.topic ?? ''}, partition ${rc.partition}, offset ${rc.offset}): ${detail}`, { cause: err, taskId: context.taskId.toString() }))
     }
     let partition: number | undefined
     if (this.#partitioner !== undefined) {
@@ -65,7 +70,7 @@ export class SinkNode extends ProcessorNode {
         throw new StreamsError('ILLEGAL_ARGUMENT', `Partitioner of sink ${this.name} returned partition ${partition} for topic ${topic}, which has ${count} partitions`, { taskId: context.taskId.toString() })
       }
     }
-    this.#collector.send({ topic, partition, key, value, headers: record.headers, timestamp: record.timestamp })
+    this.#collector.send({ topic, partition, key, value, headers: record.headers, timestamp: record.timestamp, origin: context })
   }
 
   #extractTopic (record: Record<unknown, unknown>): string {

@@ -11,19 +11,19 @@ import type { ResolvedStreamsConfig } from '../config/streams-config.js'
 import type { Clock } from '../clock.js'
 import type { Logger } from '../logger.js'
 import type { StateStore } from '../state/state-store.js'
-import { StreamsError } from '../errors.js'
 import type { TaskId } from '../task-id.js'
 import { StreamTask } from './stream-task.js'
 import type { RecordCollector } from './record-collector.js'
 import { ProcessorStateManager, type StoreMetadata } from './state/processor-state-manager.js'
 import type { StateDirectory } from './state/state-directory.js'
 import type { ChangelogReader } from './changelog-reader.js'
-import type { TopicPartition } from './kafka/ports.js'
+import { tpKey, type TopicPartition } from './kafka/ports.js'
 import type { MainConsumer } from './consumer/consumer-api.js'
 import type { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
 import { addTaskRestoreMetrics } from './restore-metrics.js'
 import type { StandbySuspendReason } from './standby-update-listener.js'
 import { withSourceChangelogLimits } from './source-changelog-limits.js'
+import { isTaskCorrupted } from './task-corrupted.js'
 
 export interface StandbyTask {
   readonly id: TaskId
@@ -97,7 +97,15 @@ export class StandbyTasks {
       onStoreRegistered: (store, restore) => stateManager.register(store, restore, this.#o.changelogPartition(store.name, id))
     })
     await task.initializeStores()
-    await stateManager.loadCheckpoint()
+    try {
+      await stateManager.loadCheckpoint()
+    } catch (err) {
+      if (!isTaskCorrupted(err)) throw err
+      this.#o.logger.warn(`${err.message}; wiping the local state of standby task ${id.toString()}`)
+      task.close()
+      await this.#o.stateDirectory.wipeTask(id, this.#o.lockOwner)
+      return await this.create(id)
+    }
     this.#standbys.set(id.toString(), { id, task, stateManager })
     const applied = addTaskRestoreMetrics(this.#o.metrics, this.#o.clock, id, 'update')
     const registrations = await withSourceChangelogLimits(
@@ -105,7 +113,7 @@ export class StandbyTasks {
     try {
       await this.#o.changelogReader.register(registrations)
     } catch (err) {
-      if (!(err instanceof StreamsError) || err.code !== 'TASK_CORRUPTED') throw err
+      if (!isTaskCorrupted(err)) throw err
       this.#o.logger.warn(`${err.message}; wiping the local state of standby task ${id.toString()}`)
       await this.close(id.toString(), false, 'MIGRATED', true)
       await this.create(id)
@@ -122,14 +130,22 @@ export class StandbyTasks {
     const s = this.#remove(id, reason)
     if (s === undefined) return
     try {
-      if (checkpoint) {
-        s.stateManager.flush()
-        await s.stateManager.maybeCheckpoint(true)
-      }
+      if (checkpoint) await s.stateManager.maybeCheckpoint(true)
       s.task.close()
       if (wipe) await this.#o.stateDirectory.wipeTask(s.id, this.#o.lockOwner)
     } finally {
       this.#o.stateDirectory.unlockTask(s.id, this.#o.lockOwner)
+    }
+  }
+
+  /** The standby reading changelog partition `changelogKey` is wiped and created again (its changelog lost its position). */
+  async recreate (changelogKey: string): Promise<void> {
+    for (const s of [...this.#standbys.values()]) {
+      const reads = [...s.stateManager.stores.values()].some(m => m.changelog !== undefined && tpKey(m.changelog.topic, m.changelog.partition) === changelogKey)
+      if (!reads) continue
+      await this.close(s.id.toString(), false, 'MIGRATED', true)
+      await this.create(s.id)
+      return
     }
   }
 
@@ -183,9 +199,7 @@ export class StandbyTasks {
       const committed = await this.#o.consumer.committed(held)
       this.#o.changelogReader.updateStandbyLimits(new Map([...committed].map(([key, c]) => [key, c.offset])))
     }
-    for (const s of this.#standbys.values()) {
-      s.stateManager.flush()
-      await s.stateManager.maybeCheckpoint(false)
-    }
+    // A checkpoint flushes the stores first: what it covers is durable.
+    for (const s of this.#standbys.values()) await s.stateManager.maybeCheckpoint(false)
   }
 }

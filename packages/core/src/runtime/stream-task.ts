@@ -115,6 +115,21 @@ export class StreamTask implements ContextHost {
     this.#options.onDroppedRecord?.(record, reason)
   }
 
+  /**
+   * A record its queue skipped (a deserialization error the handler let pass, an invalid
+   * timestamp) is consumed all the same: the committed offset passes it, as Kafka commits the
+   * consumer's position, so it is not read again after a restart and the lag can reach 0.
+   */
+  readonly #onSkipped: DropReporter = (record, reason) => {
+    this.#onDropped(record, reason)
+    this.#markConsumed(record)
+  }
+
+  #markConsumed (raw: ConsumedRecord): void {
+    this.#consumedOffsets.set(PartitionGroup.key(raw.topic, raw.partition), { topic: raw.topic, partition: raw.partition, offset: raw.offset })
+    this.#commitNeeded = true
+  }
+
   get state (): TaskState { return this.#state }
   get commitNeeded (): boolean { return this.#commitNeeded }
   get commitRequested (): boolean { return this.#commitRequested }
@@ -163,7 +178,7 @@ export class StreamTask implements ContextHost {
       const source = sourceFor(this.#graph, topic)
       if (source === undefined) throw new StreamsError('UNKNOWN_TOPIC', `Task ${this.taskId.toString()} has no source for topic ${topic}`, { taskId: this.taskId.toString() })
       const extractor: TimestampExtractor = source.timestampExtractor ?? this.config.defaultTimestampExtractor ?? failOnInvalidTimestamp
-      queue = new RecordQueue(topic, partition, source, extractor, this.#onDropped, (record, error) => this.#onDeserializationError(record, error, this.taskId.toString()))
+      queue = new RecordQueue(topic, partition, source, extractor, this.#onSkipped, (record, error) => this.#onDeserializationError(record, error, this.taskId.toString()))
       this.#partitions.addQueue(queue)
     }
     return queue
@@ -236,8 +251,7 @@ export class StreamTask implements ContextHost {
     const recordContext = { topic: raw.topic, partition: raw.partition, offset: raw.offset, timestamp: record.timestamp, headers: raw.headers }
     const source = queue.source
     this.context.runAs(source, recordContext, () => source.process(new Record(record.key, record.value, record.timestamp, raw.headers)))
-    this.#consumedOffsets.set(PartitionGroup.key(raw.topic, raw.partition), { topic: raw.topic, partition: raw.partition, offset: raw.offset })
-    this.#commitNeeded = true
+    this.#markConsumed(raw)
     return true
   }
 

@@ -149,10 +149,14 @@ export class StreamThread {
       producer: this.#producer,
       admin,
       retryTimeoutMs: config.taskTimeoutMs,
+      maxRequestSize: config.maxRequestSize,
       stillOwner: async () => await this.#consumer.confirmMembership(),
       onRecordError: (record, error) => {
         const response = productionErrorResponse(config, record.topic, record.partition, error)
-        if (response === 'CONTINUE') options.logger.warn(`Skipping a record to ${record.topic} that could not be sent: ${error.message}`)
+        if (response === 'CONTINUE') {
+          const changelog = record.topic.endsWith('-changelog') ? '; it is a changelog record: its store now holds a write its changelog does not' : ''
+          options.logger.error(`Task ${String(record.origin?.taskId ?? '?')} dropped a record to ${record.topic}-${record.partition} that could not be sent (the production exception handler answered CONTINUE): ${error.message}${changelog}`)
+        }
         return response
       }
     })

@@ -32,6 +32,7 @@ import { decodeCommitMetadata, encodePartitionTime } from './partition-time-meta
 import { addTaskRestoreMetrics, type RecordsRate } from './restore-metrics.js'
 import type { TaskMetadata } from './thread-metadata.js'
 import { withSourceChangelogLimits } from './source-changelog-limits.js'
+import { isTaskCorrupted } from './task-corrupted.js'
 
 type ManagedState = 'RESTORING' | 'RUNNING' | 'SUSPENDED'
 
@@ -242,7 +243,7 @@ export class TaskManager {
         const changelog = changelogOf(storeName)
         // A store whose changelog is its source topic never writes to it.
         if (changelog === undefined || this.#o.topology.sourceChangelogs.has(storeName)) return undefined
-        return { append: (key, value, timestamp) => this.#o.collector.send({ topic: changelog.topic, partition: changelog.partition, key, value, timestamp, headers: new Headers() }) }
+        return { append: (key, value, timestamp) => this.#o.collector.send({ topic: changelog.topic, partition: changelog.partition, key, value, timestamp, headers: new Headers(), origin: task }) }
       },
       onStoreRegistered: (store, restore) => stateManager.register(store, restore, changelogOf(store.name)),
       onDroppedRecord: (record, reason) => {
@@ -261,7 +262,15 @@ export class TaskManager {
       return await this.#createTask(id, partitions)
     }
     if (recycled !== undefined) stateManager.adoptOffsets(recycled.positions)
-    await stateManager.loadCheckpoint()
+    try {
+      await stateManager.loadCheckpoint()
+    } catch (err) {
+      if (!isTaskCorrupted(err)) throw err
+      this.#o.logger.warn(`${err.message}; wiping the local state of task ${id.toString()} and restoring it from the beginning`)
+      task.close()
+      await this.#o.stateDirectory.wipeTask(id, this)
+      return await this.#createTask(id, partitions)
+    }
     const remaining = (): number => this.#o.changelogReader.progress().reduce((n, p) => p.taskId?.equals(id) === true ? n + p.remaining : n, 0)
     const restored = addTaskRestoreMetrics(this.#o.metrics, this.#o.clock, id, 'restore', remaining)
     const t: ManagedTask = { id, task, stateManager, partitions: [...partitions], state: 'RESTORING', restoring: new Set(), idleSince: undefined, restored }
@@ -283,7 +292,7 @@ export class TaskManager {
       complete = await this.#o.changelogReader.register(registrations)
       this.#o.logger.info(`Task ${t.id.toString()}: changelog offsets of ${registrations.length} store(s) read in ${this.#o.clock.milliseconds() - started} ms`)
     } catch (err) {
-      if (!(err instanceof StreamsError) || err.code !== 'TASK_CORRUPTED') throw err
+      if (!isTaskCorrupted(err)) throw err
       this.#o.logger.warn(`${err.message}; wiping the local state of task ${t.id.toString()} and restoring it from the beginning`)
       await this.#wipeAndReinitialize(t)
       return
@@ -377,10 +386,24 @@ export class TaskManager {
     return this.#standbys.offsetSums()
   }
 
-  /** One restore step of the changelog reader; tasks whose stores are complete checkpoint and start running. */
+  /**
+   * One restore step of the changelog reader; tasks whose stores are complete checkpoint and
+   * start running. Tasks (active or standby) whose changelog no longer has their position are
+   * wiped and restored from the beginning.
+   */
   async restoreStep (maxWaitMs: number): Promise<void> {
     const completed = await this.#o.changelogReader.restoreStep(maxWaitMs)
     for (const t of this.#markRestored(completed)) await t.stateManager.maybeCheckpoint(true)
+    for (const c of this.#o.changelogReader.takeCorrupted()) {
+      const key = tpKey(c.partition.topic, c.partition.partition)
+      this.#o.logger.warn(`${c.reason}; wiping the local state of its ${c.standby ? 'standby ' : ''}task and restoring it from the beginning`)
+      if (c.standby) {
+        await this.#standbys.recreate(key)
+        continue
+      }
+      const t = this.#changelogToTask.get(key)
+      if (t !== undefined && this.#tasks.get(t.id.toString()) === t) await this.#wipeAndReinitialize(t)
+    }
   }
 
   /** Buffers a fetched batch in its task; pauses the partition when its buffer is full. */

@@ -80,10 +80,10 @@ describe('KafkaRecordCollector', () => {
     expect(err.message).to.contain('missing-topic')
   })
 
-  it('the production exception handler decides: RETRY sends the batch again, CONTINUE skips it, FAIL fails', async () => {
+  it('the production exception handler decides: RETRY sends a record that failed with a retriable error again, CONTINUE skips it, FAIL fails', async () => {
     const retrying = new FakeProducer()
-    retrying.failNext = new Error('transient')
-    const r = new KafkaRecordCollector({ producer: retrying, admin, lingerMs: 1000, onRecordError: () => 'RETRY' })
+    retrying.failNext = new KafkaRequestError('NOT_ENOUGH_REPLICAS', 'transient')
+    const r = new KafkaRecordCollector({ producer: retrying, admin, lingerMs: 1000, retryTimeoutMs: 0, onRecordError: () => 'RETRY' })
     r.send(rec('out', 'a'))
     await r.flush()
     expect(retrying.batches.flat().length).to.equal(1)

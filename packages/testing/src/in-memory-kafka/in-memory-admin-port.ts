@@ -1,7 +1,7 @@
 /**
  * AdminPort on the in-memory broker: partition counts, CreateTopics (existing topics left as they
  * are; -1 takes the broker default), high watermarks and log-start offsets, a group's committed
- * offsets, DeleteRecords, the topic list.
+ * offsets, DeleteRecords, the topic list, topic configs (with the broker's default max.message.bytes).
  * @internal
  */
 import { tpKey } from '@kstreams/core'
@@ -9,6 +9,7 @@ import type { AdminPort, NewTopic, TopicPartition, TopicPartitionOffset } from '
 import type { ClientConnection } from './client-connection.js'
 import type { InMemoryBroker } from './in-memory-broker.js'
 import type { KafkaApi } from './kafka-api.js'
+import { DEFAULT_MAX_MESSAGE_BYTES } from './in-memory-producer-port.js'
 
 export class InMemoryAdminPort implements AdminPort {
   readonly #broker: InMemoryBroker
@@ -73,6 +74,17 @@ export class InMemoryAdminPort implements AdminPort {
 
   async listTopics (): Promise<string[]> {
     return await this.#call('listTopics', undefined, () => this.#broker.topics.names())
+  }
+
+  async topicConfigs (topics: readonly string[]): Promise<Map<string, Readonly<Record<string, string>>>> {
+    return await this.#call('topicConfigs', undefined, () => {
+      const result = new Map<string, Readonly<Record<string, string>>>()
+      for (const name of topics) {
+        const topic = this.#broker.topics.get(name)
+        if (topic !== undefined) result.set(name, { 'max.message.bytes': String(DEFAULT_MAX_MESSAGE_BYTES), ...topic.configs })
+      }
+      return result
+    })
   }
 
   async close (): Promise<void> {

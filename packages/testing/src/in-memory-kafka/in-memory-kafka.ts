@@ -132,6 +132,15 @@ export class InMemoryKafka {
     })
   }
 
+  /**
+   * Truncates a partition's log to `offset`, as an unclean leader election does (the new leader
+   * never had the records from `offset` on): a reader past the new end gets OFFSET_OUT_OF_RANGE.
+   */
+  truncateLog (topic: string, partition: number, offset: number): void {
+    this.#broker.topics.requireLog({ topic, partition }).truncateTo(offset)
+    this.#broker.signal.notify()
+  }
+
   /** Moves a partition's leadership to another node: fetches at the old leader get NOT_LEADER_OR_FOLLOWER. */
   moveLeader (topic: string, partition: number, node: number): void {
     this.#broker.topics.moveLeader({ topic, partition }, node)

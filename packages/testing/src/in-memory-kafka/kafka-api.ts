@@ -12,7 +12,7 @@ export const KAFKA_APIS = [
   // ProducerPort and its transactions
   'send', 'beginTransaction', 'sendOffsets', 'commitTransaction', 'abortTransaction',
   // AdminPort
-  'partitionCounts', 'createTopics', 'endOffsets', 'beginningOffsets', 'committedOffsets', 'deleteRecords', 'listTopics'
+  'partitionCounts', 'createTopics', 'endOffsets', 'beginningOffsets', 'committedOffsets', 'deleteRecords', 'listTopics', 'topicConfigs'
 ] as const
 
 export type KafkaApi = typeof KAFKA_APIS[number]

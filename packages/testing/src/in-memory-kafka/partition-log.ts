@@ -47,7 +47,7 @@ export interface LogRead {
 const copy = (b: Buffer | null): Buffer | null => b === null ? null : Buffer.from(b)
 
 /** Roughly Kafka's DefaultRecord size: a few varint fields, key, value and headers (batch headers ignored). */
-function recordSize (r: AppendedRecord): number {
+export function recordSize (r: AppendedRecord): number {
   let size = 8 + (r.key?.length ?? 0) + (r.value?.length ?? 0)
   for (const h of r.headers) size += 2 + Buffer.byteLength(h.key) + (h.value?.length ?? 0)
   return size
@@ -132,6 +132,19 @@ export class PartitionLog {
     if (target <= this.#logStart) return
     this.#entries.splice(0, target - this.#baseOffset())
     this.#logStart = target
+  }
+
+  /**
+   * Truncates the log to `offset` (an unclean leader election: the new leader never had the
+   * records from `offset` on); open transactions that began there are forgotten.
+   */
+  truncateTo (offset: number): void {
+    if (offset < this.#logStart || offset > this.#end) {
+      throw kafkaError('OFFSET_OUT_OF_RANGE', `cannot truncate ${this.topic}-${this.partition} to ${offset}: the log holds [${this.#logStart}, ${this.#end})`)
+    }
+    this.#entries.splice(offset - this.#baseOffset())
+    this.#end = offset
+    for (const [transaction, first] of [...this.#open]) if (first >= offset) this.#open.delete(transaction)
   }
 
   /**

@@ -2,7 +2,8 @@
  * Sends of a stream thread's producer (changelog writes here) that fail: a retriable error (a
  * lost connection, a leader that moved) is sent again, as Java's producer retries until its
  * delivery timeout, without a rebalance or an ERROR; any other error goes to the production
- * exception handler ('fail' by default: the thread dies with SEND_FAILED).
+ * exception handler ('fail' by default: the thread dies with SEND_FAILED), fatal ones excepted
+ * (see production-handler.test.ts).
  */
 import { expect } from 'chai'
 import type { KafkaErrorName } from '@kstreams/core'
@@ -51,11 +52,12 @@ describe('KafkaStreams on the in-memory Kafka: send errors', function () {
     const app = await h.start({ handlerResponse: 'SHUTDOWN_CLIENT' })
     h.produce(100)
     await h.settle()
-    h.kafka.failNext({ api: 'send', error: 'UNKNOWN_SERVER_ERROR', clientId: PRODUCER })
+    // Every send fails (a batch that fails is sent again in halves, to find the records at fault).
+    h.kafka.failNext({ api: 'send', error: 'MESSAGE_TOO_LARGE', times: Infinity, clientId: PRODUCER })
     h.produce(10)
     await eventually(() => app.streams.state() === 'ERROR')
     expect(app.errors.map(e => e.code)).to.deep.equal(['SEND_FAILED'])
-    expect(app.errors[0]!.cause).to.have.property('errorName', 'UNKNOWN_SERVER_ERROR')
+    expect(app.errors[0]!.cause).to.have.property('errorName', 'MESSAGE_TOO_LARGE')
     expect(app.states).to.deep.equal(['REBALANCING', 'RUNNING', 'PENDING_ERROR', 'ERROR'])
   })
 })

@@ -222,6 +222,12 @@ export interface AdminPort {
   deleteRecords (offsets: readonly TopicPartitionOffset[]): Promise<void>
   /** All topic names (for pattern subscriptions). */
   listTopics (): Promise<string[]>
+  /**
+   * DescribeConfigs of existing topics: each topic's configs (at least those set on the topic or
+   * defaulted by the broker, such as `max.message.bytes`), keyed by topic; missing topics are
+   * absent. Optional: without it the record collector leaves per-topic size limits to the broker.
+   */
+  topicConfigs? (topics: readonly string[]): Promise<Map<string, Readonly<Record<string, string>>>>
   close (): Promise<void>
 }
 

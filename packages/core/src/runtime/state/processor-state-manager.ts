@@ -3,7 +3,9 @@
  * store, the offset each store has applied or written up to, and the task's `.checkpoint` file.
  * Only persistent, logged stores are checkpointed; in-memory stores restore from the beginning,
  * unless they come open from a recycled standby task, whose offsets this manager adopts. A
- * corrupted checkpoint means a full restore (with a log line saying why). @internal
+ * corrupted checkpoint means the task's local state cannot be trusted: TASK_CORRUPTED, and the
+ * task is wiped and restored in full. Stores are flushed before every checkpoint (what it
+ * covers is durable first). @internal
  */
 import { join } from 'node:path'
 import type { StateRestoreCallback, StateStore } from '../../state/state-store.js'
@@ -50,16 +52,18 @@ export class ProcessorStateManager {
     this.#stores.set(store.name, { store, restore, changelog, offset: undefined })
   }
 
-  /** Loads the checkpoint into the persistent logged stores; a corrupted file is logged and ignored. */
+  /**
+   * Loads the checkpoint into the persistent logged stores. A corrupted file is TASK_CORRUPTED:
+   * the stores may hold anything up to an unknown offset, so restoring over them could keep keys
+   * whose tombstones the changelog no longer has; the caller wipes the task and restores it.
+   */
   async loadCheckpoint (): Promise<void> {
     let offsets: Map<string, TopicPartitionOffset>
     try {
       offsets = await this.#checkpoint.read()
     } catch (err) {
       if (!(err instanceof CheckpointCorruptedError)) throw err
-      this.#logger.warn(`Task ${this.taskId.toString()}: ${err.message}; restoring every store from the beginning of its changelog`)
-      await this.#checkpoint.delete()
-      return
+      throw new StreamsError('TASK_CORRUPTED', `Task ${this.taskId.toString()}: ${err.message}`, { cause: err, taskId: this.taskId.toString() })
     }
     for (const meta of this.#stores.values()) {
       if (meta.changelog === undefined || !meta.store.persistent) continue
@@ -110,11 +114,16 @@ export class ProcessorStateManager {
     }
   }
 
+  /** Flushes every open store (a persistent store makes what it holds durable). */
   flush (): void {
-    for (const meta of this.#stores.values()) meta.store.flush()
+    for (const meta of this.#stores.values()) if (meta.store.isOpen()) meta.store.flush()
   }
 
-  /** Writes the checkpoint when enforced, or when offsets moved by more than 10,000 records. */
+  /**
+   * Writes the checkpoint when enforced, or when offsets moved by more than 10,000 records; the
+   * stores are flushed first (Kafka's maybeCheckpoint), so restored and standby writes are
+   * durable before a checkpoint says they are there.
+   */
   async maybeCheckpoint (enforce: boolean): Promise<void> {
     const current = this.#currentOffsets()
     if (!enforce) {
@@ -122,6 +131,7 @@ export class ProcessorStateManager {
       for (const [key, offset] of current) moved += offset - (this.#checkpointed.get(key) ?? -1)
       if (moved <= CHECKPOINT_THRESHOLD) return
     }
+    this.flush()
     const entries: TopicPartitionOffset[] = []
     for (const meta of this.#stores.values()) {
       if (meta.changelog === undefined || !meta.store.persistent || meta.offset === undefined) continue

@@ -188,6 +188,15 @@ export class StateDirectory {
   }
 
   /**
+   * Deletes the global stores' state (their checkpoint with it); the global stream thread, which
+   * alone uses the directory, calls it with its stores closed.
+   */
+  async wipeGlobal (): Promise<void> {
+    // As wipeTask: a RocksDB store that is still closing may write a file during the delete.
+    await rm(this.globalDir(), { recursive: true, force: true, maxRetries: 10, retryDelay: 50 })
+  }
+
+  /**
    * The state cleaner (Kafka's cleanRemovedTasks): deletes every task directory no task of this
    * instance holds and that has not changed for `cleanupDelayMs` (a task that moved away
    * checkpoints when it closes), so a task that comes back much later restores from its

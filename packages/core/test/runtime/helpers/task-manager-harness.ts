@@ -23,6 +23,18 @@ const key = (topic: string, partition: number): string => `${topic}-${partition}
 /** Topic partitions as arrays of key/value pairs: what the producer writes, the reader reads. */
 export class FakeLog {
   readonly partitions = new Map<string, Array<{ key: Buffer | null, value: Buffer | null }>>()
+  /** Log-start offsets (records before them are deleted); 0 when not set. */
+  readonly starts = new Map<string, number>()
+
+  /** DeleteRecords: the records before `offset` are gone. */
+  deleteBefore (topic: string, partition: number, offset: number): void {
+    this.starts.set(key(topic, partition), offset)
+  }
+
+  start (topic: string, partition: number): number {
+    return this.starts.get(key(topic, partition)) ?? 0
+  }
+
   of (topic: string, partition: number): Array<{ key: Buffer | null, value: Buffer | null }> {
     let records = this.partitions.get(key(topic, partition))
     if (records === undefined) this.partitions.set(key(topic, partition), records = [])
@@ -53,7 +65,11 @@ class FakeProducer implements ProducerPort {
   async close (): Promise<void> {}
 }
 
-/** Reads two records per partition and poll. */
+/**
+ * Reads two records per partition and poll. A position outside the log (before its start, after
+ * its end) is reset to the log start and reported as an empty batch there, as the runtime's
+ * AssignedPartitionReader does.
+ */
 class FakeReader implements PartitionReaderPort {
   positions = new Map<string, TopicPartition & { offset: number }>()
   constructor (readonly log: FakeLog) {}
@@ -65,10 +81,16 @@ class FakeReader implements PartitionReaderPort {
     const batches: FetchedBatch[] = []
     for (const p of this.positions.values()) {
       const all = this.log.of(p.topic, p.partition)
+      const start = this.log.start(p.topic, p.partition)
+      if (p.offset < start || p.offset > all.length) {
+        p.offset = start
+        batches.push({ topic: p.topic, partition: p.partition, records: [], highWatermark: start, nextOffset: start, logStartOffset: start })
+        continue
+      }
       const to = Math.min(all.length, p.offset + 2)
       const records = all.slice(p.offset, to).map((r, i) => ({ topic: p.topic, partition: p.partition, offset: p.offset + i, timestamp: 0, key: r.key, value: r.value, headers: new Headers() }))
       p.offset = to
-      batches.push({ topic: p.topic, partition: p.partition, records, highWatermark: all.length, nextOffset: to, logStartOffset: 0 })
+      batches.push({ topic: p.topic, partition: p.partition, records, highWatermark: all.length, nextOffset: to, logStartOffset: start })
     }
     return batches
   }
@@ -114,7 +136,7 @@ export function setup (stateDir: string, newStore: () => KeyValueBytesStore, opt
   const cache = new ThreadCache({ maxCacheSizeBytes: 1024 * 1024 })
   const admin = {
     endOffsets: async (tps: readonly TopicPartition[]) => new Map(tps.map(p => [key(p.topic, p.partition), log.of(p.topic, p.partition).length])),
-    beginningOffsets: async (tps: readonly TopicPartition[]) => new Map(tps.map(p => [key(p.topic, p.partition), 0]))
+    beginningOffsets: async (tps: readonly TopicPartition[]) => new Map(tps.map(p => [key(p.topic, p.partition), log.start(p.topic, p.partition)]))
   }
   const changelogReader = new ChangelogReader({
     reader: new FakeReader(log),

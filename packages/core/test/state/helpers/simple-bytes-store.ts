@@ -9,7 +9,7 @@ import type { KeyValueBytesStore, KeyValueIterator } from '../../../src/state/ke
 import type { StateStore, StateStoreContext } from '../../../src/state/state-store.js'
 
 export class SimpleBytesStore implements KeyValueBytesStore {
-  readonly persistent = false
+  readonly persistent: boolean = false
   readonly entries = new Map<string, Buffer>()
   readonly openIterators = new Set<KeyValueIterator<Buffer, Buffer>>()
   prefixTopics: string[] = []
