@@ -1,18 +1,18 @@
 /**
- * The active tasks of one stream thread: creates them on assignment, restores their stores
- * through the changelog reader before they process, suspends them on revocation (committed,
+ * The active tasks of one stream thread and their lifecycle: creates them on assignment,
+ * restores their stores through the changelog reader before they process (wiping and restoring
+ * again a task whose local state cannot be trusted), suspends them on revocation (committed,
  * checkpointed, stores kept open so a task that stays needs no restore), closes those that
- * moved away, routes fetched records to them, and runs the commit protocol: tasks prepare
- * (flush stores -> changelog sends), the collector flushes (acknowledged), offsets are
- * committed, tasks post-commit (changelog offsets -> checkpoint). Standby tasks live in
- * StandbyTasks; one that becomes active hands its in-memory stores over (recycling). @internal
+ * moved away or were lost, routes fetched records to them, and shuts them down. Running tasks
+ * are processed and committed by its TaskExecutor; TaskViews reads them for queries and
+ * metadata. Standby tasks live in StandbyTasks; one that becomes active hands its in-memory
+ * stores over (recycling). @internal
  */
 import type { TopologyDef } from '../topology/definitions.js'
 import type { ResolvedStreamsConfig } from '../config/streams-config.js'
 import type { Clock } from '../clock.js'
 import type { Logger } from '../logger.js'
 import type { StateStore } from '../state/state-store.js'
-import { StreamsError } from '../errors.js'
 import { Headers } from '../record.js'
 import { within } from './within.js'
 import { changelogTopicName } from './assignment/topology-metadata.js'
@@ -26,29 +26,16 @@ import type { StateDirectory } from './state/state-directory.js'
 import type { ChangelogReader, RestoreProgress, StandbyProgress } from './changelog-reader.js'
 import type { KafkaRecordCollector } from './kafka-record-collector.js'
 import { StandbyTasks, type RecycledStandby } from './standby-tasks.js'
-import { tpKey, type FetchedBatch, type TopicPartition, type TopicPartitionOffset } from './kafka/ports.js'
+import { tpKey, type FetchedBatch, type TopicPartition } from './kafka/ports.js'
 import type { MainConsumer } from './consumer/consumer-api.js'
-import { decodeCommitMetadata, encodePartitionTime } from './partition-time-metadata.js'
-import { addTaskRestoreMetrics, type RecordsRate } from './restore-metrics.js'
+import { decodeCommitMetadata } from './partition-time-metadata.js'
+import { addTaskRestoreMetrics } from './restore-metrics.js'
 import type { TaskMetadata } from './thread-metadata.js'
 import { withSourceChangelogLimits } from './source-changelog-limits.js'
 import { isTaskCorrupted } from './task-corrupted.js'
-
-type ManagedState = 'RESTORING' | 'RUNNING' | 'SUSPENDED'
-
-interface ManagedTask {
-  readonly id: TaskId
-  readonly task: StreamTask
-  readonly stateManager: ProcessorStateManager
-  partitions: TopicPartition[]
-  state: ManagedState
-  /** Changelog partitions still restoring. */
-  restoring: Set<string>
-  /** When the task first could not process because an input partition was empty (max.task.idle.ms). */
-  idleSince: number | undefined
-  /** Records restored into the task's stores (its restore metrics). */
-  readonly restored: RecordsRate
-}
+import type { ManagedTask } from './managed-task.js'
+import { TaskExecutor } from './task-executor.js'
+import { TaskViews } from './task-views.js'
 
 export interface TaskManagerOptions {
   readonly topology: TopologyDef
@@ -75,8 +62,9 @@ export class TaskManager {
   readonly #changelogToTask = new Map<string, ManagedTask>()
   /** Standby tasks: stores kept current from their changelogs, no processing. */
   readonly #standbys: StandbyTasks
-  /** The offsets last committed per input partition. */
-  readonly #committed = new Map<string, number>()
+  /** Processes and commits the running tasks. */
+  readonly #executor: TaskExecutor
+  readonly #views: TaskViews
 
   /** Stores whose builder logs to a changelog. */
   readonly #loggedStores: ReadonlySet<string>
@@ -86,6 +74,8 @@ export class TaskManager {
     this.#loggedStores = new Set([...options.topology.storeBuilders].filter(([, b]) => b.loggingEnabled).map(([name]) => name))
     // The task directories of this thread's tasks, active and standby, are locked in its name.
     this.#standbys = new StandbyTasks({ ...options, lockOwner: this, changelogPartition: (storeName, id) => this.#changelogPartition(storeName, id) })
+    this.#executor = new TaskExecutor({ ...options, tasks: this.#tasks })
+    this.#views = new TaskViews({ ...options, tasks: this.#tasks, standbys: this.#standbys, committed: this.#executor.committedOffsets })
   }
 
   /**
@@ -103,60 +93,21 @@ export class TaskManager {
     return [...this.#tasks.values()].filter(t => t.state !== 'SUSPENDED').map(t => t.id)
   }
 
-  get runningTasks (): StreamTask[] {
-    return [...this.#tasks.values()].filter(t => t.state === 'RUNNING').map(t => t.task)
-  }
-
-  /** Whether a running task has records buffered (the thread polls without waiting then). */
-  get hasProcessableRecords (): boolean {
-    for (const t of this.#tasks.values()) if (t.state === 'RUNNING' && t.task.hasRecordsQueued()) return true
-    return false
-  }
-
   get hasRestoringTasks (): boolean {
     return [...this.#tasks.values()].some(t => t.state === 'RESTORING')
   }
 
-  /** Local stores of running tasks by name, for interactive queries. */
-  storesOf (taskId: string): ReadonlyMap<string, StateStore> | undefined {
-    return this.#tasks.get(taskId)?.task.stores
-  }
+  /** Local stores of a task by name (TaskViews). */
+  storesOf (taskId: string): ReadonlyMap<string, StateStore> | undefined { return this.#views.storesOf(taskId) }
 
-  /**
-   * The task stores named `storeName` for interactive queries: of RUNNING active tasks, plus
-   * (when `stale`) of restoring and suspended active tasks and of standby tasks.
-   */
-  queryableStores (storeName: string, stale: boolean): Array<{ partition: number, store: StateStore }> {
-    const found: Array<{ partition: number, store: StateStore }> = []
-    for (const t of this.#tasks.values()) {
-      if (!stale && t.state !== 'RUNNING') continue
-      const store = t.task.stores.get(storeName)
-      if (store !== undefined && store.isOpen()) found.push({ partition: t.id.partition, store })
-    }
-    if (!stale) return found
-    for (const s of this.#standbys.values()) {
-      const store = s.task.stores.get(storeName)
-      if (store !== undefined && store.isOpen()) found.push({ partition: s.id.partition, store })
-    }
-    return found
-  }
+  /** The task stores named `storeName` for interactive queries (TaskViews). */
+  queryableStores (storeName: string, stale: boolean): Array<{ partition: number, store: StateStore }> { return this.#views.queryableStores(storeName, stale) }
 
-  /**
-   * The changelog position (next offset to apply) of every logged store of every task; 'latest'
-   * for RUNNING active tasks, which are caught up by definition (Kafka's LATEST_OFFSET).
-   */
-  changelogPositions (): Array<{ storeName: string, changelog: TopicPartition, position: number | 'latest' }> {
-    const positions: Array<{ storeName: string, changelog: TopicPartition, position: number | 'latest' }> = []
-    const add = (stateManager: ProcessorStateManager, running: boolean): void => {
-      for (const [storeName, m] of stateManager.stores) {
-        if (m.changelog === undefined) continue
-        positions.push({ storeName, changelog: m.changelog, position: running ? 'latest' : (m.offset ?? -1) + 1 })
-      }
-    }
-    for (const t of this.#tasks.values()) add(t.stateManager, t.state === 'RUNNING')
-    for (const s of this.#standbys.values()) add(s.stateManager, false)
-    return positions
-  }
+  /** The changelog position of every logged store of every task (TaskViews). */
+  changelogPositions (): Array<{ storeName: string, changelog: TopicPartition, position: number | 'latest' }> { return this.#views.changelogPositions() }
+
+  /** The active (not suspended) and standby tasks, for metadataForLocalThreads() (TaskViews). */
+  taskMetadata (endOffsets: ReadonlyMap<string, number>): { active: TaskMetadata[], standby: TaskMetadata[] } { return this.#views.taskMetadata(endOffsets) }
 
   /** Eager revocation: commit everything, checkpoint, keep the tasks (suspended) with their stores open. */
   async handleRevocation (): Promise<void> {
@@ -342,35 +293,6 @@ export class TaskManager {
     return this.#o.changelogReader.standbyProgress()
   }
 
-  /** The active (not suspended) and standby tasks, for metadataForLocalThreads(). */
-  taskMetadata (endOffsets: ReadonlyMap<string, number>): { active: TaskMetadata[], standby: TaskMetadata[] } {
-    // Every input partition is listed; -1 when nothing is known yet (as Kafka's TaskMetadata).
-    const offsetsOf = (partitions: readonly TopicPartition[], from: ReadonlyMap<string, number>): Map<string, number> =>
-      new Map(partitions.map(p => [tpKey(p.topic, p.partition), from.get(tpKey(p.topic, p.partition)) ?? -1]))
-    const active = [...this.#tasks.values()].filter(t => t.state !== 'SUSPENDED').map(t => ({
-      taskId: t.id,
-      topicPartitions: [...t.partitions],
-      committedOffsets: offsetsOf(t.partitions, this.#committed),
-      endOffsets: offsetsOf(t.partitions, endOffsets),
-      timeCurrentIdlingStarted: t.idleSince
-    }))
-    const standby = this.#standbys.ids.map(id => ({
-      taskId: id,
-      topicPartitions: this.#inputPartitions(id),
-      committedOffsets: new Map<string, number>(),
-      endOffsets: new Map<string, number>(),
-      timeCurrentIdlingStarted: undefined
-    }))
-    return { active, standby }
-  }
-
-  /** The input partitions of a task: partition p of each source topic of its sub-topology (internal ones prefixed). */
-  #inputPartitions (id: TaskId): TopicPartition[] {
-    const sub = this.#o.topology.subtopologies.find(s => s.id === id.subtopology)
-    const full = (topic: string): string => this.#o.topology.internalTopics.has(topic) ? `${this.#o.config.applicationId}-${topic}` : topic
-    return (sub?.sourceTopics ?? []).map(topic => ({ topic: full(topic), partition: id.partition }))
-  }
-
   /** Standby task ids. */
   get standbyTaskIds (): TaskId[] {
     return this.#standbys.ids
@@ -416,88 +338,22 @@ export class TaskManager {
     }
   }
 
-  /** Processes up to `maxPerTask` records of every processable running task; returns how many. */
-  process (maxPerTask: number): number {
-    let processed = 0
-    const now = this.#o.clock.milliseconds()
-    for (const t of this.#tasks.values()) {
-      if (t.state !== 'RUNNING') continue
-      for (let i = 0; i < maxPerTask && this.#isProcessable(t, now); i++) {
-        if (!t.task.process()) break
-        processed++
-      }
-      t.task.maybePunctuateStreamTime()
-      this.#resumeDrained(t)
-    }
-    return processed
-  }
+  /** Whether a running task has records buffered (the thread polls without waiting then). */
+  get hasProcessableRecords (): boolean { return this.#executor.hasProcessableRecords }
 
-  /**
-   * Kafka's PartitionGroup.readyToProcess: a task with an empty input partition waits for its
-   * data while the partition is known to have more (lag > 0) or its lag is not known yet; when
-   * every empty partition is caught up it waits maxTaskIdleMs (0: not at all) for data to show up.
-   */
-  #isProcessable (t: ManagedTask, now: number): boolean {
-    if (!t.task.hasRecordsQueued()) return false
-    const idleMs = this.#o.config.maxTaskIdleMs
-    if (idleMs < 0) return true
-    const empty = t.task.emptyPartitions()
-    if (empty.length === 0) {
-      t.idleSince = undefined
-      return true
-    }
-    for (const p of empty) {
-      const lag = this.#o.currentLag(p)
-      if (lag === undefined || lag > 0) {
-        t.idleSince = undefined
-        return false
-      }
-    }
-    t.idleSince ??= now
-    return now - t.idleSince >= idleMs
-  }
+  /** Processes up to `maxPerTask` records of every processable running task; returns how many (TaskExecutor). */
+  process (maxPerTask: number): number { return this.#executor.process(maxPerTask) }
 
-  #resumeDrained (t: ManagedTask): void {
-    const limit = this.#o.config.bufferedRecordsPerPartition
-    const resume = t.partitions.filter(p => t.task.bufferedFor(p.topic, p.partition) <= limit / 2)
-    if (resume.length > 0) this.#o.consumer.resume(resume)
-  }
-
-  /** Wall-clock punctuation of every running task. */
-  punctuateWallClock (): void {
-    for (const t of this.#tasks.values()) if (t.state === 'RUNNING') t.task.maybePunctuateSystemTime()
-  }
+  /** Wall-clock punctuation of every running task (TaskExecutor). */
+  punctuateWallClock (): void { this.#executor.punctuateWallClock() }
 
   /** Whether a task asked for a commit (context.commit()). */
-  get commitRequested (): boolean {
-    return [...this.#tasks.values()].some(t => t.state === 'RUNNING' && t.task.commitRequested)
-  }
+  get commitRequested (): boolean { return this.#executor.commitRequested }
 
-  /** The commit protocol over all running tasks that need it (all when `force`). */
+  /** Standby tasks commit, then the running tasks that need it (all when `force`, TaskExecutor); returns how many did. */
   async commit (force = false): Promise<number> {
     await this.#standbys.commit()
-    const tasks = [...this.#tasks.values()].filter(t => t.state === 'RUNNING' && (force || t.task.commitNeeded || t.task.commitRequested))
-    if (tasks.length === 0) {
-      await this.#o.collector.flush()
-      return 0
-    }
-    const offsets: Array<TopicPartitionOffset & { metadata?: string }> = []
-    for (const t of tasks) {
-      const times = t.task.partitionTimes()
-      const processorMetadata = t.task.processorMetadata()
-      for (const o of t.task.prepareCommit()) offsets.push({ ...o, metadata: encodePartitionTime(times.get(tpKey(o.topic, o.partition)) ?? -1, processorMetadata) })
-    }
-    await this.#o.collector.flush()
-    if (offsets.length > 0) await this.#o.consumer.commit(offsets)
-    for (const o of offsets) this.#committed.set(tpKey(o.topic, o.partition), o.offset)
-    // A source topic serving as a changelog is applied up to the committed offset.
-    const consumed = new Map(offsets.map(o => [tpKey(o.topic, o.partition), o.offset - 1]))
-    for (const t of tasks) {
-      t.task.postCommit()
-      t.stateManager.updateChangelogOffsets((topic, partition) => consumed.get(tpKey(topic, partition)) ?? this.#o.collector.ackedOffset(topic, partition))
-      await t.stateManager.maybeCheckpoint(false)
-    }
-    return tasks.length
+    return await this.#executor.commit(force)
   }
 
   async #seedPartitionTimes (tasks: readonly ManagedTask[]): Promise<void> {
@@ -520,7 +376,7 @@ export class TaskManager {
   /** Closes a task (wiping its directory when `wipe`) and lets go of its directory. */
   async #closeTask (t: ManagedTask, clean: boolean, wipe = false): Promise<void> {
     this.#tasks.delete(t.id.toString())
-    for (const p of t.partitions) this.#committed.delete(tpKey(p.topic, p.partition))
+    this.#executor.forgetCommitted(t.partitions)
     this.#o.changelogReader.unregister(this.#changelogPartitions(t))
     if (clean && t.state !== 'SUSPENDED') {
       t.task.prepareCommit()
