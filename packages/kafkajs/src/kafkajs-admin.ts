@@ -15,6 +15,7 @@ import { fetchCommittedOffsets } from './committed-offsets.js'
 import { describeKafkajsError, toKafkaRequestError } from './kafkajs-errors.js'
 import { SerialExecutor } from './serial-executor.js'
 import { groupByTopic } from './topic-partitions.js'
+import { LazyConnection } from './lazy-connection.js'
 
 const METADATA_WAIT_MS = 10_000
 /** kafkajs' ConfigResourceTypes.TOPIC (not a named export of its CommonJS module under ESM). */
@@ -26,11 +27,13 @@ export class KafkajsAdmin implements AdminPort {
   readonly #clientId: string
   readonly #clock: Clock
   readonly #executor = new SerialExecutor()
-  #connected: Promise<void> | undefined
+  readonly #connection: LazyConnection
   #closed = false
 
   constructor (options: { kafka: Kafka, clientId: string, clock: Clock }) {
     this.#admin = options.kafka.admin()
+    const admin = this.#admin
+    this.#connection = new LazyConnection(async () => { await admin.connect() })
     this.#clientId = options.clientId
     this.#clock = options.clock
   }
@@ -131,7 +134,7 @@ export class KafkajsAdmin implements AdminPort {
     this.#closed = true
     await this.#executor.idle()
     try {
-      if (this.#connected !== undefined) await this.#admin.disconnect()
+      if (this.#connection.started) await this.#admin.disconnect()
     } catch (error) {
       throw toKafkaRequestError(error, `Closing admin ${this.#clientId}`)
     }
@@ -170,13 +173,7 @@ export class KafkajsAdmin implements AdminPort {
     if (this.#closed) throw new IllegalStateError(`${what}: admin ${this.#clientId} is closed`)
     return await this.#executor.run(async () => {
       try {
-        this.#connected ??= this.#admin.connect()
-        try {
-          await this.#connected
-        } catch (error) {
-          this.#connected = undefined
-          throw error
-        }
+        await this.#connection.ensure()
         return await fn(this.#admin)
       } catch (error) {
         throw toKafkaRequestError(error, `${what} (admin ${this.#clientId})`)

@@ -24,6 +24,7 @@ import { PartitionLeaders } from './partition-leaders.js'
 import { nextOffsetAfter, recordBatchEnds } from './record-batch-ends.js'
 import { toFetchedRecord } from './record-conversion.js'
 import { groupByTopic } from './topic-partitions.js'
+import { LazyConnection } from './lazy-connection.js'
 
 /** Partition errors after which the cached leader of the partition is likely wrong. */
 const STALE_LEADER_ERRORS: ReadonlySet<string> = new Set([
@@ -39,11 +40,12 @@ export class KafkajsFetcher implements FetchPort {
   readonly #clientId: string
   readonly #logger: Logger
   readonly #leaders: PartitionLeaders
-  #connected: Promise<void> | undefined
+  readonly #connection: LazyConnection
   #closed = false
 
   constructor (options: { cluster: InternalCluster, internals: KafkajsInternals, config: KafkajsClientConfig, clientId: string }) {
     this.#cluster = options.cluster
+    this.#connection = new LazyConnection(async () => { await options.cluster.connect() })
     this.#internals = options.internals
     this.#config = options.config
     this.#clientId = options.clientId
@@ -55,7 +57,7 @@ export class KafkajsFetcher implements FetchPort {
     this.#requireOpen('leaders')
     if (partitions.length === 0) return new Map()
     try {
-      await this.#connect()
+      await this.#connection.ensure()
       // The broker list too: a leader on a broker kafkajs has not seen yet could not be fetched from.
       if (refresh) await this.#cluster.refreshMetadata()
       return await this.#leaders.leaders(partitions, refresh)
@@ -72,7 +74,7 @@ export class KafkajsFetcher implements FetchPort {
     const maxPartitionBytes = Math.min(request.maxPartitionBytes, this.#config.fetchMaxPartitionBytes ?? Infinity)
     let response: DecodedFetch
     try {
-      await this.#connect()
+      await this.#connection.ensure()
       const broker = await this.#broker(request.node)
       response = await this.#internals.send<DecodedFetch>(broker, 'Fetch', {
         isolationLevel: readCommitted ? ISOLATION_READ_COMMITTED : ISOLATION_READ_UNCOMMITTED,
@@ -108,7 +110,7 @@ export class KafkajsFetcher implements FetchPort {
     if (partitions.length === 0) return result
     const what = `ListOffsets ${spec} (client ${this.#clientId})`
     try {
-      await this.#connect()
+      await this.#connection.ensure()
       const byNode = await this.#leadersOrFail(partitions, what)
       await Promise.all([...byNode].map(async ([node, list]) => {
         const broker = await this.#broker(node)
@@ -139,7 +141,7 @@ export class KafkajsFetcher implements FetchPort {
     this.#closed = true
     this.#leaders.clear()
     try {
-      await this.#connected?.catch(() => undefined)
+      await this.#connection.settled()
       await this.#cluster.disconnect()
     } catch (error) {
       throw toKafkaRequestError(error, `Closing fetch client ${this.#clientId}`)
@@ -190,16 +192,6 @@ export class KafkajsFetcher implements FetchPort {
   async #broker (node: number): Promise<InternalBroker> {
     await this.#cluster.refreshMetadataIfNecessary()
     return await this.#cluster.findBroker({ nodeId: String(node) })
-  }
-
-  async #connect (): Promise<void> {
-    this.#connected ??= this.#cluster.connect()
-    try {
-      await this.#connected
-    } catch (error) {
-      this.#connected = undefined
-      throw error
-    }
   }
 
   #requireOpen (what: string): void {

@@ -20,6 +20,7 @@ import {
 import { toKafkaRequestError } from './kafkajs-errors.js'
 import type { InternalBroker, InternalCluster, KafkajsInternals } from './kafkajs-internals.js'
 import { groupByTopic } from './topic-partitions.js'
+import { LazyConnection } from './lazy-connection.js'
 
 /** After these the cached coordinator may be wrong or unreachable. */
 const FORGET_COORDINATOR: ReadonlySet<string> = new Set(['NOT_COORDINATOR', 'COORDINATOR_NOT_AVAILABLE', 'NETWORK_EXCEPTION', 'REQUEST_TIMED_OUT'])
@@ -41,12 +42,17 @@ export class KafkajsGroupCoordinator implements GroupCoordinatorPort {
   readonly #groupId: string
   readonly #clientId: string
   readonly #logger: Logger
-  #connected: Promise<void> | undefined
+  readonly #connection: LazyConnection
   #coordinator: Promise<InternalBroker> | undefined
   #closed = false
 
   constructor (options: { cluster: InternalCluster, internals: KafkajsInternals, groupId: string, clientId: string, logger: Logger }) {
     this.#cluster = options.cluster
+    // Connects to a bootstrap broker and loads the broker list (the coordinator search needs it).
+    this.#connection = new LazyConnection(async () => {
+      await options.cluster.connect()
+      await options.cluster.refreshMetadataIfNecessary()
+    })
     this.#internals = options.internals
     this.#groupId = options.groupId
     this.#clientId = options.clientId
@@ -163,7 +169,7 @@ export class KafkajsGroupCoordinator implements GroupCoordinatorPort {
     this.#closed = true
     this.#coordinator = undefined
     try {
-      await this.#connected?.catch(() => undefined)
+      await this.#connection.settled()
       await this.#cluster.disconnect()
     } catch (error) {
       throw toKafkaRequestError(error, `Closing group coordinator client ${this.#clientId}`)
@@ -189,7 +195,7 @@ export class KafkajsGroupCoordinator implements GroupCoordinatorPort {
   #findCoordinator (): Promise<InternalBroker> {
     if (this.#coordinator !== undefined) return this.#coordinator
     const found = (async () => {
-      await this.#connect()
+      await this.#connection.ensure()
       return await this.#cluster.findGroupCoordinator({ groupId: this.#groupId })
     })()
     this.#coordinator = found
@@ -197,20 +203,6 @@ export class KafkajsGroupCoordinator implements GroupCoordinatorPort {
       if (this.#coordinator === found) this.#coordinator = undefined
     })
     return found
-  }
-
-  /** Connects to a bootstrap broker and loads the broker list (the coordinator search needs it). */
-  async #connect (): Promise<void> {
-    this.#connected ??= (async () => {
-      await this.#cluster.connect()
-      await this.#cluster.refreshMetadataIfNecessary()
-    })()
-    try {
-      await this.#connected
-    } catch (error) {
-      this.#connected = undefined
-      throw error
-    }
   }
 
   #requireOpen (what: string): void {

@@ -16,7 +16,7 @@
  */
 import { createRequire } from 'node:module'
 import type { Kafka } from 'kafkajs'
-import { StreamsError, type Logger } from '@kstreams/core'
+import { KAFKA_ERRORS, StreamsError, type Logger } from '@kstreams/core'
 
 const require = createRequire(import.meta.url)
 
@@ -239,7 +239,7 @@ export class KafkajsInternals {
     const protocol = broker.lookupRequest(this.#loaded.apiKeys[api], this.#loaded.requests[api])(args)
     const apiVersion = protocol.request.apiVersion
     if (options.minVersion !== undefined && apiVersion < options.minVersion) {
-      throw Object.assign(this.protocolError(35), { message: `${api} v${options.minVersion} needed, the broker supports v${apiVersion}` })
+      throw Object.assign(this.protocolError(KAFKA_ERRORS.UNSUPPORTED_VERSION.code), { message: `${api} v${options.minVersion} needed, the broker supports v${apiVersion}` })
     }
     const { decode } = protocol.response
     const extra = options.extra

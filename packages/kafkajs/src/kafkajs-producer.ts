@@ -21,6 +21,7 @@ import { toKafkaRequestError } from './kafkajs-errors.js'
 import { requireEncodableHeaders, toKafkajsMessage } from './record-conversion.js'
 import { SerialExecutor } from './serial-executor.js'
 import { groupByTopic } from './topic-partitions.js'
+import { LazyConnection } from './lazy-connection.js'
 
 /** The partition is always set on the record; this only satisfies kafkajs (and its warning). */
 const explicitPartitioner = () => ({ message }: { message: { partition?: number } }): number => {
@@ -38,7 +39,7 @@ export class KafkajsProducer implements ProducerPort {
   readonly #create: () => Producer
   readonly #clientId: string
   readonly #executor = new SerialExecutor()
-  #connected: Promise<void> | undefined
+  #connection: LazyConnection
   #transaction: Transaction | undefined
   #closed = false
   readonly transactions?: ProducerPort['transactions']
@@ -55,6 +56,7 @@ export class KafkajsProducer implements ProducerPort {
       ...(transactionalId === undefined ? {} : { transactionalId, transactionTimeout: options.config.transactionTimeoutMs })
     })
     this.#producer = this.#create()
+    this.#connection = this.#connectionOf(this.#producer)
     if (transactionalId !== undefined) {
       this.transactions = {
         begin: async () => { await this.#begin() },
@@ -82,7 +84,7 @@ export class KafkajsProducer implements ProducerPort {
     return await this.#executor.run(async () => {
       if (this.transactions !== undefined) this.#requireTransaction('send')
       try {
-        await this.#connect()
+        await this.#connection.ensure()
         const sender = this.#transaction ?? this.#producer
         const metadata = await sender.sendBatch({ topicMessages: [...byTopic.values()], acks: -1 })
         for (const m of metadata) {
@@ -113,7 +115,7 @@ export class KafkajsProducer implements ProducerPort {
     this.#closed = true
     await this.#executor.idle()
     try {
-      if (this.#connected !== undefined) await this.#producer.disconnect()
+      if (this.#connection.started) await this.#producer.disconnect()
     } catch (error) {
       throw toKafkaRequestError(error, `Closing producer ${this.#clientId}`)
     }
@@ -122,20 +124,14 @@ export class KafkajsProducer implements ProducerPort {
   /** A new kafkajs producer in place of one whose producer id the brokers no longer accept. */
   async #replace (): Promise<void> {
     const old = this.#producer
-    const connected = this.#connected
+    const connected = this.#connection.started
     this.#producer = this.#create()
-    this.#connected = undefined
-    if (connected !== undefined) await old.disconnect().catch(() => undefined)
+    this.#connection = this.#connectionOf(this.#producer)
+    if (connected) await old.disconnect().catch(() => undefined)
   }
 
-  async #connect (): Promise<void> {
-    this.#connected ??= this.#producer.connect()
-    try {
-      await this.#connected
-    } catch (error) {
-      this.#connected = undefined
-      throw error
-    }
+  #connectionOf (producer: Producer): LazyConnection {
+    return new LazyConnection(async () => { await producer.connect() })
   }
 
   async #begin (): Promise<void> {
@@ -143,7 +139,7 @@ export class KafkajsProducer implements ProducerPort {
     await this.#executor.run(async () => {
       if (this.#transaction !== undefined) throw new IllegalStateError(`Producer ${this.#clientId}: a transaction is already open`)
       try {
-        await this.#connect()
+        await this.#connection.ensure()
         this.#transaction = await this.#producer.transaction()
       } catch (error) {
         throw toKafkaRequestError(error, `Beginning a transaction of producer ${this.#clientId}`)

@@ -6,7 +6,7 @@
  * retriable (unknown topic, leader election) leaves the topic out; others (authorization,
  * invalid name) reject.
  */
-import { tpKey, type Clock, type TopicPartition } from '@kstreams/core'
+import { KAFKA_ERRORS, tpKey, type Clock, type TopicPartition } from '@kstreams/core'
 import { fromKafkajsError } from './kafkajs-errors.js'
 import type { InternalCluster, KafkajsInternals, MetadataResponse } from './kafkajs-internals.js'
 
@@ -90,4 +90,4 @@ export class PartitionLeaders {
   }
 }
 
-const LEADER_NOT_AVAILABLE = 5
+const LEADER_NOT_AVAILABLE = KAFKA_ERRORS.LEADER_NOT_AVAILABLE.code

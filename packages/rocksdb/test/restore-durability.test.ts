@@ -16,8 +16,6 @@ import { KafkaStreams, Serdes, Topology } from '@kstreams/core'
 import type { KeyValueStore, ProcessorContext, Record } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
 import { InMemoryKafka } from '@kstreams/testing/in-memory-kafka'
-import { loadNativeDatabaseFactory } from '../src/rocks-binding.js'
-import type { NativeChainedBatch, NativeDatabase, NativeDatabaseFactory } from '../src/rocks-binding.js'
 import { RocksDBStore } from '../src/rocksdb-store.js'
 import { RocksDBStores } from '../src/rocksdb-stores.js'
 import { s, WriteCounter } from './helpers/open-store.js'
@@ -26,35 +24,6 @@ import { createTestStoreContext } from '@kstreams/stores/compliance'
 
 const S = Serdes.String()
 const L = Serdes.Long()
-
-/** A binding whose batch writes are logged with their sync flag and what `probe()` says then. */
-function loggingFactory (log: Array<{ sync: boolean, probe: string }>, probe: () => string): NativeDatabaseFactory {
-  const real = loadNativeDatabaseFactory()
-  return location => {
-    const db: NativeDatabase = real(location)
-    const batch = db.batch.bind(db)
-    return Object.assign(Object.create(db) as NativeDatabase, {
-      open: db.open.bind(db),
-      close: db.close.bind(db),
-      _getManySync: db._getManySync.bind(db),
-      iterator: db.iterator.bind(db),
-      getProperty: db.getProperty.bind(db),
-      _clear: db._clear.bind(db),
-      batch: (): NativeChainedBatch => {
-        const native = batch()
-        return {
-          _put: (k, v) => { native._put(k, v) },
-          _del: k => { native._del(k) },
-          _closeSync: () => { native._closeSync() },
-          _writeSync: options => {
-            log.push({ sync: options?.sync === true, probe: probe() })
-            native._writeSync(options)
-          }
-        }
-      }
-    })
-  }
-}
 
 async function eventually (condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
@@ -104,7 +73,7 @@ describe('RocksDB: restored data is durable before the checkpoint that covers it
     kafka.createTopic(changelog, 1)
     kafka.produce(changelog, Array.from({ length: 50 }, (_, i) => ({ key: `k${i % 7}`, value: L.serializer().serialize(changelog, i)!, partition: 0 })))
     const writes: Array<{ sync: boolean, probe: string }> = []
-    const factory = loggingFactory(writes, () => existsSync(checkpoint) ? readFileSync(checkpoint, 'utf8') : '')
+    const { factory } = new WriteCounter(sync => { writes.push({ sync, probe: existsSync(checkpoint) ? readFileSync(checkpoint, 'utf8') : '' }) })
     const topology = new Topology()
       .addSource('Words', 'words', { keyDeserializer: S, valueDeserializer: S })
       .addProcessor('Count', () => {

@@ -13,7 +13,7 @@ import { expect } from 'chai'
 import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Producer } from 'kafkajs'
+import type { KafkaMessage, Producer } from 'kafkajs'
 import { bootstrapServers, createTopics, kafka, sleep, tempDir, unique, waitFor } from './helpers.js'
 import { WordCountInstance, addCounts, makeLines, type InstanceEvent } from './wordcount-instances.js'
 
@@ -353,16 +353,18 @@ class Feeder {
   }
 }
 
-/** Reads a topic from the beginning to its current end; the last value (a long) per key, per partition. */
-export async function readLastValues (topic: string, servers: string, timeoutMs = 60000, history?: Map<string, string[]>): Promise<Map<number, Map<string, number>>> {
+/**
+ * Reads a topic from the beginning to the end it has now, each message once, in order per
+ * partition; gives up after `timeoutMs`. Returns whether it got to the end, and where it stopped.
+ */
+async function readToEnd (topic: string, servers: string, timeoutMs: number, onMessage: (partition: number, message: KafkaMessage) => void): Promise<{ done: boolean, next: Map<number, number>, ends: Map<number, number> }> {
   const admin = kafka(servers).admin()
   await admin.connect()
   const ends = new Map((await admin.fetchTopicOffsets(topic)).map(o => [o.partition, Number(o.high)]))
   await admin.disconnect()
-  const last = new Map<number, Map<string, number>>()
   const next = new Map<number, number>()
   const done = (): boolean => [...ends].every(([p, high]) => high === 0 || (next.get(p) ?? 0) >= high)
-  if (done()) return last
+  if (done()) return { done: true, next, ends }
   const consumer = kafka(servers).consumer({ groupId: unique('fault-reader') })
   await consumer.connect()
   try {
@@ -371,15 +373,7 @@ export async function readLastValues (topic: string, servers: string, timeoutMs 
     const finished = new Promise<void>(resolve => { finish = resolve })
     await consumer.run({
       eachMessage: async ({ partition, message }) => {
-        let values = last.get(partition)
-        if (values === undefined) last.set(partition, values = new Map())
-        if (message.value === null) values.delete(message.key!.toString())
-        else values.set(message.key!.toString(), Number(message.value.readBigInt64BE()))
-        if (history !== undefined) {
-          const key = message.key!.toString()
-          const seen = history.get(key) ?? []
-          history.set(key, [...seen.slice(-5), `${message.value === null ? 'null' : message.value.readBigInt64BE()}@${partition}:${message.offset}`])
-        }
+        if ((next.get(partition) ?? 0) <= Number(message.offset)) onMessage(partition, message)
         next.set(partition, Number(message.offset) + 1)
         if (done()) finish()
       }
@@ -387,41 +381,33 @@ export async function readLastValues (topic: string, servers: string, timeoutMs 
     const timer = setTimeout(finish, timeoutMs)
     await finished
     clearTimeout(timer)
-    if (!done()) throw new Error(`Reading ${topic} to its end timed out: at ${JSON.stringify([...next])}, ends ${JSON.stringify([...ends])}`)
-    return last
+    return { done: done(), next, ends }
   } finally {
     await consumer.disconnect()
   }
 }
 
+/** Reads a topic from the beginning to its current end; the last value (a long) per key, per partition. */
+export async function readLastValues (topic: string, servers: string, timeoutMs = 60000, history?: Map<string, string[]>): Promise<Map<number, Map<string, number>>> {
+  const last = new Map<number, Map<string, number>>()
+  const { done, next, ends } = await readToEnd(topic, servers, timeoutMs, (partition, message) => {
+    let values = last.get(partition)
+    if (values === undefined) last.set(partition, values = new Map())
+    if (message.value === null) values.delete(message.key!.toString())
+    else values.set(message.key!.toString(), Number(message.value.readBigInt64BE()))
+    if (history !== undefined) {
+      const key = message.key!.toString()
+      const seen = history.get(key) ?? []
+      history.set(key, [...seen.slice(-5), `${message.value === null ? 'null' : message.value.readBigInt64BE()}@${partition}:${message.offset}`])
+    }
+  })
+  if (!done) throw new Error(`Reading ${topic} to its end timed out: at ${JSON.stringify([...next])}, ends ${JSON.stringify([...ends])}`)
+  return last
+}
+
 /** Every value of a topic (as a string), from the beginning to its current end. */
 async function readValues (topic: string, servers: string, timeoutMs = 60000): Promise<string[]> {
-  const admin = kafka(servers).admin()
-  await admin.connect()
-  const ends = new Map((await admin.fetchTopicOffsets(topic)).map(o => [o.partition, Number(o.high)]))
-  await admin.disconnect()
   const values: string[] = []
-  const next = new Map<number, number>()
-  const done = (): boolean => [...ends].every(([p, high]) => high === 0 || (next.get(p) ?? 0) >= high)
-  if (done()) return values
-  const consumer = kafka(servers).consumer({ groupId: unique('fault-reader') })
-  await consumer.connect()
-  try {
-    await consumer.subscribe({ topics: [topic], fromBeginning: true })
-    let finish!: () => void
-    const finished = new Promise<void>(resolve => { finish = resolve })
-    await consumer.run({
-      eachMessage: async ({ partition, message }) => {
-        if ((next.get(partition) ?? 0) <= Number(message.offset)) values.push(message.value?.toString() ?? '')
-        next.set(partition, Number(message.offset) + 1)
-        if (done()) finish()
-      }
-    })
-    const timer = setTimeout(finish, timeoutMs)
-    await finished
-    clearTimeout(timer)
-    return values
-  } finally {
-    await consumer.disconnect()
-  }
+  await readToEnd(topic, servers, timeoutMs, (_partition, message) => { values.push(message.value?.toString() ?? '') })
+  return values
 }

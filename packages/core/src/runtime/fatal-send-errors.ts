@@ -8,7 +8,7 @@
  * retriable: that one is sent again like any retriable error, not fatal.
  * @internal
  */
-import { isKafkaError } from './kafka/kafka-request-error.js'
+import { isKafkaError, type KafkaErrorName } from './kafka/kafka-request-error.js'
 import { isRetriable } from './retrying.js'
 
 const FATAL = [
@@ -19,7 +19,7 @@ const FATAL = [
   'INVALID_TOPIC_EXCEPTION', 'UNKNOWN_SERVER_ERROR', 'OFFSET_METADATA_TOO_LARGE',
   // Fencing, an unknown producer id.
   'PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_PRODUCER_ID_MAPPING', 'OUT_OF_ORDER_SEQUENCE_NUMBER', 'UNKNOWN_PRODUCER_ID'
-] as const
+] as const satisfies readonly KafkaErrorName[]
 
 const FATAL_NAMES: ReadonlySet<string> = new Set(FATAL)
 

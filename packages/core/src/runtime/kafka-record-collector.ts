@@ -46,7 +46,7 @@ export interface KafkaRecordCollectorOptions {
    * The production exception handler's response for a record that failed on its own (the
    * record as sent, with its partition); default FAIL.
    */
-  readonly onRecordError?: (record: ProducedRecord & { readonly origin?: RecordOrigin | undefined }, error: Error) => RecordErrorResponse
+  readonly onRecordError?: (record: ProducedRecord & { readonly origin?: RecordOrigin | undefined, readonly changelog: boolean }, error: Error) => RecordErrorResponse
   /** How long a send is tried again after retriable errors (task.timeout.ms); also each round a RETRY starts. */
   readonly retryTimeoutMs?: number
   /**
@@ -62,6 +62,7 @@ export interface KafkaRecordCollectorOptions {
 interface Outgoing {
   readonly record: ProducedRecord
   readonly origin: RecordOrigin | undefined
+  readonly changelog: boolean
 }
 
 /** The thread stopped owning the output while sending (see `stillOwner`): nothing more is sent. */
@@ -168,8 +169,8 @@ export class KafkaRecordCollector implements RecordCollector {
       this.#timer = undefined
     }
     if (this.#inflight !== undefined || this.#buffer.length === 0 || this.#error !== undefined) return
-    const batch = this.#takeBatch()
-    this.#inflight = this.#sendBatch(batch).then(() => {
+    const { batch, sizes } = this.#takeBatch()
+    this.#inflight = this.#sendBatch(batch, sizes).then(() => {
       this.#inflight = undefined
       // What piled up while this batch was in flight goes out now (linger applies to an idle collector).
       if (this.#buffer.length > 0) this.#startSend()
@@ -181,24 +182,26 @@ export class KafkaRecordCollector implements RecordCollector {
    * (so no partition's record batch passes the broker's 1 MB default `max.message.bytes`, and
    * one send never blocks the event loop for long).
    */
-  #takeBatch (): CollectedRecord[] {
+  #takeBatch (): { batch: CollectedRecord[], sizes: number[] } {
+    const sizes: number[] = []
     let bytes = 0
-    let n = 0
-    while (n < this.#buffer.length && n < this.#batchSize) {
-      bytes += recordSizeUpperBound(this.#buffer[n]!)
-      if (n > 0 && bytes > this.#maxRequestBytes) break
-      n++
+    while (sizes.length < this.#buffer.length && sizes.length < this.#batchSize) {
+      const size = recordSizeUpperBound(this.#buffer[sizes.length]!)
+      if (sizes.length > 0 && bytes + size > this.#maxRequestBytes) break
+      bytes += size
+      sizes.push(size)
     }
-    return this.#buffer.splice(0, n)
+    return { batch: this.#buffer.splice(0, sizes.length), sizes }
   }
 
-  async #sendBatch (batch: CollectedRecord[]): Promise<void> {
+  /** Sends `batch`; `sizes` are its records' sizes on the wire (recordSizeUpperBound). */
+  async #sendBatch (batch: CollectedRecord[], sizes: readonly number[]): Promise<void> {
     try {
       if (!await this.#owned()) return
       await this.#lookUpTopics(batch)
       const deadline = Date.now() + this.#retryTimeoutMs
       let outgoing: Outgoing[] = []
-      for (const r of batch) {
+      for (const [i, r] of batch.entries()) {
         const record: ProducedRecord = {
           topic: r.topic,
           partition: r.partition ?? this.#choosePartition(r.topic, r.key),
@@ -207,15 +210,15 @@ export class KafkaRecordCollector implements RecordCollector {
           headers: r.headers,
           timestamp: r.timestamp
         }
-        const tooLarge = this.#sizeError(record)
+        const tooLarge = this.#sizeError(record, sizes[i]!)
         if (tooLarge === undefined) {
-          outgoing.push({ record, origin: r.origin })
+          outgoing.push({ record, origin: r.origin, changelog: r.changelog === true })
           continue
         }
         // Never sent: the records before it go out first, then the handler decides about it.
         if (outgoing.length > 0) await this.#deliver(outgoing, deadline)
         outgoing = []
-        this.#decide([{ record, origin: r.origin }], tooLarge)
+        this.#decide([{ record, origin: r.origin, changelog: r.changelog === true }], tooLarge)
       }
       if (outgoing.length > 0) await this.#deliver(outgoing, deadline)
     } catch (err) {
@@ -259,15 +262,14 @@ export class KafkaRecordCollector implements RecordCollector {
   }
 
   /** MESSAGE_TOO_LARGE when the record can never be sent (the Java producer's and the broker's checks), naming topic, partition and size. */
-  #sizeError (record: ProducedRecord): KafkaRequestError | undefined {
-    const size = recordSizeUpperBound(record)
-    const where = `${record.topic}-${record.partition}`
+  #sizeError (record: ProducedRecord, size: number): KafkaRequestError | undefined {
+    const where = (): string => `${record.topic}-${record.partition}`
     if (size > this.#maxRequestSize) {
-      return new KafkaRequestError('MESSAGE_TOO_LARGE', `The record to ${where} is ${size} bytes when serialized (key, value and headers), larger than max.request.size (${this.#maxRequestSize} bytes); it was not sent`)
+      return new KafkaRequestError('MESSAGE_TOO_LARGE', `The record to ${where()} is ${size} bytes when serialized (key, value and headers), larger than max.request.size (${this.#maxRequestSize} bytes); it was not sent`)
     }
     const topicLimit = this.#maxMessageBytes.get(record.topic)
     if (topicLimit !== undefined && topicLimit !== null && size > topicLimit) {
-      return new KafkaRequestError('MESSAGE_TOO_LARGE', `The record to ${where} is ${size} bytes when serialized (key, value and headers), larger than the topic's max.message.bytes (${topicLimit} bytes); it was not sent`)
+      return new KafkaRequestError('MESSAGE_TOO_LARGE', `The record to ${where()} is ${size} bytes when serialized (key, value and headers), larger than the topic's max.message.bytes (${topicLimit} bytes); it was not sent`)
     }
     return undefined
   }
@@ -310,7 +312,7 @@ export class KafkaRecordCollector implements RecordCollector {
     const handler = this.#options.onRecordError
     const retry: Outgoing[] = []
     for (const o of records) {
-      const response = handler === undefined ? 'FAIL' : handler({ ...o.record, origin: o.origin }, error)
+      const response = handler === undefined ? 'FAIL' : handler({ ...o.record, origin: o.origin, changelog: o.changelog }, error)
       if (response === 'CONTINUE') {
         o.origin?.recordDroppedRecord()
         continue

@@ -21,6 +21,8 @@ export interface CollectedRecord {
   readonly timestamp: number
   /** The task that produced it (undefined where nothing counts drops). */
   readonly origin?: RecordOrigin | undefined
+  /** A store's changelog record (not a sink's output). */
+  readonly changelog?: boolean
 }
 
 export interface RecordCollector {

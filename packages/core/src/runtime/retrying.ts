@@ -30,9 +30,14 @@ export async function retrying<T> (request: () => Promise<T>, options: RetryingO
       const left = deadline - options.clock.milliseconds()
       if (!isRetriable(error) || left <= 0 || options.stopped?.() === true) throw error
       options.onRetry?.(error, attempt)
-      await sleep(Math.min(options.backoffMs * 2 ** attempt, MAX_BACKOFF_MS, left))
+      await sleep(Math.min(backoffDelay(options.backoffMs, attempt), left))
     }
   }
+}
+
+/** The pause before retry `attempt` (0, 1, ...): `backoffMs` doubling up to 1 s (Kafka's retry.backoff.max.ms). */
+export function backoffDelay (backoffMs: number, attempt: number): number {
+  return Math.min(backoffMs * 2 ** attempt, MAX_BACKOFF_MS)
 }
 
 /** A StreamsError (of any copy of @kstreams/core) marked retriable. */

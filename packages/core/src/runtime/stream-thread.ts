@@ -154,7 +154,7 @@ export class StreamThread {
       onRecordError: (record, error) => {
         const response = productionErrorResponse(config, record.topic, record.partition, error)
         if (response === 'CONTINUE') {
-          const changelog = record.topic.endsWith('-changelog') ? '; it is a changelog record: its store now holds a write its changelog does not' : ''
+          const changelog = record.changelog ? '; it is a changelog record: its store now holds a write its changelog does not' : ''
           options.logger.error(`Task ${String(record.origin?.taskId ?? '?')} dropped a record to ${record.topic}-${record.partition} that could not be sent (the production exception handler answered CONTINUE): ${error.message}${changelog}`)
         }
         return response

@@ -194,7 +194,7 @@ export class TaskManager {
         const changelog = changelogOf(storeName)
         // A store whose changelog is its source topic never writes to it.
         if (changelog === undefined || this.#o.topology.sourceChangelogs.has(storeName)) return undefined
-        return { append: (key, value, timestamp) => this.#o.collector.send({ topic: changelog.topic, partition: changelog.partition, key, value, timestamp, headers: new Headers(), origin: task }) }
+        return { append: (key, value, timestamp) => this.#o.collector.send({ topic: changelog.topic, partition: changelog.partition, key, value, timestamp, headers: new Headers(), origin: task, changelog: true }) }
       },
       onStoreRegistered: (store, restore) => stateManager.register(store, restore, changelogOf(store.name)),
       onDroppedRecord: (record, reason) => {

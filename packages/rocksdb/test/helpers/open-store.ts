@@ -12,12 +12,12 @@ export const s = (text: string): Buffer => Buffer.from(text, 'utf8')
 export const entries = (iterator: Iterable<{ key: Buffer, value: Buffer }>): string[] =>
   [...iterator].map(kv => `${kv.key.toString()}=${kv.value.toString()}`)
 
-/** Counts the batches written through the databases a factory opens, and their sync flags. */
+/** Counts the batches written through the databases a factory opens, and their sync flags; `onWrite` is told of each before it is written. */
 export class WriteCounter {
   readonly writes: Array<{ sync: boolean }> = []
   readonly factory: NativeDatabaseFactory
 
-  constructor () {
+  constructor (onWrite?: (sync: boolean) => void) {
     const real = loadNativeDatabaseFactory()
     this.factory = location => {
       const db: NativeDatabase = real(location)
@@ -38,6 +38,7 @@ export class WriteCounter {
             _closeSync: () => { native._closeSync() },
             _writeSync: options => {
               writes.push({ sync: options?.sync === true })
+              onWrite?.(options?.sync === true)
               native._writeSync(options)
             }
           }

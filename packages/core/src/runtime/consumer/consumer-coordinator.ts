@@ -26,7 +26,7 @@ import type { CommittedOffset, GroupCoordinatorPort, GroupGeneration, JoinGroupR
 import type { GroupAssignor, MemberAssignment, RebalanceListener } from './consumer-api.js'
 import { decodeAssignment, decodeSubscription, encodeAssignment, encodeSubscription } from './consumer-protocol.js'
 import { Wakeup } from './wakeup.js'
-import { isRetriable, retrying } from '../retrying.js'
+import { backoffDelay, isRetriable, retrying } from '../retrying.js'
 
 export type MemberState = 'UNJOINED' | 'PREPARING_REBALANCE' | 'COMPLETING_REBALANCE' | 'STABLE' | 'CLOSED'
 
@@ -42,9 +42,6 @@ export const NO_GENERATION: GroupGeneration = Object.freeze({ generationId: -1, 
 
 /** Errors after which the member is gone from the group (its partitions belong to others now). */
 const MEMBERSHIP_LOST = ['UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'FENCED_INSTANCE_ID'] as const
-/** Errors a member cannot recover from by rejoining. */
-const FATAL = ['INCONSISTENT_GROUP_PROTOCOL', 'INVALID_SESSION_TIMEOUT', 'INVALID_GROUP_ID', 'GROUP_AUTHORIZATION_FAILED', 'GROUP_MAX_SIZE_REACHED', 'FENCED_INSTANCE_ID', 'UNSUPPORTED_VERSION', 'TOPIC_AUTHORIZATION_FAILED'] as const
-const MAX_BACKOFF_MS = 1000
 
 export interface ConsumerCoordinatorOptions {
   readonly port: GroupCoordinatorPort
@@ -140,9 +137,10 @@ export class ConsumerCoordinator {
         assignment = await this.#joinAndSync()
       } catch (error) {
         if (this.#isClosed() || this.#interruptCalled) return
-        if (isKafkaError(error, ...FATAL) || !isRetriableJoinError(error)) throw error
+        // What a member cannot recover from by rejoining (authorization, an inconsistent protocol, ...) is thrown.
+        if (!isRetriableJoinError(error)) throw error
         this.#o.logger.info(`Group member ${this.#o.clientId} of ${this.#o.groupId}: rejoining after ${errorText(error)}`)
-        await this.#sleep.wait(Math.min(this.#o.retryBackoffMs * 2 ** attempts++, MAX_BACKOFF_MS))
+        await this.#sleep.wait(backoffDelay(this.#o.retryBackoffMs, attempts++))
         continue
       }
       this.#joinPrepared = false
@@ -331,7 +329,7 @@ export class ConsumerCoordinator {
       this.#heartbeatInFlight ??= this.#sendHeartbeat().finally(() => { this.#heartbeatInFlight = undefined })
       await this.#heartbeatInFlight
       if (this.#o.clock.milliseconds() - this.#heardFrom <= session) return
-      await this.#sleep.wait(Math.min(this.#o.retryBackoffMs * 2 ** attempt, MAX_BACKOFF_MS))
+      await this.#sleep.wait(backoffDelay(this.#o.retryBackoffMs, attempt))
     }
   }
 

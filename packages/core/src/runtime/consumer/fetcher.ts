@@ -60,6 +60,8 @@ export class Fetcher {
   #positions = new Map<string, Position>()
   /** Leader node per partition; absent = look it up. */
   readonly #leaders = new Map<string, number>()
+  /** A leader was dropped because of an error (or a lookup found none): the next lookup reloads the metadata. */
+  #leadersStale = false
   readonly #busyNodes = new Set<number>()
   /** When a node may be asked again after its connection failed. */
   readonly #nodeBackoff = new Map<number, number>()
@@ -233,10 +235,16 @@ export class Fetcher {
     this.#lookingUp = (async () => {
       const wanted = [...this.#positions.values()].filter(p => !this.#leaders.has(p.key))
       try {
-        const leaders = await this.#o.port.leaders(wanted, true)
+        const refresh = this.#leadersStale
+        this.#leadersStale = false
+        const leaders = await this.#o.port.leaders(wanted, refresh)
         for (const [key, node] of leaders) this.#leaders.set(key, node)
-        if (wanted.some(p => !leaders.has(p.key))) await new Promise(resolve => setTimeout(resolve, this.#o.retryBackoffMs))
+        if (wanted.some(p => !leaders.has(p.key))) {
+          this.#leadersStale = true
+          await new Promise(resolve => setTimeout(resolve, this.#o.retryBackoffMs))
+        }
       } catch (error) {
+        this.#leadersStale = true
         this.#warnOnce(error, 'looking up partition leaders')
         await new Promise(resolve => setTimeout(resolve, this.#o.retryBackoffMs))
       }
@@ -274,6 +282,7 @@ export class Fetcher {
     } catch (error) {
       this.#warnOnce(error, `fetching from broker ${node}`)
       for (const p of positions) this.#leaders.delete(p.key)
+      this.#leadersStale = true
       this.#nodeBackoff.set(node, Date.now() + this.#o.retryBackoffMs)
     } finally {
       for (const p of positions) p.inFlight = false
@@ -289,6 +298,7 @@ export class Fetcher {
       position.outOfRange = offset
     } else if (isKafkaError(error, ...STALE_LEADER)) {
       this.#leaders.delete(position.key)
+      this.#leadersStale = true
     } else {
       this.#warnOnce(error, `fetching ${position.topic}-${position.partition}`)
     }

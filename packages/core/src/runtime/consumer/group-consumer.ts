@@ -13,7 +13,7 @@ import type { Logger } from '../../logger.js'
 import type { ResolvedStreamsConfig } from '../../config/streams-config.js'
 import type { AdminPort, CommittedOffset, FetchedBatch, KafkaClientFactory, TopicPartition, TopicPartitionOffset } from '../kafka/ports.js'
 import type { GroupAssignor, MainConsumer, RebalanceListener } from './consumer-api.js'
-import { ConsumerCoordinator, type MemberState } from './consumer-coordinator.js'
+import { ConsumerCoordinator } from './consumer-coordinator.js'
 import { Fetcher, type ResetPolicy } from './fetcher.js'
 
 export interface GroupConsumerOptions {
@@ -86,9 +86,6 @@ export class GroupConsumer implements MainConsumer {
     })
   }
 
-  get memberId (): string { return this.#coordinator.memberId }
-  get memberState (): MemberState { return this.#coordinator.state }
-  get generationId (): number { return this.#coordinator.generation.generationId }
 
   /**
    * Rejoins the group when needed (the listener runs inside), then returns the fetched batches,

@@ -18,7 +18,6 @@
  * fastify's raw request), with its TLS and authentication.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { RequestOptions } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { StreamsError } from '../../errors.js'
 import { silentLogger, type Logger } from '../../logger.js'
