@@ -12,6 +12,12 @@ import { kafkajs } from '@kstreams/kafkajs'
 
 const S = Serdes.String()
 const L = Serdes.Long()
+/**
+ * Event times are offsets from T0, a recent minute: the broker deletes windowed changelog records
+ * (cleanup.policy compact,delete, retention.ms = retention + 1 day) whose timestamps are older than
+ * that, so records from 1970 would vanish from a changelog before a restore reads them.
+ */
+const T0 = Math.floor(Date.now() / 60_000) * 60_000 - 600_000
 
 describe('DSL windows on a real broker (RocksDB stores)', function () {
   this.timeout(120000)
@@ -24,11 +30,11 @@ describe('DSL windows on a real broker (RocksDB stores)', function () {
     const windows = TimeWindows.ofSizeAndGrace(10_000, 1_000)
     grouped.windowedBy(windows).emitStrategy(EmitStrategy.onWindowClose())
       .count(Materialized.as<string, number>('final-counts').withKeySerde(S))
-      .toStream().map((k, v) => KeyValue.pair(`${k.key}@${k.window.start}`, v)).to(`${prefix}-final`, Produced.with(S, L))
+      .toStream().map((k, v) => KeyValue.pair(`${k.key}@${k.window.start - T0}`, v)).to(`${prefix}-final`, Produced.with(S, L))
     grouped.windowedBy(windows)
       .count(Materialized.as<string, number>('counts').withKeySerde(S))
       .suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded()))
-      .toStream().map((k, v) => KeyValue.pair(`${k.key}@${k.window.start}`, v)).to(`${prefix}-suppressed`, Produced.with(S, L))
+      .toStream().map((k, v) => KeyValue.pair(`${k.key}@${k.window.start - T0}`, v)).to(`${prefix}-suppressed`, Produced.with(S, L))
     const state = await tempDir('kstreams-dslwin')
     const port = await freePort()
     const streams = new KafkaStreams(builder.build(), {
@@ -42,14 +48,14 @@ describe('DSL windows on a real broker (RocksDB stores)', function () {
       await waitFor('RUNNING', () => streams.state() === 'RUNNING', 60000)
       await producer.connect()
       const send = async (records: Array<[string, number]>): Promise<void> => {
-        await producer.send({ topic: `${prefix}-clicks`, messages: records.map(([key, ts]) => ({ key, value: 'click', timestamp: String(ts) })) })
+        await producer.send({ topic: `${prefix}-clicks`, messages: records.map(([key, ts]) => ({ key, value: 'click', timestamp: String(T0 + ts) })) })
       }
       await send([['a', 1000], ['b', 2000], ['a', 5000], ['a', 9000], ['b', 12000], ['c', 31000]])
       // The emit pass runs at most once per second of wall-clock time: a record processed more than
       // a second after these triggers it. Wait until they were processed (c's window is in the store)
       // rather than a fixed time after sending them: a slow machine may process them late.
       await waitFor('the first records processed', async () => {
-        const c = await getJson(port, '/stores/counts/keys/c/windows?from=0')
+        const c = await getJson(port, `/stores/counts/keys/c/windows?from=${T0}`)
         return c.status === 200 && (c.body.windows as unknown[]).length > 0
       }, 60000)
       await sleep(1500)
@@ -61,11 +67,11 @@ describe('DSL windows on a real broker (RocksDB stores)', function () {
       expect([...final].sort()).to.deep.equal(expected)
       expect([...suppressed].sort()).to.deep.equal(expected)
       // The store keeps windows for size + grace of stream time (32 s now): only c's window is left.
-      const windows = await getJson(port, '/stores/counts/keys/c/windows?from=0')
+      const windows = await getJson(port, `/stores/counts/keys/c/windows?from=${T0}`)
       expect(windows.status).to.equal(200)
-      expect(windows.body.windows).to.deep.equal([{ start: 30000, end: 40000, value: 2 }])
+      expect(windows.body.windows).to.deep.equal([{ start: T0 + 30000, end: T0 + 40000, value: 2 }])
       expect((await getJson(port, '/stores/counts/keys/a/windows')).body.windows).to.deep.equal([])
-      expect((await getJson(port, '/stores/counts/keys/c/windows?from=30001')).body.windows).to.deep.equal([])
+      expect((await getJson(port, `/stores/counts/keys/c/windows?from=${T0 + 30001}`)).body.windows).to.deep.equal([])
       expect((await getJson(port, '/stores/counts/keys/a/windows?from=x')).status).to.equal(400)
     } finally {
       await server.close()
@@ -84,14 +90,14 @@ describe('DSL windows on a real broker (RocksDB stores)', function () {
         .windowedBy(TimeWindows.ofSizeAndGrace(10_000, 1_000)).emitStrategy(EmitStrategy.onWindowClose())
         // A long retention keeps emitted windows in the store: a restart must not emit them again.
         .count(Materialized.as<string, number>('final-counts').withKeySerde(S).withRetention(3_600_000))
-        .toStream().map((k, v) => KeyValue.pair(`${k.key}@${k.window.start}`, v)).to(`${prefix}-final`, Produced.with(S, L))
+        .toStream().map((k, v) => KeyValue.pair(`${k.key}@${k.window.start - T0}`, v)).to(`${prefix}-final`, Produced.with(S, L))
       return builder.build()
     }
     const config = (dir: string) => ({ applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir, commitIntervalMs: 100, windowedAggregationEmitIntervalMs: 0 })
     const producer = kafka().producer()
     await producer.connect()
     const send = async (records: Array<[string, number]>): Promise<void> => {
-      await producer.send({ topic: `${prefix}-clicks`, messages: records.map(([key, ts]) => ({ key, value: 'click', timestamp: String(ts) })) })
+      await producer.send({ topic: `${prefix}-clicks`, messages: records.map(([key, ts]) => ({ key, value: 'click', timestamp: String(T0 + ts) })) })
     }
     const decode = (k: Buffer | null, v: Buffer | null): string => `${k!.toString()}=${Number(v!.readBigInt64BE())}`
     const dirs = [await tempDir('kstreams-dslwinrestart'), await tempDir('kstreams-dslwinrestart')]
