@@ -15,6 +15,9 @@ import { redact } from './kafkajs-log-creator.js'
 import { KafkajsProducer } from './kafkajs-producer.js'
 
 export class KafkajsClientFactory implements KafkaClientFactory {
+  readonly name = '@kstreams/kafkajs'
+  /** kafkajs 2.2.4 speaks TxnOffsetCommit v0-1 (no group generation) and OffsetFetch up to v4 (no require_stable). */
+  readonly exactlyOnceV2 = false
   readonly #config: KafkajsClientConfig
   readonly #internals: KafkajsInternals
 

@@ -41,6 +41,8 @@ export class KafkajsProducer implements ProducerPort {
   readonly #executor = new SerialExecutor()
   #connection: LazyConnection
   #transaction: Transaction | undefined
+  /** InitProducerId was sent (init() or a first begin()). */
+  #initialised = false
   #closed = false
   readonly transactions?: ProducerPort['transactions']
 
@@ -59,6 +61,7 @@ export class KafkajsProducer implements ProducerPort {
     this.#connection = this.#connectionOf(this.#producer)
     if (transactionalId !== undefined) {
       this.transactions = {
+        init: async () => { await this.#init() },
         begin: async () => { await this.#begin() },
         sendOffsets: async (groupId, generation, offsets) => { await this.#sendOffsets(groupId, generation, offsets) },
         commit: async () => { await this.#end('commit') },
@@ -134,6 +137,21 @@ export class KafkajsProducer implements ProducerPort {
     return new LazyConnection(async () => { await producer.connect() })
   }
 
+  /** kafkajs sends InitProducerId at its first transaction(): one opened and aborted empty (no EndTxn is sent). */
+  async #init (): Promise<void> {
+    this.#requireOpen('init')
+    await this.#executor.run(async () => {
+      if (this.#initialised) return
+      try {
+        await this.#connection.ensure()
+        await (await this.#producer.transaction()).abort()
+      } catch (error) {
+        throw toKafkaRequestError(error, `Initialising the transactions of producer ${this.#clientId}`)
+      }
+      this.#initialised = true
+    })
+  }
+
   async #begin (): Promise<void> {
     this.#requireOpen('begin')
     await this.#executor.run(async () => {
@@ -141,6 +159,7 @@ export class KafkajsProducer implements ProducerPort {
       try {
         await this.#connection.ensure()
         this.#transaction = await this.#producer.transaction()
+        this.#initialised = true
       } catch (error) {
         throw toKafkaRequestError(error, `Beginning a transaction of producer ${this.#clientId}`)
       }

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module'
 import { expect } from 'chai'
 import { Kafka } from 'kafkajs'
-import { ConfigError, Headers, StreamsError, type ProducedRecord } from '@kstreams/core'
+import { ConfigError, Headers, KafkaStreams, StreamsError, Topology, type ProducedRecord } from '@kstreams/core'
 import { kafkajs, KafkajsClientFactory } from '../src/index.js'
 import { resolveKafkajsConfig } from '../src/kafkajs-client-config.js'
 import { KafkajsInternals, REQUIRED_KAFKAJS_VERSION, type RawMessage } from '../src/kafkajs-internals.js'
@@ -18,6 +18,14 @@ import { RecordingLogger, sleep, testSettings } from './kafka-test-env.js'
 const SECRET = 's3cr3t-pa55'
 
 describe('kafkajs adapter parts', () => {
+  it('refuses processingGuarantee exactly_once_v2 with a ConfigError naming this adapter and the one that has it', () => {
+    const topology = new Topology().addSource('in', 'input').addSink('out', 'output', 'in')
+    let error: unknown
+    try { new KafkaStreams(topology, { applicationId: 'app', bootstrapServers: '127.0.0.1:1', processingGuarantee: 'exactly_once_v2' }, { client: kafkajs() }) } catch (e) { error = e } // eslint-disable-line no-new
+    expect(error).to.be.instanceOf(ConfigError).with.property('key', 'processingGuarantee')
+    expect((error as Error).message).to.include('@kstreams/kafkajs').and.include('@kstreams/platformatic')
+  })
+
   describe('start-up check', () => {
     it('finds every kafkajs internal it uses in the installed kafkajs (2.2.4), and logs nothing about it', () => {
       const logger = new RecordingLogger()

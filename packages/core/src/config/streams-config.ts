@@ -52,6 +52,13 @@ export interface StreamsConfig {
   stateCleanupDelayMs?: number
   statestoreCacheMaxBytes?: number
   processingGuarantee?: ProcessingGuarantee
+  /**
+   * The transactional producer's `transaction.timeout.ms` under exactly_once_v2: how long the
+   * transaction coordinator lets a transaction stay open before it aborts it (a crashed instance's
+   * open transaction blocks read_committed readers of its partitions until then, unless a restart
+   * fences it first). Default 10000 (Kafka Streams' override); at least commitIntervalMs.
+   */
+  transactionTimeoutMs?: number
   replicationFactor?: number
   maxTaskIdleMs?: number
   pollMs?: number
@@ -162,6 +169,7 @@ const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
   stateCleanupDelayMs: positiveInt,
   statestoreCacheMaxBytes: nonNegativeInt,
   processingGuarantee: v => v === 'at_least_once' || v === 'exactly_once_v2' ? undefined : 'must be "at_least_once" or "exactly_once_v2"',
+  transactionTimeoutMs: positiveInt,
   replicationFactor: v => Number.isSafeInteger(v) && ((v as number) >= 1 || v === -1) ? undefined : 'must be a positive integer or -1 (broker default)',
   maxTaskIdleMs: v => Number.isSafeInteger(v) && (v as number) >= -1 ? undefined : 'must be an integer >= -1',
   pollMs: nonNegativeInt,
@@ -250,6 +258,7 @@ export function resolveStreamsConfig (config: StreamsConfig = {}): ResolvedStrea
     stateCleanupDelayMs: config.stateCleanupDelayMs ?? 600000,
     statestoreCacheMaxBytes: config.statestoreCacheMaxBytes ?? 10 * 1024 * 1024,
     processingGuarantee: guarantee,
+    transactionTimeoutMs: config.transactionTimeoutMs ?? 10000,
     replicationFactor: config.replicationFactor ?? -1,
     maxTaskIdleMs: config.maxTaskIdleMs ?? 0,
     pollMs: config.pollMs ?? 100,

@@ -56,6 +56,14 @@ export interface KafkaRecordCollectorOptions {
    * of the old owner would put an older value last in a changelog. Default: always.
    */
   readonly stillOwner?: () => Promise<boolean>
+  /**
+   * Under exactly_once_v2 the producer sends inside a transaction: a send that fails is not sent
+   * again, split or handed to the production exception handler (the transaction cannot commit
+   * any more); the error (TASK_MIGRATED or TASK_CORRUPTED from the StreamsProducer) is kept and
+   * thrown at the next send or flush, and the thread aborts the transaction. Records refused
+   * before sending (too large) still go to the handler.
+   */
+  readonly transactional?: boolean
 }
 
 /** A record on its way out: its partition chosen, and the task it comes from. */
@@ -157,6 +165,18 @@ export class KafkaRecordCollector implements RecordCollector {
     if (this.#timer !== undefined) clearTimeout(this.#timer)
     this.#timer = undefined
     this.#buffer = []
+  }
+
+  /**
+   * After an aborted transaction (exactly_once_v2): waits for the send in flight, then forgets
+   * what is buffered, the failed send and the acknowledged offsets (those records were aborted).
+   */
+  async reset (): Promise<void> {
+    this.discard()
+    await this.#inflight
+    this.discard()
+    this.#error = undefined
+    this.#acked.clear()
   }
 
   #throwIfFailed (): void {
@@ -288,6 +308,7 @@ export class KafkaRecordCollector implements RecordCollector {
       return
     } catch (err) {
       if (err === NOT_OWNER) throw err
+      if (this.#options.transactional === true) throw err
       if (isFatalSendError(err)) {
         throw new StreamsError('SEND_FAILED', `Fatal error sending ${describeRecords(records)}: ${message(err)}; the production exception handler is not asked, no more records are sent`, { cause: err })
       }

@@ -82,6 +82,8 @@ export class KafkaStreams {
   #restoreListener: StateRestoreListener | undefined
   #standbyUpdateListener: StandbyUpdateListener | undefined
   readonly #clients: KafkaClientFactory
+  /** This instance's process id (kept in the state directory); known once started. */
+  #processId: string | undefined
   #assignment: ThreadAssignment | undefined
   #closing: Promise<void> | undefined
   #starting: Promise<void> | undefined
@@ -96,8 +98,8 @@ export class KafkaStreams {
   constructor (topology: Topology, config: StreamsConfig, options: KafkaStreamsOptions = {}) {
     this.#config = resolveStreamsConfig(config)
     if (config.applicationId === undefined) throw new ConfigError('applicationId', 'Missing required config "applicationId"')
-    if (this.#config.processingGuarantee === 'exactly_once_v2') {
-      throw new ConfigError('processingGuarantee', 'processingGuarantee "exactly_once_v2" is not supported by the runtime yet; use "at_least_once"')
+    if (this.#config.processingGuarantee === 'exactly_once_v2' && this.#config.transactionTimeoutMs < this.#config.commitIntervalMs) {
+      throw new ConfigError('transactionTimeoutMs', `transactionTimeoutMs (${this.#config.transactionTimeoutMs}) must be at least commitIntervalMs (${this.#config.commitIntervalMs}) under exactly_once_v2: a transaction stays open for a commit interval`)
     }
     if (options.client === undefined) {
       throw new ConfigError('client', 'No Kafka client given: install @kstreams/kafkajs and pass it, e.g. new KafkaStreams(topology, config, { client: kafkajs() }) with kafkajs from "@kstreams/kafkajs"')
@@ -112,8 +114,12 @@ export class KafkaStreams {
       sasl: this.#config.sasl,
       connectionTimeoutMs: this.#config.connectionTimeoutMs,
       requestTimeoutMs: this.#config.requestTimeoutMs,
+      transactionTimeoutMs: this.#config.transactionTimeoutMs,
       logger: this.#logger
     })
+    if (this.#config.processingGuarantee === 'exactly_once_v2' && !this.#clients.exactlyOnceV2) {
+      throw new ConfigError('processingGuarantee', `processingGuarantee "exactly_once_v2" needs a Kafka client whose transactional offset commits carry the group's generation (KIP-447) and whose offset fetches wait for pending transactions; ${this.#clients.name} has neither. Use @kstreams/platformatic: new KafkaStreams(topology, config, { client: platformatic() })`)
+    }
     this.#lifecycle = new Lifecycle('KafkaStreams client', 'CREATED', TRANSITIONS, (from, to) => this.#stateListener?.(to, from))
     this.#stateDirectory = new StateDirectory(this.#config.stateDir, this.#config.applicationId)
     this.#metadata = new StreamsMetadataState(this.#def, this.#config.applicationId, this.#config.applicationServer)
@@ -185,6 +191,7 @@ export class KafkaStreams {
       this.#stateCleaner = new StateCleaner({ stateDirectory: this.#stateDirectory, cleanupDelayMs: this.#config.stateCleanupDelayMs, clock: this.#options.clock ?? systemClock, logger: this.#logger })
       this.#stateCleaner.start()
       const processId = await this.#stateDirectory.processId()
+      this.#processId = processId
       this.#assignment = createThreadAssignment({
         def: this.#def,
         config: this.#config,
@@ -232,6 +239,8 @@ export class KafkaStreams {
     const assignment = this.#assignment!
     const thread = new StreamThread({
       name: `StreamThread-${index}`,
+      // Kafka Streams' EOS v2 transactional id: the same process and thread index fence their predecessor.
+      transactionalId: this.#config.processingGuarantee === 'exactly_once_v2' ? `${this.#config.applicationId}-${this.#processId!}-${index}` : undefined,
       cacheSizeBytes,
       topology: this.#def,
       sourceTopics: assignment.sourceTopics,

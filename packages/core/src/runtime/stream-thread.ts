@@ -18,6 +18,7 @@ import type { StateStore } from '../state/state-store.js'
 import { StreamsError } from '../errors.js'
 import { productionErrorResponse } from '../config/streams-config.js'
 import { TaskManager } from './task-manager.js'
+import { StreamsProducer } from './streams-producer.js'
 import { ChangelogReader } from './changelog-reader.js'
 import { KafkaRecordCollector } from './kafka-record-collector.js'
 import type { StateDirectory } from './state/state-directory.js'
@@ -68,6 +69,8 @@ export interface DecodedAssignment {
 
 export interface StreamThreadOptions {
   readonly name: string
+  /** The transactional id of the thread's producer under exactly_once_v2; undefined otherwise. */
+  readonly transactionalId?: string | undefined
   readonly topology: TopologyDef
   /** Source (and repartition) topics the thread subscribes to. */
   readonly sourceTopics: readonly string[] | RegExp
@@ -101,7 +104,7 @@ export class StreamThread {
   readonly #o: StreamThreadOptions
   readonly #lifecycle: Lifecycle<StreamThreadState>
   readonly #consumer: GroupConsumer
-  readonly #producer
+  readonly #producer: StreamsProducer
   readonly #admin
   readonly #collector: KafkaRecordCollector
   readonly #changelogReader: ChangelogReader
@@ -125,7 +128,7 @@ export class StreamThread {
     const { config } = options
     const clientId = `${config.clientId ?? config.applicationId}-${options.name}`
     this.#clientId = clientId
-    this.#producer = options.clients.producer({ clientId: `${clientId}-producer` })
+    this.#producer = new StreamsProducer({ clients: options.clients, clientId: `${clientId}-producer`, transactionalId: options.transactionalId, logger: options.logger })
     const admin = options.clients.admin({ clientId: `${clientId}-admin` })
     this.#admin = admin
     this.#consumer = new GroupConsumer({
@@ -151,6 +154,7 @@ export class StreamThread {
       retryTimeoutMs: config.taskTimeoutMs,
       maxRequestSize: config.maxRequestSize,
       stillOwner: async () => await this.#consumer.confirmMembership(),
+      transactional: this.#producer.eosEnabled,
       onRecordError: (record, error) => {
         const response = productionErrorResponse(config, record.topic, record.partition, error)
         if (response === 'CONTINUE') {
@@ -187,7 +191,8 @@ export class StreamThread {
       changelogReader: this.#changelogReader,
       globalStores: options.globalStores,
       currentLag: tp => this.#consumer.currentLag(tp),
-      deserializationErrorHandler: options.deserializationErrorHandler
+      deserializationErrorHandler: options.deserializationErrorHandler,
+      transactions: this.#producer.eosEnabled ? { producer: this.#producer, group: () => this.#consumer.groupMetadata() } : undefined
     })
   }
 
@@ -242,6 +247,8 @@ export class StreamThread {
         if (!this.#isAlive()) break
         if (err instanceof StreamsError && err.code === 'TASK_MIGRATED') {
           await this.#onTaskMigrated(err).catch(e => { this.#fail(asStreamsError(e, this.name)) })
+        } else if (err instanceof StreamsError && err.code === 'TASK_CORRUPTED' && this.#producer.eosEnabled) {
+          await this.#onTransactionFailed(err).catch(e => { this.#fail(asStreamsError(e, this.name)) })
         } else {
           this.#fail(asStreamsError(err, this.name))
         }
@@ -271,6 +278,28 @@ export class StreamThread {
     this.#consumer.enforceRebalance('the tasks of this member migrated')
   }
 
+  /**
+   * exactly_once_v2: a send or commit of the thread's transaction failed without fencing. The
+   * transaction is aborted, and every active task is revived: wiped, restored, and fed again from
+   * its committed offsets (Kafka's handleCorruption). The thread stays in the group.
+   */
+  async #onTransactionFailed (error: StreamsError): Promise<void> {
+    this.#o.logger.warn(`${this.name}: ${error.message}`)
+    await this.#abortTransaction(false)
+    await this.#tasks.reviveActiveTasks()
+    this.#lastCommit = this.#o.clock.milliseconds()
+    this.#ensureRestoreLoop()
+  }
+
+  /** Aborts the open transaction (exactly_once_v2) and drops what the collector holds of it; `resetProducer` after fencing. */
+  async #abortTransaction (resetProducer: boolean): Promise<void> {
+    if (!this.#producer.eosEnabled) return
+    // The send in flight ends first: the abort must not cross it.
+    await this.#collector.reset()
+    await this.#producer.abortTransaction()
+    if (resetProducer) await this.#producer.reset()
+  }
+
   async #onRevoked (): Promise<void> {
     if (!this.#isAlive()) return
     const started = this.#o.clock.milliseconds()
@@ -280,9 +309,10 @@ export class StreamThread {
       await this.#tasks.handleRevocation()
       this.#commitTimeoutSince = undefined
     } catch (err) {
-      // The commit could not be made (the group moved on, or it kept timing out): close as lost.
-      if (!(err instanceof StreamsError) || !(err.code === 'TASK_MIGRATED' || err.retriable)) throw err
+      // The commit could not be made (the group moved on, it kept timing out, the transaction failed): close as lost.
+      if (!(err instanceof StreamsError) || !(err.code === 'TASK_MIGRATED' || err.code === 'TASK_CORRUPTED' || err.retriable)) throw err
       this.#o.logger.warn(`${this.name}: the commit of the revoked tasks failed (${err.message}); closing them as lost`)
+      await this.#abortTransaction(true)
       await this.#tasks.handleLostAll()
     }
     this.#lastCommit = this.#o.clock.milliseconds()
@@ -293,6 +323,8 @@ export class StreamThread {
     if (!this.#isAlive()) return
     if (this.state !== 'PARTITIONS_REVOKED') this.#lifecycle.transition('PARTITIONS_REVOKED')
     this.#o.logger.info(`${this.name}: closing its active tasks as lost (${reason})`)
+    // Under exactly-once the open transaction is aborted and the producer replaced (it may be fenced).
+    await this.#abortTransaction(true)
     await this.#tasks.handleLostAll()
     this.#commitTimeoutSince = undefined
     this.#lastCommit = this.#o.clock.milliseconds()
@@ -320,6 +352,9 @@ export class StreamThread {
     this.#lifecycle.transition('PARTITIONS_ASSIGNED')
     const started = this.#o.clock.milliseconds()
     this.#o.logger.info(`${this.name}: assigned active tasks [${[...decoded.activeTasks.keys()].join(', ')}], standby tasks [${[...decoded.standbyTasks.keys()].join(', ')}]`)
+    // Under exactly-once: fences this transactional id's earlier producer (a restarted process's
+    // predecessor) and aborts its open transaction before anything is restored or processed.
+    await this.#producer.initTransactions(this.#o.config.taskTimeoutMs)
     await this.#tasks.handleAssignment(decoded.activeTasks, decoded.standbyTasks)
     this.#o.logger.info(`${this.name}: assignment handled in ${this.#o.clock.milliseconds() - started} ms`)
     this.#scheduleProbingRebalance(decoded.nextRebalanceMs)
@@ -440,7 +475,10 @@ export class StreamThread {
     const commit = clean && this.#failed === undefined
     try { await this.#tasks.shutdown(commit) } catch (err) { first ??= err }
     try { await this.#consumer.close({ leaveGroup: true }) } catch (err) { first ??= err }
-    if (!commit) this.#collector.discard()
+    if (!commit || this.#producer.transactionInFlight) {
+      this.#collector.discard()
+      try { await this.#producer.abortTransaction() } catch (err) { first ??= err }
+    }
     for (const close of [() => this.#changelogReader.close(), () => this.#producer.close(), () => this.#admin.close()]) {
       try { await close() } catch (err) { first ??= err }
     }

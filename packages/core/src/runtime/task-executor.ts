@@ -4,8 +4,9 @@
  * time and wall-clock time, resumes input partitions whose buffer drained, and runs the commit
  * protocol: tasks prepare (flush stores -> changelog sends), the collector flushes
  * (acknowledged), offsets are committed, tasks post-commit (changelog offsets -> checkpoint). It
- * remembers the offsets it committed. Which tasks exist and in which state is the TaskManager's
- * business. @internal
+ * remembers the offsets it committed. Under exactly_once_v2 the offsets go into the thread's
+ * transaction, which then commits: one transaction for every task, and no checkpoint for a
+ * running task. Which tasks exist and in which state is the TaskManager's business. @internal
  */
 import type { ResolvedStreamsConfig } from '../config/streams-config.js'
 import type { Clock } from '../clock.js'
@@ -14,6 +15,13 @@ import { tpKey, type TopicPartition, type TopicPartitionOffset } from './kafka/p
 import type { MainConsumer } from './consumer/consumer-api.js'
 import { encodePartitionTime } from './partition-time-metadata.js'
 import type { ManagedTask } from './managed-task.js'
+import type { GroupMetadata, StreamsProducer } from './streams-producer.js'
+
+/** exactly_once_v2: the thread's transactional producer and the group (with its generation) the offsets are committed for. */
+export interface TransactionalCommit {
+  readonly producer: Pick<StreamsProducer, 'commitTransaction' | 'transactionInFlight'>
+  readonly group: () => GroupMetadata
+}
 
 export interface TaskExecutorOptions {
   readonly config: Pick<ResolvedStreamsConfig, 'maxTaskIdleMs' | 'bufferedRecordsPerPartition'>
@@ -24,6 +32,7 @@ export interface TaskExecutorOptions {
   readonly currentLag: (tp: TopicPartition) => number | undefined
   /** The thread's active tasks by id (the TaskManager's); only the RUNNING ones are executed. */
   readonly tasks: ReadonlyMap<string, ManagedTask>
+  readonly transactions?: TransactionalCommit | undefined
 }
 
 export class TaskExecutor {
@@ -110,8 +119,9 @@ export class TaskExecutor {
 
   /** The commit protocol over all running tasks that need it (all when `force`); returns how many committed. */
   async commit (force: boolean): Promise<number> {
+    const eos = this.#o.transactions
     const tasks = [...this.#o.tasks.values()].filter(t => t.state === 'RUNNING' && (force || t.task.commitNeeded || t.task.commitRequested))
-    if (tasks.length === 0) {
+    if (tasks.length === 0 && eos?.producer.transactionInFlight !== true) {
       await this.#o.collector.flush()
       return 0
     }
@@ -122,14 +132,16 @@ export class TaskExecutor {
       for (const o of t.task.prepareCommit()) offsets.push({ ...o, metadata: encodePartitionTime(times.get(tpKey(o.topic, o.partition)) ?? -1, processorMetadata) })
     }
     await this.#o.collector.flush()
-    if (offsets.length > 0) await this.#o.consumer.commit(offsets)
+    if (eos !== undefined) await eos.producer.commitTransaction(offsets, eos.group())
+    else if (offsets.length > 0) await this.#o.consumer.commit(offsets)
     for (const o of offsets) this.#committed.set(tpKey(o.topic, o.partition), o.offset)
     // A source topic serving as a changelog is applied up to the committed offset.
     const consumed = new Map(offsets.map(o => [tpKey(o.topic, o.partition), o.offset - 1]))
     for (const t of tasks) {
       t.task.postCommit()
       t.stateManager.updateChangelogOffsets((topic, partition) => consumed.get(tpKey(topic, partition)) ?? this.#o.collector.ackedOffset(topic, partition))
-      await t.stateManager.maybeCheckpoint(false)
+      // Under exactly-once a running task's stores hold uncommitted writes between commits: no checkpoint.
+      if (eos === undefined) await t.stateManager.maybeCheckpoint(false)
     }
     return tasks.length
   }

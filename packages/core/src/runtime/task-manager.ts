@@ -34,7 +34,7 @@ import type { TaskMetadata } from './thread-metadata.js'
 import { withSourceChangelogLimits } from './source-changelog-limits.js'
 import { isTaskCorrupted } from './task-corrupted.js'
 import type { ManagedTask } from './managed-task.js'
-import { TaskExecutor } from './task-executor.js'
+import { TaskExecutor, type TransactionalCommit } from './task-executor.js'
 import { TaskViews } from './task-views.js'
 
 export interface TaskManagerOptions {
@@ -53,6 +53,8 @@ export interface TaskManagerOptions {
   readonly metrics?: StreamsMetricsRegistry
   /** How far the consumer is behind the end of an input partition, as last fetched; undefined when not known yet. */
   readonly currentLag: (tp: TopicPartition) => number | undefined
+  /** Under exactly_once_v2: the thread's transactional producer and the group its offsets go to (TaskExecutor). */
+  readonly transactions?: TransactionalCommit | undefined
 }
 
 export class TaskManager {
@@ -68,9 +70,15 @@ export class TaskManager {
 
   /** Stores whose builder logs to a changelog. */
   readonly #loggedStores: ReadonlySet<string>
+  /**
+   * exactly_once_v2: running tasks write no checkpoint, a checkpoint is deleted once loaded, a
+   * task with local state but no checkpoint is corrupted, and a task closed dirty is wiped.
+   */
+  readonly #eos: boolean
 
   constructor (options: TaskManagerOptions) {
     this.#o = options
+    this.#eos = options.config.processingGuarantee === 'exactly_once_v2'
     this.#loggedStores = new Set([...options.topology.storeBuilders].filter(([, b]) => b.loggingEnabled).map(([name]) => name))
     // The task directories of this thread's tasks, active and standby, are locked in its name.
     this.#standbys = new StandbyTasks({ ...options, lockOwner: this, changelogPartition: (storeName, id) => this.#changelogPartition(storeName, id) })
@@ -139,6 +147,33 @@ export class TaskManager {
     this.#byPartition.clear()
   }
 
+  /**
+   * exactly_once_v2, after the thread's transaction was aborted (a send or a commit failed
+   * without fencing): the transaction covered every active task, so each one's stores may hold
+   * aborted writes and its input position is past its committed offset. Each is closed dirty
+   * (wiped), created again (restoring from its changelog), and its input is read again from the
+   * committed offsets (Kafka's handleCorruption: closeDirtyAndRevive, then the offset reset).
+   */
+  async reviveActiveTasks (): Promise<void> {
+    const tasks = [...this.#tasks.values()].filter(t => t.state !== 'SUSPENDED')
+    for (const t of tasks) {
+      this.#o.logger.info(`Task ${t.id.toString()}: its transaction was aborted; wiping its local state, restoring it and processing again from the committed offsets`)
+      await this.#closeTask(t, false, true)
+      for (const p of t.partitions) this.#byPartition.delete(tpKey(p.topic, p.partition))
+    }
+    const revived: ManagedTask[] = []
+    for (const t of tasks) {
+      const fresh = await this.#createTask(t.id, t.partitions)
+      for (const p of fresh.partitions) this.#byPartition.set(tpKey(p.topic, p.partition), fresh)
+      revived.push(fresh)
+    }
+    await this.#seedPartitionTimes(revived)
+    const partitions = tasks.flatMap(t => t.partitions)
+    if (partitions.length === 0) return
+    this.#o.consumer.resetToCommitted(partitions)
+    this.#o.consumer.pause(partitions.filter(p => this.#byPartition.get(tpKey(p.topic, p.partition))?.state === 'RESTORING'))
+  }
+
   /** Applies a new assignment: resumes kept tasks, closes the others, creates (and restores) new ones. */
   async handleAssignment (active: ReadonlyMap<string, readonly TopicPartition[]>, standby: ReadonlyMap<string, readonly TopicPartition[]> = new Map()): Promise<void> {
     for (const [id, t] of [...this.#tasks]) {
@@ -159,7 +194,9 @@ export class TaskManager {
       } else {
         t.partitions = [...partitions]
         for (const p of partitions) t.task.addPartition(p.topic, p.partition)
-        // A kept task resumes where it was: its stores are open and current.
+        // A kept task resumes where it was: its stores are open and current. Under exactly-once
+        // the checkpoint of its suspension is deleted: it writes uncommitted state from now on.
+        if (this.#eos) await t.stateManager.deleteCheckpoint()
         t.state = t.restoring.size > 0 ? 'RESTORING' : 'RUNNING'
         if (t.state === 'RESTORING') await this.#registerChangelogs(t)
       }
@@ -177,6 +214,7 @@ export class TaskManager {
   async #createTask (id: TaskId, partitions: readonly TopicPartition[], recycled?: RecycledStandby): Promise<ManagedTask> {
     // Another thread of this instance may still have the task: it closes it in its own rebalance.
     const taskDir = await this.#o.stateDirectory.lockTask(id, this, this.#o.config.taskTimeoutMs)
+    const dirWasEmpty = this.#eos && await this.#o.stateDirectory.taskDirIsEmpty(id)
     const stateManager = new ProcessorStateManager(id, taskDir, this.#o.logger)
     const changelogOf = (storeName: string): TopicPartition | undefined => this.#changelogPartition(storeName, id)
     const task = new StreamTask({
@@ -214,7 +252,7 @@ export class TaskManager {
     }
     if (recycled !== undefined) stateManager.adoptOffsets(recycled.positions)
     try {
-      await stateManager.loadCheckpoint()
+      await stateManager.loadCheckpoint(this.#eos ? { dirWasEmpty } : undefined)
     } catch (err) {
       if (!isTaskCorrupted(err)) throw err
       this.#o.logger.warn(`${err.message}; wiping the local state of task ${id.toString()} and restoring it from the beginning`)
@@ -315,7 +353,8 @@ export class TaskManager {
    */
   async restoreStep (maxWaitMs: number): Promise<void> {
     const completed = await this.#o.changelogReader.restoreStep(maxWaitMs)
-    for (const t of this.#markRestored(completed)) await t.stateManager.maybeCheckpoint(true)
+    // Under exactly-once a running task has no checkpoint (the stores will hold uncommitted writes).
+    for (const t of this.#markRestored(completed)) if (!this.#eos) await t.stateManager.maybeCheckpoint(true)
     for (const c of this.#o.changelogReader.takeCorrupted()) {
       const key = tpKey(c.partition.topic, c.partition.partition)
       this.#o.logger.warn(`${c.reason}; wiping the local state of its ${c.standby ? 'standby ' : ''}task and restoring it from the beginning`)
@@ -375,6 +414,8 @@ export class TaskManager {
 
   /** Closes a task (wiping its directory when `wipe`) and lets go of its directory. */
   async #closeTask (t: ManagedTask, clean: boolean, wipe = false): Promise<void> {
+    // Under exactly-once the stores of a task closed dirty may hold aborted writes.
+    wipe ||= !clean && this.#eos
     this.#tasks.delete(t.id.toString())
     this.#executor.forgetCommitted(t.partitions)
     this.#o.changelogReader.unregister(this.#changelogPartitions(t))

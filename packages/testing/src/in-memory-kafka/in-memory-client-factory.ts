@@ -14,6 +14,8 @@ import { InMemoryProducerPort } from './in-memory-producer-port.js'
 const DEFAULT_TRANSACTION_TIMEOUT_MS = 60_000
 
 export class InMemoryClientFactory implements KafkaClientFactory {
+  readonly name = '@kstreams/testing in-memory Kafka'
+  readonly exactlyOnceV2 = true
   readonly #broker: InMemoryBroker
   readonly #transactionTimeoutMs: number
 

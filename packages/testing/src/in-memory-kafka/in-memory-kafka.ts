@@ -79,6 +79,11 @@ export class InMemoryKafka {
     return this.#broker.topics.nodes
   }
 
+  /** The transactional ids the transaction coordinator knows, with producer id and epoch (each InitProducerId bumps it). */
+  transactionalIds (): Array<{ readonly transactionalId: string, readonly producerId: number, readonly epoch: number }> {
+    return this.#broker.transactions.identities()
+  }
+
   /** The client for KafkaStreams: `new KafkaStreams(topology, config, { client: kafka.client() })`. */
   client (): KafkaClient {
     return settings => new InMemoryClientFactory(this.#broker, settings)

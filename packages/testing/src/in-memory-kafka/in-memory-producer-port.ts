@@ -30,6 +30,7 @@ export class InMemoryProducerPort implements ProducerPort {
       const transactions = new ProducerTransactions(broker, this.#connection, { transactionalId: options.transactionalId, transactionTimeoutMs: options.transactionTimeoutMs })
       this.#transactions = transactions
       this.transactions = {
+        init: async () => { await transactions.init() },
         begin: async () => { await transactions.begin() },
         sendOffsets: async (groupId: string, generation: GroupGeneration, offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>) => {
           await transactions.sendOffsets(groupId, generation, offsets)

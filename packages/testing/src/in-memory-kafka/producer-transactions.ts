@@ -44,6 +44,14 @@ export class ProducerTransactions {
     return this.#state
   }
 
+  /** InitProducerId now (Java's initTransactions): fences earlier producers of this transactional id. */
+  async init (): Promise<void> {
+    this.#failIfFenced()
+    if (this.#state !== 'UNINITIALIZED') return
+    this.#identity = await this.#call('beginTransaction', undefined, () => this.#broker.transactions.initProducerId(this.#transactionalId, this.#timeoutMs))
+    this.#moveTo('READY')
+  }
+
   async begin (): Promise<void> {
     this.#failIfFenced()
     if (this.#state !== 'UNINITIALIZED') this.#require('READY', 'begin a transaction')

@@ -60,6 +60,11 @@ export class TransactionCoordinator {
     return { transactionalId, producerId: entry.producerId, epoch: entry.epoch }
   }
 
+  /** Every transactional id the coordinator knows, with its producer id and current epoch. */
+  identities (): ProducerIdentity[] {
+    return [...this.#ids].map(([transactionalId, e]) => ({ transactionalId, producerId: e.producerId, epoch: e.epoch }))
+  }
+
   /** Produce within the transaction (AddPartitionsToTxn + Produce); returns the last offset. */
   append (producer: ProducerIdentity, tp: TopicPartition, records: readonly AppendedRecord[]): number {
     const entry = this.#check(producer, 'INVALID_PRODUCER_EPOCH')

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { KafkaStreams, QueryableStoreTypes, Serdes, Topology } from '@kstreams/core'
-import type { KafkaStreamsState, KeyValueStore, Processor, ProcessorContext, Record, StateRestoreListener, StreamsConfig, StreamsError, StreamsUncaughtExceptionHandler } from '@kstreams/core'
+import type { IsolationLevel, KafkaStreamsState, KeyValueStore, Processor, ProcessorContext, Record, StateRestoreListener, StreamsConfig, StreamsError, StreamsUncaughtExceptionHandler } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
 import { InMemoryKafka } from '@kstreams/testing/in-memory-kafka'
 import type { InMemoryKafkaOptions } from '@kstreams/testing/in-memory-kafka'
@@ -75,6 +75,7 @@ export class Harness {
   /** How many records of each key were produced. */
   readonly trueCounts = new Map<string, number>()
   readonly #dirs: string[] = []
+  readonly #dirOf = new Map<App, string>()
   #next = 0
 
   constructor (options: { partitions?: number, kafka?: InMemoryKafkaOptions } = {}) {
@@ -89,8 +90,8 @@ export class Harness {
 
   /** A new instance (own state directory), not started. */
   async create (options: AppOptions = {}): Promise<App> {
-    const dir = await mkdtemp(join(tmpdir(), 'kstreams-faults-'))
-    this.#dirs.push(dir)
+    const dir = options.config?.stateDir ?? await mkdtemp(join(tmpdir(), 'kstreams-faults-'))
+    if (!this.#dirs.includes(dir)) this.#dirs.push(dir)
     const streams = new KafkaStreams(countingTopology(), {
       ...FAST,
       applicationId: this.applicationId,
@@ -98,12 +99,18 @@ export class Harness {
       ...options.config
     }, { client: this.kafka.client() })
     const app: App = { streams, states: [], errors: [] }
+    this.#dirOf.set(app, dir)
     streams.setStateListener(state => { app.states.push(state) })
     if (options.restoreListener !== undefined) streams.setGlobalStateRestoreListener(options.restoreListener)
     const response = options.handlerResponse
     if (response !== undefined) streams.setUncaughtExceptionHandler(error => { app.errors.push(error); return response })
     this.apps.push(app)
     return app
+  }
+
+  /** The state directory of an instance (to start another on it). */
+  stateDirOf (app: App): string {
+    return this.#dirOf.get(app)!
   }
 
   /** A new instance, started. */
@@ -166,10 +173,10 @@ export class Harness {
     return contents
   }
 
-  /** The store rebuilt from its changelog topic: the last value of every key. */
-  changelogReplay (): Map<string, number> {
+  /** The store rebuilt from its changelog topic: the last value of every key (of committed records only, READ_COMMITTED). */
+  changelogReplay (isolationLevel: IsolationLevel = 'READ_UNCOMMITTED'): Map<string, number> {
     const replay = new Map<string, number>()
-    for (const r of this.kafka.topic(this.changelog).allRecords()) {
+    for (const r of this.kafka.topic(this.changelog).allRecords({ isolationLevel })) {
       const key = S.deserializer().deserialize(this.changelog, r.key)!
       const value = L.deserializer().deserialize(this.changelog, r.value)
       if (value === null) replay.delete(key)

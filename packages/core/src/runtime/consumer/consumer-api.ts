@@ -42,6 +42,8 @@ export interface MainConsumer {
   pause (partitions: readonly TopicPartition[]): void
   resume (partitions: readonly TopicPartition[]): void
   seek (partition: TopicPartitionOffset): void
+  /** Forgets the positions of `partitions`: they are read again from the committed offsets (or the reset policy), as after an assignment. */
+  resetToCommitted (partitions: readonly TopicPartition[]): void
   /** Commits offsets (next offset to read) with optional metadata in the current generation; TASK_MIGRATED when the generation is gone. */
   commit (offsets: ReadonlyArray<TopicPartitionOffset & { metadata?: string }>): Promise<void>
   /** The group's committed offsets of `partitions`, keyed by `topic-partition`; absent = none. */

@@ -100,6 +100,15 @@ export class Fetcher {
     this.#wakeup.wake()
   }
 
+  /** Forgets the positions of `partitions` (and what was fetched for them): the next poll starts them from initialOffsets or the reset policy. */
+  resetPositions (partitions: readonly TopicPartition[]): void {
+    for (const tp of partitions) {
+      const old = this.#require(tp)
+      this.#positions.set(old.key, { ...old, offset: undefined, outOfRange: undefined, buffered: undefined, lag: undefined, inFlight: false })
+    }
+    this.#wakeup.wake()
+  }
+
   /**
    * How far the position is behind the partition's end (the last stable offset under
    * READ_COMMITTED), as the last fetch response said: Java's currentLag, what max.task.idle.ms

@@ -11,7 +11,7 @@ import { IllegalStateError, StreamsError } from '../../errors.js'
 import type { Clock } from '../../clock.js'
 import type { Logger } from '../../logger.js'
 import type { ResolvedStreamsConfig } from '../../config/streams-config.js'
-import type { AdminPort, CommittedOffset, FetchedBatch, KafkaClientFactory, TopicPartition, TopicPartitionOffset } from '../kafka/ports.js'
+import type { AdminPort, CommittedOffset, FetchedBatch, GroupGeneration, KafkaClientFactory, TopicPartition, TopicPartitionOffset } from '../kafka/ports.js'
 import type { GroupAssignor, MainConsumer, RebalanceListener } from './consumer-api.js'
 import { ConsumerCoordinator } from './consumer-coordinator.js'
 import { Fetcher, type ResetPolicy } from './fetcher.js'
@@ -140,6 +140,16 @@ export class GroupConsumer implements MainConsumer {
     this.#fetcher.seek(partition, partition.offset)
   }
 
+  resetToCommitted (partitions: readonly TopicPartition[]): void {
+    this.#assignedOnly(partitions, 'resetToCommitted')
+    this.#fetcher.resetPositions(partitions)
+  }
+
+  /** The group and this member's generation: what a transactional offset commit carries (KIP-447). */
+  groupMetadata (): { groupId: string, generation: GroupGeneration } {
+    return { groupId: this.#o.groupId, generation: this.#coordinator.generation }
+  }
+
   async commit (offsets: ReadonlyArray<TopicPartitionOffset & { metadata?: string }>): Promise<void> {
     this.#requireOpen('commit')
     if (offsets.length === 0) return
@@ -153,7 +163,8 @@ export class GroupConsumer implements MainConsumer {
 
   async committed (partitions: readonly TopicPartition[]): Promise<Map<string, CommittedOffset>> {
     this.#requireOpen('committed')
-    return await this.#coordinator.fetchCommittedOffsets(partitions)
+    // Under exactly-once, offsets a transaction is still committing are waited for (KIP-447).
+    return await this.#coordinator.fetchCommittedOffsets(partitions, this.#o.config.processingGuarantee === 'exactly_once_v2')
   }
 
   /** Asks the group to rebalance at the next poll (Java's enforceRebalance()). */

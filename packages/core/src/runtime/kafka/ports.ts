@@ -186,8 +186,19 @@ export interface ProducerPort {
    * acknowledged. Calls are not concurrent: the runtime waits for one before the next.
    */
   send (records: readonly ProducedRecord[]): Promise<SendResult>
-  /** Transactions (exactly-once); undefined for a non-transactional producer. */
+  /**
+   * Transactions (exactly-once); undefined for a non-transactional producer. Fencing (a newer
+   * producer with the same transactional id, or a group generation that moved on) rejects with
+   * PRODUCER_FENCED, INVALID_PRODUCER_EPOCH, ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID or
+   * FENCED_INSTANCE_ID; after a failed sendOffsets or commit only abort() (or a new producer) is left.
+   */
   readonly transactions?: {
+    /**
+     * InitProducerId (Java's initTransactions): fences every earlier producer with this
+     * transactional id and aborts its open transaction. Called once before the first begin();
+     * waits (retrying CONCURRENT_TRANSACTIONS) while an earlier transaction is still completing.
+     */
+    init (): Promise<void>
     begin (): Promise<void>
     /** TxnOffsetCommit with the group's generation (KIP-447), so a zombie member is fenced by the group. */
     sendOffsets (groupId: string, generation: GroupGeneration, offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>): Promise<void>
@@ -233,6 +244,14 @@ export interface AdminPort {
 
 /** Creates the clients of one KafkaStreams instance; each port is closed by whoever asked for it. */
 export interface KafkaClientFactory {
+  /** The adapter, for messages (`@kstreams/kafkajs`). */
+  readonly name: string
+  /**
+   * Whether the adapter has what processingGuarantee `exactly_once_v2` needs: transactional
+   * offset commits that carry the group's generation and member id (TxnOffsetCommit v3+, KIP-447)
+   * and committed-offset fetches that wait for pending transactions (OffsetFetch require_stable).
+   */
+  readonly exactlyOnceV2: boolean
   groupCoordinator (options: { groupId: string, clientId: string }): GroupCoordinatorPort
   fetcher (options: { clientId: string }): FetchPort
   producer (options: { clientId: string, transactionalId?: string }): ProducerPort

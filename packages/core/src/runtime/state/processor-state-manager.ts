@@ -57,7 +57,7 @@ export class ProcessorStateManager {
    * the stores may hold anything up to an unknown offset, so restoring over them could keep keys
    * whose tombstones the changelog no longer has; the caller wipes the task and restores it.
    */
-  async loadCheckpoint (): Promise<void> {
+  async loadCheckpoint (eos?: { readonly dirWasEmpty: boolean }): Promise<void> {
     let offsets: Map<string, TopicPartitionOffset>
     try {
       offsets = await this.#checkpoint.read()
@@ -69,9 +69,16 @@ export class ProcessorStateManager {
       if (meta.changelog === undefined || !meta.store.persistent) continue
       const entry = offsets.get(tpKey(meta.changelog.topic, meta.changelog.partition))
       meta.offset = entry !== undefined && entry.offset >= 0 ? entry.offset : undefined
+      if (meta.offset === undefined && eos !== undefined && !eos.dirWasEmpty) {
+        // Under exactly-once a running task writes no checkpoint: state without one may hold
+        // writes of a transaction that was aborted (Kafka's TaskCorruptedException).
+        throw new StreamsError('TASK_CORRUPTED', `Task ${this.taskId.toString()}: store ${meta.store.name} has local state but no checkpoint (exactly_once_v2: it may hold uncommitted writes)`, { taskId: this.taskId.toString() })
+      }
       if (meta.offset === undefined) this.#logger.info(`Task ${this.taskId.toString()}: no checkpoint for store ${meta.store.name}; restoring it from the beginning of its changelog`)
     }
     this.#checkpointed = this.#currentOffsets()
+    // Under exactly-once the checkpoint is valid once: a crash from now on leaves none.
+    if (eos !== undefined) await this.#checkpoint.delete()
   }
 
   /**

@@ -157,6 +157,16 @@ export class StateDirectory {
     for (const wake of this.#released.splice(0)) wake()
   }
 
+  /** Whether a task's directory holds no state (nothing but a checkpoint, or does not exist). */
+  async taskDirIsEmpty (taskId: TaskId): Promise<boolean> {
+    try {
+      return (await readdir(this.taskDir(taskId))).every(name => name === '.checkpoint')
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true
+      throw err
+    }
+  }
+
   /** Task ids of every task directory on disk. */
   async listTaskDirs (): Promise<TaskId[]> {
     let names: string[]

@@ -103,6 +103,7 @@ function consumer (): GroupConsumerPort {
     pause: () => {},
     resume: () => {},
     seek: () => {},
+    resetToCommitted: () => {},
     commit: async () => {},
     committed: async () => new Map()
   }

@@ -1,0 +1,151 @@
+/**
+ * A stream thread's producer (Kafka Streams' StreamsProducer). Under at_least_once it is the
+ * adapter's idempotent producer as is. Under exactly_once_v2 it is one transactional producer for
+ * the whole thread, its transactional id `<applicationId>-<processId>-<thread index>` (stable over
+ * restarts: the state directory keeps the process id, so a restarted process fences its own
+ * predecessor): init() sends InitProducerId before the thread restores or processes, the first
+ * send after a commit begins a transaction, and commitTransaction() puts the input offsets (with
+ * the group's generation, KIP-447) into it and commits. Fencing (a newer producer with the same
+ * transactional id, a group generation that moved on) is TASK_MIGRATED; an abort that fails
+ * replaces the producer, whose InitProducerId aborts what the old one left open. @internal
+ */
+import { StreamsError } from '../errors.js'
+import type { Logger } from '../logger.js'
+import { isKafkaError } from './kafka/kafka-request-error.js'
+import { retrying } from './retrying.js'
+import { systemClock } from '../clock.js'
+import type { GroupGeneration, KafkaClientFactory, ProducedRecord, ProducerPort, SendResult, TopicPartitionOffset } from './kafka/ports.js'
+
+/** Errors that mean another producer or group member owns this output now. */
+const FENCED = ['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_PRODUCER_ID_MAPPING', 'UNKNOWN_PRODUCER_ID', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED_INSTANCE_ID'] as const
+
+export interface StreamsProducerOptions {
+  readonly clients: KafkaClientFactory
+  readonly clientId: string
+  /** Set under exactly_once_v2. */
+  readonly transactionalId?: string | undefined
+  readonly logger: Logger
+}
+
+/** The group a transaction's offsets belong to, and the generation that may commit them. */
+export interface GroupMetadata {
+  readonly groupId: string
+  readonly generation: GroupGeneration
+}
+
+export class StreamsProducer implements ProducerPort {
+  readonly #o: StreamsProducerOptions
+  #port: ProducerPort
+  #initialized = false
+  #inFlight = false
+
+  constructor (options: StreamsProducerOptions) {
+    this.#o = options
+    this.#port = this.#create()
+  }
+
+  get eosEnabled (): boolean { return this.#o.transactionalId !== undefined }
+
+  /** Whether a transaction is open (something was sent since the last commit or abort). */
+  get transactionInFlight (): boolean { return this.#inFlight }
+
+  /**
+   * InitProducerId under exactly-once (once per producer; again after reset()); nothing
+   * otherwise. Retriable errors are tried again for `timeoutMs`; fencing is TASK_MIGRATED.
+   */
+  async initTransactions (timeoutMs = 0): Promise<void> {
+    if (!this.eosEnabled || this.#initialized) return
+    try {
+      await retrying(async () => { await this.#transactions().init() }, { timeoutMs, backoffMs: 100, clock: systemClock })
+    } catch (error) {
+      if (isKafkaError(error, ...FENCED)) throw this.#translate(error, 'Initialising the transactions')
+      throw error
+    }
+    this.#initialized = true
+  }
+
+  async send (records: readonly ProducedRecord[]): Promise<SendResult> {
+    if (this.eosEnabled) await this.#maybeBegin()
+    try {
+      return await this.#port.send(records)
+    } catch (error) {
+      throw this.eosEnabled ? this.#translate(error, `Sending ${records.length} record(s) in a transaction`) : error
+    }
+  }
+
+  /**
+   * Puts `offsets` (with their commit metadata) into the open transaction, for `group` in its
+   * generation, and commits it; begins one first when nothing was sent. TASK_MIGRATED when fenced.
+   */
+  async commitTransaction (offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>, group: GroupMetadata): Promise<void> {
+    const transactions = this.#transactions()
+    await this.#maybeBegin()
+    try {
+      if (offsets.length > 0) await transactions.sendOffsets(group.groupId, group.generation, offsets)
+      await transactions.commit()
+    } catch (error) {
+      throw this.#translate(error, `Committing the transaction (offsets of ${offsets.length} partition(s) of group ${group.groupId}, generation ${group.generation.generationId})`)
+    }
+    this.#inFlight = false
+  }
+
+  /**
+   * Aborts the open transaction, if any. A producer that cannot abort (fenced, or its state
+   * broken by a failed commit) is replaced: the new one's InitProducerId aborts what is left.
+   */
+  async abortTransaction (): Promise<void> {
+    if (!this.#inFlight) return
+    this.#inFlight = false
+    try {
+      await this.#transactions().abort()
+    } catch (error) {
+      this.#o.logger.info(`${this.#o.clientId}: aborting the transaction failed (${error instanceof Error ? error.message : String(error)}); replacing the producer`)
+      await this.reset()
+    }
+  }
+
+  /** A new producer with the same transactional id (after fencing or a lost membership); init again before the next transaction. */
+  async reset (): Promise<void> {
+    const old = this.#port
+    this.#port = this.#create()
+    this.#initialized = false
+    this.#inFlight = false
+    await old.close().catch(() => undefined)
+  }
+
+  async close (): Promise<void> {
+    await this.#port.close()
+  }
+
+  #create (): ProducerPort {
+    const { clients, clientId, transactionalId } = this.#o
+    return clients.producer(transactionalId === undefined ? { clientId } : { clientId, transactionalId })
+  }
+
+  async #maybeBegin (): Promise<void> {
+    if (this.#inFlight) return
+    await this.initTransactions()
+    try {
+      await this.#transactions().begin()
+    } catch (error) {
+      throw this.#translate(error, 'Beginning a transaction')
+    }
+    this.#inFlight = true
+  }
+
+  #transactions (): NonNullable<ProducerPort['transactions']> {
+    const transactions = this.#port.transactions
+    if (transactions === undefined) {
+      throw new StreamsError('ILLEGAL_STATE', `${this.#o.clientId}: the Kafka client gave a producer without transactions for transactional id ${String(this.#o.transactionalId)}`)
+    }
+    return transactions
+  }
+
+  /** Fencing becomes TASK_MIGRATED; anything else is a failed transaction (TASK_CORRUPTED for the tasks in it). */
+  #translate (error: unknown, what: string): StreamsError {
+    const text = `${this.#o.clientId} (transactional id ${String(this.#o.transactionalId)}): ${what} failed: ${error instanceof Error ? error.message : String(error)}`
+    if (isKafkaError(error, ...FENCED)) return new StreamsError('TASK_MIGRATED', `${text}; another producer or group member owns this output now`, { cause: error })
+    if (error instanceof StreamsError && error.code === 'TASK_MIGRATED') return error
+    return new StreamsError('TASK_CORRUPTED', `${text}; the transaction is aborted and its tasks process again from their committed offsets`, { cause: error })
+  }
+}
