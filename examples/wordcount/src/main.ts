@@ -11,13 +11,17 @@
  *   topics), WORDCOUNT_EXCEPTION_HANDLER ("replace-thread", the default: a failed thread is
  *   replaced; "default": none set, Kafka Streams' default SHUTDOWN_CLIENT), WORDCOUNT_LOG_LEVEL,
  *   WORDCOUNT_STORE_DUMP ("1": on SIGUSR2, print the local active "Counts" partitions as a
- *   `store-dump` event, to compare them with their changelog).
+ *   `store-dump` event, to compare them with their changelog), WORDCOUNT_GUARANTEE
+ *   ("at_least_once", the default, | "exactly_once_v2"), WORDCOUNT_TRANSACTION_TIMEOUT_MS,
+ *   WORDCOUNT_CLIENT ("kafkajs", the default, | "platformatic": the Kafka client adapter;
+ *   exactly_once_v2 needs platformatic).
  * Prints one JSON line per event on stdout (state changes, restore progress) for scripts and tests.
  */
 import { KafkaStreams, RangeQuery, StateQueryRequest, consoleLogger } from '@kstreams/core'
 import { buildWordCountTopology, DEFAULT_TOPICS, STORE_NAME } from './topology.js'
 import { buildDslWordCountTopology } from './dsl-topology.js'
 import { kafkajs } from '@kstreams/kafkajs'
+import { platformatic } from '@kstreams/platformatic'
 
 const env = process.env
 const bootstrap = env.KAFKA_BOOTSTRAP_SERVERS
@@ -35,6 +39,16 @@ if (api !== 'dsl' && api !== 'processor') {
   process.stderr.write(`WORDCOUNT_API must be "dsl" or "processor", got "${api}"\n`)
   process.exit(2)
 }
+const guarantee = env.WORDCOUNT_GUARANTEE ?? 'at_least_once'
+if (guarantee !== 'at_least_once' && guarantee !== 'exactly_once_v2') {
+  process.stderr.write(`WORDCOUNT_GUARANTEE must be "at_least_once" or "exactly_once_v2", got "${guarantee}"\n`)
+  process.exit(2)
+}
+const clientName = env.WORDCOUNT_CLIENT ?? 'kafkajs'
+if (clientName !== 'kafkajs' && clientName !== 'platformatic') {
+  process.stderr.write(`WORDCOUNT_CLIENT must be "kafkajs" or "platformatic", got "${clientName}"\n`)
+  process.exit(2)
+}
 const topology = api === 'dsl' ? buildDslWordCountTopology(topics, store) : buildWordCountTopology(topics, store)
 const streams = new KafkaStreams(topology, {
   applicationId: env.WORDCOUNT_APP_ID ?? 'wordcount',
@@ -46,8 +60,10 @@ const streams = new KafkaStreams(topology, {
   ...(env.WORDCOUNT_REPLICATION_FACTOR !== undefined ? { replicationFactor: Number(env.WORDCOUNT_REPLICATION_FACTOR) } : {}),
   ...(env.WORDCOUNT_ACCEPTABLE_RECOVERY_LAG !== undefined ? { acceptableRecoveryLag: Number(env.WORDCOUNT_ACCEPTABLE_RECOVERY_LAG) } : {}),
   ...(env.WORDCOUNT_SESSION_TIMEOUT_MS !== undefined ? { sessionTimeoutMs: Number(env.WORDCOUNT_SESSION_TIMEOUT_MS), heartbeatIntervalMs: 1000 } : {}),
-  deserializationExceptionHandler: env.WORDCOUNT_ON_BAD_RECORD === 'continue' ? 'logAndContinue' : 'logAndFail'
-}, { client: kafkajs(), logger: consoleLogger((env.WORDCOUNT_LOG_LEVEL ?? 'warn') as 'info') })
+  deserializationExceptionHandler: env.WORDCOUNT_ON_BAD_RECORD === 'continue' ? 'logAndContinue' : 'logAndFail',
+  processingGuarantee: guarantee,
+  ...(env.WORDCOUNT_TRANSACTION_TIMEOUT_MS !== undefined ? { transactionTimeoutMs: Number(env.WORDCOUNT_TRANSACTION_TIMEOUT_MS) } : {})
+}, { client: clientName === 'platformatic' ? platformatic() : kafkajs(), logger: consoleLogger((env.WORDCOUNT_LOG_LEVEL ?? 'warn') as 'info') })
 
 streams.setStateListener((to, from) => emit({ event: 'state', from, to }))
 // A failed thread is replaced: it resumes from the committed offsets (at-least-once).

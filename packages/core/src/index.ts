@@ -58,6 +58,7 @@ export type {
   FetchRequest, FetchPort, ProducedRecord, SendResult, ProducerPort, NewTopic, AdminPort
 } from './runtime/kafka/ports.js'
 export { tpKey, isPartitionError } from './runtime/kafka/ports.js'
+export { SerialExecutor, groupByTopic } from './runtime/kafka/adapter-helpers.js'
 export { KafkaRequestError, KAFKA_ERRORS, kafkaErrorName, isKafkaError } from './runtime/kafka/kafka-request-error.js'
 export type { KafkaErrorName } from './runtime/kafka/kafka-request-error.js'
 export { consoleLogger, silentLogger } from './logger.js'

@@ -8,13 +8,10 @@
  */
 import type { Admin, ConfigResourceTypes, Kafka } from 'kafkajs'
 import {
-  IllegalStateError, KafkaRequestError, tpKey,
-  type AdminPort, type Clock, type NewTopic, type TopicPartition, type TopicPartitionOffset
+  IllegalStateError, KafkaRequestError, tpKey, type AdminPort, type Clock, type NewTopic, type TopicPartition, type TopicPartitionOffset, SerialExecutor, groupByTopic
 } from '@kstreams/core'
 import { fetchCommittedOffsets } from './committed-offsets.js'
 import { describeKafkajsError, toKafkaRequestError } from './kafkajs-errors.js'
-import { SerialExecutor } from './serial-executor.js'
-import { groupByTopic } from './topic-partitions.js'
 import { LazyConnection } from './lazy-connection.js'
 
 const METADATA_WAIT_MS = 10_000

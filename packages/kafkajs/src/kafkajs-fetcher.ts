@@ -10,9 +10,7 @@
  * leader once with the broker's ListOffsets.
  */
 import {
-  IllegalStateError, KafkaRequestError, tpKey,
-  type FetchedBatch, type FetchPort, type FetchRequest, type IsolationLevel, type Logger, type PartitionError,
-  type TopicPartition
+  IllegalStateError, KafkaRequestError, tpKey, type FetchedBatch, type FetchPort, type FetchRequest, type IsolationLevel, type Logger, type PartitionError, type TopicPartition, groupByTopic
 } from '@kstreams/core'
 import type { KafkajsClientConfig } from './kafkajs-client-config.js'
 import { fromKafkajsError, toKafkaRequestError } from './kafkajs-errors.js'
@@ -23,7 +21,6 @@ import {
 import { PartitionLeaders } from './partition-leaders.js'
 import { nextOffsetAfter, recordBatchEnds } from './record-batch-ends.js'
 import { toFetchedRecord } from './record-conversion.js'
-import { groupByTopic } from './topic-partitions.js'
 import { LazyConnection } from './lazy-connection.js'
 
 /** Partition errors after which the cached leader of the partition is likely wrong. */

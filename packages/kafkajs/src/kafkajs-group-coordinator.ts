@@ -13,13 +13,10 @@
  * (v5), the commit's group.instance.id (OffsetCommit v7) and `requireStable` (OffsetFetch v7).
  */
 import {
-  IllegalStateError, isKafkaError, tpKey,
-  type CommittedOffset, type GroupCoordinatorPort, type GroupGeneration, type JoinGroupRequest, type JoinGroupResponse,
-  type Logger, type SyncGroupRequest, type TopicPartition, type TopicPartitionOffset
+  IllegalStateError, isKafkaError, tpKey, type CommittedOffset, type GroupCoordinatorPort, type GroupGeneration, type JoinGroupRequest, type JoinGroupResponse, type Logger, type SyncGroupRequest, type TopicPartition, type TopicPartitionOffset, groupByTopic
 } from '@kstreams/core'
 import { toKafkaRequestError } from './kafkajs-errors.js'
 import type { InternalBroker, InternalCluster, KafkajsInternals } from './kafkajs-internals.js'
-import { groupByTopic } from './topic-partitions.js'
 import { LazyConnection } from './lazy-connection.js'
 
 /** After these the cached coordinator may be wrong or unreachable. */

@@ -13,14 +13,11 @@
  */
 import type { Kafka, Producer, Transaction, TopicMessages } from 'kafkajs'
 import {
-  IllegalStateError, KafkaRequestError, StreamsError, isKafkaError, tpKey,
-  type GroupGeneration, type ProducedRecord, type ProducerPort, type SendResult, type TopicPartitionOffset
+  IllegalStateError, KafkaRequestError, StreamsError, isKafkaError, tpKey, type GroupGeneration, type ProducedRecord, type ProducerPort, type SendResult, type TopicPartitionOffset, SerialExecutor, groupByTopic
 } from '@kstreams/core'
 import type { KafkajsClientConfig } from './kafkajs-client-config.js'
 import { toKafkaRequestError } from './kafkajs-errors.js'
 import { requireEncodableHeaders, toKafkajsMessage } from './record-conversion.js'
-import { SerialExecutor } from './serial-executor.js'
-import { groupByTopic } from './topic-partitions.js'
 import { LazyConnection } from './lazy-connection.js'
 
 /** The partition is always set on the record; this only satisfies kafkajs (and its warning). */

@@ -12,8 +12,7 @@ import { resolveKafkajsConfig } from '../src/kafkajs-client-config.js'
 import { KafkajsInternals, REQUIRED_KAFKAJS_VERSION, type RawMessage } from '../src/kafkajs-internals.js'
 import { createLogCreator, redact } from '../src/kafkajs-log-creator.js'
 import { fromKafkajsHeaders, requireEncodableHeaders, toKafkajsHeaders } from '../src/record-conversion.js'
-import { SerialExecutor } from '../src/serial-executor.js'
-import { RecordingLogger, sleep, testSettings } from './kafka-test-env.js'
+import { RecordingLogger, sleep, testSettings } from '../../../tests/adapter-contract/contract-env.js'
 
 const SECRET = 's3cr3t-pa55'
 
@@ -143,22 +142,6 @@ describe('kafkajs adapter parts', () => {
       requireEncodableHeaders(produced(new Headers().add('fine', 'x')))
       expect(() => { requireEncodableHeaders(produced(new Headers().add('fine', 'x').add('trace', null))) })
         .to.throw(StreamsError).that.satisfies((e: StreamsError) => e.code === 'SERIALIZATION' && e.message.includes('orders') && e.message.includes('"trace"'))
-    })
-  })
-
-  describe('SerialExecutor', () => {
-    it('runs tasks one at a time in order, and a failure does not stop the next', async () => {
-      const executor = new SerialExecutor()
-      const log: string[] = []
-      const task = async (name: string, ms: number, fail = false): Promise<string> => await executor.run(async () => {
-        log.push(`start ${name}`); await sleep(ms); log.push(`end ${name}`)
-        if (fail) throw new Error(name)
-        return name
-      })
-      const results = await Promise.allSettled([task('a', 20), task('b', 5, true), task('c', 1)])
-      expect(results.map(r => r.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled'])
-      expect(log).to.deep.equal(['start a', 'end a', 'start b', 'end b', 'start c', 'end c'])
-      await executor.idle()
     })
   })
 })

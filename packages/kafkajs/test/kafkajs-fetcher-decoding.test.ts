@@ -12,7 +12,7 @@ import { KafkajsFetcher } from '../src/kafkajs-fetcher.js'
 import { KafkajsInternals, type InternalBroker, type InternalCluster, type RawMessage } from '../src/kafkajs-internals.js'
 import { nextOffsetAfter, recordBatchEnds } from '../src/record-batch-ends.js'
 import { brokerAnswering, fetchResponseV11, recordBatch } from './fetch-response-fixture.js'
-import { RecordingLogger, rejectionOf, testSettings } from './kafka-test-env.js'
+import { RecordingLogger, rejectionOf, testSettings } from '../../../tests/adapter-contract/contract-env.js'
 
 const require = createRequire(import.meta.url)
 const decodeV11 = (require('kafkajs/src/protocol/requests/fetch/v11/response.js') as { decode: (raw: Buffer) => Promise<{ responses: Array<{ partitions: Array<{ messages: RawMessage[] }> }> }> }).decode
@@ -88,6 +88,7 @@ describe('kafkajs fetch decoding (no broker)', () => {
       expect(isPartitionError(outOfRange)).to.equal(true)
       expect(isKafkaError(outOfRange.error, 'OFFSET_OUT_OF_RANGE')).to.equal(true)
       expect(outOfRange.error.message).to.include('orders-1').and.include('offset 5')
+      expect(outOfRange.error.cause).to.have.property('name', 'KafkaJSProtocolError')
       expect(isKafkaError((answer[2] as PartitionError).error, 'NOT_LEADER_OR_FOLLOWER')).to.equal(true)
       await fetcher.close()
     })

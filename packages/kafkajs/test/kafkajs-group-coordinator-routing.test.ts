@@ -10,7 +10,7 @@ import { KafkaJSConnectionError, KafkaJSRequestTimeoutError } from 'kafkajs'
 import { isKafkaError } from '@kstreams/core'
 import { KafkajsGroupCoordinator } from '../src/kafkajs-group-coordinator.js'
 import { KafkajsInternals, type InternalBroker, type InternalCluster } from '../src/kafkajs-internals.js'
-import { RecordingLogger, rejectionOf } from './kafka-test-env.js'
+import { RecordingLogger, rejectionOf } from '../../../tests/adapter-contract/contract-env.js'
 
 const require = createRequire(import.meta.url)
 const { createErrorFromCode } = require('kafkajs/src/protocol/error.js') as { createErrorFromCode: (code: number) => Error }

@@ -8,7 +8,7 @@ import type { Kafka } from 'kafkajs'
 import { Headers, isKafkaError } from '@kstreams/core'
 import { KafkajsProducer } from '../src/kafkajs-producer.js'
 import { resolveKafkajsConfig } from '../src/kafkajs-client-config.js'
-import { testSettings } from './kafka-test-env.js'
+import { testSettings } from '../../../tests/adapter-contract/contract-env.js'
 
 /** kafkajs' protocol error shape (name, type, code, retriable). */
 function protocolError (type: string, code: number): Error {

@@ -7,8 +7,7 @@
 import { expect } from 'chai'
 import { KafkaStreams, Serdes, type KafkaStreamsState } from '@kstreams/core'
 import { Consumed, JoinWindows, Produced, StreamsBuilder } from '@kstreams/dsl'
-import { bootstrapServers, createTopics, kafka, produce, readUntil, tempDir, unique, waitFor } from './helpers.js'
-import { kafkajs } from '@kstreams/kafkajs'
+import { bootstrapServers, createTopics, kafka, produce, readUntil, tempDir, unique, waitFor, testClient } from './helpers.js'
 
 const S = Serdes.String()
 
@@ -49,7 +48,7 @@ describe('DSL joins on a real broker', function () {
     // selectKey drops the key serde: the repartition topic uses the configured defaults, as in Kafka Streams.
     const streams = new KafkaStreams(builder.build(), {
       applicationId: appId, bootstrapServers: bootstrapServers(), stateDir: state.path, commitIntervalMs: 200, defaultKeySerde: S, defaultValueSerde: S
-    }, { client: kafkajs() })
+    }, { client: testClient() })
     try {
       await streams.start()
       await waitFor('RUNNING', () => streams.state() === 'RUNNING', 60000)
@@ -80,7 +79,7 @@ describe('DSL joins on a real broker', function () {
       .join(builder.stream(`${prefix}-right`, Consumed.with(S, S)), (l, r) => l + r, JoinWindows.ofTimeDifferenceWithNoGrace(1000))
       .to(`${prefix}-out`, Produced.with(S, S))
     const state = await tempDir('kstreams-dsljoinbad')
-    const streams = new KafkaStreams(builder.build(), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path }, { client: kafkajs() })
+    const streams = new KafkaStreams(builder.build(), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path }, { client: testClient() })
     const errors: string[] = []
     streams.setUncaughtExceptionHandler((error) => { errors.push(`${error.code}: ${error.message}`); return 'SHUTDOWN_CLIENT' })
     const states: KafkaStreamsState[] = []

@@ -7,8 +7,7 @@ import { expect } from 'chai'
 import { InteractiveQueryServer, KafkaStreams, KeyValue, Serdes } from '@kstreams/core'
 import { BufferConfig, Consumed, EmitStrategy, Grouped, Materialized, Produced, StreamsBuilder, Suppressed, TimeWindows } from '@kstreams/dsl'
 import { RocksDBDslStoreSuppliers } from '@kstreams/rocksdb'
-import { bootstrapServers, createTopics, kafka, readUntil, recordCount, sleep, tempDir, unique, waitFor, freePort, getJson } from './helpers.js'
-import { kafkajs } from '@kstreams/kafkajs'
+import { bootstrapServers, createTopics, kafka, readUntil, recordCount, sleep, tempDir, unique, waitFor, freePort, getJson, testClient } from './helpers.js'
 
 const S = Serdes.String()
 const L = Serdes.Long()
@@ -39,7 +38,7 @@ describe('DSL windows on a real broker (RocksDB stores)', function () {
     const port = await freePort()
     const streams = new KafkaStreams(builder.build(), {
       applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path, commitIntervalMs: 200, applicationServer: `127.0.0.1:${port}`
-    }, { client: kafkajs() })
+    }, { client: testClient() })
     const server = new InteractiveQueryServer(streams, { keySerializer: S })
     const producer = kafka().producer()
     try {
@@ -102,14 +101,14 @@ describe('DSL windows on a real broker (RocksDB stores)', function () {
     const decode = (k: Buffer | null, v: Buffer | null): string => `${k!.toString()}=${Number(v!.readBigInt64BE())}`
     const dirs = [await tempDir('kstreams-dslwinrestart'), await tempDir('kstreams-dslwinrestart')]
     try {
-      const first = new KafkaStreams(build(), config(dirs[0]!.path), { client: kafkajs() })
+      const first = new KafkaStreams(build(), config(dirs[0]!.path), { client: testClient() })
       await first.start()
       await waitFor('RUNNING', () => first.state() === 'RUNNING', 60000)
       await send([['a', 1000], ['b', 2000], ['c', 31000]])
       expect((await readUntil(`${prefix}-final`, decode, r => r.length >= 2, 60000)).sort()).to.deep.equal(['a@0=1', 'b@0=1'])
       await first.close()
       // A new instance on an empty state dir: the store is restored from its changelog, the close time from the commit.
-      const second = new KafkaStreams(build(), config(dirs[1]!.path), { client: kafkajs() })
+      const second = new KafkaStreams(build(), config(dirs[1]!.path), { client: testClient() })
       await second.start()
       await waitFor('RUNNING', () => second.state() === 'RUNNING', 60000)
       await send([['d', 32000], ['e', 45000]])

@@ -1,8 +1,7 @@
 import { expect } from 'chai'
 import { KafkaStreams, Serdes } from '@kstreams/core'
 import { Consumed, Produced, StreamsBuilder } from '@kstreams/dsl'
-import { bootstrapServers, createTopics, kafka, produce, readUntil, tempDir, unique } from './helpers.js'
-import { kafkajs } from '@kstreams/kafkajs'
+import { bootstrapServers, createTopics, kafka, produce, readUntil, tempDir, unique, testClient } from './helpers.js'
 
 const S = Serdes.String()
 const L = Serdes.Long()
@@ -22,7 +21,7 @@ describe('DSL WordCount on a real broker', function () {
       .to(`${prefix}-out`, Produced.with(S, L))
     const state = await tempDir('kstreams-dsl')
     const appId = `${prefix}-app`
-    const streams = new KafkaStreams(builder.build(), { applicationId: appId, bootstrapServers: bootstrapServers(), stateDir: state.path, commitIntervalMs: 200, defaultKeySerde: S, defaultValueSerde: S }, { client: kafkajs() })
+    const streams = new KafkaStreams(builder.build(), { applicationId: appId, bootstrapServers: bootstrapServers(), stateDir: state.path, commitIntervalMs: 200, defaultKeySerde: S, defaultValueSerde: S }, { client: testClient() })
     try {
       await streams.start()
       await produce(`${prefix}-in`, [{ key: '1', value: 'Hello Kafka Streams' }, { key: '2', value: 'All streams lead to Kafka' }, { key: '3', value: 'Join Kafka Summit' }])

@@ -7,8 +7,7 @@
 import { expect } from 'chai'
 import { KafkaStreams, QueryableStoreTypes, SerializationError, Serdes, Topology, type KeyValueStore, type ProcessorContext, type Record, type StreamsConfig } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
-import { bootstrapServers, createTopics, kafka, tempDir, unique, waitFor } from './helpers.js'
-import { kafkajs } from '@kstreams/kafkajs'
+import { bootstrapServers, createTopics, kafka, tempDir, unique, waitFor, testClient } from './helpers.js'
 
 const S = Serdes.String()
 const I = Serdes.Integer()
@@ -42,13 +41,13 @@ describe('A poison record in a global topic (real broker)', function () {
     try {
       await producer.send({ topic: limits, messages: [{ key: 'x', value: int(10) }, { key: 'bad', value: Buffer.from('xyz') }, { key: 'y', value: int(20) }] })
 
-      const failing = new KafkaStreams(topology(limits, numbers), config(dirs[0]!.path), { client: kafkajs() })
+      const failing = new KafkaStreams(topology(limits, numbers), config(dirs[0]!.path), { client: testClient() })
       const err = await failing.start().then(() => undefined, (e: unknown) => e)
       expect(err).to.be.instanceOf(SerializationError)
       expect((err as Error).message).to.contain(`topic ${limits}, partition 0, offset 1`)
       await failing.close()
 
-      continuing = new KafkaStreams(topology(limits, numbers), config(dirs[1]!.path, { deserializationExceptionHandler: 'logAndContinue' }), { client: kafkajs() })
+      continuing = new KafkaStreams(topology(limits, numbers), config(dirs[1]!.path, { deserializationExceptionHandler: 'logAndContinue' }), { client: testClient() })
       await continuing.start()
       const dropped = (): number | undefined => continuing!.metrics().find(m => m.name === 'dropped-records-total' && m.tags['task-id'] === '-1_-1')?.value
       expect(dropped()).to.equal(1)

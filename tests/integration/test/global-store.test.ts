@@ -3,8 +3,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { KafkaStreams, QueryableStoreTypes, Serdes, Topology, type KeyValueStore, type ProcessorContext, type Record } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
-import { bootstrapServers, createTopics, produce, readUntil, recordCount, tempDir, unique, waitFor } from './helpers.js'
-import { kafkajs } from '@kstreams/kafkajs'
+import { bootstrapServers, createTopics, produce, readUntil, recordCount, tempDir, unique, waitFor, testClient } from './helpers.js'
 
 const S = Serdes.String()
 
@@ -49,7 +48,7 @@ describe('Global stores on a real broker', function () {
     const restoredAtStart: number[] = []
     const instances = dirs.map(d => new KafkaStreams(enrichment(t.users, t.clicks, t.out, n => atFirstRecord.push(n)), {
       applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: d.path, commitIntervalMs: 200, sessionTimeoutMs: 6000, heartbeatIntervalMs: 1000
-    }, { client: kafkajs() }))
+    }, { client: testClient() }))
     try {
       for (const s of instances) {
         let restored = 0

@@ -9,6 +9,9 @@ import { createServer } from 'node:net'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { KafkaClient } from '@kstreams/core'
+import { kafkajs } from '@kstreams/kafkajs'
+import { platformatic } from '@kstreams/platformatic'
 
 export function bootstrapServers (): string {
   const servers = process.env.KAFKA_BOOTSTRAP_SERVERS
@@ -19,6 +22,21 @@ export function bootstrapServers (): string {
 }
 
 export const unique = (prefix: string): string => `${prefix}-${randomBytes(4).toString('hex')}`
+
+/**
+ * The Kafka client the broker tests run kstreams on: KSTREAMS_TEST_CLIENT=platformatic runs the
+ * suite on @kstreams/platformatic, otherwise on @kstreams/kafkajs. Child-process apps get it as
+ * WORDCOUNT_CLIENT (wordcount-instances.ts).
+ */
+export function testClient (): KafkaClient {
+  return testClientName() === 'platformatic' ? platformatic() : kafkajs()
+}
+
+export function testClientName (): 'kafkajs' | 'platformatic' {
+  const name = process.env.KSTREAMS_TEST_CLIENT ?? 'kafkajs'
+  if (name !== 'kafkajs' && name !== 'platformatic') throw new Error(`KSTREAMS_TEST_CLIENT must be "kafkajs" or "platformatic", got "${name}"`)
+  return name
+}
 
 /** A kafkajs client of the shared broker, or of `servers` (a test's own cluster). */
 export function kafka (servers: string = bootstrapServers()): Kafka {

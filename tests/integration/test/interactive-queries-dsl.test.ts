@@ -1,8 +1,7 @@
 import { expect } from 'chai'
 import { KafkaStreams, Serdes, QueryableStoreTypes, InteractiveQueryServer } from '@kstreams/core'
 import { Consumed, Grouped, Materialized, StreamsBuilder } from '@kstreams/dsl'
-import { bootstrapServers, createTopics, produce, tempDir, unique, waitFor, freePort, getJson } from './helpers.js'
-import { kafkajs } from '@kstreams/kafkajs'
+import { bootstrapServers, createTopics, produce, tempDir, unique, waitFor, freePort, getJson, testClient } from './helpers.js'
 
 const S = Serdes.String()
 const L = Serdes.Long()
@@ -30,7 +29,7 @@ describe('Interactive queries on a DSL count fed by a repartition topic (two ins
     const instances = ports.map((port, i) => new KafkaStreams(build(), {
       applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dirs[i]!.path, applicationServer: `127.0.0.1:${port}`,
       commitIntervalMs: 200, sessionTimeoutMs: 6000, heartbeatIntervalMs: 1000, defaultKeySerde: S, defaultValueSerde: S
-    }, { client: kafkajs() }))
+    }, { client: testClient() }))
     const servers = instances.map(s => new InteractiveQueryServer(s, { keySerializer: S }))
     try {
       for (const s of servers) await s.start()

@@ -2,8 +2,7 @@ import { expect } from 'chai'
 import { request } from 'node:http'
 import { KafkaStreams, Record as KRecord, Serdes, Topology, type KeyValueStore, type Processor, type ProcessorContext, QueryableStoreTypes, InteractiveQueryServer, partitionFor } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
-import { bootstrapServers, createTopics, produce, sleep, tempDir, unique, waitFor, freePort } from './helpers.js'
-import { kafkajs } from '@kstreams/kafkajs'
+import { bootstrapServers, createTopics, produce, sleep, tempDir, unique, waitFor, freePort, testClient } from './helpers.js'
 
 const STORE = 'Counts'
 const PARTITIONS = 6
@@ -58,7 +57,7 @@ describe('Interactive queries across three instances (real broker)', function ()
       commitIntervalMs: 200,
       sessionTimeoutMs: 6000,
       heartbeatIntervalMs: 1000
-    }, { client: kafkajs() })
+    }, { client: testClient() })
     const server = new InteractiveQueryServer(streams, { keySerializer: S })
     await server.start()
     await streams.start()

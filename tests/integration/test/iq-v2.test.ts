@@ -1,8 +1,7 @@
 import { expect } from 'chai'
 import { KafkaStreams, KeyQuery, Position, PositionBound, RangeQuery, Serdes, StateQueryRequest, TimestampedKeyQuery, WindowKeyQuery, type KeyValue, type ValueAndTimestamp } from '@kstreams/core'
 import { Consumed, Grouped, Materialized, StreamsBuilder, TimeWindows } from '@kstreams/dsl'
-import { bootstrapServers, createTopics, kafka, tempDir, unique, waitFor } from './helpers.js'
-import { kafkajs } from '@kstreams/kafkajs'
+import { bootstrapServers, createTopics, kafka, tempDir, unique, waitFor, testClient } from './helpers.js'
 
 const S = Serdes.String()
 const L = Serdes.Long()
@@ -36,7 +35,7 @@ describe('Interactive Queries v2: KafkaStreams.query() on DSL stores (real broke
     const input = `${prefix}-in`
     await createTopics([{ topic: input, numPartitions: 4 }])
     const dir = await tempDir('kstreams-iqv2')
-    const streams = new KafkaStreams(build(input), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 200 }, { client: kafkajs() })
+    const streams = new KafkaStreams(build(input), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 200 }, { client: testClient() })
     try {
       expect(() => streams.query(StateQueryRequest.inStore('counts').withQuery(KeyQuery.withKey<string, number>('a')))).to.throw().with.property('code', 'STREAMS_NOT_STARTED')
       expect(() => streams.query(StateQueryRequest.inStore('nope').withQuery(KeyQuery.withKey<string, number>('a')))).to.throw().with.property('code', 'UNKNOWN_STATE_STORE')
@@ -87,7 +86,7 @@ describe('Interactive Queries v2: KafkaStreams.query() on DSL stores (real broke
     const instances = dirs.map((d, i) => new KafkaStreams(build(input), {
       applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: d.path, applicationServer: `127.0.0.1:${7000 + i}`,
       commitIntervalMs: 200, sessionTimeoutMs: 6000, heartbeatIntervalMs: 1000
-    }, { client: kafkajs() }))
+    }, { client: testClient() }))
     try {
       for (const s of instances) await s.start()
       await waitFor('both RUNNING with the same view', () => instances.every(s => s.state() === 'RUNNING' && s.metadataForAllStreamsClients().length === 2), 90000)
@@ -120,7 +119,7 @@ describe('Interactive Queries v2: KafkaStreams.query() on DSL stores (real broke
     const input = `${prefix}-in`
     await createTopics([{ topic: input, numPartitions: 1 }])
     const dir = await tempDir('kstreams-iqv2')
-    const streams = new KafkaStreams(build(input), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 200 }, { client: kafkajs() })
+    const streams = new KafkaStreams(build(input), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 200 }, { client: testClient() })
     const producer = kafka().producer()
     try {
       await streams.start()
@@ -157,7 +156,7 @@ describe('Interactive Queries v2: KafkaStreams.query() on DSL stores (real broke
     await createTopics([{ topic: input, numPartitions: 1 }])
     const dir = await tempDir('kstreams-iqv2')
     // No commit (hence no cache flush) for a minute.
-    const streams = new KafkaStreams(build(input), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 60000 }, { client: kafkajs() })
+    const streams = new KafkaStreams(build(input), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 60000 }, { client: testClient() })
     try {
       await streams.start()
       await waitFor('RUNNING', () => streams.state() === 'RUNNING', 60000)

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { KafkaStreams, Serdes, Topology, type KafkaStreamsState } from '@kstreams/core'
-import { bootstrapServers, createTopics, tempDir, unique, waitFor } from './helpers.js'
+import { bootstrapServers, createTopics, tempDir, unique, waitFor, testClient } from './helpers.js'
 import { kafkajs } from '@kstreams/kafkajs'
 
 const S = Serdes.String()
@@ -31,7 +31,7 @@ describe('KafkaStreams lifecycle', function () {
     const prefix = unique('life')
     await createTopics([{ topic: `${prefix}-in`, numPartitions: 1 }, { topic: `${prefix}-out`, numPartitions: 1 }])
     const state = await tempDir('kstreams-life')
-    const streams = new KafkaStreams(passThrough(`${prefix}-in`, `${prefix}-out`), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path }, { client: kafkajs() })
+    const streams = new KafkaStreams(passThrough(`${prefix}-in`, `${prefix}-out`), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path }, { client: testClient() })
     const transitions: Array<[KafkaStreamsState, KafkaStreamsState]> = []
     streams.setStateListener((to, from) => transitions.push([from, to]))
     expect(streams.state()).to.equal('CREATED')
@@ -46,7 +46,7 @@ describe('KafkaStreams lifecycle', function () {
       try { await streams.cleanUp() } catch (e) { err = e }
       expect(err).to.have.property('code', 'ILLEGAL_STATE')
       // A second instance on the same state directory is kept out by the lock.
-      const twin = new KafkaStreams(passThrough(`${prefix}-in`, `${prefix}-out`), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path }, { client: kafkajs() })
+      const twin = new KafkaStreams(passThrough(`${prefix}-in`, `${prefix}-out`), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path }, { client: testClient() })
       err = undefined
       try { await twin.start() } catch (e) { err = e }
       expect(err).to.have.property('code', 'STATE_DIR_LOCKED')

@@ -1,7 +1,6 @@
 import { expect } from 'chai'
 import { KafkaStreams, Serdes, Topology, type ProcessorContext, type Record } from '@kstreams/core'
-import { bootstrapServers, createTopics, kafka, readUntil, tempDir, unique, waitFor } from './helpers.js'
-import { kafkajs } from '@kstreams/kafkajs'
+import { bootstrapServers, createTopics, kafka, readUntil, tempDir, unique, waitFor, testClient } from './helpers.js'
 
 /** Doubles Integer values; a 3-byte value cannot be deserialized as an Integer. */
 function doubling (input: string, output: string): Topology {
@@ -34,7 +33,7 @@ describe('A poison record on a real broker', function () {
     const state = await tempDir('kstreams-poison')
     const streams = new KafkaStreams(doubling(`${prefix}-in`, `${prefix}-out`), {
       applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path, commitIntervalMs: 100, deserializationExceptionHandler: 'logAndContinue'
-    }, { client: kafkajs() })
+    }, { client: testClient() })
     try {
       await streams.start()
       const out = await readUntil(`${prefix}-out`, (_k, v) => v!.readInt32BE(), r => r.length >= 2, 60000)
@@ -53,7 +52,7 @@ describe('A poison record on a real broker', function () {
     await produceRaw(`${prefix}-in`, [int(1), POISON, int(3)])
     const state = await tempDir('kstreams-poison')
     const config = { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path, commitIntervalMs: 100 }
-    const failing = new KafkaStreams(doubling(`${prefix}-in`, `${prefix}-out`), config, { client: kafkajs() })
+    const failing = new KafkaStreams(doubling(`${prefix}-in`, `${prefix}-out`), config, { client: testClient() })
     const errors: Error[] = []
     failing.setUncaughtExceptionHandler((err) => { errors.push(err); return 'SHUTDOWN_CLIENT' })
     try {
@@ -66,7 +65,7 @@ describe('A poison record on a real broker', function () {
     expect(errors[0]!.message).to.contain(`topic ${prefix}-in, partition 0, offset 1`)
     // The record before the poison one was processed and committed; the one after it was not lost:
     // a restart that skips bad records processes it.
-    const restarted = new KafkaStreams(doubling(`${prefix}-in`, `${prefix}-out`), { ...config, deserializationExceptionHandler: 'logAndContinue' }, { client: kafkajs() })
+    const restarted = new KafkaStreams(doubling(`${prefix}-in`, `${prefix}-out`), { ...config, deserializationExceptionHandler: 'logAndContinue' }, { client: testClient() })
     try {
       await restarted.start()
       const out = await readUntil(`${prefix}-out`, (_k, v) => v!.readInt32BE(), r => r.includes(6), 60000)

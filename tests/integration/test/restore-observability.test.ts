@@ -7,8 +7,7 @@
 import { expect } from 'chai'
 import { KafkaStreams, QueryableStoreTypes, Serdes, type MetricSnapshot, type StandbyUpdateListener, type StreamsConfig } from '@kstreams/core'
 import { Consumed, Grouped, Materialized, StreamsBuilder } from '@kstreams/dsl'
-import { bootstrapServers, createTopics, kafka, tempDir, unique, waitFor } from './helpers.js'
-import { kafkajs } from '@kstreams/kafkajs'
+import { bootstrapServers, createTopics, kafka, tempDir, unique, waitFor, testClient } from './helpers.js'
 
 const S = Serdes.String()
 const KEYS = 200
@@ -47,8 +46,8 @@ describe('Restore and standby progress on a real broker (listeners, standbyProgr
       streams.setStandbyUpdateListener(listener)
       return streams
     }
-    const first = listen(new KafkaStreams(build(input), config(dirs[0]!.path), { client: kafkajs() }))
-    const second = listen(new KafkaStreams(build(input), config(dirs[1]!.path), { client: kafkajs() }))
+    const first = listen(new KafkaStreams(build(input), config(dirs[0]!.path), { client: testClient() }))
+    const second = listen(new KafkaStreams(build(input), config(dirs[1]!.path), { client: testClient() }))
     let third: KafkaStreams | undefined
     const producer = kafka().producer()
     try {
@@ -92,7 +91,7 @@ describe('Restore and standby progress on a real broker (listeners, standbyProgr
       await standby.close()
 
       // A new instance with empty state restores the whole changelog and says so.
-      third = new KafkaStreams(build(input), config(dirs[2]!.path), { client: kafkajs() })
+      third = new KafkaStreams(build(input), config(dirs[2]!.path), { client: testClient() })
       await third.start()
       await waitFor('third RUNNING', () => third!.state() === 'RUNNING' && metric(third!, 'stream-task-metrics', 'restore-total', '0_0') === KEYS, 60000)
       expect(metric(third, 'stream-task-metrics', 'restore-remaining-records-total', '0_0')).to.equal(0)

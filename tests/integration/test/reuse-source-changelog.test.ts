@@ -7,8 +7,7 @@ import { expect } from 'chai'
 import { KafkaStreams, QueryableStoreTypes, Serdes, type StreamsConfig } from '@kstreams/core'
 import { Consumed, Joined, Materialized, Produced, StreamsBuilder } from '@kstreams/dsl'
 import { RocksDBDslStoreSuppliers } from '@kstreams/rocksdb'
-import { bootstrapServers, createTopics, kafka, produce, readUntil, tempDir, unique, waitFor } from './helpers.js'
-import { kafkajs } from '@kstreams/kafkajs'
+import { bootstrapServers, createTopics, kafka, produce, readUntil, tempDir, unique, waitFor, testClient } from './helpers.js'
 
 const S = Serdes.String()
 
@@ -34,7 +33,7 @@ describe('reuse.ktable.source.topics on a real broker', function () {
         return 0
       }
     }
-    const first = new KafkaStreams(build(), config(dirs[0]!.path), { client: kafkajs() })
+    const first = new KafkaStreams(build(), config(dirs[0]!.path), { client: testClient() })
     let second: KafkaStreams | undefined
     try {
       await first.start()
@@ -52,7 +51,7 @@ describe('reuse.ktable.source.topics on a real broker', function () {
       await produce(users, Array.from({ length: 50 }, (_, i) => ({ key: `u${100 + i}`, value: `name${100 + i}` })))
       const restores: Array<{ topic: string, store: string, start: number, end: number }> = []
       let restored = 0
-      second = new KafkaStreams(build(), config(dirs[1]!.path), { client: kafkajs() })
+      second = new KafkaStreams(build(), config(dirs[1]!.path), { client: testClient() })
       second.setGlobalStateRestoreListener({
         onRestoreStart: (tp, store, start, end) => restores.push({ topic: tp.topic, store, start, end }),
         onRestoreEnd: (_tp, _store, total) => { restored += total }
@@ -92,7 +91,7 @@ describe('reuse.ktable.source.topics on a real broker', function () {
         return 0
       }
     }
-    const instances = dirs.map(d => new KafkaStreams(build(), config(d.path), { client: kafkajs() }))
+    const instances = dirs.map(d => new KafkaStreams(build(), config(d.path), { client: testClient() }))
     const [first, second] = instances as [KafkaStreams, KafkaStreams]
     try {
       await first.start()
@@ -140,7 +139,7 @@ describe('reuse.ktable.source.topics on a real broker', function () {
         return 0
       }
     }
-    let streams = new KafkaStreams(build(), config, { client: kafkajs() })
+    let streams = new KafkaStreams(build(), config, { client: testClient() })
     try {
       await streams.start()
       await produce(users, Array.from({ length: 100 }, (_, i) => ({ key: `u${i}`, value: `name${i}` })))
@@ -149,7 +148,7 @@ describe('reuse.ktable.source.topics on a real broker', function () {
 
       await produce(users, Array.from({ length: 20 }, (_, i) => ({ key: `u${100 + i}`, value: `name${100 + i}` })))
       const restores: Array<{ start: number, end: number }> = []
-      streams = new KafkaStreams(build(), config, { client: kafkajs() })
+      streams = new KafkaStreams(build(), config, { client: testClient() })
       streams.setGlobalStateRestoreListener({ onRestoreStart: (_tp, _store, start, end) => restores.push({ start, end }) })
       await streams.start()
       await waitFor('120 users', () => streams.state() === 'RUNNING' && size(streams) === 120, 60000)

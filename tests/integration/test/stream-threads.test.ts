@@ -7,8 +7,7 @@
 import { expect } from 'chai'
 import { KafkaStreams, QueryableStoreTypes, Serdes, type ThreadMetadata } from '@kstreams/core'
 import { Consumed, Grouped, Materialized, StreamsBuilder } from '@kstreams/dsl'
-import { bootstrapServers, createTopics, produce, tempDir, unique, waitFor } from './helpers.js'
-import { kafkajs } from '@kstreams/kafkajs'
+import { bootstrapServers, createTopics, produce, tempDir, unique, waitFor, testClient } from './helpers.js'
 
 const S = Serdes.String()
 
@@ -22,7 +21,7 @@ describe('Adding and removing stream threads at run time (real broker)', functio
     const builder = new StreamsBuilder()
     builder.stream<string, string>(input, Consumed.with(S, S)).groupByKey(Grouped.with(S, S)).count(Materialized.as<string, number>('counts').withKeySerde(S))
     const dir = await tempDir('kstreams-threads')
-    const streams = new KafkaStreams(builder.build(), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 200 }, { client: kafkajs() })
+    const streams = new KafkaStreams(builder.build(), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 200 }, { client: testClient() })
     const keys = Array.from({ length: 40 }, (_, i) => `k${i}`)
     let sent = 0
     const sendRound = async (): Promise<void> => {
@@ -89,7 +88,7 @@ describe('Adding and removing stream threads at run time (real broker)', functio
     const builder = new StreamsBuilder()
     builder.stream<string, string>(input, Consumed.with(S, S)).groupByKey(Grouped.with(S, S)).count(Materialized.as<string, number>('counts').withKeySerde(S))
     const dir = await tempDir('kstreams-pause')
-    const streams = new KafkaStreams(builder.build(), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 200 }, { client: kafkajs() })
+    const streams = new KafkaStreams(builder.build(), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 200 }, { client: testClient() })
     const count = (key: string): number | null => {
       try {
         return streams.store({ storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore<string, number>() }).get(key)

@@ -1,7 +1,6 @@
 import { expect } from 'chai'
 import { KafkaStreams, Serdes, Topology, type ProcessorContext, type Record, type StreamThreadExceptionResponse } from '@kstreams/core'
-import { bootstrapServers, createTopics, produce, readUntil, tempDir, unique, waitFor } from './helpers.js'
-import { kafkajs } from '@kstreams/kafkajs'
+import { bootstrapServers, createTopics, produce, readUntil, tempDir, unique, waitFor, testClient } from './helpers.js'
 
 /** Upper-cases values; throws on "boom" while `shouldThrow()` says so. */
 function upper (input: string, output: string, shouldThrow: () => boolean): Topology {
@@ -31,7 +30,7 @@ describe('The uncaught exception handler on a real broker', function () {
     let throws = 1
     const streams = new KafkaStreams(upper(`${prefix}-in`, `${prefix}-out`, () => throws-- > 0), {
       applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path, commitIntervalMs: 100, sessionTimeoutMs: 6000, heartbeatIntervalMs: 1000
-    }, { client: kafkajs() })
+    }, { client: testClient() })
     const responses: StreamThreadExceptionResponse[] = []
     streams.setUncaughtExceptionHandler(() => { responses.push('REPLACE_THREAD'); return 'REPLACE_THREAD' })
     try {
@@ -54,7 +53,7 @@ describe('The uncaught exception handler on a real broker', function () {
     const instances = dirs.map(d => {
       const s = new KafkaStreams(upper(`${prefix}-in`, `${prefix}-out`, () => true), {
         applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: d.path, commitIntervalMs: 100, sessionTimeoutMs: 6000, heartbeatIntervalMs: 1000
-      }, { client: kafkajs() })
+      }, { client: testClient() })
       s.setUncaughtExceptionHandler(() => 'SHUTDOWN_APPLICATION')
       return s
     })

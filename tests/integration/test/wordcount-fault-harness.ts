@@ -113,6 +113,9 @@ export class FaultApp {
   /** Stops an instance with `signal` (SIGTERM: a clean close); resolves to its exit code. */
   async stop (instance: WordCountInstance, signal: 'SIGTERM' | 'SIGKILL' = 'SIGTERM'): Promise<number | null> {
     this.#asked.add(instance)
+    // A clean stop needs the app's SIGTERM handler, there once it started (its first state event);
+    // a process still loading (slow on a busy machine) would die of the signal's default action.
+    if (signal === 'SIGTERM') await waitFor('the instance to start before its clean stop', () => instance.hasExited || instance.events.some(e => e.event === 'state'), 120000)
     instance.kill(signal)
     return await instance.exited
   }
@@ -170,14 +173,19 @@ export class FaultApp {
     await this.#feeder?.stop()
   }
 
-  /** Records in the output topic (end offsets). */
+  /** Records in the output topic (end offsets), asked again for up to 60 s while a broker is away or a leader moves. */
   async outputRecords (): Promise<number> {
-    const admin = kafka(this.servers).admin()
-    await admin.connect()
-    try {
-      return (await admin.fetchTopicOffsets(this.topics.output)).reduce((n, o) => n + Number(o.high), 0)
-    } finally {
-      await admin.disconnect()
+    for (const deadline = Date.now() + 60000; ;) {
+      const admin = kafka(this.servers).admin()
+      try {
+        await admin.connect()
+        return (await admin.fetchTopicOffsets(this.topics.output)).reduce((n, o) => n + Number(o.high), 0)
+      } catch (err) {
+        if (Date.now() > deadline) throw err
+        await sleep(500)
+      } finally {
+        await admin.disconnect()
+      }
     }
   }
 

@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Consumer } from 'kafkajs'
-import { bootstrapServers, kafka, unique, waitFor } from './helpers.js'
+import { bootstrapServers, kafka, testClientName, unique, waitFor } from './helpers.js'
 
 const MAIN = fileURLToPath(new URL('../../../examples/wordcount/src/main.ts', import.meta.url))
 
@@ -25,7 +25,7 @@ export class WordCountInstance {
 
   constructor (env: Record<string, string>) {
     this.#child = spawn(process.execPath, ['--conditions=@kstreams/source', '--import', 'tsx', MAIN], {
-      env: { ...process.env, KAFKA_BOOTSTRAP_SERVERS: bootstrapServers(), WORDCOUNT_API: 'processor', ...env },
+      env: { ...process.env, KAFKA_BOOTSTRAP_SERVERS: bootstrapServers(), WORDCOUNT_API: 'processor', WORDCOUNT_CLIENT: testClientName(), ...env },
       stdio: ['ignore', 'pipe', 'pipe']
     })
     let buffered = ''

@@ -1,8 +1,7 @@
 import { expect } from 'chai'
 import { KafkaStreams, type KafkaStreamsState } from '@kstreams/core'
 import { buildWordCountTopology, splitWords } from '@kstreams/example-wordcount/topology'
-import { bootstrapServers, createTopics, produce, readUntil, tempDir, unique, waitFor } from './helpers.js'
-import { kafkajs } from '@kstreams/kafkajs'
+import { bootstrapServers, createTopics, produce, readUntil, tempDir, unique, waitFor, testClient } from './helpers.js'
 
 describe('WordCount on a real broker: one instance', function () {
   this.timeout(120000)
@@ -17,7 +16,7 @@ describe('WordCount on a real broker: one instance', function () {
     for (const line of lines) for (const w of splitWords(line)) expected.set(w, (expected.get(w) ?? 0) + 1)
     const streams = new KafkaStreams(buildWordCountTopology(topics, 'in-memory'), {
       applicationId: `${prefix}app`, bootstrapServers: bootstrapServers(), stateDir: state.path, commitIntervalMs: 200
-    }, { client: kafkajs() })
+    }, { client: testClient() })
     const states: KafkaStreamsState[] = []
     streams.setStateListener((to) => states.push(to))
     try {

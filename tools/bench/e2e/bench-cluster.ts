@@ -2,10 +2,13 @@
  * The broker the bench runs on and the admin work around the timed runs: the bootstrap servers
  * from KAFKA_BOOTSTRAP_SERVERS, or a throwaway single-node cluster (KafkaTestCluster) that
  * close() stops again; topic creation (waiting for leaders), the end-offset poll that counts a
- * topic's records, and deleting the topics and groups a run created.
+ * topic's records (or the committed-offset poll for exactly-once runs, and a read_committed count
+ * of their output), and deleting the topics and groups a run created.
  */
 import { Kafka, logLevel, type Admin } from 'kafkajs'
 import { KafkaTestCluster } from '@kstreams/testing'
+
+const READ_TIMEOUT_MS = 300_000
 
 export class BenchCluster {
   readonly bootstrapServers: string
@@ -61,6 +64,47 @@ export class BenchCluster {
   async count (topic: string): Promise<number> {
     const offsets = await this.#admin.fetchTopicOffsets(topic)
     return offsets.reduce((sum, p) => sum + Number(p.high), 0)
+  }
+
+  /**
+   * Input records whose processing is committed: the sum of the group's committed offsets on the
+   * topic (every topic here starts at 0). Under exactly_once_v2 the offsets commit with the
+   * transaction that holds their output, so this counts output that read_committed readers see.
+   */
+  async committed (groupId: string, topic: string): Promise<number> {
+    const [offsets] = await this.#admin.fetchOffsets({ groupId, topics: [topic] })
+    return (offsets?.partitions ?? []).reduce((sum, p) => sum + Math.max(0, Number(p.offset)), 0)
+  }
+
+  /**
+   * Records a read_committed consumer (group `groupId`) reads from the whole topic: no control
+   * records, nothing of aborted transactions. Reads until every partition reached its end offset
+   * as it is when called (so only once nothing writes to the topic any more).
+   */
+  async readCommitted (topic: string, groupId: string): Promise<number> {
+    const ends = new Map((await this.#admin.fetchTopicOffsets(topic)).map(p => [p.partition, Number(p.high)]))
+    const positions = new Map([...ends.keys()].map(partition => [partition, 0]))
+    const consumer = this.kafka.consumer({ groupId, readUncommitted: false, maxWaitTimeInMs: 100 })
+    let records = 0
+    const done = (): boolean => [...ends].every(([partition, end]) => positions.get(partition)! >= end)
+    try {
+      await consumer.connect()
+      await consumer.subscribe({ topics: [topic], fromBeginning: true })
+      await new Promise<void>((resolve, reject) => {
+        if (done()) { resolve(); return }
+        const timer = setTimeout(() => { reject(new Error(`reading ${topic} took more than ${READ_TIMEOUT_MS} ms`)) }, READ_TIMEOUT_MS)
+        const finish = (): void => { clearTimeout(timer); resolve() }
+        // Also emitted for a fetched batch of control records only, which eachBatch never sees.
+        consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+          positions.set(payload.partition, Number(payload.lastOffset) + 1)
+          if (done()) finish()
+        })
+        consumer.run({ autoCommit: false, eachBatch: async ({ batch }) => { records += batch.messages.length } }).catch(reject)
+      })
+      return records
+    } finally {
+      await consumer.disconnect()
+    }
   }
 
   /** Deletes every topic whose name starts with `prefix` (inputs, outputs, changelogs). */

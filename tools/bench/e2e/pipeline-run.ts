@@ -1,7 +1,8 @@
 /**
  * One timed run of one contender: forks a pipeline worker, waits until it has loaded its modules,
  * then starts the clock, tells it to start, and polls the output topic's end offsets every
- * POLL_MS until they add up to the target (or the run times out). Stops the worker untimed
+ * POLL_MS until they add up to the target (or the run times out; an exactly-once run polls the
+ * committed input offsets instead, RunOptions.progress). Stops the worker untimed
  * (a clean close that commits) and reports records/s. The clock covers everything an
  * application does from start() on: client connections, the group join and assignment, task and
  * store creation, changelog topic creation, processing, and the acknowledged writes.
@@ -33,6 +34,14 @@ export interface RunOptions {
   readonly linearGrouping?: boolean
   /** Aborts the run (Ctrl-C): the worker is killed and timePipeline rejects. */
   readonly signal?: AbortSignal
+  /**
+   * Counts the output so far, polled during the run (default: the
+   * output topic's end offsets, which under exactly_once_v2 would count uncommitted records and
+   * transaction markers too).
+   */
+  readonly progress?: () => Promise<number>
+  /** Counts the output after the close (default: progress). */
+  readonly finalCount?: () => Promise<number>
 }
 
 export interface RunResult {
@@ -54,6 +63,8 @@ export interface RunResult {
 
 export async function timePipeline (options: RunOptions): Promise<RunResult> {
   const { cluster, spec, records } = options
+  const progress = options.progress ?? (async () => await cluster.count(spec.outputTopic))
+  const finalCount = options.finalCount ?? progress
   const env = { ...process.env, [SOURCE_MAPS_ENV]: options.profilePath === undefined ? '' : mapsPathOf(options.profilePath) }
   const worker = new WorkerHandle(fork(WORKER, options.linearGrouping === true ? [LINEAR_GROUPING_ARG] : [], { execArgv: workerExecArgv(options.profilePath), env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }))
   try {
@@ -68,7 +79,7 @@ export async function timePipeline (options: RunOptions): Promise<RunResult> {
     for (;;) {
       await worker.sleepOrFail(POLL_MS)
       options.signal?.throwIfAborted()
-      reached = await cluster.count(spec.outputTopic)
+      reached = await progress()
       elapsedMs = performance.now() - start
       if (reached > 0 && Number.isNaN(firstOutputMs)) firstOutputMs = elapsedMs
       maxLoad = Math.max(maxLoad, loadavg()[0]!)
@@ -79,7 +90,7 @@ export async function timePipeline (options: RunOptions): Promise<RunResult> {
     const { maxBlockMs } = await worker.stopped(STOP_TIMEOUT_MS)
     await worker.exited()
     if (options.profilePath !== undefined) await keepMainThreadProfile(options.profilePath)
-    return { records, reached, elapsedMs, recordsPerSecond: reached / (elapsedMs / 1000), timedOut, firstOutputMs, maxBlockMs, maxLoad, finalCount: await cluster.count(spec.outputTopic) }
+    return { records, reached, elapsedMs, recordsPerSecond: reached / (elapsedMs / 1000), timedOut, firstOutputMs, maxBlockMs, maxLoad, finalCount: await finalCount() }
   } finally {
     worker.kill()
   }

@@ -1,6 +1,7 @@
 /**
  * The e2e bench's result table: records/s of every contender per round and the median, and the
- * ratios of the kstreams medians to the baseline medians on the same input.
+ * ratios of medians the bench asks for (kstreams / the baseline of its client on the same input,
+ * one client / the other, EOS / ALOS).
  */
 export interface ContenderResult {
   readonly label: string
@@ -36,6 +37,7 @@ export function formatReport (title: string, results: readonly ContenderResult[]
     lines.push(r.label.padEnd(width) + cells + (rounds > 1 ? rate(median(r.rates)).padStart(col) : ''))
   }
   if (results.some(r => r.timedOut.some(t => t))) lines.push('* timed out: records reached / time')
+  if (ratios.length === 0) return lines
   lines.push('', rounds > 1 ? 'ratios of medians' : 'ratios')
   const byLabel = new Map(results.map(r => [r.label, median(r.rates)]))
   for (const ratio of ratios) {

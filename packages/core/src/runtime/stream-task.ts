@@ -288,6 +288,11 @@ export class StreamTask implements ContextHost {
   }
 
   /** Closes processors, then stores; reports the first failure after closing everything. */
+  /** Resolves once every store of the closed task has let go of its files (see StateStore.whenClosed). */
+  async whenStoresClosed (): Promise<void> {
+    await Promise.all([...this.#stores.values()].map(async s => { await s.whenClosed?.() }))
+  }
+
   close (): void {
     if (this.#state === 'CLOSED') return
     let first: unknown

@@ -79,6 +79,11 @@ export class StreamsProducer implements ProducerPort {
    */
   async commitTransaction (offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>, group: GroupMetadata): Promise<void> {
     const transactions = this.#transactions()
+    if (group.generation.generationId < 0) {
+      // The member lost its generation: a TxnOffsetCommit without one is not fenced by the group
+      // coordinator (it takes it for a producer that sends no group metadata), so it must not go out.
+      throw new StreamsError('TASK_MIGRATED', `${this.#o.clientId}: not committing the transaction of group ${group.groupId}: the member has no generation (it lost its membership)`)
+    }
     await this.#maybeBegin()
     try {
       if (offsets.length > 0) await transactions.sendOffsets(group.groupId, group.generation, offsets)

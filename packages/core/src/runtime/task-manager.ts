@@ -257,6 +257,7 @@ export class TaskManager {
       if (!isTaskCorrupted(err)) throw err
       this.#o.logger.warn(`${err.message}; wiping the local state of task ${id.toString()} and restoring it from the beginning`)
       task.close()
+      await task.whenStoresClosed()
       await this.#o.stateDirectory.wipeTask(id, this)
       return await this.#createTask(id, partitions)
     }
@@ -293,6 +294,7 @@ export class TaskManager {
   async #wipeAndReinitialize (t: ManagedTask): Promise<void> {
     this.#o.changelogReader.unregister(this.#changelogPartitions(t))
     t.task.close()
+    await t.task.whenStoresClosed()
     await this.#o.stateDirectory.wipeTask(t.id, this)
     this.#tasks.delete(t.id.toString())
     const fresh = await this.#createTask(t.id, t.partitions)
@@ -429,7 +431,10 @@ export class TaskManager {
     try {
       t.task.close()
       // Before the lock is let go: the next owner must not open what is being deleted.
-      if (wipe) await this.#o.stateDirectory.wipeTask(t.id, this)
+      if (wipe) {
+        await t.task.whenStoresClosed()
+        await this.#o.stateDirectory.wipeTask(t.id, this)
+      }
     } finally {
       this.#o.stateDirectory.unlockTask(t.id, this)
     }

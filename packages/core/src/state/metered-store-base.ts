@@ -83,6 +83,10 @@ export abstract class MeteredStoreBase<I extends StateStore, K, V, FK> {
     this.#inner.close()
   }
 
+  async whenClosed (): Promise<void> {
+    await this.#inner.whenClosed?.()
+  }
+
   isOpen (): boolean {
     return this.#inner.isOpen()
   }

@@ -17,6 +17,11 @@ export interface StateStore {
   flush(): void
   close(): void
   isOpen(): boolean
+  /**
+   * Resolves once a closed store has let go of its files: a backend that closes in the
+   * background (RocksDB) must not have its directory deleted or reopened before. Layers forward it.
+   */
+  whenClosed?(): Promise<void>
 }
 
 /** Applies a batch of changelog records to a store while it is restored. */

@@ -20,6 +20,8 @@ export abstract class WrappedStoreLayer<S extends StateStore> {
 
   isOpen (): boolean { return this.#inner.isOpen() }
 
+  async whenClosed (): Promise<void> { await this.#inner.whenClosed?.() }
+
   /** The layer below. */
   protected get inner (): S { return this.#inner }
 }

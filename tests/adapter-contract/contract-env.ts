@@ -1,14 +1,17 @@
 /**
- * Shared setup of the adapter's tests: the broker from KAFKA_BOOTSTRAP_SERVERS (broker suites
- * are skipped, with the reason in their title, when it is not set), unique names, client
- * settings and factories, topic creation, and the clean-up of every client a test made.
+ * Shared setup of the Kafka client adapters' broker tests (the port contract in this folder and
+ * each adapter's own tests): the broker from KAFKA_BOOTSTRAP_SERVERS (broker suites are skipped,
+ * with the reason in their title, when it is not set), unique names, client settings, the
+ * clients of one test (closed after it), topic creation and reading a partition back.
+ *
+ * It imports @kstreams/core only: nothing here knows which adapter it runs against.
  */
 import { randomUUID } from 'node:crypto'
 import {
   Headers, isKafkaError, isPartitionError, tpKey,
-  type AdminPort, type FetchedRecord, type FetchPort, type IsolationLevel, type KafkaClientFactory, type KafkaClientSettings, type Logger, type ProducedRecord
+  type AdminPort, type CommittedOffset, type FetchedRecord, type FetchPort, type GroupCoordinatorPort, type IsolationLevel,
+  type KafkaClientFactory, type KafkaClientSettings, type Logger, type ProducedRecord, type ProducerPort, type TopicPartition
 } from '@kstreams/core'
-import { KafkajsClientFactory, type KafkajsOptions } from '../src/index.js'
 
 const SKIP_REASON = 'skipped: KAFKA_BOOTSTRAP_SERVERS is not set (start a broker with `npm run -s kafka -- start` and export the address it prints)'
 
@@ -30,7 +33,7 @@ export function uniqueName (prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`
 }
 
-/** Collects log lines (kafkajs' included) for assertions. */
+/** Collects log lines (the client library's included) for assertions. */
 export class RecordingLogger implements Logger {
   readonly lines: Array<{ level: string, message: string, fields: Record<string, unknown> | undefined }> = []
   debug (message: string, fields?: Record<string, unknown>): void { this.lines.push({ level: 'debug', message, fields }) }
@@ -52,11 +55,6 @@ export function testSettings (overrides: Partial<KafkaClientSettings> = {}): Kaf
   }
 }
 
-/** Fast retries, so a test that expects a failure does not wait out kafkajs' default back-off. */
-export function testFactory (settings: Partial<KafkaClientSettings> = {}, options: KafkajsOptions = {}): KafkaClientFactory {
-  return new KafkajsClientFactory(testSettings(settings), { retry: { retries: 3, initialRetryTime: 100, maxRetryTime: 1000 }, ...options })
-}
-
 /** Closes what a test opened, in reverse order, ignoring errors. */
 export class Cleanup {
   readonly #steps: Array<() => Promise<unknown>> = []
@@ -72,8 +70,51 @@ export class Cleanup {
   }
 }
 
+/**
+ * The clients of one test, all from one factory: an admin and a fetcher made when first used,
+ * producers and group coordinators on demand; `cleanup` closes every one of them.
+ */
+export class TestClients {
+  readonly cleanup = new Cleanup()
+  readonly factory: KafkaClientFactory
+  #admin: AdminPort | undefined
+  #fetcher: FetchPort | undefined
+
+  constructor (factory: KafkaClientFactory) {
+    this.factory = factory
+  }
+
+  get admin (): AdminPort {
+    return this.#admin ??= this.cleanup.add(this.factory.admin({ clientId: uniqueName('admin') }), async a => { await a.close() })
+  }
+
+  get fetcher (): FetchPort {
+    return this.#fetcher ??= this.cleanup.add(this.factory.fetcher({ clientId: uniqueName('fetcher') }), async f => { await f.close() })
+  }
+
+  producer (transactionalId?: string): ProducerPort {
+    const options = { clientId: uniqueName('p'), ...(transactionalId === undefined ? {} : { transactionalId }) }
+    return this.cleanup.add(this.factory.producer(options), async p => { await p.close() })
+  }
+
+  coordinator (groupId: string): GroupCoordinatorPort {
+    return this.cleanup.add(this.factory.groupCoordinator({ groupId, clientId: uniqueName('member') }), async c => { await c.close() })
+  }
+}
+
+/**
+ * Gives every test of the enclosing `describe` its own TestClients from `factory()` (made before
+ * the test, closed after it); the returned function is the current test's.
+ */
+export function clientsPerTest (factory: () => KafkaClientFactory): () => TestClients {
+  let clients: TestClients | undefined
+  beforeEach(() => { clients = new TestClients(factory()) })
+  afterEach(async () => { await clients?.cleanup.run() })
+  return () => clients!
+}
+
 export async function createTopic (admin: AdminPort, partitions: number, prefix = 'topic', configs: Record<string, string> = {}): Promise<string> {
-  const topic = uniqueName(`kjs-${prefix}`)
+  const topic = uniqueName(`kst-${prefix}`)
   await admin.createTopics([{ topic, numPartitions: partitions, replicationFactor: -1, configs }])
   return topic
 }
@@ -81,6 +122,8 @@ export async function createTopic (admin: AdminPort, partitions: number, prefix 
 export function record (topic: string, partition: number, value: string, key: string | null = null, headers = new Headers()): ProducedRecord {
   return { topic, partition, key: key === null ? null : Buffer.from(key), value: Buffer.from(value), headers, timestamp: 1_700_000_000_000 }
 }
+
+export const values = (records: readonly FetchedRecord[]): string[] => records.map(r => r.value?.toString() ?? 'null')
 
 /** `detail` adds what was seen instead to the timeout error, for diagnosing a failure in CI. */
 export async function waitFor (what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000, detail?: () => string): Promise<void> {
@@ -92,8 +135,8 @@ export async function waitFor (what: string, condition: () => boolean | Promise<
 }
 
 /**
- * Waits until the partition's end offset (as read_committed sees it) is `end`: transaction
- * markers are written after commit() returns, asynchronously.
+ * Waits until the partition's end offset (AdminPort.endOffsets) is `end`: transaction markers
+ * are written after commit() returns, asynchronously.
  */
 export async function waitForEnd (admin: AdminPort, topic: string, partition: number, end: number): Promise<void> {
   await waitFor(`end offset ${end} of ${topic}-${partition}`, async () =>
@@ -142,4 +185,19 @@ export async function readPartition (fetcher: FetchPort, topic: string, partitio
     if (offset >= answer.highWatermark) return records
   }
   throw new Error(`did not reach the end of ${topic}-${partition}`)
+}
+
+/**
+ * The group's committed offsets once no transaction holds any of them (OffsetFetch with
+ * require_stable, retried on UNSTABLE_OFFSET_COMMIT as the runtime retries it).
+ */
+export async function stableOffsets (port: GroupCoordinatorPort, partitions: readonly TopicPartition[]): Promise<Map<string, CommittedOffset>> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await port.fetchCommittedOffsets(partitions, { requireStable: true })
+    } catch (error) {
+      if (attempt >= 200 || !isKafkaError(error, 'UNSTABLE_OFFSET_COMMIT')) throw error
+      await sleep(50)
+    }
+  }
 }

@@ -1,0 +1,139 @@
+/**
+ * The adapter's options (what a user may tune), their resolution together with the runtime's
+ * client settings, and the one place connection options for platformatic are made. `ssl` and
+ * `sasl` go to platformatic as they are (SASL mechanism names upper-cased, a kafkajs-style
+ * `oauthBearerProvider` turned into platformatic's token provider) and are never logged (redact()).
+ */
+import type { Broker, ConnectionOptions, SASLOptions } from '@platformatic/kafka'
+import { ConfigError, systemClock, type Clock, type KafkaClientSettings, type Logger } from '@kstreams/core'
+import { parseBrokers } from './broker-connections.js'
+
+export interface PlatformaticOptions {
+  /** How long cached leaders are used before they are reloaded; default 300000 (metadata.max.age.ms). */
+  readonly metadataMaxAgeMs?: number
+  /** How often the producer retries a retriable failure (platformatic's `retries`); default 5, at least 2. */
+  readonly retries?: number
+  /** The pause before each such retry; default 250 ms. */
+  readonly retryDelayMs?: number
+}
+
+export interface PlatformaticClientConfig {
+  readonly logger: Logger
+  readonly clock: Clock
+  readonly clientId: string
+  readonly bootstrap: readonly Broker[]
+  readonly metadataMaxAgeMs: number
+  readonly retries: number
+  readonly retryDelayMs: number
+  readonly requestTimeoutMs: number
+  /** Transactional producers: default 10000 (Kafka Streams' transaction.timeout.ms under exactly-once). */
+  readonly transactionTimeoutMs: number
+  /** Connection options (timeouts, TLS, SASL) with `requestTimeout` given, or the settings' one. */
+  readonly connectionOptions: (requestTimeoutMs?: number) => ConnectionOptions
+}
+
+const DEFAULT_METADATA_MAX_AGE_MS = 300_000
+const DEFAULT_TRANSACTION_TIMEOUT_MS = 10_000
+const DEFAULT_RETRIES = 5
+const DEFAULT_RETRY_DELAY_MS = 250
+const SASL_MECHANISMS: Readonly<Record<string, SASLOptions['mechanism']>> = {
+  plain: 'PLAIN', 'scram-sha-256': 'SCRAM-SHA-256', 'scram-sha-512': 'SCRAM-SHA-512', oauthbearer: 'OAUTHBEARER'
+}
+
+/** Throws a ConfigError (key `platformatic.<option>`) for an invalid option. */
+export function validatePlatformaticOptions (options: PlatformaticOptions): void {
+  if (options === null || typeof options !== 'object') throw new ConfigError('platformatic', 'options must be an object')
+  const known = new Set(['metadataMaxAgeMs', 'retries', 'retryDelayMs'])
+  for (const key of Object.keys(options)) {
+    if (!known.has(key)) throw new ConfigError(`platformatic.${key}`, `unknown option ${key} (known: ${[...known].join(', ')})`)
+  }
+  integer('metadataMaxAgeMs', options.metadataMaxAgeMs, 1)
+  integer('retries', options.retries, 2)
+  integer('retryDelayMs', options.retryDelayMs, 0)
+}
+
+export function resolvePlatformaticConfig (settings: KafkaClientSettings, options: PlatformaticOptions = {}): PlatformaticClientConfig {
+  validatePlatformaticOptions(options)
+  const servers = settings.bootstrapServers.map(b => b.trim()).filter(b => b !== '')
+  if (servers.length === 0) throw new ConfigError('bootstrapServers', 'Missing required config "bootstrapServers": name at least one broker')
+  const bootstrap = parseBrokers(servers)
+  const bad = bootstrap.findIndex(b => b.host === '' || !Number.isInteger(b.port) || b.port <= 0 || b.port > 65535)
+  if (bad >= 0) throw new ConfigError('bootstrapServers', `"${servers[bad]!}" is not host:port`)
+  positive('connectionTimeoutMs', settings.connectionTimeoutMs)
+  positive('requestTimeoutMs', settings.requestTimeoutMs)
+  if (settings.transactionTimeoutMs !== undefined) positive('transactionTimeoutMs', settings.transactionTimeoutMs)
+  const tls = tlsOptions(settings.ssl)
+  const sasl = saslOptions(settings.sasl)
+  return {
+    logger: settings.logger,
+    clock: systemClock,
+    clientId: settings.clientId,
+    bootstrap,
+    metadataMaxAgeMs: options.metadataMaxAgeMs ?? DEFAULT_METADATA_MAX_AGE_MS,
+    retries: options.retries ?? DEFAULT_RETRIES,
+    retryDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
+    requestTimeoutMs: settings.requestTimeoutMs,
+    transactionTimeoutMs: settings.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS,
+    connectionOptions: (requestTimeoutMs = settings.requestTimeoutMs) => ({
+      connectTimeout: settings.connectionTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      ...(tls === undefined ? {} : { tls }),
+      ...(sasl === undefined ? {} : { sasl })
+    })
+  }
+}
+
+function tlsOptions (ssl: KafkaClientSettings['ssl']): ConnectionOptions['tls'] | undefined {
+  if (ssl === undefined || ssl === false) return undefined
+  if (ssl === true) return {}
+  if (ssl === null || typeof ssl !== 'object') throw new ConfigError('ssl', 'ssl must be true or Node TLS options')
+  return { ...ssl } as ConnectionOptions['tls']
+}
+
+/** The kstreams (kafkajs-style) SASL settings as platformatic's; the values are not inspected beyond their shape. */
+function saslOptions (sasl: KafkaClientSettings['sasl']): SASLOptions | undefined {
+  if (sasl === undefined) return undefined
+  const mechanismName = typeof sasl.mechanism === 'string' ? sasl.mechanism.toLowerCase() : ''
+  const mechanism = SASL_MECHANISMS[mechanismName]
+  if (mechanism === undefined) {
+    throw new ConfigError('sasl.mechanism', `@kstreams/platformatic supports SASL ${Object.keys(SASL_MECHANISMS).join(', ')}, not "${String(sasl.mechanism)}"`)
+  }
+  const { mechanism: _mechanism, oauthBearerProvider, ...rest } = sasl as Record<string, unknown>
+  const out: Record<string, unknown> = { ...rest, mechanism }
+  if (typeof oauthBearerProvider === 'function') {
+    const provider = oauthBearerProvider as () => Promise<{ value: string }> | { value: string }
+    out.token = async () => (await provider()).value
+  }
+  if (mechanism === 'OAUTHBEARER' && out.token === undefined) throw new ConfigError('sasl', 'SASL oauthbearer needs a token or an oauthBearerProvider')
+  if (mechanism !== 'OAUTHBEARER' && (out.username === undefined || out.password === undefined)) throw new ConfigError('sasl', `SASL ${mechanismName} needs a username and a password`)
+  return out as unknown as SASLOptions
+}
+
+function positive (key: string, value: number): void {
+  if (!Number.isSafeInteger(value) || value <= 0) throw new ConfigError(key, `${key} must be a positive integer, not ${String(value)}`)
+}
+
+function integer (name: string, value: number | undefined, min: number): void {
+  if (value === undefined) return
+  if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`platformatic.${name}`, `${name} must be an integer of at least ${min}, not ${String(value)}`)
+}
+
+const REDACTED = '[redacted]'
+const SECRET_KEYS = new Set(['password', 'passphrase', 'secret', 'token', 'oauthbearerprovider', 'key', 'cert', 'ca', 'pfx', 'credentials', 'username'])
+
+/** A copy of `value` safe to log: SASL reduced to its mechanism, TLS options and secrets replaced. */
+export function redact (value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object') return typeof value === 'function' ? '[function]' : value
+  if (depth > 6) return '[nested]'
+  if (Buffer.isBuffer(value)) return `<Buffer ${value.length} bytes>`
+  if (Array.isArray(value)) return value.map(v => redact(v, depth + 1))
+  const out: Record<string, unknown> = {}
+  for (const [key, v] of Object.entries(value)) {
+    const lower = key.toLowerCase()
+    if (lower === 'sasl') out[key] = v !== null && typeof v === 'object' ? { mechanism: (v as { mechanism?: unknown }).mechanism, credentials: REDACTED } : REDACTED
+    else if (lower === 'ssl' || lower === 'tls') out[key] = v !== null && typeof v === 'object' ? { enabled: true, options: REDACTED } : v
+    else if (SECRET_KEYS.has(lower)) out[key] = REDACTED
+    else out[key] = redact(v, depth + 1)
+  }
+  return out
+}

@@ -1,0 +1,150 @@
+/**
+ * ProducerPort on a platformatic Producer: idempotent (acks all, one request in flight per
+ * broker, InitProducerId with producer id -1 and epoch -1), partitions chosen by the caller.
+ * Sends are serialised (one send() after the previous one settled). platformatic wraps a
+ * partition number beyond the topic's partition count around (`partition %= count`), so every
+ * send first checks the partitions against the topic metadata and refuses an unknown one with
+ * UNKNOWN_TOPIC_OR_PARTITION before anything goes out. With a transactional id, `transactions`
+ * (producer-transactions.ts) gives init, begin, sendOffsets (KIP-447), commit and abort, and
+ * sends go into the open transaction only.
+ */
+import { Producer } from '@platformatic/kafka'
+import {
+  IllegalStateError, KafkaRequestError, tpKey, type ProducedRecord, type ProducerPort, type SendResult, SerialExecutor
+} from '@kstreams/core'
+import { BrokerConnections } from './broker-connections.js'
+import { viaCallback } from './callbacks.js'
+import type { PlatformaticClientConfig } from './platformatic-client-config.js'
+import { toKafkaRequestError } from './platformatic-errors.js'
+import { ProducerTransactions } from './producer-transactions.js'
+import { toMessage } from './record-conversion.js'
+
+const ACKS_ALL = -1
+/** platformatic's answer for a topic its Metadata request did not know (a UserError without a code). */
+const UNKNOWN_TOPIC = /^Unknown topic/
+
+type ClientProducer = Producer<Buffer, Buffer, Buffer, Buffer>
+
+export class PlatformaticProducer implements ProducerPort {
+  readonly #producer: ClientProducer
+  readonly #clientId: string
+  readonly #executor = new SerialExecutor()
+  readonly #connections: BrokerConnections
+  readonly #transactions: ProducerTransactions | undefined
+  #closed = false
+  readonly transactions?: ProducerPort['transactions']
+
+  constructor (options: { config: PlatformaticClientConfig, clientId: string, transactionalId: string | undefined }) {
+    const { config, transactionalId } = options
+    this.#clientId = options.clientId
+    const connection = config.connectionOptions()
+    this.#producer = new Producer<Buffer, Buffer, Buffer, Buffer>({
+      ...connection,
+      clientId: options.clientId,
+      bootstrapBrokers: [...config.bootstrap],
+      idempotent: true,
+      acks: ACKS_ALL,
+      autocreateTopics: false,
+      metadataMaxAge: config.metadataMaxAgeMs,
+      retries: config.retries,
+      retryDelay: config.retryDelayMs,
+      // InitProducerId as Java sends it for a new producer (platformatic's default is 0/0).
+      producerId: -1n,
+      producerEpoch: -1,
+      // The Produce ack timeout; for a transactional producer also the transaction timeout InitProducerId sends.
+      timeout: transactionalId === undefined ? config.requestTimeoutMs : config.transactionTimeoutMs,
+      ...(transactionalId === undefined ? {} : { transactionalId })
+    })
+    this.#connections = new BrokerConnections({ clientId: options.clientId, bootstrap: config.bootstrap, connection })
+    if (transactionalId !== undefined) {
+      const steps = new ProducerTransactions({
+        producer: this.#producer, transactionalId, clientId: options.clientId, connections: this.#connections, logger: config.logger, clock: config.clock, initTimeoutMs: config.requestTimeoutMs
+      })
+      this.#transactions = steps
+      this.transactions = {
+        init: async () => { await this.#step('init', async () => { await steps.init() }) },
+        begin: async () => { await this.#step('begin', async () => { await steps.begin() }) },
+        sendOffsets: async (groupId, generation, offsets) => { await this.#step('sendOffsets', async () => { await steps.sendOffsets(groupId, generation, offsets) }) },
+        commit: async () => { await this.#step('commit', async () => { await steps.end('commit') }) },
+        abort: async () => { await this.#step('abort', async () => { await steps.end('abort') }) }
+      }
+    }
+  }
+
+  async send (records: readonly ProducedRecord[]): Promise<SendResult> {
+    return await this.#step('send', async () => {
+      const result: SendResult = new Map()
+      if (records.length === 0) return result
+      const transaction = this.#transactions?.sending()
+      const counts = new Map<string, number>()
+      for (const record of records) {
+        const key = tpKey(record.topic, record.partition)
+        counts.set(key, (counts.get(key) ?? 0) + 1)
+      }
+      const what = `Send by producer ${this.#clientId}`
+      await this.#checkPartitions(records, what)
+      const messages = records.map(toMessage)
+      this.#transactions?.touch()
+      let produced
+      try {
+        produced = await viaCallback<Awaited<ReturnType<ClientProducer['send']>>>(cb => {
+          if (transaction === undefined) this.#producer.send({ messages, acks: ACKS_ALL }, cb)
+          else transaction.send({ messages, acks: ACKS_ALL }, cb)
+        })
+      } catch (error) {
+        const mapped = toKafkaRequestError(error, what)
+        if (mapped instanceof KafkaRequestError) this.#transactions?.failed(mapped)
+        throw mapped
+      }
+      for (const { topic, partition, offset } of produced.offsets ?? []) {
+        const key = tpKey(topic, partition)
+        const count = counts.get(key)
+        if (count !== undefined) result.set(key, Number(offset) + count - 1)
+      }
+      const missing = [...counts.keys()].filter(key => !result.has(key))
+      if (missing.length > 0) throw new KafkaRequestError('UNKNOWN_TOPIC_OR_PARTITION', `${what} failed: no acknowledgement for ${missing.join(', ')}`)
+      return result
+    })
+  }
+
+  async close (): Promise<void> {
+    if (this.#closed) return
+    this.#closed = true
+    await this.#executor.idle()
+    try {
+      await viaCallback(cb => { this.#producer.close(cb) })
+    } catch (error) {
+      throw toKafkaRequestError(error, `Closing producer ${this.#clientId}`)
+    } finally {
+      await this.#connections.close().catch(() => undefined)
+    }
+  }
+
+  /**
+   * Refuses records for topics or partitions the cluster does not have (platformatic would wrap
+   * the partition around); the metadata is reloaded once before a partition is refused.
+   */
+  async #checkPartitions (records: readonly ProducedRecord[], what: string): Promise<void> {
+    const topics = [...new Set(records.map(r => r.topic))]
+    for (const forceUpdate of [false, true]) {
+      let metadata
+      try {
+        metadata = await viaCallback<Awaited<ReturnType<ClientProducer['metadata']>>>(cb => { this.#producer.metadata({ topics, forceUpdate }, cb) })
+      } catch (error) {
+        if (error instanceof Error && UNKNOWN_TOPIC.test(error.message)) throw new KafkaRequestError('UNKNOWN_TOPIC_OR_PARTITION', `${what} failed: ${error.message}`, { cause: error })
+        throw toKafkaRequestError(error, `${what} (Metadata)`)
+      }
+      const countOf = (topic: string): number => metadata.topics.get(topic)?.partitionsCount ?? 0
+      const bad = records.find(r => !Number.isInteger(r.partition) || r.partition < 0 || r.partition >= countOf(r.topic))
+      if (bad === undefined) return
+      if (forceUpdate) {
+        throw new KafkaRequestError('UNKNOWN_TOPIC_OR_PARTITION', `${what} failed: ${tpKey(bad.topic, bad.partition)} does not exist (${bad.topic} has ${countOf(bad.topic)} partitions)`)
+      }
+    }
+  }
+
+  async #step<T> (what: string, run: () => Promise<T>): Promise<T> {
+    if (this.#closed) throw new IllegalStateError(`${what}() on closed producer ${this.#clientId}`)
+    return await this.#executor.run(run)
+  }
+}

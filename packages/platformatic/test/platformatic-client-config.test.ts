@@ -1,0 +1,67 @@
+/**
+ * The adapter's options and the runtime's settings, without a broker: ConfigErrors naming the
+ * key, SASL and TLS as platformatic takes them, the transaction timeout default, the factory's
+ * name and exactly-once flag, and nothing secret in what is logged.
+ */
+import { expect } from 'chai'
+import { ConfigError } from '@kstreams/core'
+import { PlatformaticClientFactory, platformatic } from '../src/index.js'
+import { redact, resolvePlatformaticConfig } from '../src/platformatic-client-config.js'
+import { RecordingLogger, testSettings } from '../../../tests/adapter-contract/contract-env.js'
+
+function configKey (fn: () => unknown): string {
+  try {
+    fn()
+  } catch (error) {
+    expect(error).to.be.instanceOf(ConfigError)
+    return (error as ConfigError).key
+  }
+  throw new Error('expected a ConfigError')
+}
+
+describe('platformatic client config', () => {
+  it('validates the options, naming platformatic.<option>', () => {
+    expect(configKey(() => platformatic({ retries: 1 }))).to.equal('platformatic.retries')
+    expect(configKey(() => platformatic({ metadataMaxAgeMs: 0 }))).to.equal('platformatic.metadataMaxAgeMs')
+    expect(configKey(() => platformatic({ retryDelayMs: -1 }))).to.equal('platformatic.retryDelayMs')
+    expect(configKey(() => platformatic({ retry: {} } as never))).to.equal('platformatic.retry')
+    expect(platformatic({ retries: 2, retryDelayMs: 0, metadataMaxAgeMs: 1000 })).to.be.a('function')
+  })
+
+  it('validates the settings it uses, naming the key', () => {
+    expect(configKey(() => resolvePlatformaticConfig(testSettings({ bootstrapServers: [' '] })))).to.equal('bootstrapServers')
+    expect(configKey(() => resolvePlatformaticConfig(testSettings({ bootstrapServers: ['host:notaport'] })))).to.equal('bootstrapServers')
+    expect(configKey(() => resolvePlatformaticConfig(testSettings({ requestTimeoutMs: 0 })))).to.equal('requestTimeoutMs')
+    expect(configKey(() => resolvePlatformaticConfig(testSettings({ sasl: { mechanism: 'aws' } })))).to.equal('sasl.mechanism')
+    expect(configKey(() => resolvePlatformaticConfig(testSettings({ sasl: { mechanism: 'plain', username: 'u' } })))).to.equal('sasl')
+  })
+
+  it('passes SASL and TLS to platformatic (mechanism upper-cased, an oauthBearerProvider as token provider)', async () => {
+    const plain = resolvePlatformaticConfig(testSettings({ ssl: true, sasl: { mechanism: 'scram-sha-512', username: 'u', password: 'p' } })).connectionOptions()
+    expect(plain.tls).to.deep.equal({})
+    expect(plain.sasl).to.deep.equal({ mechanism: 'SCRAM-SHA-512', username: 'u', password: 'p' })
+    const oauth = resolvePlatformaticConfig(testSettings({ sasl: { mechanism: 'oauthbearer', oauthBearerProvider: async () => ({ value: 'tok' }) } })).connectionOptions(1234)
+    expect(oauth.sasl!.mechanism).to.equal('OAUTHBEARER')
+    expect(await (oauth.sasl!.token as () => Promise<string>)()).to.equal('tok')
+    expect(oauth.requestTimeout).to.equal(1234)
+    expect(resolvePlatformaticConfig(testSettings({ ssl: { ca: 'x' } })).connectionOptions().tls).to.deep.equal({ ca: 'x' })
+  })
+
+  it('defaults the transaction timeout to 10000 (Kafka Streams under exactly-once) and parses brokers', () => {
+    const config = resolvePlatformaticConfig(testSettings({ bootstrapServers: ['a:1', 'b:29092', '[::1]:9093'] }))
+    expect(config.transactionTimeoutMs).to.equal(10_000)
+    expect(config.bootstrap).to.deep.equal([{ host: 'a', port: 1 }, { host: 'b', port: 29092 }, { host: '::1', port: 9093 }])
+    expect(resolvePlatformaticConfig(testSettings({ transactionTimeoutMs: 60_000 })).transactionTimeoutMs).to.equal(60_000)
+  })
+
+  it('is the @kstreams/platformatic factory with exactly-once v2, and logs no secret', () => {
+    const logger = new RecordingLogger()
+    const factory = new PlatformaticClientFactory(testSettings({ logger, sasl: { mechanism: 'plain', username: 'alice', password: 's3cret' }, ssl: { key: 'PRIVATE' } }))
+    expect(factory.name).to.equal('@kstreams/platformatic')
+    expect(factory.exactlyOnceV2).to.equal(true)
+    const logged = JSON.stringify(logger.lines)
+    expect(logged).to.include('plain')
+    expect(logged).not.to.include('s3cret').and.not.include('alice').and.not.include('PRIVATE')
+    expect(JSON.stringify(redact({ nested: { password: 'x', token: 'y' } }))).not.to.include('"x"')
+  })
+})

@@ -1,0 +1,122 @@
+/**
+ * AdminPort contract against a real broker: topic creation (idempotent, configs applied,
+ * broker-default replication, a bad config named), topic configs, partition counts with missing
+ * topics absent, committed offsets, beginning and end offsets (whether an open transaction counts
+ * is a capability), record deletion, listing.
+ */
+import { expect } from 'chai'
+import { isKafkaError } from '@kstreams/core'
+import type { AdapterUnderTest } from './adapter-under-test.js'
+import { clientsPerTest, createTopic, describeWithBroker, record, rejectionOf, testSettings, uniqueName, waitForEnd, whenCoordinatorReady } from './contract-env.js'
+
+export function adminContract (adapter: AdapterUnderTest): void {
+  describeWithBroker(`${adapter.name} AdminPort (broker)`, function () {
+    this.timeout(60_000)
+    const clients = clientsPerTest(() => adapter.client(testSettings()))
+
+    it('reads the offsets a group committed; partitions without a commit are absent', async () => {
+      const topic = await createTopic(clients().admin, 2)
+      const groupId = uniqueName('g')
+      // A commit outside any generation (generation -1, no member), as an admin tool makes it.
+      const coordinator = clients().coordinator(groupId)
+      await whenCoordinatorReady(async () => { await coordinator.commitOffsets({ generationId: -1, memberId: '' }, [{ topic, partition: 1, offset: 7 }]) })
+      const committed = await clients().admin.committedOffsets(groupId, [{ topic, partition: 0 }, { topic, partition: 1 }])
+      expect([...committed]).to.deep.equal([[`${topic}-1`, 7]])
+      expect((await clients().admin.committedOffsets(uniqueName('none'), [{ topic, partition: 0 }])).size).to.equal(0)
+    })
+
+    it('topicConfigs: each topic\'s configs, max.message.bytes included (set or the broker default); missing topics absent', async () => {
+      const small = uniqueName('kst-configs')
+      await clients().admin.createTopics([{ topic: small, numPartitions: 1, replicationFactor: -1, configs: { 'max.message.bytes': '2000' } }])
+      const plain = await createTopic(clients().admin, 1)
+      const configs = await clients().admin.topicConfigs!([small, plain, uniqueName('missing')])
+      expect([...configs.keys()].sort()).to.deep.equal([small, plain].sort())
+      expect(configs.get(small)!['max.message.bytes']).to.equal('2000')
+      expect(Number(configs.get(plain)!['max.message.bytes'])).to.be.greaterThan(1_000_000)
+    })
+
+    it('creates topics with the given partitions and configs, and leaves existing topics as they are', async () => {
+      const topic = uniqueName('kst-admin')
+      await clients().admin.createTopics([{ topic, numPartitions: 3, replicationFactor: -1, configs: { 'cleanup.policy': 'compact', 'retention.ms': '123456' } }])
+      await clients().admin.createTopics([
+        { topic, numPartitions: 5, replicationFactor: -1, configs: {} },
+        { topic: `${topic}-b`, numPartitions: 2, replicationFactor: 1, configs: {} }
+      ])
+
+      const counts = await clients().admin.partitionCounts([topic, `${topic}-b`])
+      expect(counts.get(topic)).to.equal(3)
+      expect(counts.get(`${topic}-b`)).to.equal(2)
+
+      // The configs as the broker describes them.
+      const entries = (await clients().admin.topicConfigs!([topic])).get(topic)!
+      expect(entries['cleanup.policy']).to.equal('compact')
+      expect(entries['retention.ms']).to.equal('123456')
+    })
+
+    it('leaves missing topics out of partitionCounts instead of failing', async () => {
+      const topic = await createTopic(clients().admin, 2)
+      const counts = await clients().admin.partitionCounts([topic, uniqueName('kst-missing')])
+      expect([...counts]).to.deep.equal([[topic, 2]])
+      expect((await clients().admin.partitionCounts([])).size).to.equal(0)
+    })
+
+    it('lists topics', async () => {
+      const topic = await createTopic(clients().admin, 1)
+      expect(await clients().admin.listTopics()).to.include(topic)
+    })
+
+    it('reports beginning and end offsets, and deletes records before an offset', async () => {
+      const topic = await createTopic(clients().admin, 2)
+      const producer = clients().producer()
+      await producer.send([0, 1, 2, 3, 4].map(i => record(topic, 0, `v${i}`)).concat([record(topic, 1, 'x')]))
+      const tps = [{ topic, partition: 0 }, { topic, partition: 1 }]
+
+      // The end offset (the last stable offset where it is not the high watermark) may trail the acknowledgement by a moment.
+      let ends = await clients().admin.endOffsets(tps)
+      for (let i = 0; i < 50 && (ends.get(`${topic}-0`) !== 5 || ends.get(`${topic}-1`) !== 1); i++) {
+        await new Promise(resolve => setTimeout(resolve, 100))
+        ends = await clients().admin.endOffsets(tps)
+      }
+      expect([...ends]).to.deep.equal([[`${topic}-0`, 5], [`${topic}-1`, 1]])
+      expect([...await clients().admin.beginningOffsets(tps)]).to.deep.equal([[`${topic}-0`, 0], [`${topic}-1`, 0]])
+
+      await clients().admin.deleteRecords([{ topic, partition: 0, offset: 3 }])
+      expect((await clients().admin.beginningOffsets(tps)).get(`${topic}-0`)).to.equal(3)
+      expect((await clients().admin.endOffsets(tps)).get(`${topic}-0`)).to.equal(5)
+    })
+
+    it('names UNKNOWN_TOPIC_OR_PARTITION for offsets of a missing topic or partition, and fails with ILLEGAL_STATE once closed', async () => {
+      const missingTopic = await rejectionOf(clients().admin.endOffsets([{ topic: uniqueName('kst-missing'), partition: 0 }]))
+      expect(isKafkaError(missingTopic, 'UNKNOWN_TOPIC_OR_PARTITION'), String(missingTopic)).to.equal(true)
+      const topic = await createTopic(clients().admin, 1)
+      const missingPartition = await rejectionOf(clients().admin.beginningOffsets([{ topic, partition: 3 }]))
+      expect(isKafkaError(missingPartition, 'UNKNOWN_TOPIC_OR_PARTITION'), String(missingPartition)).to.equal(true)
+
+      await clients().admin.close()
+      await clients().admin.close()
+      const closed = await rejectionOf(clients().admin.listTopics())
+      expect((closed as { code: string }).code).to.equal('ILLEGAL_STATE')
+    })
+
+    const endOffsets = adapter.capabilities.endOffsetsAreHighWatermarks
+      ? 'gives the high watermark as the end offset, an open transaction\'s records included'
+      : 'gives the last stable offset as the end offset: an open transaction\'s records are not counted until it ends'
+    it(endOffsets, async () => {
+      const topic = await createTopic(clients().admin, 1)
+      const producer = clients().producer(uniqueName('tx'))
+      await producer.transactions!.begin()
+      await producer.send([record(topic, 0, 'open')])
+      const end = adapter.capabilities.endOffsetsAreHighWatermarks ? 1 : 0
+      expect([...await clients().admin.endOffsets([{ topic, partition: 0 }])]).to.deep.equal([[`${topic}-0`, end]])
+      await producer.transactions!.abort()
+      // Once the transaction ended, its records and marker count either way.
+      await waitForEnd(clients().admin, topic, 0, 2)
+    })
+
+    it('refuses CreateTopics with a bad config value with the broker\'s error name', async () => {
+      const error = await rejectionOf(clients().admin.createTopics([{ topic: uniqueName('kst-bad'), numPartitions: 1, replicationFactor: -1, configs: { 'cleanup.policy': 'no-such-policy' } }]))
+      expect(isKafkaError(error), String(error)).to.equal(true)
+      expect((error as { errorName: string }).errorName).to.equal('INVALID_CONFIG')
+    })
+  })
+}
