@@ -17,7 +17,7 @@ import { fetchGroupOffsets } from './group-offsets.js'
 import { PartitionLeaders } from './partition-leaders.js'
 import type { PlatformaticClientConfig } from './platformatic-client-config.js'
 import { fromErrorCode } from './platformatic-errors.js'
-import { leadersOrFail, PlatformaticFetcher } from './platformatic-fetcher.js'
+import { forgettingLeadersOnFailure, leadersOrFail, PlatformaticFetcher } from './platformatic-fetcher.js'
 
 const TOPIC_ALREADY_EXISTS = 36
 const TOPIC_RESOURCE = 2
@@ -88,11 +88,11 @@ export class PlatformaticAdmin implements AdminPort {
     const byNode = await leadersOrFail(this.#leaders, offsets, what)
     const wanted = new Map(offsets.map(o => [tpKey(o.topic, o.partition), o.offset]))
     await Promise.all([...byNode].map(async ([node, list]) => {
-      const connection = await this.#connections.node(node, what)
       const topics = groupByTopic(list).map(({ topic, items }) => ({
         name: topic, partitions: items.map(tp => ({ partitionIndex: tp.partition, offset: BigInt(wanted.get(tpKey(tp.topic, tp.partition))!) }))
       }))
-      const response = await this.#connections.request(connection, deleteRecordsV2.api, [topics, this.#requestTimeoutMs], what)
+      const response = await forgettingLeadersOnFailure(this.#leaders, topics, async () =>
+        await this.#connections.request(await this.#connections.node(node, what), deleteRecordsV2.api, [topics, this.#requestTimeoutMs], what))
       for (const { name, partitions } of response.topics) {
         const failed = partitions.find(p => p.errorCode !== 0)
         if (failed === undefined) continue

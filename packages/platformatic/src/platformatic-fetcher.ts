@@ -85,9 +85,9 @@ export class PlatformaticFetcher implements FetchPort {
     const byNode = await leadersOrFail(this.#leaders, partitions, what)
     const timestamp = spec === 'earliest' ? EARLIEST_TIMESTAMP : LATEST_TIMESTAMP
     await Promise.all([...byNode].map(async ([node, list]) => {
-      const connection = await this.#connections.node(node, what)
       const topics = groupByTopic(list).map(({ topic, items }) => ({ name: topic, partitions: items.map(tp => ({ partitionIndex: tp.partition, currentLeaderEpoch: -1, timestamp })) }))
-      const response = await this.#connections.request(connection, listOffsetsV9.api, [CONSUMER_REPLICA, isolationLevelCode(isolationLevel), topics], what)
+      const response = await forgettingLeadersOnFailure(this.#leaders, topics, async () =>
+        await this.#connections.request(await this.#connections.node(node, what), listOffsetsV9.api, [CONSUMER_REPLICA, isolationLevelCode(isolationLevel), topics], what))
       for (const { name, partitions: list } of response.topics) {
         for (const p of list) {
           if (p.errorCode !== 0) {
@@ -124,6 +124,19 @@ export class PlatformaticFetcher implements FetchPort {
 }
 
 /** The partitions grouped by leader node; rejects naming the first partition that has none after a metadata refresh. */
+/**
+ * A request to a partition leader; when it fails as a whole (the broker went away, a timeout), the
+ * cached leaders of its topics are forgotten, so the retry asks the metadata where they are now.
+ */
+export async function forgettingLeadersOnFailure<T> (leaders: PartitionLeaders, topics: ReadonlyArray<{ readonly name: string }>, request: () => Promise<T>): Promise<T> {
+  try {
+    return await request()
+  } catch (error) {
+    for (const { name } of topics) leaders.invalidate(name)
+    throw error
+  }
+}
+
 export async function leadersOrFail (leaders: PartitionLeaders, partitions: readonly TopicPartition[], what: string): Promise<Map<number, TopicPartition[]>> {
   let found = await leaders.leaders(partitions, false)
   const missing = partitions.filter(tp => !found.has(tpKey(tp.topic, tp.partition)))

@@ -21,8 +21,8 @@ describe('Fault: the single broker restarts under load (own cluster)', function 
     await cluster?.stop()
   })
 
-  async function outage (downMs: number): Promise<void> {
-    const app = await FaultApp.create({ name: `br${downMs / 1000}`, servers: cluster.bootstrapServers, partitions: 4 })
+  async function outage (downMs: number, guarantee: 'at_least_once' | 'exactly_once_v2' = 'at_least_once'): Promise<void> {
+    const app = await FaultApp.create({ name: `br${downMs / 1000}`, servers: cluster.bootstrapServers, partitions: 4, guarantee })
     try {
       await Promise.all([app.start(), app.start()])
       await app.waitAllRunning()
@@ -48,5 +48,9 @@ describe('Fault: the single broker restarts under load (own cluster)', function 
 
   it('down ~90 s: no instance reaches ERROR, no count ends below the true count, every store equals its changelog', async () => {
     await outage(90000)
+  })
+
+  it('under exactly_once_v2 (@kstreams/platformatic), down ~20 s, transactions open: no ERROR, every count exact, stores equal their changelogs', async () => {
+    await outage(20000, 'exactly_once_v2')
   })
 })

@@ -70,9 +70,9 @@ describe('Fault: one of three brokers killed (coordinator, output leader, change
     console.log(`      ${what}: broker ${nodeId} down ${downMs} ms (until output moved on), back in sync after ${Date.now() - killedAt} ms`)
   }
 
-  async function scenario (name: string, kills: (app: FaultApp) => Promise<void>): Promise<void> {
+  async function scenario (name: string, kills: (app: FaultApp) => Promise<void>, guarantee: 'at_least_once' | 'exactly_once_v2' = 'at_least_once'): Promise<void> {
     const app = await FaultApp.create({
-      name, servers: cluster.bootstrapServers, replicationFactor: 3, topicConfigs: { 'min.insync.replicas': '2' }
+      name, servers: cluster.bootstrapServers, replicationFactor: 3, topicConfigs: { 'min.insync.replicas': '2' }, guarantee
     })
     try {
       await Promise.all([app.start(), app.start(), app.start()])
@@ -113,5 +113,11 @@ describe('Fault: one of three brokers killed (coordinator, output leader, change
       const changelogLeader = await leaderOf(app.changelog, 1)
       await killAndRestart(app, changelogLeader, 'changelog partition 1 leader')
     })
+  })
+
+  it('under exactly_once_v2 (@kstreams/platformatic), each broker killed and restarted in turn (every group and transaction coordinator and leader moves): no ERROR, every count exact', async () => {
+    await scenario('b3eos', async app => {
+      for (const node of (await cluster.status()).map(s => s.nodeId)) await killAndRestart(app, node, `broker ${node}`)
+    }, 'exactly_once_v2')
   })
 })

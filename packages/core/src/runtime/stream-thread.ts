@@ -285,7 +285,11 @@ export class StreamThread {
    */
   async #onTransactionFailed (error: StreamsError): Promise<void> {
     this.#o.logger.warn(`${this.name}: ${error.message}`)
-    await this.#abortTransaction(false)
+    // The producer is replaced after the abort, whatever the client thinks of its transaction: the
+    // new one's InitProducerId makes sure the coordinator holds no transaction of this id open (one
+    // left open would hold the restores of the revived tasks back until the transaction timeout).
+    await this.#abortTransaction(true)
+    await this.#producer.initTransactions(this.#o.config.taskTimeoutMs)
     await this.#tasks.reviveActiveTasks()
     this.#lastCommit = this.#o.clock.milliseconds()
     this.#ensureRestoreLoop()
