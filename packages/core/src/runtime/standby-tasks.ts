@@ -103,8 +103,7 @@ export class StandbyTasks {
       if (!isTaskCorrupted(err)) throw err
       this.#o.logger.warn(`${err.message}; wiping the local state of standby task ${id.toString()}`)
       task.close()
-      await task.whenStoresClosed()
-      await this.#o.stateDirectory.wipeTask(id, this.#o.lockOwner)
+      await this.#o.stateDirectory.wipeTask(id, this.#o.lockOwner, task)
       return await this.create(id)
     }
     this.#standbys.set(id.toString(), { id, task, stateManager })
@@ -133,10 +132,7 @@ export class StandbyTasks {
     try {
       if (checkpoint) await s.stateManager.maybeCheckpoint(true)
       s.task.close()
-      if (wipe) {
-        await s.task.whenStoresClosed()
-        await this.#o.stateDirectory.wipeTask(s.id, this.#o.lockOwner)
-      }
+      if (wipe) await this.#o.stateDirectory.wipeTask(s.id, this.#o.lockOwner, s.task)
     } finally {
       this.#o.stateDirectory.unlockTask(s.id, this.#o.lockOwner)
     }

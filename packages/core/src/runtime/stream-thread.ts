@@ -300,8 +300,7 @@ export class StreamThread {
     if (!this.#producer.eosEnabled) return
     // The send in flight ends first: the abort must not cross it.
     await this.#collector.reset()
-    await this.#producer.abortTransaction()
-    if (resetProducer) await this.#producer.reset()
+    await this.#producer.abortTransaction(resetProducer)
   }
 
   async #onRevoked (): Promise<void> {

@@ -95,18 +95,21 @@ export class StreamsProducer implements ProducerPort {
   }
 
   /**
-   * Aborts the open transaction, if any. A producer that cannot abort (fenced, or its state
-   * broken by a failed commit) is replaced: the new one's InitProducerId aborts what is left.
+   * Aborts the open transaction, if any, and replaces the producer when `replace` or when it
+   * cannot abort (fenced, or its state broken by a failed commit): the new one's InitProducerId
+   * aborts what is left.
    */
-  async abortTransaction (): Promise<void> {
-    if (!this.#inFlight) return
-    this.#inFlight = false
-    try {
-      await this.#transactions().abort()
-    } catch (error) {
-      this.#o.logger.info(`${this.#o.clientId}: aborting the transaction failed (${error instanceof Error ? error.message : String(error)}); replacing the producer`)
-      await this.reset()
+  async abortTransaction (replace = false): Promise<void> {
+    if (this.#inFlight) {
+      this.#inFlight = false
+      try {
+        await this.#transactions().abort()
+      } catch (error) {
+        this.#o.logger.info(`${this.#o.clientId}: aborting the transaction failed (${error instanceof Error ? error.message : String(error)}); replacing the producer`)
+        replace = true
+      }
     }
+    if (replace) await this.reset()
   }
 
   /** A new producer with the same transactional id (after fencing or a lost membership); init again before the next transaction. */

@@ -257,8 +257,7 @@ export class TaskManager {
       if (!isTaskCorrupted(err)) throw err
       this.#o.logger.warn(`${err.message}; wiping the local state of task ${id.toString()} and restoring it from the beginning`)
       task.close()
-      await task.whenStoresClosed()
-      await this.#o.stateDirectory.wipeTask(id, this)
+      await this.#o.stateDirectory.wipeTask(id, this, task)
       return await this.#createTask(id, partitions)
     }
     const remaining = (): number => this.#o.changelogReader.progress().reduce((n, p) => p.taskId?.equals(id) === true ? n + p.remaining : n, 0)
@@ -294,8 +293,7 @@ export class TaskManager {
   async #wipeAndReinitialize (t: ManagedTask): Promise<void> {
     this.#o.changelogReader.unregister(this.#changelogPartitions(t))
     t.task.close()
-    await t.task.whenStoresClosed()
-    await this.#o.stateDirectory.wipeTask(t.id, this)
+    await this.#o.stateDirectory.wipeTask(t.id, this, t.task)
     this.#tasks.delete(t.id.toString())
     const fresh = await this.#createTask(t.id, t.partitions)
     for (const p of fresh.partitions) this.#byPartition.set(tpKey(p.topic, p.partition), fresh)
@@ -431,10 +429,7 @@ export class TaskManager {
     try {
       t.task.close()
       // Before the lock is let go: the next owner must not open what is being deleted.
-      if (wipe) {
-        await t.task.whenStoresClosed()
-        await this.#o.stateDirectory.wipeTask(t.id, this)
-      }
+      if (wipe) await this.#o.stateDirectory.wipeTask(t.id, this, t.task)
     } finally {
       this.#o.stateDirectory.unlockTask(t.id, this)
     }

@@ -183,7 +183,10 @@ export class StateDirectory {
    * Deletes one task's local state (it will be restored from its changelog), for `owner`, which
    * holds its lock or takes it; STATE_DIR_LOCKED when another thread holds it.
    */
-  async wipeTask (taskId: TaskId, owner: object): Promise<void> {
+  async wipeTask (taskId: TaskId, owner: object, closed?: { whenStoresClosed: () => Promise<void> }): Promise<void> {
+    // A store that closes in the background (RocksDB) must let go of its files first: deleting
+    // them under it, then reopening, corrupts the new store.
+    await closed?.whenStoresClosed()
     const held = this.#taskOwners.get(taskId.toString()) === owner
     if (!this.tryLockTask(taskId, owner)) {
       throw new StreamsError('STATE_DIR_LOCKED', `Cannot wipe the state of task ${taskId.toString()}: another stream thread uses it`, { taskId: taskId.toString() })
