@@ -62,7 +62,12 @@ export interface AdapterUnderTest {
  * them is visible: require_stable where the adapter has it, otherwise polled until they appear
  * (the coordinator writes them after EndTxn returns).
  */
-export async function offsetsAfterTransaction (adapter: AdapterUnderTest, port: GroupCoordinatorPort, partitions: readonly TopicPartition[], expected: number): Promise<Map<string, CommittedOffset>> {
+export async function offsetsAfterTransaction(
+  adapter: AdapterUnderTest,
+  port: GroupCoordinatorPort,
+  partitions: readonly TopicPartition[],
+  expected: number
+): Promise<Map<string, CommittedOffset>> {
   if (adapter.capabilities.requireStable) return await stableOffsets(port, partitions)
   let committed = new Map<string, CommittedOffset>()
   await waitFor(`${expected} committed offsets`, async () => (committed = await port.fetchCommittedOffsets(partitions)).size === expected)

@@ -7,9 +7,19 @@
 import { expect } from 'chai'
 import { isKafkaError } from '@kstreams/core'
 import type { AdapterUnderTest } from './adapter-under-test.js'
-import { clientsPerTest, createTopic, describeWithBroker, record, rejectionOf, testSettings, uniqueName, waitForEnd, whenCoordinatorReady } from './contract-env.js'
+import {
+  clientsPerTest,
+  createTopic,
+  describeWithBroker,
+  record,
+  rejectionOf,
+  testSettings,
+  uniqueName,
+  waitForEnd,
+  whenCoordinatorReady
+} from './contract-env.js'
 
-export function adminContract (adapter: AdapterUnderTest): void {
+export function adminContract(adapter: AdapterUnderTest): void {
   describeWithBroker(`${adapter.name} AdminPort (broker)`, function () {
     this.timeout(60_000)
     const clients = clientsPerTest(() => adapter.client(testSettings()))
@@ -19,15 +29,22 @@ export function adminContract (adapter: AdapterUnderTest): void {
       const groupId = uniqueName('g')
       // A commit outside any generation (generation -1, no member), as an admin tool makes it.
       const coordinator = clients().coordinator(groupId)
-      await whenCoordinatorReady(async () => { await coordinator.commitOffsets({ generationId: -1, memberId: '' }, [{ topic, partition: 1, offset: 7 }]) })
-      const committed = await clients().admin.committedOffsets(groupId, [{ topic, partition: 0 }, { topic, partition: 1 }])
+      await whenCoordinatorReady(async () => {
+        await coordinator.commitOffsets({ generationId: -1, memberId: '' }, [{ topic, partition: 1, offset: 7 }])
+      })
+      const committed = await clients().admin.committedOffsets(groupId, [
+        { topic, partition: 0 },
+        { topic, partition: 1 }
+      ])
       expect([...committed]).to.deep.equal([[`${topic}-1`, 7]])
       expect((await clients().admin.committedOffsets(uniqueName('none'), [{ topic, partition: 0 }])).size).to.equal(0)
     })
 
-    it('topicConfigs: each topic\'s configs, max.message.bytes included (set or the broker default); missing topics absent', async () => {
+    it("topicConfigs: each topic's configs, max.message.bytes included (set or the broker default); missing topics absent", async () => {
       const small = uniqueName('kst-configs')
-      await clients().admin.createTopics([{ topic: small, numPartitions: 1, replicationFactor: -1, configs: { 'max.message.bytes': '2000' } }])
+      await clients().admin.createTopics([
+        { topic: small, numPartitions: 1, replicationFactor: -1, configs: { 'max.message.bytes': '2000' } }
+      ])
       const plain = await createTopic(clients().admin, 1)
       const configs = await clients().admin.topicConfigs!([small, plain, uniqueName('missing')])
       expect([...configs.keys()].sort()).to.deep.equal([small, plain].sort())
@@ -37,7 +54,9 @@ export function adminContract (adapter: AdapterUnderTest): void {
 
     it('creates topics with the given partitions and configs, and leaves existing topics as they are', async () => {
       const topic = uniqueName('kst-admin')
-      await clients().admin.createTopics([{ topic, numPartitions: 3, replicationFactor: -1, configs: { 'cleanup.policy': 'compact', 'retention.ms': '123456' } }])
+      await clients().admin.createTopics([
+        { topic, numPartitions: 3, replicationFactor: -1, configs: { 'cleanup.policy': 'compact', 'retention.ms': '123456' } }
+      ])
       await clients().admin.createTopics([
         { topic, numPartitions: 5, replicationFactor: -1, configs: {} },
         { topic: `${topic}-b`, numPartitions: 2, replicationFactor: 1, configs: {} }
@@ -69,7 +88,10 @@ export function adminContract (adapter: AdapterUnderTest): void {
       const topic = await createTopic(clients().admin, 2)
       const producer = clients().producer()
       await producer.send([0, 1, 2, 3, 4].map(i => record(topic, 0, `v${i}`)).concat([record(topic, 1, 'x')]))
-      const tps = [{ topic, partition: 0 }, { topic, partition: 1 }]
+      const tps = [
+        { topic, partition: 0 },
+        { topic, partition: 1 }
+      ]
 
       // The end offset (the last stable offset where it is not the high watermark) may trail the acknowledgement by a moment.
       let ends = await clients().admin.endOffsets(tps)
@@ -77,8 +99,14 @@ export function adminContract (adapter: AdapterUnderTest): void {
         await new Promise(resolve => setTimeout(resolve, 100))
         ends = await clients().admin.endOffsets(tps)
       }
-      expect([...ends]).to.deep.equal([[`${topic}-0`, 5], [`${topic}-1`, 1]])
-      expect([...await clients().admin.beginningOffsets(tps)]).to.deep.equal([[`${topic}-0`, 0], [`${topic}-1`, 0]])
+      expect([...ends]).to.deep.equal([
+        [`${topic}-0`, 5],
+        [`${topic}-1`, 1]
+      ])
+      expect([...(await clients().admin.beginningOffsets(tps))]).to.deep.equal([
+        [`${topic}-0`, 0],
+        [`${topic}-1`, 0]
+      ])
 
       await clients().admin.deleteRecords([{ topic, partition: 0, offset: 3 }])
       expect((await clients().admin.beginningOffsets(tps)).get(`${topic}-0`)).to.equal(3)
@@ -99,22 +127,26 @@ export function adminContract (adapter: AdapterUnderTest): void {
     })
 
     const endOffsets = adapter.capabilities.endOffsetsAreHighWatermarks
-      ? 'gives the high watermark as the end offset, an open transaction\'s records included'
-      : 'gives the last stable offset as the end offset: an open transaction\'s records are not counted until it ends'
+      ? "gives the high watermark as the end offset, an open transaction's records included"
+      : "gives the last stable offset as the end offset: an open transaction's records are not counted until it ends"
     it(endOffsets, async () => {
       const topic = await createTopic(clients().admin, 1)
       const producer = clients().producer(uniqueName('tx'))
       await producer.transactions!.begin()
       await producer.send([record(topic, 0, 'open')])
       const end = adapter.capabilities.endOffsetsAreHighWatermarks ? 1 : 0
-      expect([...await clients().admin.endOffsets([{ topic, partition: 0 }])]).to.deep.equal([[`${topic}-0`, end]])
+      expect([...(await clients().admin.endOffsets([{ topic, partition: 0 }]))]).to.deep.equal([[`${topic}-0`, end]])
       await producer.transactions!.abort()
       // Once the transaction ended, its records and marker count either way.
       await waitForEnd(clients().admin, topic, 0, 2)
     })
 
-    it('refuses CreateTopics with a bad config value with the broker\'s error name', async () => {
-      const error = await rejectionOf(clients().admin.createTopics([{ topic: uniqueName('kst-bad'), numPartitions: 1, replicationFactor: -1, configs: { 'cleanup.policy': 'no-such-policy' } }]))
+    it("refuses CreateTopics with a bad config value with the broker's error name", async () => {
+      const error = await rejectionOf(
+        clients().admin.createTopics([
+          { topic: uniqueName('kst-bad'), numPartitions: 1, replicationFactor: -1, configs: { 'cleanup.policy': 'no-such-policy' } }
+        ])
+      )
       expect(isKafkaError(error), String(error)).to.equal(true)
       expect((error as { errorName: string }).errorName).to.equal('INVALID_CONFIG')
     })

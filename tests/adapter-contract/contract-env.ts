@@ -8,14 +8,28 @@
  */
 import { randomUUID } from 'node:crypto'
 import {
-  Headers, isKafkaError, isPartitionError, tpKey,
-  type AdminPort, type CommittedOffset, type FetchedRecord, type FetchPort, type GroupCoordinatorPort, type IsolationLevel,
-  type KafkaClientFactory, type KafkaClientSettings, type Logger, type ProducedRecord, type ProducerPort, type TopicPartition
+  Headers,
+  isKafkaError,
+  isPartitionError,
+  tpKey,
+  type AdminPort,
+  type CommittedOffset,
+  type FetchedRecord,
+  type FetchPort,
+  type GroupCoordinatorPort,
+  type IsolationLevel,
+  type KafkaClientFactory,
+  type KafkaClientSettings,
+  type Logger,
+  type ProducedRecord,
+  type ProducerPort,
+  type TopicPartition
 } from '@kstreams/core'
 
-const SKIP_REASON = 'skipped: KAFKA_BOOTSTRAP_SERVERS is not set (start a broker with `npm run -s kafka -- start` and export the address it prints)'
+const SKIP_REASON =
+  'skipped: KAFKA_BOOTSTRAP_SERVERS is not set (start a broker with `npm run -s kafka -- start` and export the address it prints)'
 
-export function bootstrapServers (): string | undefined {
+export function bootstrapServers(): string | undefined {
   const servers = process.env.KAFKA_BOOTSTRAP_SERVERS
   return servers === undefined || servers.trim() === '' ? undefined : servers
 }
@@ -24,25 +38,33 @@ export function bootstrapServers (): string | undefined {
  * A `describe` of tests that need the broker: skipped, the reason in its title, when
  * KAFKA_BOOTSTRAP_SERVERS is not set.
  */
-export function describeWithBroker (title: string, body: (this: Mocha.Suite) => void): void {
+export function describeWithBroker(title: string, body: (this: Mocha.Suite) => void): void {
   if (bootstrapServers() === undefined) describe.skip(`${title} [${SKIP_REASON}]`, body)
   else describe(title, body)
 }
 
-export function uniqueName (prefix: string): string {
+export function uniqueName(prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`
 }
 
 /** Collects log lines (the client library's included) for assertions. */
 export class RecordingLogger implements Logger {
-  readonly lines: Array<{ level: string, message: string, fields: Record<string, unknown> | undefined }> = []
-  debug (message: string, fields?: Record<string, unknown>): void { this.lines.push({ level: 'debug', message, fields }) }
-  info (message: string, fields?: Record<string, unknown>): void { this.lines.push({ level: 'info', message, fields }) }
-  warn (message: string, fields?: Record<string, unknown>): void { this.lines.push({ level: 'warn', message, fields }) }
-  error (message: string, fields?: Record<string, unknown>): void { this.lines.push({ level: 'error', message, fields }) }
+  readonly lines: Array<{ level: string; message: string; fields: Record<string, unknown> | undefined }> = []
+  debug(message: string, fields?: Record<string, unknown>): void {
+    this.lines.push({ level: 'debug', message, fields })
+  }
+  info(message: string, fields?: Record<string, unknown>): void {
+    this.lines.push({ level: 'info', message, fields })
+  }
+  warn(message: string, fields?: Record<string, unknown>): void {
+    this.lines.push({ level: 'warn', message, fields })
+  }
+  error(message: string, fields?: Record<string, unknown>): void {
+    this.lines.push({ level: 'error', message, fields })
+  }
 }
 
-export function testSettings (overrides: Partial<KafkaClientSettings> = {}): KafkaClientSettings {
+export function testSettings(overrides: Partial<KafkaClientSettings> = {}): KafkaClientSettings {
   return {
     bootstrapServers: (bootstrapServers() ?? '127.0.0.1:1').split(','),
     clientId: 'kstreams-test',
@@ -58,14 +80,16 @@ export function testSettings (overrides: Partial<KafkaClientSettings> = {}): Kaf
 /** Closes what a test opened, in reverse order, ignoring errors. */
 export class Cleanup {
   readonly #steps: Array<() => Promise<unknown>> = []
-  add<T> (value: T, close: (value: T) => Promise<unknown>): T {
+  add<T>(value: T, close: (value: T) => Promise<unknown>): T {
     this.#steps.push(async () => await close(value))
     return value
   }
 
-  async run (): Promise<void> {
+  async run(): Promise<void> {
     while (this.#steps.length > 0) {
-      try { await this.#steps.pop()!() } catch {}
+      try {
+        await this.#steps.pop()!()
+      } catch {}
     }
   }
 }
@@ -80,25 +104,33 @@ export class TestClients {
   #admin: AdminPort | undefined
   #fetcher: FetchPort | undefined
 
-  constructor (factory: KafkaClientFactory) {
+  constructor(factory: KafkaClientFactory) {
     this.factory = factory
   }
 
-  get admin (): AdminPort {
-    return this.#admin ??= this.cleanup.add(this.factory.admin({ clientId: uniqueName('admin') }), async a => { await a.close() })
+  get admin(): AdminPort {
+    return (this.#admin ??= this.cleanup.add(this.factory.admin({ clientId: uniqueName('admin') }), async a => {
+      await a.close()
+    }))
   }
 
-  get fetcher (): FetchPort {
-    return this.#fetcher ??= this.cleanup.add(this.factory.fetcher({ clientId: uniqueName('fetcher') }), async f => { await f.close() })
+  get fetcher(): FetchPort {
+    return (this.#fetcher ??= this.cleanup.add(this.factory.fetcher({ clientId: uniqueName('fetcher') }), async f => {
+      await f.close()
+    }))
   }
 
-  producer (transactionalId?: string): ProducerPort {
+  producer(transactionalId?: string): ProducerPort {
     const options = { clientId: uniqueName('p'), ...(transactionalId === undefined ? {} : { transactionalId }) }
-    return this.cleanup.add(this.factory.producer(options), async p => { await p.close() })
+    return this.cleanup.add(this.factory.producer(options), async p => {
+      await p.close()
+    })
   }
 
-  coordinator (groupId: string): GroupCoordinatorPort {
-    return this.cleanup.add(this.factory.groupCoordinator({ groupId, clientId: uniqueName('member') }), async c => { await c.close() })
+  coordinator(groupId: string): GroupCoordinatorPort {
+    return this.cleanup.add(this.factory.groupCoordinator({ groupId, clientId: uniqueName('member') }), async c => {
+      await c.close()
+    })
   }
 }
 
@@ -106,27 +138,47 @@ export class TestClients {
  * Gives every test of the enclosing `describe` its own TestClients from `factory()` (made before
  * the test, closed after it); the returned function is the current test's.
  */
-export function clientsPerTest (factory: () => KafkaClientFactory): () => TestClients {
+export function clientsPerTest(factory: () => KafkaClientFactory): () => TestClients {
   let clients: TestClients | undefined
-  beforeEach(() => { clients = new TestClients(factory()) })
-  afterEach(async () => { await clients?.cleanup.run() })
+  beforeEach(() => {
+    clients = new TestClients(factory())
+  })
+  afterEach(async () => {
+    await clients?.cleanup.run()
+  })
   return () => clients!
 }
 
-export async function createTopic (admin: AdminPort, partitions: number, prefix = 'topic', configs: Record<string, string> = {}): Promise<string> {
+export async function createTopic(
+  admin: AdminPort,
+  partitions: number,
+  prefix = 'topic',
+  configs: Record<string, string> = {}
+): Promise<string> {
   const topic = uniqueName(`kst-${prefix}`)
   await admin.createTopics([{ topic, numPartitions: partitions, replicationFactor: -1, configs }])
   return topic
 }
 
-export function record (topic: string, partition: number, value: string, key: string | null = null, headers = new Headers()): ProducedRecord {
+export function record(
+  topic: string,
+  partition: number,
+  value: string,
+  key: string | null = null,
+  headers = new Headers()
+): ProducedRecord {
   return { topic, partition, key: key === null ? null : Buffer.from(key), value: Buffer.from(value), headers, timestamp: 1_700_000_000_000 }
 }
 
 export const values = (records: readonly FetchedRecord[]): string[] => records.map(r => r.value?.toString() ?? 'null')
 
 /** `detail` adds what was seen instead to the timeout error, for diagnosing a failure in CI. */
-export async function waitFor (what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000, detail?: () => string): Promise<void> {
+export async function waitFor(
+  what: string,
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs = 20_000,
+  detail?: () => string
+): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${detail === undefined ? '' : `; saw ${detail()}`}`)
@@ -138,25 +190,32 @@ export async function waitFor (what: string, condition: () => boolean | Promise<
  * Waits until the partition's end offset (AdminPort.endOffsets) is `end`: transaction markers
  * are written after commit() returns, asynchronously.
  */
-export async function waitForEnd (admin: AdminPort, topic: string, partition: number, end: number): Promise<void> {
-  await waitFor(`end offset ${end} of ${topic}-${partition}`, async () =>
-    (await admin.endOffsets([{ topic, partition }])).get(`${topic}-${partition}`) === end)
+export async function waitForEnd(admin: AdminPort, topic: string, partition: number, end: number): Promise<void> {
+  await waitFor(
+    `end offset ${end} of ${topic}-${partition}`,
+    async () => (await admin.endOffsets([{ topic, partition }])).get(`${topic}-${partition}`) === end
+  )
 }
 
-export async function sleep (ms: number): Promise<void> {
+export async function sleep(ms: number): Promise<void> {
   await new Promise(resolve => setTimeout(resolve, ms))
 }
 
 /** The rejection of `promise` (fails the test if it resolves). */
-export async function rejectionOf (promise: Promise<unknown>): Promise<unknown> {
-  return await promise.then(value => { throw new Error(`expected a rejection, got ${String(value)}`) }, (error: unknown) => error)
+export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  return await promise.then(
+    value => {
+      throw new Error(`expected a rejection, got ${String(value)}`)
+    },
+    (error: unknown) => error
+  )
 }
 
 /**
  * Runs `request` again while the group coordinator is not ready (a fresh broker loads
  * __consumer_offsets first): the runtime retries these, the port does not.
  */
-export async function whenCoordinatorReady<T> (request: () => Promise<T>): Promise<T> {
+export async function whenCoordinatorReady<T>(request: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await request()
@@ -168,7 +227,13 @@ export async function whenCoordinatorReady<T> (request: () => Promise<T>): Promi
 }
 
 /** Every record of a partition from `offset` to its end (as `isolationLevel` sees it), fetched through the FetchPort. */
-export async function readPartition (fetcher: FetchPort, topic: string, partition: number, isolationLevel: IsolationLevel, offset = 0): Promise<FetchedRecord[]> {
+export async function readPartition(
+  fetcher: FetchPort,
+  topic: string,
+  partition: number,
+  isolationLevel: IsolationLevel,
+  offset = 0
+): Promise<FetchedRecord[]> {
   const records: FetchedRecord[] = []
   let refresh = false
   for (let i = 0; i < 50; i++) {
@@ -178,7 +243,14 @@ export async function readPartition (fetcher: FetchPort, topic: string, partitio
       await sleep(100)
       continue
     }
-    const [answer] = await fetcher.fetch({ node, partitions: [{ topic, partition, offset }], isolationLevel, maxWaitMs: 100, maxBytes: 1_048_576, maxPartitionBytes: 1_048_576 })
+    const [answer] = await fetcher.fetch({
+      node,
+      partitions: [{ topic, partition, offset }],
+      isolationLevel,
+      maxWaitMs: 100,
+      maxBytes: 1_048_576,
+      maxPartitionBytes: 1_048_576
+    })
     if (answer === undefined || isPartitionError(answer)) throw new Error(`fetch of ${topic}-${partition} failed: ${String(answer?.error)}`)
     records.push(...answer.records)
     offset = answer.nextOffset
@@ -191,7 +263,10 @@ export async function readPartition (fetcher: FetchPort, topic: string, partitio
  * The group's committed offsets once no transaction holds any of them (OffsetFetch with
  * require_stable, retried on UNSTABLE_OFFSET_COMMIT as the runtime retries it).
  */
-export async function stableOffsets (port: GroupCoordinatorPort, partitions: readonly TopicPartition[]): Promise<Map<string, CommittedOffset>> {
+export async function stableOffsets(
+  port: GroupCoordinatorPort,
+  partitions: readonly TopicPartition[]
+): Promise<Map<string, CommittedOffset>> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await port.fetchCommittedOffsets(partitions, { requireStable: true })

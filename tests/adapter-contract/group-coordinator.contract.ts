@@ -11,7 +11,16 @@ import { expect } from 'chai'
 import { isKafkaError, type GroupCoordinatorPort, type JoinGroupRequest, type JoinGroupResponse } from '@kstreams/core'
 import { offsetsAfterTransaction, type AdapterUnderTest } from './adapter-under-test.js'
 import { assignmentBytes as consumerAssignment, subscriptionBytes } from './consumer-protocol.js'
-import { clientsPerTest, createTopic, describeWithBroker, record, rejectionOf, testSettings, uniqueName, whenCoordinatorReady } from './contract-env.js'
+import {
+  clientsPerTest,
+  createTopic,
+  describeWithBroker,
+  record,
+  rejectionOf,
+  testSettings,
+  uniqueName,
+  whenCoordinatorReady
+} from './contract-env.js'
 
 const PROTOCOL = 'kstreams-test-assignor'
 
@@ -19,7 +28,7 @@ const PROTOCOL = 'kstreams-test-assignor'
 const subscription = (userData: string): Buffer => subscriptionBytes(['kst-subscribed'], userData)
 const assignmentBytes = (userData: string): Buffer => consumerAssignment({ 'kst-subscribed': [0] }, userData)
 
-function joinRequest (memberId: string, metadata: Buffer, overrides: Partial<JoinGroupRequest> = {}): JoinGroupRequest {
+function joinRequest(memberId: string, metadata: Buffer, overrides: Partial<JoinGroupRequest> = {}): JoinGroupRequest {
   return {
     memberId,
     sessionTimeoutMs: 10_000,
@@ -31,10 +40,17 @@ function joinRequest (memberId: string, metadata: Buffer, overrides: Partial<Joi
 }
 
 /** A member alone in a new group, synced with `assignment`. */
-export async function soleMember (port: GroupCoordinatorPort, metadata = subscription('solo'), assignment = assignmentBytes('all')): Promise<JoinGroupResponse> {
+export async function soleMember(
+  port: GroupCoordinatorPort,
+  metadata = subscription('solo'),
+  assignment = assignmentBytes('all')
+): Promise<JoinGroupResponse> {
   const joined = await whenCoordinatorReady(async () => await port.joinGroup(joinRequest('', metadata)))
   const bytes = await port.syncGroup({
-    generationId: joined.generationId, memberId: joined.memberId, protocolType: 'consumer', protocolName: PROTOCOL,
+    generationId: joined.generationId,
+    memberId: joined.memberId,
+    protocolType: 'consumer',
+    protocolName: PROTOCOL,
     assignments: [{ memberId: joined.memberId, assignment }]
   })
   expect(bytes.equals(assignment)).to.equal(true)
@@ -42,13 +58,19 @@ export async function soleMember (port: GroupCoordinatorPort, metadata = subscri
 }
 
 /** Joins `port` again as `memberId` (the sole member): a new generation, synced without assignments. */
-export async function rejoin (port: GroupCoordinatorPort, memberId: string): Promise<JoinGroupResponse> {
+export async function rejoin(port: GroupCoordinatorPort, memberId: string): Promise<JoinGroupResponse> {
   const joined = await port.joinGroup(joinRequest(memberId, subscription('solo')))
-  await port.syncGroup({ generationId: joined.generationId, memberId: joined.memberId, protocolType: 'consumer', protocolName: PROTOCOL, assignments: [] })
+  await port.syncGroup({
+    generationId: joined.generationId,
+    memberId: joined.memberId,
+    protocolType: 'consumer',
+    protocolName: PROTOCOL,
+    assignments: []
+  })
   return joined
 }
 
-export function groupCoordinatorContract (adapter: AdapterUnderTest): void {
+export function groupCoordinatorContract(adapter: AdapterUnderTest): void {
   describeWithBroker(`${adapter.name} GroupCoordinatorPort (broker)`, function () {
     this.timeout(60_000)
     const clients = clientsPerTest(() => adapter.client(testSettings()))
@@ -78,7 +100,10 @@ export function groupCoordinatorContract (adapter: AdapterUnderTest): void {
       const bJoin = b.joinGroup(joinRequest('', subscription('sub-b')))
       let heartbeatError: unknown
       for (let i = 0; i < 100 && heartbeatError === undefined; i++) {
-        heartbeatError = await a.heartbeat({ generationId: first.generationId, memberId: first.memberId }).then(() => undefined, (e: unknown) => e)
+        heartbeatError = await a.heartbeat({ generationId: first.generationId, memberId: first.memberId }).then(
+          () => undefined,
+          (e: unknown) => e
+        )
         if (heartbeatError === undefined) await new Promise(resolve => setTimeout(resolve, 50))
       }
       expect(isKafkaError(heartbeatError, 'REBALANCE_IN_PROGRESS')).to.equal(true)
@@ -90,14 +115,23 @@ export function groupCoordinatorContract (adapter: AdapterUnderTest): void {
       expect(follower.leaderId).to.equal(leader.memberId)
       expect(follower.members).to.deep.equal([])
       const subscriptions = new Map(leader.members.map(m => [m.memberId, m.metadata.toString('hex')]))
-      expect(subscriptions).to.deep.equal(new Map([[aJoined.memberId, subscription('sub-a').toString('hex')], [bJoined.memberId, subscription('sub-b').toString('hex')]]))
+      expect(subscriptions).to.deep.equal(
+        new Map([
+          [aJoined.memberId, subscription('sub-a').toString('hex')],
+          [bJoined.memberId, subscription('sub-b').toString('hex')]
+        ])
+      )
 
       const bytesFor = (memberId: string): Buffer => assignmentBytes(`assignment of ${memberId}`)
       const leaderPort = leader === aJoined ? a : b
       const followerPort = leader === aJoined ? b : a
       const sync = { generationId: leader.generationId, protocolType: 'consumer', protocolName: PROTOCOL }
       const [leaderBytes, followerBytes] = await Promise.all([
-        leaderPort.syncGroup({ ...sync, memberId: leader.memberId, assignments: [leader, follower].map(m => ({ memberId: m.memberId, assignment: bytesFor(m.memberId) })) }),
+        leaderPort.syncGroup({
+          ...sync,
+          memberId: leader.memberId,
+          assignments: [leader, follower].map(m => ({ memberId: m.memberId, assignment: bytesFor(m.memberId) }))
+        }),
         followerPort.syncGroup({ ...sync, memberId: follower.memberId, assignments: [] })
       ])
       expect(leaderBytes.equals(bytesFor(leader.memberId))).to.equal(true)
@@ -114,7 +148,10 @@ export function groupCoordinatorContract (adapter: AdapterUnderTest): void {
       const joined = await whenCoordinatorReady(async () => await port.joinGroup(request))
       expect(joined.members.map(m => m.metadata.toString('hex'))).to.deep.equal([metadata.toString('hex')])
       const bytes = await port.syncGroup({
-        generationId: joined.generationId, memberId: joined.memberId, protocolType: 'kstreams-test', protocolName: PROTOCOL,
+        generationId: joined.generationId,
+        memberId: joined.memberId,
+        protocolType: 'kstreams-test',
+        protocolName: PROTOCOL,
         assignments: [{ memberId: joined.memberId, assignment }]
       })
       expect(bytes.toString('hex')).to.equal(assignment.toString('hex'))
@@ -123,7 +160,13 @@ export function groupCoordinatorContract (adapter: AdapterUnderTest): void {
     it('gives a member without an assignment empty bytes', async () => {
       const port = coordinator(uniqueName('g'))
       const joined = await whenCoordinatorReady(async () => await port.joinGroup(joinRequest('', subscription('x'))))
-      const bytes = await port.syncGroup({ generationId: joined.generationId, memberId: joined.memberId, protocolType: 'consumer', protocolName: PROTOCOL, assignments: [] })
+      const bytes = await port.syncGroup({
+        generationId: joined.generationId,
+        memberId: joined.memberId,
+        protocolType: 'consumer',
+        protocolName: PROTOCOL,
+        assignments: []
+      })
       expect(bytes.length).to.equal(0)
     })
 
@@ -156,7 +199,10 @@ export function groupCoordinatorContract (adapter: AdapterUnderTest): void {
       const joined = await soleMember(port)
       const generation = { generationId: joined.generationId, memberId: joined.memberId }
       const metadata = '{"t":1700000000000,"note":"ünïcode"}'
-      await port.commitOffsets(generation, [{ topic, partition: 0, offset: 42, metadata }, { topic, partition: 2, offset: 7 }])
+      await port.commitOffsets(generation, [
+        { topic, partition: 0, offset: 42, metadata },
+        { topic, partition: 2, offset: 7 }
+      ])
       await port.commitOffsets(generation, [])
 
       const tps = [0, 1, 2].map(partition => ({ topic, partition }))
@@ -169,7 +215,7 @@ export function groupCoordinatorContract (adapter: AdapterUnderTest): void {
 
       // Another client of the same group reads the same.
       const other = coordinator(groupId)
-      expect([...await other.fetchCommittedOffsets(tps, { requireStable: true })]).to.deep.equal([...committed])
+      expect([...(await other.fetchCommittedOffsets(tps, { requireStable: true }))]).to.deep.equal([...committed])
     })
 
     it('rejects a commit in a stale generation with ILLEGAL_GENERATION and keeps what was committed', async () => {
@@ -182,7 +228,9 @@ export function groupCoordinatorContract (adapter: AdapterUnderTest): void {
       const second = await rejoin(port, first.memberId)
       expect(second.generationId).to.equal(first.generationId + 1)
 
-      const stale = await rejectionOf(port.commitOffsets({ generationId: first.generationId, memberId: first.memberId }, [{ topic, partition: 0, offset: 9 }]))
+      const stale = await rejectionOf(
+        port.commitOffsets({ generationId: first.generationId, memberId: first.memberId }, [{ topic, partition: 0, offset: 9 }])
+      )
       expect(isKafkaError(stale, 'ILLEGAL_GENERATION'), String(stale)).to.equal(true)
       expect((await port.fetchCommittedOffsets([{ topic, partition: 0 }])).get(`${topic}-0`)?.offset).to.equal(3)
     })
@@ -190,9 +238,18 @@ export function groupCoordinatorContract (adapter: AdapterUnderTest): void {
     it('carries group.instance.id for a static member (join, members list, heartbeat, leave)', async () => {
       const port = coordinator(uniqueName('g'))
       const groupInstanceId = uniqueName('instance')
-      const joined = await whenCoordinatorReady(async () => await port.joinGroup(joinRequest('', subscription('static'), { groupInstanceId })))
+      const joined = await whenCoordinatorReady(
+        async () => await port.joinGroup(joinRequest('', subscription('static'), { groupInstanceId }))
+      )
       expect(joined.members.map(m => m.groupInstanceId)).to.deep.equal([groupInstanceId])
-      await port.syncGroup({ generationId: joined.generationId, memberId: joined.memberId, groupInstanceId, protocolType: 'consumer', protocolName: PROTOCOL, assignments: [] })
+      await port.syncGroup({
+        generationId: joined.generationId,
+        memberId: joined.memberId,
+        groupInstanceId,
+        protocolType: 'consumer',
+        protocolName: PROTOCOL,
+        assignments: []
+      })
       await port.heartbeat({ generationId: joined.generationId, memberId: joined.memberId, groupInstanceId })
 
       // Another member id for the same instance is fenced.
@@ -221,7 +278,9 @@ export function groupCoordinatorContract (adapter: AdapterUnderTest): void {
       await tx.init()
       await tx.begin()
       await producer.send([record(topic, 0, 'v')])
-      await whenCoordinatorReady(async () => { await tx.sendOffsets(groupId, { generationId: -1, memberId: '' }, [{ topic, partition: 0, offset: 5, metadata: 'pending' }]) })
+      await whenCoordinatorReady(async () => {
+        await tx.sendOffsets(groupId, { generationId: -1, memberId: '' }, [{ topic, partition: 0, offset: 5, metadata: 'pending' }])
+      })
       const port = coordinator(groupId)
       const tp = [{ topic, partition: 0 }]
       if (adapter.capabilities.requireStable) {
@@ -244,7 +303,12 @@ export function groupCoordinatorContract (adapter: AdapterUnderTest): void {
       await port.heartbeat({ generationId: joined.generationId, memberId: joined.memberId })
       // A request that fails as a whole (connection refused) names NETWORK_EXCEPTION.
       const unreachable = adapter.client(testSettings({ bootstrapServers: ['127.0.0.1:1'], connectionTimeoutMs: 1000 }))
-      const lost = clients().cleanup.add(unreachable.groupCoordinator({ groupId: uniqueName('g'), clientId: uniqueName('member') }), async c => { await c.close() })
+      const lost = clients().cleanup.add(
+        unreachable.groupCoordinator({ groupId: uniqueName('g'), clientId: uniqueName('member') }),
+        async c => {
+          await c.close()
+        }
+      )
       const error = await rejectionOf(lost.heartbeat({ generationId: 1, memberId: 'm' }))
       expect(isKafkaError(error, 'NETWORK_EXCEPTION'), String(error)).to.equal(true)
       expect((error as { retriable: boolean }).retriable).to.equal(true)

@@ -7,9 +7,20 @@
 import { expect } from 'chai'
 import { Headers, isKafkaError } from '@kstreams/core'
 import { offsetsAfterTransaction, type AdapterUnderTest } from './adapter-under-test.js'
-import { clientsPerTest, createTopic, describeWithBroker, readPartition, record, rejectionOf, testSettings, uniqueName, values, waitForEnd } from './contract-env.js'
+import {
+  clientsPerTest,
+  createTopic,
+  describeWithBroker,
+  readPartition,
+  record,
+  rejectionOf,
+  testSettings,
+  uniqueName,
+  values,
+  waitForEnd
+} from './contract-env.js'
 
-export function producerContract (adapter: AdapterUnderTest): void {
+export function producerContract(adapter: AdapterUnderTest): void {
   describeWithBroker(`${adapter.name} ProducerPort (broker)`, function () {
     this.timeout(60_000)
     const clients = clientsPerTest(() => adapter.client(testSettings()))
@@ -20,7 +31,11 @@ export function producerContract (adapter: AdapterUnderTest): void {
       const producer = clients().producer()
 
       const first = await producer.send([record(a, 0, 'a0'), record(a, 1, 'a1'), record(a, 0, 'a2'), record(b, 0, 'b0')])
-      expect([...first].sort()).to.deep.equal([[`${a}-0`, 1], [`${a}-1`, 0], [`${b}-0`, 0]])
+      expect([...first].sort()).to.deep.equal([
+        [`${a}-0`, 1],
+        [`${a}-1`, 0],
+        [`${b}-0`, 0]
+      ])
       const second = await producer.send([record(a, 0, 'a3'), record(a, 0, 'a4'), record(a, 0, 'a5')])
       expect([...second]).to.deep.equal([[`${a}-0`, 4]])
       expect((await producer.send([])).size).to.equal(0)
@@ -35,16 +50,24 @@ export function producerContract (adapter: AdapterUnderTest): void {
     it(`writes keys, values, timestamps and headers (${headerOrder}, empty values) as given`, async () => {
       const topic = await createTopic(clients().admin, 1)
       const headers = new Headers().add('h1', 'x').add('empty', Buffer.alloc(0)).add('h1', 'y')
-      await clients().producer().send([
-        { topic, partition: 0, key: Buffer.from('k'), value: Buffer.from('v'), headers, timestamp: 1234 },
-        { topic, partition: 0, key: null, value: null, headers: new Headers(), timestamp: 5678 }
-      ])
+      await clients()
+        .producer()
+        .send([
+          { topic, partition: 0, key: Buffer.from('k'), value: Buffer.from('v'), headers, timestamp: 1234 },
+          { topic, partition: 0, key: null, value: null, headers: new Headers(), timestamp: 5678 }
+        ])
       const [first, tombstone] = await readPartition(clients().fetcher, topic, 0, 'READ_UNCOMMITTED')
       expect(first!.key?.toString()).to.equal('k')
       expect(first!.value?.toString()).to.equal('v')
       expect(first!.timestamp).to.equal(1234)
       expect(first!.offset).to.equal(0)
-      expect(first!.headers.toArray().map(h => [h.key, h.value?.toString() ?? null])).to.deep.equal(headersAsRead([['h1', 'x'], ['empty', ''], ['h1', 'y']]))
+      expect(first!.headers.toArray().map(h => [h.key, h.value?.toString() ?? null])).to.deep.equal(
+        headersAsRead([
+          ['h1', 'x'],
+          ['empty', ''],
+          ['h1', 'y']
+        ])
+      )
       expect(tombstone).to.deep.include({ key: null, value: null, timestamp: 5678, offset: 1 })
     })
 
@@ -58,14 +81,22 @@ export function producerContract (adapter: AdapterUnderTest): void {
       if (nullHeaderValues) {
         await producer.send([withNull])
         const [read] = await readPartition(clients().fetcher, topic, 0, 'READ_UNCOMMITTED')
-        expect(read!.headers.toArray().map(h => [h.key, h.value?.toString() ?? null])).to.deep.equal(headersAsRead([['a', '1'], ['trace-id', null], ['a', '2']]))
+        expect(read!.headers.toArray().map(h => [h.key, h.value?.toString() ?? null])).to.deep.equal(
+          headersAsRead([
+            ['a', '1'],
+            ['trace-id', null],
+            ['a', '2']
+          ])
+        )
         return
       }
       const error = await rejectionOf(producer.send([record(topic, 0, 'fine'), withNull]))
       expect((error as { code?: string }).code).to.equal('SERIALIZATION')
-      expect((error as Error).message).to.include(topic).and.include('trace-id')
+      expect((error as Error).message)
+        .to.include(topic)
+        .and.include('trace-id')
       // The producer still works, and nothing of the refused call was written.
-      expect([...await producer.send([record(topic, 0, 'after')])]).to.deep.equal([[`${topic}-0`, 0]])
+      expect([...(await producer.send([record(topic, 0, 'after')]))]).to.deep.equal([[`${topic}-0`, 0]])
       expect(values(await readPartition(clients().fetcher, topic, 0, 'READ_UNCOMMITTED'))).to.deep.equal(['after'])
     })
 
@@ -81,7 +112,7 @@ export function producerContract (adapter: AdapterUnderTest): void {
       const missing = await rejectionOf(producer.send([record(uniqueName('kst-missing'), 0, 'x')]))
       expect(isKafkaError(missing, 'UNKNOWN_TOPIC_OR_PARTITION'), String(missing)).to.equal(true)
       const written = adapter.capabilities.unknownPartitionRefusedBeforeSending ? [] : ['ok']
-      expect([...await producer.send([record(topic, 0, 'after')])]).to.deep.equal([[`${topic}-0`, written.length]])
+      expect([...(await producer.send([record(topic, 0, 'after')]))]).to.deep.equal([[`${topic}-0`, written.length]])
       expect(values(await readPartition(clients().fetcher, topic, 0, 'READ_UNCOMMITTED'))).to.deep.equal([...written, 'after'])
     })
 
@@ -119,11 +150,11 @@ export function producerContract (adapter: AdapterUnderTest): void {
       const topic = await createTopic(clients().admin, 1)
       const producer = clients().producer(uniqueName('tx'))
       const tx = producer.transactions!
-      expect((await rejectionOf(producer.send([record(topic, 0, 'v')])) as { code: string }).code).to.equal('ILLEGAL_STATE')
-      expect((await rejectionOf(tx.commit()) as { code: string }).code).to.equal('ILLEGAL_STATE')
+      expect(((await rejectionOf(producer.send([record(topic, 0, 'v')]))) as { code: string }).code).to.equal('ILLEGAL_STATE')
+      expect(((await rejectionOf(tx.commit())) as { code: string }).code).to.equal('ILLEGAL_STATE')
 
       await tx.begin()
-      expect((await rejectionOf(tx.begin()) as { code: string }).code).to.equal('ILLEGAL_STATE')
+      expect(((await rejectionOf(tx.begin())) as { code: string }).code).to.equal('ILLEGAL_STATE')
       // Nothing was sent in it: it ends without EndTxn (a coordinator would answer INVALID_TXN_STATE).
       await tx.abort()
       await tx.begin()
@@ -142,14 +173,23 @@ export function producerContract (adapter: AdapterUnderTest): void {
       const tx = producer.transactions!
       await tx.begin()
       await producer.send([record(topic, 0, 'v0'), record(topic, 0, 'v1'), record(topic, 0, 'v2')])
-      await tx.sendOffsets(groupId, { generationId: -1, memberId: '' }, [{ topic, partition: 0, offset: 2, metadata: 'task-0_0' }, { topic, partition: 1, offset: 0 }])
+      await tx.sendOffsets(groupId, { generationId: -1, memberId: '' }, [
+        { topic, partition: 0, offset: 2, metadata: 'task-0_0' },
+        { topic, partition: 1, offset: 0 }
+      ])
       await tx.commit()
 
       // The coordinator writes the offsets after EndTxn returns.
-      const tps = [{ topic, partition: 0 }, { topic, partition: 1 }]
+      const tps = [
+        { topic, partition: 0 },
+        { topic, partition: 1 }
+      ]
       const committed = await offsetsAfterTransaction(adapter, clients().coordinator(groupId), tps, 2)
-      expect([...committed]).to.deep.equal([[`${topic}-0`, { offset: 2, metadata: 'task-0_0' }], [`${topic}-1`, { offset: 0, metadata: undefined }]])
-      expect([...await clients().admin.committedOffsets(groupId, [{ topic, partition: 0 }])]).to.deep.equal([[`${topic}-0`, 2]])
+      expect([...committed]).to.deep.equal([
+        [`${topic}-0`, { offset: 2, metadata: 'task-0_0' }],
+        [`${topic}-1`, { offset: 0, metadata: undefined }]
+      ])
+      expect([...(await clients().admin.committedOffsets(groupId, [{ topic, partition: 0 }]))]).to.deep.equal([[`${topic}-0`, 2]])
     })
   })
 }

@@ -7,10 +7,21 @@
 import { expect } from 'chai'
 import { isKafkaError } from '@kstreams/core'
 import { offsetsAfterTransaction, type AdapterUnderTest } from './adapter-under-test.js'
-import { clientsPerTest, createTopic, describeWithBroker, readPartition, record, rejectionOf, testSettings, uniqueName, values, waitForEnd } from './contract-env.js'
+import {
+  clientsPerTest,
+  createTopic,
+  describeWithBroker,
+  readPartition,
+  record,
+  rejectionOf,
+  testSettings,
+  uniqueName,
+  values,
+  waitForEnd
+} from './contract-env.js'
 import { rejoin, soleMember } from './group-coordinator.contract.js'
 
-export function transactionsContract (adapter: AdapterUnderTest): void {
+export function transactionsContract(adapter: AdapterUnderTest): void {
   describeWithBroker(`${adapter.name} ProducerPort transactions (broker)`, function () {
     this.timeout(60_000)
     const clients = clientsPerTest(() => adapter.client(testSettings()))
@@ -79,10 +90,19 @@ export function transactionsContract (adapter: AdapterUnderTest): void {
       await tx.begin()
       await producer.send([record(topic, 0, 'out')])
       await tx.sendOffsets(groupId, { generationId: joined.generationId, memberId: joined.memberId }, [
-        { topic, partition: 0, offset: 11, metadata: '{"partitionTime":1700000000000}' }, { topic, partition: 1, offset: 3 }
+        { topic, partition: 0, offset: 11, metadata: '{"partitionTime":1700000000000}' },
+        { topic, partition: 1, offset: 3 }
       ])
       await tx.commit()
-      const committed = await offsetsAfterTransaction(adapter, member, [{ topic, partition: 0 }, { topic, partition: 1 }], 2)
+      const committed = await offsetsAfterTransaction(
+        adapter,
+        member,
+        [
+          { topic, partition: 0 },
+          { topic, partition: 1 }
+        ],
+        2
+      )
       expect([...committed]).to.deep.equal([
         [`${topic}-0`, { offset: 11, metadata: '{"partitionTime":1700000000000}' }],
         [`${topic}-1`, { offset: 3, metadata: undefined }]
@@ -105,20 +125,26 @@ export function transactionsContract (adapter: AdapterUnderTest): void {
       await tx.init()
       await tx.begin()
       await producer.send([record(topic, 0, 'zombie output')])
-      const staleOffsets = tx.sendOffsets(groupId, { generationId: old.generationId, memberId: old.memberId }, [{ topic, partition: 0, offset: 1 }])
+      const staleOffsets = tx.sendOffsets(groupId, { generationId: old.generationId, memberId: old.memberId }, [
+        { topic, partition: 0, offset: 1 }
+      ])
       if (!adapter.capabilities.txnOffsetCommitGeneration) {
         await staleOffsets
         await tx.commit()
         await waitForEnd(clients().admin, topic, 0, 2)
         expect(values(await readPartition(clients().fetcher, topic, 0, 'READ_COMMITTED'))).to.deep.equal(['zombie output'])
-        expect([...await offsetsAfterTransaction(adapter, member, [{ topic, partition: 0 }], 1)]).to.deep.equal([[`${topic}-0`, { offset: 1, metadata: undefined }]])
+        expect([...(await offsetsAfterTransaction(adapter, member, [{ topic, partition: 0 }], 1))]).to.deep.equal([
+          [`${topic}-0`, { offset: 1, metadata: undefined }]
+        ])
         return
       }
       const stale = await rejectionOf(staleOffsets)
       expect(isKafkaError(stale, 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID'), String(stale)).to.equal(true)
-      const unknown = await rejectionOf(tx.sendOffsets(groupId, { generationId: current.generationId, memberId: 'not-a-member' }, [{ topic, partition: 0, offset: 1 }]))
+      const unknown = await rejectionOf(
+        tx.sendOffsets(groupId, { generationId: current.generationId, memberId: 'not-a-member' }, [{ topic, partition: 0, offset: 1 }])
+      )
       expect((unknown as { code: string }).code).to.equal('ILLEGAL_STATE')
-      expect((await rejectionOf(tx.commit()) as { code: string }).code).to.equal('ILLEGAL_STATE')
+      expect(((await rejectionOf(tx.commit())) as { code: string }).code).to.equal('ILLEGAL_STATE')
       await tx.abort()
       await waitForEnd(clients().admin, topic, 0, 2)
       expect(values(await readPartition(clients().fetcher, topic, 0, 'READ_COMMITTED'))).to.deep.equal([])
@@ -127,11 +153,15 @@ export function transactionsContract (adapter: AdapterUnderTest): void {
       // The producer goes on with the next transaction, in the current generation.
       await tx.begin()
       await producer.send([record(topic, 0, 'owner output')])
-      await tx.sendOffsets(groupId, { generationId: current.generationId, memberId: current.memberId }, [{ topic, partition: 0, offset: 1 }])
+      await tx.sendOffsets(groupId, { generationId: current.generationId, memberId: current.memberId }, [
+        { topic, partition: 0, offset: 1 }
+      ])
       await tx.commit()
       await waitForEnd(clients().admin, topic, 0, 4)
       expect(values(await readPartition(clients().fetcher, topic, 0, 'READ_COMMITTED'))).to.deep.equal(['owner output'])
-      expect([...await offsetsAfterTransaction(adapter, member, [{ topic, partition: 0 }], 1)]).to.deep.equal([[`${topic}-0`, { offset: 1, metadata: undefined }]])
+      expect([...(await offsetsAfterTransaction(adapter, member, [{ topic, partition: 0 }], 1))]).to.deep.equal([
+        [`${topic}-0`, { offset: 1, metadata: undefined }]
+      ])
     })
   })
 }

@@ -19,21 +19,27 @@ const STORE_NAME = 'Counts'
 /** Output records are drained (read and deserialized) after every this many inputs. */
 const DRAIN_EVERY = 10_000
 
-interface Options { records: number, rounds: number, warmup: number, vocabulary: number }
+interface Options {
+  records: number
+  rounds: number
+  warmup: number
+  vocabulary: number
+}
 
-function parseOptions (argv: readonly string[]): Options {
+function parseOptions(argv: readonly string[]): Options {
   const options: Options = { records: 1_000_000, rounds: 3, warmup: 200_000, vocabulary: 10_000 }
   for (const arg of argv) {
     const match = /^--(records|rounds|warmup|vocabulary)=(\d+)$/.exec(arg)
     if (match === null) throw new Error(`Unknown argument ${arg}; expected --records=N, --rounds=N, --warmup=N or --vocabulary=N`)
     options[match[1] as keyof Options] = Number(match[2])
   }
-  if (options.records < 1 || options.rounds < 1 || options.vocabulary < 1) throw new Error('records, rounds and vocabulary must be at least 1')
+  if (options.records < 1 || options.rounds < 1 || options.vocabulary < 1)
+    throw new Error('records, rounds and vocabulary must be at least 1')
   return options
 }
 
 /** A deterministic vocabulary of distinct lower-case words, 3 to 10 letters long. */
-function makeVocabulary (size: number, random: () => number): string[] {
+function makeVocabulary(size: number, random: () => number): string[] {
   const words = new Set<string>()
   while (words.size < size) {
     const length = 3 + Math.floor(random() * 8)
@@ -45,16 +51,18 @@ function makeVocabulary (size: number, random: () => number): string[] {
 }
 
 /** xorshift32: the same input sequence on every run. */
-function xorshift (seed: number): () => number {
+function xorshift(seed: number): () => number {
   let x = seed | 0
   return () => {
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
     return (x >>> 0) / 4294967296
   }
 }
 
 /** Word indices of the input records, uniform over the vocabulary. */
-function makeInput (records: number, vocabulary: number, random: () => number): Uint32Array {
+function makeInput(records: number, vocabulary: number, random: () => number): Uint32Array {
   const input = new Uint32Array(records)
   for (let i = 0; i < records; i++) input[i] = Math.floor(random() * vocabulary)
   return input
@@ -65,19 +73,19 @@ class CountProcessor implements Processor<string, string | null, string, number>
   #context: ProcessorContext<string, number> | undefined
   #store: KeyValueStore<string, number> | undefined
 
-  init (context: ProcessorContext<string, number>): void {
+  init(context: ProcessorContext<string, number>): void {
     this.#context = context
     this.#store = context.getStateStore<KeyValueStore<string, number>>(STORE_NAME)
   }
 
-  process (record: Record<string, string | null>): void {
+  process(record: Record<string, string | null>): void {
     const count = (this.#store!.get(record.key) ?? 0) + 1
     this.#store!.put(record.key, count)
     this.#context!.forward(new Record(record.key, count, record.timestamp))
   }
 }
 
-function buildTopology (): Topology {
+function buildTopology(): Topology {
   return new Topology()
     .addSource('Source', INPUT_TOPIC, { keyDeserializer: Serdes.String(), valueDeserializer: Serdes.String() })
     .addProcessor('Count', () => new CountProcessor(), 'Source')
@@ -85,10 +93,13 @@ function buildTopology (): Topology {
     .addSink('Sink', OUTPUT_TOPIC, { keySerializer: Serdes.String(), valueSerializer: Serdes.Long() }, 'Count')
 }
 
-interface RoundResult { seconds: number, checksum: number }
+interface RoundResult {
+  seconds: number
+  checksum: number
+}
 
 /** kstreams: pipe every record through the driver, draining the output topic as it goes. */
-function runKstreams (words: readonly string[], input: Uint32Array, records: number): RoundResult {
+function runKstreams(words: readonly string[], input: Uint32Array, records: number): RoundResult {
   const driver = new TopologyTestDriver(buildTopology(), { applicationId: 'bench-processor-wordcount' }, 0)
   try {
     const source = driver.createInputTopic(INPUT_TOPIC, Serdes.String(), Serdes.String())
@@ -116,7 +127,7 @@ function runKstreams (words: readonly string[], input: Uint32Array, records: num
   }
 }
 
-function checkStoreTotal (driver: TopologyTestDriver, records: number): void {
+function checkStoreTotal(driver: TopologyTestDriver, records: number): void {
   const iterator = driver.getKeyValueStore<string, number>(STORE_NAME)!.all()
   let total = 0
   try {
@@ -128,7 +139,7 @@ function checkStoreTotal (driver: TopologyTestDriver, records: number): void {
 }
 
 /** Baseline 1: one Map get + set per record. */
-function runMap (words: readonly string[], input: Uint32Array, records: number): RoundResult {
+function runMap(words: readonly string[], input: Uint32Array, records: number): RoundResult {
   const counts = new Map<string, number>()
   let checksum = 0
   const start = process.hrtime.bigint()
@@ -153,7 +164,7 @@ interface SerdeSet {
  * Baseline 2: the Map update plus, per record, String serialize + deserialize of the key and
  * Long serialize + deserialize of the count, with the same serdes kstreams uses.
  */
-function runMapWithSerdes (words: readonly string[], input: Uint32Array, records: number, serdes: SerdeSet): RoundResult {
+function runMapWithSerdes(words: readonly string[], input: Uint32Array, records: number, serdes: SerdeSet): RoundResult {
   const { stringSerializer, stringDeserializer, longSerializer, longDeserializer } = serdes
   const counts = new Map<string, number>()
   let checksum = 0
@@ -170,7 +181,7 @@ function runMapWithSerdes (words: readonly string[], input: Uint32Array, records
   return { seconds, checksum }
 }
 
-function median (values: readonly number[]): number {
+function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
   const mid = sorted.length >> 1
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
@@ -179,7 +190,7 @@ function median (values: readonly number[]): number {
 const formatRate = (rate: number): string => Math.round(rate).toLocaleString('en-US')
 const formatNs = (rate: number): string => (1e9 / rate).toFixed(rate > 1e7 ? 1 : 0)
 
-function main (): void {
+function main(): void {
   const options = parseOptions(process.argv.slice(2))
   const random = xorshift(0x5eed)
   const words = makeVocabulary(options.vocabulary, random)
@@ -199,8 +210,10 @@ function main (): void {
   const cpu = cpus()
   console.log('processor-wordcount: source -> count in in-memory store -> sink, on the TopologyTestDriver')
   console.log(`node ${process.version}, ${process.platform}/${process.arch}, ${cpu.length} x ${cpu[0]?.model.trim() ?? 'unknown CPU'}`)
-  console.log(`${options.records.toLocaleString('en-US')} records per round, vocabulary ${options.vocabulary.toLocaleString('en-US')} words, ` +
-    `warm-up ${options.warmup.toLocaleString('en-US')} records each, ${options.rounds} interleaved round${options.rounds === 1 ? '' : 's'}\n`)
+  console.log(
+    `${options.records.toLocaleString('en-US')} records per round, vocabulary ${options.vocabulary.toLocaleString('en-US')} words, ` +
+      `warm-up ${options.warmup.toLocaleString('en-US')} records each, ${options.rounds} interleaved round${options.rounds === 1 ? '' : 's'}\n`
+  )
 
   if (options.warmup > 0) for (const r of runs) r.run(options.warmup)
 
@@ -214,15 +227,26 @@ function main (): void {
     })
   }
   // Every round of a run sees the same input: its checksum (sum of the counts read) must not vary.
-  checksums.forEach((set, i) => { if (set.size !== 1) throw new Error(`${runs[i]!.name}: checksums differ between rounds`) })
+  checksums.forEach((set, i) => {
+    if (set.size !== 1) throw new Error(`${runs[i]!.name}: checksums differ between rounds`)
+  })
 
   const nameWidth = Math.max(...runs.map(r => r.name.length))
-  const header = ['', ...rates[0]!.map((_, i) => `round ${i + 1}`), 'median', 'ns/record'].map((h, i) => i === 0 ? h.padEnd(nameWidth) : h.padStart(13))
+  const header = ['', ...rates[0]!.map((_, i) => `round ${i + 1}`), 'median', 'ns/record'].map((h, i) =>
+    i === 0 ? h.padEnd(nameWidth) : h.padStart(13)
+  )
   console.log('records/s')
   console.log(header.join(''))
   runs.forEach((r, i) => {
     const m = median(rates[i]!)
-    console.log([r.name.padEnd(nameWidth), ...rates[i]!.map(x => formatRate(x).padStart(13)), formatRate(m).padStart(13), formatNs(m).padStart(13)].join(''))
+    console.log(
+      [
+        r.name.padEnd(nameWidth),
+        ...rates[i]!.map(x => formatRate(x).padStart(13)),
+        formatRate(m).padStart(13),
+        formatNs(m).padStart(13)
+      ].join('')
+    )
   })
 
   const kstreams = median(rates[0]!)
@@ -230,8 +254,10 @@ function main (): void {
   for (let i = 1; i < runs.length; i++) {
     const baseline = median(rates[i]!)
     const ratio = kstreams / baseline
-    console.log(`${('kstreams / ' + runs[i]!.name.replace('baseline: ', '')).padEnd(nameWidth + 11)}${ratio.toFixed(4).padStart(9)}` +
-      `   (the baseline is ${(1 / ratio).toFixed(1)}x faster; kstreams adds ${(1e9 / kstreams - 1e9 / baseline).toFixed(0)} ns per record)`)
+    console.log(
+      `${('kstreams / ' + runs[i]!.name.replace('baseline: ', '')).padEnd(nameWidth + 11)}${ratio.toFixed(4).padStart(9)}` +
+        `   (the baseline is ${(1 / ratio).toFixed(1)}x faster; kstreams adds ${(1e9 / kstreams - 1e9 / baseline).toFixed(0)} ns per record)`
+    )
   }
 }
 

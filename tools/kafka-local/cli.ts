@@ -5,7 +5,6 @@
  * kafka-local library (the same one `KafkaTestCluster` uses). `start` prints only the bootstrap
  * servers on stdout; progress goes to stderr. See README.md next to this file.
  */
-import { readFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -49,7 +48,7 @@ Options (environment variable in brackets):
 
 type Values = Record<string, string | boolean | undefined>
 
-async function main (argv: string[]): Promise<number> {
+async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -76,14 +75,28 @@ async function main (argv: string[]): Promise<number> {
   }
   const runDir = resolve(str(values, 'run-dir', 'KAFKA_LOCAL_RUN_DIR') ?? join(REPO_ROOT, '.kafka-local', 'run'))
   switch (command) {
-    case 'start': return await start(values, runDir)
-    case 'stop': return await stop(values, runDir)
-    case 'status': return await status(runDir)
-    case 'logs': return await logs(values, runDir, arg)
-    case 'kill': return await withCluster(runDir, async c => { await c.killBroker(nodeIndex(arg, c)) })
-    case 'restart': return await withCluster(runDir, async c => { await c.restartBroker(nodeIndex(arg, c)) })
+    case 'start':
+      return await start(values, runDir)
+    case 'stop':
+      return await stop(values, runDir)
+    case 'status':
+      return await status(runDir)
+    case 'logs':
+      return await logs(values, runDir, arg)
+    case 'kill':
+      return await withCluster(runDir, async c => {
+        await c.killBroker(nodeIndex(arg, c))
+      })
+    case 'restart':
+      return await withCluster(runDir, async c => {
+        await c.restartBroker(nodeIndex(arg, c))
+      })
     case 'resolve': {
-      const d = await KafkaDistribution.resolve({ version: version(values), cacheDir: str(values, 'cache-dir', 'KAFKA_LOCAL_CACHE_DIR'), onProgress: info })
+      const d = await KafkaDistribution.resolve({
+        version: version(values),
+        cacheDir: str(values, 'cache-dir', 'KAFKA_LOCAL_CACHE_DIR'),
+        onProgress: info
+      })
       process.stdout.write(d.libsDir + '\n')
       return 0
     }
@@ -96,7 +109,7 @@ async function main (argv: string[]): Promise<number> {
   }
 }
 
-async function start (values: Values, runDir: string): Promise<number> {
+async function start(values: Values, runDir: string): Promise<number> {
   const brokers = int(values, 'brokers') ?? 1
   const running = await LocalKafkaCluster.attach(runDir)
   if (running !== undefined && (await running.status()).every(b => b.running)) {
@@ -132,7 +145,7 @@ async function start (values: Values, runDir: string): Promise<number> {
   return 0
 }
 
-async function stop (values: Values, runDir: string): Promise<number> {
+async function stop(values: Values, runDir: string): Promise<number> {
   const cluster = await LocalKafkaCluster.attach(runDir)
   if (cluster === undefined) {
     info(`nothing recorded in ${runDir}`)
@@ -145,7 +158,7 @@ async function stop (values: Values, runDir: string): Promise<number> {
   return 0
 }
 
-async function status (runDir: string): Promise<number> {
+async function status(runDir: string): Promise<number> {
   const cluster = await LocalKafkaCluster.attach(runDir)
   if (cluster === undefined) {
     process.stdout.write(`no cluster recorded in ${runDir}\n`)
@@ -160,8 +173,8 @@ async function status (runDir: string): Promise<number> {
   return brokers.every(b => b.running && b.reachable) ? 0 : 1
 }
 
-async function logs (values: Values, runDir: string, id: string | undefined): Promise<number> {
-  return await withCluster(runDir, async (cluster) => {
+async function logs(values: Values, runDir: string, id: string | undefined): Promise<number> {
+  return await withCluster(runDir, async cluster => {
     const lines = int(values, 'lines') ?? 50
     const indexes = id === undefined ? cluster.nodes.map((_, i) => i) : [nodeIndex(id, cluster)]
     for (const i of indexes) {
@@ -170,54 +183,56 @@ async function logs (values: Values, runDir: string, id: string | undefined): Pr
   })
 }
 
-async function withCluster (runDir: string, action: (cluster: LocalKafkaCluster) => Promise<void>): Promise<number> {
+async function withCluster(runDir: string, action: (cluster: LocalKafkaCluster) => Promise<void>): Promise<number> {
   const cluster = await LocalKafkaCluster.attach(runDir)
   if (cluster === undefined) throw new KafkaLocalError('NOT_RUNNING', `no cluster recorded in ${runDir}`)
   await action(cluster)
   return 0
 }
 
-function nodeIndex (id: string | undefined, cluster: LocalKafkaCluster): number {
+function nodeIndex(id: string | undefined, cluster: LocalKafkaCluster): number {
   const n = positive(id ?? '', 'node id')
   if (n > cluster.brokerCount) throw new KafkaLocalError('INVALID_OPTION', `node id must be 1..${cluster.brokerCount}`)
   return n - 1
 }
 
-function logLevel (text: string | undefined): BrokerLogLevel | undefined {
+function logLevel(text: string | undefined): BrokerLogLevel | undefined {
   if (text === undefined) return undefined
   const level = text.toUpperCase()
   if (level === 'ERROR' || level === 'WARN' || level === 'INFO' || level === 'DEBUG') return level
   throw new KafkaLocalError('INVALID_OPTION', `log level must be ERROR, WARN, INFO or DEBUG, got "${text}"`)
 }
 
-function version (values: Values): string | undefined {
+function version(values: Values): string | undefined {
   return str(values, 'version', 'KAFKA_LOCAL_VERSION')
 }
 
-function str (values: Values, name: string, env?: string): string | undefined {
+function str(values: Values, name: string, env?: string): string | undefined {
   const value = values[name]
   if (typeof value === 'string' && value !== '') return value
   const fromEnv = env === undefined ? undefined : process.env[env]
   return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv
 }
 
-function int (values: Values, name: string): number | undefined {
+function int(values: Values, name: string): number | undefined {
   const value = str(values, name)
   return value === undefined ? undefined : positive(value, name)
 }
 
-function positive (text: string, name: string): number {
+function positive(text: string, name: string): number {
   const n = Number(text)
   if (!Number.isInteger(n) || n <= 0) throw new KafkaLocalError('INVALID_OPTION', `${name} must be a positive integer, got "${text}"`)
   return n
 }
 
-function info (message: string): void {
+function info(message: string): void {
   process.stderr.write(`[kafka-local] ${message}\n`)
 }
 
 main(process.argv.slice(2)).then(
-  (code) => { process.exitCode = code },
+  code => {
+    process.exitCode = code
+  },
   (error: unknown) => {
     const code = error instanceof KafkaLocalError ? error.code : 'ERROR'
     const cause = error instanceof Error && error.cause !== undefined ? `\ncaused by: ${String(error.cause)}` : ''

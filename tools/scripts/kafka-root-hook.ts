@@ -8,13 +8,13 @@ import { KafkaTestCluster } from '@kstreams/testing'
 let cluster: KafkaTestCluster | undefined
 
 export const mochaHooks = {
-  async beforeAll (this: Mocha.Context): Promise<void> {
+  async beforeAll(this: Mocha.Context): Promise<void> {
     if (process.env.KAFKA_BOOTSTRAP_SERVERS !== undefined && process.env.KAFKA_BOOTSTRAP_SERVERS !== '') return
     this.timeout(300000)
     cluster = await KafkaTestCluster.start({})
     process.env.KAFKA_BOOTSTRAP_SERVERS = cluster.bootstrapServers
   },
-  async afterAll (this: Mocha.Context): Promise<void> {
+  async afterAll(this: Mocha.Context): Promise<void> {
     this.timeout(60000)
     await cluster?.stop()
   }

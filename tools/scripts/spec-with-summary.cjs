@@ -1,9 +1,14 @@
 'use strict'
 // Mocha's spec reporter plus the closing line CI reads: "N passed, N failed[, N skipped]".
-const { reporters: { Spec }, Runner: { constants: { EVENT_RUN_END } } } = require('mocha')
+const {
+  reporters: { Spec },
+  Runner: {
+    constants: { EVENT_RUN_END }
+  }
+} = require('mocha')
 
 class SpecWithSummary extends Spec {
-  constructor (runner, options) {
+  constructor(runner, options) {
     super(runner, options)
     runner.once(EVENT_RUN_END, () => {
       const s = runner.stats

@@ -7,7 +7,7 @@ import { Serdes } from '@kstreams/core'
 import { TopologyTestDriver } from '@kstreams/testing'
 import { INPUT_TOPIC, OUTPUT_TOPIC, STORE_NAME, buildWordCountTopology } from './topology.js'
 
-const LINES: ReadonlyArray<{ timestampMs: number, line: string }> = [
+const LINES: ReadonlyArray<{ timestampMs: number; line: string }> = [
   { timestampMs: 0, line: 'Hello Kafka Streams' },
   { timestampMs: 400, line: 'All streams lead to Kafka' },
   { timestampMs: 1000, line: 'Join Kafka Summit' },
@@ -16,7 +16,7 @@ const LINES: ReadonlyArray<{ timestampMs: number, line: string }> = [
   { timestampMs: 3000, line: 'hello again, Kafka' }
 ]
 
-function main (): void {
+function main(): void {
   const topology = buildWordCountTopology()
   console.log(topology.describe().toString().trimEnd() + '\n')
 
@@ -53,11 +53,18 @@ function main (): void {
 }
 
 /** Lays `cells` out four to a line, indented under the timeline. */
-function formatColumns (cells: readonly string[]): string {
+function formatColumns(cells: readonly string[]): string {
   const width = Math.max(...cells.map(c => c.length)) + 2
   const lines: string[] = []
   for (let i = 0; i < cells.length; i += 4) {
-    lines.push('             ' + cells.slice(i, i + 4).map(c => c.padEnd(width)).join('').trimEnd())
+    lines.push(
+      '             ' +
+        cells
+          .slice(i, i + 4)
+          .map(c => c.padEnd(width))
+          .join('')
+          .trimEnd()
+    )
   }
   return lines.join('\n')
 }

@@ -24,7 +24,7 @@ export interface WordCountTopologyOptions {
   storeSupplier?: KeyValueBytesStoreSupplier
 }
 
-export function buildWordCountTopology (options: WordCountTopologyOptions = {}): Topology {
+export function buildWordCountTopology(options: WordCountTopologyOptions = {}): Topology {
   const intervalMs = options.punctuationIntervalMs ?? PUNCTUATION_INTERVAL_MS
   const supplier = options.storeSupplier ?? Stores.inMemoryKeyValueStore(STORE_NAME)
   return new Topology()

@@ -14,7 +14,7 @@ const NON_WORD = /\W+/
  * empty word, trailing empty words are dropped, and a line without any separator (the empty
  * line included) is returned whole.
  */
-export function splitWords (line: string): string[] {
+export function splitWords(line: string): string[] {
   const words = line.split(NON_WORD)
   if (words.length === 1) return words
   let end = words.length
@@ -28,18 +28,20 @@ export class WordCountProcessor implements Processor<string | null, string | nul
   #context: ProcessorContext<string, number> | undefined
   #store: KeyValueStore<string, number> | undefined
 
-  constructor (storeName: string, punctuationIntervalMs: number) {
+  constructor(storeName: string, punctuationIntervalMs: number) {
     this.#storeName = storeName
     this.#punctuationIntervalMs = punctuationIntervalMs
   }
 
-  init (context: ProcessorContext<string, number>): void {
+  init(context: ProcessorContext<string, number>): void {
     this.#context = context
-    context.schedule(this.#punctuationIntervalMs, PunctuationType.STREAM_TIME, timestamp => { this.#forwardAll(timestamp) })
+    context.schedule(this.#punctuationIntervalMs, PunctuationType.STREAM_TIME, timestamp => {
+      this.#forwardAll(timestamp)
+    })
     this.#store = context.getStateStore<KeyValueStore<string, number>>(this.#storeName)
   }
 
-  process (record: Record<string | null, string | null>): void {
+  process(record: Record<string | null, string | null>): void {
     // Java would fail with a NullPointerException on a null line; a tombstone has no words.
     if (record.value === null) return
     const store = this.#store!
@@ -50,7 +52,7 @@ export class WordCountProcessor implements Processor<string | null, string | nul
   }
 
   /** Forwards every count in the store, in key order, stamped with the punctuation time. */
-  #forwardAll (timestamp: number): void {
+  #forwardAll(timestamp: number): void {
     const context = this.#context!
     const iterator = this.#store!.all()
     try {

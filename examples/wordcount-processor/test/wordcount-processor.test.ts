@@ -18,13 +18,13 @@ describe('WordCount (Processor API)', () => {
   let input: TestInputTopic<string, string>
   let output: TestOutputTopic<string, number>
 
-  function start (options?: WordCountTopologyOptions): void {
+  function start(options?: WordCountTopologyOptions): void {
     driver = new TopologyTestDriver(buildWordCountTopology(options), { applicationId: 'wordcount-processor-test' })
     input = driver.createInputTopic(INPUT_TOPIC, Serdes.String(), Serdes.String())
     output = driver.createOutputTopic(OUTPUT_TOPIC, Serdes.String(), Serdes.Long())
   }
 
-  function storeContents (): Array<[string, number]> {
+  function storeContents(): Array<[string, number]> {
     const iterator = driver.getKeyValueStore<string, number>(STORE_NAME)!.all()
     try {
       return [...iterator].map(kv => [kv.key, kv.value])
@@ -33,7 +33,7 @@ describe('WordCount (Processor API)', () => {
     }
   }
 
-  function readAll (): Array<{ key: string | null, value: number | null, timestamp: number }> {
+  function readAll(): Array<{ key: string | null; value: number | null; timestamp: number }> {
     return output.readRecordsToList().map(r => ({ key: r.key, value: r.value, timestamp: r.timestamp }))
   }
 
@@ -45,15 +45,15 @@ describe('WordCount (Processor API)', () => {
     it('prints one sub-topology: Source -> Process (stores: [Counts]) -> Sink', () => {
       expect(buildWordCountTopology().describe().toString()).to.equal(
         'Topologies:\n' +
-        '   Sub-topology: 0\n' +
-        '    Source: Source (topics: [streams-plaintext-input])\n' +
-        '      --> Process\n' +
-        '    Processor: Process (stores: [Counts])\n' +
-        '      --> Sink\n' +
-        '      <-- Source\n' +
-        '    Sink: Sink (topic: streams-wordcount-processor-output)\n' +
-        '      <-- Process\n' +
-        '\n'
+          '   Sub-topology: 0\n' +
+          '    Source: Source (topics: [streams-plaintext-input])\n' +
+          '      --> Process\n' +
+          '    Processor: Process (stores: [Counts])\n' +
+          '      --> Sink\n' +
+          '      <-- Source\n' +
+          '    Sink: Sink (topic: streams-wordcount-processor-output)\n' +
+          '      <-- Process\n' +
+          '\n'
       )
     })
   })
@@ -80,15 +80,22 @@ describe('WordCount (Processor API)', () => {
     it('WordCountDemoTest.testCountListOfWords: the last count of each word (one punctuation per line)', () => {
       start()
       const ticking = driver.createInputTopic(INPUT_TOPIC, Serdes.String(), Serdes.String(), 0, 1000)
-      ticking.pipeValueList([
-        'Apache Kafka Streams Example',
-        'Using Kafka Streams Test Utils',
-        'Reading and Writing Kafka Topic'
-      ])
-      expect(output.readKeyValuesToMap()).to.deep.equal(new Map([
-        ['and', 1], ['apache', 1], ['example', 1], ['kafka', 3], ['reading', 1], ['streams', 2],
-        ['test', 1], ['topic', 1], ['using', 1], ['utils', 1], ['writing', 1]
-      ]))
+      ticking.pipeValueList(['Apache Kafka Streams Example', 'Using Kafka Streams Test Utils', 'Reading and Writing Kafka Topic'])
+      expect(output.readKeyValuesToMap()).to.deep.equal(
+        new Map([
+          ['and', 1],
+          ['apache', 1],
+          ['example', 1],
+          ['kafka', 3],
+          ['reading', 1],
+          ['streams', 2],
+          ['test', 1],
+          ['topic', 1],
+          ['using', 1],
+          ['utils', 1],
+          ['writing', 1]
+        ])
+      )
     })
   })
 
@@ -127,7 +134,11 @@ describe('WordCount (Processor API)', () => {
         expect(output.isEmpty(), `after a record at ${ts}`).to.equal(true)
       }
       input.pipeInput(null, 'c', 1000)
-      expect(readAll().map(r => [r.key, r.value, r.timestamp])).to.deep.equal([['a', 1, 1000], ['b', 3, 1000], ['c', 1, 1000]])
+      expect(readAll().map(r => [r.key, r.value, r.timestamp])).to.deep.equal([
+        ['a', 1, 1000],
+        ['b', 3, 1000],
+        ['c', 1, 1000]
+      ])
     })
 
     it('stamps the output with the current stream time and does not catch up on missed grid points', () => {
@@ -174,7 +185,16 @@ describe('WordCount (Processor API)', () => {
     it('closes the store iterator of every punctuation', () => {
       const open = new Set<KeyValueIterator<Buffer, Buffer>>()
       let opened = 0
-      start({ storeSupplier: trackingSupplier(Stores.inMemoryKeyValueStore(STORE_NAME), it => { opened++; open.add(it) }, it => open.delete(it)) })
+      start({
+        storeSupplier: trackingSupplier(
+          Stores.inMemoryKeyValueStore(STORE_NAME),
+          it => {
+            opened++
+            open.add(it)
+          },
+          it => open.delete(it)
+        )
+      })
       input.pipeInput(null, 'one two', 0)
       input.pipeInput(null, 'three', 1000)
       expect(readAll()).to.have.length(5)
@@ -190,7 +210,14 @@ describe('WordCount (Processor API)', () => {
       input.pipeInput(null, 'All streams lead to Kafka', 500)
       input.pipeInput(null, 'Join Kafka Summit', 600)
       expect(storeContents()).to.deep.equal([
-        ['all', 1], ['hello', 1], ['join', 1], ['kafka', 3], ['lead', 1], ['streams', 2], ['summit', 1], ['to', 1]
+        ['all', 1],
+        ['hello', 1],
+        ['join', 1],
+        ['kafka', 3],
+        ['lead', 1],
+        ['streams', 2],
+        ['summit', 1],
+        ['to', 1]
       ])
       expect(driver.getKeyValueStore<string, number>(STORE_NAME)!.get('kafka')).to.equal(3)
     })
@@ -198,7 +225,13 @@ describe('WordCount (Processor API)', () => {
     it('splits on runs of non-word characters, as Java does (a leading separator counts an empty word)', () => {
       start()
       input.pipeInput(null, ' Hello,  world! hello_world 42', 0)
-      expect(storeContents()).to.deep.equal([['', 1], ['42', 1], ['hello', 1], ['hello_world', 1], ['world', 1]])
+      expect(storeContents()).to.deep.equal([
+        ['', 1],
+        ['42', 1],
+        ['hello', 1],
+        ['hello_world', 1],
+        ['world', 1]
+      ])
     })
 
     it('ignores a null line', () => {
@@ -231,7 +264,7 @@ describe('WordCount (Processor API)', () => {
 })
 
 /** Wraps a bytes-store supplier so the test sees every all() iterator opened and closed. */
-function trackingSupplier (
+function trackingSupplier(
   inner: KeyValueBytesStoreSupplier,
   onOpen: (it: KeyValueIterator<Buffer, Buffer>) => void,
   onClose: (it: KeyValueIterator<Buffer, Buffer>) => void
@@ -239,15 +272,18 @@ function trackingSupplier (
   return {
     name: inner.name,
     metricsScope: inner.metricsScope,
-    get () {
+    get() {
       const store = inner.get()
       return new Proxy(store, {
-        get (target, property) {
+        get(target, property) {
           if (property === 'all') {
             return () => {
               const iterator = target.all()
               const close = iterator.close.bind(iterator)
-              iterator.close = () => { onClose(iterator); close() }
+              iterator.close = () => {
+                onClose(iterator)
+                close()
+              }
               onOpen(iterator)
               return iterator
             }

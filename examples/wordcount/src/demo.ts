@@ -35,16 +35,21 @@ const run = Date.now().toString(36)
 const appId = `wordcount-demo-${run}`
 const topics = { input: `wordcount-input-${run}`, output: `wordcount-output-${run}` }
 const kafka = new Kafka({ clientId: 'wordcount-demo', brokers: bootstrap.split(','), logLevel: logLevel.NOTHING })
-const say = (line: string): void => { process.stdout.write(line + '\n') }
+const say = (line: string): void => {
+  process.stdout.write(line + '\n')
+}
 
-async function createTopics (): Promise<void> {
+async function createTopics(): Promise<void> {
   const admin = kafka.admin()
   await admin.connect()
-  await admin.createTopics({ topics: Object.values(topics).map(topic => ({ topic, numPartitions: 4, replicationFactor: 1 })), waitForLeaders: true })
+  await admin.createTopics({
+    topics: Object.values(topics).map(topic => ({ topic, numPartitions: 4, replicationFactor: 1 })),
+    waitForLeaders: true
+  })
   await admin.disconnect()
 }
 
-async function freePort (): Promise<number> {
+async function freePort(): Promise<number> {
   const server = createServer()
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as { port: number }).port
@@ -52,7 +57,7 @@ async function freePort (): Promise<number> {
   return port
 }
 
-async function httpGet (port: number, path: string): Promise<{ status: number, body: { value?: unknown, error?: string } }> {
+async function httpGet(port: number, path: string): Promise<{ status: number; body: { value?: unknown; error?: string } }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path }, res => {
       const chunks: Buffer[] = []
@@ -65,12 +70,20 @@ async function httpGet (port: number, path: string): Promise<{ status: number, b
 }
 
 /** One app instance: KafkaStreams plus its HTTP query endpoint on 127.0.0.1. */
-async function startInstance (stateDir: string, port: number): Promise<{ streams: KafkaStreams, server: InteractiveQueryServer }> {
-  const streams = new KafkaStreams(buildDslWordCountTopology(topics), {
-    applicationId: appId, bootstrapServers: bootstrap, stateDir, commitIntervalMs: 500, applicationServer: `127.0.0.1:${port}`
-  }, { client: kafkajs() })
+async function startInstance(stateDir: string, port: number): Promise<{ streams: KafkaStreams; server: InteractiveQueryServer }> {
+  const streams = new KafkaStreams(
+    buildDslWordCountTopology(topics),
+    {
+      applicationId: appId,
+      bootstrapServers: bootstrap,
+      stateDir,
+      commitIntervalMs: 500,
+      applicationServer: `127.0.0.1:${port}`
+    },
+    { client: kafkajs() }
+  )
   streams.setStateListener((to, from) => say(`[kstreams] ${from} -> ${to}`))
-  streams.setUncaughtExceptionHandler((error) => {
+  streams.setUncaughtExceptionHandler(error => {
     say(`[kstreams] stream thread failed: ${error.code} ${error.message}`)
     return 'SHUTDOWN_CLIENT'
   })
@@ -80,18 +93,22 @@ async function startInstance (stateDir: string, port: number): Promise<{ streams
   return { streams, server }
 }
 
-async function sendLines (producer: Producer, lines: string[]): Promise<void> {
+async function sendLines(producer: Producer, lines: string[]): Promise<void> {
   for (let i = 0; i < lines.length; i += 5000) {
     await producer.send({ topic: topics.input, messages: lines.slice(i, i + 5000).map((value, j) => ({ key: String(i + j), value })) })
   }
 }
 
-function waitUntil (what: string, predicate: () => boolean, timeoutMs: number): Promise<void> {
+function waitUntil(what: string, predicate: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs
   return new Promise((resolve, reject) => {
     const tick = (): void => {
       let ok = false
-      try { ok = predicate() } catch { ok = false }
+      try {
+        ok = predicate()
+      } catch {
+        ok = false
+      }
       if (ok) resolve()
       else if (Date.now() > deadline) reject(new Error(`timed out waiting for ${what}`))
       else setTimeout(tick, 200)
@@ -100,11 +117,11 @@ function waitUntil (what: string, predicate: () => boolean, timeoutMs: number): 
   })
 }
 
-function localCount (streams: KafkaStreams, word: string): number | null {
+function localCount(streams: KafkaStreams, word: string): number | null {
   return streams.store({ storeName: STORE_NAME, queryableStoreType: QueryableStoreTypes.keyValueStore<string, number>() }).get(word)
 }
 
-async function query (port: number): Promise<void> {
+async function query(port: number): Promise<void> {
   for (const word of QUERIED) {
     const { status, body } = await httpGet(port, `/stores/${STORE_NAME}/keys/${word}`)
     say(`  GET /stores/${STORE_NAME}/keys/${word} -> ${status} ${JSON.stringify(body.value ?? body.error)}`)
@@ -112,7 +129,7 @@ async function query (port: number): Promise<void> {
 }
 
 /** Draws the restore as a bar until the instance is RUNNING; returns records restored and seconds taken. */
-async function showRestore (streams: KafkaStreams): Promise<{ records: number, seconds: number }> {
+async function showRestore(streams: KafkaStreams): Promise<{ records: number; seconds: number }> {
   const started = Date.now()
   const seen = new Map<string, RestoreProgress>()
   const tty = process.stdout.isTTY === true
@@ -120,7 +137,8 @@ async function showRestore (streams: KafkaStreams): Promise<{ records: number, s
   let done = false
   while (!done) {
     const state = streams.state()
-    if (state === 'ERROR' || state === 'NOT_RUNNING' || state === 'PENDING_ERROR') throw new Error(`instance B stopped while restoring (${state})`)
+    if (state === 'ERROR' || state === 'NOT_RUNNING' || state === 'PENDING_ERROR')
+      throw new Error(`instance B stopped while restoring (${state})`)
     done = state === 'RUNNING'
     const current = streams.restoreProgress()
     const active = new Set<string>()
@@ -142,7 +160,10 @@ async function showRestore (streams: KafkaStreams): Promise<{ records: number, s
     const bar = '#'.repeat(Math.round(fraction * 30)).padEnd(30, '.')
     const line = `  restoring ${STORE_NAME} [${bar}] ${(fraction * 100).toFixed(0).padStart(3)}%  ${restored}/${total} records  ${Math.round(rate)} rec/s  ETA ${eta.toFixed(1)} s`
     if (tty) process.stdout.write('\r' + line)
-    else if (done || Date.now() - lastPrinted >= 250) { say(line); lastPrinted = Date.now() }
+    else if (done || Date.now() - lastPrinted >= 250) {
+      say(line)
+      lastPrinted = Date.now()
+    }
     if (!done) await new Promise(resolve => setTimeout(resolve, 100))
   }
   if (tty) process.stdout.write('\n')
@@ -183,7 +204,9 @@ const secondDir = await mkdtemp(join(tmpdir(), 'kstreams-demo-'))
 const secondPort = await freePort()
 const b = await startInstance(secondDir, secondPort)
 const restore = await showRestore(b.streams)
-say(`[demo] restored ${restore.records} changelog records in ${restore.seconds.toFixed(1)} s (${Math.round(restore.records / Math.max(restore.seconds, 0.001))} records/s)`)
+say(
+  `[demo] restored ${restore.records} changelog records in ${restore.seconds.toFixed(1)} s (${Math.round(restore.records / Math.max(restore.seconds, 0.001))} records/s)`
+)
 
 say('[demo] act 4: the same queries, answered by the restored store; then live text')
 await query(secondPort)
@@ -195,7 +218,13 @@ const feeder = setInterval(() => {
   void producer.send({ topic: topics.input, messages: [{ key: `live-${sent}`, value: line }] })
 }, 200)
 const printer = setInterval(() => {
-  for (const w of vocabulary) { try { live.set(w, localCount(b.streams, w) ?? 0) } catch { /* rebalancing */ } }
+  for (const w of vocabulary) {
+    try {
+      live.set(w, localCount(b.streams, w) ?? 0)
+    } catch {
+      /* rebalancing */
+    }
+  }
   const top = [...live].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1)).slice(0, 6)
   say(`[${b.streams.state()}] live lines sent: ${sent}  top words: ${top.map(([w, c]) => `${w}=${c}`).join(' ')}`)
 }, 1000)
@@ -210,5 +239,10 @@ const stop = async (): Promise<void> => {
   say('[demo] done')
   process.exit(0)
 }
-process.on('SIGINT', () => { void stop() })
-if (durationMs > 0) setTimeout(() => { void stop() }, durationMs)
+process.on('SIGINT', () => {
+  void stop()
+})
+if (durationMs > 0)
+  setTimeout(() => {
+    void stop()
+  }, durationMs)

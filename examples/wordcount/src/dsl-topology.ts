@@ -14,10 +14,11 @@ export interface DslWordCountTopics {
   readonly output: string
 }
 
-export function buildDslWordCountTopology (topics: DslWordCountTopics, store: 'rocksdb' | 'in-memory' = 'rocksdb'): Topology {
+export function buildDslWordCountTopology(topics: DslWordCountTopics, store: 'rocksdb' | 'in-memory' = 'rocksdb'): Topology {
   const S = Serdes.String()
   const builder = new StreamsBuilder(store === 'rocksdb' ? { dslStoreSuppliers: RocksDBDslStoreSuppliers } : {})
-  builder.stream(topics.input, Consumed.with(S, S))
+  builder
+    .stream(topics.input, Consumed.with(S, S))
     .flatMapValues(line => splitWords(line))
     .groupBy((_key, word) => word, Grouped.with(S, S))
     .count(Materialized.as<string, number>(STORE_NAME).withKeySerde(S).withValueSerde(Serdes.Long()))

@@ -31,7 +31,9 @@ if (bootstrap === undefined || bootstrap === '') {
 }
 const prefix = env.WORDCOUNT_TOPIC_PREFIX ?? ''
 const topics = { input: prefix + DEFAULT_TOPICS.input, words: prefix + DEFAULT_TOPICS.words, output: prefix + DEFAULT_TOPICS.output }
-const emit = (event: Record<string, unknown>): void => { process.stdout.write(JSON.stringify({ t: Date.now(), ...event }) + '\n') }
+const emit = (event: Record<string, unknown>): void => {
+  process.stdout.write(JSON.stringify({ t: Date.now(), ...event }) + '\n')
+}
 
 const store = env.WORDCOUNT_STORE === 'in-memory' ? 'in-memory' : 'rocksdb'
 const api = env.WORDCOUNT_API ?? 'dsl'
@@ -50,25 +52,36 @@ if (clientName !== 'kafkajs' && clientName !== 'platformatic') {
   process.exit(2)
 }
 const topology = api === 'dsl' ? buildDslWordCountTopology(topics, store) : buildWordCountTopology(topics, store)
-const streams = new KafkaStreams(topology, {
-  applicationId: env.WORDCOUNT_APP_ID ?? 'wordcount',
-  bootstrapServers: bootstrap,
-  ...(env.WORDCOUNT_STATE_DIR !== undefined ? { stateDir: env.WORDCOUNT_STATE_DIR } : {}),
-  commitIntervalMs: Number(env.WORDCOUNT_COMMIT_INTERVAL_MS ?? 1000),
-  numStreamThreads: Number(env.WORDCOUNT_THREADS ?? 1),
-  numStandbyReplicas: Number(env.WORDCOUNT_STANDBYS ?? 0),
-  ...(env.WORDCOUNT_REPLICATION_FACTOR !== undefined ? { replicationFactor: Number(env.WORDCOUNT_REPLICATION_FACTOR) } : {}),
-  ...(env.WORDCOUNT_ACCEPTABLE_RECOVERY_LAG !== undefined ? { acceptableRecoveryLag: Number(env.WORDCOUNT_ACCEPTABLE_RECOVERY_LAG) } : {}),
-  ...(env.WORDCOUNT_SESSION_TIMEOUT_MS !== undefined ? { sessionTimeoutMs: Number(env.WORDCOUNT_SESSION_TIMEOUT_MS), heartbeatIntervalMs: 1000 } : {}),
-  deserializationExceptionHandler: env.WORDCOUNT_ON_BAD_RECORD === 'continue' ? 'logAndContinue' : 'logAndFail',
-  processingGuarantee: guarantee,
-  ...(env.WORDCOUNT_TRANSACTION_TIMEOUT_MS !== undefined ? { transactionTimeoutMs: Number(env.WORDCOUNT_TRANSACTION_TIMEOUT_MS) } : {})
-}, { client: clientName === 'platformatic' ? platformatic() : kafkajs(), logger: consoleLogger((env.WORDCOUNT_LOG_LEVEL ?? 'warn') as 'info') })
+const streams = new KafkaStreams(
+  topology,
+  {
+    applicationId: env.WORDCOUNT_APP_ID ?? 'wordcount',
+    bootstrapServers: bootstrap,
+    ...(env.WORDCOUNT_STATE_DIR !== undefined ? { stateDir: env.WORDCOUNT_STATE_DIR } : {}),
+    commitIntervalMs: Number(env.WORDCOUNT_COMMIT_INTERVAL_MS ?? 1000),
+    numStreamThreads: Number(env.WORDCOUNT_THREADS ?? 1),
+    numStandbyReplicas: Number(env.WORDCOUNT_STANDBYS ?? 0),
+    ...(env.WORDCOUNT_REPLICATION_FACTOR !== undefined ? { replicationFactor: Number(env.WORDCOUNT_REPLICATION_FACTOR) } : {}),
+    ...(env.WORDCOUNT_ACCEPTABLE_RECOVERY_LAG !== undefined
+      ? { acceptableRecoveryLag: Number(env.WORDCOUNT_ACCEPTABLE_RECOVERY_LAG) }
+      : {}),
+    ...(env.WORDCOUNT_SESSION_TIMEOUT_MS !== undefined
+      ? { sessionTimeoutMs: Number(env.WORDCOUNT_SESSION_TIMEOUT_MS), heartbeatIntervalMs: 1000 }
+      : {}),
+    deserializationExceptionHandler: env.WORDCOUNT_ON_BAD_RECORD === 'continue' ? 'logAndContinue' : 'logAndFail',
+    processingGuarantee: guarantee,
+    ...(env.WORDCOUNT_TRANSACTION_TIMEOUT_MS !== undefined ? { transactionTimeoutMs: Number(env.WORDCOUNT_TRANSACTION_TIMEOUT_MS) } : {})
+  },
+  {
+    client: clientName === 'platformatic' ? platformatic() : kafkajs(),
+    logger: consoleLogger((env.WORDCOUNT_LOG_LEVEL ?? 'warn') as 'info')
+  }
+)
 
 streams.setStateListener((to, from) => emit({ event: 'state', from, to }))
 // A failed thread is replaced: it resumes from the committed offsets (at-least-once).
 if (env.WORDCOUNT_EXCEPTION_HANDLER !== 'default') {
-  streams.setUncaughtExceptionHandler((error) => {
+  streams.setUncaughtExceptionHandler(error => {
     emit({ event: 'thread-error', code: error.code, message: error.message })
     return 'REPLACE_THREAD'
   })
@@ -110,7 +123,10 @@ let closing = false
 const shutdown = (): void => {
   if (closing) return
   closing = true
-  void streams.close().then(() => { emit({ event: 'closed' }); process.exit(0) })
+  void streams.close().then(() => {
+    emit({ event: 'closed' })
+    process.exit(0)
+  })
 }
 process.on('SIGTERM', shutdown)
 process.on('SIGINT', shutdown)

@@ -49,7 +49,7 @@ export class StreamsError extends Error {
   readonly taskId: string | undefined
   readonly retriable: boolean
 
-  constructor (code: StreamsErrorCode, message: string, options: StreamsErrorOptions = {}) {
+  constructor(code: StreamsErrorCode, message: string, options: StreamsErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.name = new.target.name
     this.code = code
@@ -63,7 +63,7 @@ export class TopologyError extends StreamsError {}
 
 /** A value that could not be serialized or deserialized: names the topic. */
 export class SerializationError extends StreamsError {
-  constructor (message: string, options: StreamsErrorOptions = {}) {
+  constructor(message: string, options: StreamsErrorOptions = {}) {
     super('SERIALIZATION', message, options)
   }
 }
@@ -71,7 +71,7 @@ export class SerializationError extends StreamsError {
 /** A config key that is unknown or has an invalid value: names the key. */
 export class ConfigError extends StreamsError {
   readonly key: string
-  constructor (key: string, message: string) {
+  constructor(key: string, message: string) {
     super('INVALID_CONFIG', message)
     this.key = key
   }
@@ -79,7 +79,7 @@ export class ConfigError extends StreamsError {
 
 /** A call made in a state where it is not allowed (a closed store, schedule() outside a node). */
 export class IllegalStateError extends StreamsError {
-  constructor (message: string, options: StreamsErrorOptions = {}) {
+  constructor(message: string, options: StreamsErrorOptions = {}) {
     super('ILLEGAL_STATE', message, options)
   }
 }
@@ -89,7 +89,7 @@ export class InvalidStateStoreError extends StreamsError {}
 
 /** What a processor or punctuator threw, wrapped with the node and task that ran it. */
 export class ProcessingError extends StreamsError {
-  constructor (message: string, options: StreamsErrorOptions = {}) {
+  constructor(message: string, options: StreamsErrorOptions = {}) {
     super('PROCESSING', message, options)
   }
 }

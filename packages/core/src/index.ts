@@ -1,5 +1,13 @@
 /** @kstreams/core: the public API. Internal parts for sibling packages are in ./internal. */
-export { StreamsError, TopologyError, SerializationError, ConfigError, IllegalStateError, InvalidStateStoreError, ProcessingError } from './errors.js'
+export {
+  StreamsError,
+  TopologyError,
+  SerializationError,
+  ConfigError,
+  IllegalStateError,
+  InvalidStateStoreError,
+  ProcessingError
+} from './errors.js'
 export type { StreamsErrorCode, StreamsErrorOptions } from './errors.js'
 export { KeyValue } from './key-value.js'
 export { Record, Headers } from './record.js'
@@ -15,16 +23,37 @@ export { murmur2, partitionFor } from './partitioner/murmur2.js'
 
 export { PunctuationType } from './processor/api.js'
 export type {
-  Processor, ProcessorSupplier, ProcessorContext, ProcessingContext, Punctuator, Cancellable, RecordMetadata,
-  TimestampExtractor, ConsumerRecordInfo, TopicNameExtractor, RecordContext, StreamPartitioner, AutoOffsetReset
+  Processor,
+  ProcessorSupplier,
+  ProcessorContext,
+  ProcessingContext,
+  Punctuator,
+  Cancellable,
+  RecordMetadata,
+  TimestampExtractor,
+  ConsumerRecordInfo,
+  TopicNameExtractor,
+  RecordContext,
+  StreamPartitioner,
+  AutoOffsetReset
 } from './processor/api.js'
-export { failOnInvalidTimestamp, logAndSkipOnInvalidTimestamp, usePartitionTimeOnInvalidTimestamp, wallclockTimestampExtractor } from './processor/timestamp-extractors.js'
+export {
+  failOnInvalidTimestamp,
+  logAndSkipOnInvalidTimestamp,
+  usePartitionTimeOnInvalidTimestamp,
+  wallclockTimestampExtractor
+} from './processor/timestamp-extractors.js'
 
 export { Topology } from './topology/topology.js'
 export type { SourceOptions, SinkOptions, GlobalStoreOptions } from './topology/topology.js'
 export type {
-  TopologyDescription, SubtopologyDescription, GlobalStoreDescription, NodeDescription,
-  SourceNodeDescription, ProcessorNodeDescription, SinkNodeDescription
+  TopologyDescription,
+  SubtopologyDescription,
+  GlobalStoreDescription,
+  NodeDescription,
+  SourceNodeDescription,
+  ProcessorNodeDescription,
+  SinkNodeDescription
 } from './topology/topology-description.js'
 
 export { resolveStreamsConfig } from './config/streams-config.js'
@@ -33,14 +62,26 @@ export type { StreamsConfig, ResolvedStreamsConfig, ProcessingGuarantee, Topolog
 export type { StateStore, StateStoreContext, StoreBuilder, ChangelogWriter, StateRestoreCallback } from './state/state-store.js'
 export { ValueAndTimestamp } from './state/key-value-store.js'
 export type {
-  KeyValueStore, ReadOnlyKeyValueStore, KeyValueIterator, TimestampedKeyValueStore, KeyValueBytesStore, KeyValueBytesStoreSupplier
+  KeyValueStore,
+  ReadOnlyKeyValueStore,
+  KeyValueIterator,
+  TimestampedKeyValueStore,
+  KeyValueBytesStore,
+  KeyValueBytesStoreSupplier
 } from './state/key-value-store.js'
 export { KeyValueStoreBuilder } from './state/key-value-store-builder.js'
 export type { DslStoreSuppliers, DslKeyValueParams, DslWindowParams, DslSessionParams } from './state/dsl-store-suppliers.js'
 export { TimestampedKeyValueStoreBuilder } from './state/timestamped-key-value-store-builder.js'
 export { ValueAndTimestampSerde } from './state/value-and-timestamp-serde.js'
 export { Window, TimeWindow, SessionWindow, Windowed } from './state/windowed.js'
-export type { ReadOnlyWindowStore, WindowStore, TimestampedWindowStore, WindowStoreIterator, WindowBytesStore, WindowBytesStoreSupplier } from './state/window-store.js'
+export type {
+  ReadOnlyWindowStore,
+  WindowStore,
+  TimestampedWindowStore,
+  WindowStoreIterator,
+  WindowBytesStore,
+  WindowBytesStoreSupplier
+} from './state/window-store.js'
 export type { ReadOnlySessionStore, SessionStore, SessionBytesStore, SessionBytesStoreSupplier } from './state/session-store.js'
 export { WindowStoreBuilder } from './state/window-store-builder.js'
 export { TimestampedWindowStoreBuilder } from './state/timestamped-window-store-builder.js'
@@ -48,14 +89,41 @@ export { SessionStoreBuilder } from './state/session-store-builder.js'
 export { WindowedSerdes } from './serialization/windowed-serdes.js'
 
 export { KafkaStreams } from './runtime/kafka-streams.js'
-export type { KafkaStreamsState, StateListener, StreamThreadExceptionResponse, StreamsUncaughtExceptionHandler, KafkaStreamsOptions, CloseOptions } from './runtime/kafka-streams.js'
+export type {
+  KafkaStreamsState,
+  StateListener,
+  StreamThreadExceptionResponse,
+  StreamsUncaughtExceptionHandler,
+  KafkaStreamsOptions,
+  CloseOptions
+} from './runtime/kafka-streams.js'
 export type { StateRestoreListener } from './runtime/state-restore-listener.js'
 export type { StandbyUpdateListener, StandbySuspendReason } from './runtime/standby-update-listener.js'
 // The wire-level Kafka ports a client adapter implements (@kstreams/kafkajs, the in-memory Kafka of @kstreams/testing).
 export type {
-  KafkaClient, KafkaClientFactory, KafkaClientSettings, TopicPartition, TopicPartitionOffset, FetchedRecord, FetchedBatch, IsolationLevel, PartitionError,
-  JoinGroupRequest, JoinGroupResponse, JoinedMember, SyncGroupRequest, GroupGeneration, CommittedOffset, GroupCoordinatorPort,
-  FetchRequest, FetchPort, ProducedRecord, SendResult, ProducerPort, NewTopic, AdminPort
+  KafkaClient,
+  KafkaClientFactory,
+  KafkaClientSettings,
+  TopicPartition,
+  TopicPartitionOffset,
+  FetchedRecord,
+  FetchedBatch,
+  IsolationLevel,
+  PartitionError,
+  JoinGroupRequest,
+  JoinGroupResponse,
+  JoinedMember,
+  SyncGroupRequest,
+  GroupGeneration,
+  CommittedOffset,
+  GroupCoordinatorPort,
+  FetchRequest,
+  FetchPort,
+  ProducedRecord,
+  SendResult,
+  ProducerPort,
+  NewTopic,
+  AdminPort
 } from './runtime/kafka/ports.js'
 export { tpKey, isPartitionError } from './runtime/kafka/ports.js'
 export { SerialExecutor, groupByTopic } from './runtime/kafka/adapter-helpers.js'
@@ -63,7 +131,13 @@ export { KafkaRequestError, KAFKA_ERRORS, kafkaErrorName, isKafkaError } from '.
 export type { KafkaErrorName } from './runtime/kafka/kafka-request-error.js'
 export { consoleLogger, silentLogger } from './logger.js'
 export type { Logger } from './logger.js'
-export type { ErrorHandlerContext, DeserializationExceptionHandler, ProcessingExceptionHandler, ProductionExceptionHandler, SaslConfig } from './config/streams-config.js'
+export type {
+  ErrorHandlerContext,
+  DeserializationExceptionHandler,
+  ProcessingExceptionHandler,
+  ProductionExceptionHandler,
+  SaslConfig
+} from './config/streams-config.js'
 export type { MetricName, MetricSnapshot } from './metrics/metric-name.js'
 export type { RecordingLevel } from './metrics/recording-level.js'
 export { QueryableStoreTypes } from './runtime/iq/queryable-store-types.js'

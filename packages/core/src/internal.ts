@@ -4,7 +4,15 @@
  */
 export { TOPOLOGY_DEF, ADD_INTERNAL_TOPIC, COPARTITION_SOURCES, SOURCE_CHANGELOG } from './topology/internal.js'
 export type { InternalTopicSpec } from './topology/internal.js'
-export type { TopologyDef, NodeDef, SourceNodeDef, ProcessorNodeDef, SinkNodeDef, SubtopologyDef, GlobalStoreDef } from './topology/definitions.js'
+export type {
+  TopologyDef,
+  NodeDef,
+  SourceNodeDef,
+  ProcessorNodeDef,
+  SinkNodeDef,
+  SubtopologyDef,
+  GlobalStoreDef
+} from './topology/definitions.js'
 export { StreamTask } from './runtime/stream-task.js'
 export type { StreamTaskOptions, TaskState } from './runtime/stream-task.js'
 export { GlobalStateUpdateTask } from './runtime/global-state-update-task.js'
@@ -20,7 +28,13 @@ export type { MetricName, MetricSnapshot } from './metrics/metric-name.js'
 export type { RecordingLevel } from './metrics/recording-level.js'
 export { WindowKeySchema } from './state/window-key-schema.js'
 export { SessionKeySchema } from './state/session-key-schema.js'
-export { defaultSegmentInterval, checkRetentionPeriod, checkWindowStoreArguments, checkSegmentInterval, checkRetainDuplicates } from './state/windowed-store-arguments.js'
+export {
+  defaultSegmentInterval,
+  checkRetentionPeriod,
+  checkWindowStoreArguments,
+  checkSegmentInterval,
+  checkRetainDuplicates
+} from './state/windowed-store-arguments.js'
 export { MeteredWindowStore } from './state/metered-window-store.js'
 export { MeteredTimestampedWindowStore } from './state/metered-timestamped-window-store.js'
 export { MeteredSessionStore } from './state/metered-session-store.js'
@@ -36,4 +50,11 @@ export type { MemberState } from './runtime/consumer/consumer-coordinator.js'
 export { GroupConsumer } from './runtime/consumer/group-consumer.js'
 export { AssignedPartitionReader } from './runtime/consumer/assigned-partition-reader.js'
 export { encodeSubscription, decodeSubscription, encodeAssignment, decodeAssignment } from './runtime/consumer/consumer-protocol.js'
-export type { GroupAssignor, GroupMemberSubscription, MemberAssignment, RebalanceListener, MainConsumer, PartitionReader } from './runtime/consumer/consumer-api.js'
+export type {
+  GroupAssignor,
+  GroupMemberSubscription,
+  MemberAssignment,
+  RebalanceListener,
+  MainConsumer,
+  PartitionReader
+} from './runtime/consumer/consumer-api.js'

@@ -14,7 +14,9 @@ describe('Record, Headers, KeyValue, TaskId', () => {
   })
 
   it('Record rejects a negative timestamp', () => {
-    expect(() => new Record('k', 'v', -1)).to.throw().with.property('code', 'ILLEGAL_ARGUMENT')
+    expect(() => new Record('k', 'v', -1))
+      .to.throw()
+      .with.property('code', 'ILLEGAL_ARGUMENT')
   })
 
   it('Headers keep order and repeats; lastHeader and remove', () => {
@@ -33,6 +35,8 @@ describe('Record, Headers, KeyValue, TaskId', () => {
     const id = TaskId.parse('3_14')
     expect([id.subtopology, id.partition, id.toString()]).to.deep.equal([3, 14, '3_14'])
     expect(id.equals(new TaskId(3, 14))).to.equal(true)
-    expect(() => TaskId.parse('x')).to.throw().with.property('code', 'ILLEGAL_ARGUMENT')
+    expect(() => TaskId.parse('x'))
+      .to.throw()
+      .with.property('code', 'ILLEGAL_ARGUMENT')
   })
 })

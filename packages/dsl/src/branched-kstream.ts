@@ -18,30 +18,30 @@ export class BranchedKStream<K, V> {
   readonly #outputBranches = new Map<string, KStream<K, V>>()
 
   /** @internal */
-  constructor (source: KStream<K, V>, splitterName: string) {
+  constructor(source: KStream<K, V>, splitterName: string) {
     this.#source = source
     this.#splitterName = splitterName
     source.builder.topology.addProcessor(splitterName, branchProcessor(this.#predicates, this.#childNames), source.name)
   }
 
-  branch (predicate: Predicate<K, V>, branched?: Branched<K, V>): this {
+  branch(predicate: Predicate<K, V>, branched?: Branched<K, V>): this {
     this.#predicates.push(predicate)
     this.#createBranch(branched, this.#predicates.length)
     return this
   }
 
   /** Adds the branch of the records no predicate matched and returns the branches by name. */
-  defaultBranch (branched?: Branched<K, V>): Map<string, KStream<K, V>> {
+  defaultBranch(branched?: Branched<K, V>): Map<string, KStream<K, V>> {
     this.#createBranch(branched, 0)
     return this.#outputBranches
   }
 
   /** Returns the branches by name; records no predicate matched are dropped. */
-  noDefaultBranch (): Map<string, KStream<K, V>> {
+  noDefaultBranch(): Map<string, KStream<K, V>> {
     return this.#outputBranches
   }
 
-  #createBranch (branched: Branched<K, V> | undefined, index: number): void {
+  #createBranch(branched: Branched<K, V> | undefined, index: number): void {
     const source = this.#source
     const childName = this.#splitterName + (branched?.name ?? String(index))
     this.#childNames.push(childName)

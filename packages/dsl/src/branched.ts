@@ -5,27 +5,27 @@
 import type { KStream } from './kstream.js'
 
 export class Branched<K, V> {
-  private constructor (
+  private constructor(
     readonly name: string | undefined,
     readonly chainFunction: ((branch: KStream<K, V>) => KStream<K, V> | null | undefined) | undefined,
     readonly chainConsumer: ((branch: KStream<K, V>) => void) | undefined
   ) {}
 
-  static as<K, V> (name: string): Branched<K, V> {
+  static as<K, V>(name: string): Branched<K, V> {
     return new Branched<K, V>(name, undefined, undefined)
   }
 
   /** The map holds what `chain` returns (nothing when it returns null or undefined). */
-  static withFunction<K, V> (chain: (branch: KStream<K, V>) => KStream<K, V> | null | undefined, name?: string): Branched<K, V> {
+  static withFunction<K, V>(chain: (branch: KStream<K, V>) => KStream<K, V> | null | undefined, name?: string): Branched<K, V> {
     return new Branched<K, V>(name, chain, undefined)
   }
 
   /** The branch is handed to `chain` and left out of the map. */
-  static withConsumer<K, V> (chain: (branch: KStream<K, V>) => void, name?: string): Branched<K, V> {
+  static withConsumer<K, V>(chain: (branch: KStream<K, V>) => void, name?: string): Branched<K, V> {
     return new Branched<K, V>(name, undefined, chain)
   }
 
-  withName (name: string): Branched<K, V> {
+  withName(name: string): Branched<K, V> {
     return new Branched(name, this.chainFunction, this.chainConsumer)
   }
 }

@@ -12,7 +12,7 @@ import { StreamsError } from '@kstreams/core'
 export type BufferFullStrategy = 'EMIT' | 'SHUT_DOWN'
 
 export class BufferConfig<S extends BufferFullStrategy = BufferFullStrategy> {
-  private constructor (
+  private constructor(
     readonly maxRecords: number,
     readonly maxBytes: number,
     readonly bufferFullStrategy: S,
@@ -21,49 +21,61 @@ export class BufferConfig<S extends BufferFullStrategy = BufferFullStrategy> {
   ) {}
 
   /** No bound: the buffer grows as needed (and the application fails when memory runs out). */
-  static unbounded (): StrictBufferConfig {
+  static unbounded(): StrictBufferConfig {
     return new BufferConfig(Infinity, Infinity, 'SHUT_DOWN', true, {})
   }
 
   /** At most `recordLimit` records; emits the oldest early when full unless `shutDownWhenFull()`. */
-  static maxRecords (recordLimit: number): EagerBufferConfig {
+  static maxRecords(recordLimit: number): EagerBufferConfig {
     return new BufferConfig(checkLimit('recordLimit', recordLimit), Infinity, 'EMIT', true, {})
   }
 
   /** At most `byteLimit` bytes; emits the oldest early when full unless `shutDownWhenFull()`. */
-  static maxBytes (byteLimit: number): EagerBufferConfig {
+  static maxBytes(byteLimit: number): EagerBufferConfig {
     return new BufferConfig(Infinity, checkLimit('byteLimit', byteLimit), 'EMIT', true, {})
   }
 
-  withMaxRecords (recordLimit: number): BufferConfig<S> {
-    return new BufferConfig(checkLimit('recordLimit', recordLimit), this.maxBytes, this.bufferFullStrategy, this.loggingEnabled, this.logConfig)
+  withMaxRecords(recordLimit: number): BufferConfig<S> {
+    return new BufferConfig(
+      checkLimit('recordLimit', recordLimit),
+      this.maxBytes,
+      this.bufferFullStrategy,
+      this.loggingEnabled,
+      this.logConfig
+    )
   }
 
-  withMaxBytes (byteLimit: number): BufferConfig<S> {
-    return new BufferConfig(this.maxRecords, checkLimit('byteLimit', byteLimit), this.bufferFullStrategy, this.loggingEnabled, this.logConfig)
+  withMaxBytes(byteLimit: number): BufferConfig<S> {
+    return new BufferConfig(
+      this.maxRecords,
+      checkLimit('byteLimit', byteLimit),
+      this.bufferFullStrategy,
+      this.loggingEnabled,
+      this.logConfig
+    )
   }
 
   /** Removes both bounds (a strict config). */
-  withNoBound (): StrictBufferConfig {
+  withNoBound(): StrictBufferConfig {
     return new BufferConfig(Infinity, Infinity, 'SHUT_DOWN', this.loggingEnabled, this.logConfig)
   }
 
   /** When full, emits the oldest records before their time (a non-final result may reach downstream). */
-  emitEarlyWhenFull (): EagerBufferConfig {
+  emitEarlyWhenFull(): EagerBufferConfig {
     return new BufferConfig(this.maxRecords, this.maxBytes, 'EMIT', this.loggingEnabled, this.logConfig)
   }
 
   /** When full, fails the task with a BufferFullError rather than emit early. */
-  shutDownWhenFull (): StrictBufferConfig {
+  shutDownWhenFull(): StrictBufferConfig {
     return new BufferConfig(this.maxRecords, this.maxBytes, 'SHUT_DOWN', this.loggingEnabled, this.logConfig)
   }
 
-  withLoggingDisabled (): BufferConfig<S> {
+  withLoggingDisabled(): BufferConfig<S> {
     return new BufferConfig(this.maxRecords, this.maxBytes, this.bufferFullStrategy, false, {})
   }
 
   /** Logs the buffer to its changelog topic, created with `config` as topic-config overrides. */
-  withLoggingEnabled (config: Readonly<Record<string, string>> = {}): BufferConfig<S> {
+  withLoggingEnabled(config: Readonly<Record<string, string>> = {}): BufferConfig<S> {
     return new BufferConfig(this.maxRecords, this.maxBytes, this.bufferFullStrategy, true, { ...config })
   }
 }
@@ -71,7 +83,8 @@ export class BufferConfig<S extends BufferFullStrategy = BufferFullStrategy> {
 export type StrictBufferConfig = BufferConfig<'SHUT_DOWN'>
 export type EagerBufferConfig = BufferConfig<'EMIT'>
 
-function checkLimit (what: string, limit: number): number {
-  if (typeof limit !== 'number' || Number.isNaN(limit) || limit < 0) throw new StreamsError('ILLEGAL_ARGUMENT', `${what} must be a non-negative number, got ${String(limit)}`)
+function checkLimit(what: string, limit: number): number {
+  if (typeof limit !== 'number' || Number.isNaN(limit) || limit < 0)
+    throw new StreamsError('ILLEGAL_ARGUMENT', `${what} must be a non-negative number, got ${String(limit)}`)
   return limit
 }

@@ -6,7 +6,7 @@
 import { StreamsError } from '@kstreams/core'
 
 export class BufferFullError extends StreamsError {
-  constructor (message: string, taskId?: string) {
+  constructor(message: string, taskId?: string) {
     super('PROCESSING', message, taskId === undefined ? {} : { taskId })
   }
 }

@@ -3,9 +3,12 @@
  * when a downstream operator asked for it, the old one (null otherwise or when there was none).
  */
 export class Change<V> {
-  constructor (readonly newValue: V | null, readonly oldValue: V | null) {}
+  constructor(
+    readonly newValue: V | null,
+    readonly oldValue: V | null
+  ) {}
 
-  toString (): string {
+  toString(): string {
     return `(${String(this.newValue)}<-${String(this.oldValue)})`
   }
 }

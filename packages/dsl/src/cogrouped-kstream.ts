@@ -29,13 +29,13 @@ export class CogroupedKStream<K, VOut> {
   readonly #patterns: Array<CogroupPattern<K, VOut>> = []
 
   /** @internal */
-  constructor (builder: InternalStreamsBuilder) {
+  constructor(builder: InternalStreamsBuilder) {
     this.#builder = builder
   }
 
   /** Adds a grouped stream (same key type) with the aggregator folding its values into the aggregate. */
-  cogroup<VIn> (groupedStream: KGroupedStream<K, VIn>, aggregator: Aggregator<K, VIn, VOut>): this {
-    if (groupedStream === null || groupedStream === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', 'groupedStream can\'t be null')
+  cogroup<VIn>(groupedStream: KGroupedStream<K, VIn>, aggregator: Aggregator<K, VIn, VOut>): this {
+    if (groupedStream === null || groupedStream === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', "groupedStream can't be null")
     requireFunction(aggregator, 'aggregator')
     const source = groupedStream.cogroupSource as CogroupSource<K, unknown>
     const existing = this.#patterns.findIndex(p => p.stream === groupedStream)
@@ -47,7 +47,7 @@ export class CogroupedKStream<K, VOut> {
   }
 
   /** The aggregate of every cogrouped stream per key, started by `initializer`. */
-  aggregate (initializer: Initializer<VOut>, named?: Named | Materialized<K, VOut>, materialized?: Materialized<K, VOut>): KTable<K, VOut> {
+  aggregate(initializer: Initializer<VOut>, named?: Named | Materialized<K, VOut>, materialized?: Materialized<K, VOut>): KTable<K, VOut> {
     requireFunction(initializer, 'initializer')
     const args = named instanceof Materialized ? { named: undefined, materialized: named } : { named, materialized }
     const m = new MaterializedInternal(args.materialized, this.#builder, 'COGROUPKSTREAM-AGGREGATE-')
@@ -65,9 +65,11 @@ export class CogroupedKStream<K, VOut> {
   }
 
   /** Windowed cogrouped aggregations: by time windows (tumbling or hopping), sliding windows, or sessions. */
-  windowedBy (windows: TimeWindows | SlidingWindows): TimeWindowedCogroupedKStream<K, VOut>
-  windowedBy (windows: SessionWindows): SessionWindowedCogroupedKStream<K, VOut>
-  windowedBy (windows: TimeWindows | SlidingWindows | SessionWindows): TimeWindowedCogroupedKStream<K, VOut> | SessionWindowedCogroupedKStream<K, VOut> {
+  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedCogroupedKStream<K, VOut>
+  windowedBy(windows: SessionWindows): SessionWindowedCogroupedKStream<K, VOut>
+  windowedBy(
+    windows: TimeWindows | SlidingWindows | SessionWindows
+  ): TimeWindowedCogroupedKStream<K, VOut> | SessionWindowedCogroupedKStream<K, VOut> {
     return windows instanceof SessionWindows
       ? new SessionWindowedCogroupedKStream<K, VOut>(this.#builder, [...this.#patterns], windows)
       : new TimeWindowedCogroupedKStream<K, VOut>(this.#builder, [...this.#patterns], windows)

@@ -20,7 +20,7 @@ export class Consumed<K, V> {
   readonly offsetReset: AutoOffsetReset | undefined
   readonly name: string | undefined
 
-  private constructor (fields: ConsumedFields<K, V>) {
+  private constructor(fields: ConsumedFields<K, V>) {
     this.keySerde = fields.keySerde
     this.valueSerde = fields.valueSerde
     this.timestampExtractor = fields.timestampExtractor
@@ -28,36 +28,47 @@ export class Consumed<K, V> {
     this.name = fields.name
   }
 
-  static with<K, V> (keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined, timestampExtractor?: TimestampExtractor, offsetReset?: AutoOffsetReset): Consumed<K, V> {
+  static with<K, V>(
+    keySerde: Serde<K> | undefined,
+    valueSerde: Serde<V> | undefined,
+    timestampExtractor?: TimestampExtractor,
+    offsetReset?: AutoOffsetReset
+  ): Consumed<K, V> {
     return new Consumed({ keySerde, valueSerde, timestampExtractor, offsetReset })
   }
 
   /** Only a processor name; serdes come from the config defaults. */
-  static as<K = unknown, V = unknown> (processorName: string): Consumed<K, V> {
+  static as<K = unknown, V = unknown>(processorName: string): Consumed<K, V> {
     return new Consumed({ name: validateName(processorName) })
   }
 
-  withKeySerde<KR> (keySerde: Serde<KR>): Consumed<KR, V> {
+  withKeySerde<KR>(keySerde: Serde<KR>): Consumed<KR, V> {
     return new Consumed<KR, V>({ ...this.#fields(), keySerde })
   }
 
-  withValueSerde<VR> (valueSerde: Serde<VR>): Consumed<K, VR> {
+  withValueSerde<VR>(valueSerde: Serde<VR>): Consumed<K, VR> {
     return new Consumed<K, VR>({ ...this.#fields(), valueSerde })
   }
 
-  withTimestampExtractor (timestampExtractor: TimestampExtractor): Consumed<K, V> {
+  withTimestampExtractor(timestampExtractor: TimestampExtractor): Consumed<K, V> {
     return new Consumed({ ...this.#fields(), timestampExtractor })
   }
 
-  withOffsetResetPolicy (offsetReset: AutoOffsetReset): Consumed<K, V> {
+  withOffsetResetPolicy(offsetReset: AutoOffsetReset): Consumed<K, V> {
     return new Consumed({ ...this.#fields(), offsetReset })
   }
 
-  withName (processorName: string): Consumed<K, V> {
+  withName(processorName: string): Consumed<K, V> {
     return new Consumed({ ...this.#fields(), name: validateName(processorName) })
   }
 
-  #fields (): ConsumedFields<K, V> {
-    return { keySerde: this.keySerde, valueSerde: this.valueSerde, timestampExtractor: this.timestampExtractor, offsetReset: this.offsetReset, name: this.name }
+  #fields(): ConsumedFields<K, V> {
+    return {
+      keySerde: this.keySerde,
+      valueSerde: this.valueSerde,
+      timestampExtractor: this.timestampExtractor,
+      offsetReset: this.offsetReset,
+      name: this.name
+    }
   }
 }

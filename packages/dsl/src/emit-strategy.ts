@@ -9,19 +9,19 @@ export class EmitStrategy {
   static readonly #onWindowClose = new EmitStrategy('ON_WINDOW_CLOSE')
   static readonly #onWindowUpdate = new EmitStrategy('ON_WINDOW_UPDATE')
 
-  private constructor (readonly type: EmitStrategyType) {}
+  private constructor(readonly type: EmitStrategyType) {}
 
   /** One final result per window, when the window closes. */
-  static onWindowClose (): EmitStrategy {
+  static onWindowClose(): EmitStrategy {
     return EmitStrategy.#onWindowClose
   }
 
   /** A result on every update of a window (the default). */
-  static onWindowUpdate (): EmitStrategy {
+  static onWindowUpdate(): EmitStrategy {
     return EmitStrategy.#onWindowUpdate
   }
 
-  toString (): string {
+  toString(): string {
     return `EmitStrategy{${this.type}}`
   }
 }

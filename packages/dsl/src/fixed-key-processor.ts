@@ -19,19 +19,19 @@ export interface FixedKeyProcessor<K, VIn, VOut> {
 export type FixedKeyProcessorSupplier<K, VIn, VOut> = () => FixedKeyProcessor<K, VIn, VOut>
 
 /** @internal Adapts a fixed-key processor to a Processor API processor. */
-export function processValuesSupplier<K, VIn, VOut> (supplier: FixedKeyProcessorSupplier<K, VIn, VOut>): ProcessorSupplier<K, VIn, K, VOut> {
+export function processValuesSupplier<K, VIn, VOut>(supplier: FixedKeyProcessorSupplier<K, VIn, VOut>): ProcessorSupplier<K, VIn, K, VOut> {
   return () => {
     const inner = supplier()
     let currentKey: K | undefined
     let hasKey = false
     const processor: Processor<K, VIn, K, VOut> = {
-      init (context: ProcessorContext<K, VOut>) {
+      init(context: ProcessorContext<K, VOut>) {
         const forward = (record: Record<K, VOut>, childName?: string): void => {
           context.forward(hasKey ? record.withKey(currentKey as K) : record, childName)
         }
         // Every other member is the runtime's own, called on the runtime's context.
         const fixed = new Proxy(context, {
-          get (target, property) {
+          get(target, property) {
             if (property === 'forward') return forward
             const value: unknown = Reflect.get(target, property, target)
             return typeof value === 'function' ? value.bind(target) : value
@@ -39,7 +39,7 @@ export function processValuesSupplier<K, VIn, VOut> (supplier: FixedKeyProcessor
         }) as unknown as FixedKeyProcessorContext<K, VOut>
         inner.init?.(fixed)
       },
-      process (record) {
+      process(record) {
         const previous = currentKey
         const hadKey = hasKey
         currentKey = record.key
@@ -51,7 +51,9 @@ export function processValuesSupplier<K, VIn, VOut> (supplier: FixedKeyProcessor
           hasKey = hadKey
         }
       },
-      close () { inner.close?.() }
+      close() {
+        inner.close?.()
+      }
     }
     return processor
   }

@@ -11,13 +11,13 @@ export class GlobalKTable<K, V> {
   readonly #queryableStoreName: string | undefined
 
   /** @internal */
-  constructor (valueGetterSupplier: KTableValueGetterSupplier<K, V>, queryableStoreName: string | undefined) {
+  constructor(valueGetterSupplier: KTableValueGetterSupplier<K, V>, queryableStoreName: string | undefined) {
     this.valueGetterSupplier = valueGetterSupplier
     this.#queryableStoreName = queryableStoreName
   }
 
   /** The name of the store to query, or undefined when the store was not named. */
-  get queryableStoreName (): string | undefined {
+  get queryableStoreName(): string | undefined {
     return this.#queryableStoreName
   }
 }

@@ -35,8 +35,18 @@ export { SessionWindowedCogroupedKStream } from './session-windowed-cogrouped-ks
 export { Repartitioned } from './repartitioned.js'
 export type { FixedKeyProcessor, FixedKeyProcessorContext, FixedKeyProcessorSupplier } from './fixed-key-processor.js'
 export type {
-  Predicate, KeyValueMapper, ValueMapper, ValueMapperWithKey, ForeachAction, Initializer, Aggregator, Reducer, KeyValuePairMapper,
-  ValueJoiner, ValueJoinerWithKey, Merger
+  Predicate,
+  KeyValueMapper,
+  ValueMapper,
+  ValueMapperWithKey,
+  ForeachAction,
+  Initializer,
+  Aggregator,
+  Reducer,
+  KeyValuePairMapper,
+  ValueJoiner,
+  ValueJoinerWithKey,
+  Merger
 } from './functions.js'
 export { KeyValue, Window, Windowed, TimeWindow, SessionWindow, WindowedSerdes } from '@kstreams/core'
 export type { TopicNameExtractor, StreamPartitioner, DslStoreSuppliers } from '@kstreams/core'

@@ -16,7 +16,7 @@ export class JoinWindows {
   /** @internal Always true for the windows this API builds (Kafka's deprecated `of()` is not provided). */
   readonly spuriousResultFixEnabled: boolean
 
-  private constructor (beforeMs: number, afterMs: number, graceMs: number, spuriousResultFixEnabled: boolean) {
+  private constructor(beforeMs: number, afterMs: number, graceMs: number, spuriousResultFixEnabled: boolean) {
     if (beforeMs + afterMs < 0) throw new StreamsError('ILLEGAL_ARGUMENT', 'Window interval (ie, beforeMs+afterMs) must not be negative.')
     if (graceMs < 0) throw new StreamsError('ILLEGAL_ARGUMENT', 'Grace period must not be negative.')
     this.beforeMs = beforeMs
@@ -26,42 +26,42 @@ export class JoinWindows {
   }
 
   /** Records join when their timestamps differ by at most `timeDifferenceMs`; no grace period. */
-  static ofTimeDifferenceWithNoGrace (timeDifferenceMs: number): JoinWindows {
+  static ofTimeDifferenceWithNoGrace(timeDifferenceMs: number): JoinWindows {
     return JoinWindows.ofTimeDifferenceAndGrace(timeDifferenceMs, 0)
   }
 
   /** Records join when their timestamps differ by at most `timeDifferenceMs`; out-of-order records are accepted for `graceMs` after a window ends. */
-  static ofTimeDifferenceAndGrace (timeDifferenceMs: number, graceMs: number): JoinWindows {
+  static ofTimeDifferenceAndGrace(timeDifferenceMs: number, graceMs: number): JoinWindows {
     const difference = checkMillis('timeDifference', timeDifferenceMs)
     return new JoinWindows(difference, difference, checkMillis('afterWindowEnd', graceMs), true)
   }
 
   /** The same windows with a new lower bound: other records may be up to `timeDifferenceMs` older. */
-  before (timeDifferenceMs: number): JoinWindows {
+  before(timeDifferenceMs: number): JoinWindows {
     return new JoinWindows(checkMillis('timeDifference', timeDifferenceMs), this.afterMs, this.#graceMs, this.spuriousResultFixEnabled)
   }
 
   /** The same windows with a new upper bound: other records may be up to `timeDifferenceMs` newer. */
-  after (timeDifferenceMs: number): JoinWindows {
+  after(timeDifferenceMs: number): JoinWindows {
     return new JoinWindows(this.beforeMs, checkMillis('timeDifference', timeDifferenceMs), this.#graceMs, this.spuriousResultFixEnabled)
   }
 
   /** The window size: before + after (ms). */
-  size (): number {
+  size(): number {
     return this.beforeMs + this.afterMs
   }
 
   /** How long (ms) after a window's end out-of-order records are still joined. */
-  gracePeriodMs (): number {
+  gracePeriodMs(): number {
     return this.#graceMs
   }
 
-  toString (): string {
+  toString(): string {
     return `JoinWindows{beforeMs=${this.beforeMs}, afterMs=${this.afterMs}, graceMs=${this.#graceMs}}`
   }
 }
 
-function checkMillis (what: string, ms: number): number {
+function checkMillis(what: string, ms: number): number {
   if (typeof ms !== 'number' || !Number.isSafeInteger(ms)) {
     throw new StreamsError('ILLEGAL_ARGUMENT', `${what} must be an integer number of milliseconds, got ${String(ms)}`)
   }

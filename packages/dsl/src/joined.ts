@@ -8,34 +8,39 @@ import type { Serde } from '@kstreams/core'
 import { validateName } from './named.js'
 
 export class Joined<K, V, VO> {
-  private constructor (
+  private constructor(
     readonly keySerde: Serde<K> | undefined,
     readonly valueSerde: Serde<V> | undefined,
     readonly otherValueSerde: Serde<VO> | undefined,
     readonly name: string | undefined
   ) {}
 
-  static with<K, V, VO> (keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined, otherValueSerde: Serde<VO> | undefined, name?: string): Joined<K, V, VO> {
+  static with<K, V, VO>(
+    keySerde: Serde<K> | undefined,
+    valueSerde: Serde<V> | undefined,
+    otherValueSerde: Serde<VO> | undefined,
+    name?: string
+  ): Joined<K, V, VO> {
     return new Joined(keySerde, valueSerde, otherValueSerde, name === undefined ? undefined : validateName(name))
   }
 
-  static as<K = unknown, V = unknown, VO = unknown> (name: string): Joined<K, V, VO> {
+  static as<K = unknown, V = unknown, VO = unknown>(name: string): Joined<K, V, VO> {
     return new Joined<K, V, VO>(undefined, undefined, undefined, validateName(name))
   }
 
-  withName (name: string): Joined<K, V, VO> {
+  withName(name: string): Joined<K, V, VO> {
     return new Joined(this.keySerde, this.valueSerde, this.otherValueSerde, validateName(name))
   }
 
-  withKeySerde (keySerde: Serde<K>): Joined<K, V, VO> {
+  withKeySerde(keySerde: Serde<K>): Joined<K, V, VO> {
     return new Joined(keySerde, this.valueSerde, this.otherValueSerde, this.name)
   }
 
-  withValueSerde (valueSerde: Serde<V>): Joined<K, V, VO> {
+  withValueSerde(valueSerde: Serde<V>): Joined<K, V, VO> {
     return new Joined(this.keySerde, valueSerde, this.otherValueSerde, this.name)
   }
 
-  withOtherValueSerde (otherValueSerde: Serde<VO>): Joined<K, V, VO> {
+  withOtherValueSerde(otherValueSerde: Serde<VO>): Joined<K, V, VO> {
     return new Joined(this.keySerde, this.valueSerde, otherValueSerde, this.name)
   }
 }

@@ -35,7 +35,7 @@ export class KGroupedStream<K, V> {
   readonly #repartition: SharedGroupedRepartition = { sourceName: undefined }
 
   /** @internal */
-  constructor (builder: InternalStreamsBuilder, name: string, grouped: Grouped<K, V>, repartitionRequired: boolean) {
+  constructor(builder: InternalStreamsBuilder, name: string, grouped: Grouped<K, V>, repartitionRequired: boolean) {
     this.#builder = builder
     this.#name = name
     this.#grouped = grouped
@@ -43,18 +43,22 @@ export class KGroupedStream<K, V> {
   }
 
   /** The number of records per key (records with a null key or value are skipped). */
-  count (named?: Named | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<K, number> {
+  count(named?: Named | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<K, number> {
     const args = splitArgs(named, materialized)
     // Kafka Streams burns one name for a Materialized without a store name (kept for topology compatibility).
     if (args.materialized !== undefined && args.materialized.storeName === undefined) this.#builder.newStoreName('KSTREAM-AGGREGATE-')
     const m = new MaterializedInternal(args.materialized, this.#builder, 'KSTREAM-AGGREGATE-')
     const name = this.#builder.nameOrGenerate(args.named?.name, 'KSTREAM-AGGREGATE-')
-    const supplier = aggregateSupplier<K, V, number>(m.storeName, () => 0, (_key, _value, count) => count + 1)
+    const supplier = aggregateSupplier<K, V, number>(
+      m.storeName,
+      () => 0,
+      (_key, _value, count) => count + 1
+    )
     return this.#doAggregate(supplier, name, m, Serdes.Long())
   }
 
   /** Combines the values per key; the first value of a key is its initial result. */
-  reduce (reducer: Reducer<V>, named?: Named | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
+  reduce(reducer: Reducer<V>, named?: Named | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
     const args = splitArgs(named, materialized)
     const m = new MaterializedInternal(args.materialized, this.#builder, 'KSTREAM-REDUCE-')
     const name = this.#builder.nameOrGenerate(args.named?.name, 'KSTREAM-REDUCE-')
@@ -62,7 +66,12 @@ export class KGroupedStream<K, V> {
   }
 
   /** Folds the values per key into an aggregate started by `initializer`. */
-  aggregate<VA> (initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>, named?: Named | Materialized<K, VA>, materialized?: Materialized<K, VA>): KTable<K, VA> {
+  aggregate<VA>(
+    initializer: Initializer<VA>,
+    aggregator: Aggregator<K, V, VA>,
+    named?: Named | Materialized<K, VA>,
+    materialized?: Materialized<K, VA>
+  ): KTable<K, VA> {
     const args = splitArgs(named, materialized)
     const m = new MaterializedInternal(args.materialized, this.#builder, 'KSTREAM-AGGREGATE-')
     const name = this.#builder.nameOrGenerate(args.named?.name, 'KSTREAM-AGGREGATE-')
@@ -70,24 +79,35 @@ export class KGroupedStream<K, V> {
   }
 
   /** Windowed aggregations: by time windows (tumbling or hopping) or sliding windows, or by sessions. */
-  windowedBy (windows: TimeWindows | SlidingWindows): TimeWindowedKStream<K, V>
-  windowedBy (windows: SessionWindows): SessionWindowedKStream<K, V>
-  windowedBy (windows: TimeWindows | SlidingWindows | SessionWindows): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
-    const source = { builder: this.#builder, name: this.#name, grouped: this.#grouped, repartitionRequired: this.#repartitionRequired, repartition: this.#repartition }
+  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedKStream<K, V>
+  windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>
+  windowedBy(windows: TimeWindows | SlidingWindows | SessionWindows): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
+    const source = {
+      builder: this.#builder,
+      name: this.#name,
+      grouped: this.#grouped,
+      repartitionRequired: this.#repartitionRequired,
+      repartition: this.#repartition
+    }
     return windows instanceof SessionWindows ? new SessionWindowedKStream(source, windows) : new TimeWindowedKStream(source, windows)
   }
 
   /** Starts a cogrouping of this grouped stream with others (`CogroupedKStream.cogroup`), each with its aggregator. */
-  cogroup<VOut> (aggregator: Aggregator<K, V, VOut>): CogroupedKStream<K, VOut> {
+  cogroup<VOut>(aggregator: Aggregator<K, V, VOut>): CogroupedKStream<K, VOut> {
     return new CogroupedKStream<K, VOut>(this.#builder).cogroup(this, aggregator)
   }
 
   /** @internal What a cogrouping needs of this grouped stream. */
-  get cogroupSource (): CogroupSource<K, V> {
+  get cogroupSource(): CogroupSource<K, V> {
     return { builder: this.#builder, name: this.#name, grouped: this.#grouped, repartitionRequired: this.#repartitionRequired }
   }
 
-  #doAggregate<VA> (supplier: KTableProcessorSupplier<K, V, K, VA>, name: string, m: MaterializedInternal<K, VA>, defaultValueSerde: Serde<VA> | undefined): KTable<K, VA> {
+  #doAggregate<VA>(
+    supplier: KTableProcessorSupplier<K, V, K, VA>,
+    name: string,
+    m: MaterializedInternal<K, VA>,
+    defaultValueSerde: Serde<VA> | undefined
+  ): KTable<K, VA> {
     const builder = this.#builder
     const keySerde = m.keySerde ?? this.#grouped.keySerde
     const valueSerde = m.valueSerde ?? defaultValueSerde
@@ -96,11 +116,21 @@ export class KGroupedStream<K, V> {
       : this.#name
     builder.topology.addProcessor(name, () => supplier.get(), parent)
     builder.topology.addStateStore(m.storeBuilder(keySerde, valueSerde), name)
-    return new KTable<K, VA>(builder, name, keySerde, valueSerde, supplier as unknown as KTableProcessorSupplier<unknown, unknown, K, VA>, m.queryableStoreName)
+    return new KTable<K, VA>(
+      builder,
+      name,
+      keySerde,
+      valueSerde,
+      supplier as unknown as KTableProcessorSupplier<unknown, unknown, K, VA>,
+      m.queryableStoreName
+    )
   }
 }
 
-function splitArgs<K, V> (named: Named | Materialized<K, V> | undefined, materialized: Materialized<K, V> | undefined): { named: Named | undefined, materialized: Materialized<K, V> | undefined } {
+function splitArgs<K, V>(
+  named: Named | Materialized<K, V> | undefined,
+  materialized: Materialized<K, V> | undefined
+): { named: Named | undefined; materialized: Materialized<K, V> | undefined } {
   if (named instanceof Materialized) return { named: undefined, materialized: named }
   return { named, materialized }
 }

@@ -39,9 +39,13 @@ export class KGroupedTable<K, V> {
   #repartitionSource: string | undefined
 
   /** @internal */
-  constructor (
-    builder: InternalStreamsBuilder, selectName: string, repartitionName: string | undefined,
-    keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined, changedSerde: ChangedSerde<V>
+  constructor(
+    builder: InternalStreamsBuilder,
+    selectName: string,
+    repartitionName: string | undefined,
+    keySerde: Serde<K> | undefined,
+    valueSerde: Serde<V> | undefined,
+    changedSerde: ChangedSerde<V>
   ) {
     this.#builder = builder
     this.#selectName = selectName
@@ -52,15 +56,21 @@ export class KGroupedTable<K, V> {
   }
 
   /** The number of values per key: +1 for every added value, -1 for every removed one. */
-  count (named?: Named | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<K, number> {
+  count(named?: Named | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<K, number> {
     const args = splitArgs(named, materialized)
     const m = new MaterializedInternal(args.materialized, this.#builder, AGGREGATE_NAME)
-    const supplier = tableAggregateSupplier<K, V, number>(m.storeName, () => 0, (_k, _v, agg) => agg + 1, (_k, _v, agg) => agg - 1, this.#changedSerde)
+    const supplier = tableAggregateSupplier<K, V, number>(
+      m.storeName,
+      () => 0,
+      (_k, _v, agg) => agg + 1,
+      (_k, _v, agg) => agg - 1,
+      this.#changedSerde
+    )
     return this.#doAggregate(supplier, args.named, AGGREGATE_NAME, m, Serdes.Long())
   }
 
   /** Combines the values per key: `adder` for new values, `subtractor` for removed ones. */
-  reduce (adder: Reducer<V>, subtractor: Reducer<V>, named?: Named | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
+  reduce(adder: Reducer<V>, subtractor: Reducer<V>, named?: Named | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
     requireFunction(adder, 'adder')
     requireFunction(subtractor, 'subtractor')
     const args = splitArgs(named, materialized)
@@ -70,9 +80,12 @@ export class KGroupedTable<K, V> {
   }
 
   /** Folds the values per key into an aggregate started by `initializer`; `subtractor` removes a value. */
-  aggregate<VA> (
-    initializer: Initializer<VA>, adder: Aggregator<K, V, VA>, subtractor: Aggregator<K, V, VA>,
-    named?: Named | Materialized<K, VA>, materialized?: Materialized<K, VA>
+  aggregate<VA>(
+    initializer: Initializer<VA>,
+    adder: Aggregator<K, V, VA>,
+    subtractor: Aggregator<K, V, VA>,
+    named?: Named | Materialized<K, VA>,
+    materialized?: Materialized<K, VA>
   ): KTable<K, VA> {
     requireFunction(initializer, 'initializer')
     requireFunction(adder, 'adder')
@@ -83,9 +96,12 @@ export class KGroupedTable<K, V> {
     return this.#doAggregate(supplier, args.named, AGGREGATE_NAME, m, undefined)
   }
 
-  #doAggregate<VA> (
-    supplier: KTableProcessorSupplier<K, Change<V>, K, VA>, named: Named | undefined, prefix: string,
-    m: MaterializedInternal<K, VA>, defaultValueSerde: Serde<VA> | undefined
+  #doAggregate<VA>(
+    supplier: KTableProcessorSupplier<K, Change<V>, K, VA>,
+    named: Named | undefined,
+    prefix: string,
+    m: MaterializedInternal<K, VA>,
+    defaultValueSerde: Serde<VA> | undefined
   ): KTable<K, VA> {
     const builder = this.#builder
     // Kafka Streams draws the sink and source indexes even when the operator is named.
@@ -98,21 +114,34 @@ export class KGroupedTable<K, V> {
     const keySerde = m.keySerde ?? this.#keySerde
     const valueSerde = m.valueSerde ?? defaultValueSerde
     const topology = builder.topology
-    const parent = this.#repartitionName !== undefined && this.#repartitionSource !== undefined
-      ? this.#repartitionSource
-      : this.#addRepartition(topic, sinkName, sourceName)
+    const parent =
+      this.#repartitionName !== undefined && this.#repartitionSource !== undefined
+        ? this.#repartitionSource
+        : this.#addRepartition(topic, sinkName, sourceName)
     topology.addProcessor(name, () => supplier.get(), parent)
     topology.addStateStore(m.storeBuilder(keySerde, valueSerde), name)
-    return new KTable<K, VA>(builder, name, keySerde, valueSerde, supplier as unknown as KTableProcessorSupplier<unknown, unknown, K, VA>, m.queryableStoreName)
+    return new KTable<K, VA>(
+      builder,
+      name,
+      keySerde,
+      valueSerde,
+      supplier as unknown as KTableProcessorSupplier<unknown, unknown, K, VA>,
+      m.queryableStoreName
+    )
   }
 
-  #addRepartition (topic: string, sinkName: string, sourceName: string): string {
+  #addRepartition(topic: string, sinkName: string, sourceName: string): string {
     const topology = this.#builder.topology
     topology[ADD_INTERNAL_TOPIC](topic)
-    topology.addSink<K, Change<V>>(sinkName, topic, {
-      ...(this.#keySerde === undefined ? {} : { keySerializer: this.#keySerde }),
-      valueSerializer: this.#changedSerde
-    }, this.#selectName)
+    topology.addSink<K, Change<V>>(
+      sinkName,
+      topic,
+      {
+        ...(this.#keySerde === undefined ? {} : { keySerializer: this.#keySerde }),
+        valueSerializer: this.#changedSerde
+      },
+      this.#selectName
+    )
     topology.addSource(sourceName, topic, {
       ...(this.#keySerde === undefined ? {} : { keyDeserializer: this.#keySerde }),
       valueDeserializer: this.#changedSerde
@@ -122,7 +151,10 @@ export class KGroupedTable<K, V> {
   }
 }
 
-function splitArgs<K, V> (named: Named | Materialized<K, V> | undefined, materialized: Materialized<K, V> | undefined): { named: Named | undefined, materialized: Materialized<K, V> | undefined } {
+function splitArgs<K, V>(
+  named: Named | Materialized<K, V> | undefined,
+  materialized: Materialized<K, V> | undefined
+): { named: Named | undefined; materialized: Materialized<K, V> | undefined } {
   if (named instanceof Materialized) return { named: undefined, materialized: named }
   return { named, materialized }
 }

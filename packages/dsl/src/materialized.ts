@@ -31,7 +31,7 @@ export class Materialized<K, V> {
   /** The bytes store supplier of a windowed aggregation's store (Materialized.as(window or session supplier)). */
   readonly windowedStoreSupplier: WindowBytesStoreSupplier | SessionBytesStoreSupplier | undefined
 
-  private constructor (fields: MaterializedFields<K, V>) {
+  private constructor(fields: MaterializedFields<K, V>) {
     this.storeName = fields.storeName
     this.storeSupplier = fields.storeSupplier
     this.keySerde = fields.keySerde
@@ -44,51 +44,57 @@ export class Materialized<K, V> {
   }
 
   /** A named (and therefore queryable) store, or a store from the given bytes store supplier. */
-  static as<K = unknown, V = unknown> (storeNameOrSupplier: string | KeyValueBytesStoreSupplier | WindowBytesStoreSupplier | SessionBytesStoreSupplier): Materialized<K, V> {
+  static as<K = unknown, V = unknown>(
+    storeNameOrSupplier: string | KeyValueBytesStoreSupplier | WindowBytesStoreSupplier | SessionBytesStoreSupplier
+  ): Materialized<K, V> {
     if (typeof storeNameOrSupplier === 'string') {
       if (!/^[a-zA-Z0-9._-]+$/.test(storeNameOrSupplier) || storeNameOrSupplier.length > 249) {
-        throw new StreamsError('ILLEGAL_ARGUMENT', `Store name "${storeNameOrSupplier}" is illegal: use 1 to 249 ASCII alphanumerics, '.', '_' and '-'`)
+        throw new StreamsError(
+          'ILLEGAL_ARGUMENT',
+          `Store name "${storeNameOrSupplier}" is illegal: use 1 to 249 ASCII alphanumerics, '.', '_' and '-'`
+        )
       }
       return new Materialized<K, V>({ storeName: storeNameOrSupplier })
     }
     if (storeNameOrSupplier === null || typeof storeNameOrSupplier !== 'object' || typeof storeNameOrSupplier.get !== 'function') {
       throw new StreamsError('ILLEGAL_ARGUMENT', 'Materialized.as() takes a store name or a KeyValueBytesStoreSupplier')
     }
-    if ('retentionPeriod' in storeNameOrSupplier) return new Materialized<K, V>({ storeName: storeNameOrSupplier.name, windowedStoreSupplier: storeNameOrSupplier })
+    if ('retentionPeriod' in storeNameOrSupplier)
+      return new Materialized<K, V>({ storeName: storeNameOrSupplier.name, windowedStoreSupplier: storeNameOrSupplier })
     return new Materialized<K, V>({ storeName: storeNameOrSupplier.name, storeSupplier: storeNameOrSupplier })
   }
 
   /** Serdes only; the store gets a generated name and is not queryable. */
-  static with<K, V> (keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined): Materialized<K, V> {
+  static with<K, V>(keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined): Materialized<K, V> {
     return new Materialized<K, V>({ keySerde, valueSerde })
   }
 
-  withKeySerde (keySerde: Serde<K>): Materialized<K, V> {
+  withKeySerde(keySerde: Serde<K>): Materialized<K, V> {
     return new Materialized({ ...this.#fields(), keySerde })
   }
 
-  withValueSerde (valueSerde: Serde<V>): Materialized<K, V> {
+  withValueSerde(valueSerde: Serde<V>): Materialized<K, V> {
     return new Materialized({ ...this.#fields(), valueSerde })
   }
 
-  withCachingEnabled (): Materialized<K, V> {
+  withCachingEnabled(): Materialized<K, V> {
     return new Materialized({ ...this.#fields(), cachingEnabled: true })
   }
 
-  withCachingDisabled (): Materialized<K, V> {
+  withCachingDisabled(): Materialized<K, V> {
     return new Materialized({ ...this.#fields(), cachingEnabled: false })
   }
 
-  withLoggingEnabled (config: Readonly<Record<string, string>> = {}): Materialized<K, V> {
+  withLoggingEnabled(config: Readonly<Record<string, string>> = {}): Materialized<K, V> {
     return new Materialized({ ...this.#fields(), loggingEnabled: true, logConfig: { ...config } })
   }
 
-  withLoggingDisabled (): Materialized<K, V> {
+  withLoggingDisabled(): Materialized<K, V> {
     return new Materialized({ ...this.#fields(), loggingEnabled: false, logConfig: {} })
   }
 
   /** The retention (ms) of a window or session store; at least the window size (sliding: twice the time difference, sessions: the gap) plus the grace period. */
-  withRetention (retentionMs: number): Materialized<K, V> {
+  withRetention(retentionMs: number): Materialized<K, V> {
     if (typeof retentionMs !== 'number' || !Number.isSafeInteger(retentionMs)) {
       throw new StreamsError('ILLEGAL_ARGUMENT', `retention must be an integer number of milliseconds, got ${String(retentionMs)}`)
     }
@@ -96,7 +102,7 @@ export class Materialized<K, V> {
     return new Materialized({ ...this.#fields(), retentionMs })
   }
 
-  #fields (): MaterializedFields<K, V> {
+  #fields(): MaterializedFields<K, V> {
     return {
       storeName: this.storeName,
       storeSupplier: this.storeSupplier,

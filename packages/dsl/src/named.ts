@@ -5,21 +5,26 @@ const LEGAL = /^[a-zA-Z0-9._-]+$/
 const MAX_NAME_LENGTH = 249
 
 export class Named {
-  private constructor (readonly name: string) {}
+  private constructor(readonly name: string) {}
 
   /** A processor name: at most 249 characters of ASCII alphanumerics, '.', '_' and '-'. */
-  static as (name: string): Named {
+  static as(name: string): Named {
     return new Named(validateName(name))
   }
 
-  withName (name: string): Named {
+  withName(name: string): Named {
     return Named.as(name)
   }
 }
 
-export function validateName (name: string): string {
-  if (typeof name !== 'string' || name.length === 0) throw new StreamsError('ILLEGAL_ARGUMENT', 'Name is illegal, it can\'t be empty')
-  if (name.length > MAX_NAME_LENGTH) throw new StreamsError('ILLEGAL_ARGUMENT', `Name is illegal, it can't be longer than ${MAX_NAME_LENGTH} characters, name: ${name}`)
-  if (!LEGAL.test(name)) throw new StreamsError('ILLEGAL_ARGUMENT', `Name "${name}" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'`)
+export function validateName(name: string): string {
+  if (typeof name !== 'string' || name.length === 0) throw new StreamsError('ILLEGAL_ARGUMENT', "Name is illegal, it can't be empty")
+  if (name.length > MAX_NAME_LENGTH)
+    throw new StreamsError('ILLEGAL_ARGUMENT', `Name is illegal, it can't be longer than ${MAX_NAME_LENGTH} characters, name: ${name}`)
+  if (!LEGAL.test(name))
+    throw new StreamsError(
+      'ILLEGAL_ARGUMENT',
+      `Name "${name}" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'`
+    )
   return name
 }

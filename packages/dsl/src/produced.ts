@@ -18,38 +18,42 @@ export class Produced<K, V> {
   readonly partitioner: StreamPartitioner<K, V> | undefined
   readonly name: string | undefined
 
-  private constructor (fields: ProducedFields<K, V>) {
+  private constructor(fields: ProducedFields<K, V>) {
     this.keySerde = fields.keySerde
     this.valueSerde = fields.valueSerde
     this.partitioner = fields.partitioner
     this.name = fields.name
   }
 
-  static with<K, V> (keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined, partitioner?: StreamPartitioner<K, V>): Produced<K, V> {
+  static with<K, V>(
+    keySerde: Serde<K> | undefined,
+    valueSerde: Serde<V> | undefined,
+    partitioner?: StreamPartitioner<K, V>
+  ): Produced<K, V> {
     return new Produced({ keySerde, valueSerde, partitioner })
   }
 
-  static as<K = unknown, V = unknown> (processorName: string): Produced<K, V> {
+  static as<K = unknown, V = unknown>(processorName: string): Produced<K, V> {
     return new Produced({ name: validateName(processorName) })
   }
 
-  withKeySerde (keySerde: Serde<K>): Produced<K, V> {
+  withKeySerde(keySerde: Serde<K>): Produced<K, V> {
     return new Produced({ ...this.#fields(), keySerde })
   }
 
-  withValueSerde (valueSerde: Serde<V>): Produced<K, V> {
+  withValueSerde(valueSerde: Serde<V>): Produced<K, V> {
     return new Produced({ ...this.#fields(), valueSerde })
   }
 
-  withStreamPartitioner (partitioner: StreamPartitioner<K, V>): Produced<K, V> {
+  withStreamPartitioner(partitioner: StreamPartitioner<K, V>): Produced<K, V> {
     return new Produced({ ...this.#fields(), partitioner })
   }
 
-  withName (processorName: string): Produced<K, V> {
+  withName(processorName: string): Produced<K, V> {
     return new Produced({ ...this.#fields(), name: validateName(processorName) })
   }
 
-  #fields (): ProducedFields<K, V> {
+  #fields(): ProducedFields<K, V> {
     return { keySerde: this.keySerde, valueSerde: this.valueSerde, partitioner: this.partitioner, name: this.name }
   }
 }

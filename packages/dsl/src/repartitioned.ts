@@ -22,7 +22,7 @@ export class Repartitioned<K, V> {
   readonly numberOfPartitions: number | undefined
   readonly partitioner: StreamPartitioner<K, V> | undefined
 
-  private constructor (fields: RepartitionedFields<K, V>) {
+  private constructor(fields: RepartitionedFields<K, V>) {
     this.name = fields.name
     this.keySerde = fields.keySerde
     this.valueSerde = fields.valueSerde
@@ -30,54 +30,62 @@ export class Repartitioned<K, V> {
     this.partitioner = fields.partitioner
   }
 
-  static with<K, V> (keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined): Repartitioned<K, V> {
+  static with<K, V>(keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined): Repartitioned<K, V> {
     return new Repartitioned<K, V>({ keySerde, valueSerde })
   }
 
   /** Names the topic `<name>-repartition` and the nodes after it. */
-  static as<K = unknown, V = unknown> (name: string): Repartitioned<K, V> {
+  static as<K = unknown, V = unknown>(name: string): Repartitioned<K, V> {
     return new Repartitioned<K, V>({ name: validateName(name) })
   }
 
-  static numberOfPartitions<K = unknown, V = unknown> (numberOfPartitions: number): Repartitioned<K, V> {
+  static numberOfPartitions<K = unknown, V = unknown>(numberOfPartitions: number): Repartitioned<K, V> {
     return new Repartitioned<K, V>({ numberOfPartitions: checkPartitions(numberOfPartitions) })
   }
 
-  static streamPartitioner<K, V> (partitioner: StreamPartitioner<K, V>): Repartitioned<K, V> {
+  static streamPartitioner<K, V>(partitioner: StreamPartitioner<K, V>): Repartitioned<K, V> {
     return new Repartitioned<K, V>({ partitioner: checkPartitioner(partitioner) })
   }
 
-  withName (name: string): Repartitioned<K, V> {
+  withName(name: string): Repartitioned<K, V> {
     return new Repartitioned({ ...this.#fields(), name: validateName(name) })
   }
 
-  withKeySerde (keySerde: Serde<K>): Repartitioned<K, V> {
+  withKeySerde(keySerde: Serde<K>): Repartitioned<K, V> {
     return new Repartitioned({ ...this.#fields(), keySerde })
   }
 
-  withValueSerde (valueSerde: Serde<V>): Repartitioned<K, V> {
+  withValueSerde(valueSerde: Serde<V>): Repartitioned<K, V> {
     return new Repartitioned({ ...this.#fields(), valueSerde })
   }
 
-  withNumberOfPartitions (numberOfPartitions: number): Repartitioned<K, V> {
+  withNumberOfPartitions(numberOfPartitions: number): Repartitioned<K, V> {
     return new Repartitioned({ ...this.#fields(), numberOfPartitions: checkPartitions(numberOfPartitions) })
   }
 
-  withStreamPartitioner (partitioner: StreamPartitioner<K, V>): Repartitioned<K, V> {
+  withStreamPartitioner(partitioner: StreamPartitioner<K, V>): Repartitioned<K, V> {
     return new Repartitioned({ ...this.#fields(), partitioner: checkPartitioner(partitioner) })
   }
 
-  #fields (): RepartitionedFields<K, V> {
-    return { name: this.name, keySerde: this.keySerde, valueSerde: this.valueSerde, numberOfPartitions: this.numberOfPartitions, partitioner: this.partitioner }
+  #fields(): RepartitionedFields<K, V> {
+    return {
+      name: this.name,
+      keySerde: this.keySerde,
+      valueSerde: this.valueSerde,
+      numberOfPartitions: this.numberOfPartitions,
+      partitioner: this.partitioner
+    }
   }
 }
 
-function checkPartitions (n: number): number {
-  if (!Number.isSafeInteger(n) || n <= 0) throw new StreamsError('ILLEGAL_ARGUMENT', `Number of partitions must be a positive integer, got ${String(n)}`)
+function checkPartitions(n: number): number {
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new StreamsError('ILLEGAL_ARGUMENT', `Number of partitions must be a positive integer, got ${String(n)}`)
   return n
 }
 
-function checkPartitioner<K, V> (partitioner: StreamPartitioner<K, V>): StreamPartitioner<K, V> {
-  if (typeof partitioner !== 'function') throw new StreamsError('ILLEGAL_ARGUMENT', 'The stream partitioner must be a function (topic, key, value, numPartitions) => partition')
+function checkPartitioner<K, V>(partitioner: StreamPartitioner<K, V>): StreamPartitioner<K, V> {
+  if (typeof partitioner !== 'function')
+    throw new StreamsError('ILLEGAL_ARGUMENT', 'The stream partitioner must be a function (topic, key, value, numPartitions) => partition')
   return partitioner
 }

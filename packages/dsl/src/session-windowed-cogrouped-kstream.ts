@@ -25,22 +25,28 @@ export class SessionWindowedCogroupedKStream<K, VOut> {
   readonly #windows: SessionWindows
 
   /** @internal */
-  constructor (builder: InternalStreamsBuilder, patterns: ReadonlyArray<CogroupPattern<K, VOut>>, windows: SessionWindows) {
+  constructor(builder: InternalStreamsBuilder, patterns: ReadonlyArray<CogroupPattern<K, VOut>>, windows: SessionWindows) {
     this.#builder = builder
     this.#patterns = patterns
     this.#windows = windows
   }
 
   /** The aggregate of every cogrouped stream per key and session, started by `initializer`. */
-  aggregate (
-    initializer: Initializer<VOut>, sessionMerger: Merger<K, VOut>, named?: Named | Materialized<K, VOut>, materialized?: Materialized<K, VOut>
+  aggregate(
+    initializer: Initializer<VOut>,
+    sessionMerger: Merger<K, VOut>,
+    named?: Named | Materialized<K, VOut>,
+    materialized?: Materialized<K, VOut>
   ): KTable<Windowed<K>, VOut> {
     const args = named instanceof Materialized ? { named: undefined, materialized: named } : { named, materialized }
     const windows = this.#windows
     const gap = windows.inactivityGap()
     const grace = windows.gracePeriodMs()
     const m = new WindowedMaterializedInternal<K, VOut>(args.materialized, this.#builder, 'COGROUPKSTREAM-AGGREGATE-', {
-      minimumMs: gap + grace, storeKind: 'session store', rule: 'the session inactivity gap plus the grace period', parts: `gap=[${gap}], grace=[${grace}]`
+      minimumMs: gap + grace,
+      storeKind: 'session store',
+      rule: 'the session inactivity gap plus the grace period',
+      parts: `gap=[${gap}], grace=[${grace}]`
     })
     const keySerde = m.keySerde ?? this.#patterns[0]?.source.grouped.keySerde
     const emitStrategy = EmitStrategy.onWindowUpdate()
@@ -51,9 +57,16 @@ export class SessionWindowedCogroupedKStream<K, VOut> {
       storeBuilder: m.sessionStoreBuilder(keySerde, m.valueSerde, true) as unknown as StoreBuilder<StateStore>,
       keySerde: keySerde === undefined ? undefined : WindowedSerdes.sessionWindowedSerdeFrom(keySerde),
       valueSerde: m.valueSerde,
-      createSupplier: aggregator => sessionWindowAggregateSupplier<K, unknown, VOut>({
-        windows, storeName: m.storeName, emitStrategy, initializer, aggregator, merger: sessionMerger, retentionMs: m.retentionMs
-      })
+      createSupplier: aggregator =>
+        sessionWindowAggregateSupplier<K, unknown, VOut>({
+          windows,
+          storeName: m.storeName,
+          emitStrategy,
+          initializer,
+          aggregator,
+          merger: sessionMerger,
+          retentionMs: m.retentionMs
+        })
     })
   }
 }

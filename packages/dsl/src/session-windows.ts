@@ -11,7 +11,7 @@ export class SessionWindows {
   readonly #gapMs: number
   readonly #graceMs: number
 
-  private constructor (gapMs: number, graceMs: number) {
+  private constructor(gapMs: number, graceMs: number) {
     if (gapMs <= 0) throw new StreamsError('ILLEGAL_ARGUMENT', 'Gap time cannot be zero or negative.')
     if (graceMs < 0) throw new StreamsError('ILLEGAL_ARGUMENT', 'Grace period must not be negative.')
     this.#gapMs = gapMs
@@ -19,28 +19,28 @@ export class SessionWindows {
   }
 
   /** Sessions with the given inactivity gap, without grace. */
-  static ofInactivityGapWithNoGrace (inactivityGapMs: number): SessionWindows {
+  static ofInactivityGapWithNoGrace(inactivityGapMs: number): SessionWindows {
     return SessionWindows.ofInactivityGapAndGrace(inactivityGapMs, 0)
   }
 
   /** Sessions with the given inactivity gap that accept late records until `graceMs` after their close. */
-  static ofInactivityGapAndGrace (inactivityGapMs: number, graceMs: number): SessionWindows {
+  static ofInactivityGapAndGrace(inactivityGapMs: number, graceMs: number): SessionWindows {
     return new SessionWindows(checkMillis(inactivityGapMs, 'inactivityGap'), checkMillis(graceMs, 'afterWindowEnd'))
   }
 
-  inactivityGap (): number {
+  inactivityGap(): number {
     return this.#gapMs
   }
 
-  gracePeriodMs (): number {
+  gracePeriodMs(): number {
     return this.#graceMs
   }
 
-  equals (other: unknown): boolean {
+  equals(other: unknown): boolean {
     return other instanceof SessionWindows && other.#gapMs === this.#gapMs && other.#graceMs === this.#graceMs
   }
 
-  toString (): string {
+  toString(): string {
     return `SessionWindows{gapMs=${this.#gapMs}, graceMs=${this.#graceMs}}`
   }
 }

@@ -11,7 +11,7 @@ export class SlidingWindows {
   readonly #timeDifferenceMs: number
   readonly #graceMs: number
 
-  private constructor (timeDifferenceMs: number, graceMs: number) {
+  private constructor(timeDifferenceMs: number, graceMs: number) {
     if (timeDifferenceMs < 0) throw new StreamsError('ILLEGAL_ARGUMENT', 'Window time difference must not be negative.')
     if (graceMs < 0) throw new StreamsError('ILLEGAL_ARGUMENT', 'Window grace period must not be negative.')
     this.#timeDifferenceMs = timeDifferenceMs
@@ -19,28 +19,28 @@ export class SlidingWindows {
   }
 
   /** Windows of the given maximum time difference between records (inclusive), without grace. */
-  static ofTimeDifferenceWithNoGrace (timeDifferenceMs: number): SlidingWindows {
+  static ofTimeDifferenceWithNoGrace(timeDifferenceMs: number): SlidingWindows {
     return SlidingWindows.ofTimeDifferenceAndGrace(timeDifferenceMs, 0)
   }
 
   /** Windows of the given maximum time difference between records (inclusive) and grace period. */
-  static ofTimeDifferenceAndGrace (timeDifferenceMs: number, graceMs: number): SlidingWindows {
+  static ofTimeDifferenceAndGrace(timeDifferenceMs: number, graceMs: number): SlidingWindows {
     return new SlidingWindows(checkMillis(timeDifferenceMs, 'timeDifference'), checkMillis(graceMs, 'afterWindowEnd'))
   }
 
-  timeDifferenceMs (): number {
+  timeDifferenceMs(): number {
     return this.#timeDifferenceMs
   }
 
-  gracePeriodMs (): number {
+  gracePeriodMs(): number {
     return this.#graceMs
   }
 
-  equals (other: unknown): boolean {
+  equals(other: unknown): boolean {
     return other instanceof SlidingWindows && other.#timeDifferenceMs === this.#timeDifferenceMs && other.#graceMs === this.#graceMs
   }
 
-  toString (): string {
+  toString(): string {
     return `SlidingWindows{, sizeMs=${this.#timeDifferenceMs}, graceMs=${this.#graceMs}}`
   }
 }

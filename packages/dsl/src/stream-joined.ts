@@ -33,7 +33,7 @@ export class StreamJoined<K, V, VO> {
   readonly loggingEnabled: boolean
   readonly logConfig: Readonly<Record<string, string>>
 
-  private constructor (fields: StreamJoinedFields<K, V, VO>) {
+  private constructor(fields: StreamJoinedFields<K, V, VO>) {
     this.keySerde = fields.keySerde
     this.valueSerde = fields.valueSerde
     this.otherValueSerde = fields.otherValueSerde
@@ -46,64 +46,71 @@ export class StreamJoined<K, V, VO> {
     this.logConfig = fields.logConfig ?? {}
   }
 
-  static with<K, V, VO> (keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined, otherValueSerde: Serde<VO> | undefined): StreamJoined<K, V, VO> {
+  static with<K, V, VO>(
+    keySerde: Serde<K> | undefined,
+    valueSerde: Serde<V> | undefined,
+    otherValueSerde: Serde<VO> | undefined
+  ): StreamJoined<K, V, VO> {
     return new StreamJoined<K, V, VO>({ keySerde, valueSerde, otherValueSerde })
   }
 
   /** Explicit window store suppliers for this stream's and the other stream's join store. */
-  static withStoreSuppliers<K = unknown, V = unknown, VO = unknown> (thisStoreSupplier: WindowBytesStoreSupplier, otherStoreSupplier: WindowBytesStoreSupplier): StreamJoined<K, V, VO> {
+  static withStoreSuppliers<K = unknown, V = unknown, VO = unknown>(
+    thisStoreSupplier: WindowBytesStoreSupplier,
+    otherStoreSupplier: WindowBytesStoreSupplier
+  ): StreamJoined<K, V, VO> {
     return new StreamJoined<K, V, VO>({ thisStoreSupplier, otherStoreSupplier })
   }
 
   /** Only a store name prefix: the stores are `<storeName>-this-join-store` / `-other-join-store`. */
-  static as<K = unknown, V = unknown, VO = unknown> (storeName: string): StreamJoined<K, V, VO> {
+  static as<K = unknown, V = unknown, VO = unknown>(storeName: string): StreamJoined<K, V, VO> {
     return new StreamJoined<K, V, VO>({ storeName: validateName(storeName) })
   }
 
   /** The prefix of the join's processor names (and of its repartition topics). */
-  withName (name: string): StreamJoined<K, V, VO> {
+  withName(name: string): StreamJoined<K, V, VO> {
     return this.#with({ name: validateName(name) })
   }
 
   /** The prefix of the join's store names (and so of their changelog topics). */
-  withStoreName (storeName: string): StreamJoined<K, V, VO> {
+  withStoreName(storeName: string): StreamJoined<K, V, VO> {
     return this.#with({ storeName: validateName(storeName) })
   }
 
-  withKeySerde (keySerde: Serde<K>): StreamJoined<K, V, VO> {
+  withKeySerde(keySerde: Serde<K>): StreamJoined<K, V, VO> {
     return this.#with({ keySerde })
   }
 
-  withValueSerde (valueSerde: Serde<V>): StreamJoined<K, V, VO> {
+  withValueSerde(valueSerde: Serde<V>): StreamJoined<K, V, VO> {
     return this.#with({ valueSerde })
   }
 
-  withOtherValueSerde (otherValueSerde: Serde<VO>): StreamJoined<K, V, VO> {
+  withOtherValueSerde(otherValueSerde: Serde<VO>): StreamJoined<K, V, VO> {
     return this.#with({ otherValueSerde })
   }
 
-  withThisStoreSupplier (thisStoreSupplier: WindowBytesStoreSupplier): StreamJoined<K, V, VO> {
+  withThisStoreSupplier(thisStoreSupplier: WindowBytesStoreSupplier): StreamJoined<K, V, VO> {
     return this.#with({ thisStoreSupplier })
   }
 
-  withOtherStoreSupplier (otherStoreSupplier: WindowBytesStoreSupplier): StreamJoined<K, V, VO> {
+  withOtherStoreSupplier(otherStoreSupplier: WindowBytesStoreSupplier): StreamJoined<K, V, VO> {
     return this.#with({ otherStoreSupplier })
   }
 
   /** The backend of the join stores that have no explicit supplier. */
-  withDslStoreSuppliers (dslStoreSuppliers: DslStoreSuppliers): StreamJoined<K, V, VO> {
+  withDslStoreSuppliers(dslStoreSuppliers: DslStoreSuppliers): StreamJoined<K, V, VO> {
     return this.#with({ dslStoreSuppliers })
   }
 
-  withLoggingEnabled (config: Readonly<Record<string, string>> = {}): StreamJoined<K, V, VO> {
+  withLoggingEnabled(config: Readonly<Record<string, string>> = {}): StreamJoined<K, V, VO> {
     return this.#with({ loggingEnabled: true, logConfig: { ...config } })
   }
 
-  withLoggingDisabled (): StreamJoined<K, V, VO> {
+  withLoggingDisabled(): StreamJoined<K, V, VO> {
     return this.#with({ loggingEnabled: false, logConfig: {} })
   }
 
-  #with (changes: StreamJoinedFields<K, V, VO>): StreamJoined<K, V, VO> {
+  #with(changes: StreamJoinedFields<K, V, VO>): StreamJoined<K, V, VO> {
     return new StreamJoined<K, V, VO>({
       keySerde: this.keySerde,
       valueSerde: this.valueSerde,

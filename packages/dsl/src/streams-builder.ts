@@ -28,13 +28,13 @@ export class StreamsBuilder {
    * The whole StreamsConfig of the application may be passed; other keys are ignored here
    * (`topologyOptimization` too, as in Kafka Streams: give it to build()).
    */
-  constructor (config: StreamsConfig = {}) {
+  constructor(config: StreamsConfig = {}) {
     resolveStreamsConfig({ dslStoreSuppliers: config.dslStoreSuppliers, topologyOptimization: config.topologyOptimization })
     this.#internal = new InternalStreamsBuilder(config.dslStoreSuppliers)
   }
 
   /** A stream of the records of one topic, several topics, or every topic whose whole name matches a pattern. */
-  stream<K = unknown, V = unknown> (topics: string | readonly string[] | RegExp, consumed?: Consumed<K, V>): KStream<K, V> {
+  stream<K = unknown, V = unknown>(topics: string | readonly string[] | RegExp, consumed?: Consumed<K, V>): KStream<K, V> {
     const name = this.#internal.nameOrGenerate(consumed?.name, 'KSTREAM-SOURCE-')
     this.#internal.topology.addSource(name, topics, sourceOptions(consumed))
     return new KStream<K, V>(this.#internal, name, consumed?.keySerde, consumed?.valueSerde, false)
@@ -48,7 +48,11 @@ export class StreamsBuilder {
    * config default for both, whatever the Materialized says); with a Materialized alone (or an
    * undefined Consumed), the Materialized's serdes serve for both.
    */
-  table<K = unknown, V = unknown> (topic: string, consumed?: Consumed<K, V> | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
+  table<K = unknown, V = unknown>(
+    topic: string,
+    consumed?: Consumed<K, V> | Materialized<K, V>,
+    materialized?: Materialized<K, V>
+  ): KTable<K, V> {
     const { c, mat } = consumedAndMaterialized(consumed, materialized)
     const internal = this.#internal
     const keySerde = c?.keySerde
@@ -66,14 +70,23 @@ export class StreamsBuilder {
     const supplier = new KTableSourceSupplier<K, V>(m.storeName, m.queryableStoreName !== undefined, addStore)
     internal.topology.addSource(sourceName, topic, sourceOptions(c))
     internal.topology.addProcessor(tableSourceName, () => supplier.get(), sourceName)
-    internal.onBuild(() => { if (supplier.storeName !== undefined) addStore() })
+    internal.onBuild(() => {
+      if (supplier.storeName !== undefined) addStore()
+    })
     internal.onOptimize(optimizations => {
       // reuse.ktable.source.topics: the source topic is the store's changelog (Kafka's TableSourceNode).
       if (storeBuilder === undefined || !optimizations.has('reuse.ktable.source.topics')) return
       storeBuilder.withLoggingDisabled()
       internal.topology[SOURCE_CHANGELOG](m.storeName, topic)
     })
-    return new KTable<K, V>(internal, tableSourceName, keySerde, valueSerde, supplier as unknown as KTableProcessorSupplier<unknown, unknown, K, V>, m.queryableStoreName)
+    return new KTable<K, V>(
+      internal,
+      tableSourceName,
+      keySerde,
+      valueSerde,
+      supplier as unknown as KTableProcessorSupplier<unknown, unknown, K, V>,
+      m.queryableStoreName
+    )
   }
 
   /**
@@ -82,13 +95,17 @@ export class StreamsBuilder {
    * `KStream.join` / `leftJoin` and a key selector. Serdes follow `table`: the Consumed ones win
    * over the Materialized ones.
    */
-  globalTable<K = unknown, V = unknown> (topic: string, consumed?: Consumed<K, V> | Materialized<K, V>, materialized?: Materialized<K, V>): GlobalKTable<K, V> {
+  globalTable<K = unknown, V = unknown>(
+    topic: string,
+    consumed?: Consumed<K, V> | Materialized<K, V>,
+    materialized?: Materialized<K, V>
+  ): GlobalKTable<K, V> {
     const { c, mat } = consumedAndMaterialized(consumed, materialized)
     return addGlobalTable(this.#internal, topic, c, mat)
   }
 
   /** Adds a store that `KStream.process` / `processValues` can name. */
-  addStateStore (builder: StoreBuilder<StateStore>): this {
+  addStateStore(builder: StoreBuilder<StateStore>): this {
     this.#internal.topology.addStateStore(builder)
     return this
   }
@@ -99,7 +116,7 @@ export class StreamsBuilder {
    * 'reuse.ktable.source.topics' changes the topology so far (see the README). The topology is
    * built once: a later build() returns it as it is.
    */
-  build (config: Pick<StreamsConfig, 'topologyOptimization'> = {}): Topology {
+  build(config: Pick<StreamsConfig, 'topologyOptimization'> = {}): Topology {
     const value = config.topologyOptimization
     if (value !== undefined) resolveStreamsConfig({ topologyOptimization: value })
     return this.#internal.build(value === undefined ? new Set() : parseTopologyOptimization(value))
@@ -107,17 +124,21 @@ export class StreamsBuilder {
 }
 
 /** A Materialized alone (Kafka's table(topic, Materialized)) also gives the Consumed serdes. */
-function consumedAndMaterialized<K, V> (
-  consumed: Consumed<K, V> | Materialized<K, V> | undefined, materialized: Materialized<K, V> | undefined
-): { c: Consumed<K, V> | undefined, mat: Materialized<K, V> | undefined } {
+function consumedAndMaterialized<K, V>(
+  consumed: Consumed<K, V> | Materialized<K, V> | undefined,
+  materialized: Materialized<K, V> | undefined
+): { c: Consumed<K, V> | undefined; mat: Materialized<K, V> | undefined } {
   const mat = consumed instanceof Materialized ? consumed : materialized
-  const c = consumed instanceof Materialized || consumed === undefined
-    ? (mat === undefined ? undefined : Consumed.with(mat.keySerde, mat.valueSerde))
-    : consumed
+  const c =
+    consumed instanceof Materialized || consumed === undefined
+      ? mat === undefined
+        ? undefined
+        : Consumed.with(mat.keySerde, mat.valueSerde)
+      : consumed
   return { c, mat }
 }
 
-function sourceOptions<K, V> (consumed: Consumed<K, V> | undefined): SourceOptions {
+function sourceOptions<K, V>(consumed: Consumed<K, V> | undefined): SourceOptions {
   if (consumed === undefined) return {}
   return {
     ...(consumed.keySerde === undefined ? {} : { keyDeserializer: consumed.keySerde }),

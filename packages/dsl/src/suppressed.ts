@@ -21,7 +21,7 @@ export class Suppressed<K> {
    */
   declare readonly _keyType?: (key: K) => void
 
-  private constructor (
+  private constructor(
     readonly kind: SuppressionKind,
     readonly name: string | undefined,
     readonly timeLimitMs: number,
@@ -29,22 +29,27 @@ export class Suppressed<K> {
   ) {}
 
   /** Final results of a windowed table: one record per window, when the window closes. */
-  static untilWindowCloses<K = unknown> (bufferConfig: StrictBufferConfig): Suppressed<Windowed<K>> {
-    if (bufferConfig === undefined || bufferConfig === null) throw new StreamsError('ILLEGAL_ARGUMENT', 'untilWindowCloses needs a BufferConfig')
+  static untilWindowCloses<K = unknown>(bufferConfig: StrictBufferConfig): Suppressed<Windowed<K>> {
+    if (bufferConfig === undefined || bufferConfig === null)
+      throw new StreamsError('ILLEGAL_ARGUMENT', 'untilWindowCloses needs a BufferConfig')
     return new Suppressed<Windowed<K>>('UNTIL_WINDOW_CLOSES', undefined, Infinity, bufferConfig)
   }
 
   /** The latest value of a key, `timeToWaitForMoreEventsMs` after its first buffered update. */
-  static untilTimeLimit<K = unknown> (timeToWaitForMoreEventsMs: number, bufferConfig: BufferConfig): Suppressed<K> {
+  static untilTimeLimit<K = unknown>(timeToWaitForMoreEventsMs: number, bufferConfig: BufferConfig): Suppressed<K> {
     if (typeof timeToWaitForMoreEventsMs !== 'number' || Number.isNaN(timeToWaitForMoreEventsMs) || timeToWaitForMoreEventsMs < 0) {
-      throw new StreamsError('ILLEGAL_ARGUMENT', `timeToWaitForMoreEvents must be a non-negative number of ms, got ${String(timeToWaitForMoreEventsMs)}`)
+      throw new StreamsError(
+        'ILLEGAL_ARGUMENT',
+        `timeToWaitForMoreEvents must be a non-negative number of ms, got ${String(timeToWaitForMoreEventsMs)}`
+      )
     }
-    if (bufferConfig === undefined || bufferConfig === null) throw new StreamsError('ILLEGAL_ARGUMENT', 'untilTimeLimit needs a BufferConfig')
+    if (bufferConfig === undefined || bufferConfig === null)
+      throw new StreamsError('ILLEGAL_ARGUMENT', 'untilTimeLimit needs a BufferConfig')
     return new Suppressed<K>('UNTIL_TIME_LIMIT', undefined, timeToWaitForMoreEventsMs, bufferConfig)
   }
 
   /** Names the suppression processor; its buffer store is `<name>-store`. */
-  withName (name: string): Suppressed<K> {
+  withName(name: string): Suppressed<K> {
     return new Suppressed<K>(this.kind, validateName(name), this.timeLimitMs, this.bufferConfig)
   }
 }

@@ -9,7 +9,7 @@ import type { StreamPartitioner } from '@kstreams/core'
 import { validateName } from './named.js'
 
 export class TableJoined<K, KO> {
-  private constructor (
+  private constructor(
     /** Partitions the left table's keys (a response goes to the partition of its left key). */
     readonly partitioner: StreamPartitioner<K, void> | undefined,
     /** Partitions the right table's keys (a subscription goes to the partition of its foreign key). */
@@ -17,24 +17,27 @@ export class TableJoined<K, KO> {
     readonly name: string | undefined
   ) {}
 
-  static with<K, KO> (partitioner: StreamPartitioner<K, void> | undefined, otherPartitioner: StreamPartitioner<KO, void> | undefined): TableJoined<K, KO> {
+  static with<K, KO>(
+    partitioner: StreamPartitioner<K, void> | undefined,
+    otherPartitioner: StreamPartitioner<KO, void> | undefined
+  ): TableJoined<K, KO> {
     return new TableJoined(partitioner, otherPartitioner, undefined)
   }
 
   /** A name for the join's processors, stores and topics (the partitioners stay the default ones). */
-  static as<K, KO> (name: string): TableJoined<K, KO> {
+  static as<K, KO>(name: string): TableJoined<K, KO> {
     return new TableJoined<K, KO>(undefined, undefined, validateName(name))
   }
 
-  withPartitioner (partitioner: StreamPartitioner<K, void> | undefined): TableJoined<K, KO> {
+  withPartitioner(partitioner: StreamPartitioner<K, void> | undefined): TableJoined<K, KO> {
     return new TableJoined(partitioner, this.otherPartitioner, this.name)
   }
 
-  withOtherPartitioner (otherPartitioner: StreamPartitioner<KO, void> | undefined): TableJoined<K, KO> {
+  withOtherPartitioner(otherPartitioner: StreamPartitioner<KO, void> | undefined): TableJoined<K, KO> {
     return new TableJoined(this.partitioner, otherPartitioner, this.name)
   }
 
-  withName (name: string): TableJoined<K, KO> {
+  withName(name: string): TableJoined<K, KO> {
     return new TableJoined(this.partitioner, this.otherPartitioner, validateName(name))
   }
 }

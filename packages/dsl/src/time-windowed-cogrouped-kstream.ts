@@ -29,18 +29,27 @@ export class TimeWindowedCogroupedKStream<K, VOut> {
   readonly #windows: TimeWindows | SlidingWindows
 
   /** @internal */
-  constructor (builder: InternalStreamsBuilder, patterns: ReadonlyArray<CogroupPattern<K, VOut>>, windows: TimeWindows | SlidingWindows) {
+  constructor(builder: InternalStreamsBuilder, patterns: ReadonlyArray<CogroupPattern<K, VOut>>, windows: TimeWindows | SlidingWindows) {
     this.#builder = builder
     this.#patterns = patterns
     this.#windows = windows
   }
 
   /** The aggregate of every cogrouped stream per key and window, started by `initializer`. */
-  aggregate (initializer: Initializer<VOut>, named?: Named | Materialized<K, VOut>, materialized?: Materialized<K, VOut>): KTable<Windowed<K>, VOut> {
+  aggregate(
+    initializer: Initializer<VOut>,
+    named?: Named | Materialized<K, VOut>,
+    materialized?: Materialized<K, VOut>
+  ): KTable<Windowed<K>, VOut> {
     const args = named instanceof Materialized ? { named: undefined, materialized: named } : { named, materialized }
     const windows = this.#windows
     const sliding = windows instanceof SlidingWindows
-    const m = new WindowedMaterializedInternal<K, VOut>(args.materialized, this.#builder, 'COGROUPKSTREAM-AGGREGATE-', retentionRule(windows))
+    const m = new WindowedMaterializedInternal<K, VOut>(
+      args.materialized,
+      this.#builder,
+      'COGROUPKSTREAM-AGGREGATE-',
+      retentionRule(windows)
+    )
     const windowSize = sliding ? windows.timeDifferenceMs() : windows.size()
     const keySerde = m.keySerde ?? this.#patterns[0]?.source.grouped.keySerde
     const emitStrategy = EmitStrategy.onWindowUpdate()
@@ -51,20 +60,37 @@ export class TimeWindowedCogroupedKStream<K, VOut> {
       storeBuilder: m.windowStoreBuilder(keySerde, m.valueSerde, windowSize, true) as unknown as StoreBuilder<StateStore>,
       keySerde: keySerde === undefined ? undefined : WindowedSerdes.timeWindowedSerdeFrom(keySerde, windowSize),
       valueSerde: m.valueSerde,
-      createSupplier: aggregator => (sliding
-        ? slidingWindowAggregateSupplier<K, unknown, VOut>(windows, m.storeName, emitStrategy, initializer, aggregator, m.retentionMs)
-        : windowAggregateSupplier<K, unknown, VOut>(windows, m.storeName, emitStrategy, initializer, aggregator, m.retentionMs)
-      ) as KTableProcessorSupplier<K, unknown, Windowed<K>, VOut>
+      createSupplier: aggregator =>
+        (sliding
+          ? slidingWindowAggregateSupplier<K, unknown, VOut>(windows, m.storeName, emitStrategy, initializer, aggregator, m.retentionMs)
+          : windowAggregateSupplier<K, unknown, VOut>(
+              windows,
+              m.storeName,
+              emitStrategy,
+              initializer,
+              aggregator,
+              m.retentionMs
+            )) as KTableProcessorSupplier<K, unknown, Windowed<K>, VOut>
     })
   }
 }
 
-function retentionRule (windows: TimeWindows | SlidingWindows): RetentionRule {
+function retentionRule(windows: TimeWindows | SlidingWindows): RetentionRule {
   const grace = windows.gracePeriodMs()
   if (windows instanceof SlidingWindows) {
     const d = windows.timeDifferenceMs()
-    return { minimumMs: 2 * d + grace, storeKind: 'window store', rule: '2 * time difference plus the grace period', parts: `time difference=[${d}], grace=[${grace}]` }
+    return {
+      minimumMs: 2 * d + grace,
+      storeKind: 'window store',
+      rule: '2 * time difference plus the grace period',
+      parts: `time difference=[${d}], grace=[${grace}]`
+    }
   }
   const size = windows.size()
-  return { minimumMs: size + grace, storeKind: 'window store', rule: 'its window size plus the grace period', parts: `size=[${size}], grace=[${grace}]` }
+  return {
+    minimumMs: size + grace,
+    storeKind: 'window store',
+    rule: 'its window size plus the grace period',
+    parts: `size=[${size}], grace=[${grace}]`
+  }
 }

@@ -31,47 +31,69 @@ export class TimeWindowedKStream<K, V> {
   #emitStrategy = EmitStrategy.onWindowUpdate()
 
   /** @internal */
-  constructor (source: GroupedStreamSource<K, V>, windows: TimeWindows | SlidingWindows) {
+  constructor(source: GroupedStreamSource<K, V>, windows: TimeWindows | SlidingWindows) {
     this.#source = source
     this.#windows = windows
   }
 
   /** When results are emitted: on every window update (the default) or when windows close. */
-  emitStrategy (emitStrategy: EmitStrategy): this {
-    if (!(emitStrategy instanceof EmitStrategy)) throw new StreamsError('ILLEGAL_ARGUMENT', 'emitStrategy can\'t be null')
+  emitStrategy(emitStrategy: EmitStrategy): this {
+    if (!(emitStrategy instanceof EmitStrategy)) throw new StreamsError('ILLEGAL_ARGUMENT', "emitStrategy can't be null")
     this.#emitStrategy = emitStrategy
     return this
   }
 
   /** The number of records per key and window (a record with a null value counts). */
-  count (named?: Named | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<Windowed<K>, number> {
+  count(named?: Named | Materialized<K, number>, materialized?: Materialized<K, number>): KTable<Windowed<K>, number> {
     const args = splitArgs(named, materialized)
     // Kafka Streams burns a name here for compatibility when given an unnamed Materialized (not for sliding windows).
     if (args.materialized !== undefined && args.materialized.storeName === undefined && !(this.#windows instanceof SlidingWindows)) {
       this.#source.builder.newStoreName('KSTREAM-AGGREGATE-')
     }
-    return this.#aggregate<number>('KSTREAM-AGGREGATE-', args.named, args.materialized, () => 0, (_key, _value, count) => count + 1, Serdes.Long())
+    return this.#aggregate<number>(
+      'KSTREAM-AGGREGATE-',
+      args.named,
+      args.materialized,
+      () => 0,
+      (_key, _value, count) => count + 1,
+      Serdes.Long()
+    )
   }
 
   /** Combines the values per key and window; the first value of a window is its initial result. */
-  reduce (reducer: Reducer<V>, named?: Named | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<Windowed<K>, V> {
+  reduce(reducer: Reducer<V>, named?: Named | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<Windowed<K>, V> {
     requireFunction(reducer, 'reducer')
     const args = splitArgs(named, materialized)
-    return this.#aggregate<V>('KSTREAM-REDUCE-', args.named, args.materialized, () => null as V,
-      (_key, value, aggregate) => aggregate === null ? value : reducer(aggregate, value), this.#source.grouped.valueSerde)
+    return this.#aggregate<V>(
+      'KSTREAM-REDUCE-',
+      args.named,
+      args.materialized,
+      () => null as V,
+      (_key, value, aggregate) => (aggregate === null ? value : reducer(aggregate, value)),
+      this.#source.grouped.valueSerde
+    )
   }
 
   /** Folds the values per key and window into an aggregate started by `initializer`. */
-  aggregate<VA> (initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>, named?: Named | Materialized<K, VA>, materialized?: Materialized<K, VA>): KTable<Windowed<K>, VA> {
+  aggregate<VA>(
+    initializer: Initializer<VA>,
+    aggregator: Aggregator<K, V, VA>,
+    named?: Named | Materialized<K, VA>,
+    materialized?: Materialized<K, VA>
+  ): KTable<Windowed<K>, VA> {
     requireFunction(initializer, 'initializer')
     requireFunction(aggregator, 'aggregator')
     const args = splitArgs(named, materialized)
     return this.#aggregate<VA>('KSTREAM-AGGREGATE-', args.named, args.materialized, initializer, aggregator, undefined)
   }
 
-  #aggregate<VA> (
-    prefix: string, named: Named | undefined, materialized: Materialized<K, VA> | undefined,
-    initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>, defaultValueSerde: Serde<VA> | undefined
+  #aggregate<VA>(
+    prefix: string,
+    named: Named | undefined,
+    materialized: Materialized<K, VA> | undefined,
+    initializer: Initializer<VA>,
+    aggregator: Aggregator<K, V, VA>,
+    defaultValueSerde: Serde<VA> | undefined
   ): KTable<Windowed<K>, VA> {
     const builder = this.#source.builder
     const windows = this.#windows
@@ -97,12 +119,22 @@ export class TimeWindowedKStream<K, V> {
   }
 }
 
-function retentionRule (windows: TimeWindows | SlidingWindows): RetentionRule {
+function retentionRule(windows: TimeWindows | SlidingWindows): RetentionRule {
   const grace = windows.gracePeriodMs()
   if (windows instanceof SlidingWindows) {
     const d = windows.timeDifferenceMs()
-    return { minimumMs: 2 * d + grace, storeKind: 'window store', rule: '2 * time difference plus the grace period', parts: `time difference=[${d}], grace=[${grace}]` }
+    return {
+      minimumMs: 2 * d + grace,
+      storeKind: 'window store',
+      rule: '2 * time difference plus the grace period',
+      parts: `time difference=[${d}], grace=[${grace}]`
+    }
   }
   const size = windows.size()
-  return { minimumMs: size + grace, storeKind: 'window store', rule: 'its window size plus the grace period', parts: `size=[${size}], grace=[${grace}]` }
+  return {
+    minimumMs: size + grace,
+    storeKind: 'window store',
+    rule: 'its window size plus the grace period',
+    parts: `size=[${size}], grace=[${grace}]`
+  }
 }

@@ -15,10 +15,13 @@ export class TimeWindows {
   readonly advanceMs: number
   readonly #graceMs: number
 
-  private constructor (sizeMs: number, advanceMs: number, graceMs: number) {
+  private constructor(sizeMs: number, advanceMs: number, graceMs: number) {
     if (sizeMs <= 0) throw new StreamsError('ILLEGAL_ARGUMENT', 'Window size (sizeMs) must be larger than zero.')
     if (advanceMs <= 0 || advanceMs > sizeMs) {
-      throw new StreamsError('ILLEGAL_ARGUMENT', `Window advancement interval should be more than zero and less than window duration which is ${sizeMs} ms, but given advancement interval is: ${advanceMs} ms`)
+      throw new StreamsError(
+        'ILLEGAL_ARGUMENT',
+        `Window advancement interval should be more than zero and less than window duration which is ${sizeMs} ms, but given advancement interval is: ${advanceMs} ms`
+      )
     }
     if (graceMs < 0) throw new StreamsError('ILLEGAL_ARGUMENT', 'Grace period must not be negative.')
     this.sizeMs = sizeMs
@@ -27,22 +30,22 @@ export class TimeWindows {
   }
 
   /** Tumbling windows of `sizeMs` without grace: a record after its window's end is dropped. */
-  static ofSizeWithNoGrace (sizeMs: number): TimeWindows {
+  static ofSizeWithNoGrace(sizeMs: number): TimeWindows {
     return TimeWindows.ofSizeAndGrace(sizeMs, 0)
   }
 
   /** Tumbling windows of `sizeMs` that accept out-of-order records until `graceMs` after their end. */
-  static ofSizeAndGrace (sizeMs: number, graceMs: number): TimeWindows {
+  static ofSizeAndGrace(sizeMs: number, graceMs: number): TimeWindows {
     return new TimeWindows(checkMillis(sizeMs, 'size'), checkMillis(sizeMs, 'size'), checkMillis(graceMs, 'afterWindowEnd'))
   }
 
   /** Hopping windows of the same size and grace that start every `advanceMs` (0 < advance <= size). */
-  advanceBy (advanceMs: number): TimeWindows {
+  advanceBy(advanceMs: number): TimeWindows {
     return new TimeWindows(this.sizeMs, checkMillis(advanceMs, 'advance'), this.#graceMs)
   }
 
   /** The windows a record at `timestamp` falls in, by start, oldest first. */
-  windowsFor (timestamp: number): Map<number, TimeWindow> {
+  windowsFor(timestamp: number): Map<number, TimeWindow> {
     const windows = new Map<number, TimeWindow>()
     let start = Math.floor(Math.max(0, timestamp - this.sizeMs + this.advanceMs) / this.advanceMs) * this.advanceMs
     for (; start <= timestamp; start += this.advanceMs) windows.set(start, new TimeWindow(start, start + this.sizeMs))
@@ -50,19 +53,21 @@ export class TimeWindows {
   }
 
   /** The window size (ms). */
-  size (): number {
+  size(): number {
     return this.sizeMs
   }
 
-  gracePeriodMs (): number {
+  gracePeriodMs(): number {
     return this.#graceMs
   }
 
-  equals (other: unknown): boolean {
-    return other instanceof TimeWindows && other.sizeMs === this.sizeMs && other.advanceMs === this.advanceMs && other.#graceMs === this.#graceMs
+  equals(other: unknown): boolean {
+    return (
+      other instanceof TimeWindows && other.sizeMs === this.sizeMs && other.advanceMs === this.advanceMs && other.#graceMs === this.#graceMs
+    )
   }
 
-  toString (): string {
+  toString(): string {
     return `TimeWindows{, sizeMs=${this.sizeMs}, advanceMs=${this.advanceMs}, graceMs=${this.#graceMs}}`
   }
 }

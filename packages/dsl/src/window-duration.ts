@@ -5,7 +5,7 @@
  */
 import { StreamsError } from '@kstreams/core'
 
-export function checkMillis (value: number, name: string): number {
+export function checkMillis(value: number, name: string): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
     throw new StreamsError('ILLEGAL_ARGUMENT', `${name} must be an integer number of milliseconds, got ${String(value)}`)
   }

@@ -10,13 +10,44 @@ import type { KeyValueBytesStoreSupplier } from '@kstreams/core'
 import { InMemoryDslStoreSuppliers, Stores } from '@kstreams/stores'
 import { TopologyTestDriver } from '@kstreams/testing'
 import {
-  BranchedKStream, Branched, BufferConfig, Consumed, EmitStrategy, Grouped, JoinWindows, Joined, KeyValue, Materialized, Named, Produced,
-  Repartitioned, SessionWindow, SessionWindows, SlidingWindows, StreamJoined, StreamsBuilder, Suppressed, TableJoined, TimeWindow, TimeWindows,
-  Window, Windowed, WindowedSerdes
+  BranchedKStream,
+  Branched,
+  BufferConfig,
+  Consumed,
+  EmitStrategy,
+  Grouped,
+  JoinWindows,
+  Joined,
+  KeyValue,
+  Materialized,
+  Named,
+  Produced,
+  Repartitioned,
+  SessionWindow,
+  SessionWindows,
+  SlidingWindows,
+  StreamJoined,
+  StreamsBuilder,
+  Suppressed,
+  TableJoined,
+  TimeWindow,
+  TimeWindows,
+  type Window,
+  Windowed,
+  WindowedSerdes
 } from '../src/index.js'
 import type {
-  CogroupedKStream, DslStoreSuppliers, GlobalKTable, KGroupedStream, KGroupedTable, KStream, KTable, SessionWindowedKStream, StreamPartitioner,
-  TimeWindowedKStream, TopicNameExtractor
+  CogroupedKStream,
+  DslStoreSuppliers,
+  GlobalKTable,
+  KGroupedStream,
+  KGroupedTable,
+  KStream,
+  KTable,
+  SessionWindowedKStream,
+  StreamPartitioner,
+  TimeWindowedKStream,
+  TopicNameExtractor
 } from '../src/index.js'
 import { capture, readAll } from './helpers.js'
 
@@ -24,7 +55,7 @@ const S = Serdes.String()
 const I = Serdes.Integer()
 const L = Serdes.Long()
 
-describe('DSL public API (the issue\'s list, from the package barrel)', () => {
+describe("DSL public API (the issue's list, from the package barrel)", () => {
   it('StreamsBuilder, KStream, KTable, grouping, windows, joins, suppress and config objects compose with Kafka-like signatures', () => {
     const dsl: DslStoreSuppliers = InMemoryDslStoreSuppliers
     const builder = new StreamsBuilder({ dslStoreSuppliers: dsl })
@@ -52,17 +83,23 @@ describe('DSL public API (the issue\'s list, from the package barrel)', () => {
     const extractor: TopicNameExtractor<string, string> = () => 'dyn'
     merged.to(extractor, Produced.with(S, S))
     const asTable: KTable<string, string> = merged.toTable(Named.as('to-table'), Materialized.with(S, S))
-    const processed: KStream<string, string> = stream.process(() => ({ process () {} }), 'user-store')
-    const processedValues: KStream<string, number> = stream.processValues(() => ({ init () {}, process () {} }))
+    const processed: KStream<string, string> = stream.process(() => ({ process() {} }), 'user-store')
+    const processedValues: KStream<string, number> = stream.processValues(() => ({ init() {}, process() {} }))
 
     // grouping and aggregations
     const byKey: KGroupedStream<string, string> = stream.groupByKey(Grouped.with(S, S))
     const byValue: KGroupedStream<string, string> = stream.groupBy((_k, v) => v, Grouped.with(S, S))
     const counted: KTable<string, number> = byKey.count()
     const reduced: KTable<string, string> = byKey.reduce((a, b) => a + b)
-    const aggregated: KTable<string, number> = byValue.aggregate(() => 0, (_k, v, agg) => agg + v.length, Materialized.with(S, I))
+    const aggregated: KTable<string, number> = byValue.aggregate(
+      () => 0,
+      (_k, v, agg) => agg + v.length,
+      Materialized.with(S, I)
+    )
     const cogrouped: CogroupedKStream<string, number> = byKey.cogroup((_k, _v, agg: number) => agg + 1)
-    const cogroupTable: KTable<string, number> = cogrouped.cogroup(byValue, (_k, _v, agg) => agg + 2).aggregate(() => 0, Materialized.with(S, I))
+    const cogroupTable: KTable<string, number> = cogrouped
+      .cogroup(byValue, (_k, _v, agg) => agg + 2)
+      .aggregate(() => 0, Materialized.with(S, I))
 
     // windows
     const tumbling: TimeWindowedKStream<string, string> = byKey.windowedBy(TimeWindows.ofSizeWithNoGrace(10))
@@ -73,8 +110,16 @@ describe('DSL public API (the issue\'s list, from the package barrel)', () => {
     byKey.windowedBy(SessionWindows.ofInactivityGapWithNoGrace(10)).count()
     const windowedCount: KTable<Windowed<string>, number> = tumbling.emitStrategy(EmitStrategy.onWindowClose()).count()
     hopping.emitStrategy(EmitStrategy.onWindowUpdate()).reduce((a, b) => a + b)
-    sliding.aggregate(() => '', (_k, v, agg) => agg + v, Materialized.as<string, string>('sliding-store').withRetention(100).withCachingDisabled().withLoggingDisabled())
-    const sessionAgg: KTable<Windowed<string>, string> = sessions.aggregate(() => '', (_k, v, agg) => agg + v, (_k, a, b) => a + b)
+    sliding.aggregate(
+      () => '',
+      (_k, v, agg) => agg + v,
+      Materialized.as<string, string>('sliding-store').withRetention(100).withCachingDisabled().withLoggingDisabled()
+    )
+    const sessionAgg: KTable<Windowed<string>, string> = sessions.aggregate(
+      () => '',
+      (_k, v, agg) => agg + v,
+      (_k, a, b) => a + b
+    )
     sessions.reduce((a, b) => a + b)
     windowedCount.suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded()))
     sessionAgg.suppress(Suppressed.untilTimeLimit(100, BufferConfig.maxRecords(10)))
@@ -86,13 +131,29 @@ describe('DSL public API (the issue\'s list, from the package barrel)', () => {
     const lengths: KTable<string, number> = filtered.mapValues(v => v.length)
     const grouped: KGroupedTable<string, number> = lengths.groupBy((k, v) => KeyValue.pair(k, v), Grouped.with(S, I))
     grouped.count()
-    grouped.reduce((a, b) => a + b, (a, b) => a - b)
-    grouped.aggregate(() => 0, (_k, v, agg) => agg + v, (_k, v, agg) => agg - v)
+    grouped.reduce(
+      (a, b) => a + b,
+      (a, b) => a - b
+    )
+    grouped.aggregate(
+      () => 0,
+      (_k, v, agg) => agg + v,
+      (_k, v, agg) => agg - v
+    )
     table.join(asTable, (a, b) => a + b)
     table.leftJoin(asTable, (a, b) => a + String(b))
     table.outerJoin(asTable, (a, b) => String(a) + String(b))
-    table.join(lengths, (v: string) => v, (a: string, b: number) => a + String(b), TableJoined.as<string, string>('fk'))
-    table.leftJoin(lengths, (v: string) => v, (a, b) => a + String(b))
+    table.join(
+      lengths,
+      (v: string) => v,
+      (a: string, b: number) => a + String(b),
+      TableJoined.as<string, string>('fk')
+    )
+    table.leftJoin(
+      lengths,
+      (v: string) => v,
+      (a, b) => a + String(b)
+    )
     expect(table.queryableStoreName).to.equal('tab-store')
     expect(filtered.queryableStoreName).to.equal(undefined)
     const changes: KStream<string, string> = table.toStream()
@@ -104,8 +165,17 @@ describe('DSL public API (the issue\'s list, from the package barrel)', () => {
     stream.outerJoin(changes, (a, b) => String(a) + String(b), w, StreamJoined.as('outer'))
     stream.join(table, (a, b) => a + b, Joined.with(S, S, S))
     stream.leftJoin(table, (a, b) => a + String(b))
-    stream.join(global, (_k, v) => v, (a, b) => a + b)
-    stream.leftJoin(global, (_k, v) => v, (a, b) => a + String(b), Named.as('glj'))
+    stream.join(
+      global,
+      (_k, v) => v,
+      (a, b) => a + b
+    )
+    stream.leftJoin(
+      global,
+      (_k, v) => v,
+      (a, b) => a + String(b),
+      Named.as('glj')
+    )
 
     // windowed keys and serdes
     const windowed = new Windowed('k', new TimeWindow(0, 10))
@@ -118,7 +188,11 @@ describe('DSL public API (the issue\'s list, from the package barrel)', () => {
     expect([decoded?.key, decoded?.window.start, decoded?.window.end]).to.deep.equal(['k', 3, 8])
     expect(timeSerde.deserializer().deserialize('t', timeSerde.serializer().serialize('t', windowed))?.window.end).to.equal(10)
     const supplier: KeyValueBytesStoreSupplier = Stores.inMemoryKeyValueStore('supplied')
-    byKey.count(Materialized.as<string, number>(supplier).withKeySerde(S).withValueSerde(L as never))
+    byKey.count(
+      Materialized.as<string, number>(supplier)
+        .withKeySerde(S)
+        .withValueSerde(L as never)
+    )
 
     for (const unused of [processed, processedValues, aggregated, cogroupTable, repartitioned]) expect(unused).to.not.equal(undefined)
     const topology = builder.build()
@@ -133,34 +207,44 @@ describe('DSL public API (the issue\'s list, from the package barrel)', () => {
     it('re-keys every update with the mapper (tombstones too), keeping value and timestamp', () => {
       const builder = new StreamsBuilder()
       const { supplier, processed } = capture<string, number>()
-      builder.table('t', Consumed.with(S, I)).toStream((k, v) => `${k}:${String(v)}`).process(supplier)
+      builder
+        .table('t', Consumed.with(S, I))
+        .toStream((k, v) => `${k}:${String(v)}`)
+        .process(supplier)
       const driver = new TopologyTestDriver(builder.build())
       const input = driver.createInputTopic('t', S, I)
       input.pipeInput('a', 1, 10)
       input.pipeInput('a', null, 11)
-      expect(processed).to.deep.equal([['a:1', 1, 10], ['a:null', null, 11]])
+      expect(processed).to.deep.equal([
+        ['a:1', 1, 10],
+        ['a:null', null, 11]
+      ])
       driver.close()
     })
 
     it('describe(): KTABLE-TOSTREAM then KSTREAM-KEY-SELECT, a Named naming the first (Kafka: toStream(named).selectKey(mapper))', () => {
       const builder = new StreamsBuilder()
-      builder.table<string, string>('t').toStream((k, _v) => k, Named.as('changes')).to('out')
+      builder
+        .table<string, string>('t')
+        .toStream((k, _v) => k, Named.as('changes'))
+        .to('out')
       expect(builder.build().describe().toString()).to.equal(
         'Topologies:\n' +
-        '   Sub-topology: 0\n' +
-        '    Source: KSTREAM-SOURCE-0000000001 (topics: [t])\n' +
-        '      --> KTABLE-SOURCE-0000000002\n' +
-        '    Processor: KTABLE-SOURCE-0000000002 (stores: [])\n' +
-        '      --> changes\n' +
-        '      <-- KSTREAM-SOURCE-0000000001\n' +
-        '    Processor: changes (stores: [])\n' +
-        '      --> KSTREAM-KEY-SELECT-0000000004\n' +
-        '      <-- KTABLE-SOURCE-0000000002\n' +
-        '    Processor: KSTREAM-KEY-SELECT-0000000004 (stores: [])\n' +
-        '      --> KSTREAM-SINK-0000000005\n' +
-        '      <-- changes\n' +
-        '    Sink: KSTREAM-SINK-0000000005 (topic: out)\n' +
-        '      <-- KSTREAM-KEY-SELECT-0000000004\n\n')
+          '   Sub-topology: 0\n' +
+          '    Source: KSTREAM-SOURCE-0000000001 (topics: [t])\n' +
+          '      --> KTABLE-SOURCE-0000000002\n' +
+          '    Processor: KTABLE-SOURCE-0000000002 (stores: [])\n' +
+          '      --> changes\n' +
+          '      <-- KSTREAM-SOURCE-0000000001\n' +
+          '    Processor: changes (stores: [])\n' +
+          '      --> KSTREAM-KEY-SELECT-0000000004\n' +
+          '      <-- KTABLE-SOURCE-0000000002\n' +
+          '    Processor: KSTREAM-KEY-SELECT-0000000004 (stores: [])\n' +
+          '      --> KSTREAM-SINK-0000000005\n' +
+          '      <-- changes\n' +
+          '    Sink: KSTREAM-SINK-0000000005 (topic: out)\n' +
+          '      <-- KSTREAM-KEY-SELECT-0000000004\n\n'
+      )
     })
   })
 })

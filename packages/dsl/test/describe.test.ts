@@ -8,54 +8,61 @@ const S = Serdes.String()
 describe('StreamsBuilder: generated names and describe()', () => {
   it('numbers stateless operators in creation order', () => {
     const builder = new StreamsBuilder()
-    builder.stream('input').filter(() => true).mapValues(v => v).to('output')
+    builder
+      .stream('input')
+      .filter(() => true)
+      .mapValues(v => v)
+      .to('output')
     expect(builder.build().describe().toString()).to.equal(
       'Topologies:\n' +
-      '   Sub-topology: 0\n' +
-      '    Source: KSTREAM-SOURCE-0000000000 (topics: [input])\n' +
-      '      --> KSTREAM-FILTER-0000000001\n' +
-      '    Processor: KSTREAM-FILTER-0000000001 (stores: [])\n' +
-      '      --> KSTREAM-MAPVALUES-0000000002\n' +
-      '      <-- KSTREAM-SOURCE-0000000000\n' +
-      '    Processor: KSTREAM-MAPVALUES-0000000002 (stores: [])\n' +
-      '      --> KSTREAM-SINK-0000000003\n' +
-      '      <-- KSTREAM-FILTER-0000000001\n' +
-      '    Sink: KSTREAM-SINK-0000000003 (topic: output)\n' +
-      '      <-- KSTREAM-MAPVALUES-0000000002\n\n')
+        '   Sub-topology: 0\n' +
+        '    Source: KSTREAM-SOURCE-0000000000 (topics: [input])\n' +
+        '      --> KSTREAM-FILTER-0000000001\n' +
+        '    Processor: KSTREAM-FILTER-0000000001 (stores: [])\n' +
+        '      --> KSTREAM-MAPVALUES-0000000002\n' +
+        '      <-- KSTREAM-SOURCE-0000000000\n' +
+        '    Processor: KSTREAM-MAPVALUES-0000000002 (stores: [])\n' +
+        '      --> KSTREAM-SINK-0000000003\n' +
+        '      <-- KSTREAM-FILTER-0000000001\n' +
+        '    Sink: KSTREAM-SINK-0000000003 (topic: output)\n' +
+        '      <-- KSTREAM-MAPVALUES-0000000002\n\n'
+    )
   })
 
   it('toTable after a key change (KStreamImplTest): names reserved before the repartition nodes', () => {
     const builder = new StreamsBuilder()
-    builder.stream<string, string>('input')
+    builder
+      .stream<string, string>('input')
       .map((k, v) => KeyValue.pair(v.length, k))
       .toTable(Materialized.with(Serdes.Integer(), undefined))
       .toStream()
       .to('output')
     expect(builder.build().describe().toString()).to.equal(
       'Topologies:\n' +
-      '   Sub-topology: 0\n' +
-      '    Source: KSTREAM-SOURCE-0000000000 (topics: [input])\n' +
-      '      --> KSTREAM-MAP-0000000001\n' +
-      '    Processor: KSTREAM-MAP-0000000001 (stores: [])\n' +
-      '      --> KSTREAM-FILTER-0000000005\n' +
-      '      <-- KSTREAM-SOURCE-0000000000\n' +
-      '    Processor: KSTREAM-FILTER-0000000005 (stores: [])\n' +
-      '      --> KSTREAM-SINK-0000000004\n' +
-      '      <-- KSTREAM-MAP-0000000001\n' +
-      '    Sink: KSTREAM-SINK-0000000004 (topic: KSTREAM-TOTABLE-0000000002-repartition)\n' +
-      '      <-- KSTREAM-FILTER-0000000005\n' +
-      '\n' +
-      '  Sub-topology: 1\n' +
-      '    Source: KSTREAM-SOURCE-0000000006 (topics: [KSTREAM-TOTABLE-0000000002-repartition])\n' +
-      '      --> KSTREAM-TOTABLE-0000000002\n' +
-      '    Processor: KSTREAM-TOTABLE-0000000002 (stores: [])\n' +
-      '      --> KTABLE-TOSTREAM-0000000007\n' +
-      '      <-- KSTREAM-SOURCE-0000000006\n' +
-      '    Processor: KTABLE-TOSTREAM-0000000007 (stores: [])\n' +
-      '      --> KSTREAM-SINK-0000000008\n' +
-      '      <-- KSTREAM-TOTABLE-0000000002\n' +
-      '    Sink: KSTREAM-SINK-0000000008 (topic: output)\n' +
-      '      <-- KTABLE-TOSTREAM-0000000007\n\n')
+        '   Sub-topology: 0\n' +
+        '    Source: KSTREAM-SOURCE-0000000000 (topics: [input])\n' +
+        '      --> KSTREAM-MAP-0000000001\n' +
+        '    Processor: KSTREAM-MAP-0000000001 (stores: [])\n' +
+        '      --> KSTREAM-FILTER-0000000005\n' +
+        '      <-- KSTREAM-SOURCE-0000000000\n' +
+        '    Processor: KSTREAM-FILTER-0000000005 (stores: [])\n' +
+        '      --> KSTREAM-SINK-0000000004\n' +
+        '      <-- KSTREAM-MAP-0000000001\n' +
+        '    Sink: KSTREAM-SINK-0000000004 (topic: KSTREAM-TOTABLE-0000000002-repartition)\n' +
+        '      <-- KSTREAM-FILTER-0000000005\n' +
+        '\n' +
+        '  Sub-topology: 1\n' +
+        '    Source: KSTREAM-SOURCE-0000000006 (topics: [KSTREAM-TOTABLE-0000000002-repartition])\n' +
+        '      --> KSTREAM-TOTABLE-0000000002\n' +
+        '    Processor: KSTREAM-TOTABLE-0000000002 (stores: [])\n' +
+        '      --> KTABLE-TOSTREAM-0000000007\n' +
+        '      <-- KSTREAM-SOURCE-0000000006\n' +
+        '    Processor: KTABLE-TOSTREAM-0000000007 (stores: [])\n' +
+        '      --> KSTREAM-SINK-0000000008\n' +
+        '      <-- KSTREAM-TOTABLE-0000000002\n' +
+        '    Sink: KSTREAM-SINK-0000000008 (topic: output)\n' +
+        '      <-- KTABLE-TOSTREAM-0000000007\n\n'
+    )
   })
 
   it('a table source burns index 0 for its store name and is not materialized unless named', () => {
@@ -64,52 +71,65 @@ describe('StreamsBuilder: generated names and describe()', () => {
     builder.table('named-topic', Materialized.as('my-store'))
     expect(builder.build().describe().toString()).to.equal(
       'Topologies:\n' +
-      '   Sub-topology: 0\n' +
-      '    Source: KSTREAM-SOURCE-0000000001 (topics: [input-topic])\n' +
-      '      --> KTABLE-SOURCE-0000000002\n' +
-      '    Processor: KTABLE-SOURCE-0000000002 (stores: [])\n' +
-      '      --> none\n' +
-      '      <-- KSTREAM-SOURCE-0000000001\n\n' +
-      '  Sub-topology: 1\n' +
-      '    Source: KSTREAM-SOURCE-0000000003 (topics: [named-topic])\n' +
-      '      --> KTABLE-SOURCE-0000000004\n' +
-      '    Processor: KTABLE-SOURCE-0000000004 (stores: [my-store])\n' +
-      '      --> none\n' +
-      '      <-- KSTREAM-SOURCE-0000000003\n\n')
+        '   Sub-topology: 0\n' +
+        '    Source: KSTREAM-SOURCE-0000000001 (topics: [input-topic])\n' +
+        '      --> KTABLE-SOURCE-0000000002\n' +
+        '    Processor: KTABLE-SOURCE-0000000002 (stores: [])\n' +
+        '      --> none\n' +
+        '      <-- KSTREAM-SOURCE-0000000001\n\n' +
+        '  Sub-topology: 1\n' +
+        '    Source: KSTREAM-SOURCE-0000000003 (topics: [named-topic])\n' +
+        '      --> KTABLE-SOURCE-0000000004\n' +
+        '    Processor: KTABLE-SOURCE-0000000004 (stores: [my-store])\n' +
+        '      --> none\n' +
+        '      <-- KSTREAM-SOURCE-0000000003\n\n'
+    )
   })
 
   it('groupBy + reduce: the repartition topic is named after the generated KSTREAM-REDUCE store', () => {
     const builder = new StreamsBuilder()
-    builder.stream('sourceTopic', Consumed.with(S, S)).groupBy((_k, v) => v).reduce((_a, b) => b).toStream().to('targetTopic')
+    builder
+      .stream('sourceTopic', Consumed.with(S, S))
+      .groupBy((_k, v) => v)
+      .reduce((_a, b) => b)
+      .toStream()
+      .to('targetTopic')
     expect(builder.build().describe().toString()).to.equal(
       'Topologies:\n' +
-      '   Sub-topology: 0\n' +
-      '    Source: KSTREAM-SOURCE-0000000000 (topics: [sourceTopic])\n' +
-      '      --> KSTREAM-KEY-SELECT-0000000001\n' +
-      '    Processor: KSTREAM-KEY-SELECT-0000000001 (stores: [])\n' +
-      '      --> KSTREAM-FILTER-0000000005\n' +
-      '      <-- KSTREAM-SOURCE-0000000000\n' +
-      '    Processor: KSTREAM-FILTER-0000000005 (stores: [])\n' +
-      '      --> KSTREAM-SINK-0000000004\n' +
-      '      <-- KSTREAM-KEY-SELECT-0000000001\n' +
-      '    Sink: KSTREAM-SINK-0000000004 (topic: KSTREAM-REDUCE-STATE-STORE-0000000002-repartition)\n' +
-      '      <-- KSTREAM-FILTER-0000000005\n\n' +
-      '  Sub-topology: 1\n' +
-      '    Source: KSTREAM-SOURCE-0000000006 (topics: [KSTREAM-REDUCE-STATE-STORE-0000000002-repartition])\n' +
-      '      --> KSTREAM-REDUCE-0000000003\n' +
-      '    Processor: KSTREAM-REDUCE-0000000003 (stores: [KSTREAM-REDUCE-STATE-STORE-0000000002])\n' +
-      '      --> KTABLE-TOSTREAM-0000000007\n' +
-      '      <-- KSTREAM-SOURCE-0000000006\n' +
-      '    Processor: KTABLE-TOSTREAM-0000000007 (stores: [])\n' +
-      '      --> KSTREAM-SINK-0000000008\n' +
-      '      <-- KSTREAM-REDUCE-0000000003\n' +
-      '    Sink: KSTREAM-SINK-0000000008 (topic: targetTopic)\n' +
-      '      <-- KTABLE-TOSTREAM-0000000007\n\n')
+        '   Sub-topology: 0\n' +
+        '    Source: KSTREAM-SOURCE-0000000000 (topics: [sourceTopic])\n' +
+        '      --> KSTREAM-KEY-SELECT-0000000001\n' +
+        '    Processor: KSTREAM-KEY-SELECT-0000000001 (stores: [])\n' +
+        '      --> KSTREAM-FILTER-0000000005\n' +
+        '      <-- KSTREAM-SOURCE-0000000000\n' +
+        '    Processor: KSTREAM-FILTER-0000000005 (stores: [])\n' +
+        '      --> KSTREAM-SINK-0000000004\n' +
+        '      <-- KSTREAM-KEY-SELECT-0000000001\n' +
+        '    Sink: KSTREAM-SINK-0000000004 (topic: KSTREAM-REDUCE-STATE-STORE-0000000002-repartition)\n' +
+        '      <-- KSTREAM-FILTER-0000000005\n\n' +
+        '  Sub-topology: 1\n' +
+        '    Source: KSTREAM-SOURCE-0000000006 (topics: [KSTREAM-REDUCE-STATE-STORE-0000000002-repartition])\n' +
+        '      --> KSTREAM-REDUCE-0000000003\n' +
+        '    Processor: KSTREAM-REDUCE-0000000003 (stores: [KSTREAM-REDUCE-STATE-STORE-0000000002])\n' +
+        '      --> KTABLE-TOSTREAM-0000000007\n' +
+        '      <-- KSTREAM-SOURCE-0000000006\n' +
+        '    Processor: KTABLE-TOSTREAM-0000000007 (stores: [])\n' +
+        '      --> KSTREAM-SINK-0000000008\n' +
+        '      <-- KSTREAM-REDUCE-0000000003\n' +
+        '    Sink: KSTREAM-SINK-0000000008 (topic: targetTopic)\n' +
+        '      <-- KTABLE-TOSTREAM-0000000007\n\n'
+    )
   })
 
   it('a user-named repartition gets <name>-repartition-sink/-filter/-source nodes (the counter still advances)', () => {
     const builder = new StreamsBuilder()
-    builder.stream('in').selectKey(k => k).groupByKey(Grouped.as('grouping')).count(Materialized.as('counts')).toStream().to('out')
+    builder
+      .stream('in')
+      .selectKey(k => k)
+      .groupByKey(Grouped.as('grouping'))
+      .count(Materialized.as('counts'))
+      .toStream()
+      .to('out')
     const text = builder.build().describe().toString()
     expect(text).to.contain('Sink: grouping-repartition-sink (topic: grouping-repartition)')
     expect(text).to.contain('Processor: grouping-repartition-filter (stores: [])')
@@ -125,12 +145,13 @@ describe('StreamsBuilder: generated names and describe()', () => {
     builder.stream('in').groupByKey().count()
     expect(builder.build().describe().toString()).to.equal(
       'Topologies:\n' +
-      '   Sub-topology: 0\n' +
-      '    Source: KSTREAM-SOURCE-0000000000 (topics: [in])\n' +
-      '      --> KSTREAM-AGGREGATE-0000000002\n' +
-      '    Processor: KSTREAM-AGGREGATE-0000000002 (stores: [KSTREAM-AGGREGATE-STATE-STORE-0000000001])\n' +
-      '      --> none\n' +
-      '      <-- KSTREAM-SOURCE-0000000000\n\n')
+        '   Sub-topology: 0\n' +
+        '    Source: KSTREAM-SOURCE-0000000000 (topics: [in])\n' +
+        '      --> KSTREAM-AGGREGATE-0000000002\n' +
+        '    Processor: KSTREAM-AGGREGATE-0000000002 (stores: [KSTREAM-AGGREGATE-STATE-STORE-0000000001])\n' +
+        '      --> none\n' +
+        '      <-- KSTREAM-SOURCE-0000000000\n\n'
+    )
   })
 
   it('count(Materialized without a store name) burns one more index, as Kafka Streams does for compatibility', () => {
@@ -138,17 +159,20 @@ describe('StreamsBuilder: generated names and describe()', () => {
     builder.stream('in').groupByKey().count(Materialized.with(S, Serdes.Long()))
     expect(builder.build().describe().toString()).to.equal(
       'Topologies:\n' +
-      '   Sub-topology: 0\n' +
-      '    Source: KSTREAM-SOURCE-0000000000 (topics: [in])\n' +
-      '      --> KSTREAM-AGGREGATE-0000000003\n' +
-      '    Processor: KSTREAM-AGGREGATE-0000000003 (stores: [KSTREAM-AGGREGATE-STATE-STORE-0000000002])\n' +
-      '      --> none\n' +
-      '      <-- KSTREAM-SOURCE-0000000000\n\n')
+        '   Sub-topology: 0\n' +
+        '    Source: KSTREAM-SOURCE-0000000000 (topics: [in])\n' +
+        '      --> KSTREAM-AGGREGATE-0000000003\n' +
+        '    Processor: KSTREAM-AGGREGATE-0000000003 (stores: [KSTREAM-AGGREGATE-STATE-STORE-0000000002])\n' +
+        '      --> none\n' +
+        '      <-- KSTREAM-SOURCE-0000000000\n\n'
+    )
   })
 
   it('split names its branch processors <split name><branch name or position> and burns one index per branch', () => {
     const builder = new StreamsBuilder()
-    const branches = builder.stream('in').split(Named.as('s-'))
+    const branches = builder
+      .stream('in')
+      .split(Named.as('s-'))
       .branch(() => true, Branched.as('a'))
       .branch(() => true)
       .defaultBranch()
@@ -163,7 +187,11 @@ describe('StreamsBuilder: generated names and describe()', () => {
 
   it('Named, Consumed.as and Produced.as override generated names but still draw an index (NamedInternal.orElseGenerateWithPrefix); a named process() does not', () => {
     const builder = new StreamsBuilder()
-    builder.stream('in', Consumed.as('source')).filter(() => true, Named.as('keep')).peek(() => {}).process(() => ({ process () {} }), Named.as('proc'))
+    builder
+      .stream('in', Consumed.as('source'))
+      .filter(() => true, Named.as('keep'))
+      .peek(() => {})
+      .process(() => ({ process() {} }), Named.as('proc'))
     builder.stream('in2').to('out', Produced.as('sink'))
     builder.stream('in3').peek(() => {})
     const text = builder.build().describe().toString()
@@ -180,13 +208,20 @@ describe('StreamsBuilder: generated names and describe()', () => {
   it('a named stream-table or GlobalKTable join still draws its index', () => {
     const builder = new StreamsBuilder()
     const table = builder.table('t', Consumed.with(S, S))
-    builder.stream('s', Consumed.with(S, S)).join(table, (a, b) => a + b, Joined.as('j')).to('out')
+    builder
+      .stream('s', Consumed.with(S, S))
+      .join(table, (a, b) => a + b, Joined.as('j'))
+      .to('out')
     // store name 0, source 1, table source 2, stream source 3, join 4 (named), sink 5
     expect(builder.build().describe().toString()).to.contain('Sink: KSTREAM-SINK-0000000005 (topic: out)')
   })
 
   it('rejects illegal names with ILLEGAL_ARGUMENT', () => {
-    expect(() => Named.as('bad name')).to.throw().with.property('code', 'ILLEGAL_ARGUMENT')
-    expect(() => Materialized.as('')).to.throw().with.property('code', 'ILLEGAL_ARGUMENT')
+    expect(() => Named.as('bad name'))
+      .to.throw()
+      .with.property('code', 'ILLEGAL_ARGUMENT')
+    expect(() => Materialized.as(''))
+      .to.throw()
+      .with.property('code', 'ILLEGAL_ARGUMENT')
   })
 })

@@ -12,7 +12,25 @@ const I = Serdes.Integer()
 describe('KStream stateless operators on the TopologyTestDriver', () => {
   describe('filter / filterNot (KStreamFilterTest)', () => {
     const isMultipleOfThree = (key: number): boolean => key % 3 === 0
-    for (const [op, expected] of [['filter', [[3, 'V3', 0], [6, 'V6', 0]]], ['filterNot', [[1, 'V1', 0], [2, 'V2', 0], [4, 'V4', 0], [5, 'V5', 0], [7, 'V7', 0]]]] as const) {
+    for (const [op, expected] of [
+      [
+        'filter',
+        [
+          [3, 'V3', 0],
+          [6, 'V6', 0]
+        ]
+      ],
+      [
+        'filterNot',
+        [
+          [1, 'V1', 0],
+          [2, 'V2', 0],
+          [4, 'V4', 0],
+          [5, 'V5', 0],
+          [7, 'V7', 0]
+        ]
+      ]
+    ] as const) {
       it(`${op} forwards the ${expected.length} matching records of keys 1..7`, () => {
         const builder = new StreamsBuilder()
         const { supplier, processed } = capture<number, string>()
@@ -31,22 +49,38 @@ describe('KStream stateless operators on the TopologyTestDriver', () => {
     it('maps values with a ValueMapper', () => {
       const builder = new StreamsBuilder()
       const { supplier, processed } = capture<number, number>()
-      builder.stream('topic1', Consumed.with(I, S)).mapValues(v => v.length).process(supplier)
+      builder
+        .stream('topic1', Consumed.with(I, S))
+        .mapValues(v => v.length)
+        .process(supplier)
       const driver = new TopologyTestDriver(builder.build())
       const input = driver.createInputTopic('topic1', I, S)
       for (const k of [1, 10, 100, 1000]) input.pipeInput(k, String(k), k)
-      expect(processed).to.deep.equal([[1, 1, 1], [10, 2, 10], [100, 3, 100], [1000, 4, 1000]])
+      expect(processed).to.deep.equal([
+        [1, 1, 1],
+        [10, 2, 10],
+        [100, 3, 100],
+        [1000, 4, 1000]
+      ])
       driver.close()
     })
 
     it('maps values with a ValueMapperWithKey', () => {
       const builder = new StreamsBuilder()
       const { supplier, processed } = capture<number, number>()
-      builder.stream('topic1', Consumed.with(I, S)).mapValues((key: number, v: string) => v.length + key).process(supplier)
+      builder
+        .stream('topic1', Consumed.with(I, S))
+        .mapValues((key: number, v: string) => v.length + key)
+        .process(supplier)
       const driver = new TopologyTestDriver(builder.build())
       const input = driver.createInputTopic('topic1', I, S)
       for (const k of [1, 10, 100, 1000]) input.pipeInput(k, String(k), 0)
-      expect(processed).to.deep.equal([[1, 2, 0], [10, 12, 0], [100, 103, 0], [1000, 1004, 0]])
+      expect(processed).to.deep.equal([
+        [1, 2, 0],
+        [10, 12, 0],
+        [100, 103, 0],
+        [1000, 1004, 0]
+      ])
       driver.close()
     })
   })
@@ -61,10 +95,27 @@ describe('KStream stateless operators on the TopologyTestDriver', () => {
 
     it('sends each record to the first matching branch and drops the rest without a default branch', () => {
       const builder = new StreamsBuilder()
-      const branches = builder.stream('topic', Consumed.with(I, S)).split()
-        .branch(isEven, Branched.withConsumer(ks => { ks.to('x2') }))
-        .branch(isMultipleOfThree, Branched.withConsumer(ks => { ks.to('x3') }))
-        .branch(isMultipleOfFive, Branched.withConsumer(ks => { ks.to('x5') }))
+      const branches = builder
+        .stream('topic', Consumed.with(I, S))
+        .split()
+        .branch(
+          isEven,
+          Branched.withConsumer(ks => {
+            ks.to('x2')
+          })
+        )
+        .branch(
+          isMultipleOfThree,
+          Branched.withConsumer(ks => {
+            ks.to('x3')
+          })
+        )
+        .branch(
+          isMultipleOfFive,
+          Branched.withConsumer(ks => {
+            ks.to('x5')
+          })
+        )
         .noDefaultBranch()
       expect(branches.size).to.equal(0)
       const driver = new TopologyTestDriver(builder.build())
@@ -78,11 +129,22 @@ describe('KStream stateless operators on the TopologyTestDriver', () => {
 
     it('names the result map entries <split name><branch name or position>, the default branch 0', () => {
       const builder = new StreamsBuilder()
-      const branches = builder.stream('topic', Consumed.with(I, S)).split(Named.as('foo-'))
+      const branches = builder
+        .stream('topic', Consumed.with(I, S))
+        .split(Named.as('foo-'))
         .branch(isEven, Branched.as('bar'))
-        .branch(isMultipleOfThree, Branched.withConsumer(() => {}))
-        .branch(isMultipleOfFive, Branched.withFunction(() => null))
-        .branch(isNegative, Branched.withFunction(ks => ks))
+        .branch(
+          isMultipleOfThree,
+          Branched.withConsumer(() => {})
+        )
+        .branch(
+          isMultipleOfFive,
+          Branched.withFunction(() => null)
+        )
+        .branch(
+          isNegative,
+          Branched.withFunction(ks => ks)
+        )
         .branch(isMultipleOfSeven)
         .defaultBranch()
       expect([...branches.keys()].sort()).to.deep.equal(['foo-0', 'foo-4', 'foo-5', 'foo-bar'])
@@ -110,9 +172,15 @@ describe('KStream stateless operators on the TopologyTestDriver', () => {
     const driver = new TopologyTestDriver(builder.build())
     driver.createInputTopic('in', S, S).pipeInput('key', 'a b', 42)
     expect(readAll(driver.createOutputTopic('map', S, I))).to.deep.equal([['a b', 3, 42]])
-    expect(readAll(driver.createOutputTopic('flatMap', S, S))).to.deep.equal([['key1', 'a b', 42], ['key2', 'a b', 42]])
+    expect(readAll(driver.createOutputTopic('flatMap', S, S))).to.deep.equal([
+      ['key1', 'a b', 42],
+      ['key2', 'a b', 42]
+    ])
     expect(readAll(driver.createOutputTopic('selectKey', S, S))).to.deep.equal([['A B', 'a b', 42]])
-    expect(readAll(driver.createOutputTopic('flatMapValues', S, S))).to.deep.equal([['key', 'a', 42], ['key', 'b', 42]])
+    expect(readAll(driver.createOutputTopic('flatMapValues', S, S))).to.deep.equal([
+      ['key', 'a', 42],
+      ['key', 'b', 42]
+    ])
     expect(readAll(driver.createOutputTopic('flatMapValuesWithKey', S, S))).to.deep.equal([['key', 'key:a b', 42]])
     driver.close()
   })
@@ -121,10 +189,14 @@ describe('KStream stateless operators on the TopologyTestDriver', () => {
     const builder = new StreamsBuilder()
     const peeked: string[] = []
     const seen: string[] = []
-    const a = builder.stream(['a1', 'a2'], Consumed.with(S, S)).peek((k, v) => { peeked.push(`${k}=${v}`) })
+    const a = builder.stream(['a1', 'a2'], Consumed.with(S, S)).peek((k, v) => {
+      peeked.push(`${k}=${v}`)
+    })
     const b = builder.stream(/b-.*/, Consumed.with(S, S))
     const merged: KStream<string, string> = a.merge(b)
-    merged.foreach((k, v) => { seen.push(`${k}=${v}`) })
+    merged.foreach((k, v) => {
+      seen.push(`${k}=${v}`)
+    })
     merged.to('out', Produced.with(S, S))
     const driver = new TopologyTestDriver(builder.build())
     driver.createInputTopic('a1', S, S).pipeInput('x', '1', 1)
@@ -132,18 +204,27 @@ describe('KStream stateless operators on the TopologyTestDriver', () => {
     driver.createInputTopic('a2', S, S).pipeInput('z', '3', 3)
     expect(peeked).to.deep.equal(['x=1', 'z=3'])
     expect(seen).to.deep.equal(['x=1', 'y=2', 'z=3'])
-    expect(readAll(driver.createOutputTopic('out', S, S))).to.deep.equal([['x', '1', 1], ['y', '2', 2], ['z', '3', 3]])
+    expect(readAll(driver.createOutputTopic('out', S, S))).to.deep.equal([
+      ['x', '1', 1],
+      ['y', '2', 2],
+      ['z', '3', 3]
+    ])
     driver.close()
   })
 
   it('process runs a Processor API processor whose output is the new stream', () => {
     const builder = new StreamsBuilder()
-    builder.stream('in', Consumed.with(S, S))
+    builder
+      .stream('in', Consumed.with(S, S))
       .process<number, string>(() => {
         let ctx: import('@kstreams/core').ProcessorContext<number, string>
         return {
-          init (c) { ctx = c },
-          process (r) { ctx.forward(new Record(r.value.length, r.key, r.timestamp + 1)) }
+          init(c) {
+            ctx = c
+          },
+          process(r) {
+            ctx.forward(new Record(r.value.length, r.key, r.timestamp + 1))
+          }
         }
       })
       .to('out', Produced.with(I, S))
@@ -156,13 +237,20 @@ describe('KStream stateless operators on the TopologyTestDriver', () => {
   it('process can use a store added with StreamsBuilder.addStateStore; Consumed passes the timestamp extractor', () => {
     const builder = new StreamsBuilder()
     builder.addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('seen'), S, I))
-    builder.stream('in', Consumed.with(S, S).withTimestampExtractor(r => Number(r.value)))
+    builder
+      .stream(
+        'in',
+        Consumed.with(S, S).withTimestampExtractor(r => Number(r.value))
+      )
       .process<string, number>(() => {
         let ctx: import('@kstreams/core').ProcessorContext<string, number>
         let store: import('@kstreams/core').KeyValueStore<string, number>
         return {
-          init (c) { ctx = c; store = c.getStateStore('seen') },
-          process (r) {
+          init(c) {
+            ctx = c
+            store = c.getStateStore('seen')
+          },
+          process(r) {
             const n = (store.get(r.key) ?? 0) + 1
             store.put(r.key, n)
             ctx.forward(r.withValue(n))
@@ -174,18 +262,26 @@ describe('KStream stateless operators on the TopologyTestDriver', () => {
     const input = driver.createInputTopic('in', S, S)
     input.pipeInput('k', '100', 1)
     input.pipeInput('k', '200', 2)
-    expect(readAll(driver.createOutputTopic('out', S, I))).to.deep.equal([['k', 1, 100], ['k', 2, 200]])
+    expect(readAll(driver.createOutputTopic('out', S, I))).to.deep.equal([
+      ['k', 1, 100],
+      ['k', 2, 200]
+    ])
     driver.close()
   })
 
   it('processValues cannot change keys: forwarded records keep the input key', () => {
     const builder = new StreamsBuilder()
-    builder.stream('in', Consumed.with(S, S))
+    builder
+      .stream('in', Consumed.with(S, S))
       .processValues<number>(() => {
         let ctx: FixedKeyProcessorContext<string, number>
         return {
-          init (c) { ctx = c },
-          process (r) { ctx.forward(r.withKey('ignored').withValue(r.value.length)) }
+          init(c) {
+            ctx = c
+          },
+          process(r) {
+            ctx.forward(r.withKey('ignored').withValue(r.value.length))
+          }
         }
       })
       .to('out', Produced.with(S, I))

@@ -25,7 +25,11 @@ describe('StreamsBuilder source tables', () => {
       input.pipeInput('a', 1, 10)
       input.pipeInput('b', 2, 11)
       input.pipeInput('a', 3, 12)
-      expect(readAll(driver.createOutputTopic(`${APP}-store-changelog`, S, I))).to.deep.equal([['a', 1, 10], ['b', 2, 11], ['a', 3, 12]])
+      expect(readAll(driver.createOutputTopic(`${APP}-store-changelog`, S, I))).to.deep.equal([
+        ['a', 1, 10],
+        ['b', 2, 11],
+        ['a', 3, 12]
+      ])
       expect(driver.getKeyValueStore<string, number>('store')!.get('a')).to.equal(3)
       driver.close()
     })
@@ -33,8 +37,16 @@ describe('StreamsBuilder source tables', () => {
     it('a serde the Consumed lacks is the default serde for the topic and the store, whatever the Materialized says', () => {
       const builder = new StreamsBuilder()
       const { supplier, processed } = capture<string, string>()
-      builder.table('t', Consumed.as<string, string>('src'), Materialized.as<string, string>('store').withKeySerde(I as never).withValueSerde(I as never))
-        .toStream().process(supplier)
+      builder
+        .table(
+          't',
+          Consumed.as<string, string>('src'),
+          Materialized.as<string, string>('store')
+            .withKeySerde(I as never)
+            .withValueSerde(I as never)
+        )
+        .toStream()
+        .process(supplier)
       const driver = new TopologyTestDriver(builder.build(), { defaultKeySerde: S, defaultValueSerde: S })
       driver.createInputTopic('t', S, S).pipeInput('k', 'seven', 7)
       expect(processed).to.deep.equal([['k', 'seven', 7]])
@@ -88,7 +100,10 @@ describe('StreamsBuilder source tables', () => {
         input.pipeInput(null, 2, 11)
         input.pipeInput(null, null, 12)
         input.pipeInput('a', null, 13)
-        expect(processed).to.deep.equal([['a', 1, 10], ['a', null, 13]])
+        expect(processed).to.deep.equal([
+          ['a', 1, 10],
+          ['a', null, 13]
+        ])
         expect(droppedRecordsTotal(driver.metrics())).to.equal(2)
         driver.close()
       })

@@ -13,9 +13,12 @@ describe('StreamsBuilder(config): dslStoreSuppliers', () => {
   it('builds every DSL store that names no supplier with the configured DslStoreSuppliers', () => {
     const asked: string[] = []
     const spy: DslStoreSuppliers = {
-      keyValueStore: (params) => { asked.push(`kv:${params.name}:${String(params.isTimestamped)}`); return InMemoryDslStoreSuppliers.keyValueStore(params) },
-      windowStore: (params) => InMemoryDslStoreSuppliers.windowStore(params),
-      sessionStore: (params) => InMemoryDslStoreSuppliers.sessionStore(params)
+      keyValueStore: params => {
+        asked.push(`kv:${params.name}:${String(params.isTimestamped)}`)
+        return InMemoryDslStoreSuppliers.keyValueStore(params)
+      },
+      windowStore: params => InMemoryDslStoreSuppliers.windowStore(params),
+      sessionStore: params => InMemoryDslStoreSuppliers.sessionStore(params)
     }
     const builder = new StreamsBuilder({ dslStoreSuppliers: spy })
     builder.stream('in', Consumed.with(S, S)).groupByKey().count(Materialized.as('counts'))

@@ -13,11 +13,14 @@ import { Consumed, Joined, Materialized, Produced, StreamsBuilder } from '../src
 const S = Serdes.String()
 const APP = 'dummy-topology-test-driver-app-id'
 
-function usersAndClicks (builder: StreamsBuilder, materialize: boolean): void {
+function usersAndClicks(builder: StreamsBuilder, materialize: boolean): void {
   const users = materialize
     ? builder.table('users', Consumed.with(S, S), Materialized.as<string, string>('users-store'))
     : builder.table('users', Consumed.with(S, S))
-  builder.stream('clicks', Consumed.with(S, S)).join(users, (click, user) => `${click}@${user}`, Joined.with(S, S, S)).to('out', Produced.with(S, S))
+  builder
+    .stream('clicks', Consumed.with(S, S))
+    .join(users, (click, user) => `${click}@${user}`, Joined.with(S, S, S))
+    .to('out', Produced.with(S, S))
 }
 
 describe('StreamsBuilder: topologyOptimization', () => {
@@ -44,7 +47,7 @@ describe('StreamsBuilder: topologyOptimization', () => {
     })
   }
 
-  it('applies to a table materialized only because a join reads it; the constructor\'s config does not optimize (Kafka applies build(props) only)', () => {
+  it("applies to a table materialized only because a join reads it; the constructor's config does not optimize (Kafka applies build(props) only)", () => {
     const ignored = new StreamsBuilder({ topologyOptimization: 'all' })
     usersAndClicks(ignored, true)
     expect([...ignored.build()[TOPOLOGY_DEF]().sourceChangelogs]).to.deep.equal([])
@@ -67,7 +70,14 @@ describe('StreamsBuilder: topologyOptimization', () => {
 
   it('rejects unknown optimizations and "all"/"none" mixed with others, naming the key', () => {
     for (const bad of ['bogus', 'all,reuse.ktable.source.topics', 'none,all', '']) {
-      const err = (() => { try { new StreamsBuilder({ topologyOptimization: bad }); return undefined } catch (e) { return e } })()
+      const err = (() => {
+        try {
+          new StreamsBuilder({ topologyOptimization: bad })
+          return undefined
+        } catch (e) {
+          return e
+        }
+      })()
       expect(err, bad).to.be.instanceOf(ConfigError)
       expect((err as ConfigError).key).to.equal('topologyOptimization')
     }

@@ -15,7 +15,11 @@ describe('DSL types', () => {
     const swapped: KStream<number, string> = lengths.map((k, v) => KeyValue.pair(v, k))
     const grouped: KGroupedStream<number, string> = swapped.groupByKey(Grouped.with(Serdes.Integer(), Serdes.String()))
     const counts: KTable<number, number> = grouped.count()
-    const joined: KTable<number, string> = grouped.aggregate(() => '', (_k, v, agg) => agg + v, Materialized.with(Serdes.Integer(), Serdes.String()))
+    const joined: KTable<number, string> = grouped.aggregate(
+      () => '',
+      (_k, v, agg) => agg + v,
+      Materialized.with(Serdes.Integer(), Serdes.String())
+    )
     counts.toStream().to('counts', Produced.with(Serdes.Integer(), Serdes.Long()))
 
     // @ts-expect-error the value serde does not match the stream's value type
@@ -26,10 +30,17 @@ describe('DSL types', () => {
     lengths.filter((_k, v) => v.startsWith('a'))
     // @ts-expect-error map must return a KeyValue
     lines.map((k, v) => [k, v])
-    // @ts-expect-error the aggregate's Materialized must serialize the aggregate type
-    grouped.aggregate(() => 0, (_k, v, agg) => agg + v.length, Materialized.with(Serdes.Integer(), Serdes.String()))
-    // @ts-expect-error a table of numbers cannot be written with a string serde
-    joined.mapValues(v => v.length).toStream().to('x', Produced.with(Serdes.Integer(), Serdes.String()))
+    grouped.aggregate(
+      () => 0,
+      (_k, v, agg) => agg + v.length,
+      // @ts-expect-error the aggregate's Materialized must serialize the aggregate type
+      Materialized.with(Serdes.Integer(), Serdes.String())
+    )
+    joined
+      .mapValues(v => v.length)
+      .toStream()
+      // @ts-expect-error a table of numbers cannot be written with a string serde
+      .to('x', Produced.with(Serdes.Integer(), Serdes.String()))
 
     // A ValueMapperWithKey declares its parameter types (TypeScript infers them only for the value-only overload).
     const keyed: KStream<string, string> = lines.mapValues((k: string, v: string) => k + v)

@@ -6,8 +6,12 @@
 import type { Admin } from 'kafkajs'
 import { tpKey, type TopicPartition } from '@kstreams/core'
 
-export async function fetchCommittedOffsets (admin: Admin, groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, { offset: number, metadata: string | undefined }>> {
-  const result = new Map<string, { offset: number, metadata: string | undefined }>()
+export async function fetchCommittedOffsets(
+  admin: Admin,
+  groupId: string,
+  partitions: readonly TopicPartition[]
+): Promise<Map<string, { offset: number; metadata: string | undefined }>> {
+  const result = new Map<string, { offset: number; metadata: string | undefined }>()
   if (partitions.length === 0) return result
   const wanted = new Set(partitions.map(tp => tpKey(tp.topic, tp.partition)))
   const fetched = await admin.fetchOffsets({ groupId, topics: [...new Set(partitions.map(tp => tp.topic))] })

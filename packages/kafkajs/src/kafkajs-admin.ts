@@ -8,7 +8,16 @@
  */
 import type { Admin, ConfigResourceTypes, Kafka } from 'kafkajs'
 import {
-  IllegalStateError, KafkaRequestError, tpKey, type AdminPort, type Clock, type NewTopic, type TopicPartition, type TopicPartitionOffset, SerialExecutor, groupByTopic
+  IllegalStateError,
+  KafkaRequestError,
+  tpKey,
+  type AdminPort,
+  type Clock,
+  type NewTopic,
+  type TopicPartition,
+  type TopicPartitionOffset,
+  SerialExecutor,
+  groupByTopic
 } from '@kstreams/core'
 import { fetchCommittedOffsets } from './committed-offsets.js'
 import { describeKafkajsError, toKafkaRequestError } from './kafkajs-errors.js'
@@ -27,15 +36,17 @@ export class KafkajsAdmin implements AdminPort {
   readonly #connection: LazyConnection
   #closed = false
 
-  constructor (options: { kafka: Kafka, clientId: string, clock: Clock }) {
+  constructor(options: { kafka: Kafka; clientId: string; clock: Clock }) {
     this.#admin = options.kafka.admin()
     const admin = this.#admin
-    this.#connection = new LazyConnection(async () => { await admin.connect() })
+    this.#connection = new LazyConnection(async () => {
+      await admin.connect()
+    })
     this.#clientId = options.clientId
     this.#clock = options.clock
   }
 
-  async partitionCounts (topics: readonly string[]): Promise<Map<string, number>> {
+  async partitionCounts(topics: readonly string[]): Promise<Map<string, number>> {
     return await this.#run('Fetching partition counts', async admin => {
       const wanted = new Set(topics)
       const result = new Map<string, number>()
@@ -49,7 +60,7 @@ export class KafkajsAdmin implements AdminPort {
     })
   }
 
-  async createTopics (topics: readonly NewTopic[]): Promise<void> {
+  async createTopics(topics: readonly NewTopic[]): Promise<void> {
     if (topics.length === 0) return
     await this.#run('Creating topics', async admin => {
       try {
@@ -75,21 +86,23 @@ export class KafkajsAdmin implements AdminPort {
     })
   }
 
-  async endOffsets (partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+  async endOffsets(partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
     return await this.#offsets('high', partitions)
   }
 
-  async beginningOffsets (partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+  async beginningOffsets(partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
     return await this.#offsets('low', partitions)
   }
 
-  async committedOffsets (groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+  async committedOffsets(groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
     if (partitions.length === 0) return new Map()
-    return await this.#run(`Fetching committed offsets of group ${groupId}`, async admin =>
-      new Map([...await fetchCommittedOffsets(admin, groupId, partitions)].map(([key, c]) => [key, c.offset])))
+    return await this.#run(
+      `Fetching committed offsets of group ${groupId}`,
+      async admin => new Map([...(await fetchCommittedOffsets(admin, groupId, partitions))].map(([key, c]) => [key, c.offset]))
+    )
   }
 
-  async deleteRecords (offsets: readonly TopicPartitionOffset[]): Promise<void> {
+  async deleteRecords(offsets: readonly TopicPartitionOffset[]): Promise<void> {
     if (offsets.length === 0) return
     await this.#run('Deleting records', async admin => {
       for (const { topic, items } of groupByTopic(offsets)) {
@@ -100,11 +113,11 @@ export class KafkajsAdmin implements AdminPort {
     })
   }
 
-  async listTopics (): Promise<string[]> {
+  async listTopics(): Promise<string[]> {
     return await this.#run('Listing topics', async admin => await admin.listTopics())
   }
 
-  async topicConfigs (topics: readonly string[]): Promise<Map<string, Readonly<Record<string, string>>>> {
+  async topicConfigs(topics: readonly string[]): Promise<Map<string, Readonly<Record<string, string>>>> {
     const result = new Map<string, Readonly<Record<string, string>>>()
     if (topics.length === 0) return result
     return await this.#run('Describing topic configs', async admin => {
@@ -126,7 +139,7 @@ export class KafkajsAdmin implements AdminPort {
     })
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
     await this.#executor.idle()
@@ -137,7 +150,7 @@ export class KafkajsAdmin implements AdminPort {
     }
   }
 
-  async #offsets (which: 'high' | 'low', partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+  async #offsets(which: 'high' | 'low', partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
     const result = new Map<string, number>()
     if (partitions.length === 0) return result
     return await this.#run(`Fetching ${which === 'high' ? 'end' : 'beginning'} offsets`, async admin => {
@@ -153,20 +166,25 @@ export class KafkajsAdmin implements AdminPort {
     })
   }
 
-  async #awaitMetadata (admin: Admin, topics: string[]): Promise<void> {
+  async #awaitMetadata(admin: Admin, topics: string[]): Promise<void> {
     await retryTransient(this.#clock, this.#clock.milliseconds() + METADATA_WAIT_MS, async () => await admin.fetchTopicMetadata({ topics }))
   }
 
   /** Every partition answers a ListOffsets request, which only its leader can. */
-  async #awaitLeaders (admin: Admin, topics: string[]): Promise<void> {
+  async #awaitLeaders(admin: Admin, topics: string[]): Promise<void> {
     const deadline = this.#clock.milliseconds() + METADATA_WAIT_MS
     for (const topic of topics) {
       // kafkajs asks the leader it has cached until its metadata is refreshed.
-      await retryTransient(this.#clock, deadline, async () => await admin.fetchTopicOffsets(topic), async () => await admin.fetchTopicMetadata({ topics: [topic] }))
+      await retryTransient(
+        this.#clock,
+        deadline,
+        async () => await admin.fetchTopicOffsets(topic),
+        async () => await admin.fetchTopicMetadata({ topics: [topic] })
+      )
     }
   }
 
-  async #run<T> (what: string, fn: (admin: Admin) => Promise<T>): Promise<T> {
+  async #run<T>(what: string, fn: (admin: Admin) => Promise<T>): Promise<T> {
     if (this.#closed) throw new IllegalStateError(`${what}: admin ${this.#clientId} is closed`)
     return await this.#executor.run(async () => {
       try {
@@ -179,14 +197,23 @@ export class KafkajsAdmin implements AdminPort {
   }
 }
 
-const TRANSIENT_METADATA_ERRORS: ReadonlySet<string> = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'NOT_LEADER_OR_FOLLOWER'])
+const TRANSIENT_METADATA_ERRORS: ReadonlySet<string> = new Set([
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'LEADER_NOT_AVAILABLE',
+  'NOT_LEADER_OR_FOLLOWER'
+])
 
-function isTransientMetadataError (error: unknown): boolean {
+function isTransientMetadataError(error: unknown): boolean {
   return TRANSIENT_METADATA_ERRORS.has(describeKafkajsError(error).errorName)
 }
 
 /** Calls `fn` until it succeeds, retrying transient metadata errors until `deadline` (then `beforeRetry`, if any, after each pause). */
-async function retryTransient (clock: Clock, deadline: number, fn: () => Promise<unknown>, beforeRetry?: () => Promise<unknown>): Promise<void> {
+async function retryTransient(
+  clock: Clock,
+  deadline: number,
+  fn: () => Promise<unknown>,
+  beforeRetry?: () => Promise<unknown>
+): Promise<void> {
   for (;;) {
     try {
       await fn()

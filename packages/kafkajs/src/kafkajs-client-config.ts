@@ -39,23 +39,27 @@ const DEFAULT_METADATA_MAX_AGE_MS = 300_000
 const DEFAULT_TRANSACTION_TIMEOUT_MS = 10_000
 
 /** Throws a ConfigError (key `kafkajs.<option>`) for an invalid option. */
-export function validateKafkajsOptions (options: KafkajsOptions): void {
+export function validateKafkajsOptions(options: KafkajsOptions): void {
   positive('metadataMaxAgeMs', options.metadataMaxAgeMs)
   positive('fetchMaxBytes', options.fetchMaxBytes)
   positive('fetchMaxPartitionBytes', options.fetchMaxPartitionBytes)
   const levelName = options.logLevel ?? 'warn'
-  if (!Object.prototype.hasOwnProperty.call(KAFKAJS_LOG_LEVELS, levelName)) {
-    throw new ConfigError('kafkajs.logLevel', `logLevel must be one of ${Object.keys(KAFKAJS_LOG_LEVELS).join(', ')}, not ${String(levelName)}`)
+  if (!Object.hasOwn(KAFKAJS_LOG_LEVELS, levelName)) {
+    throw new ConfigError(
+      'kafkajs.logLevel',
+      `logLevel must be one of ${Object.keys(KAFKAJS_LOG_LEVELS).join(', ')}, not ${String(levelName)}`
+    )
   }
   if (options.retry !== undefined && (options.retry === null || typeof options.retry !== 'object')) {
     throw new ConfigError('kafkajs.retry', 'retry must be an object of kafkajs retry settings')
   }
 }
 
-export function resolveKafkajsConfig (settings: KafkaClientSettings, options: KafkajsOptions = {}): KafkajsClientConfig {
+export function resolveKafkajsConfig(settings: KafkaClientSettings, options: KafkajsOptions = {}): KafkajsClientConfig {
   validateKafkajsOptions(options)
   const brokers = settings.bootstrapServers.map(b => b.trim()).filter(b => b !== '')
-  if (brokers.length === 0) throw new ConfigError('bootstrapServers', 'Missing required config "bootstrapServers": name at least one broker')
+  if (brokers.length === 0)
+    throw new ConfigError('bootstrapServers', 'Missing required config "bootstrapServers": name at least one broker')
   const metadataMaxAgeMs = options.metadataMaxAgeMs ?? DEFAULT_METADATA_MAX_AGE_MS
   const fetchMaxBytes = options.fetchMaxBytes
   const fetchMaxPartitionBytes = options.fetchMaxPartitionBytes
@@ -68,22 +72,24 @@ export function resolveKafkajsConfig (settings: KafkaClientSettings, options: Ka
     fetchMaxBytes,
     fetchMaxPartitionBytes,
     transactionTimeoutMs: settings.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS,
-    createKafka: (clientId: string) => new Kafka({
-      brokers,
-      clientId: clientId === '' ? settings.clientId : clientId,
-      ...(settings.ssl === undefined ? {} : { ssl: settings.ssl as KafkaConfig['ssl'] }),
-      ...(settings.sasl === undefined ? {} : { sasl: settings.sasl as unknown as KafkaConfig['sasl'] }),
-      connectionTimeout: settings.connectionTimeoutMs,
-      requestTimeout: settings.requestTimeoutMs,
-      ...(options.retry === undefined ? {} : { retry: options.retry }),
-      logLevel,
-      logCreator
-    })
+    createKafka: (clientId: string) =>
+      new Kafka({
+        brokers,
+        clientId: clientId === '' ? settings.clientId : clientId,
+        ...(settings.ssl === undefined ? {} : { ssl: settings.ssl as KafkaConfig['ssl'] }),
+        ...(settings.sasl === undefined ? {} : { sasl: settings.sasl as unknown as KafkaConfig['sasl'] }),
+        connectionTimeout: settings.connectionTimeoutMs,
+        requestTimeout: settings.requestTimeoutMs,
+        ...(options.retry === undefined ? {} : { retry: options.retry }),
+        logLevel,
+        logCreator
+      })
   }
 }
 
-function positive (name: string, value: number | undefined): number | undefined {
+function positive(name: string, value: number | undefined): number | undefined {
   if (value === undefined) return undefined
-  if (!Number.isSafeInteger(value) || value <= 0) throw new ConfigError(`kafkajs.${name}`, `${name} must be a positive integer, not ${String(value)}`)
+  if (!Number.isSafeInteger(value) || value <= 0)
+    throw new ConfigError(`kafkajs.${name}`, `${name} must be a positive integer, not ${String(value)}`)
   return value
 }

@@ -4,7 +4,13 @@
  * same resolved settings. `kafkajs(options)` is how an application picks this adapter.
  */
 import type {
-  AdminPort, FetchPort, GroupCoordinatorPort, KafkaClient, KafkaClientFactory, KafkaClientSettings, ProducerPort
+  AdminPort,
+  FetchPort,
+  GroupCoordinatorPort,
+  KafkaClient,
+  KafkaClientFactory,
+  KafkaClientSettings,
+  ProducerPort
 } from '@kstreams/core'
 import { KafkajsAdmin } from './kafkajs-admin.js'
 import { resolveKafkajsConfig, validateKafkajsOptions, type KafkajsClientConfig, type KafkajsOptions } from './kafkajs-client-config.js'
@@ -22,7 +28,7 @@ export class KafkajsClientFactory implements KafkaClientFactory {
   readonly #internals: KafkajsInternals
 
   /** Throws a ConfigError for invalid settings or options, a StreamsError (ILLEGAL_STATE) when kafkajs is not 2.2.4. */
-  constructor (settings: KafkaClientSettings, options: KafkajsOptions = {}) {
+  constructor(settings: KafkaClientSettings, options: KafkajsOptions = {}) {
     this.#config = resolveKafkajsConfig(settings, options)
     this.#internals = KafkajsInternals.load(settings.logger)
     this.#internals.verifyClient(this.#config.createKafka(settings.clientId))
@@ -34,7 +40,7 @@ export class KafkajsClientFactory implements KafkaClientFactory {
     })
   }
 
-  groupCoordinator (options: { groupId: string, clientId: string }): GroupCoordinatorPort {
+  groupCoordinator(options: { groupId: string; clientId: string }): GroupCoordinatorPort {
     return new KafkajsGroupCoordinator({
       cluster: this.#internals.createCluster(this.#config.createKafka(options.clientId), { metadataMaxAge: this.#config.metadataMaxAgeMs }),
       internals: this.#internals,
@@ -44,7 +50,7 @@ export class KafkajsClientFactory implements KafkaClientFactory {
     })
   }
 
-  fetcher (options: { clientId: string }): FetchPort {
+  fetcher(options: { clientId: string }): FetchPort {
     return new KafkajsFetcher({
       cluster: this.#internals.createCluster(this.#config.createKafka(options.clientId), { metadataMaxAge: this.#config.metadataMaxAgeMs }),
       internals: this.#internals,
@@ -53,11 +59,16 @@ export class KafkajsClientFactory implements KafkaClientFactory {
     })
   }
 
-  producer (options: { clientId: string, transactionalId?: string }): ProducerPort {
-    return new KafkajsProducer({ kafka: this.#config.createKafka(options.clientId), clientId: options.clientId, transactionalId: options.transactionalId, config: this.#config })
+  producer(options: { clientId: string; transactionalId?: string }): ProducerPort {
+    return new KafkajsProducer({
+      kafka: this.#config.createKafka(options.clientId),
+      clientId: options.clientId,
+      transactionalId: options.transactionalId,
+      config: this.#config
+    })
   }
 
-  admin (options: { clientId: string }): AdminPort {
+  admin(options: { clientId: string }): AdminPort {
     return new KafkajsAdmin({ kafka: this.#config.createKafka(options.clientId), clientId: options.clientId, clock: this.#config.clock })
   }
 }
@@ -66,7 +77,7 @@ export class KafkajsClientFactory implements KafkaClientFactory {
  * The kafkajs client for kstreams: `new KafkaStreams(topology, config, { client: kafkajs() })`.
  * Invalid options throw a ConfigError here; the factory is made when the instance starts.
  */
-export function kafkajs (options: KafkajsOptions = {}): KafkaClient {
+export function kafkajs(options: KafkajsOptions = {}): KafkaClient {
   validateKafkajsOptions(options)
   return settings => new KafkajsClientFactory(settings, options)
 }

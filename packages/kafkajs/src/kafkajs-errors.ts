@@ -40,7 +40,7 @@ interface ErrorLike {
 }
 
 /** `error`, then what it wraps (`cause`, or the first of an aggregate's `errors`), outermost first. */
-function chain (error: unknown): ErrorLike[] {
+function chain(error: unknown): ErrorLike[] {
   const out: ErrorLike[] = []
   let current: unknown = error
   while (current !== null && typeof current === 'object' && out.length < 10 && !out.includes(current as ErrorLike)) {
@@ -52,7 +52,7 @@ function chain (error: unknown): ErrorLike[] {
 }
 
 /** The Kafka protocol error code of a kafkajs protocol error, recovering codes kafkajs does not know. */
-function protocolCode (e: ErrorLike): number | undefined {
+function protocolCode(e: ErrorLike): number | undefined {
   if (typeof e.type !== 'string' || typeof e.code !== 'number') return undefined
   if (e.type !== UNKNOWN_CODE_TYPE) return e.code
   const match = typeof e.message === 'string' ? UNKNOWN_CODE_MESSAGE.exec(e.message) : null
@@ -60,7 +60,7 @@ function protocolCode (e: ErrorLike): number | undefined {
 }
 
 /** Kafka's name for what went wrong, with the code and retriable flag where Kafka's table does not give them. */
-export function describeKafkajsError (error: unknown): { errorName: string, errorCode?: number, retriable?: boolean } {
+export function describeKafkajsError(error: unknown): { errorName: string; errorCode?: number; retriable?: boolean } {
   const errors = chain(error)
   const innermostFirst = [...errors].reverse()
   for (const e of innermostFirst) {
@@ -76,16 +76,19 @@ export function describeKafkajsError (error: unknown): { errorName: string, erro
     if (name !== undefined) return { errorName: name }
   }
   const root = innermostFirst[0]
-  return { errorName: CLIENT_ERROR, retriable: root?.retriable === true && typeof root.name === 'string' && root.name.startsWith('KafkaJS') }
+  return {
+    errorName: CLIENT_ERROR,
+    retriable: root?.retriable === true && typeof root.name === 'string' && root.name.startsWith('KafkaJS')
+  }
 }
 
 /** The error a port rejects with: a KafkaRequestError for anything kafkajs threw, StreamsErrors unchanged. */
-export function toKafkaRequestError (error: unknown, what: string): StreamsError {
+export function toKafkaRequestError(error: unknown, what: string): StreamsError {
   return error instanceof StreamsError ? error : fromKafkajsError(error, what)
 }
 
 /** `error` (a kafkajs error, or anything else a kafkajs call threw) as a KafkaRequestError. */
-export function fromKafkajsError (error: unknown, what: string): KafkaRequestError {
+export function fromKafkajsError(error: unknown, what: string): KafkaRequestError {
   const { errorName, errorCode, retriable } = describeKafkajsError(error)
   const message = error instanceof Error ? error.message : String(error)
   return new KafkaRequestError(errorName, `${what} failed: ${message}`, {

@@ -10,13 +10,30 @@
  * leader once with the broker's ListOffsets.
  */
 import {
-  IllegalStateError, KafkaRequestError, tpKey, type FetchedBatch, type FetchPort, type FetchRequest, type IsolationLevel, type Logger, type PartitionError, type TopicPartition, groupByTopic
+  IllegalStateError,
+  KafkaRequestError,
+  tpKey,
+  type FetchedBatch,
+  type FetchPort,
+  type FetchRequest,
+  type IsolationLevel,
+  type Logger,
+  type PartitionError,
+  type TopicPartition,
+  groupByTopic
 } from '@kstreams/core'
 import type { KafkajsClientConfig } from './kafkajs-client-config.js'
 import { fromKafkajsError, toKafkaRequestError } from './kafkajs-errors.js'
 import {
-  EARLIEST_TIMESTAMP, ISOLATION_READ_COMMITTED, ISOLATION_READ_UNCOMMITTED, LATEST_TIMESTAMP,
-  type FetchPartitionResponse, type FetchResponse, type InternalBroker, type InternalCluster, type KafkajsInternals
+  EARLIEST_TIMESTAMP,
+  ISOLATION_READ_COMMITTED,
+  ISOLATION_READ_UNCOMMITTED,
+  LATEST_TIMESTAMP,
+  type FetchPartitionResponse,
+  type FetchResponse,
+  type InternalBroker,
+  type InternalCluster,
+  type KafkajsInternals
 } from './kafkajs-internals.js'
 import { PartitionLeaders } from './partition-leaders.js'
 import { nextOffsetAfter, recordBatchEnds } from './record-batch-ends.js'
@@ -25,7 +42,12 @@ import { LazyConnection } from './lazy-connection.js'
 
 /** Partition errors after which the cached leader of the partition is likely wrong. */
 const STALE_LEADER_ERRORS: ReadonlySet<string> = new Set([
-  'NOT_LEADER_OR_FOLLOWER', 'LEADER_NOT_AVAILABLE', 'UNKNOWN_TOPIC_OR_PARTITION', 'FENCED_LEADER_EPOCH', 'UNKNOWN_LEADER_EPOCH', 'REPLICA_NOT_AVAILABLE'
+  'NOT_LEADER_OR_FOLLOWER',
+  'LEADER_NOT_AVAILABLE',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'FENCED_LEADER_EPOCH',
+  'UNKNOWN_LEADER_EPOCH',
+  'REPLICA_NOT_AVAILABLE'
 ])
 
 type DecodedFetch = FetchResponse & { readonly extra: Map<string, number> }
@@ -40,17 +62,24 @@ export class KafkajsFetcher implements FetchPort {
   readonly #connection: LazyConnection
   #closed = false
 
-  constructor (options: { cluster: InternalCluster, internals: KafkajsInternals, config: KafkajsClientConfig, clientId: string }) {
+  constructor(options: { cluster: InternalCluster; internals: KafkajsInternals; config: KafkajsClientConfig; clientId: string }) {
     this.#cluster = options.cluster
-    this.#connection = new LazyConnection(async () => { await options.cluster.connect() })
+    this.#connection = new LazyConnection(async () => {
+      await options.cluster.connect()
+    })
     this.#internals = options.internals
     this.#config = options.config
     this.#clientId = options.clientId
     this.#logger = options.config.logger
-    this.#leaders = new PartitionLeaders({ cluster: options.cluster, internals: options.internals, clock: options.config.clock, maxAgeMs: options.config.metadataMaxAgeMs })
+    this.#leaders = new PartitionLeaders({
+      cluster: options.cluster,
+      internals: options.internals,
+      clock: options.config.clock,
+      maxAgeMs: options.config.metadataMaxAgeMs
+    })
   }
 
-  async leaders (partitions: readonly TopicPartition[], refresh: boolean): Promise<Map<string, number>> {
+  async leaders(partitions: readonly TopicPartition[], refresh: boolean): Promise<Map<string, number>> {
     this.#requireOpen('leaders')
     if (partitions.length === 0) return new Map()
     try {
@@ -63,7 +92,7 @@ export class KafkajsFetcher implements FetchPort {
     }
   }
 
-  async fetch (request: FetchRequest): Promise<Array<FetchedBatch | PartitionError>> {
+  async fetch(request: FetchRequest): Promise<Array<FetchedBatch | PartitionError>> {
     this.#requireOpen('fetch')
     if (request.partitions.length === 0) return []
     const offsets = new Map(request.partitions.map(p => [tpKey(p.topic, p.partition), p.offset]))
@@ -73,16 +102,21 @@ export class KafkajsFetcher implements FetchPort {
     try {
       await this.#connection.ensure()
       const broker = await this.#broker(request.node)
-      response = await this.#internals.send<DecodedFetch>(broker, 'Fetch', {
-        isolationLevel: readCommitted ? ISOLATION_READ_COMMITTED : ISOLATION_READ_UNCOMMITTED,
-        maxWaitTime: request.maxWaitMs,
-        minBytes: 1,
-        maxBytes: Math.min(request.maxBytes, this.#config.fetchMaxBytes ?? Infinity),
-        topics: groupByTopic(request.partitions).map(({ topic, items }) => ({
-          topic,
-          partitions: items.map(p => ({ partition: p.partition, fetchOffset: String(p.offset), maxBytes: maxPartitionBytes }))
-        }))
-      }, { decodeOnly: true, extra: recordBatchEnds })
+      response = await this.#internals.send<DecodedFetch>(
+        broker,
+        'Fetch',
+        {
+          isolationLevel: readCommitted ? ISOLATION_READ_COMMITTED : ISOLATION_READ_UNCOMMITTED,
+          maxWaitTime: request.maxWaitMs,
+          minBytes: 1,
+          maxBytes: Math.min(request.maxBytes, this.#config.fetchMaxBytes ?? Infinity),
+          topics: groupByTopic(request.partitions).map(({ topic, items }) => ({
+            topic,
+            partitions: items.map(p => ({ partition: p.partition, fetchOffset: String(p.offset), maxBytes: maxPartitionBytes }))
+          }))
+        },
+        { decodeOnly: true, extra: recordBatchEnds }
+      )
       if (response.errorCode !== undefined && response.errorCode !== 0) throw this.#internals.protocolError(response.errorCode)
     } catch (error) {
       throw toKafkaRequestError(error, `Fetch from node ${request.node} (client ${this.#clientId})`)
@@ -93,15 +127,21 @@ export class KafkajsFetcher implements FetchPort {
         const key = tpKey(topic, data.partition)
         const offset = offsets.get(key)
         if (offset === undefined) continue
-        result.push(data.errorCode === 0
-          ? this.#toBatch(topic, offset, data, readCommitted, response.extra.get(key))
-          : this.#toPartitionError(topic, data.partition, offset, data.errorCode))
+        result.push(
+          data.errorCode === 0
+            ? this.#toBatch(topic, offset, data, readCommitted, response.extra.get(key))
+            : this.#toPartitionError(topic, data.partition, offset, data.errorCode)
+        )
       }
     }
     return result
   }
 
-  async listOffsets (partitions: readonly TopicPartition[], spec: 'earliest' | 'latest', isolationLevel: IsolationLevel): Promise<Map<string, number>> {
+  async listOffsets(
+    partitions: readonly TopicPartition[],
+    spec: 'earliest' | 'latest',
+    isolationLevel: IsolationLevel
+  ): Promise<Map<string, number>> {
     this.#requireOpen('listOffsets')
     const result = new Map<string, number>()
     if (partitions.length === 0) return result
@@ -109,31 +149,36 @@ export class KafkajsFetcher implements FetchPort {
     try {
       await this.#connection.ensure()
       const byNode = await this.#leadersOrFail(partitions, what)
-      await Promise.all([...byNode].map(async ([node, list]) => {
-        const broker = await this.#broker(node)
-        try {
-          const { responses } = await broker.listOffsets({
-            isolationLevel: isolationLevel === 'READ_COMMITTED' ? ISOLATION_READ_COMMITTED : ISOLATION_READ_UNCOMMITTED,
-            topics: groupByTopic(list).map(({ topic, items }) => ({
-              topic,
-              partitions: items.map(tp => ({ partition: tp.partition, timestamp: spec === 'earliest' ? EARLIEST_TIMESTAMP : LATEST_TIMESTAMP }))
-            }))
-          })
-          for (const { topic, partitions: answered } of responses) {
-            for (const { partition, offset } of answered) result.set(tpKey(topic, partition), Number(offset))
+      await Promise.all(
+        [...byNode].map(async ([node, list]) => {
+          const broker = await this.#broker(node)
+          try {
+            const { responses } = await broker.listOffsets({
+              isolationLevel: isolationLevel === 'READ_COMMITTED' ? ISOLATION_READ_COMMITTED : ISOLATION_READ_UNCOMMITTED,
+              topics: groupByTopic(list).map(({ topic, items }) => ({
+                topic,
+                partitions: items.map(tp => ({
+                  partition: tp.partition,
+                  timestamp: spec === 'earliest' ? EARLIEST_TIMESTAMP : LATEST_TIMESTAMP
+                }))
+              }))
+            })
+            for (const { topic, partitions: answered } of responses) {
+              for (const { partition, offset } of answered) result.set(tpKey(topic, partition), Number(offset))
+            }
+          } catch (error) {
+            for (const topic of new Set(list.map(tp => tp.topic))) this.#leaders.invalidate(topic)
+            throw error
           }
-        } catch (error) {
-          for (const topic of new Set(list.map(tp => tp.topic))) this.#leaders.invalidate(topic)
-          throw error
-        }
-      }))
+        })
+      )
       return result
     } catch (error) {
       throw toKafkaRequestError(error, what)
     }
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
     this.#leaders.clear()
@@ -146,10 +191,10 @@ export class KafkajsFetcher implements FetchPort {
   }
 
   /** The partitions grouped by leader node; rejects naming the first partition that has none after a metadata refresh. */
-  async #leadersOrFail (partitions: readonly TopicPartition[], what: string): Promise<Map<number, TopicPartition[]>> {
+  async #leadersOrFail(partitions: readonly TopicPartition[], what: string): Promise<Map<number, TopicPartition[]>> {
     let leaders = await this.#leaders.leaders(partitions, false)
     const missing = partitions.filter(tp => !leaders.has(tpKey(tp.topic, tp.partition)))
-    if (missing.length > 0) leaders = new Map([...leaders, ...await this.#leaders.leaders(missing, true)])
+    if (missing.length > 0) leaders = new Map([...leaders, ...(await this.#leaders.leaders(missing, true))])
     const byNode = new Map<number, TopicPartition[]>()
     for (const tp of partitions) {
       const node = leaders.get(tpKey(tp.topic, tp.partition))
@@ -157,13 +202,19 @@ export class KafkajsFetcher implements FetchPort {
         throw new KafkaRequestError(this.#leaders.missingReason(tp.topic), `${what} failed: no leader for ${tpKey(tp.topic, tp.partition)}`)
       }
       let list = byNode.get(node)
-      if (list === undefined) byNode.set(node, list = [])
+      if (list === undefined) byNode.set(node, (list = []))
       list.push(tp)
     }
     return byNode
   }
 
-  #toBatch (topic: string, offset: number, data: FetchPartitionResponse, readCommitted: boolean, batchesEnd: number | undefined): FetchedBatch {
+  #toBatch(
+    topic: string,
+    offset: number,
+    data: FetchPartitionResponse,
+    readCommitted: boolean,
+    batchesEnd: number | undefined
+  ): FetchedBatch {
     const batch = this.#internals.createBatch(topic, offset, data)
     const lastStable = Number(data.lastStableOffset ?? -1)
     return {
@@ -176,8 +227,11 @@ export class KafkajsFetcher implements FetchPort {
     }
   }
 
-  #toPartitionError (topic: string, partition: number, offset: number, errorCode: number): PartitionError {
-    const error = fromKafkajsError(this.#internals.protocolError(errorCode), `Fetch of ${tpKey(topic, partition)} at offset ${offset} (client ${this.#clientId})`)
+  #toPartitionError(topic: string, partition: number, offset: number, errorCode: number): PartitionError {
+    const error = fromKafkajsError(
+      this.#internals.protocolError(errorCode),
+      `Fetch of ${tpKey(topic, partition)} at offset ${offset} (client ${this.#clientId})`
+    )
     if (STALE_LEADER_ERRORS.has(error.errorName)) {
       this.#logger.debug(`${error.message}; forgetting the leaders of ${topic}`)
       this.#leaders.invalidate(topic)
@@ -186,12 +240,12 @@ export class KafkajsFetcher implements FetchPort {
   }
 
   /** The connected broker of a node, from the cluster's broker list (reloaded when older than metadataMaxAgeMs). */
-  async #broker (node: number): Promise<InternalBroker> {
+  async #broker(node: number): Promise<InternalBroker> {
     await this.#cluster.refreshMetadataIfNecessary()
     return await this.#cluster.findBroker({ nodeId: String(node) })
   }
 
-  #requireOpen (what: string): void {
+  #requireOpen(what: string): void {
     if (this.#closed) throw new IllegalStateError(`${what} on closed fetch client ${this.#clientId}`)
   }
 }

@@ -13,14 +13,31 @@
  * (v5), the commit's group.instance.id (OffsetCommit v7) and `requireStable` (OffsetFetch v7).
  */
 import {
-  IllegalStateError, isKafkaError, tpKey, type CommittedOffset, type GroupCoordinatorPort, type GroupGeneration, type JoinGroupRequest, type JoinGroupResponse, type Logger, type SyncGroupRequest, type TopicPartition, type TopicPartitionOffset, groupByTopic
+  IllegalStateError,
+  isKafkaError,
+  tpKey,
+  type CommittedOffset,
+  type GroupCoordinatorPort,
+  type GroupGeneration,
+  type JoinGroupRequest,
+  type JoinGroupResponse,
+  type Logger,
+  type SyncGroupRequest,
+  type TopicPartition,
+  type TopicPartitionOffset,
+  groupByTopic
 } from '@kstreams/core'
 import { toKafkaRequestError } from './kafkajs-errors.js'
 import type { InternalBroker, InternalCluster, KafkajsInternals } from './kafkajs-internals.js'
 import { LazyConnection } from './lazy-connection.js'
 
 /** After these the cached coordinator may be wrong or unreachable. */
-const FORGET_COORDINATOR: ReadonlySet<string> = new Set(['NOT_COORDINATOR', 'COORDINATOR_NOT_AVAILABLE', 'NETWORK_EXCEPTION', 'REQUEST_TIMED_OUT'])
+const FORGET_COORDINATOR: ReadonlySet<string> = new Set([
+  'NOT_COORDINATOR',
+  'COORDINATOR_NOT_AVAILABLE',
+  'NETWORK_EXCEPTION',
+  'REQUEST_TIMED_OUT'
+])
 /** The first versions that carry group.instance.id (KIP-345). */
 const STATIC_MEMBER_VERSIONS = { JoinGroup: 5, SyncGroup: 3, Heartbeat: 3, LeaveGroup: 3 } as const
 const EMPTY = Buffer.alloc(0)
@@ -30,7 +47,11 @@ interface JoinGroupResult {
   readonly groupProtocol: string
   readonly leaderId: string
   readonly memberId: string
-  readonly members: ReadonlyArray<{ readonly memberId: string, readonly groupInstanceId?: string | null, readonly memberMetadata: Buffer | null }>
+  readonly members: ReadonlyArray<{
+    readonly memberId: string
+    readonly groupInstanceId?: string | null
+    readonly memberMetadata: Buffer | null
+  }>
 }
 
 export class KafkajsGroupCoordinator implements GroupCoordinatorPort {
@@ -43,7 +64,7 @@ export class KafkajsGroupCoordinator implements GroupCoordinatorPort {
   #coordinator: Promise<InternalBroker> | undefined
   #closed = false
 
-  constructor (options: { cluster: InternalCluster, internals: KafkajsInternals, groupId: string, clientId: string, logger: Logger }) {
+  constructor(options: { cluster: InternalCluster; internals: KafkajsInternals; groupId: string; clientId: string; logger: Logger }) {
     this.#cluster = options.cluster
     // Connects to a bootstrap broker and loads the broker list (the coordinator search needs it).
     this.#connection = new LazyConnection(async () => {
@@ -56,23 +77,29 @@ export class KafkajsGroupCoordinator implements GroupCoordinatorPort {
     this.#logger = options.logger
   }
 
-  async joinGroup (request: JoinGroupRequest): Promise<JoinGroupResponse> {
+  async joinGroup(request: JoinGroupRequest): Promise<JoinGroupResponse> {
     return await this.#request('JoinGroup', async broker => {
-      const send = async (memberId: string): Promise<JoinGroupResult> => await this.#internals.send<JoinGroupResult>(broker, 'JoinGroup', {
-        groupId: this.#groupId,
-        sessionTimeout: request.sessionTimeoutMs,
-        rebalanceTimeout: request.rebalanceTimeoutMs,
-        memberId,
-        groupInstanceId: request.groupInstanceId ?? null,
-        protocolType: request.protocolType,
-        groupProtocols: request.protocols.map(p => ({ name: p.name, metadata: p.metadata }))
-      }, { ...staticMember('JoinGroup', request.groupInstanceId) })
+      const send = async (memberId: string): Promise<JoinGroupResult> =>
+        await this.#internals.send<JoinGroupResult>(
+          broker,
+          'JoinGroup',
+          {
+            groupId: this.#groupId,
+            sessionTimeout: request.sessionTimeoutMs,
+            rebalanceTimeout: request.rebalanceTimeoutMs,
+            memberId,
+            groupInstanceId: request.groupInstanceId ?? null,
+            protocolType: request.protocolType,
+            groupProtocols: request.protocols.map(p => ({ name: p.name, metadata: p.metadata }))
+          },
+          { ...staticMember('JoinGroup', request.groupInstanceId) }
+        )
       let result: JoinGroupResult
       try {
         result = await send(request.memberId)
       } catch (error) {
         // KIP-394: a first join is answered with the member id to join with.
-        const required = error as { name?: unknown, memberId?: unknown }
+        const required = error as { name?: unknown; memberId?: unknown }
         if (required.name !== 'KafkaJSMemberIdRequired' || typeof required.memberId !== 'string') throw error
         result = await send(required.memberId)
       }
@@ -90,42 +117,64 @@ export class KafkajsGroupCoordinator implements GroupCoordinatorPort {
     })
   }
 
-  async syncGroup (request: SyncGroupRequest): Promise<Buffer> {
+  async syncGroup(request: SyncGroupRequest): Promise<Buffer> {
     return await this.#request('SyncGroup', async broker => {
-      const result = await this.#internals.send<{ memberAssignment: Buffer | null }>(broker, 'SyncGroup', {
-        groupId: this.#groupId,
-        generationId: request.generationId,
-        memberId: request.memberId,
-        groupInstanceId: request.groupInstanceId ?? null,
-        groupAssignment: request.assignments.map(a => ({ memberId: a.memberId, memberAssignment: a.assignment }))
-      }, { ...staticMember('SyncGroup', request.groupInstanceId) })
+      const result = await this.#internals.send<{ memberAssignment: Buffer | null }>(
+        broker,
+        'SyncGroup',
+        {
+          groupId: this.#groupId,
+          generationId: request.generationId,
+          memberId: request.memberId,
+          groupInstanceId: request.groupInstanceId ?? null,
+          groupAssignment: request.assignments.map(a => ({ memberId: a.memberId, memberAssignment: a.assignment }))
+        },
+        { ...staticMember('SyncGroup', request.groupInstanceId) }
+      )
       return copy(result.memberAssignment)
     })
   }
 
-  async heartbeat (generation: GroupGeneration): Promise<void> {
+  async heartbeat(generation: GroupGeneration): Promise<void> {
     await this.#request('Heartbeat', async broker => {
-      await this.#internals.send(broker, 'Heartbeat', {
-        groupId: this.#groupId,
-        groupGenerationId: generation.generationId,
-        memberId: generation.memberId,
-        groupInstanceId: generation.groupInstanceId ?? null
-      }, { ...staticMember('Heartbeat', generation.groupInstanceId) })
+      await this.#internals.send(
+        broker,
+        'Heartbeat',
+        {
+          groupId: this.#groupId,
+          groupGenerationId: generation.generationId,
+          memberId: generation.memberId,
+          groupInstanceId: generation.groupInstanceId ?? null
+        },
+        { ...staticMember('Heartbeat', generation.groupInstanceId) }
+      )
     })
   }
 
-  async leaveGroup (member: { readonly memberId: string, readonly groupInstanceId?: string | undefined, readonly reason?: string | undefined }): Promise<void> {
+  async leaveGroup(member: {
+    readonly memberId: string
+    readonly groupInstanceId?: string | undefined
+    readonly reason?: string | undefined
+  }): Promise<void> {
     await this.#request('LeaveGroup', async broker => {
       if (member.reason !== undefined) this.#logger.debug(`Group ${this.#groupId}: member ${member.memberId} leaves: ${member.reason}`)
-      await this.#internals.send(broker, 'LeaveGroup', {
-        groupId: this.#groupId,
-        memberId: member.memberId,
-        groupInstanceId: member.groupInstanceId ?? null
-      }, { ...staticMember('LeaveGroup', member.groupInstanceId) })
+      await this.#internals.send(
+        broker,
+        'LeaveGroup',
+        {
+          groupId: this.#groupId,
+          memberId: member.memberId,
+          groupInstanceId: member.groupInstanceId ?? null
+        },
+        { ...staticMember('LeaveGroup', member.groupInstanceId) }
+      )
     })
   }
 
-  async commitOffsets (generation: GroupGeneration, offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>): Promise<void> {
+  async commitOffsets(
+    generation: GroupGeneration,
+    offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>
+  ): Promise<void> {
     this.#requireOpen('commitOffsets')
     if (offsets.length === 0) return
     await this.#request('OffsetCommit', async broker => {
@@ -141,7 +190,10 @@ export class KafkajsGroupCoordinator implements GroupCoordinatorPort {
     })
   }
 
-  async fetchCommittedOffsets (partitions: readonly TopicPartition[], _options?: { readonly requireStable?: boolean }): Promise<Map<string, CommittedOffset>> {
+  async fetchCommittedOffsets(
+    partitions: readonly TopicPartition[],
+    _options?: { readonly requireStable?: boolean }
+  ): Promise<Map<string, CommittedOffset>> {
     this.#requireOpen('fetchCommittedOffsets')
     const result = new Map<string, CommittedOffset>()
     if (partitions.length === 0) return result
@@ -161,7 +213,7 @@ export class KafkajsGroupCoordinator implements GroupCoordinatorPort {
     })
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
     this.#coordinator = undefined
@@ -173,7 +225,7 @@ export class KafkajsGroupCoordinator implements GroupCoordinatorPort {
     }
   }
 
-  async #request<T> (api: string, send: (coordinator: InternalBroker) => Promise<T>): Promise<T> {
+  async #request<T>(api: string, send: (coordinator: InternalBroker) => Promise<T>): Promise<T> {
     this.#requireOpen(api)
     let coordinator: Promise<InternalBroker> | undefined
     try {
@@ -189,7 +241,7 @@ export class KafkajsGroupCoordinator implements GroupCoordinatorPort {
     }
   }
 
-  #findCoordinator (): Promise<InternalBroker> {
+  #findCoordinator(): Promise<InternalBroker> {
     if (this.#coordinator !== undefined) return this.#coordinator
     const found = (async () => {
       await this.#connection.ensure()
@@ -202,16 +254,16 @@ export class KafkajsGroupCoordinator implements GroupCoordinatorPort {
     return found
   }
 
-  #requireOpen (what: string): void {
+  #requireOpen(what: string): void {
     if (this.#closed) throw new IllegalStateError(`${what} on closed group coordinator client ${this.#clientId} (group ${this.#groupId})`)
   }
 }
 
-function staticMember (api: keyof typeof STATIC_MEMBER_VERSIONS, groupInstanceId: string | undefined): { minVersion?: number } {
+function staticMember(api: keyof typeof STATIC_MEMBER_VERSIONS, groupInstanceId: string | undefined): { minVersion?: number } {
   return groupInstanceId === undefined ? {} : { minVersion: STATIC_MEMBER_VERSIONS[api] }
 }
 
 /** The bytes out of the response buffer they were decoded from (which they would otherwise keep alive). */
-function copy (bytes: Buffer | null): Buffer {
+function copy(bytes: Buffer | null): Buffer {
   return bytes === null || bytes.length === 0 ? EMPTY : Buffer.from(bytes)
 }

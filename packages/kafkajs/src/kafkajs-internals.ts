@@ -38,7 +38,7 @@ export interface RawMessage {
   readonly value: Buffer | null
   readonly headers: Record<string, Buffer | string | null | Array<Buffer | string | null> | undefined>
   readonly isControlRecord: boolean
-  readonly batchContext?: { readonly firstOffset: string, readonly lastOffsetDelta: number }
+  readonly batchContext?: { readonly firstOffset: string; readonly lastOffsetDelta: number }
 }
 
 /** One partition of a decoded Fetch response (v4 and later; `lastStartOffset` is kafkajs' spelling of log_start_offset). */
@@ -48,62 +48,68 @@ export interface FetchPartitionResponse {
   readonly highWatermark: string
   readonly lastStableOffset?: string
   readonly lastStartOffset?: string
-  readonly abortedTransactions?: ReadonlyArray<{ producerId: string, firstOffset: string }> | null
+  readonly abortedTransactions?: ReadonlyArray<{ producerId: string; firstOffset: string }> | null
   readonly messages: RawMessage[]
 }
 
 export interface FetchResponse {
   readonly errorCode?: number
-  readonly responses: ReadonlyArray<{ readonly topicName: string, readonly partitions: readonly FetchPartitionResponse[] }>
+  readonly responses: ReadonlyArray<{ readonly topicName: string; readonly partitions: readonly FetchPartitionResponse[] }>
 }
 
 export interface MetadataResponse {
   readonly topicMetadata: ReadonlyArray<{
     readonly topicErrorCode: number
     readonly topic: string
-    readonly partitionMetadata: ReadonlyArray<{ readonly partitionErrorCode: number, readonly partitionId: number, readonly leader: number }>
+    readonly partitionMetadata: ReadonlyArray<{
+      readonly partitionErrorCode: number
+      readonly partitionId: number
+      readonly leader: number
+    }>
   }>
 }
 
 /** What a kafkajs request definition makes: the encoder, the response decoder and parser, a timeout. */
 interface ProtocolRequest {
-  readonly request: { readonly apiKey: number, readonly apiVersion: number, readonly apiName: string }
-  readonly response: { decode (raw: Buffer): Promise<unknown>, parse (decoded: unknown): Promise<unknown> }
+  readonly request: { readonly apiKey: number; readonly apiVersion: number; readonly apiName: string }
+  readonly response: { decode(raw: Buffer): Promise<unknown>; parse(decoded: unknown): Promise<unknown> }
   readonly requestTimeout?: number
   readonly logResponseError?: boolean
 }
 
 interface RequestDefinitions {
   readonly versions: readonly string[]
-  protocol (options: { version: number }): (args: Record<string, unknown>) => ProtocolRequest
+  protocol(options: { version: number }): (args: Record<string, unknown>) => ProtocolRequest
 }
 
 export interface InternalBroker {
   readonly nodeId: number | string | null
   /** Set when the broker connects: the request definition at the best version both sides support. */
   readonly lookupRequest: (apiKey: number, definitions: RequestDefinitions) => (args: Record<string, unknown>) => ProtocolRequest
-  offsetCommit (request: {
+  offsetCommit(request: {
     groupId: string
     groupGenerationId: number
     memberId: string
-    topics: Array<{ topic: string, partitions: Array<{ partition: number, offset: string, metadata: string | null }> }>
+    topics: Array<{ topic: string; partitions: Array<{ partition: number; offset: string; metadata: string | null }> }>
   }): Promise<unknown>
-  offsetFetch (request: { groupId: string, topics: Array<{ topic: string, partitions: Array<{ partition: number }> }> }):
-  Promise<{ responses: Array<{ topic: string, partitions: Array<{ partition: number, offset: string, metadata: string | null }> }> }>
-  listOffsets (request: {
+  offsetFetch(request: {
+    groupId: string
+    topics: Array<{ topic: string; partitions: Array<{ partition: number }> }>
+  }): Promise<{ responses: Array<{ topic: string; partitions: Array<{ partition: number; offset: string; metadata: string | null }> }> }>
+  listOffsets(request: {
     isolationLevel: number
-    topics: Array<{ topic: string, partitions: Array<{ partition: number, timestamp: number }> }>
-  }): Promise<{ responses: Array<{ topic: string, partitions: Array<{ partition: number, offset: string }> }> }>
+    topics: Array<{ topic: string; partitions: Array<{ partition: number; timestamp: number }> }>
+  }): Promise<{ responses: Array<{ topic: string; partitions: Array<{ partition: number; offset: string }> }> }>
 }
 
 export interface InternalCluster {
-  connect (): Promise<void>
-  disconnect (): Promise<void>
-  refreshMetadata (): Promise<void>
-  refreshMetadataIfNecessary (): Promise<void>
-  findBroker (options: { nodeId: string }): Promise<InternalBroker>
-  findGroupCoordinator (options: { groupId: string }): Promise<InternalBroker>
-  readonly brokerPool: { findConnectedBroker (): Promise<InternalBroker> }
+  connect(): Promise<void>
+  disconnect(): Promise<void>
+  refreshMetadata(): Promise<void>
+  refreshMetadataIfNecessary(): Promise<void>
+  findBroker(options: { nodeId: string }): Promise<InternalBroker>
+  findGroupCoordinator(options: { groupId: string }): Promise<InternalBroker>
+  readonly brokerPool: { findConnectedBroker(): Promise<InternalBroker> }
 }
 
 /** kafkajs' consumer Batch: `messages` without aborted, control or below-fetch-offset records. */
@@ -113,7 +119,7 @@ export interface InternalBatch {
 }
 
 type BatchConstructor = new (topic: string, fetchedOffset: string, partitionData: FetchPartitionResponse) => InternalBatch
-type CreateCluster = (options: { metadataMaxAge: number, allowAutoTopicCreation: boolean, isolationLevel?: number }) => InternalCluster
+type CreateCluster = (options: { metadataMaxAge: number; allowAutoTopicCreation: boolean; isolationLevel?: number }) => InternalCluster
 type SendRequest = (this: InternalBroker, request: ProtocolRequest) => Promise<unknown>
 
 interface Loaded {
@@ -131,7 +137,7 @@ const BROKER_METHODS = ['connect', 'offsetCommit', 'offsetFetch', 'listOffsets']
 export class KafkajsInternals {
   readonly #loaded: Loaded
 
-  private constructor (loaded: Loaded) {
+  private constructor(loaded: Loaded) {
     this.#loaded = loaded
   }
 
@@ -140,7 +146,7 @@ export class KafkajsInternals {
    * (another kafkajs than 2.2.4 is installed). A different version string with every internal
    * in place is only logged. `requireModule` is Node's require (another one in tests).
    */
-  static load (logger: Logger, requireModule: (path: string) => unknown = require): KafkajsInternals {
+  static load(logger: Logger, requireModule: (path: string) => unknown = require): KafkajsInternals {
     const missing: string[] = []
     const load = (path: string): unknown => {
       try {
@@ -163,10 +169,12 @@ export class KafkajsInternals {
     for (const method of BROKER_METHODS) {
       if (typeof Broker?.prototype?.[method] !== 'function') missing.push(`Broker#${method}`)
     }
-    const sendRequest = Broker?.prototype === undefined
-      ? undefined
-      : Object.getOwnPropertySymbols(Broker.prototype).find(s => s.description === 'private:Broker:sendRequest')
-    if (sendRequest === undefined || typeof Broker?.prototype?.[sendRequest] !== 'function') missing.push('Broker private:Broker:sendRequest')
+    const sendRequest =
+      Broker?.prototype === undefined
+        ? undefined
+        : Object.getOwnPropertySymbols(Broker.prototype).find(s => s.description === 'private:Broker:sendRequest')
+    if (sendRequest === undefined || typeof Broker?.prototype?.[sendRequest] !== 'function')
+      missing.push('Broker private:Broker:sendRequest')
     const requests = (load('kafkajs/src/protocol/requests/index.js') as { requests?: Record<string, unknown> } | undefined)?.requests
     const apiKeys = load('kafkajs/src/protocol/requests/apiKeys.js') as Record<string, unknown> | undefined
     for (const name of API_NAMES) {
@@ -174,14 +182,20 @@ export class KafkajsInternals {
       if (typeof definitions?.protocol !== 'function' || !Array.isArray(definitions.versions)) missing.push(`request definitions ${name}`)
       if (typeof apiKeys?.[name] !== 'number') missing.push(`api key ${name}`)
     }
-    const createErrorFromCode = (load('kafkajs/src/protocol/error.js') as { createErrorFromCode?: unknown } | undefined)?.createErrorFromCode
+    const createErrorFromCode = (load('kafkajs/src/protocol/error.js') as { createErrorFromCode?: unknown } | undefined)
+      ?.createErrorFromCode
     if (typeof createErrorFromCode !== 'function') missing.push('protocol createErrorFromCode')
     if (missing.length > 0) {
-      throw new StreamsError('ILLEGAL_STATE', `@kstreams/kafkajs needs kafkajs exactly ${REQUIRED_KAFKAJS_VERSION} ` +
-        `(found ${String(version ?? 'none')}); missing internals: ${missing.join(', ')}`)
+      throw new StreamsError(
+        'ILLEGAL_STATE',
+        `@kstreams/kafkajs needs kafkajs exactly ${REQUIRED_KAFKAJS_VERSION} ` +
+          `(found ${String(version ?? 'none')}); missing internals: ${missing.join(', ')}`
+      )
     }
     if (version !== REQUIRED_KAFKAJS_VERSION) {
-      logger.warn(`@kstreams/kafkajs is built for kafkajs ${REQUIRED_KAFKAJS_VERSION}, found ${String(version)}; its internals are in place, continuing`)
+      logger.warn(
+        `@kstreams/kafkajs is built for kafkajs ${REQUIRED_KAFKAJS_VERSION}, found ${String(version)}; its internals are in place, continuing`
+      )
     }
     return new KafkajsInternals({
       version: String(version),
@@ -193,31 +207,34 @@ export class KafkajsInternals {
     })
   }
 
-  get version (): string {
+  get version(): string {
     return this.#loaded.version
   }
 
   /** Throws the StreamsError of `load()` when `kafka` has no private cluster factory. */
-  verifyClient (kafka: Kafka): void {
+  verifyClient(kafka: Kafka): void {
     if (clusterFactory(kafka) === undefined) {
-      throw new StreamsError('ILLEGAL_STATE', `@kstreams/kafkajs needs kafkajs exactly ${REQUIRED_KAFKAJS_VERSION} ` +
-        `(found ${this.#loaded.version}); missing internals: Kafka private:Kafka:createCluster`)
+      throw new StreamsError(
+        'ILLEGAL_STATE',
+        `@kstreams/kafkajs needs kafkajs exactly ${REQUIRED_KAFKAJS_VERSION} ` +
+          `(found ${this.#loaded.version}); missing internals: Kafka private:Kafka:createCluster`
+      )
     }
   }
 
   /** A new Cluster (its own connections) from the client's private factory; no automatic topic creation. */
-  createCluster (kafka: Kafka, options: { metadataMaxAge: number }): InternalCluster {
+  createCluster(kafka: Kafka, options: { metadataMaxAge: number }): InternalCluster {
     const factory = clusterFactory(kafka)
     if (factory === undefined) this.verifyClient(kafka)
     return factory!({ metadataMaxAge: options.metadataMaxAge, allowAutoTopicCreation: false })
   }
 
-  createBatch (topic: string, fetchedOffset: number, partitionData: FetchPartitionResponse): InternalBatch {
+  createBatch(topic: string, fetchedOffset: number, partitionData: FetchPartitionResponse): InternalBatch {
     return new this.#loaded.Batch(topic, String(fetchedOffset), partitionData)
   }
 
   /** kafkajs' protocol error for a Kafka error code (its `type`, `code` and `retriable`). */
-  protocolError (code: number): Error {
+  protocolError(code: number): Error {
     return this.#loaded.createErrorFromCode(code)
   }
 
@@ -228,37 +245,46 @@ export class KafkajsInternals {
    * apiVersion)` of the raw response bytes when given. `minVersion` rejects (UNSUPPORTED_VERSION,
    * by kafkajs' own error) when the broker cannot take a field the request needs.
    */
-  async send<T> (broker: InternalBroker, api: ApiName, args: Record<string, unknown>, options: {
-    decodeOnly?: boolean
-    minVersion?: number
-    extra?: (raw: Buffer, apiVersion: number) => unknown
-  } = {}): Promise<T> {
+  async send<T>(
+    broker: InternalBroker,
+    api: ApiName,
+    args: Record<string, unknown>,
+    options: {
+      decodeOnly?: boolean
+      minVersion?: number
+      extra?: (raw: Buffer, apiVersion: number) => unknown
+    } = {}
+  ): Promise<T> {
     if (typeof broker.lookupRequest !== 'function') {
       throw new StreamsError('ILLEGAL_STATE', `kafkajs broker has no lookupRequest (kafkajs must be exactly ${REQUIRED_KAFKAJS_VERSION})`)
     }
     const protocol = broker.lookupRequest(this.#loaded.apiKeys[api], this.#loaded.requests[api])(args)
     const apiVersion = protocol.request.apiVersion
     if (options.minVersion !== undefined && apiVersion < options.minVersion) {
-      throw Object.assign(this.protocolError(KAFKA_ERRORS.UNSUPPORTED_VERSION.code), { message: `${api} v${options.minVersion} needed, the broker supports v${apiVersion}` })
+      throw Object.assign(this.protocolError(KAFKA_ERRORS.UNSUPPORTED_VERSION.code), {
+        message: `${api} v${options.minVersion} needed, the broker supports v${apiVersion}`
+      })
     }
     const { decode } = protocol.response
     const extra = options.extra
-    const request: ProtocolRequest = options.decodeOnly === true
-      ? {
-          ...protocol,
-          response: {
-            decode: async raw => extra === undefined ? await decode(raw) : { ...(await decode(raw) as object), extra: extra(raw, apiVersion) },
-            parse: async decoded => decoded
+    const request: ProtocolRequest =
+      options.decodeOnly === true
+        ? {
+            ...protocol,
+            response: {
+              decode: async raw =>
+                extra === undefined ? await decode(raw) : { ...((await decode(raw)) as object), extra: extra(raw, apiVersion) },
+              parse: async decoded => decoded
+            }
           }
-        }
-      : protocol
+        : protocol
     const send = (broker as unknown as Record<symbol, SendRequest>)[this.#loaded.sendRequest]!
-    return await send.call(broker, request) as T
+    return (await send.call(broker, request)) as T
   }
 }
 
-function clusterFactory (kafka: Kafka): CreateCluster | undefined {
+function clusterFactory(kafka: Kafka): CreateCluster | undefined {
   const symbol = Object.getOwnPropertySymbols(kafka).find(s => s.description === 'private:Kafka:createCluster')
   const factory = symbol === undefined ? undefined : (kafka as unknown as Record<symbol, unknown>)[symbol]
-  return typeof factory === 'function' ? factory as CreateCluster : undefined
+  return typeof factory === 'function' ? (factory as CreateCluster) : undefined
 }

@@ -19,12 +19,24 @@ export const KAFKAJS_LOG_LEVELS: Readonly<Record<KafkajsLogLevelName, KafkajsLog
 const REDACTED = '[redacted]'
 /** Field names whose values are secrets wherever they appear (compared lower-case). */
 const SECRET_KEYS = new Set([
-  'password', 'passphrase', 'secret', 'secretaccesskey', 'sessiontoken', 'accesstoken', 'token',
-  'oauthbearerprovider', 'authenticationprovider', 'key', 'cert', 'ca', 'pfx', 'credentials'
+  'password',
+  'passphrase',
+  'secret',
+  'secretaccesskey',
+  'sessiontoken',
+  'accesstoken',
+  'token',
+  'oauthbearerprovider',
+  'authenticationprovider',
+  'key',
+  'cert',
+  'ca',
+  'pfx',
+  'credentials'
 ])
 
 /** A copy of `value` safe to log: secrets replaced, SASL reduced to its mechanism, Buffers summarised. */
-export function redact (value: unknown, depth = 0): unknown {
+export function redact(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return typeof value === 'function' ? '[function]' : value
   if (depth > 6) return '[nested]'
   if (Buffer.isBuffer(value)) return `<Buffer ${value.length} bytes>`
@@ -34,7 +46,8 @@ export function redact (value: unknown, depth = 0): unknown {
   for (const [key, v] of Object.entries(value)) {
     const lower = key.toLowerCase()
     if (lower === 'sasl') {
-      out[key] = v !== null && typeof v === 'object' ? { mechanism: (v as { mechanism?: unknown }).mechanism, credentials: REDACTED } : REDACTED
+      out[key] =
+        v !== null && typeof v === 'object' ? { mechanism: (v as { mechanism?: unknown }).mechanism, credentials: REDACTED } : REDACTED
     } else if (lower === 'ssl') {
       out[key] = v !== null && typeof v === 'object' ? { enabled: true, options: REDACTED } : v
     } else if (SECRET_KEYS.has(lower)) {
@@ -47,16 +60,24 @@ export function redact (value: unknown, depth = 0): unknown {
 }
 
 /** A kafkajs logCreator writing to `logger`, one call per kafkajs log line, fields redacted. */
-export function createLogCreator (logger: Logger): KafkajsLogCreator {
-  return () => ({ namespace, level, log }: LogEntry) => {
-    const { message, timestamp: _timestamp, logger: _source, ...fields } = log
-    const text = `kafkajs${namespace === '' ? '' : ` ${namespace}`}: ${message}`
-    const safe = redact(fields) as Record<string, unknown>
-    switch (level) {
-      case KafkajsLogLevel.ERROR: logger.error(text, safe); break
-      case KafkajsLogLevel.WARN: logger.warn(text, safe); break
-      case KafkajsLogLevel.INFO: logger.info(text, safe); break
-      default: logger.debug(text, safe)
+export function createLogCreator(logger: Logger): KafkajsLogCreator {
+  return () =>
+    ({ namespace, level, log }: LogEntry) => {
+      const { message, timestamp: _timestamp, logger: _source, ...fields } = log
+      const text = `kafkajs${namespace === '' ? '' : ` ${namespace}`}: ${message}`
+      const safe = redact(fields) as Record<string, unknown>
+      switch (level) {
+        case KafkajsLogLevel.ERROR:
+          logger.error(text, safe)
+          break
+        case KafkajsLogLevel.WARN:
+          logger.warn(text, safe)
+          break
+        case KafkajsLogLevel.INFO:
+          logger.info(text, safe)
+          break
+        default:
+          logger.debug(text, safe)
+      }
     }
-  }
 }

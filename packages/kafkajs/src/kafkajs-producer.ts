@@ -13,7 +13,18 @@
  */
 import type { Kafka, Producer, Transaction, TopicMessages } from 'kafkajs'
 import {
-  IllegalStateError, KafkaRequestError, StreamsError, isKafkaError, tpKey, type GroupGeneration, type ProducedRecord, type ProducerPort, type SendResult, type TopicPartitionOffset, SerialExecutor, groupByTopic
+  IllegalStateError,
+  KafkaRequestError,
+  StreamsError,
+  isKafkaError,
+  tpKey,
+  type GroupGeneration,
+  type ProducedRecord,
+  type ProducerPort,
+  type SendResult,
+  type TopicPartitionOffset,
+  SerialExecutor,
+  groupByTopic
 } from '@kstreams/core'
 import type { KafkajsClientConfig } from './kafkajs-client-config.js'
 import { toKafkaRequestError } from './kafkajs-errors.js'
@@ -21,10 +32,12 @@ import { requireEncodableHeaders, toKafkajsMessage } from './record-conversion.j
 import { LazyConnection } from './lazy-connection.js'
 
 /** The partition is always set on the record; this only satisfies kafkajs (and its warning). */
-const explicitPartitioner = () => ({ message }: { message: { partition?: number } }): number => {
-  if (message.partition === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', 'record without a partition')
-  return message.partition
-}
+const explicitPartitioner =
+  () =>
+  ({ message }: { message: { partition?: number } }): number => {
+    if (message.partition === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', 'record without a partition')
+    return message.partition
+  }
 
 type OffsetsWithMetadata = ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>
 
@@ -43,31 +56,42 @@ export class KafkajsProducer implements ProducerPort {
   #closed = false
   readonly transactions?: ProducerPort['transactions']
 
-  constructor (options: { kafka: Kafka, clientId: string, transactionalId: string | undefined, config: KafkajsClientConfig }) {
+  constructor(options: { kafka: Kafka; clientId: string; transactionalId: string | undefined; config: KafkajsClientConfig }) {
     this.#clientId = options.clientId
     const transactionalId = options.transactionalId
-    this.#create = () => options.kafka.producer({
-      idempotent: true,
-      maxInFlightRequests: 1,
-      allowAutoTopicCreation: false,
-      metadataMaxAge: options.config.metadataMaxAgeMs,
-      createPartitioner: explicitPartitioner,
-      ...(transactionalId === undefined ? {} : { transactionalId, transactionTimeout: options.config.transactionTimeoutMs })
-    })
+    this.#create = () =>
+      options.kafka.producer({
+        idempotent: true,
+        maxInFlightRequests: 1,
+        allowAutoTopicCreation: false,
+        metadataMaxAge: options.config.metadataMaxAgeMs,
+        createPartitioner: explicitPartitioner,
+        ...(transactionalId === undefined ? {} : { transactionalId, transactionTimeout: options.config.transactionTimeoutMs })
+      })
     this.#producer = this.#create()
     this.#connection = this.#connectionOf(this.#producer)
     if (transactionalId !== undefined) {
       this.transactions = {
-        init: async () => { await this.#init() },
-        begin: async () => { await this.#begin() },
-        sendOffsets: async (groupId, generation, offsets) => { await this.#sendOffsets(groupId, generation, offsets) },
-        commit: async () => { await this.#end('commit') },
-        abort: async () => { await this.#end('abort') }
+        init: async () => {
+          await this.#init()
+        },
+        begin: async () => {
+          await this.#begin()
+        },
+        sendOffsets: async (groupId, generation, offsets) => {
+          await this.#sendOffsets(groupId, generation, offsets)
+        },
+        commit: async () => {
+          await this.#end('commit')
+        },
+        abort: async () => {
+          await this.#end('abort')
+        }
       }
     }
   }
 
-  async send (records: readonly ProducedRecord[]): Promise<SendResult> {
+  async send(records: readonly ProducedRecord[]): Promise<SendResult> {
     this.#requireOpen('send')
     const result: SendResult = new Map()
     if (records.length === 0) return result
@@ -76,7 +100,7 @@ export class KafkajsProducer implements ProducerPort {
     for (const record of records) {
       requireEncodableHeaders(record)
       let entry = byTopic.get(record.topic)
-      if (entry === undefined) byTopic.set(record.topic, entry = { topic: record.topic, messages: [] })
+      if (entry === undefined) byTopic.set(record.topic, (entry = { topic: record.topic, messages: [] }))
       entry.messages.push(toKafkajsMessage(record))
       const key = tpKey(record.topic, record.partition)
       counts.set(key, (counts.get(key) ?? 0) + 1)
@@ -97,20 +121,27 @@ export class KafkajsProducer implements ProducerPort {
         const mapped = toKafkaRequestError(error, `Send by producer ${this.#clientId}`)
         if (this.transactions === undefined && isKafkaError(mapped) && SEQUENCE_LOST.has(mapped.errorName)) {
           await this.#replace()
-          throw new KafkaRequestError(mapped.errorName, `Send by producer ${this.#clientId} failed; it starts over with a new producer id`, { cause: error, retriable: true })
+          throw new KafkaRequestError(
+            mapped.errorName,
+            `Send by producer ${this.#clientId} failed; it starts over with a new producer id`,
+            { cause: error, retriable: true }
+          )
         }
         throw mapped
       }
       // kafkajs silently skips partitions missing from its metadata.
       const missing = [...counts.keys()].filter(key => !result.has(key))
       if (missing.length > 0) {
-        throw new KafkaRequestError('UNKNOWN_TOPIC_OR_PARTITION', `Send by producer ${this.#clientId} failed: no acknowledgement for ${missing.join(', ')} (unknown partition?)`)
+        throw new KafkaRequestError(
+          'UNKNOWN_TOPIC_OR_PARTITION',
+          `Send by producer ${this.#clientId} failed: no acknowledgement for ${missing.join(', ')} (unknown partition?)`
+        )
       }
       return result
     })
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
     await this.#executor.idle()
@@ -122,7 +153,7 @@ export class KafkajsProducer implements ProducerPort {
   }
 
   /** A new kafkajs producer in place of one whose producer id the brokers no longer accept. */
-  async #replace (): Promise<void> {
+  async #replace(): Promise<void> {
     const old = this.#producer
     const connected = this.#connection.started
     this.#producer = this.#create()
@@ -130,12 +161,14 @@ export class KafkajsProducer implements ProducerPort {
     if (connected) await old.disconnect().catch(() => undefined)
   }
 
-  #connectionOf (producer: Producer): LazyConnection {
-    return new LazyConnection(async () => { await producer.connect() })
+  #connectionOf(producer: Producer): LazyConnection {
+    return new LazyConnection(async () => {
+      await producer.connect()
+    })
   }
 
   /** kafkajs sends InitProducerId at its first transaction(): one opened and aborted empty (no EndTxn is sent). */
-  async #init (): Promise<void> {
+  async #init(): Promise<void> {
     this.#requireOpen('init')
     await this.#executor.run(async () => {
       if (this.#initialised) return
@@ -149,7 +182,7 @@ export class KafkajsProducer implements ProducerPort {
     })
   }
 
-  async #begin (): Promise<void> {
+  async #begin(): Promise<void> {
     this.#requireOpen('begin')
     await this.#executor.run(async () => {
       if (this.#transaction !== undefined) throw new IllegalStateError(`Producer ${this.#clientId}: a transaction is already open`)
@@ -164,14 +197,18 @@ export class KafkajsProducer implements ProducerPort {
   }
 
   /** `_generation` cannot be sent: kafkajs 2.2.4 speaks TxnOffsetCommit v0-1, before KIP-447's member fields. */
-  async #sendOffsets (groupId: string, _generation: GroupGeneration, offsets: OffsetsWithMetadata): Promise<void> {
+  async #sendOffsets(groupId: string, _generation: GroupGeneration, offsets: OffsetsWithMetadata): Promise<void> {
     this.#requireOpen('sendOffsets')
     await this.#executor.run(async () => {
       const transaction = this.#requireTransaction('sendOffsets')
       if (offsets.length === 0) return
       const topics = groupByTopic(offsets).map(({ topic, items }) => ({
         topic,
-        partitions: items.map(o => ({ partition: o.partition, offset: String(o.offset), ...(o.metadata === undefined ? {} : { metadata: o.metadata }) }))
+        partitions: items.map(o => ({
+          partition: o.partition,
+          offset: String(o.offset),
+          ...(o.metadata === undefined ? {} : { metadata: o.metadata })
+        }))
       }))
       try {
         await transaction.sendOffsets({ consumerGroupId: groupId, topics })
@@ -182,7 +219,7 @@ export class KafkajsProducer implements ProducerPort {
   }
 
   /** Ends the open transaction; it stays open (abort() may follow) when committing fails. */
-  async #end (how: 'commit' | 'abort'): Promise<void> {
+  async #end(how: 'commit' | 'abort'): Promise<void> {
     this.#requireOpen(how)
     await this.#executor.run(async () => {
       const transaction = this.#requireTransaction(how)
@@ -195,12 +232,12 @@ export class KafkajsProducer implements ProducerPort {
     })
   }
 
-  #requireTransaction (what: string): Transaction {
+  #requireTransaction(what: string): Transaction {
     if (this.#transaction === undefined) throw new IllegalStateError(`Producer ${this.#clientId}: ${what}() without an open transaction`)
     return this.#transaction
   }
 
-  #requireOpen (what: string): void {
+  #requireOpen(what: string): void {
     if (this.#closed) throw new IllegalStateError(`${what}() on closed producer ${this.#clientId}`)
   }
 }

@@ -6,16 +6,16 @@ export class LazyConnection {
   readonly #connect: () => Promise<void>
   #connected: Promise<void> | undefined
 
-  constructor (connect: () => Promise<void>) {
+  constructor(connect: () => Promise<void>) {
     this.#connect = connect
   }
 
   /** Whether a connect was started (so there is something to disconnect). */
-  get started (): boolean {
+  get started(): boolean {
     return this.#connected !== undefined
   }
 
-  async ensure (): Promise<void> {
+  async ensure(): Promise<void> {
     this.#connected ??= this.#connect()
     try {
       await this.#connected
@@ -26,7 +26,7 @@ export class LazyConnection {
   }
 
   /** Waits for a connect in progress, whatever its outcome. */
-  async settled (): Promise<void> {
+  async settled(): Promise<void> {
     await this.#connected?.catch(() => undefined)
   }
 }

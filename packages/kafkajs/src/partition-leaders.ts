@@ -24,7 +24,7 @@ export class PartitionLeaders {
   /** Topics the last Metadata response that asked about them did not know. */
   readonly #unknown = new Set<string>()
 
-  constructor (options: { cluster: InternalCluster, internals: KafkajsInternals, clock: Clock, maxAgeMs: number }) {
+  constructor(options: { cluster: InternalCluster; internals: KafkajsInternals; clock: Clock; maxAgeMs: number }) {
     this.#cluster = options.cluster
     this.#internals = options.internals
     this.#clock = options.clock
@@ -32,7 +32,7 @@ export class PartitionLeaders {
   }
 
   /** Leader node ids keyed by `topic-partition`; partitions without a leader, or unknown, are absent. */
-  async leaders (partitions: readonly TopicPartition[], refresh: boolean): Promise<Map<string, number>> {
+  async leaders(partitions: readonly TopicPartition[], refresh: boolean): Promise<Map<string, number>> {
     const now = this.#clock.milliseconds()
     const topics = [...new Set(partitions.map(tp => tp.topic))]
     const stale = refresh ? topics : topics.filter(topic => !((this.#cache.get(topic)?.expiresAt ?? 0) > now))
@@ -46,23 +46,28 @@ export class PartitionLeaders {
   }
 
   /** Kafka's name for why `topic` has no leader here: the topic is unknown, or its leader is. */
-  missingReason (topic: string): 'UNKNOWN_TOPIC_OR_PARTITION' | 'LEADER_NOT_AVAILABLE' {
+  missingReason(topic: string): 'UNKNOWN_TOPIC_OR_PARTITION' | 'LEADER_NOT_AVAILABLE' {
     return this.#unknown.has(topic) ? 'UNKNOWN_TOPIC_OR_PARTITION' : 'LEADER_NOT_AVAILABLE'
   }
 
   /** Forgets a topic's leaders (after a partition error that says they moved). */
-  invalidate (topic: string): void {
+  invalidate(topic: string): void {
     this.#cache.delete(topic)
   }
 
-  clear (): void {
+  clear(): void {
     this.#cache.clear()
     this.#unknown.clear()
   }
 
-  async #load (topics: string[], now: number): Promise<Map<string, ReadonlyMap<number, number>>> {
+  async #load(topics: string[], now: number): Promise<Map<string, ReadonlyMap<number, number>>> {
     const broker = await this.#cluster.brokerPool.findConnectedBroker()
-    const response = await this.#internals.send<MetadataResponse>(broker, 'Metadata', { topics, allowAutoTopicCreation: false }, { decodeOnly: true })
+    const response = await this.#internals.send<MetadataResponse>(
+      broker,
+      'Metadata',
+      { topics, allowAutoTopicCreation: false },
+      { decodeOnly: true }
+    )
     const loaded = new Map<string, ReadonlyMap<number, number>>()
     for (const topic of topics) {
       this.#cache.delete(topic)

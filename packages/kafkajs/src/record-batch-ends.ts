@@ -22,7 +22,7 @@ const LAST_OFFSET_DELTA_AT = 23
  * complete batch are absent. Versions 4 to 11 (the ones kafkajs can send to a Kafka 4 broker);
  * an empty map for others. A legacy message set entry (magic 0 or 1) ends at its offset + 1.
  */
-export function recordBatchEnds (raw: Buffer, apiVersion: number): Map<string, number> {
+export function recordBatchEnds(raw: Buffer, apiVersion: number): Map<string, number> {
   const ends = new Map<string, number>()
   if (apiVersion < 4 || apiVersion > 11) return ends
   try {
@@ -35,7 +35,7 @@ export function recordBatchEnds (raw: Buffer, apiVersion: number): Map<string, n
   return ends
 }
 
-function readEnds (reader: ByteReader, apiVersion: number, ends: Map<string, number>): void {
+function readEnds(reader: ByteReader, apiVersion: number, ends: Map<string, number>): void {
   reader.skip(4) // throttle_time_ms
   if (apiVersion >= 7) reader.skip(2 + 4) // error_code, session_id
   const topics = reader.int32()
@@ -61,19 +61,17 @@ function readEnds (reader: ByteReader, apiVersion: number, ends: Map<string, num
  * Where the next fetch starts after these raw (unfiltered) records: past the end of the last
  * record batch they came from; the fetch offset when nothing came back.
  */
-export function nextOffsetAfter (rawMessages: readonly RawMessage[], fetchedOffset: number): number {
+export function nextOffsetAfter(rawMessages: readonly RawMessage[], fetchedOffset: number): number {
   let next = fetchedOffset
   for (const message of rawMessages) {
     const context = message.batchContext
-    const end = context === undefined
-      ? Number(message.offset) + 1
-      : Number(context.firstOffset) + context.lastOffsetDelta + 1
+    const end = context === undefined ? Number(message.offset) + 1 : Number(context.firstOffset) + context.lastOffsetDelta + 1
     if (end > next) next = end
   }
   return next
 }
 
-function lastBatchEnd (records: Buffer): number | undefined {
+function lastBatchEnd(records: Buffer): number | undefined {
   let end: number | undefined
   let at = 0
   while (at + BATCH_HEAD <= records.length) {
@@ -81,9 +79,10 @@ function lastBatchEnd (records: Buffer): number | undefined {
     const length = records.readInt32BE(at + 8)
     if (length < 0 || at + BATCH_HEAD + length > records.length) break // a partial batch at the tail (max bytes)
     const magic = BATCH_HEAD + length > MAGIC_AT ? records.readInt8(at + MAGIC_AT) : -1
-    end = magic === 2 && BATCH_HEAD + length >= LAST_OFFSET_DELTA_AT + 4
-      ? baseOffset + records.readInt32BE(at + LAST_OFFSET_DELTA_AT) + 1
-      : baseOffset + 1
+    end =
+      magic === 2 && BATCH_HEAD + length >= LAST_OFFSET_DELTA_AT + 4
+        ? baseOffset + records.readInt32BE(at + LAST_OFFSET_DELTA_AT) + 1
+        : baseOffset + 1
     at += BATCH_HEAD + length
   }
   return end
@@ -94,17 +93,17 @@ class ByteReader {
   readonly #buffer: Buffer
   #at = 0
 
-  constructor (buffer: Buffer) {
+  constructor(buffer: Buffer) {
     this.#buffer = buffer
   }
 
-  int32 (): number {
+  int32(): number {
     const value = this.#buffer.readInt32BE(this.#at)
     this.#at += 4
     return value
   }
 
-  string (): string {
+  string(): string {
     const length = this.#buffer.readInt16BE(this.#at)
     this.#at += 2
     if (length < 0) return ''
@@ -113,14 +112,14 @@ class ByteReader {
     return value
   }
 
-  bytes (length: number): Buffer {
+  bytes(length: number): Buffer {
     if (this.#at + length > this.#buffer.length) throw new RangeError('record set past the end of the response')
     const bytes = this.#buffer.subarray(this.#at, this.#at + length)
     this.#at += length
     return bytes
   }
 
-  skip (length: number): void {
+  skip(length: number): void {
     this.#at += length
   }
 }

@@ -12,10 +12,10 @@ import type { RawMessage } from './kafkajs-internals.js'
 
 type RawHeaderValue = Buffer | string | null | undefined
 
-export function toKafkajsHeaders (headers: Headers): IHeaders {
+export function toKafkajsHeaders(headers: Headers): IHeaders {
   const out: Record<string, RawHeaderValue | RawHeaderValue[]> = {}
   for (const { key, value } of headers) {
-    if (!Object.prototype.hasOwnProperty.call(out, key)) {
+    if (!Object.hasOwn(out, key)) {
       out[key] = value
     } else {
       const existing = out[key]
@@ -25,7 +25,7 @@ export function toKafkajsHeaders (headers: Headers): IHeaders {
   return out as IHeaders
 }
 
-export function fromKafkajsHeaders (headers: RawMessage['headers'] | undefined): Headers {
+export function fromKafkajsHeaders(headers: RawMessage['headers'] | undefined): Headers {
   const result = new Headers()
   if (headers === undefined) return result
   for (const [key, value] of Object.entries(headers)) {
@@ -38,16 +38,18 @@ export function fromKafkajsHeaders (headers: RawMessage['headers'] | undefined):
 }
 
 /** Throws a SerializationError (code SERIALIZATION) naming the topic and header key of a null header value. */
-export function requireEncodableHeaders (record: ProducedRecord): void {
+export function requireEncodableHeaders(record: ProducedRecord): void {
   for (const { key, value } of record.headers) {
     if (value === null) {
-      throw new SerializationError(`Cannot send a record to ${record.topic}-${record.partition}: header "${key}" has a null value, ` +
-        'which kafkajs 2.2.4 cannot encode (use an empty value, or leave the header out)')
+      throw new SerializationError(
+        `Cannot send a record to ${record.topic}-${record.partition}: header "${key}" has a null value, ` +
+          'which kafkajs 2.2.4 cannot encode (use an empty value, or leave the header out)'
+      )
     }
   }
 }
 
-export function toKafkajsMessage (record: ProducedRecord): Message {
+export function toKafkajsMessage(record: ProducedRecord): Message {
   return {
     key: record.key,
     value: record.value,
@@ -57,7 +59,7 @@ export function toKafkajsMessage (record: ProducedRecord): Message {
   }
 }
 
-export function toFetchedRecord (topic: string, partition: number, message: RawMessage): FetchedRecord {
+export function toFetchedRecord(topic: string, partition: number, message: RawMessage): FetchedRecord {
   return {
     topic,
     partition,

@@ -11,15 +11,17 @@ import { IllegalStateError, isKafkaError, KafkaRequestError, SerializationError 
 import { CLIENT_ERROR, toKafkaRequestError } from '../src/kafkajs-errors.js'
 
 const require = createRequire(import.meta.url)
-const { createErrorFromCode } = require('kafkajs/src/protocol/error.js') as { createErrorFromCode: (code: number) => Error & { type: string, retriable: boolean } }
+const { createErrorFromCode } = require('kafkajs/src/protocol/error.js') as {
+  createErrorFromCode: (code: number) => Error & { type: string; retriable: boolean }
+}
 
 /** A kafkajs error, made as kafkajs makes it (its type declarations do not list every class or argument). */
-function kafkajsError (className: string, ...args: unknown[]): Error {
+function kafkajsError(className: string, ...args: unknown[]): Error {
   const ErrorClass = (kafkajsErrors as unknown as Record<string, new (...a: unknown[]) => Error>)[className]!
   return new ErrorClass(...args)
 }
 
-function mapped (error: unknown): KafkaRequestError {
+function mapped(error: unknown): KafkaRequestError {
   const result = toKafkaRequestError(error, 'Test request')
   expect(result).to.be.instanceOf(KafkaRequestError)
   return result as KafkaRequestError
@@ -52,7 +54,7 @@ describe('kafkajs error mapping', () => {
     }
   })
 
-  it('keeps kafkajs\' type for codes outside Kafka\'s table here, with kafkajs\' retriable flag', () => {
+  it("keeps kafkajs' type for codes outside Kafka's table here, with kafkajs' retriable flag", () => {
     const error = mapped(createErrorFromCode(51))
     expect(error).to.deep.include({ errorName: 'CONCURRENT_TRANSACTIONS', errorCode: 51, retriable: true })
   })
@@ -63,14 +65,17 @@ describe('kafkajs error mapping', () => {
     expect(mapped(createErrorFromCode(999))).to.deep.include({ errorName: 'KAFKA_ERROR_999', errorCode: 999, retriable: false })
   })
 
-  it('unwraps the retriers\' wrappers to the root error', () => {
+  it("unwraps the retriers' wrappers to the root error", () => {
     const root = createErrorFromCode(16)
     const retried = kafkajsError('KafkaJSNumberOfRetriesExceeded', root, { retryCount: 5, retryTime: 100 })
     expect(mapped(retried)).to.deep.include({ errorName: 'NOT_COORDINATOR', retriable: true })
     expect(mapped(retried).cause).to.equal(retried)
     const bailed = kafkajsError('KafkaJSNonRetriableError', createErrorFromCode(25), { cause: createErrorFromCode(25) })
     expect(mapped(bailed).errorName).to.equal('UNKNOWN_MEMBER_ID')
-    const connection = kafkajsError('KafkaJSNumberOfRetriesExceeded', kafkajsError('KafkaJSConnectionError', 'Connection timeout'), { retryCount: 5, retryTime: 100 })
+    const connection = kafkajsError('KafkaJSNumberOfRetriesExceeded', kafkajsError('KafkaJSConnectionError', 'Connection timeout'), {
+      retryCount: 5,
+      retryTime: 100
+    })
     expect(mapped(connection).errorName).to.equal('NETWORK_EXCEPTION')
     const aggregate = kafkajsError('KafkaJSAggregateError', 'several', [createErrorFromCode(36)])
     expect(mapped(aggregate).errorName).to.equal('TOPIC_ALREADY_EXISTS')
@@ -85,12 +90,20 @@ describe('kafkajs error mapping', () => {
     ]) {
       expect(mapped(error), error.name).to.deep.include({ errorName: 'NETWORK_EXCEPTION', errorCode: 13, retriable: true })
     }
-    expect(mapped(kafkajsError('KafkaJSRequestTimeoutError', 'Request Fetch(key: 1, version: 11) timed out'))).to.deep.include({ errorName: 'REQUEST_TIMED_OUT', errorCode: 7, retriable: true })
-    expect(mapped(kafkajsError('KafkaJSGroupCoordinatorNotFound', 'Failed to find group coordinator')).errorName).to.equal('COORDINATOR_NOT_AVAILABLE')
-    expect(mapped(kafkajsError('KafkaJSServerDoesNotSupportApiKey', 'no', { apiKey: 1, apiName: 'Fetch' })).errorName).to.equal('UNSUPPORTED_VERSION')
+    expect(mapped(kafkajsError('KafkaJSRequestTimeoutError', 'Request Fetch(key: 1, version: 11) timed out'))).to.deep.include({
+      errorName: 'REQUEST_TIMED_OUT',
+      errorCode: 7,
+      retriable: true
+    })
+    expect(mapped(kafkajsError('KafkaJSGroupCoordinatorNotFound', 'Failed to find group coordinator')).errorName).to.equal(
+      'COORDINATOR_NOT_AVAILABLE'
+    )
+    expect(mapped(kafkajsError('KafkaJSServerDoesNotSupportApiKey', 'no', { apiKey: 1, apiName: 'Fetch' })).errorName).to.equal(
+      'UNSUPPORTED_VERSION'
+    )
   })
 
-  it('passes kstreams\' own errors through, and names anything else CLIENT_ERROR', () => {
+  it("passes kstreams' own errors through, and names anything else CLIENT_ERROR", () => {
     const own = new SerializationError('null header')
     expect(toKafkaRequestError(own, 'x')).to.equal(own)
     const illegal = new IllegalStateError('closed')

@@ -15,9 +15,13 @@ import { brokerAnswering, fetchResponseV11, recordBatch } from './fetch-response
 import { RecordingLogger, rejectionOf, testSettings } from '../../../tests/adapter-contract/contract-env.js'
 
 const require = createRequire(import.meta.url)
-const decodeV11 = (require('kafkajs/src/protocol/requests/fetch/v11/response.js') as { decode: (raw: Buffer) => Promise<{ responses: Array<{ partitions: Array<{ messages: RawMessage[] }> }> }> }).decode
+const decodeV11 = (
+  require('kafkajs/src/protocol/requests/fetch/v11/response.js') as {
+    decode: (raw: Buffer) => Promise<{ responses: Array<{ partitions: Array<{ messages: RawMessage[] }> }> }>
+  }
+).decode
 
-function clusterWith (broker: InternalBroker): InternalCluster {
+function clusterWith(broker: InternalBroker): InternalCluster {
   return {
     connect: async () => {},
     disconnect: async () => {},
@@ -35,7 +39,10 @@ describe('kafkajs fetch decoding (no broker)', () => {
   describe('recordBatchEnds', () => {
     it('ends past the last record batch, an empty one (compacted) included, where kafkajs sees only records', async () => {
       const records = Buffer.concat([await recordBatch(10, 2, ['a', 'b', 'c']), await recordBatch(13, 4, [])])
-      const body = fetchResponseV11('orders', [{ partition: 0, highWatermark: 20, records }, { partition: 1, errorCode: 1 }])
+      const body = fetchResponseV11('orders', [
+        { partition: 0, highWatermark: 20, records },
+        { partition: 1, errorCode: 1 }
+      ])
       const decoded = await decodeV11(body)
       const messages = decoded.responses[0]!.partitions[0]!.messages
       expect(messages.map(m => m.offset)).to.deep.equal(['10', '11', '12'])
@@ -60,12 +67,13 @@ describe('kafkajs fetch decoding (no broker)', () => {
   })
 
   describe('KafkajsFetcher.fetch on a stand-in broker', () => {
-    const fetcherAnswering = (body: Buffer): KafkajsFetcher => new KafkajsFetcher({
-      cluster: clusterWith(brokerAnswering(() => body)),
-      internals,
-      config: resolveKafkajsConfig(testSettings()),
-      clientId: 'unit'
-    })
+    const fetcherAnswering = (body: Buffer): KafkajsFetcher =>
+      new KafkajsFetcher({
+        cluster: clusterWith(brokerAnswering(() => body)),
+        internals,
+        config: resolveKafkajsConfig(testSettings()),
+        clientId: 'unit'
+      })
     const request = { node: 1, isolationLevel: 'READ_UNCOMMITTED' as const, maxWaitMs: 10, maxBytes: 1000, maxPartitionBytes: 1000 }
 
     it('returns each partition on its own: a batch past an emptied record batch, a PartitionError, nothing for partitions not asked for', async () => {
@@ -77,11 +85,17 @@ describe('kafkajs fetch decoding (no broker)', () => {
         { partition: 9, highWatermark: 1, records: await recordBatch(0, 0, ['stray']) }
       ])
       const fetcher = fetcherAnswering(body)
-      const answer = await fetcher.fetch({ ...request, partitions: [0, 1, 2].map(partition => ({ topic: 'orders', partition, offset: partition === 0 ? 11 : 5 })) })
+      const answer = await fetcher.fetch({
+        ...request,
+        partitions: [0, 1, 2].map(partition => ({ topic: 'orders', partition, offset: partition === 0 ? 11 : 5 }))
+      })
       expect(answer.map(x => x.partition)).to.deep.equal([0, 1, 2])
 
       const batch = answer[0] as FetchedBatch
-      expect(batch.records.map(r => [r.offset, r.value?.toString()])).to.deep.equal([[11, 'b'], [12, 'c']])
+      expect(batch.records.map(r => [r.offset, r.value?.toString()])).to.deep.equal([
+        [11, 'b'],
+        [12, 'c']
+      ])
       expect(batch).to.deep.include({ topic: 'orders', partition: 0, nextOffset: 18, highWatermark: 20, logStartOffset: 4 })
 
       const outOfRange = answer[1] as PartitionError
@@ -94,9 +108,15 @@ describe('kafkajs fetch decoding (no broker)', () => {
     })
 
     it('reports the last stable offset as the end under READ_COMMITTED', async () => {
-      const body = fetchResponseV11('orders', [{ partition: 0, highWatermark: 20, lastStableOffset: 15, records: await recordBatch(10, 0, ['a']) }])
+      const body = fetchResponseV11('orders', [
+        { partition: 0, highWatermark: 20, lastStableOffset: 15, records: await recordBatch(10, 0, ['a']) }
+      ])
       const fetcher = fetcherAnswering(body)
-      const [batch] = await fetcher.fetch({ ...request, isolationLevel: 'READ_COMMITTED', partitions: [{ topic: 'orders', partition: 0, offset: 10 }] })
+      const [batch] = await fetcher.fetch({
+        ...request,
+        isolationLevel: 'READ_COMMITTED',
+        partitions: [{ topic: 'orders', partition: 0, offset: 10 }]
+      })
       expect(batch).to.deep.include({ highWatermark: 15, nextOffset: 11 })
       await fetcher.close()
     })

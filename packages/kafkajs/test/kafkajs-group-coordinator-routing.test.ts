@@ -24,7 +24,9 @@ class StandInCluster implements InternalCluster {
   readonly brokerPool = { findConnectedBroker: async (): Promise<InternalBroker> => await this.findGroupCoordinator() }
   readonly #broker = {
     nodeId: 1,
-    lookupRequest: () => { throw new Error('not used') },
+    lookupRequest: () => {
+      throw new Error('not used')
+    },
     offsetCommit: async () => {
       this.commits++
       const outcome = this.outcomes.shift()
@@ -35,12 +37,14 @@ class StandInCluster implements InternalCluster {
     listOffsets: async () => ({ responses: [] })
   } as unknown as InternalBroker
 
-  async connect (): Promise<void> {}
-  async disconnect (): Promise<void> {}
-  async refreshMetadata (): Promise<void> {}
-  async refreshMetadataIfNecessary (): Promise<void> {}
-  async findBroker (): Promise<InternalBroker> { return this.#broker }
-  async findGroupCoordinator (): Promise<InternalBroker> {
+  async connect(): Promise<void> {}
+  async disconnect(): Promise<void> {}
+  async refreshMetadata(): Promise<void> {}
+  async refreshMetadataIfNecessary(): Promise<void> {}
+  async findBroker(): Promise<InternalBroker> {
+    return this.#broker
+  }
+  async findGroupCoordinator(): Promise<InternalBroker> {
     this.searches++
     const failure = this.searchFailures.shift()
     if (failure !== undefined) throw failure
@@ -59,7 +63,9 @@ describe('kafkajs GroupCoordinatorPort: finding the coordinator (no broker)', ()
     cluster = new StandInCluster()
     port = new KafkajsGroupCoordinator({ cluster, internals, groupId: 'g', clientId: 'c', logger: new RecordingLogger() })
   })
-  afterEach(async () => { await port.close() })
+  afterEach(async () => {
+    await port.close()
+  })
 
   it('finds the coordinator once and keeps it while requests succeed or fail for other reasons', async () => {
     cluster.outcomes.push(undefined, createErrorFromCode(22), undefined)

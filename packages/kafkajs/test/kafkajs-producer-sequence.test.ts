@@ -11,17 +11,19 @@ import { resolveKafkajsConfig } from '../src/kafkajs-client-config.js'
 import { testSettings } from '../../../tests/adapter-contract/contract-env.js'
 
 /** kafkajs' protocol error shape (name, type, code, retriable). */
-function protocolError (type: string, code: number): Error {
+function protocolError(type: string, code: number): Error {
   return Object.assign(new Error(`broker said ${type}`), { name: 'KafkaJSProtocolError', type, code, retriable: false })
 }
 
 class StandInProducer {
   sent = 0
   disconnected = false
-  constructor (readonly fail: Error | undefined) {}
-  async connect (): Promise<void> {}
-  async disconnect (): Promise<void> { this.disconnected = true }
-  async sendBatch (): Promise<Array<{ topicName: string, partition: number, baseOffset: string }>> {
+  constructor(readonly fail: Error | undefined) {}
+  async connect(): Promise<void> {}
+  async disconnect(): Promise<void> {
+    this.disconnected = true
+  }
+  async sendBatch(): Promise<Array<{ topicName: string; partition: number; baseOffset: string }>> {
     if (this.fail !== undefined) throw this.fail
     this.sent++
     return [{ topicName: 't', partition: 0, baseOffset: '10' }]
@@ -29,21 +31,37 @@ class StandInProducer {
 }
 
 describe('kafkajs ProducerPort: a lost producer sequence', () => {
-  for (const [type, code] of [['OUT_OF_ORDER_SEQUENCE_NUMBER', 45], ['UNKNOWN_PRODUCER_ID', 59]] as const) {
+  for (const [type, code] of [
+    ['OUT_OF_ORDER_SEQUENCE_NUMBER', 45],
+    ['UNKNOWN_PRODUCER_ID', 59]
+  ] as const) {
     it(`${type}: the send fails retriably and the next one goes through a new kafkajs producer`, async () => {
       const made: StandInProducer[] = []
-      const kafka = { producer: () => { const p = new StandInProducer(made.length === 0 ? protocolError(type, code) : undefined); made.push(p); return p } } as unknown as Kafka
-      const producer = new KafkajsProducer({ kafka, clientId: 'p', transactionalId: undefined, config: resolveKafkajsConfig(testSettings()) })
+      const kafka = {
+        producer: () => {
+          const p = new StandInProducer(made.length === 0 ? protocolError(type, code) : undefined)
+          made.push(p)
+          return p
+        }
+      } as unknown as Kafka
+      const producer = new KafkajsProducer({
+        kafka,
+        clientId: 'p',
+        transactionalId: undefined,
+        config: resolveKafkajsConfig(testSettings())
+      })
       const record = { topic: 't', partition: 0, key: null, value: Buffer.from('v'), headers: new Headers(), timestamp: 1 }
-      const error = await producer.send([record]).then(() => undefined, (e: unknown) => e)
+      const error = await producer.send([record]).then(
+        () => undefined,
+        (e: unknown) => e
+      )
       expect(isKafkaError(error, type)).to.equal(true)
       expect(error).to.have.property('retriable', true)
       expect(made).to.have.length(2)
       expect(made[0]!.disconnected).to.equal(true)
-      expect([...await producer.send([record])]).to.deep.equal([['t-0', 10]])
+      expect([...(await producer.send([record]))]).to.deep.equal([['t-0', 10]])
       expect(made[1]!.sent).to.equal(1)
       await producer.close()
     })
   }
-
 })

@@ -22,23 +22,25 @@ export class BrokerConnections {
   readonly #clientId: string
   #closed = false
 
-  constructor (options: { clientId: string, bootstrap: readonly Broker[], connection: ConnectionOptions }) {
+  constructor(options: { clientId: string; bootstrap: readonly Broker[]; connection: ConnectionOptions }) {
     this.#clientId = options.clientId
     this.#bootstrap = options.bootstrap
     this.#pool = new ConnectionPool(options.clientId, options.connection)
   }
 
-  get clientId (): string {
+  get clientId(): string {
     return this.#clientId
   }
 
   /** A connection to any broker: a known one first, then the bootstrap servers. */
-  async any (what: string): Promise<Connection> {
+  async any(what: string): Promise<Connection> {
     this.#requireOpen(what)
     const brokers = [...this.#nodes.values(), ...this.#bootstrap]
     try {
       return await new Promise<Connection>((resolve, reject) => {
-        this.#pool.getFirstAvailable(brokers, (error, connection) => { error !== null && error !== undefined ? reject(error) : resolve(connection as Connection) })
+        this.#pool.getFirstAvailable(brokers, (error, connection) => {
+          error !== null && error !== undefined ? reject(error) : resolve(connection as Connection)
+        })
       })
     } catch (error) {
       throw toKafkaRequestError(error, `${what}: connecting to ${brokers.map(b => `${b.host}:${b.port}`).join(', ')}`, 'connect')
@@ -46,23 +48,26 @@ export class BrokerConnections {
   }
 
   /** A connection to broker `node`; its address comes from the last Metadata answer (loaded when unknown). */
-  async node (node: number, what: string): Promise<Connection> {
+  async node(node: number, what: string): Promise<Connection> {
     this.#requireOpen(what)
     let broker = this.#nodes.get(node)
     if (broker === undefined) {
       await this.metadata([], what)
       broker = this.#nodes.get(node)
     }
-    if (broker === undefined) throw new KafkaRequestError('NETWORK_EXCEPTION', `${what}: cannot connect to node ${node}, which is not in the cluster metadata`)
+    if (broker === undefined)
+      throw new KafkaRequestError('NETWORK_EXCEPTION', `${what}: cannot connect to node ${node}, which is not in the cluster metadata`)
     return await this.connect(broker, what)
   }
 
   /** A connection to the broker at `broker` (a coordinator's address, as FindCoordinator gave it). */
-  async connect (broker: Broker, what: string): Promise<Connection> {
+  async connect(broker: Broker, what: string): Promise<Connection> {
     this.#requireOpen(what)
     try {
       return await new Promise<Connection>((resolve, reject) => {
-        this.#pool.get(broker, (error, connection) => { error !== null && error !== undefined ? reject(error) : resolve(connection as Connection) })
+        this.#pool.get(broker, (error, connection) => {
+          error !== null && error !== undefined ? reject(error) : resolve(connection as Connection)
+        })
       })
     } catch (error) {
       throw toKafkaRequestError(error, `${what}: connecting to ${broker.host}:${broker.port}`, 'connect')
@@ -70,9 +75,14 @@ export class BrokerConnections {
   }
 
   /** Metadata v12 of `topics` (none: just the brokers; null: every topic) from any broker; topic errors are left to the caller. */
-  async metadata (topics: readonly string[] | null, what: string): Promise<MetadataResponse> {
+  async metadata(topics: readonly string[] | null, what: string): Promise<MetadataResponse> {
     const connection = await this.any(what)
-    const response = await this.request(connection, metadataV12.api, [topics === null ? null : [...topics], false, false], `${what} (Metadata)`)
+    const response = await this.request(
+      connection,
+      metadataV12.api,
+      [topics === null ? null : [...topics], false, false],
+      `${what} (Metadata)`
+    )
     for (const { nodeId, host, port } of response.brokers) this.#nodes.set(nodeId, { host, port })
     return response
   }
@@ -81,7 +91,7 @@ export class BrokerConnections {
    * Sends one request on `connection`; resolves with the decoded answer, error codes and all.
    * A request that fails as a whole (connection lost, no answer, undecodable) rejects.
    */
-  async request<A extends unknown[], R> (connection: Connection, api: API<A, R>, args: A, what: string): Promise<R> {
+  async request<A extends unknown[], R>(connection: Connection, api: API<A, R>, args: A, what: string): Promise<R> {
     this.#requireOpen(what)
     try {
       return await new Promise<R>((resolve, reject) => {
@@ -92,29 +102,34 @@ export class BrokerConnections {
         ;(api as unknown as (connection: Connection, ...rest: unknown[]) => void)(connection, ...args, callback)
       })
     } catch (error) {
-      const carried = (error as { code?: unknown, response?: unknown } | null)
-      if (carried !== null && typeof carried === 'object' && carried.code === RESPONSE_ERROR && carried.response !== undefined) return carried.response as R
+      const carried = error as { code?: unknown; response?: unknown } | null
+      if (carried !== null && typeof carried === 'object' && carried.code === RESPONSE_ERROR && carried.response !== undefined)
+        return carried.response as R
       throw toKafkaRequestError(error, what, 'request')
     }
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
     try {
-      await new Promise<void>((resolve, reject) => { this.#pool.close(error => { error === null || error === undefined ? resolve() : reject(error) }) })
+      await new Promise<void>((resolve, reject) => {
+        this.#pool.close(error => {
+          error === null || error === undefined ? resolve() : reject(error)
+        })
+      })
     } catch (error) {
       throw toKafkaRequestError(error, `Closing the connections of client ${this.#clientId}`)
     }
   }
 
-  #requireOpen (what: string): void {
+  #requireOpen(what: string): void {
     if (this.#closed) throw new IllegalStateError(`${what}: client ${this.#clientId} is closed`)
   }
 }
 
 /** `host:port` strings as platformatic brokers. */
-export function parseBrokers (servers: readonly string[]): Broker[] {
+export function parseBrokers(servers: readonly string[]): Broker[] {
   return servers.map(server => {
     const at = server.lastIndexOf(':')
     const host = at < 0 ? server : server.slice(0, at)

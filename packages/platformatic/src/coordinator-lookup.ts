@@ -17,13 +17,13 @@ export class CoordinatorLookup {
   readonly #groupId: string
   #coordinator: Promise<Broker> | undefined
 
-  constructor (connections: BrokerConnections, groupId: string) {
+  constructor(connections: BrokerConnections, groupId: string) {
     this.#connections = connections
     this.#groupId = groupId
   }
 
   /** A connection to the group's coordinator (on `connections`, or another set of connections to the same cluster). */
-  async connection (what: string, connections: BrokerConnections = this.#connections): Promise<Connection> {
+  async connection(what: string, connections: BrokerConnections = this.#connections): Promise<Connection> {
     const found = this.#find(what)
     try {
       return await connections.connect(await found, what)
@@ -34,22 +34,29 @@ export class CoordinatorLookup {
   }
 
   /** Forgets the coordinator when `error` says it may have moved (only the lookup `found`, when given). */
-  forgetAfter (error: unknown, found: Promise<Broker> | undefined = this.#coordinator): void {
+  forgetAfter(error: unknown, found: Promise<Broker> | undefined = this.#coordinator): void {
     if (isKafkaError(error, ...FORGET_COORDINATOR) && this.#coordinator === found) this.#coordinator = undefined
   }
 
-  #find (what: string): Promise<Broker> {
+  #find(what: string): Promise<Broker> {
     if (this.#coordinator !== undefined) return this.#coordinator
     const found = (async () => {
       const connection = await this.#connections.any(what)
-      const response = await this.#connections.request(connection, findCoordinatorV6.api, [GROUP_KEY_TYPE, [this.#groupId]], `FindCoordinator of group ${this.#groupId}`)
+      const response = await this.#connections.request(
+        connection,
+        findCoordinatorV6.api,
+        [GROUP_KEY_TYPE, [this.#groupId]],
+        `FindCoordinator of group ${this.#groupId}`
+      )
       const answer = response.coordinators.find(c => c.key === this.#groupId) ?? response.coordinators[0]
       if (answer === undefined) throw fromErrorCode(KAFKA_COORDINATOR_NOT_AVAILABLE, `FindCoordinator of group ${this.#groupId}`)
       if (answer.errorCode !== 0) throw fromErrorCode(answer.errorCode, `FindCoordinator of group ${this.#groupId}`, answer.errorMessage)
       return { host: answer.host, port: answer.port }
     })()
     this.#coordinator = found
-    found.catch(() => { if (this.#coordinator === found) this.#coordinator = undefined })
+    found.catch(() => {
+      if (this.#coordinator === found) this.#coordinator = undefined
+    })
     return found
   }
 }

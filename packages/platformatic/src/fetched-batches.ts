@@ -19,8 +19,10 @@ const CONTROL = 0x20
 /** The type in a control record's key (version int16, type int16). */
 const ABORT_MARKER = 0
 
-export function toFetchedBatch (topic: string, fetchOffset: number, data: FetchResponsePartition, readCommitted: boolean): FetchedBatch {
-  const aborted = readCommitted ? [...(data.abortedTransactions ?? [])].sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0)) : []
+export function toFetchedBatch(topic: string, fetchOffset: number, data: FetchResponsePartition, readCommitted: boolean): FetchedBatch {
+  const aborted = readCommitted
+    ? [...(data.abortedTransactions ?? [])].sort((a, b) => (a.firstOffset < b.firstOffset ? -1 : a.firstOffset > b.firstOffset ? 1 : 0))
+    : []
   const abortedProducers = new Set<bigint>()
   let nextAborted = 0
   let nextOffset = fetchOffset
@@ -32,7 +34,8 @@ export function toFetchedBatch (topic: string, fetchOffset: number, data: FetchR
     const transactional = (batch.attributes & TRANSACTIONAL) !== 0
     const control = (batch.attributes & CONTROL) !== 0
     if (readCommitted && batch.producerId >= 0n) {
-      while (nextAborted < aborted.length && aborted[nextAborted]!.firstOffset <= lastOffset) abortedProducers.add(aborted[nextAborted++]!.producerId)
+      while (nextAborted < aborted.length && aborted[nextAborted]!.firstOffset <= lastOffset)
+        abortedProducers.add(aborted[nextAborted++]!.producerId)
       if (control && isAbortMarker(batch)) abortedProducers.delete(batch.producerId)
       else if (transactional && abortedProducers.has(batch.producerId)) continue
     }
@@ -63,12 +66,12 @@ export function toFetchedBatch (topic: string, fetchOffset: number, data: FetchR
   }
 }
 
-function isAbortMarker (batch: RecordsBatch): boolean {
+function isAbortMarker(batch: RecordsBatch): boolean {
   const key = batch.records[0]?.key
   return key !== null && key !== undefined && key.length >= 4 && key.readInt16BE(2) === ABORT_MARKER
 }
 
-function toHeaders (headers: ReadonlyArray<[Buffer | null, Buffer | null]>): Headers {
+function toHeaders(headers: ReadonlyArray<[Buffer | null, Buffer | null]>): Headers {
   const result = new Headers()
   for (const [key, value] of headers) result.add(key === null ? '' : key.toString('utf8'), value)
   return result

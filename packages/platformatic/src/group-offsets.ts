@@ -9,10 +9,21 @@ import { tpKey, type CommittedOffset, type TopicPartition, groupByTopic } from '
 import type { BrokerConnections } from './broker-connections.js'
 import { fromErrorCode } from './platformatic-errors.js'
 
-export async function fetchGroupOffsets (connections: BrokerConnections, connection: Connection, groupId: string, partitions: readonly TopicPartition[], requireStable: boolean): Promise<Map<string, CommittedOffset>> {
+export async function fetchGroupOffsets(
+  connections: BrokerConnections,
+  connection: Connection,
+  groupId: string,
+  partitions: readonly TopicPartition[],
+  requireStable: boolean
+): Promise<Map<string, CommittedOffset>> {
   const what = `OffsetFetch of group ${groupId} (client ${connections.clientId})`
   const topics = groupByTopic(partitions).map(({ topic, items }) => ({ name: topic, partitionIndexes: items.map(tp => tp.partition) }))
-  const response = await connections.request(connection, offsetFetchV9.api, [[{ groupId, memberId: null, memberEpoch: -1, topics }], requireStable], what)
+  const response = await connections.request(
+    connection,
+    offsetFetchV9.api,
+    [[{ groupId, memberId: null, memberEpoch: -1, topics }], requireStable],
+    what
+  )
   const result = new Map<string, CommittedOffset>()
   for (const group of response.groups) {
     if (group.errorCode !== 0) throw fromErrorCode(group.errorCode, what)
@@ -20,7 +31,10 @@ export async function fetchGroupOffsets (connections: BrokerConnections, connect
       for (const p of answered) {
         if (p.errorCode !== 0) throw fromErrorCode(p.errorCode, `${what} for ${tpKey(name, p.partitionIndex)}`)
         if (p.committedOffset < 0n) continue
-        result.set(tpKey(name, p.partitionIndex), { offset: Number(p.committedOffset), metadata: p.metadata === null || p.metadata === '' ? undefined : p.metadata })
+        result.set(tpKey(name, p.partitionIndex), {
+          offset: Number(p.committedOffset),
+          metadata: p.metadata === null || p.metadata === '' ? undefined : p.metadata
+        })
       }
     }
   }

@@ -25,14 +25,14 @@ export class PartitionLeaders {
   /** The partition count of each topic the last Metadata answer about it knew. */
   readonly #counts = new Map<string, number>()
 
-  constructor (options: { connections: BrokerConnections, clock: Clock, maxAgeMs: number }) {
+  constructor(options: { connections: BrokerConnections; clock: Clock; maxAgeMs: number }) {
     this.#connections = options.connections
     this.#clock = options.clock
     this.#maxAgeMs = options.maxAgeMs
   }
 
   /** Leader node ids keyed by `topic-partition`; partitions without a leader, or unknown, are absent. */
-  async leaders (partitions: readonly TopicPartition[], refresh: boolean): Promise<Map<string, number>> {
+  async leaders(partitions: readonly TopicPartition[], refresh: boolean): Promise<Map<string, number>> {
     const topics = [...new Set(partitions.map(tp => tp.topic))]
     const loaded = await this.#topics(topics, refresh)
     const result = new Map<string, number>()
@@ -44,29 +44,31 @@ export class PartitionLeaders {
   }
 
   /** Partition counts of existing topics (fresh from the broker); missing topics are absent. */
-  async partitionCounts (topics: readonly string[]): Promise<Map<string, number>> {
+  async partitionCounts(topics: readonly string[]): Promise<Map<string, number>> {
     const loaded = await this.#topics([...new Set(topics)], true)
     return new Map([...loaded].filter(([, t]) => t.partitionCount > 0).map(([topic, t]) => [topic, t.partitionCount]))
   }
 
   /** Kafka's name for why a partition has no leader here: the topic or partition is unknown, or its leader is. */
-  missingReason (tp: TopicPartition): 'UNKNOWN_TOPIC_OR_PARTITION' | 'LEADER_NOT_AVAILABLE' {
+  missingReason(tp: TopicPartition): 'UNKNOWN_TOPIC_OR_PARTITION' | 'LEADER_NOT_AVAILABLE' {
     const count = this.#counts.get(tp.topic)
-    return this.#unknown.has(tp.topic) || (count !== undefined && tp.partition >= count) ? 'UNKNOWN_TOPIC_OR_PARTITION' : 'LEADER_NOT_AVAILABLE'
+    return this.#unknown.has(tp.topic) || (count !== undefined && tp.partition >= count)
+      ? 'UNKNOWN_TOPIC_OR_PARTITION'
+      : 'LEADER_NOT_AVAILABLE'
   }
 
   /** Forgets a topic's leaders (after a partition error that says they moved). */
-  invalidate (topic: string): void {
+  invalidate(topic: string): void {
     this.#cache.delete(topic)
   }
 
-  clear (): void {
+  clear(): void {
     this.#cache.clear()
     this.#unknown.clear()
     this.#counts.clear()
   }
 
-  async #topics (topics: string[], refresh: boolean): Promise<Map<string, CachedTopic>> {
+  async #topics(topics: string[], refresh: boolean): Promise<Map<string, CachedTopic>> {
     const now = this.#clock.milliseconds()
     const result = new Map<string, CachedTopic>()
     const stale: string[] = []

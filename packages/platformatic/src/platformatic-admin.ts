@@ -9,7 +9,15 @@
  */
 import { createTopicsV7, deleteRecordsV2, describeConfigsV4 } from '@platformatic/kafka'
 import {
-  KafkaRequestError, isKafkaError, tpKey, type AdminPort, type Clock, type NewTopic, type TopicPartition, type TopicPartitionOffset, groupByTopic
+  KafkaRequestError,
+  isKafkaError,
+  tpKey,
+  type AdminPort,
+  type Clock,
+  type NewTopic,
+  type TopicPartition,
+  type TopicPartitionOffset,
+  groupByTopic
 } from '@kstreams/core'
 import { BrokerConnections } from './broker-connections.js'
 import { CoordinatorLookup } from './coordinator-lookup.js'
@@ -34,47 +42,64 @@ export class PlatformaticAdmin implements AdminPort {
   readonly #clock: Clock
   readonly #requestTimeoutMs: number
 
-  constructor (options: { config: PlatformaticClientConfig, clientId: string }) {
+  constructor(options: { config: PlatformaticClientConfig; clientId: string }) {
     const { config } = options
     this.#clientId = options.clientId
     this.#clock = config.clock
     this.#requestTimeoutMs = config.requestTimeoutMs
-    this.#connections = new BrokerConnections({ clientId: options.clientId, bootstrap: config.bootstrap, connection: config.connectionOptions() })
+    this.#connections = new BrokerConnections({
+      clientId: options.clientId,
+      bootstrap: config.bootstrap,
+      connection: config.connectionOptions()
+    })
     this.#leaders = new PartitionLeaders({ connections: this.#connections, clock: config.clock, maxAgeMs: config.metadataMaxAgeMs })
     this.#offsets = new PlatformaticFetcher({ config, clientId: options.clientId })
   }
 
-  async partitionCounts (topics: readonly string[]): Promise<Map<string, number>> {
+  async partitionCounts(topics: readonly string[]): Promise<Map<string, number>> {
     if (topics.length === 0) return new Map()
     return await this.#leaders.partitionCounts(topics)
   }
 
-  async createTopics (topics: readonly NewTopic[]): Promise<void> {
+  async createTopics(topics: readonly NewTopic[]): Promise<void> {
     if (topics.length === 0) return
     const what = `CreateTopics ${topics.map(t => t.topic).join(', ')} (admin ${this.#clientId})`
     const connection = await this.#connections.any(what)
-    const response = await this.#connections.request(connection, createTopicsV7.api, [topics.map(t => ({
-      name: t.topic,
-      numPartitions: t.numPartitions,
-      replicationFactor: t.replicationFactor,
-      assignments: [],
-      configs: Object.entries(t.configs).map(([name, value]) => ({ name, value }))
-    })), this.#requestTimeoutMs, false], what)
+    const response = await this.#connections.request(
+      connection,
+      createTopicsV7.api,
+      [
+        topics.map(t => ({
+          name: t.topic,
+          numPartitions: t.numPartitions,
+          replicationFactor: t.replicationFactor,
+          assignments: [],
+          configs: Object.entries(t.configs).map(([name, value]) => ({ name, value }))
+        })),
+        this.#requestTimeoutMs,
+        false
+      ],
+      what
+    )
     for (const t of response.topics) {
-      if (t.errorCode !== 0 && t.errorCode !== TOPIC_ALREADY_EXISTS) throw fromErrorCode(t.errorCode, `${what}: topic ${t.name}`, t.errorMessage)
+      if (t.errorCode !== 0 && t.errorCode !== TOPIC_ALREADY_EXISTS)
+        throw fromErrorCode(t.errorCode, `${what}: topic ${t.name}`, t.errorMessage)
     }
-    await this.#awaitLeaders(topics.map(t => t.topic), what)
+    await this.#awaitLeaders(
+      topics.map(t => t.topic),
+      what
+    )
   }
 
-  async endOffsets (partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+  async endOffsets(partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
     return await this.#offsets.listOffsets(partitions, 'latest', 'READ_UNCOMMITTED')
   }
 
-  async beginningOffsets (partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+  async beginningOffsets(partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
     return await this.#offsets.listOffsets(partitions, 'earliest', 'READ_UNCOMMITTED')
   }
 
-  async committedOffsets (groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+  async committedOffsets(groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
     if (partitions.length === 0) return new Map()
     const what = `Fetching committed offsets of group ${groupId} (admin ${this.#clientId})`
     const coordinator = new CoordinatorLookup(this.#connections, groupId)
@@ -82,32 +107,44 @@ export class PlatformaticAdmin implements AdminPort {
     return new Map([...committed].map(([key, c]) => [key, c.offset]))
   }
 
-  async deleteRecords (offsets: readonly TopicPartitionOffset[]): Promise<void> {
+  async deleteRecords(offsets: readonly TopicPartitionOffset[]): Promise<void> {
     if (offsets.length === 0) return
     const what = `DeleteRecords (admin ${this.#clientId})`
     const byNode = await leadersOrFail(this.#leaders, offsets, what)
     const wanted = new Map(offsets.map(o => [tpKey(o.topic, o.partition), o.offset]))
-    await Promise.all([...byNode].map(async ([node, list]) => {
-      const topics = groupByTopic(list).map(({ topic, items }) => ({
-        name: topic, partitions: items.map(tp => ({ partitionIndex: tp.partition, offset: BigInt(wanted.get(tpKey(tp.topic, tp.partition))!) }))
-      }))
-      const response = await forgettingLeadersOnFailure(this.#leaders, topics, async () =>
-        await this.#connections.request(await this.#connections.node(node, what), deleteRecordsV2.api, [topics, this.#requestTimeoutMs], what))
-      for (const { name, partitions } of response.topics) {
-        const failed = partitions.find(p => p.errorCode !== 0)
-        if (failed === undefined) continue
-        this.#leaders.invalidate(name)
-        throw fromErrorCode(failed.errorCode, `${what} of ${tpKey(name, failed.partitionIndex)}`)
-      }
-    }))
+    await Promise.all(
+      [...byNode].map(async ([node, list]) => {
+        const topics = groupByTopic(list).map(({ topic, items }) => ({
+          name: topic,
+          partitions: items.map(tp => ({ partitionIndex: tp.partition, offset: BigInt(wanted.get(tpKey(tp.topic, tp.partition))!) }))
+        }))
+        const response = await forgettingLeadersOnFailure(
+          this.#leaders,
+          topics,
+          async () =>
+            await this.#connections.request(
+              await this.#connections.node(node, what),
+              deleteRecordsV2.api,
+              [topics, this.#requestTimeoutMs],
+              what
+            )
+        )
+        for (const { name, partitions } of response.topics) {
+          const failed = partitions.find(p => p.errorCode !== 0)
+          if (failed === undefined) continue
+          this.#leaders.invalidate(name)
+          throw fromErrorCode(failed.errorCode, `${what} of ${tpKey(name, failed.partitionIndex)}`)
+        }
+      })
+    )
   }
 
-  async listTopics (): Promise<string[]> {
+  async listTopics(): Promise<string[]> {
     const response = await this.#connections.metadata(null, `Listing topics (admin ${this.#clientId})`)
     return response.topics.filter(t => t.errorCode === 0 && !t.isInternal && t.name !== null).map(t => t.name!)
   }
 
-  async topicConfigs (topics: readonly string[]): Promise<Map<string, Readonly<Record<string, string>>>> {
+  async topicConfigs(topics: readonly string[]): Promise<Map<string, Readonly<Record<string, string>>>> {
     const result = new Map<string, Readonly<Record<string, string>>>()
     if (topics.length === 0) return result
     const what = `DescribeConfigs of ${topics.join(', ')} (admin ${this.#clientId})`
@@ -125,20 +162,25 @@ export class PlatformaticAdmin implements AdminPort {
     return result
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     this.#leaders.clear()
     await Promise.all([this.#connections.close(), this.#offsets.close()])
   }
 
   /** Until every partition of `topics` has a leader that answers ListOffsets (a KRaft broker needs a moment after CreateTopics). */
-  async #awaitLeaders (topics: readonly string[], what: string): Promise<void> {
+  async #awaitLeaders(topics: readonly string[], what: string): Promise<void> {
     const deadline = this.#clock.milliseconds() + LEADER_WAIT_MS
     for (;;) {
       try {
         const counts = await this.#leaders.partitionCounts(topics)
         const missing = topics.filter(t => !counts.has(t))
-        if (missing.length > 0) throw new KafkaRequestError('UNKNOWN_TOPIC_OR_PARTITION', `${what}: ${missing.join(', ')} not in the metadata yet`)
-        await this.#offsets.listOffsets(topics.flatMap(topic => Array.from({ length: counts.get(topic)! }, (_, partition) => ({ topic, partition }))), 'latest', 'READ_UNCOMMITTED')
+        if (missing.length > 0)
+          throw new KafkaRequestError('UNKNOWN_TOPIC_OR_PARTITION', `${what}: ${missing.join(', ')} not in the metadata yet`)
+        await this.#offsets.listOffsets(
+          topics.flatMap(topic => Array.from({ length: counts.get(topic)! }, (_, partition) => ({ topic, partition }))),
+          'latest',
+          'READ_UNCOMMITTED'
+        )
         return
       } catch (error) {
         if (!isKafkaError(error) || !TRANSIENT.has(error.errorName) || this.#clock.milliseconds() >= deadline) throw error

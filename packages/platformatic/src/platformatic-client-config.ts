@@ -37,11 +37,14 @@ const DEFAULT_TRANSACTION_TIMEOUT_MS = 10_000
 const DEFAULT_RETRIES = 5
 const DEFAULT_RETRY_DELAY_MS = 250
 const SASL_MECHANISMS: Readonly<Record<string, SASLOptions['mechanism']>> = {
-  plain: 'PLAIN', 'scram-sha-256': 'SCRAM-SHA-256', 'scram-sha-512': 'SCRAM-SHA-512', oauthbearer: 'OAUTHBEARER'
+  plain: 'PLAIN',
+  'scram-sha-256': 'SCRAM-SHA-256',
+  'scram-sha-512': 'SCRAM-SHA-512',
+  oauthbearer: 'OAUTHBEARER'
 }
 
 /** Throws a ConfigError (key `platformatic.<option>`) for an invalid option. */
-export function validatePlatformaticOptions (options: PlatformaticOptions): void {
+export function validatePlatformaticOptions(options: PlatformaticOptions): void {
   if (options === null || typeof options !== 'object') throw new ConfigError('platformatic', 'options must be an object')
   const known = new Set(['metadataMaxAgeMs', 'retries', 'retryDelayMs'])
   for (const key of Object.keys(options)) {
@@ -52,10 +55,11 @@ export function validatePlatformaticOptions (options: PlatformaticOptions): void
   integer('retryDelayMs', options.retryDelayMs, 0)
 }
 
-export function resolvePlatformaticConfig (settings: KafkaClientSettings, options: PlatformaticOptions = {}): PlatformaticClientConfig {
+export function resolvePlatformaticConfig(settings: KafkaClientSettings, options: PlatformaticOptions = {}): PlatformaticClientConfig {
   validatePlatformaticOptions(options)
   const servers = settings.bootstrapServers.map(b => b.trim()).filter(b => b !== '')
-  if (servers.length === 0) throw new ConfigError('bootstrapServers', 'Missing required config "bootstrapServers": name at least one broker')
+  if (servers.length === 0)
+    throw new ConfigError('bootstrapServers', 'Missing required config "bootstrapServers": name at least one broker')
   const bootstrap = parseBrokers(servers)
   const bad = bootstrap.findIndex(b => b.host === '' || !Number.isInteger(b.port) || b.port <= 0 || b.port > 65535)
   if (bad >= 0) throw new ConfigError('bootstrapServers', `"${servers[bad]!}" is not host:port`)
@@ -83,7 +87,7 @@ export function resolvePlatformaticConfig (settings: KafkaClientSettings, option
   }
 }
 
-function tlsOptions (ssl: KafkaClientSettings['ssl']): ConnectionOptions['tls'] | undefined {
+function tlsOptions(ssl: KafkaClientSettings['ssl']): ConnectionOptions['tls'] | undefined {
   if (ssl === undefined || ssl === false) return undefined
   if (ssl === true) return {}
   if (ssl === null || typeof ssl !== 'object') throw new ConfigError('ssl', 'ssl must be true or Node TLS options')
@@ -91,12 +95,15 @@ function tlsOptions (ssl: KafkaClientSettings['ssl']): ConnectionOptions['tls'] 
 }
 
 /** The kstreams (kafkajs-style) SASL settings as platformatic's; the values are not inspected beyond their shape. */
-function saslOptions (sasl: KafkaClientSettings['sasl']): SASLOptions | undefined {
+function saslOptions(sasl: KafkaClientSettings['sasl']): SASLOptions | undefined {
   if (sasl === undefined) return undefined
   const mechanismName = typeof sasl.mechanism === 'string' ? sasl.mechanism.toLowerCase() : ''
   const mechanism = SASL_MECHANISMS[mechanismName]
   if (mechanism === undefined) {
-    throw new ConfigError('sasl.mechanism', `@kstreams/platformatic supports SASL ${Object.keys(SASL_MECHANISMS).join(', ')}, not "${String(sasl.mechanism)}"`)
+    throw new ConfigError(
+      'sasl.mechanism',
+      `@kstreams/platformatic supports SASL ${Object.keys(SASL_MECHANISMS).join(', ')}, not "${String(sasl.mechanism)}"`
+    )
   }
   const { mechanism: _mechanism, oauthBearerProvider, ...rest } = sasl as Record<string, unknown>
   const out: Record<string, unknown> = { ...rest, mechanism }
@@ -104,25 +111,40 @@ function saslOptions (sasl: KafkaClientSettings['sasl']): SASLOptions | undefine
     const provider = oauthBearerProvider as () => Promise<{ value: string }> | { value: string }
     out.token = async () => (await provider()).value
   }
-  if (mechanism === 'OAUTHBEARER' && out.token === undefined) throw new ConfigError('sasl', 'SASL oauthbearer needs a token or an oauthBearerProvider')
-  if (mechanism !== 'OAUTHBEARER' && (out.username === undefined || out.password === undefined)) throw new ConfigError('sasl', `SASL ${mechanismName} needs a username and a password`)
+  if (mechanism === 'OAUTHBEARER' && out.token === undefined)
+    throw new ConfigError('sasl', 'SASL oauthbearer needs a token or an oauthBearerProvider')
+  if (mechanism !== 'OAUTHBEARER' && (out.username === undefined || out.password === undefined))
+    throw new ConfigError('sasl', `SASL ${mechanismName} needs a username and a password`)
   return out as unknown as SASLOptions
 }
 
-function positive (key: string, value: number): void {
+function positive(key: string, value: number): void {
   if (!Number.isSafeInteger(value) || value <= 0) throw new ConfigError(key, `${key} must be a positive integer, not ${String(value)}`)
 }
 
-function integer (name: string, value: number | undefined, min: number): void {
+function integer(name: string, value: number | undefined, min: number): void {
   if (value === undefined) return
-  if (!Number.isSafeInteger(value) || value < min) throw new ConfigError(`platformatic.${name}`, `${name} must be an integer of at least ${min}, not ${String(value)}`)
+  if (!Number.isSafeInteger(value) || value < min)
+    throw new ConfigError(`platformatic.${name}`, `${name} must be an integer of at least ${min}, not ${String(value)}`)
 }
 
 const REDACTED = '[redacted]'
-const SECRET_KEYS = new Set(['password', 'passphrase', 'secret', 'token', 'oauthbearerprovider', 'key', 'cert', 'ca', 'pfx', 'credentials', 'username'])
+const SECRET_KEYS = new Set([
+  'password',
+  'passphrase',
+  'secret',
+  'token',
+  'oauthbearerprovider',
+  'key',
+  'cert',
+  'ca',
+  'pfx',
+  'credentials',
+  'username'
+])
 
 /** A copy of `value` safe to log: SASL reduced to its mechanism, TLS options and secrets replaced. */
-export function redact (value: unknown, depth = 0): unknown {
+export function redact(value: unknown, depth = 0): unknown {
   if (value === null || typeof value !== 'object') return typeof value === 'function' ? '[function]' : value
   if (depth > 6) return '[nested]'
   if (Buffer.isBuffer(value)) return `<Buffer ${value.length} bytes>`
@@ -130,7 +152,9 @@ export function redact (value: unknown, depth = 0): unknown {
   const out: Record<string, unknown> = {}
   for (const [key, v] of Object.entries(value)) {
     const lower = key.toLowerCase()
-    if (lower === 'sasl') out[key] = v !== null && typeof v === 'object' ? { mechanism: (v as { mechanism?: unknown }).mechanism, credentials: REDACTED } : REDACTED
+    if (lower === 'sasl')
+      out[key] =
+        v !== null && typeof v === 'object' ? { mechanism: (v as { mechanism?: unknown }).mechanism, credentials: REDACTED } : REDACTED
     else if (lower === 'ssl' || lower === 'tls') out[key] = v !== null && typeof v === 'object' ? { enabled: true, options: REDACTED } : v
     else if (SECRET_KEYS.has(lower)) out[key] = REDACTED
     else out[key] = redact(v, depth + 1)

@@ -5,10 +5,22 @@
  * with the group's generation and member id (KIP-447) and OffsetFetch with require_stable.
  */
 import type {
-  AdminPort, FetchPort, GroupCoordinatorPort, KafkaClient, KafkaClientFactory, KafkaClientSettings, ProducerPort
+  AdminPort,
+  FetchPort,
+  GroupCoordinatorPort,
+  KafkaClient,
+  KafkaClientFactory,
+  KafkaClientSettings,
+  ProducerPort
 } from '@kstreams/core'
 import { PlatformaticAdmin } from './platformatic-admin.js'
-import { redact, resolvePlatformaticConfig, validatePlatformaticOptions, type PlatformaticClientConfig, type PlatformaticOptions } from './platformatic-client-config.js'
+import {
+  redact,
+  resolvePlatformaticConfig,
+  validatePlatformaticOptions,
+  type PlatformaticClientConfig,
+  type PlatformaticOptions
+} from './platformatic-client-config.js'
 import { PlatformaticFetcher } from './platformatic-fetcher.js'
 import { PlatformaticGroupCoordinator } from './platformatic-group-coordinator.js'
 import { PlatformaticProducer } from './platformatic-producer.js'
@@ -19,7 +31,7 @@ export class PlatformaticClientFactory implements KafkaClientFactory {
   readonly #config: PlatformaticClientConfig
 
   /** Throws a ConfigError for invalid settings or options. */
-  constructor (settings: KafkaClientSettings, options: PlatformaticOptions = {}) {
+  constructor(settings: KafkaClientSettings, options: PlatformaticOptions = {}) {
     this.#config = resolvePlatformaticConfig(settings, options)
     const { logger: _logger, ...logged } = settings
     settings.logger.debug('platformatic client factory created', {
@@ -28,24 +40,28 @@ export class PlatformaticClientFactory implements KafkaClientFactory {
     })
   }
 
-  groupCoordinator (options: { groupId: string, clientId: string }): GroupCoordinatorPort {
+  groupCoordinator(options: { groupId: string; clientId: string }): GroupCoordinatorPort {
     return new PlatformaticGroupCoordinator({ config: this.#config, groupId: options.groupId, clientId: this.#clientId(options.clientId) })
   }
 
-  fetcher (options: { clientId: string }): FetchPort {
+  fetcher(options: { clientId: string }): FetchPort {
     return new PlatformaticFetcher({ config: this.#config, clientId: this.#clientId(options.clientId) })
   }
 
-  producer (options: { clientId: string, transactionalId?: string }): ProducerPort {
-    return new PlatformaticProducer({ config: this.#config, clientId: this.#clientId(options.clientId), transactionalId: options.transactionalId })
+  producer(options: { clientId: string; transactionalId?: string }): ProducerPort {
+    return new PlatformaticProducer({
+      config: this.#config,
+      clientId: this.#clientId(options.clientId),
+      transactionalId: options.transactionalId
+    })
   }
 
-  admin (options: { clientId: string }): AdminPort {
+  admin(options: { clientId: string }): AdminPort {
     return new PlatformaticAdmin({ config: this.#config, clientId: this.#clientId(options.clientId) })
   }
 
   /** A port's client id, the settings' one when empty. */
-  #clientId (clientId: string): string {
+  #clientId(clientId: string): string {
     return clientId === '' ? this.#config.clientId : clientId
   }
 }
@@ -54,7 +70,7 @@ export class PlatformaticClientFactory implements KafkaClientFactory {
  * The @platformatic/kafka client for kstreams: `new KafkaStreams(topology, config, { client: platformatic() })`.
  * Invalid options throw a ConfigError here; the factory is made when the instance starts.
  */
-export function platformatic (options: PlatformaticOptions = {}): KafkaClient {
+export function platformatic(options: PlatformaticOptions = {}): KafkaClient {
   validatePlatformaticOptions(options)
   return settings => new PlatformaticClientFactory(settings, options)
 }

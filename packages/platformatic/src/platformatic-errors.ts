@@ -32,7 +32,7 @@ const PLT_AUTHENTICATION = 'PLT_KFK_AUTHENTICATION'
 const PLT_UNSUPPORTED_API = 'PLT_KFK_UNSUPPORTED_API'
 
 /** `error` and everything it wraps (`cause`, an aggregate's `errors`), depth first, outermost first. */
-function flatten (error: unknown, out: ErrorLike[] = [], depth = 0): ErrorLike[] {
+function flatten(error: unknown, out: ErrorLike[] = [], depth = 0): ErrorLike[] {
   if (error === null || typeof error !== 'object' || depth > 8 || out.includes(error as ErrorLike)) return out
   const e = error as ErrorLike
   out.push(e)
@@ -42,7 +42,10 @@ function flatten (error: unknown, out: ErrorLike[] = [], depth = 0): ErrorLike[]
 }
 
 /** Kafka's name for what went wrong, with the code and retriable flag where Kafka's table does not give them. */
-export function describePlatformaticError (error: unknown, phase: FailurePhase = 'request'): { errorName: string, errorCode?: number, retriable?: boolean } {
+export function describePlatformaticError(
+  error: unknown,
+  phase: FailurePhase = 'request'
+): { errorName: string; errorCode?: number; retriable?: boolean } {
   const errors = flatten(error)
   // A broker's answer names the error exactly: the first protocol error wins.
   for (const e of errors) {
@@ -62,12 +65,12 @@ export function describePlatformaticError (error: unknown, phase: FailurePhase =
 }
 
 /** The error a port rejects with: a KafkaRequestError for anything the client threw, StreamsErrors unchanged. */
-export function toKafkaRequestError (error: unknown, what: string, phase: FailurePhase = 'request'): StreamsError {
+export function toKafkaRequestError(error: unknown, what: string, phase: FailurePhase = 'request'): StreamsError {
   return error instanceof StreamsError ? error : fromPlatformaticError(error, what, phase)
 }
 
 /** `error` (a platformatic error, or anything else a client call threw) as a KafkaRequestError. */
-export function fromPlatformaticError (error: unknown, what: string, phase: FailurePhase = 'request'): KafkaRequestError {
+export function fromPlatformaticError(error: unknown, what: string, phase: FailurePhase = 'request'): KafkaRequestError {
   const { errorName, errorCode, retriable } = describePlatformaticError(error, phase)
   return new KafkaRequestError(errorName, `${what} failed: ${messageOf(error)}`, {
     cause: error,
@@ -81,7 +84,7 @@ export function fromPlatformaticError (error: unknown, what: string, phase: Fail
  * as core's table names it, else as Kafka's full table (platformatic's copy) does, with its
  * retriable flag; KAFKA_ERROR_<code> for a code neither knows.
  */
-export function fromErrorCode (code: number, what: string, serverMessage?: string | null): KafkaRequestError {
+export function fromErrorCode(code: number, what: string, serverMessage?: string | null): KafkaRequestError {
   const detail = serverMessage === undefined || serverMessage === null || serverMessage === '' ? '' : `: ${serverMessage}`
   const message = `${what} failed with error code ${code}${detail}`
   const name = kafkaErrorName(code)
@@ -92,7 +95,7 @@ export function fromErrorCode (code: number, what: string, serverMessage?: strin
 }
 
 /** The message of `error`, with the first protocol error's message where the outer one only says "Received response with error". */
-function messageOf (error: unknown): string {
+function messageOf(error: unknown): string {
   const all = flatten(error)
   const outer = error instanceof Error ? error.message : String(error)
   const protocol = all.find(e => typeof e.apiId === 'string' && e.apiCode !== 0)

@@ -8,7 +8,16 @@
  */
 import { fetchV12, listOffsetsV9 } from '@platformatic/kafka'
 import {
-  KafkaRequestError, tpKey, type FetchedBatch, type FetchPort, type FetchRequest, type IsolationLevel, type Logger, type PartitionError, type TopicPartition, groupByTopic
+  KafkaRequestError,
+  tpKey,
+  type FetchedBatch,
+  type FetchPort,
+  type FetchRequest,
+  type IsolationLevel,
+  type Logger,
+  type PartitionError,
+  type TopicPartition,
+  groupByTopic
 } from '@kstreams/core'
 import { BrokerConnections } from './broker-connections.js'
 import { toFetchedBatch } from './fetched-batches.js'
@@ -28,10 +37,15 @@ const NO_SESSION_EPOCH = -1
 
 /** Partition errors after which the cached leader of the partition is likely wrong. */
 const STALE_LEADER_ERRORS: ReadonlySet<string> = new Set([
-  'NOT_LEADER_OR_FOLLOWER', 'LEADER_NOT_AVAILABLE', 'UNKNOWN_TOPIC_OR_PARTITION', 'FENCED_LEADER_EPOCH', 'UNKNOWN_LEADER_EPOCH', 'REPLICA_NOT_AVAILABLE'
+  'NOT_LEADER_OR_FOLLOWER',
+  'LEADER_NOT_AVAILABLE',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'FENCED_LEADER_EPOCH',
+  'UNKNOWN_LEADER_EPOCH',
+  'REPLICA_NOT_AVAILABLE'
 ])
 
-export const isolationLevelCode = (level: IsolationLevel): number => level === 'READ_COMMITTED' ? READ_COMMITTED : READ_UNCOMMITTED
+export const isolationLevelCode = (level: IsolationLevel): number => (level === 'READ_COMMITTED' ? READ_COMMITTED : READ_UNCOMMITTED)
 
 export class PlatformaticFetcher implements FetchPort {
   readonly #connections: BrokerConnections
@@ -39,19 +53,27 @@ export class PlatformaticFetcher implements FetchPort {
   readonly #clientId: string
   readonly #logger: Logger
 
-  constructor (options: { config: PlatformaticClientConfig, clientId: string }) {
+  constructor(options: { config: PlatformaticClientConfig; clientId: string }) {
     this.#clientId = options.clientId
     this.#logger = options.config.logger
-    this.#connections = new BrokerConnections({ clientId: options.clientId, bootstrap: options.config.bootstrap, connection: options.config.connectionOptions() })
-    this.#leaders = new PartitionLeaders({ connections: this.#connections, clock: options.config.clock, maxAgeMs: options.config.metadataMaxAgeMs })
+    this.#connections = new BrokerConnections({
+      clientId: options.clientId,
+      bootstrap: options.config.bootstrap,
+      connection: options.config.connectionOptions()
+    })
+    this.#leaders = new PartitionLeaders({
+      connections: this.#connections,
+      clock: options.config.clock,
+      maxAgeMs: options.config.metadataMaxAgeMs
+    })
   }
 
-  async leaders (partitions: readonly TopicPartition[], refresh: boolean): Promise<Map<string, number>> {
+  async leaders(partitions: readonly TopicPartition[], refresh: boolean): Promise<Map<string, number>> {
     if (partitions.length === 0) return new Map()
     return await this.#leaders.leaders(partitions, refresh)
   }
 
-  async fetch (request: FetchRequest): Promise<Array<FetchedBatch | PartitionError>> {
+  async fetch(request: FetchRequest): Promise<Array<FetchedBatch | PartitionError>> {
     const what = `Fetch from node ${request.node} (client ${this.#clientId})`
     if (request.partitions.length === 0) return []
     const connection = await this.#connections.node(request.node, what)
@@ -59,45 +81,74 @@ export class PlatformaticFetcher implements FetchPort {
     const readCommitted = request.isolationLevel === 'READ_COMMITTED'
     const topics = groupByTopic(request.partitions).map(({ topic, items }) => ({
       topicId: topic,
-      partitions: items.map(p => ({ partition: p.partition, currentLeaderEpoch: -1, fetchOffset: BigInt(p.offset), lastFetchedEpoch: -1, partitionMaxBytes: request.maxPartitionBytes }))
+      partitions: items.map(p => ({
+        partition: p.partition,
+        currentLeaderEpoch: -1,
+        fetchOffset: BigInt(p.offset),
+        lastFetchedEpoch: -1,
+        partitionMaxBytes: request.maxPartitionBytes
+      }))
     }))
-    const response = await this.#connections.request(connection, fetchV12.api, [
-      request.maxWaitMs, 1, request.maxBytes, isolationLevelCode(request.isolationLevel), NO_SESSION_ID, NO_SESSION_EPOCH, topics, [], ''
-    ], what)
+    const response = await this.#connections.request(
+      connection,
+      fetchV12.api,
+      [request.maxWaitMs, 1, request.maxBytes, isolationLevelCode(request.isolationLevel), NO_SESSION_ID, NO_SESSION_EPOCH, topics, [], ''],
+      what
+    )
     if (response.errorCode !== 0) throw fromErrorCode(response.errorCode, what)
     const result: Array<FetchedBatch | PartitionError> = []
     for (const { topicId: topic, partitions } of response.responses) {
       for (const data of partitions) {
         const offset = offsets.get(tpKey(topic, data.partitionIndex))
         if (offset === undefined) continue
-        result.push(data.errorCode === 0
-          ? toFetchedBatch(topic, offset, data, readCommitted)
-          : this.#partitionError(topic, data.partitionIndex, offset, data.errorCode))
+        result.push(
+          data.errorCode === 0
+            ? toFetchedBatch(topic, offset, data, readCommitted)
+            : this.#partitionError(topic, data.partitionIndex, offset, data.errorCode)
+        )
       }
     }
     return result
   }
 
-  async listOffsets (partitions: readonly TopicPartition[], spec: 'earliest' | 'latest', isolationLevel: IsolationLevel): Promise<Map<string, number>> {
+  async listOffsets(
+    partitions: readonly TopicPartition[],
+    spec: 'earliest' | 'latest',
+    isolationLevel: IsolationLevel
+  ): Promise<Map<string, number>> {
     const answered = new Map<string, number>()
     if (partitions.length === 0) return answered
     const what = `ListOffsets ${spec} (client ${this.#clientId})`
     const byNode = await leadersOrFail(this.#leaders, partitions, what)
     const timestamp = spec === 'earliest' ? EARLIEST_TIMESTAMP : LATEST_TIMESTAMP
-    await Promise.all([...byNode].map(async ([node, list]) => {
-      const topics = groupByTopic(list).map(({ topic, items }) => ({ name: topic, partitions: items.map(tp => ({ partitionIndex: tp.partition, currentLeaderEpoch: -1, timestamp })) }))
-      const response = await forgettingLeadersOnFailure(this.#leaders, topics, async () =>
-        await this.#connections.request(await this.#connections.node(node, what), listOffsetsV9.api, [CONSUMER_REPLICA, isolationLevelCode(isolationLevel), topics], what))
-      for (const { name, partitions: list } of response.topics) {
-        for (const p of list) {
-          if (p.errorCode !== 0) {
-            this.#leaders.invalidate(name)
-            throw fromErrorCode(p.errorCode, `${what} for ${tpKey(name, p.partitionIndex)}`)
+    await Promise.all(
+      [...byNode].map(async ([node, list]) => {
+        const topics = groupByTopic(list).map(({ topic, items }) => ({
+          name: topic,
+          partitions: items.map(tp => ({ partitionIndex: tp.partition, currentLeaderEpoch: -1, timestamp }))
+        }))
+        const response = await forgettingLeadersOnFailure(
+          this.#leaders,
+          topics,
+          async () =>
+            await this.#connections.request(
+              await this.#connections.node(node, what),
+              listOffsetsV9.api,
+              [CONSUMER_REPLICA, isolationLevelCode(isolationLevel), topics],
+              what
+            )
+        )
+        for (const { name, partitions: list } of response.topics) {
+          for (const p of list) {
+            if (p.errorCode !== 0) {
+              this.#leaders.invalidate(name)
+              throw fromErrorCode(p.errorCode, `${what} for ${tpKey(name, p.partitionIndex)}`)
+            }
+            answered.set(tpKey(name, p.partitionIndex), Number(p.offset))
           }
-          answered.set(tpKey(name, p.partitionIndex), Number(p.offset))
         }
-      }
-    }))
+      })
+    )
     // In the order asked for, whatever order the leaders answered in.
     const result = new Map<string, number>()
     for (const { topic, partition } of partitions) {
@@ -108,12 +159,12 @@ export class PlatformaticFetcher implements FetchPort {
     return result
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     this.#leaders.clear()
     await this.#connections.close()
   }
 
-  #partitionError (topic: string, partition: number, offset: number, errorCode: number): PartitionError {
+  #partitionError(topic: string, partition: number, offset: number, errorCode: number): PartitionError {
     const error = fromErrorCode(errorCode, `Fetch of ${tpKey(topic, partition)} at offset ${offset} (client ${this.#clientId})`)
     if (STALE_LEADER_ERRORS.has(error.errorName)) {
       this.#logger.debug(`${error.message}; forgetting the leaders of ${topic}`)
@@ -128,7 +179,11 @@ export class PlatformaticFetcher implements FetchPort {
  * A request to a partition leader; when it fails as a whole (the broker went away, a timeout), the
  * cached leaders of its topics are forgotten, so the retry asks the metadata where they are now.
  */
-export async function forgettingLeadersOnFailure<T> (leaders: PartitionLeaders, topics: ReadonlyArray<{ readonly name: string }>, request: () => Promise<T>): Promise<T> {
+export async function forgettingLeadersOnFailure<T>(
+  leaders: PartitionLeaders,
+  topics: ReadonlyArray<{ readonly name: string }>,
+  request: () => Promise<T>
+): Promise<T> {
   try {
     return await request()
   } catch (error) {
@@ -137,16 +192,21 @@ export async function forgettingLeadersOnFailure<T> (leaders: PartitionLeaders, 
   }
 }
 
-export async function leadersOrFail (leaders: PartitionLeaders, partitions: readonly TopicPartition[], what: string): Promise<Map<number, TopicPartition[]>> {
+export async function leadersOrFail(
+  leaders: PartitionLeaders,
+  partitions: readonly TopicPartition[],
+  what: string
+): Promise<Map<number, TopicPartition[]>> {
   let found = await leaders.leaders(partitions, false)
   const missing = partitions.filter(tp => !found.has(tpKey(tp.topic, tp.partition)))
-  if (missing.length > 0) found = new Map([...found, ...await leaders.leaders(missing, true)])
+  if (missing.length > 0) found = new Map([...found, ...(await leaders.leaders(missing, true))])
   const byNode = new Map<number, TopicPartition[]>()
   for (const tp of partitions) {
     const node = found.get(tpKey(tp.topic, tp.partition))
-    if (node === undefined) throw new KafkaRequestError(leaders.missingReason(tp), `${what} failed: no leader for ${tpKey(tp.topic, tp.partition)}`)
+    if (node === undefined)
+      throw new KafkaRequestError(leaders.missingReason(tp), `${what} failed: no leader for ${tpKey(tp.topic, tp.partition)}`)
     let list = byNode.get(node)
-    if (list === undefined) byNode.set(node, list = [])
+    if (list === undefined) byNode.set(node, (list = []))
     list.push(tp)
   }
   return byNode

@@ -11,7 +11,17 @@
  */
 import { heartbeatV4, joinGroupV9, leaveGroupV5, offsetCommitV9, syncGroupV5, type Connection } from '@platformatic/kafka'
 import {
-  tpKey, type CommittedOffset, type GroupCoordinatorPort, type GroupGeneration, type JoinGroupRequest, type JoinGroupResponse, type Logger, type SyncGroupRequest, type TopicPartition, type TopicPartitionOffset, groupByTopic
+  tpKey,
+  type CommittedOffset,
+  type GroupCoordinatorPort,
+  type GroupGeneration,
+  type JoinGroupRequest,
+  type JoinGroupResponse,
+  type Logger,
+  type SyncGroupRequest,
+  type TopicPartition,
+  type TopicPartitionOffset,
+  groupByTopic
 } from '@kstreams/core'
 import { BrokerConnections } from './broker-connections.js'
 import { CoordinatorLookup } from './coordinator-lookup.js'
@@ -32,9 +42,9 @@ export class PlatformaticGroupCoordinator implements GroupCoordinatorPort {
   readonly #connections: BrokerConnections
   readonly #coordinator: CoordinatorLookup
   /** JoinGroup/SyncGroup connections, made for the largest rebalance timeout asked for so far. */
-  #rebalance: { connections: BrokerConnections, timeoutMs: number } | undefined
+  #rebalance: { connections: BrokerConnections; timeoutMs: number } | undefined
 
-  constructor (options: { config: PlatformaticClientConfig, groupId: string, clientId: string }) {
+  constructor(options: { config: PlatformaticClientConfig; groupId: string; clientId: string }) {
     this.#config = options.config
     this.#groupId = options.groupId
     this.#clientId = options.clientId
@@ -43,14 +53,25 @@ export class PlatformaticGroupCoordinator implements GroupCoordinatorPort {
     this.#coordinator = new CoordinatorLookup(this.#connections, options.groupId)
   }
 
-  async joinGroup (request: JoinGroupRequest): Promise<JoinGroupResponse> {
+  async joinGroup(request: JoinGroupRequest): Promise<JoinGroupResponse> {
     const connections = await this.#rebalanceConnections(request.rebalanceTimeoutMs + JOIN_TIMEOUT_MARGIN_MS)
     return await this.#request('JoinGroup', connections, async (connection, what) => {
       const send = async (memberId: string): Promise<Awaited<ReturnType<typeof joinGroupV9.api.async>>> =>
-        await connections.request(connection, joinGroupV9.api, [
-          this.#groupId, request.sessionTimeoutMs, request.rebalanceTimeoutMs, memberId, request.groupInstanceId ?? null,
-          request.protocolType, request.protocols.map(p => ({ name: p.name, metadata: p.metadata })), request.reason ?? null
-        ], what)
+        await connections.request(
+          connection,
+          joinGroupV9.api,
+          [
+            this.#groupId,
+            request.sessionTimeoutMs,
+            request.rebalanceTimeoutMs,
+            memberId,
+            request.groupInstanceId ?? null,
+            request.protocolType,
+            request.protocols.map(p => ({ name: p.name, metadata: p.metadata })),
+            request.reason ?? null
+          ],
+          what
+        )
       let response = await send(request.memberId)
       // KIP-394: a first join is answered with the member id to join with.
       if (response.errorCode === MEMBER_ID_REQUIRED && response.memberId !== '') response = await send(response.memberId)
@@ -60,49 +81,97 @@ export class PlatformaticGroupCoordinator implements GroupCoordinatorPort {
         protocolName: response.protocolName ?? '',
         leaderId: response.leader,
         memberId: response.memberId,
-        members: response.members.map(m => ({ memberId: m.memberId, groupInstanceId: m.groupInstanceId ?? undefined, metadata: copy(m.metadata) }))
+        members: response.members.map(m => ({
+          memberId: m.memberId,
+          groupInstanceId: m.groupInstanceId ?? undefined,
+          metadata: copy(m.metadata)
+        }))
       }
     })
   }
 
-  async syncGroup (request: SyncGroupRequest): Promise<Buffer> {
+  async syncGroup(request: SyncGroupRequest): Promise<Buffer> {
     const connections = await this.#rebalanceConnections(this.#rebalance?.timeoutMs ?? this.#config.requestTimeoutMs)
     return await this.#request('SyncGroup', connections, async (connection, what) => {
-      const response = await connections.request(connection, syncGroupV5.api, [
-        this.#groupId, request.generationId, request.memberId, request.groupInstanceId ?? null, request.protocolType, request.protocolName,
-        request.assignments.map(a => ({ memberId: a.memberId, assignment: a.assignment }))
-      ], what)
+      const response = await connections.request(
+        connection,
+        syncGroupV5.api,
+        [
+          this.#groupId,
+          request.generationId,
+          request.memberId,
+          request.groupInstanceId ?? null,
+          request.protocolType,
+          request.protocolName,
+          request.assignments.map(a => ({ memberId: a.memberId, assignment: a.assignment }))
+        ],
+        what
+      )
       if (response.errorCode !== 0) throw fromErrorCode(response.errorCode, what)
       return copy(response.assignment)
     })
   }
 
-  async heartbeat (generation: GroupGeneration): Promise<void> {
+  async heartbeat(generation: GroupGeneration): Promise<void> {
     await this.#request('Heartbeat', this.#connections, async (connection, what) => {
-      const response = await this.#connections.request(connection, heartbeatV4.api, [this.#groupId, generation.generationId, generation.memberId, generation.groupInstanceId ?? null], what)
+      const response = await this.#connections.request(
+        connection,
+        heartbeatV4.api,
+        [this.#groupId, generation.generationId, generation.memberId, generation.groupInstanceId ?? null],
+        what
+      )
       if (response.errorCode !== 0) throw fromErrorCode(response.errorCode, what)
     })
   }
 
-  async leaveGroup (member: { readonly memberId: string, readonly groupInstanceId?: string | undefined, readonly reason?: string | undefined }): Promise<void> {
+  async leaveGroup(member: {
+    readonly memberId: string
+    readonly groupInstanceId?: string | undefined
+    readonly reason?: string | undefined
+  }): Promise<void> {
     await this.#request('LeaveGroup', this.#connections, async (connection, what) => {
-      const response = await this.#connections.request(connection, leaveGroupV5.api, [this.#groupId, [{
-        memberId: member.memberId, groupInstanceId: member.groupInstanceId ?? null, reason: member.reason ?? null
-      }]], what)
+      const response = await this.#connections.request(
+        connection,
+        leaveGroupV5.api,
+        [
+          this.#groupId,
+          [
+            {
+              memberId: member.memberId,
+              groupInstanceId: member.groupInstanceId ?? null,
+              reason: member.reason ?? null
+            }
+          ]
+        ],
+        what
+      )
       if (response.errorCode !== 0) throw fromErrorCode(response.errorCode, what)
       const failed = response.members.find(m => m.errorCode !== 0)
       if (failed !== undefined) throw fromErrorCode(failed.errorCode, `${what} of member ${failed.memberId}`)
     })
   }
 
-  async commitOffsets (generation: GroupGeneration, offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>): Promise<void> {
+  async commitOffsets(
+    generation: GroupGeneration,
+    offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>
+  ): Promise<void> {
     if (offsets.length === 0) return
     await this.#request('OffsetCommit', this.#connections, async (connection, what) => {
       const topics = groupByTopic(offsets).map(({ topic, items }) => ({
         name: topic,
-        partitions: items.map(o => ({ partitionIndex: o.partition, committedOffset: BigInt(o.offset), committedLeaderEpoch: -1, committedMetadata: o.metadata ?? null }))
+        partitions: items.map(o => ({
+          partitionIndex: o.partition,
+          committedOffset: BigInt(o.offset),
+          committedLeaderEpoch: -1,
+          committedMetadata: o.metadata ?? null
+        }))
       }))
-      const response = await this.#connections.request(connection, offsetCommitV9.api, [this.#groupId, generation.generationId, generation.memberId, generation.groupInstanceId ?? null, topics], what)
+      const response = await this.#connections.request(
+        connection,
+        offsetCommitV9.api,
+        [this.#groupId, generation.generationId, generation.memberId, generation.groupInstanceId ?? null, topics],
+        what
+      )
       for (const { name, partitions } of response.topics) {
         const failed = partitions.find(p => p.errorCode !== 0)
         if (failed !== undefined) throw fromErrorCode(failed.errorCode, `${what} for ${tpKey(name, failed.partitionIndex)}`)
@@ -110,19 +179,25 @@ export class PlatformaticGroupCoordinator implements GroupCoordinatorPort {
     })
   }
 
-  async fetchCommittedOffsets (partitions: readonly TopicPartition[], options?: { readonly requireStable?: boolean }): Promise<Map<string, CommittedOffset>> {
+  async fetchCommittedOffsets(
+    partitions: readonly TopicPartition[],
+    options?: { readonly requireStable?: boolean }
+  ): Promise<Map<string, CommittedOffset>> {
     if (partitions.length === 0) return new Map()
-    return await this.#request('OffsetFetch', this.#connections, async connection =>
-      await fetchGroupOffsets(this.#connections, connection, this.#groupId, partitions, options?.requireStable === true))
+    return await this.#request(
+      'OffsetFetch',
+      this.#connections,
+      async connection => await fetchGroupOffsets(this.#connections, connection, this.#groupId, partitions, options?.requireStable === true)
+    )
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     const rebalance = this.#rebalance
     this.#rebalance = undefined
     await Promise.all([this.#connections.close(), rebalance?.connections.close()])
   }
 
-  async #request<T> (api: string, connections: BrokerConnections, send: (coordinator: Connection, what: string) => Promise<T>): Promise<T> {
+  async #request<T>(api: string, connections: BrokerConnections, send: (coordinator: Connection, what: string) => Promise<T>): Promise<T> {
     const what = `${api} of group ${this.#groupId} (client ${this.#clientId})`
     try {
       return await send(await this.#coordinator.connection(what, connections), what)
@@ -132,7 +207,7 @@ export class PlatformaticGroupCoordinator implements GroupCoordinatorPort {
     }
   }
 
-  async #rebalanceConnections (timeoutMs: number): Promise<BrokerConnections> {
+  async #rebalanceConnections(timeoutMs: number): Promise<BrokerConnections> {
     const current = this.#rebalance
     if (current !== undefined && current.timeoutMs >= timeoutMs) return current.connections
     // Fails with ILLEGAL_STATE once the port is closed.
@@ -146,12 +221,16 @@ export class PlatformaticGroupCoordinator implements GroupCoordinatorPort {
     return this.#rebalance.connections
   }
 
-  #newConnections (requestTimeoutMs: number): BrokerConnections {
-    return new BrokerConnections({ clientId: this.#clientId, bootstrap: this.#config.bootstrap, connection: this.#config.connectionOptions(requestTimeoutMs) })
+  #newConnections(requestTimeoutMs: number): BrokerConnections {
+    return new BrokerConnections({
+      clientId: this.#clientId,
+      bootstrap: this.#config.bootstrap,
+      connection: this.#config.connectionOptions(requestTimeoutMs)
+    })
   }
 }
 
 /** The bytes out of the response buffer they were decoded from (which they would otherwise keep alive). */
-function copy (bytes: Buffer | null | undefined): Buffer {
+function copy(bytes: Buffer | null | undefined): Buffer {
   return bytes === null || bytes === undefined || bytes.length === 0 ? EMPTY : Buffer.from(bytes)
 }

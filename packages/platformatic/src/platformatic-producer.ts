@@ -10,7 +10,13 @@
  */
 import { Producer } from '@platformatic/kafka'
 import {
-  IllegalStateError, KafkaRequestError, tpKey, type ProducedRecord, type ProducerPort, type SendResult, SerialExecutor
+  IllegalStateError,
+  KafkaRequestError,
+  tpKey,
+  type ProducedRecord,
+  type ProducerPort,
+  type SendResult,
+  SerialExecutor
 } from '@kstreams/core'
 import { BrokerConnections } from './broker-connections.js'
 import { viaCallback } from './callbacks.js'
@@ -34,7 +40,7 @@ export class PlatformaticProducer implements ProducerPort {
   #closed = false
   readonly transactions?: ProducerPort['transactions']
 
-  constructor (options: { config: PlatformaticClientConfig, clientId: string, transactionalId: string | undefined }) {
+  constructor(options: { config: PlatformaticClientConfig; clientId: string; transactionalId: string | undefined }) {
     const { config, transactionalId } = options
     this.#clientId = options.clientId
     const connection = config.connectionOptions()
@@ -58,20 +64,46 @@ export class PlatformaticProducer implements ProducerPort {
     this.#connections = new BrokerConnections({ clientId: options.clientId, bootstrap: config.bootstrap, connection })
     if (transactionalId !== undefined) {
       const steps = new ProducerTransactions({
-        producer: this.#producer, transactionalId, clientId: options.clientId, connections: this.#connections, logger: config.logger, clock: config.clock, initTimeoutMs: config.requestTimeoutMs
+        producer: this.#producer,
+        transactionalId,
+        clientId: options.clientId,
+        connections: this.#connections,
+        logger: config.logger,
+        clock: config.clock,
+        initTimeoutMs: config.requestTimeoutMs
       })
       this.#transactions = steps
       this.transactions = {
-        init: async () => { await this.#step('init', async () => { await steps.init() }) },
-        begin: async () => { await this.#step('begin', async () => { await steps.begin() }) },
-        sendOffsets: async (groupId, generation, offsets) => { await this.#step('sendOffsets', async () => { await steps.sendOffsets(groupId, generation, offsets) }) },
-        commit: async () => { await this.#step('commit', async () => { await steps.end('commit') }) },
-        abort: async () => { await this.#step('abort', async () => { await steps.end('abort') }) }
+        init: async () => {
+          await this.#step('init', async () => {
+            await steps.init()
+          })
+        },
+        begin: async () => {
+          await this.#step('begin', async () => {
+            await steps.begin()
+          })
+        },
+        sendOffsets: async (groupId, generation, offsets) => {
+          await this.#step('sendOffsets', async () => {
+            await steps.sendOffsets(groupId, generation, offsets)
+          })
+        },
+        commit: async () => {
+          await this.#step('commit', async () => {
+            await steps.end('commit')
+          })
+        },
+        abort: async () => {
+          await this.#step('abort', async () => {
+            await steps.end('abort')
+          })
+        }
       }
     }
   }
 
-  async send (records: readonly ProducedRecord[]): Promise<SendResult> {
+  async send(records: readonly ProducedRecord[]): Promise<SendResult> {
     return await this.#step('send', async () => {
       const result: SendResult = new Map()
       if (records.length === 0) return result
@@ -102,17 +134,20 @@ export class PlatformaticProducer implements ProducerPort {
         if (count !== undefined) result.set(key, Number(offset) + count - 1)
       }
       const missing = [...counts.keys()].filter(key => !result.has(key))
-      if (missing.length > 0) throw new KafkaRequestError('UNKNOWN_TOPIC_OR_PARTITION', `${what} failed: no acknowledgement for ${missing.join(', ')}`)
+      if (missing.length > 0)
+        throw new KafkaRequestError('UNKNOWN_TOPIC_OR_PARTITION', `${what} failed: no acknowledgement for ${missing.join(', ')}`)
       return result
     })
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     if (this.#closed) return
     this.#closed = true
     await this.#executor.idle()
     try {
-      await viaCallback(cb => { this.#producer.close(cb) })
+      await viaCallback(cb => {
+        this.#producer.close(cb)
+      })
     } catch (error) {
       throw toKafkaRequestError(error, `Closing producer ${this.#clientId}`)
     } finally {
@@ -124,26 +159,32 @@ export class PlatformaticProducer implements ProducerPort {
    * Refuses records for topics or partitions the cluster does not have (platformatic would wrap
    * the partition around); the metadata is reloaded once before a partition is refused.
    */
-  async #checkPartitions (records: readonly ProducedRecord[], what: string): Promise<void> {
+  async #checkPartitions(records: readonly ProducedRecord[], what: string): Promise<void> {
     const topics = [...new Set(records.map(r => r.topic))]
     for (const forceUpdate of [false, true]) {
       let metadata
       try {
-        metadata = await viaCallback<Awaited<ReturnType<ClientProducer['metadata']>>>(cb => { this.#producer.metadata({ topics, forceUpdate }, cb) })
+        metadata = await viaCallback<Awaited<ReturnType<ClientProducer['metadata']>>>(cb => {
+          this.#producer.metadata({ topics, forceUpdate }, cb)
+        })
       } catch (error) {
-        if (error instanceof Error && UNKNOWN_TOPIC.test(error.message)) throw new KafkaRequestError('UNKNOWN_TOPIC_OR_PARTITION', `${what} failed: ${error.message}`, { cause: error })
+        if (error instanceof Error && UNKNOWN_TOPIC.test(error.message))
+          throw new KafkaRequestError('UNKNOWN_TOPIC_OR_PARTITION', `${what} failed: ${error.message}`, { cause: error })
         throw toKafkaRequestError(error, `${what} (Metadata)`)
       }
       const countOf = (topic: string): number => metadata.topics.get(topic)?.partitionsCount ?? 0
       const bad = records.find(r => !Number.isInteger(r.partition) || r.partition < 0 || r.partition >= countOf(r.topic))
       if (bad === undefined) return
       if (forceUpdate) {
-        throw new KafkaRequestError('UNKNOWN_TOPIC_OR_PARTITION', `${what} failed: ${tpKey(bad.topic, bad.partition)} does not exist (${bad.topic} has ${countOf(bad.topic)} partitions)`)
+        throw new KafkaRequestError(
+          'UNKNOWN_TOPIC_OR_PARTITION',
+          `${what} failed: ${tpKey(bad.topic, bad.partition)} does not exist (${bad.topic} has ${countOf(bad.topic)} partitions)`
+        )
       }
     }
   }
 
-  async #step<T> (what: string, run: () => Promise<T>): Promise<T> {
+  async #step<T>(what: string, run: () => Promise<T>): Promise<T> {
     if (this.#closed) throw new IllegalStateError(`${what}() on closed producer ${this.#clientId}`)
     return await this.#executor.run(run)
   }

@@ -20,7 +20,15 @@
  */
 import { txnOffsetCommitV4, type Consumer, type Producer } from '@platformatic/kafka'
 import {
-  IllegalStateError, KafkaRequestError, isKafkaError, tpKey, type Clock, type GroupGeneration, type Logger, type TopicPartitionOffset, groupByTopic
+  IllegalStateError,
+  KafkaRequestError,
+  isKafkaError,
+  tpKey,
+  type Clock,
+  type GroupGeneration,
+  type Logger,
+  type TopicPartitionOffset,
+  groupByTopic
 } from '@kstreams/core'
 import type { BrokerConnections } from './broker-connections.js'
 import { viaCallback } from './callbacks.js'
@@ -55,7 +63,15 @@ export class ProducerTransactions {
   /** Whether the open transaction may hold anything at the coordinator (a send or sendOffsets was tried). */
   #touched = false
 
-  constructor (options: { producer: PlatformaticProducer, transactionalId: string, clientId: string, connections: BrokerConnections, logger: Logger, clock: Clock, initTimeoutMs: number }) {
+  constructor(options: {
+    producer: PlatformaticProducer
+    transactionalId: string
+    clientId: string
+    connections: BrokerConnections
+    logger: Logger
+    clock: Clock
+    initTimeoutMs: number
+  }) {
     this.#producer = options.producer
     this.#transactionalId = options.transactionalId
     this.#clientId = options.clientId
@@ -66,38 +82,47 @@ export class ProducerTransactions {
   }
 
   /** The open transaction, for sends; throws when there is none or it can only be aborted. */
-  sending (): PlatformaticTransaction {
+  sending(): PlatformaticTransaction {
     this.#requireUsable('send')
     if (this.#abortOnly !== undefined) throw this.#abortOnlyError('send', this.#abortOnly)
     return this.#requireTransaction('send')
   }
 
   /** A send into the open transaction is about to go out (AddPartitionsToTxn, then Produce). */
-  touch (): void {
+  touch(): void {
     this.#touched = true
   }
 
   /** Records a failed step: fatal for fencing, abort-only otherwise. */
-  failed (error: KafkaRequestError): void {
+  failed(error: KafkaRequestError): void {
     if (isKafkaError(error, ...FATAL)) this.#fatal ??= error
     else if (this.#transaction !== undefined) this.#abortOnly ??= error
   }
 
-  async init (): Promise<void> {
+  async init(): Promise<void> {
     this.#requireUsable('init')
     if (this.#initialised) return
     const deadline = this.#clock.milliseconds() + this.#initTimeoutMs
     for (;;) {
       try {
-        const transaction = await viaCallback<PlatformaticTransaction>(cb => { this.#producer.beginTransaction({ producerId: -1n, producerEpoch: -1 }, cb) })
-        await viaCallback(cb => { transaction.cancel(cb) })
+        const transaction = await viaCallback<PlatformaticTransaction>(cb => {
+          this.#producer.beginTransaction({ producerId: -1n, producerEpoch: -1 }, cb)
+        })
+        await viaCallback(cb => {
+          transaction.cancel(cb)
+        })
         this.#initialised = true
         return
       } catch (error) {
         await this.#dropFailedBegin()
-        const mapped = toKafkaRequestError(error, `InitProducerId of transactional id ${this.#transactionalId} (producer ${this.#clientId})`)
+        const mapped = toKafkaRequestError(
+          error,
+          `InitProducerId of transactional id ${this.#transactionalId} (producer ${this.#clientId})`
+        )
         if (mapped instanceof KafkaRequestError && mapped.errorName === CONCURRENT_TRANSACTIONS && this.#clock.milliseconds() < deadline) {
-          this.#logger.debug(`Producer ${this.#clientId}: an earlier transaction of ${this.#transactionalId} is still completing; retrying InitProducerId`)
+          this.#logger.debug(
+            `Producer ${this.#clientId}: an earlier transaction of ${this.#transactionalId} is still completing; retrying InitProducerId`
+          )
           await new Promise(resolve => setTimeout(resolve, INIT_RETRY_MS))
           continue
         }
@@ -107,12 +132,14 @@ export class ProducerTransactions {
     }
   }
 
-  async begin (): Promise<void> {
+  async begin(): Promise<void> {
     this.#requireUsable('begin')
     if (this.#transaction !== undefined) throw new IllegalStateError(`Producer ${this.#clientId}: a transaction is already open`)
     if (!this.#initialised) await this.init()
     try {
-      this.#transaction = await viaCallback<PlatformaticTransaction>(cb => { this.#producer.beginTransaction({ producerId: -1n, producerEpoch: -1 }, cb) })
+      this.#transaction = await viaCallback<PlatformaticTransaction>(cb => {
+        this.#producer.beginTransaction({ producerId: -1n, producerEpoch: -1 }, cb)
+      })
       this.#abortOnly = undefined
       this.#touched = false
     } catch (error) {
@@ -121,7 +148,7 @@ export class ProducerTransactions {
     }
   }
 
-  async sendOffsets (groupId: string, generation: GroupGeneration, offsets: OffsetsWithMetadata): Promise<void> {
+  async sendOffsets(groupId: string, generation: GroupGeneration, offsets: OffsetsWithMetadata): Promise<void> {
     this.#requireUsable('sendOffsets')
     if (this.#abortOnly !== undefined) throw this.#abortOnlyError('sendOffsets', this.#abortOnly)
     const transaction = this.#requireTransaction('sendOffsets')
@@ -130,22 +157,30 @@ export class ProducerTransactions {
     const what = `Sending offsets of group ${groupId} in a transaction of producer ${this.#clientId}`
     try {
       // AddOffsetsToTxn: platformatic reads only the group id of the "consumer".
-      await viaCallback(cb => { transaction.addConsumer({ groupId } as unknown as Consumer<Buffer, Buffer, Buffer, Buffer>, cb) })
+      await viaCallback(cb => {
+        transaction.addConsumer({ groupId } as unknown as Consumer<Buffer, Buffer, Buffer, Buffer>, cb)
+      })
       await this.#txnOffsetCommit(groupId, generation, offsets, what)
     } catch (error) {
       throw this.#failure(error, what)
     }
   }
 
-  async end (how: 'commit' | 'abort'): Promise<void> {
+  async end(how: 'commit' | 'abort'): Promise<void> {
     this.#requireUsable(how)
     if (how === 'commit' && this.#abortOnly !== undefined) throw this.#abortOnlyError('commit', this.#abortOnly)
     const transaction = this.#requireTransaction(how)
     try {
       // A coordinator answers EndTxn of a transaction it never saw with INVALID_TXN_STATE: one
       // that holds nothing ends here, as Java's producer ends it.
-      if (this.#touched) await viaCallback(cb => { how === 'commit' ? transaction.commit(cb) : transaction.abort(cb) })
-      else await viaCallback(cb => { transaction.cancel(cb) })
+      if (this.#touched)
+        await viaCallback(cb => {
+          how === 'commit' ? transaction.commit(cb) : transaction.abort(cb)
+        })
+      else
+        await viaCallback(cb => {
+          transaction.cancel(cb)
+        })
     } catch (error) {
       throw this.#failure(error, `Transaction ${how} of producer ${this.#clientId}`)
     }
@@ -153,24 +188,42 @@ export class ProducerTransactions {
     this.#abortOnly = undefined
   }
 
-  async #txnOffsetCommit (groupId: string, generation: GroupGeneration, offsets: OffsetsWithMetadata, what: string): Promise<void> {
+  async #txnOffsetCommit(groupId: string, generation: GroupGeneration, offsets: OffsetsWithMetadata, what: string): Promise<void> {
     const producerId = this.#producer.producerId
     const producerEpoch = this.#producer.producerEpoch
     if (producerId === undefined || producerEpoch === undefined) throw new IllegalStateError(`${what}: the producer has no producer id`)
     let coordinator = this.#coordinators.get(groupId)
-    if (coordinator === undefined) this.#coordinators.set(groupId, coordinator = new CoordinatorLookup(this.#connections, groupId))
+    if (coordinator === undefined) this.#coordinators.set(groupId, (coordinator = new CoordinatorLookup(this.#connections, groupId)))
     const topics = groupByTopic(offsets).map(({ topic, items }) => ({
       name: topic,
-      partitions: items.map(o => ({ partitionIndex: o.partition, committedOffset: BigInt(o.offset), committedLeaderEpoch: -1, committedMetadata: o.metadata ?? null }))
+      partitions: items.map(o => ({
+        partitionIndex: o.partition,
+        committedOffset: BigInt(o.offset),
+        committedLeaderEpoch: -1,
+        committedMetadata: o.metadata ?? null
+      }))
     }))
     try {
       const connection = await coordinator.connection(what)
-      const response = await this.#connections.request(connection, txnOffsetCommitV4.api, [
-        this.#transactionalId, groupId, producerId, producerEpoch, generation.generationId, generation.memberId, generation.groupInstanceId ?? null, topics
-      ], `${what} (TxnOffsetCommit)`)
+      const response = await this.#connections.request(
+        connection,
+        txnOffsetCommitV4.api,
+        [
+          this.#transactionalId,
+          groupId,
+          producerId,
+          producerEpoch,
+          generation.generationId,
+          generation.memberId,
+          generation.groupInstanceId ?? null,
+          topics
+        ],
+        `${what} (TxnOffsetCommit)`
+      )
       for (const { name, partitions } of response.topics) {
         const failed = partitions.find(p => p.errorCode !== 0)
-        if (failed !== undefined) throw fromErrorCode(failed.errorCode, `${what} (TxnOffsetCommit of ${tpKey(name, failed.partitionIndex)})`)
+        if (failed !== undefined)
+          throw fromErrorCode(failed.errorCode, `${what} (TxnOffsetCommit of ${tpKey(name, failed.partitionIndex)})`)
       }
     } catch (error) {
       coordinator.forgetAfter(error)
@@ -179,29 +232,39 @@ export class ProducerTransactions {
   }
 
   /** platformatic keeps a transaction whose begin failed as the producer's open one; it is dropped (locally) here. */
-  async #dropFailedBegin (): Promise<void> {
+  async #dropFailedBegin(): Promise<void> {
     const stale = this.#producer.transaction
-    if (stale !== undefined && stale !== this.#transaction) await viaCallback(cb => { stale.cancel(cb) }).catch(() => undefined)
+    if (stale !== undefined && stale !== this.#transaction)
+      await viaCallback(cb => {
+        stale.cancel(cb)
+      }).catch(() => undefined)
   }
 
-  #failure (error: unknown, what: string): Error {
+  #failure(error: unknown, what: string): Error {
     const mapped = toKafkaRequestError(error, what)
     if (mapped instanceof KafkaRequestError) this.failed(mapped)
     return mapped
   }
 
-  #requireTransaction (what: string): PlatformaticTransaction {
+  #requireTransaction(what: string): PlatformaticTransaction {
     if (this.#transaction === undefined) throw new IllegalStateError(`Producer ${this.#clientId}: ${what}() without an open transaction`)
     return this.#transaction
   }
 
-  #requireUsable (what: string): void {
+  #requireUsable(what: string): void {
     const fatal = this.#fatal
     if (fatal === undefined) return
-    throw new KafkaRequestError(fatal.errorName, `${what}() on producer ${this.#clientId} (transactional id ${this.#transactionalId}), which was fenced earlier and must be closed`, { cause: fatal })
+    throw new KafkaRequestError(
+      fatal.errorName,
+      `${what}() on producer ${this.#clientId} (transactional id ${this.#transactionalId}), which was fenced earlier and must be closed`,
+      { cause: fatal }
+    )
   }
 
-  #abortOnlyError (what: string, cause: KafkaRequestError): IllegalStateError {
-    return new IllegalStateError(`Producer ${this.#clientId}: ${what}() after a failed step of this transaction (${cause.errorName}); only abort() is left`, { cause })
+  #abortOnlyError(what: string, cause: KafkaRequestError): IllegalStateError {
+    return new IllegalStateError(
+      `Producer ${this.#clientId}: ${what}() after a failed step of this transaction (${cause.errorName}); only abort() is left`,
+      { cause }
+    )
   }
 }

@@ -9,13 +9,13 @@ import type { Headers, ProducedRecord } from '@kstreams/core'
 
 export type PlatformaticMessage = MessageToProduce<Buffer, Buffer, Buffer, Buffer>
 
-export function toHeaderMap (headers: Headers): Map<Buffer, Buffer> {
+export function toHeaderMap(headers: Headers): Map<Buffer, Buffer> {
   const map = new Map<Buffer, Buffer>()
   for (const { key, value } of headers) map.set(Buffer.from(key, 'utf8'), value as Buffer)
   return map
 }
 
-export function toMessage (record: ProducedRecord): PlatformaticMessage {
+export function toMessage(record: ProducedRecord): PlatformaticMessage {
   return {
     topic: record.topic,
     partition: record.partition,

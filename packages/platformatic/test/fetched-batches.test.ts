@@ -16,7 +16,11 @@ const TRANSACTIONAL = 0x10
 const CONTROL = 0x20
 const LOG_APPEND_TIME = 0x08
 
-function batch (firstOffset: number, values: string[], options: { producerId?: number, attributes?: number, firstTimestamp?: number, maxTimestamp?: number } = {}): Batch {
+function batch(
+  firstOffset: number,
+  values: string[],
+  options: { producerId?: number; attributes?: number; firstTimestamp?: number; maxTimestamp?: number } = {}
+): Batch {
   return {
     firstOffset: BigInt(firstOffset),
     length: 0,
@@ -30,11 +34,19 @@ function batch (firstOffset: number, values: string[], options: { producerId?: n
     producerId: BigInt(options.producerId ?? -1),
     producerEpoch: 0,
     firstSequence: 0,
-    records: values.map((v, i) => ({ length: 0, attributes: 0, timestampDelta: BigInt(i), offsetDelta: i, key: null, value: Buffer.from(v), headers: [[Buffer.from('h'), null]] }))
+    records: values.map((v, i) => ({
+      length: 0,
+      attributes: 0,
+      timestampDelta: BigInt(i),
+      offsetDelta: i,
+      key: null,
+      value: Buffer.from(v),
+      headers: [[Buffer.from('h'), null]]
+    }))
   }
 }
 
-function marker (offset: number, producerId: number, type: 'abort' | 'commit'): Batch {
+function marker(offset: number, producerId: number, type: 'abort' | 'commit'): Batch {
   const key = Buffer.alloc(4)
   key.writeInt16BE(0, 0)
   key.writeInt16BE(type === 'abort' ? 0 : 1, 2)
@@ -42,7 +54,7 @@ function marker (offset: number, producerId: number, type: 'abort' | 'commit'): 
   return { ...b, records: [{ ...b.records[0]!, key }] }
 }
 
-function partition (records: Batch[], aborted: Array<[producerId: number, firstOffset: number]> = [], hw = 100, lso = 90): Partition {
+function partition(records: Batch[], aborted: Array<[producerId: number, firstOffset: number]> = [], hw = 100, lso = 90): Partition {
   return {
     partitionIndex: 3,
     errorCode: 0,
@@ -59,15 +71,18 @@ const values = (b: ReturnType<typeof toFetchedBatch>): string[] => b.records.map
 const txn = (offset: number, vals: string[], producerId: number): Batch => batch(offset, vals, { producerId, attributes: TRANSACTIONAL })
 
 describe('Fetch answer decoding (fetched-batches)', () => {
-  const answer = partition([
-    txn(0, ['c0', 'c1'], 7), // committed transaction of producer 7
-    txn(2, ['a0', 'a1'], 8), // aborted transaction of producer 8
-    batch(4, ['plain']), // not transactional
-    marker(5, 8, 'abort'),
-    marker(6, 7, 'commit'),
-    txn(7, ['c2'], 8), // a later, committed transaction of producer 8 (its marker comes later)
-    marker(8, 8, 'commit')
-  ], [[8, 2]])
+  const answer = partition(
+    [
+      txn(0, ['c0', 'c1'], 7), // committed transaction of producer 7
+      txn(2, ['a0', 'a1'], 8), // aborted transaction of producer 8
+      batch(4, ['plain']), // not transactional
+      marker(5, 8, 'abort'),
+      marker(6, 7, 'commit'),
+      txn(7, ['c2'], 8), // a later, committed transaction of producer 8 (its marker comes later)
+      marker(8, 8, 'commit')
+    ],
+    [[8, 2]]
+  )
 
   it('under READ_COMMITTED drops aborted batches until their abort marker and never delivers control records', () => {
     const b = toFetchedBatch('t', 0, answer, true)
@@ -92,12 +107,22 @@ describe('Fetch answer decoding (fetched-batches)', () => {
   it('leaves out records below the fetch offset inside the first batch, and keeps the position on an empty answer', () => {
     expect(values(toFetchedBatch('t', 1, partition([batch(0, ['x0', 'x1', 'x2'])]), false))).to.deep.equal(['x1', 'x2'])
     expect(toFetchedBatch('t', 42, partition([]), false)).to.deep.include({ records: [], nextOffset: 42 })
-    expect(toFetchedBatch('t', 42, { ...partition([]), records: null }, true)).to.deep.include({ records: [], nextOffset: 42, highWatermark: 90 })
+    expect(toFetchedBatch('t', 42, { ...partition([]), records: null }, true)).to.deep.include({
+      records: [],
+      nextOffset: 42,
+      highWatermark: 90
+    })
   })
 
-  it('gives records their create time, or the batch\'s max timestamp under LogAppendTime', () => {
-    expect(toFetchedBatch('t', 0, partition([batch(0, ['a', 'b'], { firstTimestamp: 500 })]), false).records.map(r => r.timestamp)).to.deep.equal([500, 501])
-    expect(toFetchedBatch('t', 0, partition([batch(0, ['a', 'b'], { attributes: LOG_APPEND_TIME, maxTimestamp: 9000 })]), false).records.map(r => r.timestamp)).to.deep.equal([9000, 9000])
+  it("gives records their create time, or the batch's max timestamp under LogAppendTime", () => {
+    expect(
+      toFetchedBatch('t', 0, partition([batch(0, ['a', 'b'], { firstTimestamp: 500 })]), false).records.map(r => r.timestamp)
+    ).to.deep.equal([500, 501])
+    expect(
+      toFetchedBatch('t', 0, partition([batch(0, ['a', 'b'], { attributes: LOG_APPEND_TIME, maxTimestamp: 9000 })]), false).records.map(
+        r => r.timestamp
+      )
+    ).to.deep.equal([9000, 9000])
   })
 
   it('uses the high watermark under READ_COMMITTED when the broker gives no last stable offset', () => {

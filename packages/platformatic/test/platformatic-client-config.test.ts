@@ -9,7 +9,7 @@ import { PlatformaticClientFactory, platformatic } from '../src/index.js'
 import { redact, resolvePlatformaticConfig } from '../src/platformatic-client-config.js'
 import { RecordingLogger, testSettings } from '../../../tests/adapter-contract/contract-env.js'
 
-function configKey (fn: () => unknown): string {
+function configKey(fn: () => unknown): string {
   try {
     fn()
   } catch (error) {
@@ -37,10 +37,14 @@ describe('platformatic client config', () => {
   })
 
   it('passes SASL and TLS to platformatic (mechanism upper-cased, an oauthBearerProvider as token provider)', async () => {
-    const plain = resolvePlatformaticConfig(testSettings({ ssl: true, sasl: { mechanism: 'scram-sha-512', username: 'u', password: 'p' } })).connectionOptions()
+    const plain = resolvePlatformaticConfig(
+      testSettings({ ssl: true, sasl: { mechanism: 'scram-sha-512', username: 'u', password: 'p' } })
+    ).connectionOptions()
     expect(plain.tls).to.deep.equal({})
     expect(plain.sasl).to.deep.equal({ mechanism: 'SCRAM-SHA-512', username: 'u', password: 'p' })
-    const oauth = resolvePlatformaticConfig(testSettings({ sasl: { mechanism: 'oauthbearer', oauthBearerProvider: async () => ({ value: 'tok' }) } })).connectionOptions(1234)
+    const oauth = resolvePlatformaticConfig(
+      testSettings({ sasl: { mechanism: 'oauthbearer', oauthBearerProvider: async () => ({ value: 'tok' }) } })
+    ).connectionOptions(1234)
     expect(oauth.sasl!.mechanism).to.equal('OAUTHBEARER')
     expect(await (oauth.sasl!.token as () => Promise<string>)()).to.equal('tok')
     expect(oauth.requestTimeout).to.equal(1234)
@@ -50,13 +54,19 @@ describe('platformatic client config', () => {
   it('defaults the transaction timeout to 10000 (Kafka Streams under exactly-once) and parses brokers', () => {
     const config = resolvePlatformaticConfig(testSettings({ bootstrapServers: ['a:1', 'b:29092', '[::1]:9093'] }))
     expect(config.transactionTimeoutMs).to.equal(10_000)
-    expect(config.bootstrap).to.deep.equal([{ host: 'a', port: 1 }, { host: 'b', port: 29092 }, { host: '::1', port: 9093 }])
+    expect(config.bootstrap).to.deep.equal([
+      { host: 'a', port: 1 },
+      { host: 'b', port: 29092 },
+      { host: '::1', port: 9093 }
+    ])
     expect(resolvePlatformaticConfig(testSettings({ transactionTimeoutMs: 60_000 })).transactionTimeoutMs).to.equal(60_000)
   })
 
   it('is the @kstreams/platformatic factory with exactly-once v2, and logs no secret', () => {
     const logger = new RecordingLogger()
-    const factory = new PlatformaticClientFactory(testSettings({ logger, sasl: { mechanism: 'plain', username: 'alice', password: 's3cret' }, ssl: { key: 'PRIVATE' } }))
+    const factory = new PlatformaticClientFactory(
+      testSettings({ logger, sasl: { mechanism: 'plain', username: 'alice', password: 's3cret' }, ssl: { key: 'PRIVATE' } })
+    )
     expect(factory.name).to.equal('@kstreams/platformatic')
     expect(factory.exactlyOnceV2).to.equal(true)
     const logged = JSON.stringify(logger.lines)

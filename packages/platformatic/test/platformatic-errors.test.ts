@@ -5,21 +5,35 @@
  * authentication, kstreams' own errors passed through, and anything else.
  */
 import { expect } from 'chai'
-import { AuthenticationError, MultipleErrors, NetworkError, ProtocolError, ResponseError, TimeoutError, UnsupportedApiError, UserError } from '@platformatic/kafka'
+import {
+  AuthenticationError,
+  MultipleErrors,
+  NetworkError,
+  ProtocolError,
+  ResponseError,
+  TimeoutError,
+  UnsupportedApiError,
+  UserError
+} from '@platformatic/kafka'
 import { IllegalStateError, isKafkaError, KafkaRequestError } from '@kstreams/core'
 import { CLIENT_ERROR, fromErrorCode, toKafkaRequestError } from '../src/platformatic-errors.js'
 
-function mapped (error: unknown, phase: 'connect' | 'request' = 'request'): KafkaRequestError {
+function mapped(error: unknown, phase: 'connect' | 'request' = 'request'): KafkaRequestError {
   const result = toKafkaRequestError(error, 'Test request', phase)
   expect(result).to.be.instanceOf(KafkaRequestError)
   return result as KafkaRequestError
 }
 
 describe('platformatic error mapping', () => {
-  it('names protocol errors by code with Kafka\'s retriable flag, inside a ResponseError and under retry wrappers', () => {
+  it("names protocol errors by code with Kafka's retriable flag, inside a ResponseError and under retry wrappers", () => {
     const cases: Array<[number, string, boolean]> = [
-      [16, 'NOT_COORDINATOR', true], [25, 'UNKNOWN_MEMBER_ID', false], [22, 'ILLEGAL_GENERATION', false],
-      [88, 'UNSTABLE_OFFSET_COMMIT', true], [90, 'PRODUCER_FENCED', false], [47, 'INVALID_PRODUCER_EPOCH', false], [1, 'OFFSET_OUT_OF_RANGE', false]
+      [16, 'NOT_COORDINATOR', true],
+      [25, 'UNKNOWN_MEMBER_ID', false],
+      [22, 'ILLEGAL_GENERATION', false],
+      [88, 'UNSTABLE_OFFSET_COMMIT', true],
+      [90, 'PRODUCER_FENCED', false],
+      [47, 'INVALID_PRODUCER_EPOCH', false],
+      [1, 'OFFSET_OUT_OF_RANGE', false]
     ]
     for (const [code, name, retriable] of cases) {
       const plain = mapped(new ProtocolError(code))
@@ -33,9 +47,13 @@ describe('platformatic error mapping', () => {
     }
   })
 
-  it('names codes outside core\'s table as Kafka does, with Kafka\'s retriable flag', () => {
+  it("names codes outside core's table as Kafka does, with Kafka's retriable flag", () => {
     expect(mapped(new ProtocolError(51))).to.deep.include({ errorName: 'CONCURRENT_TRANSACTIONS', errorCode: 51, retriable: true })
-    expect(fromErrorCode(51, 'AddPartitionsToTxn')).to.deep.include({ errorName: 'CONCURRENT_TRANSACTIONS', errorCode: 51, retriable: true })
+    expect(fromErrorCode(51, 'AddPartitionsToTxn')).to.deep.include({
+      errorName: 'CONCURRENT_TRANSACTIONS',
+      errorCode: 51,
+      retriable: true
+    })
     expect(fromErrorCode(40, 'CreateTopics', 'bad value')).to.deep.include({ errorName: 'INVALID_CONFIG', errorCode: 40, retriable: false })
     expect(fromErrorCode(40, 'CreateTopics', 'bad value').message).to.include('bad value')
     expect(fromErrorCode(9999, 'X')).to.deep.include({ errorName: 'KAFKA_ERROR_9999', errorCode: 9999 })
@@ -43,20 +61,32 @@ describe('platformatic error mapping', () => {
   })
 
   it('names a failed connection NETWORK_EXCEPTION and an unanswered request REQUEST_TIMED_OUT', () => {
-    expect(mapped(new NetworkError('Connection closed'))).to.deep.include({ errorName: 'NETWORK_EXCEPTION', errorCode: 13, retriable: true })
-    expect(mapped(new MultipleErrors('Cannot connect to any broker.', [new NetworkError('Connection to h:1 failed.')]), 'connect').errorName).to.equal('NETWORK_EXCEPTION')
+    expect(mapped(new NetworkError('Connection closed'))).to.deep.include({
+      errorName: 'NETWORK_EXCEPTION',
+      errorCode: 13,
+      retriable: true
+    })
+    expect(
+      mapped(new MultipleErrors('Cannot connect to any broker.', [new NetworkError('Connection to h:1 failed.')]), 'connect').errorName
+    ).to.equal('NETWORK_EXCEPTION')
     expect(mapped(new TimeoutError('Request timed out'))).to.deep.include({ errorName: 'REQUEST_TIMED_OUT', errorCode: 7, retriable: true })
     // A timeout while connecting is a connection that failed.
     expect(mapped(new TimeoutError('Connection to h:1 timed out.'), 'connect').errorName).to.equal('NETWORK_EXCEPTION')
     expect(mapped(new TimeoutError('Request timed out'), 'connect').errorName).to.equal('NETWORK_EXCEPTION')
   })
 
-  it('names SASL failures, unsupported APIs, passes kstreams\' own errors through and names anything else CLIENT_ERROR', () => {
-    expect(mapped(new NetworkError('Connection to h:1 failed.', { cause: new AuthenticationError('SASL authentication failed.') })).errorName).to.equal('SASL_AUTHENTICATION_FAILED')
+  it("names SASL failures, unsupported APIs, passes kstreams' own errors through and names anything else CLIENT_ERROR", () => {
+    expect(
+      mapped(new NetworkError('Connection to h:1 failed.', { cause: new AuthenticationError('SASL authentication failed.') })).errorName
+    ).to.equal('SASL_AUTHENTICATION_FAILED')
     expect(mapped(new UnsupportedApiError('Unsupported API Fetch.')).errorName).to.equal('UNSUPPORTED_VERSION')
     const own = new IllegalStateError('closed')
     expect(toKafkaRequestError(own, 'x')).to.equal(own)
-    expect(mapped(new UserError('Failed to serialize a message.'))).to.deep.include({ errorName: CLIENT_ERROR, errorCode: -1, retriable: false })
+    expect(mapped(new UserError('Failed to serialize a message.'))).to.deep.include({
+      errorName: CLIENT_ERROR,
+      errorCode: -1,
+      retriable: false
+    })
     expect(mapped(new TypeError('boom')).errorName).to.equal(CLIENT_ERROR)
     expect(mapped('a string').errorName).to.equal(CLIENT_ERROR)
     expect(isKafkaError(mapped(new ProtocolError(25)), 'UNKNOWN_MEMBER_ID')).to.equal(true)

@@ -7,7 +7,7 @@
  */
 import { InvalidStateStoreError } from '@kstreams/core'
 import { KeyValueIteratorBase } from '@kstreams/core/internal'
-import type { KeyValue, KeyValueIterator } from '@kstreams/core'
+import type { KeyValue } from '@kstreams/core'
 
 /** What an iterator needs from the store that created it. */
 export interface IteratorLeaseOwner<I> {
@@ -25,41 +25,40 @@ export abstract class LeasedIterator extends KeyValueIteratorBase<Buffer, Buffer
   #closed = false
   #released = false
 
-  constructor (owner: IteratorLeaseOwner<LeasedIterator>) {
+  constructor(owner: IteratorLeaseOwner<LeasedIterator>) {
     super()
     this.#owner = owner
   }
 
-  next (): IteratorResult<KeyValue<Buffer, Buffer>, undefined> {
+  next(): IteratorResult<KeyValue<Buffer, Buffer>, undefined> {
     this.#checkOpen()
     const entry = this.#peeked ?? this.advance()
     this.#peeked = undefined
     return entry === undefined ? { done: true, value: undefined } : { done: false, value: entry }
   }
 
-  peekNextKey (): Buffer | undefined {
+  peekNextKey(): Buffer | undefined {
     this.#checkOpen()
     this.#peeked ??= this.advance()
     return this.#peeked?.key
   }
 
   /** Idempotent. */
-  close (): void {
+  close(): void {
     if (this.#closed) return
     this.#closed = true
     this.#peeked = undefined
     this.exhaust()
   }
 
-
   /** The next entry of the walk; at its end calls exhaust() and returns undefined. */
-  protected abstract advance (): KeyValue<Buffer, Buffer> | undefined
+  protected abstract advance(): KeyValue<Buffer, Buffer> | undefined
 
   /** Frees what the walk holds (native iterators, buffered rows). */
-  protected abstract free (): void
+  protected abstract free(): void
 
   /** Frees the walk and releases the iterator from its store (once). */
-  protected exhaust (): void {
+  protected exhaust(): void {
     this.free()
     if (!this.#released) {
       this.#released = true
@@ -67,12 +66,15 @@ export abstract class LeasedIterator extends KeyValueIteratorBase<Buffer, Buffer
     }
   }
 
-  #checkOpen (): void {
+  #checkOpen(): void {
     if (this.#closed) {
       throw new InvalidStateStoreError('STORE_NOT_OPEN', `Iterator for store "${this.#owner.storeName}" has been closed`)
     }
     if (!this.#owner.lease.open) {
-      throw new InvalidStateStoreError('STORE_NOT_OPEN', `Iterator for store "${this.#owner.storeName}" cannot be used: the store is closed`)
+      throw new InvalidStateStoreError(
+        'STORE_NOT_OPEN',
+        `Iterator for store "${this.#owner.storeName}" cannot be used: the store is closed`
+      )
     }
   }
 }

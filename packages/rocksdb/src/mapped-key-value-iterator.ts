@@ -12,25 +12,24 @@ export class MappedKeyValueIterator<K> extends KeyValueIteratorBase<K, Buffer> {
   readonly #inner: KeyValueIterator<Buffer, Buffer>
   readonly #mapKey: (storeKey: Buffer) => K
 
-  constructor (inner: KeyValueIterator<Buffer, Buffer>, mapKey: (storeKey: Buffer) => K) {
+  constructor(inner: KeyValueIterator<Buffer, Buffer>, mapKey: (storeKey: Buffer) => K) {
     super()
     this.#inner = inner
     this.#mapKey = mapKey
   }
 
-  next (): IteratorResult<KeyValue<K, Buffer>, undefined> {
+  next(): IteratorResult<KeyValue<K, Buffer>, undefined> {
     const result = this.#inner.next()
     if (result.done === true) return { done: true, value: undefined }
     return { done: false, value: new KeyValue(this.#mapKey(result.value.key), result.value.value) }
   }
 
-  peekNextKey (): K | undefined {
+  peekNextKey(): K | undefined {
     const key = this.#inner.peekNextKey()
     return key === undefined ? undefined : this.#mapKey(key)
   }
 
-  close (): void {
+  close(): void {
     this.#inner.close()
   }
-
 }

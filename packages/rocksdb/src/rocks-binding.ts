@@ -43,7 +43,7 @@ export interface NativeIteratorOptions {
 
 export interface NativeIterator {
   /** Up to `size` rows as [key, value, key, value, ...]; `finished` once the range is done. */
-  _nextvSync(size: number): { rows: Array<Buffer | undefined>, finished: boolean }
+  _nextvSync(size: number): { rows: Array<Buffer | undefined>; finished: boolean }
   /** Closes the native iterator at once; the callback runs on the next tick. */
   close(callback: (err?: unknown) => void): void
 }
@@ -66,17 +66,17 @@ export interface NativeDatabase {
   batch(): NativeChainedBatch
   getProperty(property: string): string
   /** With `limit: -1`, one RocksDB DeleteRange of [gte, lt), run synchronously; errors arrive on the next tick. */
-  _clear(options: { gte: Buffer, lt: Buffer, limit: -1 }, callback: (err?: unknown) => void): void
+  _clear(options: { gte: Buffer; lt: Buffer; limit: -1 }, callback: (err?: unknown) => void): void
 }
 
 export type NativeDatabaseFactory = (location: string) => NativeDatabase
 
 interface RocksLevelModule {
-  RocksLevel: new (location: string, options: { keyEncoding: 'buffer', valueEncoding: 'buffer' }) => NativeDatabase
+  RocksLevel: new (location: string, options: { keyEncoding: 'buffer'; valueEncoding: 'buffer' }) => NativeDatabase
 }
 
 /** Loads the binding; throws what `require` throws when no prebuild fits the platform. */
-export function loadNativeDatabaseFactory (): NativeDatabaseFactory {
+export function loadNativeDatabaseFactory(): NativeDatabaseFactory {
   const require = createRequire(import.meta.url)
   const { RocksLevel } = require('@nxtedition/rocksdb') as RocksLevelModule
   return location => new RocksLevel(location, { keyEncoding: 'buffer', valueEncoding: 'buffer' })

@@ -19,26 +19,44 @@ export interface RocksDBConfigSetter {
 }
 
 const TUNABLE_KEYS: ReadonlyArray<keyof RocksDBOptions> = [
-  'cacheSize', 'cacheIndexAndFilterBlocks', 'memtableMemoryBudget', 'compaction', 'compression', 'blockSize',
-  'blockRestartInterval', 'filterPolicy', 'optimize', 'parallelism', 'walTTL', 'walSizeLimit', 'walCompression',
-  'pipelinedWrite', 'infoLogLevel'
+  'cacheSize',
+  'cacheIndexAndFilterBlocks',
+  'memtableMemoryBudget',
+  'compaction',
+  'compression',
+  'blockSize',
+  'blockRestartInterval',
+  'filterPolicy',
+  'optimize',
+  'parallelism',
+  'walTTL',
+  'walSizeLimit',
+  'walCompression',
+  'pipelinedWrite',
+  'infoLogLevel'
 ]
 
 /** Future StreamsConfig key (proposed), read when present. */
 const CONFIG_SETTER = 'rocksdbConfigSetter'
 
 /** The setter from the store options, else from the app configs, else none. */
-export function resolveConfigSetter (fromOptions: RocksDBConfigSetter | undefined, appConfigs: ResolvedStreamsConfig): RocksDBConfigSetter | undefined {
+export function resolveConfigSetter(
+  fromOptions: RocksDBConfigSetter | undefined,
+  appConfigs: ResolvedStreamsConfig
+): RocksDBConfigSetter | undefined {
   const setter = fromOptions ?? (appConfigs as unknown as Record<string, unknown>)[CONFIG_SETTER]
   if (setter === undefined || setter === null) return undefined
   if (typeof (setter as RocksDBConfigSetter).setConfig !== 'function') {
-    throw new StreamsError('INVALID_CONFIG', 'A RocksDB config setter must be an object with a setConfig(storeName, options, configs) method')
+    throw new StreamsError(
+      'INVALID_CONFIG',
+      'A RocksDB config setter must be an object with a setConfig(storeName, options, configs) method'
+    )
   }
   return setter as RocksDBConfigSetter
 }
 
 /** The options kstreams opens a DB with for a memory allocation, before any setter runs. */
-export function defaultRocksDBOptions (allocation: RocksDBMemoryAllocation): RocksDBOptions {
+export function defaultRocksDBOptions(allocation: RocksDBMemoryAllocation): RocksDBOptions {
   return {
     cacheSize: allocation.blockCacheBytes,
     // Index and filter blocks are charged to the cache, so the cache bounds them too.
@@ -51,7 +69,12 @@ export function defaultRocksDBOptions (allocation: RocksDBMemoryAllocation): Roc
 }
 
 /** Runs the setter on a copy of the defaults and keeps only the tunable keys. */
-export function applyConfigSetter (storeName: string, defaults: RocksDBOptions, setter: RocksDBConfigSetter | undefined, configs: ResolvedStreamsConfig): RocksDBOptions {
+export function applyConfigSetter(
+  storeName: string,
+  defaults: RocksDBOptions,
+  setter: RocksDBConfigSetter | undefined,
+  configs: ResolvedStreamsConfig
+): RocksDBOptions {
   const options: RocksDBOptions = { ...defaults }
   if (setter === undefined) return options
   try {

@@ -42,7 +42,7 @@ export class RocksDBDatabase {
   readonly #taskId: string | undefined
   #closing: Promise<void> | undefined
 
-  private constructor (options: RocksDBDatabaseOptions, db: NativeDatabase, allocation: RocksDBMemoryAllocation, tuned: RocksDBOptions) {
+  private constructor(options: RocksDBDatabaseOptions, db: NativeDatabase, allocation: RocksDBMemoryAllocation, tuned: RocksDBOptions) {
     this.name = options.name
     this.path = options.path
     this.#db = db
@@ -53,7 +53,7 @@ export class RocksDBDatabase {
   }
 
   /** Opens the DB; rejects with STORE_CORRUPTED, STATE_DIR_LOCKED or STORE_IO_ERROR. */
-  static async open (options: RocksDBDatabaseOptions): Promise<RocksDBDatabase> {
+  static async open(options: RocksDBDatabaseOptions): Promise<RocksDBDatabase> {
     const allocation = options.budget.allocate()
     let tuned: RocksDBOptions
     try {
@@ -73,7 +73,7 @@ export class RocksDBDatabase {
   }
 
   /** The value of `key`, or undefined. */
-  get (key: Buffer): Buffer | undefined {
+  get(key: Buffer): Buffer | undefined {
     try {
       return this.#db._getManySync([key])[0]
     } catch (err) {
@@ -82,7 +82,7 @@ export class RocksDBDatabase {
   }
 
   /** A native batch; fill it, then `write` it. */
-  batch (): NativeChainedBatch {
+  batch(): NativeChainedBatch {
     try {
       return this.#db.batch()
     } catch (err) {
@@ -91,7 +91,7 @@ export class RocksDBDatabase {
   }
 
   /** Writes and closes `batch`; with `sync` the WAL is fsynced first. */
-  write (batch: NativeChainedBatch, sync: boolean): void {
+  write(batch: NativeChainedBatch, sync: boolean): void {
     try {
       batch._writeSync({ sync })
     } catch (err) {
@@ -102,7 +102,7 @@ export class RocksDBDatabase {
   }
 
   /** A native iterator over a snapshot of the DB as it is now. */
-  iterator (options: NativeIteratorOptions): NativeIterator {
+  iterator(options: NativeIteratorOptions): NativeIterator {
     try {
       return this.#db.iterator(options)
     } catch (err) {
@@ -114,7 +114,7 @@ export class RocksDBDatabase {
    * Deletes every key in [from, to) with one range tombstone, synchronously. An error shows up
    * on the next tick, so it goes to `onError`.
    */
-  deleteRange (from: Buffer, to: Buffer, onError: (err: RocksDBStoreError) => void): void {
+  deleteRange(from: Buffer, to: Buffer, onError: (err: RocksDBStoreError) => void): void {
     try {
       this.#db._clear({ gte: from, lt: to, limit: -1 }, err => {
         if (err !== null && err !== undefined) onError(this.error(err, 'deleteRange'))
@@ -125,7 +125,7 @@ export class RocksDBDatabase {
   }
 
   /** RocksDB's estimate of the number of keys (overwrites and deletes make it approximate). */
-  estimateNumKeys (): number {
+  estimateNumKeys(): number {
     try {
       const estimate = Number(this.#db.getProperty('rocksdb.estimate-num-keys'))
       return Number.isFinite(estimate) && estimate > 0 ? estimate : 0
@@ -135,9 +135,11 @@ export class RocksDBDatabase {
   }
 
   /** Closes the DB (its native iterators with it); resolves once its LOCK is released. Idempotent. */
-  close (): Promise<void> {
+  close(): Promise<void> {
     this.#closing ??= this.#db.close().then(
-      () => { this.#released() },
+      () => {
+        this.#released()
+      },
       (err: unknown) => {
         this.#released()
         throw toStoreError(err, this.name, this.path, 'close', this.#taskId)
@@ -147,17 +149,17 @@ export class RocksDBDatabase {
   }
 
   /** Wraps a binding error of this DB. */
-  error (err: unknown, operation: string): RocksDBStoreError {
+  error(err: unknown, operation: string): RocksDBStoreError {
     return toStoreError(err, this.name, this.path, operation, this.#taskId)
   }
 
-  #released (): void {
+  #released(): void {
     this.#allocation.release()
     this.#setter?.close?.(this.name, this.#options)
   }
 }
 
-async function openWithLockRetry (options: RocksDBDatabaseOptions, tuned: RocksDBOptions): Promise<NativeDatabase> {
+async function openWithLockRetry(options: RocksDBDatabaseOptions, tuned: RocksDBOptions): Promise<NativeDatabase> {
   let waited = 0
   let delay = FIRST_RETRY_MS
   for (;;) {

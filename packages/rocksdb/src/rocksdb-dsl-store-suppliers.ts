@@ -7,9 +7,11 @@ import type { DslStoreSuppliers } from '@kstreams/core'
 import { RocksDBStores } from './rocksdb-stores.js'
 
 export const RocksDBDslStoreSuppliers: DslStoreSuppliers = Object.freeze<DslStoreSuppliers>({
-  keyValueStore: ({ name, isTimestamped }) => isTimestamped ? RocksDBStores.persistentTimestampedKeyValueStore(name) : RocksDBStores.persistentKeyValueStore(name),
-  windowStore: ({ name, retentionPeriodMs, windowSizeMs, retainDuplicates, isTimestamped }) => isTimestamped
-    ? RocksDBStores.persistentTimestampedWindowStore(name, retentionPeriodMs, windowSizeMs, retainDuplicates)
-    : RocksDBStores.persistentWindowStore(name, retentionPeriodMs, windowSizeMs, retainDuplicates),
+  keyValueStore: ({ name, isTimestamped }) =>
+    isTimestamped ? RocksDBStores.persistentTimestampedKeyValueStore(name) : RocksDBStores.persistentKeyValueStore(name),
+  windowStore: ({ name, retentionPeriodMs, windowSizeMs, retainDuplicates, isTimestamped }) =>
+    isTimestamped
+      ? RocksDBStores.persistentTimestampedWindowStore(name, retentionPeriodMs, windowSizeMs, retainDuplicates)
+      : RocksDBStores.persistentWindowStore(name, retentionPeriodMs, windowSizeMs, retainDuplicates),
   sessionStore: ({ name, retentionPeriodMs }) => RocksDBStores.persistentSessionStore(name, retentionPeriodMs)
 })

@@ -17,14 +17,14 @@ export class RocksDBKeyValueBytesStoreSupplier implements KeyValueBytesStoreSupp
   readonly #options: RocksDBStoreOptions
 
   /** Throws ILLEGAL_ARGUMENT for an illegal store name or option. */
-  constructor (name: string, timestamped = false, options: RocksDBStoreOptions = {}) {
+  constructor(name: string, timestamped = false, options: RocksDBStoreOptions = {}) {
     this.name = validateStoreName(name)
     resolveRocksDBStoreOptions(options)
     this.timestamped = timestamped
     this.#options = options
   }
 
-  get (): KeyValueBytesStore {
+  get(): KeyValueBytesStore {
     return new RocksDBStore(this.name, this.#options)
   }
 }

@@ -39,7 +39,7 @@ export class RocksDBKeyValueIterator extends LeasedIterator {
   #pendingBytes: Buffer | undefined
 
   /** `native` is undefined when the DB part is known to be empty. */
-  constructor (source: RocksDBIteratorSource, native: NativeIterator | undefined, overlay: OverlaySnapshot, forward: boolean) {
+  constructor(source: RocksDBIteratorSource, native: NativeIterator | undefined, overlay: OverlaySnapshot, forward: boolean) {
     super(source)
     this.#source = source
     this.#native = native
@@ -49,7 +49,7 @@ export class RocksDBKeyValueIterator extends LeasedIterator {
   }
 
   /** The next live entry of the merged walk, or undefined at the end. */
-  protected advance (): KeyValue<Buffer, Buffer> | undefined {
+  protected advance(): KeyValue<Buffer, Buffer> | undefined {
     const keys = this.#overlay.keys
     const step = this.#forward ? 1 : -1
     for (;;) {
@@ -62,7 +62,7 @@ export class RocksDBKeyValueIterator extends LeasedIterator {
         }
         return this.#takeDbRow(dbKey)
       }
-      const pendingKey = this.#pendingBytes ??= keyToBytes(keys[this.#pending]!)
+      const pendingKey = (this.#pendingBytes ??= keyToBytes(keys[this.#pending]!))
       if (dbKey !== undefined) {
         const order = Buffer.compare(dbKey, pendingKey) * step
         if (order < 0) return this.#takeDbRow(dbKey)
@@ -75,18 +75,18 @@ export class RocksDBKeyValueIterator extends LeasedIterator {
     }
   }
 
-  #takeDbRow (key: Buffer): KeyValue<Buffer, Buffer> {
+  #takeDbRow(key: Buffer): KeyValue<Buffer, Buffer> {
     const value = this.#rows[this.#row + 1]!
     this.#row += 2
     return new KeyValue(key, value)
   }
 
   /** The key of the current DB row, fetching the next chunk when needed; undefined at the end. */
-  #dbKey (): Buffer | undefined {
+  #dbKey(): Buffer | undefined {
     if (this.#row < this.#rows.length) return this.#rows[this.#row]
     const native = this.#native
     if (native === undefined) return undefined
-    let result: { rows: Array<Buffer | undefined>, finished: boolean }
+    let result: { rows: Array<Buffer | undefined>; finished: boolean }
     try {
       result = native._nextvSync(this.#fetch)
     } catch (err) {
@@ -99,7 +99,7 @@ export class RocksDBKeyValueIterator extends LeasedIterator {
     return this.#row < this.#rows.length ? this.#rows[this.#row] : undefined
   }
 
-  #closeNative (): void {
+  #closeNative(): void {
     const native = this.#native
     if (native === undefined) return
     this.#native = undefined
@@ -107,7 +107,7 @@ export class RocksDBKeyValueIterator extends LeasedIterator {
   }
 
   /** Frees the native iterator and the buffered rows. */
-  protected free (): void {
+  protected free(): void {
     this.#closeNative()
     this.#rows = NO_ROWS
     this.#row = 0
@@ -117,4 +117,4 @@ export class RocksDBKeyValueIterator extends LeasedIterator {
   }
 }
 
-function ignore (): void {}
+function ignore(): void {}

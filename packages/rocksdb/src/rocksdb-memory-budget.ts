@@ -74,7 +74,7 @@ export class RocksDBMemoryBudget {
   #databases = 0
   #overBudget = 0
 
-  constructor (options: RocksDBMemoryBudgetOptions = {}) {
+  constructor(options: RocksDBMemoryBudgetOptions = {}) {
     this.totalBlockCacheBytes = checkBytes('blockCacheBytes', options.blockCacheBytes, 64 * MiB)
     this.totalWriteBufferBytes = checkBytes('writeBufferBytes', options.writeBufferBytes, 64 * MiB)
     this.#maxCache = Math.min(checkBytes('maxBlockCacheBytesPerDb', options.maxBlockCacheBytesPerDb, 16 * MiB), MAX_CACHE_SIZE)
@@ -88,7 +88,7 @@ export class RocksDBMemoryBudget {
    * instance or test driver), sized by the `rocksdbBlockCacheBytes` / `rocksdbWriteBufferBytes`
    * config keys when present.
    */
-  static forConfig (appConfigs: ResolvedStreamsConfig): RocksDBMemoryBudget {
+  static forConfig(appConfigs: ResolvedStreamsConfig): RocksDBMemoryBudget {
     let budget = RocksDBMemoryBudget.#byConfig.get(appConfigs)
     if (budget === undefined) {
       const configs = appConfigs as unknown as Record<string, unknown>
@@ -102,7 +102,7 @@ export class RocksDBMemoryBudget {
   }
 
   /** Reserves one DB's share. */
-  allocate (): RocksDBMemoryAllocation {
+  allocate(): RocksDBMemoryAllocation {
     const cacheLeft = this.totalBlockCacheBytes - this.#usedCache
     const writeLeft = this.totalWriteBufferBytes - this.#usedWrite
     const blockCacheBytes = Math.max(this.#minCache, Math.min(this.#maxCache, cacheLeft))
@@ -128,16 +128,21 @@ export class RocksDBMemoryBudget {
     }
   }
 
-  usage (): RocksDBMemoryUsage {
-    return { blockCacheBytes: this.#usedCache, writeBufferBytes: this.#usedWrite, databases: this.#databases, overBudgetDatabases: this.#overBudget }
+  usage(): RocksDBMemoryUsage {
+    return {
+      blockCacheBytes: this.#usedCache,
+      writeBufferBytes: this.#usedWrite,
+      databases: this.#databases,
+      overBudgetDatabases: this.#overBudget
+    }
   }
 }
 
-function numberOrUndefined (value: unknown): number | undefined {
+function numberOrUndefined(value: unknown): number | undefined {
   return typeof value === 'number' ? value : undefined
 }
 
-function checkBytes (name: string, value: number | undefined, fallback: number): number {
+function checkBytes(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new StreamsError('ILLEGAL_ARGUMENT', `RocksDB memory budget: ${name} must be a non-negative integer, got ${String(value)}`)

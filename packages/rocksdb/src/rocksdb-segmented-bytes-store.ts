@@ -47,7 +47,7 @@ export class RocksDBSegmentedBytesStore {
   readonly #openIterators = new Set<SegmentIterator>()
   #owner: SegmentIteratorOwner
 
-  constructor (name: string, retentionPeriod: number, segmentInterval: number, schema: SegmentedKeySchema, options: RocksDBStoreOptions) {
+  constructor(name: string, retentionPeriod: number, segmentInterval: number, schema: SegmentedKeySchema, options: RocksDBStoreOptions) {
     this.name = name
     this.retentionPeriod = retentionPeriod
     this.segmentInterval = segmentInterval
@@ -56,12 +56,12 @@ export class RocksDBSegmentedBytesStore {
     this.#owner = this.#newOwner()
   }
 
-  get observedStreamTime (): number {
+  get observedStreamTime(): number {
     return this.#observedStreamTime
   }
 
   /** Opens the RocksDB instance, finds its segments, registers `root` for restore. */
-  async init (context: StateStoreContext, root: StateStore): Promise<void> {
+  async init(context: StateStoreContext, root: StateStore): Promise<void> {
     let restoreSegments: StateRestoreCallback | undefined
     const innerContext: StateStoreContext = {
       applicationId: context.applicationId,
@@ -69,13 +69,17 @@ export class RocksDBSegmentedBytesStore {
       appConfigs: context.appConfigs,
       stateDir: context.stateDir,
       recordMetadata: () => context.recordMetadata(),
-      register: (_store, restore) => { restoreSegments = restore },
+      register: (_store, restore) => {
+        restoreSegments = restore
+      },
       changelogWriter: storeName => context.changelogWriter(storeName),
       recordContext: () => context.recordContext?.(),
       cache: context.cache,
       metrics: context.metrics
     }
-    context.register(root, records => { this.#restore(records, restoreSegments!) })
+    context.register(root, records => {
+      this.#restore(records, restoreSegments!)
+    })
     await this.#db.init(innerContext, root)
     this.#observedStreamTime = -1
     this.#segments = this.#findSegments()
@@ -83,11 +87,11 @@ export class RocksDBSegmentedBytesStore {
     this.#owner = this.#newOwner()
   }
 
-  flush (): void {
+  flush(): void {
     this.#db.flush()
   }
 
-  close (): void {
+  close(): void {
     this.#lease.open = false
     for (const iterator of [...this.#openIterators]) iterator.close()
     this.#openIterators.clear()
@@ -95,16 +99,16 @@ export class RocksDBSegmentedBytesStore {
     this.#db.close()
   }
 
-  whenClosed (): Promise<void> {
+  whenClosed(): Promise<void> {
     return this.#db.whenClosed()
   }
 
-  isOpen (): boolean {
+  isOpen(): boolean {
     return this.#db.isOpen()
   }
 
   /** Puts a store key into its segment when that is live; null deletes. */
-  put (storeKey: Buffer, value: Buffer | null): void {
+  put(storeKey: Buffer, value: Buffer | null): void {
     this.checkOpen()
     const time = this.#schema.segmentTimestamp(storeKey)
     this.#observedStreamTime = Math.max(this.#observedStreamTime, time)
@@ -119,7 +123,7 @@ export class RocksDBSegmentedBytesStore {
   }
 
   /** The value of a store key, or null when it is absent or older than the retention period. */
-  get (storeKey: Buffer): Buffer | null {
+  get(storeKey: Buffer): Buffer | null {
     this.checkOpen()
     const time = this.#schema.segmentTimestamp(storeKey)
     if (time < this.#observedStreamTime - this.retentionPeriod + 1) return null
@@ -129,17 +133,17 @@ export class RocksDBSegmentedBytesStore {
   }
 
   /** Kafka's segment id of a timestamp (Java long division, never below 0 here). */
-  segmentId (timestamp: number): number {
+  segmentId(timestamp: number): number {
     return Math.max(0, Math.trunc(Math.min(timestamp, Number.MAX_SAFE_INTEGER) / this.segmentInterval))
   }
 
   /** The earliest time a read returns (Kafka's getActualFrom). */
-  actualFrom (from: number): number {
+  actualFrom(from: number): number {
     return Math.max(from, this.#observedStreamTime - this.retentionPeriod + 1)
   }
 
   /** Entries of one key with times in [from, to] (fixed-size key range). */
-  fetchKey (key: Buffer, from: number, to: number, forward: boolean): KeyValueIterator<Buffer, Buffer> {
+  fetchKey(key: Buffer, from: number, to: number, forward: boolean): KeyValueIterator<Buffer, Buffer> {
     this.checkOpen()
     const schema = this.#schema
     const actualFrom = this.actualFrom(from)
@@ -157,7 +161,13 @@ export class RocksDBSegmentedBytesStore {
   }
 
   /** Entries with keys in [keyFrom, keyTo] (undefined = open) and times in [from, to]. */
-  fetchRange (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, from: number, to: number, forward: boolean): KeyValueIterator<Buffer, Buffer> {
+  fetchRange(
+    keyFrom: Buffer | undefined,
+    keyTo: Buffer | undefined,
+    from: number,
+    to: number,
+    forward: boolean
+  ): KeyValueIterator<Buffer, Buffer> {
     this.checkOpen()
     // Kafka logs a warning here: from > to usually means a serde that does not preserve order.
     if (keyFrom !== undefined && keyTo !== undefined && Buffer.compare(keyFrom, keyTo) > 0) return this.#empty()
@@ -177,7 +187,7 @@ export class RocksDBSegmentedBytesStore {
   }
 
   /** Walks the live segments of the scan, in its direction. */
-  scan (scan: SegmentedScan): KeyValueIterator<Buffer, Buffer> {
+  scan(scan: SegmentedScan): KeyValueIterator<Buffer, Buffer> {
     this.checkOpen()
     const first = this.segmentId(Math.max(0, scan.segmentTimeFrom))
     const last = this.segmentId(scan.segmentTimeTo)
@@ -198,13 +208,13 @@ export class RocksDBSegmentedBytesStore {
     return iterator
   }
 
-  #empty (): KeyValueIterator<Buffer, Buffer> {
+  #empty(): KeyValueIterator<Buffer, Buffer> {
     return this.scan({ lower: undefined, upper: undefined, segmentTimeFrom: 1, segmentTimeTo: 0, filter: () => false, forward: true })
   }
 
   /** Applies changelog records: live ones are written, then expired segments dropped (Kafka's restoreAllInternal). */
-  #restore (records: Parameters<StateRestoreCallback>[0], restoreSegments: StateRestoreCallback): void {
-    const live: Array<{ key: Buffer, value: Buffer | null, timestamp: number }> = []
+  #restore(records: Parameters<StateRestoreCallback>[0], restoreSegments: StateRestoreCallback): void {
+    const live: Array<{ key: Buffer; value: Buffer | null; timestamp: number }> = []
     for (const record of records) {
       const time = this.#schema.segmentTimestamp(record.key)
       this.#observedStreamTime = Math.max(this.#observedStreamTime, time)
@@ -217,11 +227,11 @@ export class RocksDBSegmentedBytesStore {
     this.#dropExpiredSegments(this.#minLiveSegment())
   }
 
-  #minLiveSegment (): number {
+  #minLiveSegment(): number {
     return this.segmentId(this.#observedStreamTime - this.retentionPeriod)
   }
 
-  #addSegment (segmentId: number): void {
+  #addSegment(segmentId: number): void {
     const segments = this.#segments
     if (segments.length > 0 && segments[segments.length - 1]! === segmentId) return
     if (segments.includes(segmentId)) return
@@ -230,7 +240,7 @@ export class RocksDBSegmentedBytesStore {
   }
 
   /** Drops every segment below `minLive` with one range delete. */
-  #dropExpiredSegments (minLive: number): void {
+  #dropExpiredSegments(minLive: number): void {
     const segments = this.#segments
     if (segments.length === 0 || segments[0]! >= minLive) return
     let keep = 0
@@ -240,7 +250,7 @@ export class RocksDBSegmentedBytesStore {
   }
 
   /** The segment ids present in the DB, found by seeking from one segment to the next. */
-  #findSegments (): number[] {
+  #findSegments(): number[] {
     const found: number[] = []
     let from = segmentPrefix(0)
     for (;;) {
@@ -258,19 +268,25 @@ export class RocksDBSegmentedBytesStore {
   }
 
   /** Throws STORE_NOT_OPEN unless the store is open. */
-  checkOpen (): void {
+  checkOpen(): void {
     if (!this.#lease.open || !this.#db.isOpen()) {
       throw new InvalidStateStoreError('STORE_NOT_OPEN', `Store "${this.name}" is not open`)
     }
   }
 
-  #newOwner (): SegmentIteratorOwner {
+  #newOwner(): SegmentIteratorOwner {
     const openIterators = this.#openIterators
-    return { storeName: this.name, lease: this.#lease, release: iterator => { openIterators.delete(iterator) } }
+    return {
+      storeName: this.name,
+      lease: this.#lease,
+      release: iterator => {
+        openIterators.delete(iterator)
+      }
+    }
   }
 }
 
-function segmentPrefix (segmentId: number): Buffer {
+function segmentPrefix(segmentId: number): Buffer {
   const prefix = Buffer.allocUnsafe(SEGMENT_PREFIX_SIZE)
   const high = Math.floor(segmentId / TWO_POW_32)
   prefix.writeUInt32BE(high, 0)
@@ -278,11 +294,11 @@ function segmentPrefix (segmentId: number): Buffer {
   return prefix
 }
 
-function readSegmentId (key: Buffer): number {
+function readSegmentId(key: Buffer): number {
   return key.readUInt32BE(0) * TWO_POW_32 + key.readUInt32BE(4)
 }
 
-function prefixed (segmentId: number, storeKey: Buffer): Buffer {
+function prefixed(segmentId: number, storeKey: Buffer): Buffer {
   const out = Buffer.allocUnsafe(SEGMENT_PREFIX_SIZE + storeKey.length)
   const high = Math.floor(segmentId / TWO_POW_32)
   out.writeUInt32BE(high, 0)

@@ -26,35 +26,35 @@ export abstract class RocksDBSegmentedStore {
   readonly #segments: RocksDBSegmentedBytesStore
 
   /** Arguments are validated by the supplier. */
-  constructor (options: RocksDBSegmentedStoreOptions, schema: SegmentedKeySchema) {
+  constructor(options: RocksDBSegmentedStoreOptions, schema: SegmentedKeySchema) {
     this.name = validateStoreName(options.name)
     this.retentionPeriod = options.retentionPeriod
     this.segmentInterval = options.segmentInterval
     this.#segments = new RocksDBSegmentedBytesStore(this.name, this.retentionPeriod, this.segmentInterval, schema, options)
   }
 
-  init (context: StateStoreContext, root: StateStore): Promise<void> {
+  init(context: StateStoreContext, root: StateStore): Promise<void> {
     return this.#segments.init(context, root)
   }
 
-  flush (): void {
+  flush(): void {
     this.#segments.flush()
   }
 
-  close (): void {
+  close(): void {
     this.#segments.close()
   }
 
   /** Resolves once the last close() has released the store's files. */
-  whenClosed (): Promise<void> {
+  whenClosed(): Promise<void> {
     return this.#segments.whenClosed()
   }
 
-  isOpen (): boolean {
+  isOpen(): boolean {
     return this.#segments.isOpen()
   }
 
-  protected get segments (): RocksDBSegmentedBytesStore {
+  protected get segments(): RocksDBSegmentedBytesStore {
     return this.#segments
   }
 }

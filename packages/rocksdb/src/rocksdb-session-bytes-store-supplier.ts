@@ -22,7 +22,7 @@ export class RocksDBSessionBytesStoreSupplier implements SessionBytesStoreSuppli
   readonly #options: RocksDBStoreOptions
 
   /** Throws ILLEGAL_ARGUMENT naming the store when an argument is invalid. */
-  constructor (name: string, retentionPeriod: number, options: RocksDBSessionStoreSupplierOptions = {}) {
+  constructor(name: string, retentionPeriod: number, options: RocksDBSessionStoreSupplierOptions = {}) {
     this.name = validateStoreName(name)
     this.retentionPeriod = checkRetentionPeriod(name, retentionPeriod)
     this.segmentInterval = checkSegmentInterval(name, options.segmentInterval ?? defaultSegmentInterval(retentionPeriod))
@@ -30,7 +30,7 @@ export class RocksDBSessionBytesStoreSupplier implements SessionBytesStoreSuppli
     this.#options = options
   }
 
-  get (): SessionBytesStore {
+  get(): SessionBytesStore {
     return new RocksDBSessionStore({
       ...this.#options,
       name: this.name,

@@ -24,50 +24,55 @@ const END_OF_TIME = Number.MAX_SAFE_INTEGER
 
 export class RocksDBSessionStore extends RocksDBSegmentedStore implements SessionBytesStore {
   /** Arguments are validated by the supplier. */
-  constructor (options: RocksDBSessionStoreOptions) {
+  constructor(options: RocksDBSessionStoreOptions) {
     super(options, sessionSegmentedKeySchema)
   }
 
   /** Writes the session's aggregate; null removes it. */
-  put (sessionKey: Windowed<Buffer>, aggregate: Buffer | null): void {
+  put(sessionKey: Windowed<Buffer>, aggregate: Buffer | null): void {
     this.segments.put(SessionKeySchema.toBinaryWindowed(this.#checkSessionKey(sessionKey)), aggregate ?? null)
   }
 
-  remove (sessionKey: Windowed<Buffer>): void {
+  remove(sessionKey: Windowed<Buffer>): void {
     this.segments.put(SessionKeySchema.toBinaryWindowed(this.#checkSessionKey(sessionKey)), null)
   }
 
-  fetchSession (key: Buffer, sessionStartTime: number, sessionEndTime: number): Buffer | null {
+  fetchSession(key: Buffer, sessionStartTime: number, sessionEndTime: number): Buffer | null {
     return this.segments.get(SessionKeySchema.toBinary(this.#requireKey(key), sessionStartTime, sessionEndTime))
   }
 
-  findSessions (earliestSessionEndTime: number, latestSessionEndTime: number): Iter
-  findSessions (key: Buffer, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
-  findSessions (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
-  findSessions (...args: FindArgs): Iter {
+  findSessions(earliestSessionEndTime: number, latestSessionEndTime: number): Iter
+  findSessions(key: Buffer, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
+  findSessions(keyFrom: Buffer | undefined, keyTo: Buffer | undefined, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
+  findSessions(...args: FindArgs): Iter {
     if (args.length !== 2) return this.#find(args, true)
     return this.#endedBetween(args[0], args[1])
   }
 
-  backwardFindSessions (key: Buffer, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
-  backwardFindSessions (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
-  backwardFindSessions (...args: FindKeyArgs): Iter {
+  backwardFindSessions(key: Buffer, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
+  backwardFindSessions(
+    keyFrom: Buffer | undefined,
+    keyTo: Buffer | undefined,
+    earliestSessionEndTime: number,
+    latestSessionStartTime: number
+  ): Iter
+  backwardFindSessions(...args: FindKeyArgs): Iter {
     return this.#find(args, false)
   }
 
-  fetch (key: Buffer): Iter
-  fetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined): Iter
-  fetch (...args: FetchArgs): Iter {
+  fetch(key: Buffer): Iter
+  fetch(keyFrom: Buffer | undefined, keyTo: Buffer | undefined): Iter
+  fetch(...args: FetchArgs): Iter {
     return args.length === 1 ? this.#find([args[0], 0, END_OF_TIME], true) : this.#find([args[0], args[1], 0, END_OF_TIME], true)
   }
 
-  backwardFetch (key: Buffer): Iter
-  backwardFetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined): Iter
-  backwardFetch (...args: FetchArgs): Iter {
+  backwardFetch(key: Buffer): Iter
+  backwardFetch(keyFrom: Buffer | undefined, keyTo: Buffer | undefined): Iter
+  backwardFetch(...args: FetchArgs): Iter {
     return args.length === 1 ? this.#find([args[0], 0, END_OF_TIME], false) : this.#find([args[0], args[1], 0, END_OF_TIME], false)
   }
 
-  #find (args: FindKeyArgs, forward: boolean): Iter {
+  #find(args: FindKeyArgs, forward: boolean): Iter {
     if (args.length === 3) {
       const [key, earliestEnd, latestStart] = args
       return this.#windowed(this.segments.fetchKey(this.#requireKey(key), earliestEnd, latestStart, forward))
@@ -77,28 +82,30 @@ export class RocksDBSessionStore extends RocksDBSegmentedStore implements Sessio
   }
 
   /** Sessions of any key whose end is in [earliestEnd, latestEnd]. */
-  #endedBetween (earliestEnd: number, latestEnd: number): Iter {
+  #endedBetween(earliestEnd: number, latestEnd: number): Iter {
     const segments = this.segments
     const from = segments.actualFrom(earliestEnd)
     const to = Math.min(latestEnd, END_OF_TIME)
-    return this.#windowed(segments.scan({
-      lower: undefined,
-      upper: undefined,
-      segmentTimeFrom: from,
-      segmentTimeTo: to,
-      filter: storeKey => {
-        const end = SessionKeySchema.extractEndTimestamp(storeKey)
-        return end >= from && end <= to
-      },
-      forward: true
-    }))
+    return this.#windowed(
+      segments.scan({
+        lower: undefined,
+        upper: undefined,
+        segmentTimeFrom: from,
+        segmentTimeTo: to,
+        filter: storeKey => {
+          const end = SessionKeySchema.extractEndTimestamp(storeKey)
+          return end >= from && end <= to
+        },
+        forward: true
+      })
+    )
   }
 
-  #windowed (iterator: KeyValueIterator<Buffer, Buffer>): Iter {
+  #windowed(iterator: KeyValueIterator<Buffer, Buffer>): Iter {
     return new MappedKeyValueIterator(iterator, storeKey => SessionKeySchema.fromBinary(storeKey))
   }
 
-  #checkSessionKey (sessionKey: Windowed<Buffer>): Windowed<Buffer> {
+  #checkSessionKey(sessionKey: Windowed<Buffer>): Windowed<Buffer> {
     if (sessionKey === null || sessionKey === undefined || !Buffer.isBuffer(sessionKey.key)) {
       throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": sessionKey and its key cannot be null`)
     }
@@ -108,7 +115,7 @@ export class RocksDBSessionStore extends RocksDBSegmentedStore implements Sessio
     return sessionKey
   }
 
-  #requireKey (key: Buffer): Buffer {
+  #requireKey(key: Buffer): Buffer {
     if (key === null || key === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": key cannot be null`)
     return key
   }

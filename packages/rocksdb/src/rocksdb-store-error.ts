@@ -13,7 +13,7 @@ export class RocksDBStoreError extends StreamsError {
   readonly storeName: string
   readonly path: string
 
-  constructor (code: RocksDBStoreErrorCode, storeName: string, path: string, message: string, options: StreamsErrorOptions = {}) {
+  constructor(code: RocksDBStoreErrorCode, storeName: string, path: string, message: string, options: StreamsErrorOptions = {}) {
     super(code, `Store "${storeName}" at ${path}: ${message}`, options)
     this.storeName = storeName
     this.path = path
@@ -21,7 +21,7 @@ export class RocksDBStoreError extends StreamsError {
 }
 
 /** The binding's error code (`LEVEL_*`), looking through abstract-level's wrapper. */
-function nativeCode (err: unknown): string | undefined {
+function nativeCode(err: unknown): string | undefined {
   for (let e = err, depth = 0; e !== null && typeof e === 'object' && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code
     if (typeof code === 'string' && code !== 'LEVEL_DATABASE_NOT_OPEN') return code
@@ -30,20 +30,29 @@ function nativeCode (err: unknown): string | undefined {
 }
 
 /** Whether the binding reported that another handle holds the DB's LOCK file. */
-export function isLockError (err: unknown): boolean {
+export function isLockError(err: unknown): boolean {
   return nativeCode(err) === 'LEVEL_LOCKED'
 }
 
 /** Wraps what the binding threw for store `storeName` at `path`, keeping it as `cause`. */
-export function toStoreError (err: unknown, storeName: string, path: string, operation: string, taskId?: string): RocksDBStoreError {
+export function toStoreError(err: unknown, storeName: string, path: string, operation: string, taskId?: string): RocksDBStoreError {
   if (err instanceof RocksDBStoreError) return err
   const code = nativeCode(err)
   const detail = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err)
   if (code === 'LEVEL_CORRUPTION') {
-    return new RocksDBStoreError('STORE_CORRUPTED', storeName, path, `${operation} failed, the store's files are corrupt: ${detail}`, { cause: err, taskId })
+    return new RocksDBStoreError('STORE_CORRUPTED', storeName, path, `${operation} failed, the store's files are corrupt: ${detail}`, {
+      cause: err,
+      taskId
+    })
   }
   if (code === 'LEVEL_LOCKED') {
-    return new RocksDBStoreError('STATE_DIR_LOCKED', storeName, path, `${operation} failed, the store is locked by another process or store instance: ${detail}`, { cause: err, taskId, retriable: true })
+    return new RocksDBStoreError(
+      'STATE_DIR_LOCKED',
+      storeName,
+      path,
+      `${operation} failed, the store is locked by another process or store instance: ${detail}`,
+      { cause: err, taskId, retriable: true }
+    )
   }
   return new RocksDBStoreError('STORE_IO_ERROR', storeName, path, `${operation} failed: ${detail}`, { cause: err, taskId })
 }

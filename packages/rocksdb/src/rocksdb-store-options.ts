@@ -47,10 +47,11 @@ const DEFAULT_LOCK_TIMEOUT_MS = 5000
 const DEFAULT_MAX_PENDING_BYTES = 8 * 1024 * 1024
 
 /** Validates the options; throws ILLEGAL_ARGUMENT naming the option. */
-export function resolveRocksDBStoreOptions (options: RocksDBStoreOptions = {}): ResolvedRocksDBStoreOptions {
+export function resolveRocksDBStoreOptions(options: RocksDBStoreOptions = {}): ResolvedRocksDBStoreOptions {
   const nonNegative = (name: string, value: number | undefined, fallback: number): number => {
     if (value === undefined) return fallback
-    if (!Number.isSafeInteger(value) || value < 0) throw new StreamsError('ILLEGAL_ARGUMENT', `RocksDB store option ${name} must be a non-negative integer, got ${String(value)}`)
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new StreamsError('ILLEGAL_ARGUMENT', `RocksDB store option ${name} must be a non-negative integer, got ${String(value)}`)
     return value
   }
   if (options.memoryBudget !== undefined && !(options.memoryBudget instanceof RocksDBMemoryBudget)) {
@@ -67,7 +68,12 @@ export function resolveRocksDBStoreOptions (options: RocksDBStoreOptions = {}): 
 }
 
 /** What opening one DB of a store needs, resolved against the store's context. */
-export function databaseOptions (options: ResolvedRocksDBStoreOptions, context: StateStoreContext, name: string, path: string): RocksDBDatabaseOptions {
+export function databaseOptions(
+  options: ResolvedRocksDBStoreOptions,
+  context: StateStoreContext,
+  name: string,
+  path: string
+): RocksDBDatabaseOptions {
   return {
     name,
     path,

@@ -54,7 +54,7 @@ export class RocksDBStore implements KeyValueBytesStore {
   /** Something was written to RocksDB without fsyncing its WAL since the last synced write. */
   #unsynced = false
 
-  constructor (name: string, options: RocksDBStoreOptions = {}) {
+  constructor(name: string, options: RocksDBStoreOptions = {}) {
     this.name = validateStoreName(name)
     this.#options = resolveRocksDBStoreOptions(options)
     this.#prefixTopic = name
@@ -62,14 +62,16 @@ export class RocksDBStore implements KeyValueBytesStore {
   }
 
   /** Opens the DB in the task's state directory; rejects with a RocksDBStoreError when it cannot. */
-  init (context: StateStoreContext, root: StateStore): Promise<void> {
+  init(context: StateStoreContext, root: StateStore): Promise<void> {
     this.#transition('opening')
     let path: string
     let dbOptions: RocksDBDatabaseOptions
     try {
       path = storeDirectory(context.stateDir, this.name)
       dbOptions = databaseOptions(this.#options, context, this.name, path)
-      context.register(root, records => { this.#restore(records) })
+      context.register(root, records => {
+        this.#restore(records)
+      })
     } catch (err) {
       this.#state = 'closed'
       throw err
@@ -85,21 +87,24 @@ export class RocksDBStore implements KeyValueBytesStore {
         }
         return await RocksDBDatabase.open(dbOptions)
       })
-      .then(db => {
-        if (this.#state !== 'opening') {
-          // Closed while opening: let go of the DB at once.
-          this.#closed = db.close()
-          this.#closed.catch(() => {})
-          return
+      .then(
+        db => {
+          if (this.#state !== 'opening') {
+            // Closed while opening: let go of the DB at once.
+            this.#closed = db.close()
+            this.#closed.catch(() => {})
+            return
+          }
+          this.#db = db
+          this.#lease = { open: true }
+          this.#iteratorSource = this.#newIteratorSource(db)
+          this.#state = 'open'
+        },
+        (err: unknown) => {
+          if (this.#state === 'opening') this.#state = 'closed'
+          throw err
         }
-        this.#db = db
-        this.#lease = { open: true }
-        this.#iteratorSource = this.#newIteratorSource(db)
-        this.#state = 'open'
-      }, (err: unknown) => {
-        if (this.#state === 'opening') this.#state = 'closed'
-        throw err
-      })
+      )
     this.#opening = opening
     return opening
   }
@@ -108,7 +113,7 @@ export class RocksDBStore implements KeyValueBytesStore {
    * Writes the pending writes to RocksDB as one batch, fsyncing the WAL unless configured off;
    * with nothing pending, still fsyncs it when earlier writes went without.
    */
-  flush (): void {
+  flush(): void {
     if (this.#state !== 'open') return
     this.#rethrowFailure()
     this.#writePending(this.#options.syncOnFlush)
@@ -118,10 +123,12 @@ export class RocksDBStore implements KeyValueBytesStore {
    * @internal Deletes every key in [from, to), pending writes included, with one range
    * tombstone (how segmented stores drop expired segments). Open iterators keep their snapshot.
    */
-  deleteRange (from: Buffer, to: Buffer): void {
+  deleteRange(from: Buffer, to: Buffer): void {
     const db = this.#openDb()
     this.#writePending(false)
-    db.deleteRange(from, to, err => { this.#failure ??= err })
+    db.deleteRange(from, to, err => {
+      this.#failure ??= err
+    })
     this.#unsynced = true
   }
 
@@ -129,7 +136,7 @@ export class RocksDBStore implements KeyValueBytesStore {
    * Writes the pending writes, closes every open iterator and starts closing the DB. Idempotent.
    * The DB's files stay locked until `whenClosed()` resolves; reopening waits for that.
    */
-  close (): void {
+  close(): void {
     if (this.#state === 'created') {
       this.#state = 'closed'
       return
@@ -137,7 +144,10 @@ export class RocksDBStore implements KeyValueBytesStore {
     if (this.#state === 'opening') {
       // The open finishes, then lets go of the DB at once; whenClosed() waits for both.
       this.#state = 'closed'
-      this.#closed = this.#opening.then(() => this.#closed, () => {})
+      this.#closed = this.#opening.then(
+        () => this.#closed,
+        () => {}
+      )
       this.#closed.catch(() => {})
       return
     }
@@ -162,15 +172,15 @@ export class RocksDBStore implements KeyValueBytesStore {
   }
 
   /** Resolves once the last close() has released the DB's files (rejects if closing failed). */
-  whenClosed (): Promise<void> {
+  whenClosed(): Promise<void> {
     return this.#closed
   }
 
-  isOpen (): boolean {
+  isOpen(): boolean {
     return this.#state === 'open'
   }
 
-  get (key: Buffer): Buffer | null {
+  get(key: Buffer): Buffer | null {
     const db = this.#openDb()
     if (this.#overlay.size !== 0) {
       const pending = this.#overlay.get(bytesToKey(key))
@@ -180,47 +190,47 @@ export class RocksDBStore implements KeyValueBytesStore {
   }
 
   /** `put(key, null)` deletes. */
-  put (key: Buffer, value: Buffer | null): void {
+  put(key: Buffer, value: Buffer | null): void {
     this.#openDb()
     this.#put(key, value)
   }
 
-  putIfAbsent (key: Buffer, value: Buffer | null): Buffer | null {
+  putIfAbsent(key: Buffer, value: Buffer | null): Buffer | null {
     const old = this.get(key)
     if (old === null) this.#put(key, value)
     return old
   }
 
-  putAll (entries: ReadonlyArray<KeyValue<Buffer, Buffer | null>>): void {
+  putAll(entries: ReadonlyArray<KeyValue<Buffer, Buffer | null>>): void {
     this.#openDb()
     for (const entry of entries) this.#put(entry.key, entry.value)
   }
 
-  delete (key: Buffer): Buffer | null {
+  delete(key: Buffer): Buffer | null {
     const old = this.get(key)
     if (old !== null) this.#put(key, null)
     return old
   }
 
   /** Keys in [from, to]; empty when from > to (by bytes). Undefined bounds are open. */
-  range (from: Buffer | undefined, to: Buffer | undefined): KeyValueIterator<Buffer, Buffer> {
+  range(from: Buffer | undefined, to: Buffer | undefined): KeyValueIterator<Buffer, Buffer> {
     return this.#range(from, to, true)
   }
 
-  reverseRange (from: Buffer | undefined, to: Buffer | undefined): KeyValueIterator<Buffer, Buffer> {
+  reverseRange(from: Buffer | undefined, to: Buffer | undefined): KeyValueIterator<Buffer, Buffer> {
     return this.#range(from, to, false)
   }
 
-  all (): KeyValueIterator<Buffer, Buffer> {
+  all(): KeyValueIterator<Buffer, Buffer> {
     return this.#range(undefined, undefined, true)
   }
 
-  reverseAll (): KeyValueIterator<Buffer, Buffer> {
+  reverseAll(): KeyValueIterator<Buffer, Buffer> {
     return this.#range(undefined, undefined, false)
   }
 
   /** Keys that start with the serialized prefix, ascending. */
-  prefixScan<P> (prefix: P, prefixKeySerializer: Serializer<P>): KeyValueIterator<Buffer, Buffer> {
+  prefixScan<P>(prefix: P, prefixKeySerializer: Serializer<P>): KeyValueIterator<Buffer, Buffer> {
     this.#openDb()
     const raw = prefixKeySerializer.serialize(this.#prefixTopic, prefix)
     if (raw === null || raw === undefined) {
@@ -233,7 +243,7 @@ export class RocksDBStore implements KeyValueBytesStore {
    * Exact up to 1,000 entries (counted over a snapshot); beyond, RocksDB's estimate plus the
    * pending puts minus the pending deletes, which overwrites make approximate (as in Kafka Streams).
    */
-  approximateNumEntries (): number {
+  approximateNumEntries(): number {
     const db = this.#openDb()
     const overlay = this.#overlay
     const stored = db.estimateNumKeys()
@@ -245,7 +255,7 @@ export class RocksDBStore implements KeyValueBytesStore {
   }
 
   /** Counts the live keys, or gives up (undefined) past `limit`. */
-  #countUpTo (limit: number): number | undefined {
+  #countUpTo(limit: number): number | undefined {
     const iterator = this.#iterator(undefined, undefined, false, true)
     try {
       let count = 0
@@ -258,14 +268,14 @@ export class RocksDBStore implements KeyValueBytesStore {
     }
   }
 
-  #rethrowFailure (): void {
+  #rethrowFailure(): void {
     const failure = this.#failure
     if (failure === undefined) return
     this.#failure = undefined
     throw failure
   }
 
-  #put (key: Buffer, value: Buffer | null): void {
+  #put(key: Buffer, value: Buffer | null): void {
     const overlay = this.#overlay
     overlay.set(bytesToKey(key), value ?? null)
     if (overlay.bytes > this.#options.maxPendingBytes) this.#writePending(false)
@@ -276,7 +286,7 @@ export class RocksDBStore implements KeyValueBytesStore {
    * WAL is fsynced, which makes every earlier unsynced write durable too: with an empty overlay
    * an empty batch does that (RocksDB fsyncs the WAL for it all the same).
    */
-  #writePending (sync: boolean): void {
+  #writePending(sync: boolean): void {
     const overlay = this.#overlay
     if (overlay.size === 0 && !(sync && this.#unsynced)) return
     const db = this.#db!
@@ -297,7 +307,7 @@ export class RocksDBStore implements KeyValueBytesStore {
   }
 
   /** Applies changelog records straight to RocksDB, one batch per call. */
-  #restore (records: ReadonlyArray<{ key: Buffer, value: Buffer | null }>): void {
+  #restore(records: ReadonlyArray<{ key: Buffer; value: Buffer | null }>): void {
     const db = this.#openDb()
     this.#writePending(false)
     const batch = db.batch()
@@ -314,7 +324,7 @@ export class RocksDBStore implements KeyValueBytesStore {
     this.#unsynced = true
   }
 
-  #range (from: Buffer | undefined, to: Buffer | undefined, forward: boolean): KeyValueIterator<Buffer, Buffer> {
+  #range(from: Buffer | undefined, to: Buffer | undefined, forward: boolean): KeyValueIterator<Buffer, Buffer> {
     this.#openDb()
     from = from ?? undefined
     to = to ?? undefined
@@ -325,7 +335,7 @@ export class RocksDBStore implements KeyValueBytesStore {
     return this.#iterator(from, to, false, forward)
   }
 
-  #iterator (from: Buffer | undefined, to: Buffer | undefined, toExclusive: boolean, forward: boolean): RocksDBKeyValueIterator {
+  #iterator(from: Buffer | undefined, to: Buffer | undefined, toExclusive: boolean, forward: boolean): RocksDBKeyValueIterator {
     const db = this.#openDb()
     const options: NativeIteratorOptions = { reverse: !forward }
     if (from !== undefined) options.gte = from
@@ -337,30 +347,35 @@ export class RocksDBStore implements KeyValueBytesStore {
     return this.#track(new RocksDBKeyValueIterator(this.#iteratorSource, db.iterator(options), overlay, forward))
   }
 
-  #track (iterator: RocksDBKeyValueIterator): RocksDBKeyValueIterator {
+  #track(iterator: RocksDBKeyValueIterator): RocksDBKeyValueIterator {
     this.#openIterators.add(iterator)
     return iterator
   }
 
-  #newIteratorSource (db: RocksDBDatabase | undefined): RocksDBIteratorSource {
+  #newIteratorSource(db: RocksDBDatabase | undefined): RocksDBIteratorSource {
     const openIterators = this.#openIterators
     const name = this.name
     return {
       storeName: name,
       lease: this.#lease,
-      release: iterator => { openIterators.delete(iterator) },
-      error: (err, operation) => db === undefined ? new StreamsError('STORE_IO_ERROR', `Store "${name}": ${operation} failed`, { cause: err }) : db.error(err, operation)
+      release: iterator => {
+        openIterators.delete(iterator)
+      },
+      error: (err, operation) =>
+        db === undefined
+          ? new StreamsError('STORE_IO_ERROR', `Store "${name}": ${operation} failed`, { cause: err })
+          : db.error(err, operation)
     }
   }
 
-  #openDb (): RocksDBDatabase {
+  #openDb(): RocksDBDatabase {
     if (this.#state !== 'open') {
       throw new InvalidStateStoreError('STORE_NOT_OPEN', `Store "${this.name}" is not open (${this.#state})`)
     }
     return this.#db!
   }
 
-  #transition (next: StoreState): void {
+  #transition(next: StoreState): void {
     if (!TRANSITIONS[this.#state].includes(next)) {
       throw new IllegalStateError(`Store "${this.name}" cannot move from ${this.#state} to ${next}`)
     }

@@ -14,27 +14,39 @@ import type { RocksDBWindowStoreSupplierOptions } from './rocksdb-window-bytes-s
 
 export const RocksDBStores = Object.freeze({
   /** A RocksDB key-value bytes store supplier. The name must be a legal store name. */
-  persistentKeyValueStore (name: string, options?: RocksDBStoreOptions): KeyValueBytesStoreSupplier {
+  persistentKeyValueStore(name: string, options?: RocksDBStoreOptions): KeyValueBytesStoreSupplier {
     return new RocksDBKeyValueBytesStoreSupplier(name, false, options)
   },
 
   /** The same store for `Stores.timestampedKeyValueStoreBuilder`, which adds the timestamps. */
-  persistentTimestampedKeyValueStore (name: string, options?: RocksDBStoreOptions): KeyValueBytesStoreSupplier {
+  persistentTimestampedKeyValueStore(name: string, options?: RocksDBStoreOptions): KeyValueBytesStoreSupplier {
     return new RocksDBKeyValueBytesStoreSupplier(name, true, options)
   },
 
   /** A time-segmented RocksDB window store supplier; retention >= window size >= 0. */
-  persistentWindowStore (name: string, retentionPeriod: number, windowSize: number, retainDuplicates: boolean, options?: RocksDBWindowStoreSupplierOptions): WindowBytesStoreSupplier {
+  persistentWindowStore(
+    name: string,
+    retentionPeriod: number,
+    windowSize: number,
+    retainDuplicates: boolean,
+    options?: RocksDBWindowStoreSupplierOptions
+  ): WindowBytesStoreSupplier {
     return new RocksDBWindowBytesStoreSupplier(name, retentionPeriod, windowSize, retainDuplicates, false, options)
   },
 
   /** The same store for `Stores.timestampedWindowStoreBuilder`, which adds the timestamps. */
-  persistentTimestampedWindowStore (name: string, retentionPeriod: number, windowSize: number, retainDuplicates: boolean, options?: RocksDBWindowStoreSupplierOptions): WindowBytesStoreSupplier {
+  persistentTimestampedWindowStore(
+    name: string,
+    retentionPeriod: number,
+    windowSize: number,
+    retainDuplicates: boolean,
+    options?: RocksDBWindowStoreSupplierOptions
+  ): WindowBytesStoreSupplier {
     return new RocksDBWindowBytesStoreSupplier(name, retentionPeriod, windowSize, retainDuplicates, true, options)
   },
 
   /** A time-segmented RocksDB session store supplier; retention >= 0. */
-  persistentSessionStore (name: string, retentionPeriod: number, options?: RocksDBSessionStoreSupplierOptions): SessionBytesStoreSupplier {
+  persistentSessionStore(name: string, retentionPeriod: number, options?: RocksDBSessionStoreSupplierOptions): SessionBytesStoreSupplier {
     return new RocksDBSessionBytesStoreSupplier(name, retentionPeriod, options)
   }
 })

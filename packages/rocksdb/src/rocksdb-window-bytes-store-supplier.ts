@@ -3,7 +3,13 @@
  * RocksDBWindowStore per get(), metrics scope 'rocksdb-window'. Arguments are checked as Kafka's
  * Stores does; the segment interval defaults to max(retentionPeriod / 2, 60000).
  */
-import { checkRetainDuplicates, checkSegmentInterval, checkWindowStoreArguments, defaultSegmentInterval, validateStoreName } from '@kstreams/core/internal'
+import {
+  checkRetainDuplicates,
+  checkSegmentInterval,
+  checkWindowStoreArguments,
+  defaultSegmentInterval,
+  validateStoreName
+} from '@kstreams/core/internal'
 import type { WindowBytesStore, WindowBytesStoreSupplier } from '@kstreams/core'
 import { RocksDBWindowStore } from './rocksdb-window-store.js'
 import { resolveRocksDBStoreOptions } from './rocksdb-store-options.js'
@@ -26,7 +32,14 @@ export class RocksDBWindowBytesStoreSupplier implements WindowBytesStoreSupplier
   readonly #options: RocksDBStoreOptions
 
   /** Throws ILLEGAL_ARGUMENT naming the store when an argument is invalid. */
-  constructor (name: string, retentionPeriod: number, windowSize: number, retainDuplicates: boolean, timestamped = false, options: RocksDBWindowStoreSupplierOptions = {}) {
+  constructor(
+    name: string,
+    retentionPeriod: number,
+    windowSize: number,
+    retainDuplicates: boolean,
+    timestamped = false,
+    options: RocksDBWindowStoreSupplierOptions = {}
+  ) {
     this.name = validateStoreName(name)
     checkWindowStoreArguments(name, retentionPeriod, windowSize)
     this.retentionPeriod = retentionPeriod
@@ -38,7 +51,7 @@ export class RocksDBWindowBytesStoreSupplier implements WindowBytesStoreSupplier
     this.#options = options
   }
 
-  get (): WindowBytesStore {
+  get(): WindowBytesStore {
     return new RocksDBWindowStore({
       ...this.#options,
       name: this.name,

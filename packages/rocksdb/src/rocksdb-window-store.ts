@@ -28,18 +28,18 @@ export class RocksDBWindowStore extends RocksDBSegmentedStore implements WindowB
   #seqnum = 0
 
   /** Arguments are validated by the supplier. */
-  constructor (options: RocksDBWindowStoreOptions) {
+  constructor(options: RocksDBWindowStoreOptions) {
     super(options, windowSegmentedKeySchema)
     this.windowSize = options.windowSize
     this.retainDuplicates = options.retainDuplicates
   }
 
-  override init (context: StateStoreContext, root: StateStore): Promise<void> {
+  override init(context: StateStoreContext, root: StateStore): Promise<void> {
     this.#seqnum = 0
     return super.init(context, root)
   }
 
-  put (key: Buffer, value: Buffer | null, windowStartTime: number): void {
+  put(key: Buffer, value: Buffer | null, windowStartTime: number): void {
     this.segments.checkOpen()
     if (key === null || key === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": key cannot be null`)
     // A null put with duplicates retained would delete nothing: it is skipped, as in Kafka.
@@ -48,49 +48,51 @@ export class RocksDBWindowStore extends RocksDBSegmentedStore implements WindowB
     this.segments.put(WindowKeySchema.toStoreKeyBinary(key, windowStartTime, this.#seqnum), value ?? null)
   }
 
-  fetch (key: Buffer, windowStartTime: number): Buffer | null
-  fetch (key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
-  fetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): Iter
-  fetch (...args: FetchArgs): Buffer | null | WindowStoreIterator<Buffer> | Iter {
+  fetch(key: Buffer, windowStartTime: number): Buffer | null
+  fetch(key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
+  fetch(keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): Iter
+  fetch(...args: FetchArgs): Buffer | null | WindowStoreIterator<Buffer> | Iter {
     if (args.length !== 2) return this.#range(args, true)
     const [key, windowStartTime] = args
     // With retainDuplicates this looks up the current seqnum only, as in Kafka.
     return this.segments.get(WindowKeySchema.toStoreKeyBinary(key, windowStartTime, this.#seqnum))
   }
 
-  backwardFetch (key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
-  backwardFetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): Iter
-  backwardFetch (...args: RangeArgs): WindowStoreIterator<Buffer> | Iter {
+  backwardFetch(key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
+  backwardFetch(keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): Iter
+  backwardFetch(...args: RangeArgs): WindowStoreIterator<Buffer> | Iter {
     return this.#range(args, false)
   }
 
-  fetchAll (timeFrom: number, timeTo: number): Iter {
+  fetchAll(timeFrom: number, timeTo: number): Iter {
     return this.#windowed(this.segments.fetchRange(undefined, undefined, timeFrom, timeTo, true))
   }
 
-  backwardFetchAll (timeFrom: number, timeTo: number): Iter {
+  backwardFetchAll(timeFrom: number, timeTo: number): Iter {
     return this.#windowed(this.segments.fetchRange(undefined, undefined, timeFrom, timeTo, false))
   }
 
-  all (): Iter {
+  all(): Iter {
     return this.#windowed(this.segments.fetchRange(undefined, undefined, 0, Number.MAX_SAFE_INTEGER, true))
   }
 
-  backwardAll (): Iter {
+  backwardAll(): Iter {
     return this.#windowed(this.segments.fetchRange(undefined, undefined, 0, Number.MAX_SAFE_INTEGER, false))
   }
 
-  #range (args: RangeArgs, forward: boolean): WindowStoreIterator<Buffer> | Iter {
+  #range(args: RangeArgs, forward: boolean): WindowStoreIterator<Buffer> | Iter {
     if (args.length === 4) {
       const [keyFrom, keyTo, timeFrom, timeTo] = args
       return this.#windowed(this.segments.fetchRange(keyFrom ?? undefined, keyTo ?? undefined, timeFrom, timeTo, forward))
     }
     const [key, timeFrom, timeTo] = args
     if (key === null || key === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": key cannot be null`)
-    return new MappedKeyValueIterator(this.segments.fetchKey(key, timeFrom, timeTo, forward), storeKey => WindowKeySchema.extractStoreTimestamp(storeKey))
+    return new MappedKeyValueIterator(this.segments.fetchKey(key, timeFrom, timeTo, forward), storeKey =>
+      WindowKeySchema.extractStoreTimestamp(storeKey)
+    )
   }
 
-  #windowed (iterator: KeyValueIterator<Buffer, Buffer>): Iter {
+  #windowed(iterator: KeyValueIterator<Buffer, Buffer>): Iter {
     const windowSize = this.windowSize
     return new MappedKeyValueIterator(iterator, storeKey => WindowKeySchema.fromStoreKey(storeKey, windowSize))
   }

@@ -29,12 +29,12 @@ export class SegmentIterator extends LeasedIterator {
   #nextSegment = 0
   #current: KeyValueIterator<Buffer, Buffer> | undefined
 
-  constructor (owner: SegmentIteratorOwner, scan: SegmentScan) {
+  constructor(owner: SegmentIteratorOwner, scan: SegmentScan) {
     super(owner)
     this.#scan = scan
   }
 
-  protected advance (): KeyValue<Buffer, Buffer> | undefined {
+  protected advance(): KeyValue<Buffer, Buffer> | undefined {
     const scan = this.#scan
     if (scan === undefined) return undefined
     for (;;) {
@@ -57,7 +57,7 @@ export class SegmentIterator extends LeasedIterator {
     }
   }
 
-  protected free (): void {
+  protected free(): void {
     this.#current?.close()
     this.#current = undefined
     this.#scan = undefined

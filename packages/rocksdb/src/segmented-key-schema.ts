@@ -28,7 +28,7 @@ export interface SegmentedKeySchema {
 const MAX_SAFE_LONG = Buffer.from([0x00, 0x1f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff])
 const MAX_SEQNUM = Buffer.from([0x7f, 0xff, 0xff, 0xff])
 
-function keyInRange (keyBytes: Buffer, keyFrom: Buffer | undefined, keyTo: Buffer | undefined): boolean {
+function keyInRange(keyBytes: Buffer, keyFrom: Buffer | undefined, keyTo: Buffer | undefined): boolean {
   return (keyFrom === undefined || Buffer.compare(keyBytes, keyFrom) >= 0) && (keyTo === undefined || Buffer.compare(keyBytes, keyTo) <= 0)
 }
 
@@ -38,7 +38,7 @@ export const windowSegmentedKeySchema: SegmentedKeySchema = Object.freeze({
   lowerRangeFixedSize: (key: Buffer, from: number) => WindowKeySchema.lowerRangeFixedSize(key, from),
   upperRangeFixedSize: (key: Buffer, to: number) => WindowKeySchema.upperRangeFixedSize(key, to),
   maxSuffix: Buffer.concat([MAX_SAFE_LONG, MAX_SEQNUM]),
-  matches (storeKey: Buffer, keyFrom: Buffer | undefined, keyTo: Buffer | undefined, from: number, to: number): boolean {
+  matches(storeKey: Buffer, keyFrom: Buffer | undefined, keyTo: Buffer | undefined, from: number, to: number): boolean {
     const time = WindowKeySchema.extractStoreTimestamp(storeKey)
     return time >= from && time <= to && keyInRange(WindowKeySchema.extractStoreKeyBytes(storeKey), keyFrom, keyTo)
   },
@@ -53,9 +53,12 @@ export const sessionSegmentedKeySchema: SegmentedKeySchema = Object.freeze({
   upperRangeFixedSize: (key: Buffer, to: number) => SessionKeySchema.upperRangeFixedSize(key, to),
   maxSuffix: Buffer.concat([MAX_SAFE_LONG, MAX_SAFE_LONG]),
   /** Sessions that end at or after `from` and start at or before `to`. */
-  matches (storeKey: Buffer, keyFrom: Buffer | undefined, keyTo: Buffer | undefined, from: number, to: number): boolean {
-    return SessionKeySchema.extractEndTimestamp(storeKey) >= from && SessionKeySchema.extractStartTimestamp(storeKey) <= to &&
+  matches(storeKey: Buffer, keyFrom: Buffer | undefined, keyTo: Buffer | undefined, from: number, to: number): boolean {
+    return (
+      SessionKeySchema.extractEndTimestamp(storeKey) >= from &&
+      SessionKeySchema.extractStartTimestamp(storeKey) <= to &&
       keyInRange(SessionKeySchema.extractKeyBytes(storeKey), keyFrom, keyTo)
+    )
   },
   /** A session ending at or after `from` may sit in any later segment. */
   searchTimes: (from: number, _to: number): [number, number] => [from, Number.MAX_SAFE_INTEGER],
@@ -67,7 +70,7 @@ export const sessionSegmentedKeySchema: SegmentedKeySchema = Object.freeze({
  * `maxSuffix`: the greatest of `prefix + maxSuffix` over the prefixes of `keyTo`, since a shorter
  * key sorts among the longer ones its bytes start. Scans filter the keys past the real range.
  */
-export function keyRangeUpperBound (keyTo: Buffer, maxSuffix: Buffer): Buffer {
+export function keyRangeUpperBound(keyTo: Buffer, maxSuffix: Buffer): Buffer {
   let best = Buffer.concat([keyTo, maxSuffix])
   for (let i = 0; i < keyTo.length; i++) {
     // A shorter prefix can only win where the key has a byte no greater than the suffix's first.

@@ -12,7 +12,7 @@ export const ROCKSDB_DIR = 'rocksdb'
 const OWNER_ONLY = 0o700
 
 /** The store directory below `taskDir`, without touching the file system. */
-export function storeDirectory (taskDir: string | undefined, storeName: string): string {
+export function storeDirectory(taskDir: string | undefined, storeName: string): string {
   if (taskDir === undefined) {
     throw new IllegalStateError(`Store "${storeName}" is persistent and needs a state directory, but its task has none`)
   }
@@ -20,7 +20,7 @@ export function storeDirectory (taskDir: string | undefined, storeName: string):
 }
 
 /** `parent/name`, checking that `name` is a legal store name that stays inside `parent`. */
-export function childDirectory (parent: string, name: string): string {
+export function childDirectory(parent: string, name: string): string {
   validateStoreName(name)
   const dir = join(parent, name)
   const rel = relative(parent, dir)
@@ -31,13 +31,13 @@ export function childDirectory (parent: string, name: string): string {
 }
 
 /** Creates `dir` (and missing parents) and makes it owner-only. */
-export async function createOwnerOnlyDirectory (dir: string): Promise<void> {
+export async function createOwnerOnlyDirectory(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: OWNER_ONLY })
   await chmod(dir, OWNER_ONLY)
 }
 
 /** Creates the store directory and the `rocksdb` directory above it, both owner-only. */
-export async function prepareStoreDirectory (dir: string): Promise<void> {
+export async function prepareStoreDirectory(dir: string): Promise<void> {
   await createOwnerOnlyDirectory(dir)
   await chmod(resolve(dir, '..'), OWNER_ONLY)
 }

@@ -28,26 +28,26 @@ export class WriteOverlay {
   #bytes = 0
   #deletes = 0
 
-  get size (): number {
+  get size(): number {
     return this.#entries.size
   }
 
   /** How many of the entries are deletes. */
-  get deletes (): number {
+  get deletes(): number {
     return this.#deletes
   }
 
   /** An estimate of the memory the pending writes hold. */
-  get bytes (): number {
+  get bytes(): number {
     return this.#bytes
   }
 
   /** The pending value: a Buffer, null for a pending delete, undefined when nothing is pending. */
-  get (key: string): Buffer | null | undefined {
+  get(key: string): Buffer | null | undefined {
     return this.#entries.get(key)
   }
 
-  set (key: string, value: Buffer | null): void {
+  set(key: string, value: Buffer | null): void {
     const entries = this.#entries
     const old = entries.get(key)
     entries.set(key, value)
@@ -62,11 +62,11 @@ export class WriteOverlay {
   }
 
   /** The pending entries, in insertion order of their keys. */
-  entries (): IterableIterator<[string, Buffer | null]> {
+  entries(): IterableIterator<[string, Buffer | null]> {
     return this.#entries.entries()
   }
 
-  clear (): void {
+  clear(): void {
     this.#entries = new Map()
     this.#sorted = []
     this.#unsorted = []
@@ -78,7 +78,7 @@ export class WriteOverlay {
    * The entries with `from <= key <= to` (`key < to` when `toExclusive`), ascending. Undefined
    * bounds are open. The snapshot is the caller's: later writes do not change it.
    */
-  snapshot (from: Buffer | undefined, to: Buffer | undefined, toExclusive = false): OverlaySnapshot {
+  snapshot(from: Buffer | undefined, to: Buffer | undefined, toExclusive = false): OverlaySnapshot {
     if (this.#entries.size === 0) return EMPTY_SNAPSHOT
     const sorted = this.#sortedKeys()
     const lower = from === undefined ? 0 : lowerBound(sorted, bytesToKey(from))
@@ -94,7 +94,7 @@ export class WriteOverlay {
     return { keys, values }
   }
 
-  #sortedKeys (): string[] {
+  #sortedKeys(): string[] {
     if (this.#unsorted.length === 0) return this.#sorted
     const added = this.#unsorted.sort()
     this.#unsorted = []
@@ -103,7 +103,7 @@ export class WriteOverlay {
   }
 }
 
-function mergeSorted (a: readonly string[], b: readonly string[]): string[] {
+function mergeSorted(a: readonly string[], b: readonly string[]): string[] {
   const out = new Array<string>(a.length + b.length)
   let i = 0
   let j = 0
@@ -115,7 +115,7 @@ function mergeSorted (a: readonly string[], b: readonly string[]): string[] {
 }
 
 /** The first index whose key is >= `key`. */
-function lowerBound (keys: readonly string[], key: string): number {
+function lowerBound(keys: readonly string[], key: string): number {
   let lo = 0
   let hi = keys.length
   while (lo < hi) {
@@ -127,7 +127,7 @@ function lowerBound (keys: readonly string[], key: string): number {
 }
 
 /** The first index whose key is > `key`. */
-function upperBound (keys: readonly string[], key: string): number {
+function upperBound(keys: readonly string[], key: string): number {
   let lo = 0
   let hi = keys.length
   while (lo < hi) {

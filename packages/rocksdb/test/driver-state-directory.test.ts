@@ -18,25 +18,37 @@ const S = Serdes.String()
 const L = Serdes.Long()
 
 /** Counts values per key in the RocksDB store "counts". */
-function counting (): Topology {
+function counting(): Topology {
   return new Topology()
     .addSource('source', 'input', { keyDeserializer: S, valueDeserializer: S })
-    .addProcessor('count', () => {
-      let store: KeyValueStore<string, number>
-      return {
-        init (c: ProcessorContext<never, never>) { store = c.getStateStore<KeyValueStore<string, number>>('counts') },
-        process (r: Record<string, string>) { store.put(r.key, (store.get(r.key) ?? 0) + 1) }
-      }
-    }, 'source')
+    .addProcessor(
+      'count',
+      () => {
+        let store: KeyValueStore<string, number>
+        return {
+          init(c: ProcessorContext<never, never>) {
+            store = c.getStateStore<KeyValueStore<string, number>>('counts')
+          },
+          process(r: Record<string, string>) {
+            store.put(r.key, (store.get(r.key) ?? 0) + 1)
+          }
+        }
+      },
+      'source'
+    )
     .addStateStore(Stores.keyValueStoreBuilder(RocksDBStores.persistentKeyValueStore('counts'), S, L), 'count')
 }
 
-async function countOnce (driver: TopologyTestDriver): Promise<number | null> {
+async function countOnce(driver: TopologyTestDriver): Promise<number | null> {
   driver.createInputTopic('input', S, S).pipeInput('word', 'x')
   return driver.getKeyValueStore<string, number>('counts')!.get('word')
 }
 
-const exists = async (path: string): Promise<boolean> => await stat(path).then(() => true, () => false)
+const exists = async (path: string): Promise<boolean> =>
+  await stat(path).then(
+    () => true,
+    () => false
+  )
 
 describe('TopologyTestDriver with a RocksDB store: the state directory of a driver', function () {
   this.timeout(20_000)

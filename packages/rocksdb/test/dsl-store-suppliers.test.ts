@@ -15,19 +15,26 @@ import { StoreFixture } from './helpers/open-store.js'
 const S = Serdes.String()
 const L = Serdes.Long()
 
-function wordCount (builder: StreamsBuilder): Topology {
-  builder.stream('lines', Consumed.with(S, S))
+function wordCount(builder: StreamsBuilder): Topology {
+  builder
+    .stream('lines', Consumed.with(S, S))
     .flatMapValues(line => line.split(' '))
     .groupBy((_key, word) => word, Grouped.with(S, S))
     .count(Materialized.as<string, number>('counts').withKeySerde(S).withValueSerde(L))
   return builder.build()
 }
 
-const exists = async (path: string): Promise<boolean> => await stat(path).then(() => true, () => false)
+const exists = async (path: string): Promise<boolean> =>
+  await stat(path).then(
+    () => true,
+    () => false
+  )
 
 describe('RocksDBDslStoreSuppliers (dslStoreSuppliers)', () => {
   const fixture = new StoreFixture()
-  after(async () => { await fixture.cleanup() })
+  after(async () => {
+    await fixture.cleanup()
+  })
 
   it('makes DSL stores persistent RocksDB stores: files in the task directory, removed with it at close', async () => {
     const stateDir = await fixture.dirs.make()

@@ -23,32 +23,61 @@ const TINY = 300
 
 const dirs = new TempDirs()
 const stateDirRoot = await dirs.make('kstreams-rocksdb-windowed-stack-')
-after(async () => { await dirs.cleanup() })
+after(async () => {
+  await dirs.cleanup()
+})
 
-const windowSupplier = (segmentInterval: number, retainDuplicates = false) => (name: string) =>
-  new RocksDBWindowBytesStoreSupplier(name, RETENTION, WINDOW, retainDuplicates, false, { segmentInterval })
-const sessionSupplier = (segmentInterval: number) => (name: string) => new RocksDBSessionBytesStoreSupplier(name, RETENTION, { segmentInterval })
+const windowSupplier =
+  (segmentInterval: number, retainDuplicates = false) =>
+  (name: string) =>
+    new RocksDBWindowBytesStoreSupplier(name, RETENTION, WINDOW, retainDuplicates, false, { segmentInterval })
+const sessionSupplier = (segmentInterval: number) => (name: string) =>
+  new RocksDBSessionBytesStoreSupplier(name, RETENTION, { segmentInterval })
 
-for (const [segmentInterval, label, maxCacheSizeBytes] of [[7, 'roomy', ROOMY], [7, 'tiny', TINY], [60_000, 'tiny', TINY]] as const) {
+for (const [segmentInterval, label, maxCacheSizeBytes] of [
+  [7, 'roomy', ROOMY],
+  [7, 'tiny', TINY],
+  [60_000, 'tiny', TINY]
+] as const) {
   const name = `metered -> caching (${label} record cache) -> change-logging -> rocksdb (segment interval ${segmentInterval})`
   const newCache = (): ThreadCache => new ThreadCache({ maxCacheSizeBytes })
-  windowStoreCompliance(windowStackHarness({
-    name, supplier: windowSupplier(segmentInterval), persistent: true, stateDirRoot, newCache, retentionPeriod: RETENTION, windowSize: WINDOW, retainDuplicates: false
-  }))
-  sessionStoreCompliance(sessionStackHarness({ name, supplier: sessionSupplier(segmentInterval), persistent: true, stateDirRoot, newCache, retentionPeriod: RETENTION }))
+  windowStoreCompliance(
+    windowStackHarness({
+      name,
+      supplier: windowSupplier(segmentInterval),
+      persistent: true,
+      stateDirRoot,
+      newCache,
+      retentionPeriod: RETENTION,
+      windowSize: WINDOW,
+      retainDuplicates: false
+    })
+  )
+  sessionStoreCompliance(
+    sessionStackHarness({
+      name,
+      supplier: sessionSupplier(segmentInterval),
+      persistent: true,
+      stateDirRoot,
+      newCache,
+      retentionPeriod: RETENTION
+    })
+  )
 }
 
 // Caching is asked for but never applied to a store that retains duplicates (as in Kafka).
-windowStoreCompliance(windowStackHarness({
-  name: 'metered -> change-logging -> rocksdb (segment interval 7, caching asked for)',
-  supplier: windowSupplier(7, true),
-  persistent: true,
-  stateDirRoot,
-  newCache: () => new ThreadCache({ maxCacheSizeBytes: ROOMY }),
-  retentionPeriod: RETENTION,
-  windowSize: WINDOW,
-  retainDuplicates: true
-}))
+windowStoreCompliance(
+  windowStackHarness({
+    name: 'metered -> change-logging -> rocksdb (segment interval 7, caching asked for)',
+    supplier: windowSupplier(7, true),
+    persistent: true,
+    stateDirRoot,
+    newCache: () => new ThreadCache({ maxCacheSizeBytes: ROOMY }),
+    retentionPeriod: RETENTION,
+    windowSize: WINDOW,
+    retainDuplicates: true
+  })
+)
 
 const s = (text: string): Buffer => Buffer.from(text, 'utf8')
 const entries = (it: KeyValueIterator<Windowed<Buffer>, Buffer>): string[] => {
@@ -59,14 +88,25 @@ const entries = (it: KeyValueIterator<Windowed<Buffer>, Buffer>): string[] => {
   }
 }
 
-describe('full windowed stacks over rocksdb: the cache keeps the store\'s order', () => {
+describe("full windowed stacks over rocksdb: the cache keeps the store's order", () => {
   for (const segmentInterval of [7, 60_000]) {
     const windows = windowStackHarness({
-      name: 'window', supplier: windowSupplier(segmentInterval), persistent: true, stateDirRoot, newCache: () => new ThreadCache({ maxCacheSizeBytes: ROOMY }),
-      retentionPeriod: RETENTION, windowSize: WINDOW, retainDuplicates: false
+      name: 'window',
+      supplier: windowSupplier(segmentInterval),
+      persistent: true,
+      stateDirRoot,
+      newCache: () => new ThreadCache({ maxCacheSizeBytes: ROOMY }),
+      retentionPeriod: RETENTION,
+      windowSize: WINDOW,
+      retainDuplicates: false
     })
     const sessions = sessionStackHarness({
-      name: 'session', supplier: sessionSupplier(segmentInterval), persistent: true, stateDirRoot, newCache: () => new ThreadCache({ maxCacheSizeBytes: ROOMY }), retentionPeriod: RETENTION
+      name: 'session',
+      supplier: sessionSupplier(segmentInterval),
+      persistent: true,
+      stateDirRoot,
+      newCache: () => new ThreadCache({ maxCacheSizeBytes: ROOMY }),
+      retentionPeriod: RETENTION
     })
     after(async () => {
       await windows.cleanup()
@@ -75,25 +115,46 @@ describe('full windowed stacks over rocksdb: the cache keeps the store\'s order'
 
     it(`window reads return cached and stored windows in RocksDB's order, as after a commit (segment interval ${segmentInterval})`, async () => {
       const store = await windows.open()
-      for (const [key, start] of [['b', 1], ['a', 3], ['c', 9], ['ab', 8]] as const) store.put(s(key), s(`${key}${start}`), start)
+      for (const [key, start] of [
+        ['b', 1],
+        ['a', 3],
+        ['c', 9],
+        ['ab', 8]
+      ] as const)
+        store.put(s(key), s(`${key}${start}`), start)
       await windows.commit(store)
-      for (const [key, start] of [['a', 2], ['b', 0], ['c', 4], ['a', 8], ['b', 1]] as const) store.put(s(key), s(`${key}${start}*`), start)
+      for (const [key, start] of [
+        ['a', 2],
+        ['b', 0],
+        ['c', 4],
+        ['a', 8],
+        ['b', 1]
+      ] as const)
+        store.put(s(key), s(`${key}${start}*`), start)
       const reads = (): string[][] => [
-        entries(store.all()), entries(store.backwardAll()), entries(store.fetchAll(0, 9)), entries(store.backwardFetchAll(1, 8)),
-        entries(store.fetch(s('a'), s('b'), 0, 9)), entries(store.backwardFetch(s('ab'), undefined, 0, 9))
+        entries(store.all()),
+        entries(store.backwardAll()),
+        entries(store.fetchAll(0, 9)),
+        entries(store.backwardFetchAll(1, 8)),
+        entries(store.fetch(s('a'), s('b'), 0, 9)),
+        entries(store.backwardFetch(s('ab'), undefined, 0, 9))
       ]
       const cached = reads()
       // segment, then key: with one segment all windows of a come first, with segments of 7 ms those of 0..6 do
-      expect(cached[0]).to.deep.equal(segmentInterval === 7
-        ? ['a@2/12=a2*', 'a@3/13=a3', 'b@0/10=b0*', 'b@1/11=b1*', 'c@4/14=c4*', 'a@8/18=a8*', 'ab@8/18=ab8', 'c@9/19=c9']
-        : ['a@2/12=a2*', 'a@3/13=a3', 'a@8/18=a8*', 'ab@8/18=ab8', 'b@0/10=b0*', 'b@1/11=b1*', 'c@4/14=c4*', 'c@9/19=c9'])
+      expect(cached[0]).to.deep.equal(
+        segmentInterval === 7
+          ? ['a@2/12=a2*', 'a@3/13=a3', 'b@0/10=b0*', 'b@1/11=b1*', 'c@4/14=c4*', 'a@8/18=a8*', 'ab@8/18=ab8', 'c@9/19=c9']
+          : ['a@2/12=a2*', 'a@3/13=a3', 'a@8/18=a8*', 'ab@8/18=ab8', 'b@0/10=b0*', 'b@1/11=b1*', 'c@4/14=c4*', 'c@9/19=c9']
+      )
       await windows.commit(store)
       expect(cached).to.deep.equal(reads())
     })
 
     it(`session searches return cached and stored sessions in RocksDB's order, as after a commit (segment interval ${segmentInterval})`, async () => {
       const store = await sessions.open()
-      const put = (key: string, start: number, end: number, value: string): void => { store.put(new Windowed(s(key), new SessionWindow(start, end)), s(value)) }
+      const put = (key: string, start: number, end: number, value: string): void => {
+        store.put(new Windowed(s(key), new SessionWindow(start, end)), s(value))
+      }
       put('b', 0, 1, 'b1')
       put('a', 2, 9, 'a9')
       put('c', 3, 4, 'c4')
@@ -103,8 +164,11 @@ describe('full windowed stacks over rocksdb: the cache keeps the store\'s order'
       put('c', 3, 4, 'c4*')
       put('ab', 6, 6, 'ab6*')
       const reads = (): string[][] => [
-        entries(store.fetch(undefined, undefined)), entries(store.backwardFetch(undefined, undefined)), entries(store.findSessions(0, 9)),
-        entries(store.findSessions(s('a'), s('b'), 2, 6)), entries(store.backwardFindSessions(s('ab'), s('c'), 0, 9))
+        entries(store.fetch(undefined, undefined)),
+        entries(store.backwardFetch(undefined, undefined)),
+        entries(store.findSessions(0, 9)),
+        entries(store.findSessions(s('a'), s('b'), 2, 6)),
+        entries(store.backwardFindSessions(s('ab'), s('c'), 0, 9))
       ]
       const cached = reads()
       await sessions.commit(store)
@@ -115,11 +179,22 @@ describe('full windowed stacks over rocksdb: the cache keeps the store\'s order'
 
 describe('full windowed stacks over rocksdb: changelog replay and reopen', () => {
   const windows = windowStackHarness({
-    name: 'window', supplier: windowSupplier(7), persistent: true, stateDirRoot, newCache: () => new ThreadCache({ maxCacheSizeBytes: ROOMY }),
-    retentionPeriod: RETENTION, windowSize: WINDOW, retainDuplicates: false
+    name: 'window',
+    supplier: windowSupplier(7),
+    persistent: true,
+    stateDirRoot,
+    newCache: () => new ThreadCache({ maxCacheSizeBytes: ROOMY }),
+    retentionPeriod: RETENTION,
+    windowSize: WINDOW,
+    retainDuplicates: false
   })
   const sessions = sessionStackHarness({
-    name: 'session', supplier: sessionSupplier(7), persistent: true, stateDirRoot, newCache: () => new ThreadCache({ maxCacheSizeBytes: ROOMY }), retentionPeriod: RETENTION
+    name: 'session',
+    supplier: sessionSupplier(7),
+    persistent: true,
+    stateDirRoot,
+    newCache: () => new ThreadCache({ maxCacheSizeBytes: ROOMY }),
+    retentionPeriod: RETENTION
   })
   after(async () => {
     await windows.cleanup()
@@ -128,7 +203,14 @@ describe('full windowed stacks over rocksdb: changelog replay and reopen', () =>
 
   it('a window store restored from the changelog the stack wrote has the same windows', async () => {
     const store = await windows.open()
-    for (const [key, start, value] of [['b', 0, 'b0'], ['a', 15, 'a15'], ['a', 0, 'a0'], ['c', 30, 'c30'], ['a', 0, 'A0']] as const) store.put(s(key), s(value), start)
+    for (const [key, start, value] of [
+      ['b', 0, 'b0'],
+      ['a', 15, 'a15'],
+      ['a', 0, 'a0'],
+      ['c', 30, 'c30'],
+      ['a', 0, 'A0']
+    ] as const)
+      store.put(s(key), s(value), start)
     store.put(s('b'), null, 0)
     await windows.commit(store)
     const expected = ['a@0/10=A0', 'a@15/25=a15', 'c@30/40=c30']

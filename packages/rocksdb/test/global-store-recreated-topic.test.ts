@@ -18,15 +18,26 @@ import { TempDirs } from './helpers/temp-dirs.js'
 
 const S = Serdes.String()
 
-function topology (): Topology {
+function topology(): Topology {
   return new Topology()
-    .addGlobalStore(Stores.keyValueStoreBuilder(RocksDBStores.persistentKeyValueStore('G'), S, S).withLoggingDisabled(), 'G-source', { keyDeserializer: S, valueDeserializer: S }, 'glob', 'G-updater', () => {
-      let store: KeyValueStore<string, string>
-      return {
-        init (ctx: ProcessorContext<never, never>) { store = ctx.getStateStore('G') },
-        process (r: Record<string, string>) { store.put(r.key, r.value) }
+    .addGlobalStore(
+      Stores.keyValueStoreBuilder(RocksDBStores.persistentKeyValueStore('G'), S, S).withLoggingDisabled(),
+      'G-source',
+      { keyDeserializer: S, valueDeserializer: S },
+      'glob',
+      'G-updater',
+      () => {
+        let store: KeyValueStore<string, string>
+        return {
+          init(ctx: ProcessorContext<never, never>) {
+            store = ctx.getStateStore('G')
+          },
+          process(r: Record<string, string>) {
+            store.put(r.key, r.value)
+          }
+        }
       }
-    })
+    )
     .addSource('in', 'in', { keyDeserializer: S, valueDeserializer: S })
     .addSink('out', 'out', { keySerializer: S, valueSerializer: S }, 'in')
 }
@@ -34,16 +45,21 @@ function topology (): Topology {
 describe('RocksDB global store: its topic recreated while the application was down', function () {
   this.timeout(20_000)
   const dirs = new TempDirs()
-  afterEach(async () => { await dirs.cleanup() })
+  afterEach(async () => {
+    await dirs.cleanup()
+  })
 
-  it('the checkpoint beyond the new topic\'s end wipes the global store, which is rebuilt from the new topic', async () => {
+  it("the checkpoint beyond the new topic's end wipes the global store, which is rebuilt from the new topic", async () => {
     const kafka = new InMemoryKafka()
     const stateDir = await dirs.make()
     const applicationId = `global-recreated-${process.pid}`
     kafka.createTopic('in', 1)
     kafka.createTopic('out', 1)
     kafka.createTopic('glob', 1)
-    kafka.produce('glob', Array.from({ length: 5 }, (_, i) => ({ key: `old${i}`, value: 'v' })))
+    kafka.produce(
+      'glob',
+      Array.from({ length: 5 }, (_, i) => ({ key: `old${i}`, value: 'v' }))
+    )
     const config = { applicationId, stateDir, pollMs: 50, fetchMaxWaitMs: 50, sessionTimeoutMs: 1000, heartbeatIntervalMs: 100 }
     const contents = (streams: KafkaStreams): string[] => {
       const store = streams.store({ storeName: 'G', queryableStoreType: QueryableStoreTypes.keyValueStore<string, string>() })
@@ -59,7 +75,10 @@ describe('RocksDB global store: its topic recreated while the application was do
 
       kafka.deleteTopic('glob')
       kafka.createTopic('glob', 1)
-      kafka.produce('glob', Array.from({ length: 3 }, (_, i) => ({ key: `new${i}`, value: 'w' })))
+      kafka.produce(
+        'glob',
+        Array.from({ length: 3 }, (_, i) => ({ key: `new${i}`, value: 'w' }))
+      )
 
       const second = new KafkaStreams(topology(), config, { client: kafka.client() })
       await second.start()
@@ -79,7 +98,10 @@ describe('RocksDB global store: its topic recreated while the application was do
     const stateDir = await dirs.make()
     const applicationId = `global-truncated-${process.pid}`
     for (const t of ['in', 'out', 'glob']) kafka.createTopic(t, 1)
-    kafka.produce('glob', Array.from({ length: 5 }, (_, i) => ({ key: `k${i}`, value: 'v' })))
+    kafka.produce(
+      'glob',
+      Array.from({ length: 5 }, (_, i) => ({ key: `k${i}`, value: 'v' }))
+    )
     const config = { applicationId, stateDir, pollMs: 50, fetchMaxWaitMs: 50, sessionTimeoutMs: 1000, heartbeatIntervalMs: 100 }
     const first = new KafkaStreams(topology(), config, { client: kafka.client() })
     try {

@@ -25,7 +25,7 @@ import { createTestStoreContext } from '@kstreams/stores/compliance'
 const S = Serdes.String()
 const L = Serdes.Long()
 
-async function eventually (condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+async function eventually(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!condition()) {
     if (Date.now() > deadline) expect.fail(`condition not met within ${timeoutMs} ms`)
@@ -36,7 +36,9 @@ async function eventually (condition: () => boolean, timeoutMs = 10_000): Promis
 describe('RocksDB: restored data is durable before the checkpoint that covers it', function () {
   this.timeout(20_000)
   const dirs = new TempDirs()
-  afterEach(async () => { await dirs.cleanup() })
+  afterEach(async () => {
+    await dirs.cleanup()
+  })
 
   it('RocksDBStore.flush() fsyncs the WAL after writes made without it (restore, spill past maxPendingBytes, deleteRange), even with nothing pending', async () => {
     const counter = new WriteCounter()
@@ -44,7 +46,10 @@ describe('RocksDB: restored data is durable before the checkpoint that covers it
     const context = createTestStoreContext({ stateDir: await dirs.make() })
     await store.init(context, store)
     try {
-      context.restore('store', [{ key: s('a'), value: s('1') }, { key: s('b'), value: s('2') }])
+      context.restore('store', [
+        { key: s('a'), value: s('1') },
+        { key: s('b'), value: s('2') }
+      ])
       expect(counter.writes).to.deep.equal([{ sync: false }])
       store.flush()
       expect(counter.writes).to.deep.equal([{ sync: false }, { sync: true }])
@@ -71,22 +76,48 @@ describe('RocksDB: restored data is durable before the checkpoint that covers it
     const checkpoint = join(stateDir, applicationId, '0_0', '.checkpoint')
     kafka.createTopic('words', 1)
     kafka.createTopic(changelog, 1)
-    kafka.produce(changelog, Array.from({ length: 50 }, (_, i) => ({ key: `k${i % 7}`, value: L.serializer().serialize(changelog, i)!, partition: 0 })))
-    const writes: Array<{ sync: boolean, probe: string }> = []
-    const { factory } = new WriteCounter(sync => { writes.push({ sync, probe: existsSync(checkpoint) ? readFileSync(checkpoint, 'utf8') : '' }) })
+    kafka.produce(
+      changelog,
+      Array.from({ length: 50 }, (_, i) => ({ key: `k${i % 7}`, value: L.serializer().serialize(changelog, i)!, partition: 0 }))
+    )
+    const writes: Array<{ sync: boolean; probe: string }> = []
+    const { factory } = new WriteCounter(sync => {
+      writes.push({ sync, probe: existsSync(checkpoint) ? readFileSync(checkpoint, 'utf8') : '' })
+    })
     const topology = new Topology()
       .addSource('Words', 'words', { keyDeserializer: S, valueDeserializer: S })
-      .addProcessor('Count', () => {
-        let store: KeyValueStore<string, number>
-        return {
-          init (ctx: ProcessorContext<never, never>) { store = ctx.getStateStore('Counts') },
-          process (r: Record<string, string>) { store.put(r.key, (store.get(r.key) ?? 0) + 1) }
-        }
-      }, 'Words')
-      .addStateStore(Stores.keyValueStoreBuilder(RocksDBStores.persistentKeyValueStore('Counts', { databaseFactory: factory }), S, L), 'Count')
-    const streams = new KafkaStreams(topology, {
-      applicationId, stateDir, commitIntervalMs: 100, pollMs: 50, fetchMaxWaitMs: 50, sessionTimeoutMs: 1000, heartbeatIntervalMs: 100
-    }, { client: kafka.client() })
+      .addProcessor(
+        'Count',
+        () => {
+          let store: KeyValueStore<string, number>
+          return {
+            init(ctx: ProcessorContext<never, never>) {
+              store = ctx.getStateStore('Counts')
+            },
+            process(r: Record<string, string>) {
+              store.put(r.key, (store.get(r.key) ?? 0) + 1)
+            }
+          }
+        },
+        'Words'
+      )
+      .addStateStore(
+        Stores.keyValueStoreBuilder(RocksDBStores.persistentKeyValueStore('Counts', { databaseFactory: factory }), S, L),
+        'Count'
+      )
+    const streams = new KafkaStreams(
+      topology,
+      {
+        applicationId,
+        stateDir,
+        commitIntervalMs: 100,
+        pollMs: 50,
+        fetchMaxWaitMs: 50,
+        sessionTimeoutMs: 1000,
+        heartbeatIntervalMs: 100
+      },
+      { client: kafka.client() }
+    )
     try {
       await streams.start()
       const restored = '0\n1\n' + `${changelog} 0 49\n`

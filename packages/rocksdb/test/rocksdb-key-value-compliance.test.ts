@@ -15,23 +15,23 @@ const stateDirs = new Map<RocksDBStore, string>()
 const direct: KeyValueStoreHarness = {
   name: 'rocksdb',
   persistent: true,
-  async open () {
+  async open() {
     const stateDir = await dirs.make()
     const store = new RocksDBStore('compliance-kv')
     await store.init(createTestStoreContext({ stateDir }), store)
     stateDirs.set(store, stateDir)
     return store
   },
-  async reopen (store) {
+  async reopen(store) {
     const rocks = store as RocksDBStore
     rocks.close()
     await rocks.init(createTestStoreContext({ stateDir: stateDirs.get(rocks) }), rocks)
     return rocks
   },
-  commit (store) {
+  commit(store) {
     store.flush()
   },
-  async cleanup () {
+  async cleanup() {
     for (const store of stateDirs.keys()) {
       store.close()
       await store.whenClosed()
@@ -45,10 +45,14 @@ keyValueStoreCompliance(direct)
 
 const stackDirs = new TempDirs()
 const stackRoot = await stackDirs.make('kstreams-rocksdb-stack-')
-after(async () => { await stackDirs.cleanup() })
-keyValueStoreCompliance(createKeyValueStackHarness({
-  name: 'metered -> caching -> change-logging -> rocksdb',
-  supplier: name => new RocksDBKeyValueBytesStoreSupplier(name),
-  persistent: true,
-  stateDirRoot: stackRoot
-}))
+after(async () => {
+  await stackDirs.cleanup()
+})
+keyValueStoreCompliance(
+  createKeyValueStackHarness({
+    name: 'metered -> caching -> change-logging -> rocksdb',
+    supplier: name => new RocksDBKeyValueBytesStoreSupplier(name),
+    persistent: true,
+    stateDirRoot: stackRoot
+  })
+)

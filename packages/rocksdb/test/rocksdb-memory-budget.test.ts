@@ -24,7 +24,12 @@ describe('RocksDBMemoryBudget', () => {
     const c = budget.allocate()
     const d = budget.allocate()
     expect([a.blockCacheBytes, b.blockCacheBytes, c.blockCacheBytes, d.blockCacheBytes]).to.deep.equal([16 * MiB, 16 * MiB, 8 * MiB, MiB])
-    expect([a.writeBufferBytes, b.writeBufferBytes, c.writeBufferBytes, d.writeBufferBytes]).to.deep.equal([12 * MiB, 12 * MiB, 6 * MiB, 2 * MiB])
+    expect([a.writeBufferBytes, b.writeBufferBytes, c.writeBufferBytes, d.writeBufferBytes]).to.deep.equal([
+      12 * MiB,
+      12 * MiB,
+      6 * MiB,
+      2 * MiB
+    ])
     expect([a.overBudget, b.overBudget, c.overBudget, d.overBudget]).to.deep.equal([false, false, false, true])
     expect(budget.usage()).to.deep.equal({ blockCacheBytes: 41 * MiB, writeBufferBytes: 32 * MiB, databases: 4, overBudgetDatabases: 1 })
     d.release()
@@ -51,7 +56,9 @@ describe('RocksDBMemoryBudget', () => {
   it('forConfig shares one budget per resolved config, sized by rocksdbBlockCacheBytes / rocksdbWriteBufferBytes when present', () => {
     const config = resolveStreamsConfig({ applicationId: 'app' })
     expect(RocksDBMemoryBudget.forConfig(config)).to.equal(RocksDBMemoryBudget.forConfig(config))
-    expect(RocksDBMemoryBudget.forConfig(resolveStreamsConfig({ applicationId: 'app' }))).to.not.equal(RocksDBMemoryBudget.forConfig(config))
+    expect(RocksDBMemoryBudget.forConfig(resolveStreamsConfig({ applicationId: 'app' }))).to.not.equal(
+      RocksDBMemoryBudget.forConfig(config)
+    )
     const withKeys = Object.freeze({ ...config, rocksdbBlockCacheBytes: 8 * MiB, rocksdbWriteBufferBytes: 4 * MiB })
     const sized = RocksDBMemoryBudget.forConfig(withKeys)
     expect(sized.totalBlockCacheBytes).to.equal(8 * MiB)
@@ -60,12 +67,21 @@ describe('RocksDBMemoryBudget', () => {
 
   describe('with stores', () => {
     const fixture = new StoreFixture()
-    afterEach(async () => { await fixture.cleanup() })
+    afterEach(async () => {
+      await fixture.cleanup()
+    })
 
     it('stores draw from the budget while open and give their share back once closed', async () => {
       const budget = new RocksDBMemoryBudget({ blockCacheBytes: 4 * MiB, maxBlockCacheBytesPerDb: 2 * MiB })
       const seen: RocksDBOptions[] = []
-      const options = { memoryBudget: budget, configSetter: { setConfig: (_name: string, o: RocksDBOptions) => { seen.push({ ...o }) } } }
+      const options = {
+        memoryBudget: budget,
+        configSetter: {
+          setConfig: (_name: string, o: RocksDBOptions) => {
+            seen.push({ ...o })
+          }
+        }
+      }
       const { store: one } = await fixture.open('one', options)
       const { store: two } = await fixture.open('two', options)
       expect(budget.usage().databases).to.equal(2)

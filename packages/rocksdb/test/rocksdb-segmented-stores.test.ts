@@ -6,7 +6,7 @@
 import { expect } from 'chai'
 import { SessionWindow, Windowed } from '@kstreams/core'
 import { codeOf, createTestStoreContext } from '@kstreams/stores/compliance'
-import { RocksDBStore } from '../src/rocksdb-store.js'
+import type { RocksDBStore } from '../src/rocksdb-store.js'
 import { RocksDBSessionStore } from '../src/rocksdb-session-store.js'
 import { RocksDBStores } from '../src/rocksdb-stores.js'
 import { RocksDBWindowStore } from '../src/rocksdb-window-store.js'
@@ -18,7 +18,7 @@ const int = (n: number): string => n.toString(16).padStart(8, '0')
 
 describe('RocksDB segmented stores', () => {
   const fixture = new StoreFixture()
-  const closing: Array<{ close(): void, whenClosed(): Promise<void> }> = []
+  const closing: Array<{ close(): void; whenClosed(): Promise<void> }> = []
   afterEach(async () => {
     for (const store of closing.splice(0)) {
       store.close()
@@ -27,7 +27,12 @@ describe('RocksDB segmented stores', () => {
     await fixture.cleanup()
   })
 
-  async function openWindow (stateDir: string, retainDuplicates = false, segmentInterval = 1000, retentionPeriod = 3000): Promise<{ store: RocksDBWindowStore, context: ReturnType<typeof createTestStoreContext> }> {
+  async function openWindow(
+    stateDir: string,
+    retainDuplicates = false,
+    segmentInterval = 1000,
+    retentionPeriod = 3000
+  ): Promise<{ store: RocksDBWindowStore; context: ReturnType<typeof createTestStoreContext> }> {
     const store = new RocksDBWindowStore({ name: 'windows', retentionPeriod, windowSize: 100, retainDuplicates, segmentInterval })
     const context = createTestStoreContext({ stateDir })
     await store.init(context, store)
@@ -35,7 +40,7 @@ describe('RocksDB segmented stores', () => {
     return { store, context }
   }
 
-  async function openSession (stateDir: string, segmentInterval = 1000): Promise<RocksDBSessionStore> {
+  async function openSession(stateDir: string, segmentInterval = 1000): Promise<RocksDBSessionStore> {
     const store = new RocksDBSessionStore({ name: 'sessions', retentionPeriod: 3000, segmentInterval })
     await store.init(createTestStoreContext({ stateDir }), store)
     closing.push(store)
@@ -43,7 +48,7 @@ describe('RocksDB segmented stores', () => {
   }
 
   /** The raw keys of a closed segmented store, read as a plain key-value store on its files. */
-  async function rawKeys (store: { close(): void, whenClosed(): Promise<void> }, stateDir: string, name: string): Promise<string[]> {
+  async function rawKeys(store: { close(): void; whenClosed(): Promise<void> }, stateDir: string, name: string): Promise<string[]> {
     store.close()
     await store.whenClosed()
     const { store: raw } = await fixture.open(name, {}, stateDir)
@@ -70,7 +75,10 @@ describe('RocksDB segmented stores', () => {
     store.put(s('k'), s('1'), 10)
     store.put(s('k'), s('2'), 10)
     store.put(s('k'), null, 10)
-    expect(await rawKeys(store, stateDir, 'windows')).to.deep.equal([long(0) + '6b' + long(10) + int(1), long(0) + '6b' + long(10) + int(2)])
+    expect(await rawKeys(store, stateDir, 'windows')).to.deep.equal([
+      long(0) + '6b' + long(10) + int(1),
+      long(0) + '6b' + long(10) + int(2)
+    ])
   })
 
   it('session store keys on disk: [8-byte segment id of the end][key][8-byte end][8-byte start]', async () => {

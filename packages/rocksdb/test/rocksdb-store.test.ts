@@ -12,7 +12,9 @@ const bytes: { serialize: (topic: string, data: Buffer) => Buffer } = { serializ
 
 describe('RocksDBStore', () => {
   const fixture = new StoreFixture()
-  afterEach(async () => { await fixture.cleanup() })
+  afterEach(async () => {
+    await fixture.cleanup()
+  })
 
   it('is persistent, opens asynchronously and is open only between init and close', async () => {
     const dir = await fixture.dirs.make()
@@ -148,7 +150,11 @@ describe('RocksDBStore', () => {
     const { store, context, stateDir } = await fixture.open()
     store.put(s('a'), s('pending'))
     store.put(s('z'), s('pending'))
-    context.restore('store', [{ key: s('a'), value: s('restored') }, { key: s('b'), value: s('2') }, { key: s('z'), value: null }])
+    context.restore('store', [
+      { key: s('a'), value: s('restored') },
+      { key: s('b'), value: s('2') },
+      { key: s('z'), value: null }
+    ])
     expect(entries(store.all())).to.deep.equal(['a=restored', 'b=2'])
     const reopened = await fixture.reopen(store, stateDir)
     expect(entries(reopened.all())).to.deep.equal(['a=restored', 'b=2'])
@@ -192,8 +198,14 @@ describe('RocksDBStore', () => {
 
   it('rejects store names that could leave the state directory (ILLEGAL_ARGUMENT)', () => {
     for (const name of ['../escape', '..', '.', 'a/b', '/abs', 'a\\b', '']) {
-      expect(codeOf(() => new RocksDBStore(name)), name).to.equal('ILLEGAL_ARGUMENT')
-      expect(codeOf(() => new RocksDBKeyValueBytesStoreSupplier(name)), name).to.equal('ILLEGAL_ARGUMENT')
+      expect(
+        codeOf(() => new RocksDBStore(name)),
+        name
+      ).to.equal('ILLEGAL_ARGUMENT')
+      expect(
+        codeOf(() => new RocksDBKeyValueBytesStoreSupplier(name)),
+        name
+      ).to.equal('ILLEGAL_ARGUMENT')
     }
   })
 
@@ -202,7 +214,10 @@ describe('RocksDBStore', () => {
     const file = join(dir, 'not-a-directory')
     await writeFile(file, 'x')
     const store = fixture.track(new RocksDBStore('store'))
-    const err = await store.init(createTestStoreContext({ stateDir: file }), store).then(() => undefined, (e: unknown) => e)
+    const err = await store.init(createTestStoreContext({ stateDir: file }), store).then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect((err as StreamsError).code).to.equal('STORE_IO_ERROR')
     expect((err as Error).message).to.contain('"store"')
     expect(store.isOpen()).to.equal(false)
@@ -223,7 +238,10 @@ describe('RocksDBStore', () => {
   it('throws the typed error with the store name and path', async () => {
     const { stateDir } = await fixture.open('held', { lockTimeoutMs: 0 })
     const second = fixture.track(new RocksDBStore('held', { lockTimeoutMs: 0 }))
-    const err = await second.init(createTestStoreContext({ stateDir }), second).then(() => undefined, (e: unknown) => e)
+    const err = await second.init(createTestStoreContext({ stateDir }), second).then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect(err).to.be.instanceOf(StreamsError)
     expect((err as StreamsError).code).to.equal('STATE_DIR_LOCKED')
     expect((err as StreamsError).retriable).to.equal(true)

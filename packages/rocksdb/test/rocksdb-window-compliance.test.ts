@@ -13,9 +13,15 @@ import { persistentHarness } from './helpers/persistent-harness.js'
 const retentionPeriod = 100
 const windowSize = 10
 
-function direct (retainDuplicates: boolean, segmentInterval: number): void {
-  const build = (): RocksDBWindowStore => new RocksDBWindowStore({ name: 'compliance-window', retentionPeriod, windowSize, retainDuplicates, segmentInterval })
-  windowStoreCompliance({ ...persistentHarness(`rocksdb (segment interval ${segmentInterval})`, build), retentionPeriod, windowSize, retainDuplicates })
+function direct(retainDuplicates: boolean, segmentInterval: number): void {
+  const build = (): RocksDBWindowStore =>
+    new RocksDBWindowStore({ name: 'compliance-window', retentionPeriod, windowSize, retainDuplicates, segmentInterval })
+  windowStoreCompliance({
+    ...persistentHarness(`rocksdb (segment interval ${segmentInterval})`, build),
+    retentionPeriod,
+    windowSize,
+    retainDuplicates
+  })
 }
 
 direct(false, 60_000)
@@ -23,7 +29,14 @@ direct(false, 7)
 direct(true, 7)
 
 for (const retainDuplicates of [false, true]) {
-  const supplier = new RocksDBWindowBytesStoreSupplier('compliance-window', retentionPeriod, windowSize, retainDuplicates, false, { segmentInterval: 7 })
+  const supplier = new RocksDBWindowBytesStoreSupplier('compliance-window', retentionPeriod, windowSize, retainDuplicates, false, {
+    segmentInterval: 7
+  })
   const build = () => Stores.windowStoreBuilder(supplier, Serdes.Buffer(), Serdes.Buffer()).build()
-  windowStoreCompliance({ ...persistentHarness('metered -> rocksdb (segment interval 7)', build), retentionPeriod, windowSize, retainDuplicates })
+  windowStoreCompliance({
+    ...persistentHarness('metered -> rocksdb (segment interval 7)', build),
+    retentionPeriod,
+    windowSize,
+    retainDuplicates
+  })
 }

@@ -14,13 +14,18 @@ import { s, StoreFixture } from './helpers/open-store.js'
 
 const bindingPath = createRequire(import.meta.url).resolve('@nxtedition/rocksdb')
 
-async function initError (store: RocksDBStore, stateDir: string): Promise<unknown> {
-  return await store.init(createTestStoreContext({ stateDir }), store).then(() => undefined, (err: unknown) => err)
+async function initError(store: RocksDBStore, stateDir: string): Promise<unknown> {
+  return await store.init(createTestStoreContext({ stateDir }), store).then(
+    () => undefined,
+    (err: unknown) => err
+  )
 }
 
 describe('RocksDB store: directory lock', () => {
   const fixture = new StoreFixture()
-  afterEach(async () => { await fixture.cleanup() })
+  afterEach(async () => {
+    await fixture.cleanup()
+  })
 
   it('a second store on the same task directory fails with STATE_DIR_LOCKED after lockTimeoutMs', async () => {
     const { store, stateDir } = await fixture.open('counts')
@@ -60,8 +65,12 @@ describe('RocksDB store: directory lock', () => {
     const exited = new Promise(resolve => child.once('exit', resolve))
     try {
       await new Promise<void>((resolve, reject) => {
-        child.stdout.once('data', () => { resolve() })
-        child.once('exit', code => { reject(new Error(`child exited with ${String(code)}`)) })
+        child.stdout.once('data', () => {
+          resolve()
+        })
+        child.once('exit', code => {
+          reject(new Error(`child exited with ${String(code)}`))
+        })
       })
       const blocked = fixture.track(new RocksDBStore('counts', { lockTimeoutMs: 50 }))
       const err = await initError(blocked, stateDir)

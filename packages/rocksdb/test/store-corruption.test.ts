@@ -4,7 +4,7 @@
  * such a store and restores it from its changelog).
  */
 import { expect } from 'chai'
-import { StreamsError } from '@kstreams/core'
+import type { StreamsError } from '@kstreams/core'
 import { createTestStoreContext } from '@kstreams/stores/compliance'
 import { open as openFile, readdir, truncate, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -15,28 +15,39 @@ import { s, StoreFixture } from './helpers/open-store.js'
 
 /** Small memtables, so that a few hundred KiB of writes end up in SST files. */
 const smallMemtables: RocksDBStoreOptions = {
-  configSetter: { setConfig: (_name, options) => { options.memtableMemoryBudget = 256 * 1024 } }
+  configSetter: {
+    setConfig: (_name, options) => {
+      options.memtableMemoryBudget = 256 * 1024
+    }
+  }
 }
 
-async function openError (store: RocksDBStore, stateDir: string): Promise<unknown> {
-  return await store.init(createTestStoreContext({ stateDir }), store).then(() => undefined, (err: unknown) => err)
+async function openError(store: RocksDBStore, stateDir: string): Promise<unknown> {
+  return await store.init(createTestStoreContext({ stateDir }), store).then(
+    () => undefined,
+    (err: unknown) => err
+  )
 }
 
-function expectCorrupted (err: unknown, storeDir: string): void {
+function expectCorrupted(err: unknown, storeDir: string): void {
   expect(err).to.be.instanceOf(RocksDBStoreError)
   expect((err as StreamsError).code).to.equal('STORE_CORRUPTED')
   expect((err as RocksDBStoreError).storeName).to.equal('victim')
   expect((err as RocksDBStoreError).path).to.equal(storeDir)
-  expect((err as Error).message).to.contain('victim').and.to.contain(storeDir)
+  expect((err as Error).message)
+    .to.contain('victim')
+    .and.to.contain(storeDir)
   expect((err as Error).cause).to.not.equal(undefined)
 }
 
 describe('RocksDB store: corrupt files', () => {
   const fixture = new StoreFixture()
-  afterEach(async () => { await fixture.cleanup() })
+  afterEach(async () => {
+    await fixture.cleanup()
+  })
 
   /** A closed store with data in SST files; returns its state and store directories. */
-  async function writtenStore (): Promise<{ stateDir: string, storeDir: string, sst: string[] }> {
+  async function writtenStore(): Promise<{ stateDir: string; storeDir: string; sst: string[] }> {
     const { store, stateDir } = await fixture.open('victim', smallMemtables)
     for (let round = 0; round < 20; round++) {
       for (let i = 0; i < 500; i++) store.put(s(`key-${round}-${i}`), Buffer.alloc(100, i))
@@ -86,7 +97,9 @@ describe('RocksDB store: corrupt files', () => {
     }
     let readError: unknown
     try {
-      for (const _ of store.all()) { /* read everything */ }
+      for (const _ of store.all()) {
+        /* read everything */
+      }
     } catch (e) {
       readError = e
     }

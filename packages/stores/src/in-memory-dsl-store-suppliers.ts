@@ -4,6 +4,7 @@ import { Stores } from './stores.js'
 
 export const InMemoryDslStoreSuppliers: DslStoreSuppliers = Object.freeze<DslStoreSuppliers>({
   keyValueStore: ({ name }) => Stores.inMemoryKeyValueStore(name),
-  windowStore: ({ name, retentionPeriodMs, windowSizeMs, retainDuplicates }) => Stores.inMemoryWindowStore(name, retentionPeriodMs, windowSizeMs, retainDuplicates),
+  windowStore: ({ name, retentionPeriodMs, windowSizeMs, retainDuplicates }) =>
+    Stores.inMemoryWindowStore(name, retentionPeriodMs, windowSizeMs, retainDuplicates),
   sessionStore: ({ name, retentionPeriodMs }) => Stores.inMemorySessionStore(name, retentionPeriodMs)
 })

@@ -11,11 +11,11 @@ export class InMemoryKeyValueBytesStoreSupplier implements KeyValueBytesStoreSup
   readonly metricsScope = 'in-memory'
 
   /** Throws ILLEGAL_ARGUMENT when the name is not a legal store name. */
-  constructor (name: string) {
+  constructor(name: string) {
     this.name = validateStoreName(name)
   }
 
-  get (): KeyValueBytesStore {
+  get(): KeyValueBytesStore {
     return new InMemoryKeyValueStore(this.name)
   }
 }

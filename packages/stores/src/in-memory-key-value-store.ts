@@ -19,7 +19,7 @@ export class InMemoryKeyValueStore implements KeyValueBytesStore {
   readonly #lifecycle: InMemoryStoreLifecycle
   #prefixTopic: string
 
-  constructor (name: string) {
+  constructor(name: string) {
     this.name = validateStoreName(name)
     this.#prefixTopic = name
     this.#lifecycle = new InMemoryStoreLifecycle(this.name)
@@ -30,7 +30,7 @@ export class InMemoryKeyValueStore implements KeyValueBytesStore {
    * standby task recycled into an active task) it only registers with the new context: the data,
    * the position restored so far and the open iterators stay.
    */
-  init (context: StateStoreContext, root: StateStore): void {
+  init(context: StateStoreContext, root: StateStore): void {
     this.#lifecycle.init(() => {
       context.register(root, records => {
         for (const record of records) this.#put(bytesToKey(record.key), record.value)
@@ -39,31 +39,33 @@ export class InMemoryKeyValueStore implements KeyValueBytesStore {
     })
   }
 
-  flush (): void {
+  flush(): void {
     // Nothing to write: the changelog is the durable copy.
   }
 
   /** Closes every open iterator and drops the data. Idempotent. */
-  close (): void {
-    this.#lifecycle.close(() => { this.#map.clear() })
+  close(): void {
+    this.#lifecycle.close(() => {
+      this.#map.clear()
+    })
   }
 
-  isOpen (): boolean {
+  isOpen(): boolean {
     return this.#lifecycle.isOpen()
   }
 
-  get (key: Buffer): Buffer | null {
+  get(key: Buffer): Buffer | null {
     this.#lifecycle.checkOpen()
     return this.#map.get(bytesToKey(key)) ?? null
   }
 
   /** `put(key, null)` deletes. */
-  put (key: Buffer, value: Buffer | null): void {
+  put(key: Buffer, value: Buffer | null): void {
     this.#lifecycle.checkOpen()
     this.#put(bytesToKey(key), value)
   }
 
-  putIfAbsent (key: Buffer, value: Buffer | null): Buffer | null {
+  putIfAbsent(key: Buffer, value: Buffer | null): Buffer | null {
     this.#lifecycle.checkOpen()
     const k = bytesToKey(key)
     const old = this.#map.get(k)
@@ -72,35 +74,35 @@ export class InMemoryKeyValueStore implements KeyValueBytesStore {
     return null
   }
 
-  putAll (entries: ReadonlyArray<KeyValue<Buffer, Buffer | null>>): void {
+  putAll(entries: ReadonlyArray<KeyValue<Buffer, Buffer | null>>): void {
     this.#lifecycle.checkOpen()
     for (const entry of entries) this.#put(bytesToKey(entry.key), entry.value)
   }
 
-  delete (key: Buffer): Buffer | null {
+  delete(key: Buffer): Buffer | null {
     this.#lifecycle.checkOpen()
     return this.#map.delete(bytesToKey(key)) ?? null
   }
 
   /** Keys in [from, to]; empty when from > to (by bytes). Undefined bounds are open. */
-  range (from: Buffer | undefined, to: Buffer | undefined): KeyValueIterator<Buffer, Buffer> {
+  range(from: Buffer | undefined, to: Buffer | undefined): KeyValueIterator<Buffer, Buffer> {
     return this.#range(from, to, true)
   }
 
-  reverseRange (from: Buffer | undefined, to: Buffer | undefined): KeyValueIterator<Buffer, Buffer> {
+  reverseRange(from: Buffer | undefined, to: Buffer | undefined): KeyValueIterator<Buffer, Buffer> {
     return this.#range(from, to, false)
   }
 
-  all (): KeyValueIterator<Buffer, Buffer> {
+  all(): KeyValueIterator<Buffer, Buffer> {
     return this.#range(undefined, undefined, true)
   }
 
-  reverseAll (): KeyValueIterator<Buffer, Buffer> {
+  reverseAll(): KeyValueIterator<Buffer, Buffer> {
     return this.#range(undefined, undefined, false)
   }
 
   /** Keys that start with the serialized prefix, ascending. */
-  prefixScan<P> (prefix: P, prefixKeySerializer: Serializer<P>): KeyValueIterator<Buffer, Buffer> {
+  prefixScan<P>(prefix: P, prefixKeySerializer: Serializer<P>): KeyValueIterator<Buffer, Buffer> {
     this.#lifecycle.checkOpen()
     const raw = prefixKeySerializer.serialize(this.#prefixTopic, prefix)
     if (raw === null || raw === undefined) {
@@ -110,17 +112,17 @@ export class InMemoryKeyValueStore implements KeyValueBytesStore {
     return this.#iterator(this.#map.keys(from, prefixUpperBound(from), true), true)
   }
 
-  approximateNumEntries (): number {
+  approximateNumEntries(): number {
     this.#lifecycle.checkOpen()
     return this.#map.size
   }
 
-  #put (key: string, value: Buffer | null): void {
+  #put(key: string, value: Buffer | null): void {
     if (value === null || value === undefined) this.#map.delete(key)
     else this.#map.set(key, value)
   }
 
-  #range (from: Buffer | undefined, to: Buffer | undefined, forward: boolean): KeyValueIterator<Buffer, Buffer> {
+  #range(from: Buffer | undefined, to: Buffer | undefined, forward: boolean): KeyValueIterator<Buffer, Buffer> {
     this.#lifecycle.checkOpen()
     const lower = boundToKey(from)
     const upper = boundToKey(to)
@@ -130,7 +132,7 @@ export class InMemoryKeyValueStore implements KeyValueBytesStore {
   }
 
   /** An iterator over a snapshot of `keys` (sorted ascending, owned by the iterator). */
-  #iterator (keys: string[], forward: boolean): KeyValueIterator<Buffer, Buffer> {
+  #iterator(keys: string[], forward: boolean): KeyValueIterator<Buffer, Buffer> {
     if (!forward) keys.reverse()
     return this.#lifecycle.iterator([new KeyChunk(this.#map, keys)])
   }
@@ -138,6 +140,11 @@ export class InMemoryKeyValueStore implements KeyValueBytesStore {
 
 /** The keys of a range scan: the iterator key is the key's bytes. */
 class KeyChunk implements SnapshotChunk<Buffer, string> {
-  constructor (readonly source: OrderedBytesMap, readonly lookups: readonly string[]) {}
-  key (lookup: string): Buffer { return keyToBytes(lookup) }
+  constructor(
+    readonly source: OrderedBytesMap,
+    readonly lookups: readonly string[]
+  ) {}
+  key(lookup: string): Buffer {
+    return keyToBytes(lookup)
+  }
 }

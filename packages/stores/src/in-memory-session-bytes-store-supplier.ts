@@ -15,12 +15,12 @@ export class InMemorySessionBytesStoreSupplier implements SessionBytesStoreSuppl
   readonly segmentInterval = 1
 
   /** Throws ILLEGAL_ARGUMENT naming the store when an argument is invalid. */
-  constructor (name: string, retentionPeriod: number) {
+  constructor(name: string, retentionPeriod: number) {
     this.name = validateStoreName(name)
     this.retentionPeriod = checkRetentionPeriod(name, retentionPeriod)
   }
 
-  get (): SessionBytesStore {
+  get(): SessionBytesStore {
     return new InMemorySessionStore(this.name, this.retentionPeriod)
   }
 }

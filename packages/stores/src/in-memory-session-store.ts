@@ -41,7 +41,7 @@ export class InMemorySessionStore implements SessionBytesStore {
   readonly #lifecycle: InMemoryStoreLifecycle
 
   /** The retention period is validated by the supplier (InMemorySessionBytesStoreSupplier). */
-  constructor (name: string, retentionPeriod: number) {
+  constructor(name: string, retentionPeriod: number) {
     this.name = validateStoreName(name)
     this.retentionPeriod = retentionPeriod
     this.#segments = new RetainedSegments(retentionPeriod, () => new SessionSegment())
@@ -53,39 +53,46 @@ export class InMemorySessionStore implements SessionBytesStore {
    * standby task recycled into an active task) it only registers with the new context: the data,
    * the observed stream time and the open iterators stay.
    */
-  init (context: StateStoreContext, root: StateStore): void {
-    this.#lifecycle.init(() => {
-      context.register(root, records => {
-        for (const record of records) this.#put(SessionKeySchema.fromBinary(record.key), record.value)
-      })
-    }, () => { this.#segments.reset() })
+  init(context: StateStoreContext, root: StateStore): void {
+    this.#lifecycle.init(
+      () => {
+        context.register(root, records => {
+          for (const record of records) this.#put(SessionKeySchema.fromBinary(record.key), record.value)
+        })
+      },
+      () => {
+        this.#segments.reset()
+      }
+    )
   }
 
-  flush (): void {
+  flush(): void {
     // Nothing to write: the changelog is the durable copy.
   }
 
   /** Closes every open iterator and drops the data. Idempotent. */
-  close (): void {
-    this.#lifecycle.close(() => { this.#segments.reset() })
+  close(): void {
+    this.#lifecycle.close(() => {
+      this.#segments.reset()
+    })
   }
 
-  isOpen (): boolean {
+  isOpen(): boolean {
     return this.#lifecycle.isOpen()
   }
 
   /** Writes the session's aggregate; null removes it. */
-  put (sessionKey: Windowed<Buffer>, aggregate: Buffer | null): void {
+  put(sessionKey: Windowed<Buffer>, aggregate: Buffer | null): void {
     this.#lifecycle.checkOpen()
     this.#put(this.#checkSessionKey(sessionKey), aggregate)
   }
 
-  remove (sessionKey: Windowed<Buffer>): void {
+  remove(sessionKey: Windowed<Buffer>): void {
     this.#lifecycle.checkOpen()
     this.#remove(this.#checkSessionKey(sessionKey))
   }
 
-  fetchSession (key: Buffer, sessionStartTime: number, sessionEndTime: number): Buffer | null {
+  fetchSession(key: Buffer, sessionStartTime: number, sessionEndTime: number): Buffer | null {
     this.#lifecycle.checkOpen()
     this.#segments.removeExpired()
     // Only sessions that have not expired can be found.
@@ -93,34 +100,39 @@ export class InMemorySessionStore implements SessionBytesStore {
     return this.#segments.get(sessionEndTime)?.get(bytesToKey(key))?.get(sessionStartTime) ?? null
   }
 
-  findSessions (earliestSessionEndTime: number, latestSessionEndTime: number): Iter
-  findSessions (key: Buffer, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
-  findSessions (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
-  findSessions (...args: FindArgs): Iter {
+  findSessions(earliestSessionEndTime: number, latestSessionEndTime: number): Iter
+  findSessions(key: Buffer, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
+  findSessions(keyFrom: Buffer | undefined, keyTo: Buffer | undefined, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
+  findSessions(...args: FindArgs): Iter {
     if (args.length !== 2) return this.#find(args, true)
     const [earliestEnd, latestEnd] = args
     return this.#scan({ from: undefined, to: undefined, exact: false, earliestEnd, latestEnd, latestStart: Infinity }, true)
   }
 
-  backwardFindSessions (key: Buffer, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
-  backwardFindSessions (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
-  backwardFindSessions (...args: FindKeyArgs): Iter {
+  backwardFindSessions(key: Buffer, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
+  backwardFindSessions(
+    keyFrom: Buffer | undefined,
+    keyTo: Buffer | undefined,
+    earliestSessionEndTime: number,
+    latestSessionStartTime: number
+  ): Iter
+  backwardFindSessions(...args: FindKeyArgs): Iter {
     return this.#find(args, false)
   }
 
-  fetch (key: Buffer): Iter
-  fetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined): Iter
-  fetch (...args: FetchArgs): Iter {
+  fetch(key: Buffer): Iter
+  fetch(keyFrom: Buffer | undefined, keyTo: Buffer | undefined): Iter
+  fetch(...args: FetchArgs): Iter {
     return this.#fetch(args, true)
   }
 
-  backwardFetch (key: Buffer): Iter
-  backwardFetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined): Iter
-  backwardFetch (...args: FetchArgs): Iter {
+  backwardFetch(key: Buffer): Iter
+  backwardFetch(keyFrom: Buffer | undefined, keyTo: Buffer | undefined): Iter
+  backwardFetch(...args: FetchArgs): Iter {
     return this.#fetch(args, false)
   }
 
-  #find (args: FindKeyArgs, forward: boolean): Iter {
+  #find(args: FindKeyArgs, forward: boolean): Iter {
     if (args.length === 3) {
       const key = this.#requireKey(args[0])
       return this.#scan({ from: key, to: key, exact: true, earliestEnd: args[1], latestEnd: Infinity, latestStart: args[2] }, forward)
@@ -129,15 +141,25 @@ export class InMemorySessionStore implements SessionBytesStore {
     return this.#scan({ from: boundToKey(from), to: boundToKey(to), exact: false, earliestEnd, latestEnd: Infinity, latestStart }, forward)
   }
 
-  #fetch (args: FetchArgs, forward: boolean): Iter {
+  #fetch(args: FetchArgs, forward: boolean): Iter {
     if (args.length === 1) {
       const key = this.#requireKey(args[0])
       return this.#scan({ from: key, to: key, exact: true, earliestEnd: -Infinity, latestEnd: Infinity, latestStart: Infinity }, forward)
     }
-    return this.#scan({ from: boundToKey(args[0]), to: boundToKey(args[1]), exact: false, earliestEnd: -Infinity, latestEnd: Infinity, latestStart: Infinity }, forward)
+    return this.#scan(
+      {
+        from: boundToKey(args[0]),
+        to: boundToKey(args[1]),
+        exact: false,
+        earliestEnd: -Infinity,
+        latestEnd: Infinity,
+        latestStart: Infinity
+      },
+      forward
+    )
   }
 
-  #scan (scan: Scan, forward: boolean): Iter {
+  #scan(scan: Scan, forward: boolean): Iter {
     this.#lifecycle.checkOpen()
     this.#segments.removeExpired()
     const chunks: Array<SnapshotChunk<Windowed<Buffer>, number>> = []
@@ -161,7 +183,7 @@ export class InMemorySessionStore implements SessionBytesStore {
     return this.#lifecycle.iterator(chunks)
   }
 
-  #put (sessionKey: Windowed<Buffer>, aggregate: Buffer | null): void {
+  #put(sessionKey: Windowed<Buffer>, aggregate: Buffer | null): void {
     const end = sessionKey.window.end
     // Kafka counts the record as dropped (expired window) here; metrics arrive later.
     if (!this.#segments.admit(end)) return
@@ -172,7 +194,7 @@ export class InMemorySessionStore implements SessionBytesStore {
     this.#segments.getOrCreate(end).set(bytesToKey(sessionKey.key), sessionKey.window.start, aggregate)
   }
 
-  #remove (sessionKey: Windowed<Buffer>): void {
+  #remove(sessionKey: Windowed<Buffer>): void {
     const end = sessionKey.window.end
     const segment = this.#segments.get(end)
     if (segment === undefined) return
@@ -180,7 +202,7 @@ export class InMemorySessionStore implements SessionBytesStore {
     if (segment.size === 0) this.#segments.delete(end)
   }
 
-  #checkSessionKey (sessionKey: Windowed<Buffer>): Windowed<Buffer> {
+  #checkSessionKey(sessionKey: Windowed<Buffer>): Windowed<Buffer> {
     if (sessionKey === null || sessionKey === undefined || !Buffer.isBuffer(sessionKey.key)) {
       throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": sessionKey and its key cannot be null`)
     }
@@ -190,7 +212,7 @@ export class InMemorySessionStore implements SessionBytesStore {
     return sessionKey
   }
 
-  #requireKey (key: Buffer): string {
+  #requireKey(key: Buffer): string {
     if (key === null || key === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": key cannot be null`)
     return bytesToKey(key)
   }
@@ -198,9 +220,14 @@ export class InMemorySessionStore implements SessionBytesStore {
 
 /** The sessions of one key that end at one time: the iterator key is the session key. */
 class SessionChunk implements SnapshotChunk<Windowed<Buffer>, number> {
-  constructor (readonly source: Map<number, Buffer>, readonly lookups: readonly number[], readonly lookupKey: string, readonly end: number) {}
+  constructor(
+    readonly source: Map<number, Buffer>,
+    readonly lookups: readonly number[],
+    readonly lookupKey: string,
+    readonly end: number
+  ) {}
 
-  key (start: number): Windowed<Buffer> {
+  key(start: number): Windowed<Buffer> {
     return new Windowed(keyToBytes(this.lookupKey), new SessionWindow(start, this.end))
   }
 }

@@ -9,7 +9,6 @@
  */
 import { InvalidStateStoreError, KeyValue } from '@kstreams/core'
 import { KeyValueIteratorBase } from '@kstreams/core/internal'
-import type { KeyValueIterator } from '@kstreams/core'
 
 /** Entries read from one live map: `lookups` in iteration order, `key` builds the iterator key. */
 export interface SnapshotChunk<K, L> {
@@ -38,13 +37,13 @@ export class InMemorySnapshotIterator<K, L> extends KeyValueIteratorBase<K, Buff
   /** The key built for the entry at (#chunk, #position) by peekNextKey(). */
   #peeked: K | undefined
 
-  constructor (owner: SnapshotIteratorOwner, chunks: ReadonlyArray<SnapshotChunk<K, L>>) {
+  constructor(owner: SnapshotIteratorOwner, chunks: ReadonlyArray<SnapshotChunk<K, L>>) {
     super()
     this.#owner = owner
     this.#chunks = chunks
   }
 
-  next (): IteratorResult<KeyValue<K, Buffer>, undefined> {
+  next(): IteratorResult<KeyValue<K, Buffer>, undefined> {
     this.#checkOpen()
     const chunkBefore = this.#chunk
     const positionBefore = this.#position
@@ -60,7 +59,7 @@ export class InMemorySnapshotIterator<K, L> extends KeyValueIteratorBase<K, Buff
     return { done: false, value: new KeyValue(key, value) }
   }
 
-  peekNextKey (): K | undefined {
+  peekNextKey(): K | undefined {
     this.#checkOpen()
     if (this.#peeked !== undefined) {
       const chunk = this.#chunks[this.#chunk]
@@ -74,18 +73,17 @@ export class InMemorySnapshotIterator<K, L> extends KeyValueIteratorBase<K, Buff
   }
 
   /** Idempotent. */
-  close (): void {
+  close(): void {
     if (this.#closed) return
     this.#closed = true
     this.#exhaust()
   }
 
-
   /**
    * Moves to the next entry whose value is still present and returns that value; exhausts and
    * returns undefined at the end.
    */
-  #seekLive (): Buffer | undefined {
+  #seekLive(): Buffer | undefined {
     const chunks = this.#chunks
     for (; this.#chunk < chunks.length; this.#chunk++, this.#position = 0) {
       const chunk = chunks[this.#chunk]!
@@ -99,17 +97,20 @@ export class InMemorySnapshotIterator<K, L> extends KeyValueIteratorBase<K, Buff
     return undefined
   }
 
-  #checkOpen (): void {
+  #checkOpen(): void {
     if (this.#closed) {
       throw new InvalidStateStoreError('STORE_NOT_OPEN', `Iterator for store "${this.#owner.storeName}" has been closed`)
     }
     if (!this.#owner.lease.open) {
-      throw new InvalidStateStoreError('STORE_NOT_OPEN', `Iterator for store "${this.#owner.storeName}" cannot be used: the store is closed`)
+      throw new InvalidStateStoreError(
+        'STORE_NOT_OPEN',
+        `Iterator for store "${this.#owner.storeName}" cannot be used: the store is closed`
+      )
     }
   }
 
   /** Drops the snapshot and tells the store it need not track this iterator any more. */
-  #exhaust (): void {
+  #exhaust(): void {
     this.#chunks = []
     this.#chunk = 0
     this.#position = 0

@@ -28,7 +28,7 @@ export class InMemoryStoreLifecycle {
   /** Shared with the iterators of the current open period; flipped to false on close. */
   #owner: SnapshotIteratorOwner
 
-  constructor (storeName: string) {
+  constructor(storeName: string) {
     this.#storeName = storeName
     this.#owner = this.#newOwner(false)
   }
@@ -39,7 +39,7 @@ export class InMemoryStoreLifecycle {
    * all: the data and the open iterators stay. Otherwise `reset` clears what a fresh open period
    * starts without, and the store becomes open.
    */
-  init (register: () => void, reset?: () => void): void {
+  init(register: () => void, reset?: () => void): void {
     this.#checkTransition('open')
     register()
     if (this.#state === 'open') return
@@ -49,7 +49,7 @@ export class InMemoryStoreLifecycle {
   }
 
   /** Closes every open iterator, then calls `dropData`. Idempotent. */
-  close (dropData: () => void): void {
+  close(dropData: () => void): void {
     if (this.#state !== 'open') {
       if (this.#state === 'created') this.#state = 'closed'
       return
@@ -61,30 +61,36 @@ export class InMemoryStoreLifecycle {
     this.#state = 'closed'
   }
 
-  isOpen (): boolean {
+  isOpen(): boolean {
     return this.#state === 'open'
   }
 
   /** Throws STORE_NOT_OPEN unless the store is open. */
-  checkOpen (): void {
+  checkOpen(): void {
     if (this.#state !== 'open') {
       throw new InvalidStateStoreError('STORE_NOT_OPEN', `Store "${this.#storeName}" is not open (${this.#state})`)
     }
   }
 
   /** A tracked iterator over `chunks`, closed with the store unless closed or exhausted first. */
-  iterator<K, L> (chunks: Array<SnapshotChunk<K, L>>): InMemorySnapshotIterator<K, L> {
+  iterator<K, L>(chunks: Array<SnapshotChunk<K, L>>): InMemorySnapshotIterator<K, L> {
     const iterator = new InMemorySnapshotIterator(this.#owner, chunks)
     this.#openIterators.add(iterator)
     return iterator
   }
 
-  #newOwner (open: boolean): SnapshotIteratorOwner {
+  #newOwner(open: boolean): SnapshotIteratorOwner {
     const openIterators = this.#openIterators
-    return { storeName: this.#storeName, lease: { open }, release: iterator => { openIterators.delete(iterator) } }
+    return {
+      storeName: this.#storeName,
+      lease: { open },
+      release: iterator => {
+        openIterators.delete(iterator)
+      }
+    }
   }
 
-  #checkTransition (next: StoreState): void {
+  #checkTransition(next: StoreState): void {
     if (!TRANSITIONS[this.#state].includes(next)) {
       throw new IllegalStateError(`Store "${this.#storeName}" cannot move from ${this.#state} to ${next}`)
     }

@@ -17,7 +17,7 @@ export class InMemoryWindowBytesStoreSupplier implements WindowBytesStoreSupplie
   readonly segmentInterval = 1
 
   /** Throws ILLEGAL_ARGUMENT naming the store when an argument is invalid. */
-  constructor (name: string, retentionPeriod: number, windowSize: number, retainDuplicates: boolean) {
+  constructor(name: string, retentionPeriod: number, windowSize: number, retainDuplicates: boolean) {
     this.name = validateStoreName(name)
     checkWindowStoreArguments(name, retentionPeriod, windowSize)
     this.retentionPeriod = retentionPeriod
@@ -25,7 +25,7 @@ export class InMemoryWindowBytesStoreSupplier implements WindowBytesStoreSupplie
     this.retainDuplicates = checkRetainDuplicates(name, retainDuplicates)
   }
 
-  get (): WindowBytesStore {
+  get(): WindowBytesStore {
     return new InMemoryWindowStore({
       name: this.name,
       retentionPeriod: this.retentionPeriod,

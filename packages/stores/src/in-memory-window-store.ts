@@ -45,7 +45,7 @@ export class InMemoryWindowStore implements WindowBytesStore {
   #seqnum = 0
 
   /** Arguments are validated by the supplier (InMemoryWindowBytesStoreSupplier). */
-  constructor (options: InMemoryWindowStoreOptions) {
+  constructor(options: InMemoryWindowStoreOptions) {
     this.name = validateStoreName(options.name)
     this.retentionPeriod = options.retentionPeriod
     this.windowSize = options.windowSize
@@ -59,43 +59,53 @@ export class InMemoryWindowStore implements WindowBytesStore {
    * standby task recycled into an active task) it only registers with the new context: the data,
    * the observed stream time and the open iterators stay.
    */
-  init (context: StateStoreContext, root: StateStore): void {
-    this.#lifecycle.init(() => {
-      context.register(root, records => {
-        for (const record of records) {
-          this.#put(WindowKeySchema.extractStoreKeyBytes(record.key), record.value, WindowKeySchema.extractStoreTimestamp(record.key))
-        }
-      })
-    }, () => {
-      this.#segments.reset()
-      this.#seqnum = 0
-    })
+  init(context: StateStoreContext, root: StateStore): void {
+    this.#lifecycle.init(
+      () => {
+        context.register(root, records => {
+          for (const record of records) {
+            this.#put(WindowKeySchema.extractStoreKeyBytes(record.key), record.value, WindowKeySchema.extractStoreTimestamp(record.key))
+          }
+        })
+      },
+      () => {
+        this.#segments.reset()
+        this.#seqnum = 0
+      }
+    )
   }
 
-  flush (): void {
+  flush(): void {
     // Nothing to write: the changelog is the durable copy.
   }
 
   /** Closes every open iterator and drops the data. Idempotent. */
-  close (): void {
-    this.#lifecycle.close(() => { this.#segments.reset() })
+  close(): void {
+    this.#lifecycle.close(() => {
+      this.#segments.reset()
+    })
   }
 
-  isOpen (): boolean {
+  isOpen(): boolean {
     return this.#lifecycle.isOpen()
   }
 
   /** Puts `value` into the window of `key` starting at `windowStartTime`; null deletes. */
-  put (key: Buffer, value: Buffer | null, windowStartTime: number): void {
+  put(key: Buffer, value: Buffer | null, windowStartTime: number): void {
     this.#lifecycle.checkOpen()
     this.#requireKey(key)
     this.#put(key, value, windowStartTime)
   }
 
-  fetch (key: Buffer, windowStartTime: number): Buffer | null
-  fetch (key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
-  fetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<Buffer>, Buffer>
-  fetch (...args: FetchArgs): Buffer | null | WindowStoreIterator<Buffer> | KeyValueIterator<Windowed<Buffer>, Buffer> {
+  fetch(key: Buffer, windowStartTime: number): Buffer | null
+  fetch(key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
+  fetch(
+    keyFrom: Buffer | undefined,
+    keyTo: Buffer | undefined,
+    timeFrom: number,
+    timeTo: number
+  ): KeyValueIterator<Windowed<Buffer>, Buffer>
+  fetch(...args: FetchArgs): Buffer | null | WindowStoreIterator<Buffer> | KeyValueIterator<Windowed<Buffer>, Buffer> {
     if (args.length !== 2) return this.#range(args, true)
     this.#lifecycle.checkOpen()
     const [key, windowStartTime] = args
@@ -106,34 +116,39 @@ export class InMemoryWindowStore implements WindowBytesStore {
     return this.#segments.get(windowStartTime)?.get(lookup) ?? null
   }
 
-  backwardFetch (key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
-  backwardFetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<Buffer>, Buffer>
-  backwardFetch (...args: RangeArgs): WindowStoreIterator<Buffer> | KeyValueIterator<Windowed<Buffer>, Buffer> {
+  backwardFetch(key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
+  backwardFetch(
+    keyFrom: Buffer | undefined,
+    keyTo: Buffer | undefined,
+    timeFrom: number,
+    timeTo: number
+  ): KeyValueIterator<Windowed<Buffer>, Buffer>
+  backwardFetch(...args: RangeArgs): WindowStoreIterator<Buffer> | KeyValueIterator<Windowed<Buffer>, Buffer> {
     return this.#range(args, false)
   }
 
-  fetchAll (timeFrom: number, timeTo: number): KeyValueIterator<Windowed<Buffer>, Buffer> {
+  fetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<Buffer>, Buffer> {
     return this.#keyRange(undefined, undefined, timeFrom, timeTo, true)
   }
 
-  backwardFetchAll (timeFrom: number, timeTo: number): KeyValueIterator<Windowed<Buffer>, Buffer> {
+  backwardFetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<Buffer>, Buffer> {
     return this.#keyRange(undefined, undefined, timeFrom, timeTo, false)
   }
 
-  all (): KeyValueIterator<Windowed<Buffer>, Buffer> {
+  all(): KeyValueIterator<Windowed<Buffer>, Buffer> {
     return this.#keyRange(undefined, undefined, -Infinity, Infinity, true)
   }
 
-  backwardAll (): KeyValueIterator<Windowed<Buffer>, Buffer> {
+  backwardAll(): KeyValueIterator<Windowed<Buffer>, Buffer> {
     return this.#keyRange(undefined, undefined, -Infinity, Infinity, false)
   }
 
-  #requireKey (key: Buffer): string {
+  #requireKey(key: Buffer): string {
     if (key === null || key === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": key cannot be null`)
     return bytesToKey(key)
   }
 
-  #put (key: Buffer, value: Buffer | null, windowStartTime: number): void {
+  #put(key: Buffer, value: Buffer | null, windowStartTime: number): void {
     // Kafka counts the record as dropped (expired window) here; metrics arrive later.
     if (!this.#segments.admit(windowStartTime)) return
     if (value !== null && value !== undefined) {
@@ -152,7 +167,7 @@ export class InMemoryWindowStore implements WindowBytesStore {
     }
   }
 
-  #range (args: RangeArgs, forward: boolean): WindowStoreIterator<Buffer> | KeyValueIterator<Windowed<Buffer>, Buffer> {
+  #range(args: RangeArgs, forward: boolean): WindowStoreIterator<Buffer> | KeyValueIterator<Windowed<Buffer>, Buffer> {
     if (args.length === 4) return this.#keyRange(args[0], args[1], args[2], args[3], forward)
     this.#lifecycle.checkOpen()
     const [key, timeFrom, timeTo] = args
@@ -173,7 +188,13 @@ export class InMemoryWindowStore implements WindowBytesStore {
     return this.#lifecycle.iterator(chunks)
   }
 
-  #keyRange (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number, forward: boolean): KeyValueIterator<Windowed<Buffer>, Buffer> {
+  #keyRange(
+    keyFrom: Buffer | undefined,
+    keyTo: Buffer | undefined,
+    timeFrom: number,
+    timeTo: number,
+    forward: boolean
+  ): KeyValueIterator<Windowed<Buffer>, Buffer> {
     this.#lifecycle.checkOpen()
     this.#segments.removeExpired()
     const from = boundToKey(keyFrom)
@@ -200,7 +221,7 @@ export class InMemoryWindowStore implements WindowBytesStore {
   }
 
   /** The window starts in [max(timeFrom, observedStreamTime - retentionPeriod + 1), timeTo]. */
-  #liveTimes (timeFrom: number, timeTo: number, forward: boolean): number[] {
+  #liveTimes(timeFrom: number, timeTo: number, forward: boolean): number[] {
     const minTime = Math.max(timeFrom, this.#segments.observedStreamTime - this.retentionPeriod + 1)
     return this.#segments.times(minTime, timeTo, forward)
   }
@@ -208,15 +229,21 @@ export class InMemoryWindowStore implements WindowBytesStore {
 
 /** Entries of one window of one key: the iterator key is the window start. */
 class StartTimeChunk implements SnapshotChunk<number, string> {
-  constructor (readonly source: OrderedBytesMap, readonly lookups: readonly string[], readonly time: number) {}
-  key (): number { return this.time }
+  constructor(
+    readonly source: OrderedBytesMap,
+    readonly lookups: readonly string[],
+    readonly time: number
+  ) {}
+  key(): number {
+    return this.time
+  }
 }
 
 /** Entries of one window: the iterator key is the windowed key, without any seqnum suffix. */
 class WindowedChunk implements SnapshotChunk<Windowed<Buffer>, string> {
   #window: TimeWindow | undefined
 
-  constructor (
+  constructor(
     readonly source: OrderedBytesMap,
     readonly lookups: readonly string[],
     readonly time: number,
@@ -224,13 +251,13 @@ class WindowedChunk implements SnapshotChunk<Windowed<Buffer>, string> {
     readonly hasSeqnum: boolean
   ) {}
 
-  key (lookup: string): Windowed<Buffer> {
+  key(lookup: string): Windowed<Buffer> {
     // Built on first use, so a window Kafka cannot represent fails on read, as there.
     this.#window ??= WindowKeySchema.timeWindowForSize(this.time, this.windowSize)
     return new Windowed(keyToBytes(this.hasSeqnum ? lookup.slice(0, -SEQNUM_SIZE) : lookup), this.#window)
   }
 }
 
-function seqnumSuffix (seqnum: number): string {
+function seqnumSuffix(seqnum: number): string {
   return String.fromCharCode((seqnum >>> 24) & 0xff, (seqnum >>> 16) & 0xff, (seqnum >>> 8) & 0xff, seqnum & 0xff)
 }

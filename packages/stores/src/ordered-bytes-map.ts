@@ -19,15 +19,15 @@ export class OrderedBytesMap {
   /** When true the sorted list is rebuilt from #entries at the next sync; nothing is recorded. */
   #rebuild = false
 
-  get size (): number {
+  get size(): number {
     return this.#entries.size
   }
 
-  get (key: string): Buffer | undefined {
+  get(key: string): Buffer | undefined {
     return this.#entries.get(key)
   }
 
-  set (key: string, value: Buffer): void {
+  set(key: string, value: Buffer): void {
     const entries = this.#entries
     const before = entries.size
     entries.set(key, value)
@@ -38,7 +38,7 @@ export class OrderedBytesMap {
   }
 
   /** Removes a key and returns its value, or undefined when it was absent. */
-  delete (key: string): Buffer | undefined {
+  delete(key: string): Buffer | undefined {
     const entries = this.#entries
     const old = entries.get(key)
     if (old === undefined) return undefined
@@ -50,7 +50,7 @@ export class OrderedBytesMap {
     return old
   }
 
-  clear (): void {
+  clear(): void {
     this.#entries.clear()
     this.#sorted.reset([])
     this.#added = []
@@ -62,13 +62,13 @@ export class OrderedBytesMap {
    * A sorted copy of the present keys k with `from <= k <= to` (`k < to` when `toExclusive`).
    * Undefined bounds are open. The copy is the caller's: later writes do not change it.
    */
-  keys (from: string | undefined, to: string | undefined, toExclusive = false): string[] {
+  keys(from: string | undefined, to: string | undefined, toExclusive = false): string[] {
     this.#sync()
     return this.#sorted.slice(from, to, toExclusive)
   }
 
   /** Switches to a full rebuild when patching would cost more than re-sorting. */
-  #checkPending (): void {
+  #checkPending(): void {
     const pending = this.#added.length + this.#removed.length
     if (pending > MIN_REBUILD && pending > this.#sorted.size) {
       this.#rebuild = true
@@ -78,7 +78,7 @@ export class OrderedBytesMap {
   }
 
   /** Makes the sorted list hold exactly the keys of #entries. */
-  #sync (): void {
+  #sync(): void {
     const entries = this.#entries
     if (this.#rebuild) {
       this.#sorted.reset([...entries.keys()].sort())

@@ -16,17 +16,17 @@ export class RetainedSegments<S> {
   #observedStreamTime = -1
 
   /** `create` makes the empty segment of a time on its first put. */
-  constructor (retentionPeriod: number, create: () => S) {
+  constructor(retentionPeriod: number, create: () => S) {
     this.#retentionPeriod = retentionPeriod
     this.#create = create
   }
 
-  get observedStreamTime (): number {
+  get observedStreamTime(): number {
     return this.#observedStreamTime
   }
 
   /** Drops every segment and forgets the observed stream time. */
-  reset (): void {
+  reset(): void {
     this.#segments.clear()
     this.#times.length = 0
     this.#observedStreamTime = -1
@@ -36,27 +36,27 @@ export class RetainedSegments<S> {
    * Drops what expired, advances the observed stream time to `time` and tells whether `time` is
    * still live (a put into an expired time is dropped; Kafka counts it as an expired-window drop).
    */
-  admit (time: number): boolean {
+  admit(time: number): boolean {
     this.removeExpired()
     this.#observedStreamTime = Math.max(this.#observedStreamTime, time)
     return !this.isExpired(time)
   }
 
-  isExpired (time: number): boolean {
+  isExpired(time: number): boolean {
     return time <= this.#observedStreamTime - this.#retentionPeriod
   }
 
   /** Drops the segments that can no longer be read (Kafka's removeExpiredSegments). */
-  removeExpired (): void {
+  removeExpired(): void {
     const minLiveTime = Math.max(0, this.#observedStreamTime - this.#retentionPeriod + 1)
     for (const time of removeTimesBelow(this.#times, minLiveTime)) this.#segments.delete(time)
   }
 
-  get (time: number): S | undefined {
+  get(time: number): S | undefined {
     return this.#segments.get(time)
   }
 
-  getOrCreate (time: number): S {
+  getOrCreate(time: number): S {
     let segment = this.#segments.get(time)
     if (segment === undefined) {
       segment = this.#create()
@@ -66,13 +66,13 @@ export class RetainedSegments<S> {
     return segment
   }
 
-  delete (time: number): void {
+  delete(time: number): void {
     this.#segments.delete(time)
     removeTime(this.#times, time)
   }
 
   /** The times in [from, to] that have a segment, ascending or, when not `forward`, descending. */
-  times (from: number, to: number, forward: boolean): number[] {
+  times(from: number, to: number, forward: boolean): number[] {
     const times = this.#times
     const selected = times.slice(lowerBound(times, from), upperBound(times, to))
     return forward ? selected : selected.reverse()

@@ -9,16 +9,16 @@ export class SessionSegment {
   readonly #sorted = new SortedStringList()
 
   /** The number of keys with at least one session. */
-  get size (): number {
+  get size(): number {
     return this.#keys.size
   }
 
   /** The sessions of `key` by start time (the live map, not a copy). */
-  get (key: string): Map<number, Buffer> | undefined {
+  get(key: string): Map<number, Buffer> | undefined {
     return this.#keys.get(key)
   }
 
-  set (key: string, start: number, aggregate: Buffer): void {
+  set(key: string, start: number, aggregate: Buffer): void {
     let starts = this.#keys.get(key)
     if (starts === undefined) {
       starts = new Map()
@@ -28,7 +28,7 @@ export class SessionSegment {
     starts.set(start, aggregate)
   }
 
-  delete (key: string, start: number): void {
+  delete(key: string, start: number): void {
     const starts = this.#keys.get(key)
     if (starts === undefined) return
     starts.delete(start)
@@ -39,7 +39,7 @@ export class SessionSegment {
   }
 
   /** A sorted copy of the keys in [from, to]; undefined bounds are open. */
-  keys (from: string | undefined, to: string | undefined): string[] {
+  keys(from: string | undefined, to: string | undefined): string[] {
     return this.#sorted.slice(from, to)
   }
 }

@@ -15,12 +15,12 @@ export class SortedStringList {
   #maxes: string[] = []
   #size = 0
 
-  get size (): number {
+  get size(): number {
     return this.#size
   }
 
   /** Replaces the contents with the given keys, which must be sorted and distinct. */
-  reset (sortedKeys: readonly string[]): void {
+  reset(sortedKeys: readonly string[]): void {
     const chunks: string[][] = []
     const maxes: string[] = []
     const half = MAX_CHUNK >> 1
@@ -35,7 +35,7 @@ export class SortedStringList {
   }
 
   /** Adds a key; does nothing when it is already there. */
-  insert (key: string): void {
+  insert(key: string): void {
     const chunks = this.#chunks
     if (chunks.length === 0) {
       chunks.push([key])
@@ -59,7 +59,7 @@ export class SortedStringList {
   }
 
   /** Removes a key; does nothing when it is not there. */
-  remove (key: string): void {
+  remove(key: string): void {
     const maxes = this.#maxes
     const c = lowerBound(maxes, key)
     if (c === maxes.length) return
@@ -80,7 +80,7 @@ export class SortedStringList {
    * Returns, in ascending order, a copy of the keys k with `from <= k` and `k <= to` (or `k < to`
    * when `toExclusive`). An undefined bound is open.
    */
-  slice (from: string | undefined, to: string | undefined, toExclusive = false): string[] {
+  slice(from: string | undefined, to: string | undefined, toExclusive = false): string[] {
     const out: string[] = []
     const chunks = this.#chunks
     const maxes = this.#maxes
@@ -105,7 +105,7 @@ export class SortedStringList {
 }
 
 /** The index of the first element >= key (the length when there is none). */
-function lowerBound (sorted: readonly string[], key: string): number {
+function lowerBound(sorted: readonly string[], key: string): number {
   let lo = 0
   let hi = sorted.length
   while (lo < hi) {

@@ -3,7 +3,11 @@
  * builders that wrap a supplier's bytes store in the typed, serde-applying layers.
  */
 import {
-  KeyValueStoreBuilder, SessionStoreBuilder, TimestampedKeyValueStoreBuilder, TimestampedWindowStoreBuilder, WindowStoreBuilder
+  KeyValueStoreBuilder,
+  SessionStoreBuilder,
+  TimestampedKeyValueStoreBuilder,
+  TimestampedWindowStoreBuilder,
+  WindowStoreBuilder
 } from '@kstreams/core'
 import type { KeyValueBytesStoreSupplier, Serde, SessionBytesStoreSupplier, WindowBytesStoreSupplier } from '@kstreams/core'
 import { InMemoryKeyValueBytesStoreSupplier } from './in-memory-key-value-bytes-store-supplier.js'
@@ -12,7 +16,7 @@ import { InMemoryWindowBytesStoreSupplier } from './in-memory-window-bytes-store
 
 export const Stores = Object.freeze({
   /** An in-memory key-value bytes store supplier. The name must be a legal store name. */
-  inMemoryKeyValueStore (name: string): KeyValueBytesStoreSupplier {
+  inMemoryKeyValueStore(name: string): KeyValueBytesStoreSupplier {
     return new InMemoryKeyValueBytesStoreSupplier(name)
   },
 
@@ -21,12 +25,12 @@ export const Stores = Object.freeze({
    * negative, and the retention must be at least the window size. With `retainDuplicates` every
    * put is kept (stream-stream joins) and null puts are ignored.
    */
-  inMemoryWindowStore (name: string, retentionPeriod: number, windowSize: number, retainDuplicates: boolean): WindowBytesStoreSupplier {
+  inMemoryWindowStore(name: string, retentionPeriod: number, windowSize: number, retainDuplicates: boolean): WindowBytesStoreSupplier {
     return new InMemoryWindowBytesStoreSupplier(name, retentionPeriod, windowSize, retainDuplicates)
   },
 
   /** An in-memory session bytes store supplier; `retentionPeriod` is in ms and not negative. */
-  inMemorySessionStore (name: string, retentionPeriod: number): SessionBytesStoreSupplier {
+  inMemorySessionStore(name: string, retentionPeriod: number): SessionBytesStoreSupplier {
     return new InMemorySessionBytesStoreSupplier(name, retentionPeriod)
   },
 
@@ -34,7 +38,7 @@ export const Stores = Object.freeze({
    * A builder of key-value stores over the supplier's bytes store. Serdes left undefined fall
    * back to `defaultKeySerde` / `defaultValueSerde` of the config when the store is initialised.
    */
-  keyValueStoreBuilder<K, V> (supplier: KeyValueBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>): KeyValueStoreBuilder<K, V> {
+  keyValueStoreBuilder<K, V>(supplier: KeyValueBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>): KeyValueStoreBuilder<K, V> {
     return new KeyValueStoreBuilder(supplier, keySerde, valueSerde)
   },
 
@@ -42,12 +46,16 @@ export const Stores = Object.freeze({
    * A builder of timestamped key-value stores: values are `ValueAndTimestamp<V>`; `valueSerde`
    * is the serde of the plain value.
    */
-  timestampedKeyValueStoreBuilder<K, V> (supplier: KeyValueBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>): TimestampedKeyValueStoreBuilder<K, V> {
+  timestampedKeyValueStoreBuilder<K, V>(
+    supplier: KeyValueBytesStoreSupplier,
+    keySerde?: Serde<K>,
+    valueSerde?: Serde<V>
+  ): TimestampedKeyValueStoreBuilder<K, V> {
     return new TimestampedKeyValueStoreBuilder(supplier, keySerde, valueSerde)
   },
 
   /** A builder of window stores over the supplier's bytes store; serdes default as for key-value stores. */
-  windowStoreBuilder<K, V> (supplier: WindowBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>): WindowStoreBuilder<K, V> {
+  windowStoreBuilder<K, V>(supplier: WindowBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>): WindowStoreBuilder<K, V> {
     return new WindowStoreBuilder(supplier, keySerde, valueSerde)
   },
 
@@ -55,12 +63,20 @@ export const Stores = Object.freeze({
    * A builder of timestamped window stores: values are `ValueAndTimestamp<V>`; `valueSerde` is
    * the serde of the plain value.
    */
-  timestampedWindowStoreBuilder<K, V> (supplier: WindowBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>): TimestampedWindowStoreBuilder<K, V> {
+  timestampedWindowStoreBuilder<K, V>(
+    supplier: WindowBytesStoreSupplier,
+    keySerde?: Serde<K>,
+    valueSerde?: Serde<V>
+  ): TimestampedWindowStoreBuilder<K, V> {
     return new TimestampedWindowStoreBuilder(supplier, keySerde, valueSerde)
   },
 
   /** A builder of session stores over the supplier's bytes store; serdes default as for key-value stores. */
-  sessionStoreBuilder<K, AGG> (supplier: SessionBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<AGG>): SessionStoreBuilder<K, AGG> {
+  sessionStoreBuilder<K, AGG>(
+    supplier: SessionBytesStoreSupplier,
+    keySerde?: Serde<K>,
+    valueSerde?: Serde<AGG>
+  ): SessionStoreBuilder<K, AGG> {
     return new SessionStoreBuilder(supplier, keySerde, valueSerde)
   }
 })

@@ -10,17 +10,20 @@ import { b, hexEntries, s, textEntries } from '../src/compliance/key-value/fixtu
 import { createKeyValueStackHarness } from '../src/compliance/key-value-stack-harness.js'
 import { InMemoryKeyValueBytesStoreSupplier } from '../src/in-memory-key-value-bytes-store-supplier.js'
 
-const stack = () => createKeyValueStackHarness({
-  name: 'metered -> caching -> change-logging -> in-memory',
-  supplier: name => new InMemoryKeyValueBytesStoreSupplier(name),
-  persistent: false
-})
+const stack = () =>
+  createKeyValueStackHarness({
+    name: 'metered -> caching -> change-logging -> in-memory',
+    supplier: name => new InMemoryKeyValueBytesStoreSupplier(name),
+    persistent: false
+  })
 
 keyValueStoreCompliance(stack())
 
 describe('full key-value stack: changelog replay', () => {
   const harness = stack()
-  after(async () => { await harness.cleanup() })
+  after(async () => {
+    await harness.cleanup()
+  })
 
   it('restores a fresh store to the same contents from the changelog it wrote', async () => {
     const store = await harness.open()

@@ -16,38 +16,47 @@ import { sessionStackHarness, windowStackHarness } from '../src/compliance/windo
 
 const RETENTION = 100
 const WINDOW = 10
-const CACHES = [['roomy', 10 * 1024 * 1024], ['tiny', 300]] as const
+const CACHES = [
+  ['roomy', 10 * 1024 * 1024],
+  ['tiny', 300]
+] as const
 
 for (const [label, maxCacheSizeBytes] of CACHES) {
   const newCache = (): ThreadCache => new ThreadCache({ maxCacheSizeBytes })
-  windowStoreCompliance(windowStackHarness({
-    name: `metered -> caching (${label} record cache) -> change-logging -> in-memory`,
-    supplier: name => Stores.inMemoryWindowStore(name, RETENTION, WINDOW, false),
-    persistent: false,
-    newCache,
-    retentionPeriod: RETENTION,
-    windowSize: WINDOW,
-    retainDuplicates: false
-  }))
-  sessionStoreCompliance(sessionStackHarness({
-    name: `metered -> caching (${label} record cache) -> change-logging -> in-memory`,
-    supplier: name => Stores.inMemorySessionStore(name, RETENTION),
-    persistent: false,
-    newCache,
-    retentionPeriod: RETENTION
-  }))
+  windowStoreCompliance(
+    windowStackHarness({
+      name: `metered -> caching (${label} record cache) -> change-logging -> in-memory`,
+      supplier: name => Stores.inMemoryWindowStore(name, RETENTION, WINDOW, false),
+      persistent: false,
+      newCache,
+      retentionPeriod: RETENTION,
+      windowSize: WINDOW,
+      retainDuplicates: false
+    })
+  )
+  sessionStoreCompliance(
+    sessionStackHarness({
+      name: `metered -> caching (${label} record cache) -> change-logging -> in-memory`,
+      supplier: name => Stores.inMemorySessionStore(name, RETENTION),
+      persistent: false,
+      newCache,
+      retentionPeriod: RETENTION
+    })
+  )
 }
 
 // Caching is asked for but never applied to a store that retains duplicates (as in Kafka).
-windowStoreCompliance(windowStackHarness({
-  name: 'metered -> change-logging -> in-memory (caching asked for)',
-  supplier: name => Stores.inMemoryWindowStore(name, RETENTION, WINDOW, true),
-  persistent: false,
-  newCache: () => new ThreadCache({ maxCacheSizeBytes: 10 * 1024 * 1024 }),
-  retentionPeriod: RETENTION,
-  windowSize: WINDOW,
-  retainDuplicates: true
-}))
+windowStoreCompliance(
+  windowStackHarness({
+    name: 'metered -> change-logging -> in-memory (caching asked for)',
+    supplier: name => Stores.inMemoryWindowStore(name, RETENTION, WINDOW, true),
+    persistent: false,
+    newCache: () => new ThreadCache({ maxCacheSizeBytes: 10 * 1024 * 1024 }),
+    retentionPeriod: RETENTION,
+    windowSize: WINDOW,
+    retainDuplicates: true
+  })
+)
 
 const s = (text: string): Buffer => Buffer.from(text, 'utf8')
 const session = (key: string, start: number, end: number): Windowed<Buffer> => new Windowed(s(key), new SessionWindow(start, end))
@@ -59,14 +68,22 @@ const entries = (it: KeyValueIterator<Windowed<Buffer>, Buffer>): string[] => {
   }
 }
 
-describe('full windowed stacks: the cache keeps the in-memory stores\' order', () => {
+describe("full windowed stacks: the cache keeps the in-memory stores' order", () => {
   const windows = windowStackHarness({
-    name: 'window', supplier: name => Stores.inMemoryWindowStore(name, RETENTION, WINDOW, false), persistent: false,
-    newCache: () => new ThreadCache({ maxCacheSizeBytes: 100_000 }), retentionPeriod: RETENTION, windowSize: WINDOW, retainDuplicates: false
+    name: 'window',
+    supplier: name => Stores.inMemoryWindowStore(name, RETENTION, WINDOW, false),
+    persistent: false,
+    newCache: () => new ThreadCache({ maxCacheSizeBytes: 100_000 }),
+    retentionPeriod: RETENTION,
+    windowSize: WINDOW,
+    retainDuplicates: false
   })
   const sessions = sessionStackHarness({
-    name: 'session', supplier: name => Stores.inMemorySessionStore(name, RETENTION), persistent: false,
-    newCache: () => new ThreadCache({ maxCacheSizeBytes: 100_000 }), retentionPeriod: RETENTION
+    name: 'session',
+    supplier: name => Stores.inMemorySessionStore(name, RETENTION),
+    persistent: false,
+    newCache: () => new ThreadCache({ maxCacheSizeBytes: 100_000 }),
+    retentionPeriod: RETENTION
   })
   after(async () => {
     await windows.cleanup()
@@ -75,15 +92,41 @@ describe('full windowed stacks: the cache keeps the in-memory stores\' order', (
 
   it('window reads return cached and stored windows time first, as after a commit', async () => {
     const store = await windows.open()
-    for (const [key, start] of [['b', 1], ['a', 3], ['c', 9], ['ab', 8]] as const) store.put(s(key), s(`${key}${start}`), start)
+    for (const [key, start] of [
+      ['b', 1],
+      ['a', 3],
+      ['c', 9],
+      ['ab', 8]
+    ] as const)
+      store.put(s(key), s(`${key}${start}`), start)
     await windows.commit(store)
-    for (const [key, start] of [['a', 2], ['b', 0], ['c', 1], ['a', 8], ['b', 1]] as const) store.put(s(key), s(`${key}${start}*`), start)
+    for (const [key, start] of [
+      ['a', 2],
+      ['b', 0],
+      ['c', 1],
+      ['a', 8],
+      ['b', 1]
+    ] as const)
+      store.put(s(key), s(`${key}${start}*`), start)
     const reads = (): string[][] => [
-      entries(store.all()), entries(store.backwardAll()), entries(store.fetchAll(0, 9)), entries(store.backwardFetchAll(1, 8)),
-      entries(store.fetch(s('a'), s('b'), 0, 9)), entries(store.backwardFetch(s('ab'), undefined, 0, 9))
+      entries(store.all()),
+      entries(store.backwardAll()),
+      entries(store.fetchAll(0, 9)),
+      entries(store.backwardFetchAll(1, 8)),
+      entries(store.fetch(s('a'), s('b'), 0, 9)),
+      entries(store.backwardFetch(s('ab'), undefined, 0, 9))
     ]
     const cached = reads()
-    expect(cached[0]).to.deep.equal(['b@0/10=b0*', 'b@1/11=b1*', 'c@1/11=c1*', 'a@2/12=a2*', 'a@3/13=a3', 'a@8/18=a8*', 'ab@8/18=ab8', 'c@9/19=c9'])
+    expect(cached[0]).to.deep.equal([
+      'b@0/10=b0*',
+      'b@1/11=b1*',
+      'c@1/11=c1*',
+      'a@2/12=a2*',
+      'a@3/13=a3',
+      'a@8/18=a8*',
+      'ab@8/18=ab8',
+      'c@9/19=c9'
+    ])
     await windows.commit(store)
     expect(cached).to.deep.equal(reads())
   })
@@ -99,8 +142,11 @@ describe('full windowed stacks: the cache keeps the in-memory stores\' order', (
     store.put(session('c', 3, 4), s('c4*'))
     store.put(session('ab', 6, 6), s('ab6*'))
     const reads = (): string[][] => [
-      entries(store.fetch(undefined, undefined)), entries(store.backwardFetch(undefined, undefined)), entries(store.findSessions(0, 9)),
-      entries(store.findSessions(s('a'), s('b'), 2, 6)), entries(store.backwardFindSessions(s('ab'), s('c'), 0, 9))
+      entries(store.fetch(undefined, undefined)),
+      entries(store.backwardFetch(undefined, undefined)),
+      entries(store.findSessions(0, 9)),
+      entries(store.findSessions(s('a'), s('b'), 2, 6)),
+      entries(store.backwardFindSessions(s('ab'), s('c'), 0, 9))
     ]
     const cached = reads()
     expect(cached[0]).to.deep.equal(['b@0/1=b1', 'a@0/4=a4*', 'c@3/4=c4*', 'ab@6/6=ab6*', 'a@2/9=a9', 'b@5/9=b9*'])
@@ -137,11 +183,15 @@ describe('full window stack: changelog replay', () => {
       windowSize: WINDOW,
       retainDuplicates: false
     })
-    after(async () => { await harness.cleanup() })
+    after(async () => {
+      await harness.cleanup()
+    })
 
     it(`restores a fresh store to the same windows from the changelog it wrote (${label} cache)`, async () => {
       const store = await harness.open()
-      const write = (key: string, value: string | null, start: number): void => { store.put(s(key), value === null ? null : s(value), start) }
+      const write = (key: string, value: string | null, start: number): void => {
+        store.put(s(key), value === null ? null : s(value), start)
+      }
       write('a', '1', 0)
       write('b', '2', 0)
       write('a', '3', 10)
@@ -202,8 +252,18 @@ describe('full window stack: changelog replay', () => {
       store.put(s('k'), s('x'), 10)
       // not cached: the changelog has every put before any commit
       const changelog = harness.contextOf(store).changelog
-      expect(changelog.map(r => [WindowKeySchema.extractStoreKeyBytes(r.key).toString(), WindowKeySchema.extractStoreTimestamp(r.key), WindowKeySchema.extractStoreSequence(r.key), r.value?.toString()]))
-        .to.deep.equal([['k', 10, 1, 'x'], ['k', 10, 2, 'y'], ['k', 10, 3, 'x']])
+      expect(
+        changelog.map(r => [
+          WindowKeySchema.extractStoreKeyBytes(r.key).toString(),
+          WindowKeySchema.extractStoreTimestamp(r.key),
+          WindowKeySchema.extractStoreSequence(r.key),
+          r.value?.toString()
+        ])
+      ).to.deep.equal([
+        ['k', 10, 1, 'x'],
+        ['k', 10, 2, 'y'],
+        ['k', 10, 3, 'x']
+      ])
       const restored = await harness.openFromChangelog(changelog)
       expect(entries(restored.all())).to.deep.equal(['k@10/20=x', 'k@10/20=y', 'k@10/20=x'])
     } finally {
@@ -221,7 +281,9 @@ describe('full session stack: changelog replay', () => {
       newCache: () => new ThreadCache({ maxCacheSizeBytes }),
       retentionPeriod: RETENTION
     })
-    after(async () => { await harness.cleanup() })
+    after(async () => {
+      await harness.cleanup()
+    })
 
     it(`restores a fresh store to the same sessions from the changelog it wrote (${label} cache)`, async () => {
       const store: SessionStore<Buffer, Buffer> = await harness.open()

@@ -7,21 +7,21 @@ import { InMemoryKeyValueStore } from '../src/in-memory-key-value-store.js'
 const harness: KeyValueStoreHarness = {
   name: 'in-memory',
   persistent: false,
-  open () {
+  open() {
     const store = new InMemoryKeyValueStore('compliance-kv')
     store.init(createTestStoreContext(), store)
     return Promise.resolve(store)
   },
   /** The same store object, closed and initialised again, as a revived task does. */
-  reopen (store) {
+  reopen(store) {
     store.close()
     store.init(createTestStoreContext(), store)
     return Promise.resolve(store)
   },
-  commit (store) {
+  commit(store) {
     store.flush()
   },
-  cleanup () {
+  cleanup() {
     return Promise.resolve()
   }
 }

@@ -12,7 +12,7 @@ const s = (text: string): Buffer => Buffer.from(text, 'utf8')
 const hex = (buf: Buffer | undefined): string | undefined => buf?.toString('hex')
 const keysOf = (it: KeyValueIterator<Buffer, Buffer>): string[] => [...it].map(kv => kv.key.toString('hex'))
 
-function openStore (name = 'store'): { store: InMemoryKeyValueStore, context: TestStoreContext } {
+function openStore(name = 'store'): { store: InMemoryKeyValueStore; context: TestStoreContext } {
   const store = new InMemoryKeyValueStore(name)
   const context = createTestStoreContext()
   store.init(context, store)
@@ -112,7 +112,14 @@ describe('InMemoryKeyValueStore', () => {
   it('passes the changelog topic to the prefix serializer', () => {
     const { store } = openStore('prefixes')
     const topics: string[] = []
-    store.prefixScan(b(1), { serialize: (topic, data: Buffer | null) => { topics.push(topic); return data } }).close()
+    store
+      .prefixScan(b(1), {
+        serialize: (topic, data: Buffer | null) => {
+          topics.push(topic)
+          return data
+        }
+      })
+      .close()
     expect(topics).to.deep.equal(['test-app-prefixes-changelog'])
   })
 

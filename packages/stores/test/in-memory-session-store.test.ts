@@ -25,7 +25,7 @@ const session = (key: string, start: number, end: number): Windowed<Buffer> => n
 const entries = (it: KeyValueIterator<Windowed<Buffer>, Buffer>): string[] =>
   [...it].map(kv => `${kv.key.key.toString()}@${kv.key.window.start}/${kv.key.window.end}=${kv.value.toString()}`)
 
-function openStore (retentionPeriod = 1000): { store: SessionStore<Buffer, Buffer>, context: ReturnType<typeof createTestStoreContext> } {
+function openStore(retentionPeriod = 1000): { store: SessionStore<Buffer, Buffer>; context: ReturnType<typeof createTestStoreContext> } {
   const store = Stores.inMemorySessionStore('sessions', retentionPeriod).get()
   const context = createTestStoreContext()
   store.init(context, store)
@@ -37,7 +37,12 @@ describe('InMemorySessionStore', () => {
     it('supplies a new in-memory session store per get(), scope in-memory-session, segment interval 1', () => {
       const supplier = Stores.inMemorySessionStore('sessions', 500)
       expect(supplier).to.be.instanceOf(InMemorySessionBytesStoreSupplier)
-      expect([supplier.name, supplier.metricsScope, supplier.retentionPeriod, supplier.segmentInterval]).to.deep.equal(['sessions', 'in-memory-session', 500, 1])
+      expect([supplier.name, supplier.metricsScope, supplier.retentionPeriod, supplier.segmentInterval]).to.deep.equal([
+        'sessions',
+        'in-memory-session',
+        500,
+        1
+      ])
       const a = supplier.get()
       expect(a).to.be.instanceOf(InMemorySessionStore)
       expect(a).to.not.equal(supplier.get())

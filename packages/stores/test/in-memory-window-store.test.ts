@@ -28,7 +28,11 @@ const times = (it: KeyValueIterator<number, Buffer>): string[] => [...it].map(kv
 const windowed = (it: KeyValueIterator<Windowed<Buffer>, Buffer>): string[] =>
   [...it].map(kv => `${kv.key.key.toString()}@${kv.key.window.start}/${kv.key.window.end}=${kv.value.toString()}`)
 
-function openStore (retentionPeriod = 1000, windowSize = 10, retainDuplicates = false): { store: WindowStore<Buffer, Buffer>, context: ReturnType<typeof createTestStoreContext> } {
+function openStore(
+  retentionPeriod = 1000,
+  windowSize = 10,
+  retainDuplicates = false
+): { store: WindowStore<Buffer, Buffer>; context: ReturnType<typeof createTestStoreContext> } {
   const store = Stores.inMemoryWindowStore('win', retentionPeriod, windowSize, retainDuplicates).get()
   const context = createTestStoreContext()
   store.init(context, store)
@@ -40,8 +44,14 @@ describe('InMemoryWindowStore', () => {
     it('supplies a new in-memory window store per get(), scope in-memory-window, segment interval 1', () => {
       const supplier = Stores.inMemoryWindowStore('win', 1000, 100, true)
       expect(supplier).to.be.instanceOf(InMemoryWindowBytesStoreSupplier)
-      expect([supplier.name, supplier.metricsScope, supplier.retentionPeriod, supplier.windowSize, supplier.retainDuplicates, supplier.segmentInterval])
-        .to.deep.equal(['win', 'in-memory-window', 1000, 100, true, 1])
+      expect([
+        supplier.name,
+        supplier.metricsScope,
+        supplier.retentionPeriod,
+        supplier.windowSize,
+        supplier.retainDuplicates,
+        supplier.segmentInterval
+      ]).to.deep.equal(['win', 'in-memory-window', 1000, 100, true, 1])
       const a = supplier.get()
       expect(a).to.be.instanceOf(InMemoryWindowStore)
       expect(a).to.not.equal(supplier.get())
@@ -221,7 +231,10 @@ describe('InMemoryWindowStore', () => {
       store.put('k', 1, 10)
       store.put('k', 2, 20)
       expect(store.fetch('k', 10)).to.equal(1)
-      expect([...store.fetch('k', 0, 100)].map(kv => [kv.key, kv.value])).to.deep.equal([[10, 1], [20, 2]])
+      expect([...store.fetch('k', 0, 100)].map(kv => [kv.key, kv.value])).to.deep.equal([
+        [10, 1],
+        [20, 2]
+      ])
       const all = [...store.all()].map(kv => `${kv.key.key}@${kv.key.window.start}/${kv.key.window.end}=${kv.value}`)
       expect(all).to.deep.equal(['k@10/20=1', 'k@20/30=2'])
     })
@@ -248,7 +261,9 @@ describe('InMemoryWindowStore', () => {
 
     it('rejects a supplier without get(), or a bad serde, with ILLEGAL_ARGUMENT', () => {
       expect(codeOf(() => Stores.windowStoreBuilder({} as never))).to.equal('ILLEGAL_ARGUMENT')
-      expect(codeOf(() => Stores.windowStoreBuilder(Stores.inMemoryWindowStore('x', 10, 1, false), {} as never))).to.equal('ILLEGAL_ARGUMENT')
+      expect(codeOf(() => Stores.windowStoreBuilder(Stores.inMemoryWindowStore('x', 10, 1, false), {} as never))).to.equal(
+        'ILLEGAL_ARGUMENT'
+      )
     })
   })
 })

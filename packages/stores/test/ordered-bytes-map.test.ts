@@ -4,7 +4,7 @@ import { OrderedBytesMap } from '../src/ordered-bytes-map.js'
 import { SortedStringList } from '../src/sorted-string-list.js'
 
 /** A small deterministic PRNG (mulberry32), so failures reproduce. */
-function random (seed: number): () => number {
+function random(seed: number): () => number {
   let a = seed
   return () => {
     a = (a + 0x6d2b79f5) | 0
@@ -16,7 +16,7 @@ function random (seed: number): () => number {
 
 const EDGE_BYTES = [0x00, 0x01, 0x7f, 0x80, 0xfe, 0xff]
 
-function randomKey (rnd: () => number): Buffer {
+function randomKey(rnd: () => number): Buffer {
   const length = Math.floor(rnd() * 12)
   const bytes = Buffer.alloc(length)
   for (let i = 0; i < length; i++) bytes[i] = rnd() < 0.5 ? EDGE_BYTES[Math.floor(rnd() * EDGE_BYTES.length)]! : Math.floor(rnd() * 256)
@@ -26,12 +26,20 @@ function randomKey (rnd: () => number): Buffer {
 /** The reference: a Map by hex with a full sort by Buffer.compare on every read. */
 class Model {
   readonly entries = new Map<string, Buffer>()
-  set (key: Buffer, value: Buffer): void { this.entries.set(key.toString('hex'), value) }
-  delete (key: Buffer): void { this.entries.delete(key.toString('hex')) }
-  keys (from: Buffer | undefined, to: Buffer | undefined, toExclusive = false): string[] {
-    return [...this.entries.keys()].map(h => Buffer.from(h, 'hex'))
-      .filter(k => (from === undefined || Buffer.compare(k, from) >= 0) &&
-        (to === undefined || (toExclusive ? Buffer.compare(k, to) < 0 : Buffer.compare(k, to) <= 0)))
+  set(key: Buffer, value: Buffer): void {
+    this.entries.set(key.toString('hex'), value)
+  }
+  delete(key: Buffer): void {
+    this.entries.delete(key.toString('hex'))
+  }
+  keys(from: Buffer | undefined, to: Buffer | undefined, toExclusive = false): string[] {
+    return [...this.entries.keys()]
+      .map(h => Buffer.from(h, 'hex'))
+      .filter(
+        k =>
+          (from === undefined || Buffer.compare(k, from) >= 0) &&
+          (to === undefined || (toExclusive ? Buffer.compare(k, to) < 0 : Buffer.compare(k, to) <= 0))
+      )
       .sort(Buffer.compare)
       .map(k => k.toString('hex'))
   }
@@ -74,7 +82,13 @@ describe('SortedStringList', () => {
     const model = new Set<string>()
     for (let i = 0; i < 20000; i++) {
       const key = String(Math.floor(rnd() * 6000)).padStart(4, '0')
-      if (rnd() < 0.7) { list.insert(key); model.add(key) } else { list.remove(key); model.delete(key) }
+      if (rnd() < 0.7) {
+        list.insert(key)
+        model.add(key)
+      } else {
+        list.remove(key)
+        model.delete(key)
+      }
     }
     expect(list.size).to.equal(model.size)
     expect(list.slice(undefined, undefined)).to.deep.equal([...model].sort())

@@ -7,12 +7,12 @@ import { codeOf } from '../src/compliance/expect-code.js'
 import { createTestStoreContext } from '../src/compliance/test-context.js'
 import { intSerde, stringSerde, stringSerializer } from './helpers/test-serdes.js'
 
-function init<S extends StateStore> (store: S, context = createTestStoreContext()): S {
+function init<S extends StateStore>(store: S, context = createTestStoreContext()): S {
   void store.init(context, store)
   return store
 }
 
-function typedStore<K, V> (keySerde: Serde<K>, valueSerde: Serde<V>, name = 'typed'): KeyValueStore<K, V> {
+function typedStore<K, V>(keySerde: Serde<K>, valueSerde: Serde<V>, name = 'typed'): KeyValueStore<K, V> {
   return init(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore(name), keySerde, valueSerde).build())
 }
 
@@ -135,9 +135,17 @@ describe('Stores', () => {
       closed.close()
       for (const store of [fresh, closed]) {
         const ops: Array<() => unknown> = [
-          () => store.get('a'), () => store.put('a', 1), () => store.putIfAbsent('a', 1), () => store.putAll([new KeyValue('a', 1)]),
-          () => store.delete('a'), () => store.range('a', 'b'), () => store.reverseRange('a', 'b'), () => store.all(),
-          () => store.reverseAll(), () => store.prefixScan('a', stringSerializer), () => store.approximateNumEntries()
+          () => store.get('a'),
+          () => store.put('a', 1),
+          () => store.putIfAbsent('a', 1),
+          () => store.putAll([new KeyValue('a', 1)]),
+          () => store.delete('a'),
+          () => store.range('a', 'b'),
+          () => store.reverseRange('a', 'b'),
+          () => store.all(),
+          () => store.reverseAll(),
+          () => store.prefixScan('a', stringSerializer),
+          () => store.approximateNumEntries()
         ]
         for (const op of ops) expect(codeOf(op)).to.equal('STORE_NOT_OPEN')
         expect(store.isOpen()).to.equal(false)
@@ -154,7 +162,11 @@ describe('Stores', () => {
     it('fails init with INVALID_CONFIG when a serde is neither given nor configured', () => {
       const noKey = Stores.keyValueStoreBuilder<string, number>(Stores.inMemoryKeyValueStore('no-key'), undefined, intSerde).build()
       let err: unknown
-      try { init(noKey) } catch (e) { err = e }
+      try {
+        init(noKey)
+      } catch (e) {
+        err = e
+      }
       expect(err).to.be.instanceOf(ConfigError)
       expect((err as ConfigError).code).to.equal('INVALID_CONFIG')
       expect((err as ConfigError).message).to.include('no-key')
@@ -167,7 +179,11 @@ describe('Stores', () => {
       const context = createTestStoreContext()
       init(store, context)
       expect(context.registered.map(r => r.store)).to.deep.equal([store])
-      const int = (n: number): Buffer => { const b = Buffer.alloc(4); b.writeInt32BE(n); return b }
+      const int = (n: number): Buffer => {
+        const b = Buffer.alloc(4)
+        b.writeInt32BE(n)
+        return b
+      }
       context.restore('restore', [
         { key: Buffer.from('a'), value: int(1) },
         { key: Buffer.from('b'), value: int(2) },
@@ -179,7 +195,7 @@ describe('Stores', () => {
   })
 
   describe('timestampedKeyValueStoreBuilder', () => {
-    function build (valueSerde?: Serde<number>) {
+    function build(valueSerde?: Serde<number>) {
       let inner: KeyValueBytesStore | undefined
       const supplier = Stores.inMemoryKeyValueStore('latest')
       const spying = { name: supplier.name, metricsScope: supplier.metricsScope, get: () => (inner = supplier.get()) }

@@ -41,7 +41,7 @@ export class KafkaTestCluster {
   readonly #onExit: () => void
   #stopped = false
 
-  private constructor (cluster: LocalKafkaCluster, ownsRunDir: boolean) {
+  private constructor(cluster: LocalKafkaCluster, ownsRunDir: boolean) {
     this.#cluster = cluster
     this.#ownsRunDir = ownsRunDir
     this.#onExit = () => {
@@ -51,9 +51,9 @@ export class KafkaTestCluster {
     process.once('exit', this.#onExit)
   }
 
-  static async start (options: KafkaTestClusterOptions = {}): Promise<KafkaTestCluster> {
+  static async start(options: KafkaTestClusterOptions = {}): Promise<KafkaTestCluster> {
     const ownsRunDir = options.runDir === undefined
-    const runDir = options.runDir ?? await mkdtemp(join(tmpdir(), 'kstreams-kafka-'))
+    const runDir = options.runDir ?? (await mkdtemp(join(tmpdir(), 'kstreams-kafka-')))
     try {
       const cluster = await LocalKafkaCluster.start({
         ...options,
@@ -69,44 +69,44 @@ export class KafkaTestCluster {
   }
 
   /** "127.0.0.1:<port>[,...]", for `bootstrap.servers`. */
-  get bootstrapServers (): string {
+  get bootstrapServers(): string {
     return this.#cluster.bootstrapServers
   }
 
   /** One "127.0.0.1:<port>" per broker, for kafkajs' `brokers`. */
-  get brokers (): string[] {
+  get brokers(): string[] {
     return this.#cluster.nodes.map(n => `127.0.0.1:${n.port}`)
   }
 
-  get kafkaVersion (): string {
+  get kafkaVersion(): string {
     return this.#cluster.kafkaVersion
   }
 
-  get runDir (): string {
+  get runDir(): string {
     return this.#cluster.runDir
   }
 
-  async status (): Promise<BrokerStatus[]> {
+  async status(): Promise<BrokerStatus[]> {
     return await this.#cluster.status()
   }
 
   /** SIGKILL broker `index` (0-based), as in a crash. */
-  async killBroker (index: number): Promise<void> {
+  async killBroker(index: number): Promise<void> {
     await this.#cluster.killBroker(index)
   }
 
   /** SIGTERM broker `index` (0-based): a clean shutdown. */
-  async stopBroker (index: number): Promise<void> {
+  async stopBroker(index: number): Promise<void> {
     await this.#cluster.stopBroker(index)
   }
 
   /** Starts a killed or stopped broker again (same ports and data) and waits until it is back. */
-  async restartBroker (index: number): Promise<void> {
+  async restartBroker(index: number): Promise<void> {
     await this.#cluster.restartBroker(index)
   }
 
   /** The end of broker `index`'s log, for failure messages. */
-  async logs (index: number, lines = 100): Promise<string> {
+  async logs(index: number, lines = 100): Promise<string> {
     return await this.#cluster.logs(index, lines)
   }
 
@@ -115,7 +115,7 @@ export class KafkaTestCluster {
    * (their data is deleted anyway, and a clean 3-node shutdown takes seconds) unless the caller
    * chose the run directory, which then keeps cleanly closed logs.
    */
-  async stop (): Promise<void> {
+  async stop(): Promise<void> {
     if (this.#stopped) return
     this.#stopped = true
     try {
@@ -127,6 +127,6 @@ export class KafkaTestCluster {
   }
 }
 
-function nonEmpty (value: string | undefined): string | undefined {
+function nonEmpty(value: string | undefined): string | undefined {
   return value === undefined || value === '' ? undefined : value
 }

@@ -4,9 +4,21 @@
  * them, and lets the test set the record metadata, stream time and wall-clock time.
  */
 import {
-  type Cancellable, type ProcessorContext, type PunctuationType, type Punctuator, type Record, type RecordMetadata,
-  type ResolvedStreamsConfig, type StateRestoreCallback, type StateStore, type StateStoreContext, type StreamsConfig,
-  InvalidStateStoreError, StreamsError, TaskId, resolveStreamsConfig
+  type Cancellable,
+  type ProcessorContext,
+  type PunctuationType,
+  type Punctuator,
+  type Record,
+  type RecordMetadata,
+  type ResolvedStreamsConfig,
+  type StateRestoreCallback,
+  type StateStore,
+  type StateStoreContext,
+  type StreamsConfig,
+  InvalidStateStoreError,
+  StreamsError,
+  TaskId,
+  resolveStreamsConfig
 } from '@kstreams/core'
 
 export interface CapturedForward<K, V> {
@@ -17,9 +29,17 @@ export interface CapturedForward<K, V> {
 
 export class CapturedPunctuator implements Cancellable {
   #cancelled = false
-  constructor (readonly intervalMs: number, readonly type: PunctuationType, readonly punctuator: Punctuator) {}
-  get cancelled (): boolean { return this.#cancelled }
-  cancel (): void { this.#cancelled = true }
+  constructor(
+    readonly intervalMs: number,
+    readonly type: PunctuationType,
+    readonly punctuator: Punctuator
+  ) {}
+  get cancelled(): boolean {
+    return this.#cancelled
+  }
+  cancel(): void {
+    this.#cancelled = true
+  }
 }
 
 export class MockProcessorContext<KForward = unknown, VForward = unknown> implements ProcessorContext<KForward, VForward> {
@@ -36,7 +56,7 @@ export class MockProcessorContext<KForward = unknown, VForward = unknown> implem
   #streamTime = -1
   #systemTime = Date.now()
 
-  constructor (config: StreamsConfig = {}, taskId: TaskId = new TaskId(0, 0), stateDir?: string) {
+  constructor(config: StreamsConfig = {}, taskId: TaskId = new TaskId(0, 0), stateDir?: string) {
     this.appConfigs = resolveStreamsConfig({ applicationId: 'dummy-application-id', ...config })
     this.applicationId = this.appConfigs.applicationId
     this.taskId = taskId
@@ -45,84 +65,96 @@ export class MockProcessorContext<KForward = unknown, VForward = unknown> implem
 
   // Inputs the test sets
 
-  setRecordMetadata (topic: string, partition: number, offset: number): void {
+  setRecordMetadata(topic: string, partition: number, offset: number): void {
     this.#metadata = { topic, partition, offset }
   }
 
-  clearRecordMetadata (): void {
+  clearRecordMetadata(): void {
     this.#metadata = undefined
   }
 
-  setCurrentStreamTimeMs (ms: number): void { this.#streamTime = ms }
-  setCurrentSystemTimeMs (ms: number): void { this.#systemTime = ms }
+  setCurrentStreamTimeMs(ms: number): void {
+    this.#streamTime = ms
+  }
+  setCurrentSystemTimeMs(ms: number): void {
+    this.#systemTime = ms
+  }
 
   /** Makes a store available to getStateStore (initialise it with getStateStoreContext()). */
-  addStateStore (store: StateStore): void {
+  addStateStore(store: StateStore): void {
     this.#stores.set(store.name, store)
   }
 
   /** A context to pass to `store.init(context, store)` for stores used with this mock. */
-  getStateStoreContext (): StateStoreContext {
+  getStateStoreContext(): StateStoreContext {
     return {
       applicationId: this.applicationId,
       taskId: this.taskId,
       appConfigs: this.appConfigs,
       stateDir: this.stateDir,
       recordMetadata: () => this.#metadata,
-      register: (store, restore) => { this.#restoreCallbacks.set(store.name, restore) },
+      register: (store, restore) => {
+        this.#restoreCallbacks.set(store.name, restore)
+      },
       changelogWriter: () => undefined
     }
   }
 
   // Captured outputs
 
-  forwarded (childName?: string): Array<CapturedForward<KForward, VForward>> {
+  forwarded(childName?: string): Array<CapturedForward<KForward, VForward>> {
     return childName === undefined ? [...this.#forwarded] : this.#forwarded.filter(f => f.childName === childName)
   }
 
-  resetForwards (): void {
+  resetForwards(): void {
     this.#forwarded.length = 0
   }
 
-  scheduledPunctuators (): CapturedPunctuator[] {
+  scheduledPunctuators(): CapturedPunctuator[] {
     return [...this.#punctuators]
   }
 
-  committed (): boolean {
+  committed(): boolean {
     return this.#committed
   }
 
-  resetCommit (): void {
+  resetCommit(): void {
     this.#committed = false
   }
 
   // ProcessorContext
 
-  forward<K extends KForward, V extends VForward> (record: Record<K, V>, childName?: string): void {
+  forward<K extends KForward, V extends VForward>(record: Record<K, V>, childName?: string): void {
     this.#forwarded.push({ record, childName })
   }
 
-  recordMetadata (): RecordMetadata | undefined {
+  recordMetadata(): RecordMetadata | undefined {
     return this.#metadata
   }
 
-  getStateStore<S extends StateStore = StateStore> (name: string): S {
+  getStateStore<S extends StateStore = StateStore>(name: string): S {
     const store = this.#stores.get(name)
-    if (store === undefined) throw new InvalidStateStoreError('UNKNOWN_STORE', `State store ${name} was not added to the MockProcessorContext (use addStateStore)`)
+    if (store === undefined)
+      throw new InvalidStateStoreError('UNKNOWN_STORE', `State store ${name} was not added to the MockProcessorContext (use addStateStore)`)
     return store as S
   }
 
-  schedule (intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable {
-    if (!Number.isSafeInteger(intervalMs) || intervalMs < 1) throw new StreamsError('ILLEGAL_ARGUMENT', `The minimum supported scheduling interval is 1 millisecond, got ${intervalMs}`)
+  schedule(intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable {
+    if (!Number.isSafeInteger(intervalMs) || intervalMs < 1)
+      throw new StreamsError('ILLEGAL_ARGUMENT', `The minimum supported scheduling interval is 1 millisecond, got ${intervalMs}`)
     const captured = new CapturedPunctuator(intervalMs, type, punctuator)
     this.#punctuators.push(captured)
     return captured
   }
 
-  commit (): void {
+  commit(): void {
     this.#committed = true
   }
 
-  currentStreamTimeMs (): number { return this.#streamTime }
-  currentSystemTimeMs (): number { return this.#systemTime }
+  currentStreamTimeMs(): number {
+    return this.#streamTime
+  }
+  currentSystemTimeMs(): number {
+    return this.#systemTime
+  }
 }

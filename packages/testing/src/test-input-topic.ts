@@ -19,8 +19,19 @@ export class TestInputTopic<K, V> {
   readonly #autoAdvanceMs: number
 
   /** @internal use TopologyTestDriver.createInputTopic */
-  constructor (driver: InputPipe, name: string, keySerializer: SerializerLike<K>, valueSerializer: SerializerLike<V>, startTimestampMs: number, autoAdvanceMs: number) {
-    if (!Number.isSafeInteger(autoAdvanceMs) || autoAdvanceMs < 0) throw new StreamsError('ILLEGAL_ARGUMENT', `autoAdvance must be a non-negative number of milliseconds, got ${autoAdvanceMs} (topic ${name})`)
+  constructor(
+    driver: InputPipe,
+    name: string,
+    keySerializer: SerializerLike<K>,
+    valueSerializer: SerializerLike<V>,
+    startTimestampMs: number,
+    autoAdvanceMs: number
+  ) {
+    if (!Number.isSafeInteger(autoAdvanceMs) || autoAdvanceMs < 0)
+      throw new StreamsError(
+        'ILLEGAL_ARGUMENT',
+        `autoAdvance must be a non-negative number of milliseconds, got ${autoAdvanceMs} (topic ${name})`
+      )
     this.#driver = driver
     this.name = name
     this.#keySerializer = toSerializer(keySerializer)
@@ -30,30 +41,33 @@ export class TestInputTopic<K, V> {
   }
 
   /** Moves the topic's time forward. */
-  advanceTime (ms: number): void {
+  advanceTime(ms: number): void {
     if (ms < 0) throw new StreamsError('ILLEGAL_ARGUMENT', `advance must be non-negative, got ${ms} (topic ${this.name})`)
     this.#currentTime += ms
   }
 
   /** `pipeInput(value)`, `pipeInput(key, value, timestamp?)` or `pipeInput(testRecord)`. */
-  pipeInput (value: V | null): void
-  pipeInput (record: TestRecord<K, V>): void
-  pipeInput (key: K | null, value: V | null, timestamp?: number): void
-  pipeInput (...args: unknown[]): void {
+  pipeInput(value: V | null): void
+  pipeInput(record: TestRecord<K, V>): void
+  pipeInput(key: K | null, value: V | null, timestamp?: number): void
+  pipeInput(...args: unknown[]): void {
     if (args.length === 1) {
       const [only] = args
-      if (only instanceof TestRecord) { this.#pipe(only as TestRecord<K, V>); return }
+      if (only instanceof TestRecord) {
+        this.#pipe(only as TestRecord<K, V>)
+        return
+      }
       this.#pipe(new TestRecord<K, V>(null, only as V | null))
       return
     }
     this.#pipe(new TestRecord<K, V>(args[0] as K | null, args[1] as V | null, args[2] as number | undefined))
   }
 
-  pipeValueList (values: ReadonlyArray<V | null>): void {
+  pipeValueList(values: ReadonlyArray<V | null>): void {
     for (const v of values) this.#pipe(new TestRecord<K, V>(null, v))
   }
 
-  pipeKeyValueList (keyValues: ReadonlyArray<KeyValue<K | null, V | null>>, startTimestampMs?: number, advanceMs?: number): void {
+  pipeKeyValueList(keyValues: ReadonlyArray<KeyValue<K | null, V | null>>, startTimestampMs?: number, advanceMs?: number): void {
     let ts = startTimestampMs
     for (const kv of keyValues) {
       this.#pipe(new TestRecord<K, V>(kv.key, kv.value, ts))
@@ -61,13 +75,15 @@ export class TestInputTopic<K, V> {
     }
   }
 
-  pipeRecordList (records: ReadonlyArray<TestRecord<K, V> | { key?: K | null, value: V | null, timestamp?: number, headers?: Headers }>): void {
+  pipeRecordList(
+    records: ReadonlyArray<TestRecord<K, V> | { key?: K | null; value: V | null; timestamp?: number; headers?: Headers }>
+  ): void {
     for (const r of records) {
       this.#pipe(r instanceof TestRecord ? r : new TestRecord<K, V>(r.key ?? null, r.value, r.timestamp, r.headers))
     }
   }
 
-  #pipe (record: TestRecord<K, V>): void {
+  #pipe(record: TestRecord<K, V>): void {
     let timestamp = record.timestamp
     if (timestamp === undefined) {
       timestamp = this.#currentTime
@@ -78,7 +94,7 @@ export class TestInputTopic<K, V> {
     this.#driver.pipeRecord(this.name, key, value, timestamp, record.headers)
   }
 
-  toString (): string {
+  toString(): string {
     return `TestInputTopic[topic=${this.name}]`
   }
 }

@@ -16,7 +16,7 @@ export class TestOutputTopic<K, V> {
   readonly #valueDeserializer: Deserializer<V>
 
   /** @internal use TopologyTestDriver.createOutputTopic */
-  constructor (driver: OutputSource, name: string, keyDeserializer: DeserializerLike<K>, valueDeserializer: DeserializerLike<V>) {
+  constructor(driver: OutputSource, name: string, keyDeserializer: DeserializerLike<K>, valueDeserializer: DeserializerLike<V>) {
     this.#driver = driver
     this.name = name
     this.#keyDeserializer = toDeserializer(keyDeserializer)
@@ -24,7 +24,7 @@ export class TestOutputTopic<K, V> {
   }
 
   /** Reads the next record; throws (code 'ILLEGAL_STATE') if the topic is empty. */
-  readRecord (): OutputRecord<K, V> {
+  readRecord(): OutputRecord<K, V> {
     const captured = this.#driver.readOutput(this.name)
     if (captured === undefined) throw new StreamsError('ILLEGAL_STATE', `Empty topic: ${this.name}`)
     const key = this.#keyDeserializer.deserialize(this.name, captured.key, captured.headers)
@@ -32,25 +32,25 @@ export class TestOutputTopic<K, V> {
     return new TestRecord<K, V>(key, value, captured.timestamp, captured.headers) as OutputRecord<K, V>
   }
 
-  readValue (): V | null {
+  readValue(): V | null {
     return this.readRecord().value
   }
 
-  readKeyValue (): KeyValue<K | null, V | null> {
+  readKeyValue(): KeyValue<K | null, V | null> {
     const r = this.readRecord()
     return KeyValue.pair(r.key, r.value)
   }
 
-  readValuesToList (): Array<V | null> {
+  readValuesToList(): Array<V | null> {
     return this.readRecordsToList().map(r => r.value)
   }
 
-  readKeyValuesToList (): Array<KeyValue<K | null, V | null>> {
+  readKeyValuesToList(): Array<KeyValue<K | null, V | null>> {
     return this.readRecordsToList().map(r => KeyValue.pair(r.key, r.value))
   }
 
   /** Last value per key wins; a null value is kept as null. Null keys are rejected. */
-  readKeyValuesToMap (): Map<K, V | null> {
+  readKeyValuesToMap(): Map<K, V | null> {
     const map = new Map<K, V | null>()
     for (const r of this.readRecordsToList()) {
       if (r.key === null) throw new StreamsError('ILLEGAL_STATE', `Null keys are not allowed with readKeyValuesToMap (topic ${this.name})`)
@@ -59,21 +59,21 @@ export class TestOutputTopic<K, V> {
     return map
   }
 
-  readRecordsToList (): Array<OutputRecord<K, V>> {
+  readRecordsToList(): Array<OutputRecord<K, V>> {
     const out: Array<OutputRecord<K, V>> = []
     while (!this.isEmpty()) out.push(this.readRecord())
     return out
   }
 
-  getQueueSize (): number {
+  getQueueSize(): number {
     return this.#driver.outputSize(this.name)
   }
 
-  isEmpty (): boolean {
+  isEmpty(): boolean {
     return this.getQueueSize() === 0
   }
 
-  toString (): string {
+  toString(): string {
     return `TestOutputTopic[topic=${this.name}, size=${this.getQueueSize()}]`
   }
 }

@@ -7,14 +7,14 @@ export class TestRecord<K, V> {
   readonly timestamp: number | undefined
   readonly headers: Headers
 
-  constructor (key: K | null, value: V | null, timestamp?: number, headers: Headers = new Headers()) {
+  constructor(key: K | null, value: V | null, timestamp?: number, headers: Headers = new Headers()) {
     this.key = key
     this.value = value
     this.timestamp = timestamp
     this.headers = headers
   }
 
-  toString (): string {
+  toString(): string {
     return `TestRecord[key=${String(this.key)}, value=${String(this.value)}, timestamp=${String(this.timestamp)}]`
   }
 }

@@ -11,11 +11,31 @@
  * test sees the persistent state of another.
  */
 import {
-  type ChangelogWriter, type DeserializerLike, Headers, type KeyValueStore, ManualClock, type SerializerLike, type StateStore,
-  type StreamsConfig, StreamsError, TaskId, type TimestampedKeyValueStore, type Topology, resolveStreamsConfig,
-  type SessionStore, type TimestampedWindowStore, type WindowStore
+  type ChangelogWriter,
+  type DeserializerLike,
+  Headers,
+  type KeyValueStore,
+  ManualClock,
+  type SerializerLike,
+  type StateStore,
+  type StreamsConfig,
+  StreamsError,
+  TaskId,
+  type TimestampedKeyValueStore,
+  type Topology,
+  resolveStreamsConfig,
+  type SessionStore,
+  type TimestampedWindowStore,
+  type WindowStore
 } from '@kstreams/core'
-import { GlobalStateUpdateTask, StateDirectory, StreamTask, TOPOLOGY_DEF, type CollectedRecord, type TopologyDef } from '@kstreams/core/internal'
+import {
+  GlobalStateUpdateTask,
+  StateDirectory,
+  StreamTask,
+  TOPOLOGY_DEF,
+  type CollectedRecord,
+  type TopologyDef
+} from '@kstreams/core/internal'
 import { StreamsMetricsRegistry, ThreadCache, type MetricSnapshot, type RecordingLevel } from '@kstreams/core/internal'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -23,7 +43,13 @@ import { join } from 'node:path'
 import { TestInputTopic, type InputPipe } from './test-input-topic.js'
 import { TestOutputTopic, type OutputSource } from './test-output-topic.js'
 import {
-  isKeyValueStore, isSessionStore, isTimestampedKeyValueStore, isTimestampedWindowStore, isWindowStore, plainValueView, plainWindowValueView
+  isKeyValueStore,
+  isSessionStore,
+  isTimestampedKeyValueStore,
+  isTimestampedWindowStore,
+  isWindowStore,
+  plainValueView,
+  plainWindowValueView
 } from './store-views.js'
 
 const DEFAULT_APPLICATION_ID = 'dummy-topology-test-driver-app-id'
@@ -47,7 +73,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
    * Creates a driver whose stores open synchronously (every in-memory store). Use
    * `TopologyTestDriver.create` when a store opens asynchronously (RocksDB).
    */
-  constructor (topology: Topology, config: StreamsConfig = {}, initialWallClockTimeMs?: number) {
+  constructor(topology: Topology, config: StreamsConfig = {}, initialWallClockTimeMs?: number) {
     // Like Kafka Streams' driver: the DSL's emit throttles are off unless the user sets them.
     const resolved = resolveStreamsConfig({
       applicationId: DEFAULT_APPLICATION_ID,
@@ -66,7 +92,13 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
       const recordingLevel: RecordingLevel = resolved.metricsRecordingLevel
       this.#metrics = new StreamsMetricsRegistry({ recordingLevel, clock: this.#clock, threadId: 'main' })
       if (this.#def.globalStores.length > 0) {
-        this.#globalTask = new GlobalStateUpdateTask({ topology: this.#def, config: resolved, clock: this.#clock, stateDir: stateDirectory.globalDir(), metrics: this.#metrics })
+        this.#globalTask = new GlobalStateUpdateTask({
+          topology: this.#def,
+          config: resolved,
+          clock: this.#clock,
+          stateDir: stateDirectory.globalDir(),
+          metrics: this.#metrics
+        })
       }
       if (this.#def.subtopologies.length > 0) {
         this.#task = new StreamTask({
@@ -75,7 +107,12 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
           subtopologies: this.#def.subtopologies.map(s => s.id),
           config: resolved,
           clock: this.#clock,
-          collector: { send: (r) => { this.#pending.push(r) }, partitionsFor: () => 1 },
+          collector: {
+            send: r => {
+              this.#pending.push(r)
+            },
+            partitionsFor: () => 1
+          },
           stateDir: stateDirectory.taskDir(new TaskId(0, 0)),
           globalStores: this.#globalTask?.stores ?? new Map(),
           cache: new ThreadCache({ maxCacheSizeBytes: resolved.statestoreCacheMaxBytes, metrics: this.#metrics }),
@@ -97,23 +134,31 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
   #initPromise: Promise<void> | undefined
 
   /** Changelog records are produced like any output, to partition 0 of the changelog topic. */
-  #changelogWriter (topic: string): ChangelogWriter {
-    return { append: (key, value, timestamp) => { this.#pending.push({ topic, partition: 0, key, value, headers: new Headers(), timestamp }) } }
+  #changelogWriter(topic: string): ChangelogWriter {
+    return {
+      append: (key, value, timestamp) => {
+        this.#pending.push({ topic, partition: 0, key, value, headers: new Headers(), timestamp })
+      }
+    }
   }
 
   /** Creates a driver and waits until every store is open. */
-  static async create (topology: Topology, config: StreamsConfig = {}, initialWallClockTimeMs?: number): Promise<TopologyTestDriver> {
+  static async create(topology: Topology, config: StreamsConfig = {}, initialWallClockTimeMs?: number): Promise<TopologyTestDriver> {
     const driver = new TopologyTestDriver(topology, config, initialWallClockTimeMs)
     try {
       await driver.#initPromise
     } catch (err) {
-      try { driver.close() } catch { /* the open error is the one to report */ }
+      try {
+        driver.close()
+      } catch {
+        /* the open error is the one to report */
+      }
       throw err
     }
     return driver
   }
 
-  #initialize (): void | Promise<void> {
+  #initialize(): void | Promise<void> {
     const globalOpened = this.#globalTask?.initialize()
     const finish = (): void | Promise<void> => {
       const opened = this.#task?.initializeStores()
@@ -128,33 +173,49 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     return finish()
   }
 
-  #checkUsable (): void {
+  #checkUsable(): void {
     if (this.#closed) throw new StreamsError('ILLEGAL_STATE', 'The TopologyTestDriver is closed')
     if (!this.#ready) {
-      throw new StreamsError('ILLEGAL_STATE', 'The topology has a store that opens asynchronously: create the driver with `await TopologyTestDriver.create(topology, config)`')
+      throw new StreamsError(
+        'ILLEGAL_STATE',
+        'The topology has a store that opens asynchronously: create the driver with `await TopologyTestDriver.create(topology, config)`'
+      )
     }
   }
 
-  createInputTopic<K, V> (name: string, keySerializer: SerializerLike<K>, valueSerializer: SerializerLike<V>, startTimestampMs?: number, autoAdvanceMs = 0): TestInputTopic<K, V> {
+  createInputTopic<K, V>(
+    name: string,
+    keySerializer: SerializerLike<K>,
+    valueSerializer: SerializerLike<V>,
+    startTimestampMs?: number,
+    autoAdvanceMs = 0
+  ): TestInputTopic<K, V> {
     this.#checkKnownTopic(name)
     return new TestInputTopic(this, name, keySerializer, valueSerializer, startTimestampMs ?? this.#clock.milliseconds(), autoAdvanceMs)
   }
 
-  createOutputTopic<K, V> (name: string, keyDeserializer: DeserializerLike<K>, valueDeserializer: DeserializerLike<V>): TestOutputTopic<K, V> {
+  createOutputTopic<K, V>(
+    name: string,
+    keyDeserializer: DeserializerLike<K>,
+    valueDeserializer: DeserializerLike<V>
+  ): TestOutputTopic<K, V> {
     return new TestOutputTopic(this, name, keyDeserializer, valueDeserializer)
   }
 
-  #isGlobalTopic (topic: string): boolean {
+  #isGlobalTopic(topic: string): boolean {
     return this.#def.globalStores.some(g => g.topic === topic)
   }
 
-  #checkKnownTopic (topic: string): void {
+  #checkKnownTopic(topic: string): void {
     if (this.#isGlobalTopic(topic) || this.#task?.readsTopic(topic) === true) return
-    throw new StreamsError('UNKNOWN_TOPIC', `Unknown topic: ${topic}. It is neither an input topic of the topology nor a global store topic`)
+    throw new StreamsError(
+      'UNKNOWN_TOPIC',
+      `Unknown topic: ${topic}. It is neither an input topic of the topology nor a global store topic`
+    )
   }
 
   /** @internal */
-  pipeRecord (topic: string, key: Buffer | null, value: Buffer | null, timestamp: number, headers: Headers): void {
+  pipeRecord(topic: string, key: Buffer | null, value: Buffer | null, timestamp: number, headers: Headers): void {
     this.#checkUsable()
     this.#checkKnownTopic(topic)
     const offset = this.#offsets.get(topic) ?? 0
@@ -169,7 +230,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     this.#completeAllProcessableWork()
   }
 
-  #completeAllProcessableWork (): void {
+  #completeAllProcessableWork(): void {
     const task = this.#task
     if (task === undefined) return
     while (task.hasRecordsQueued()) {
@@ -180,33 +241,35 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     }
   }
 
-  #commit (): void {
+  #commit(): void {
     this.#task?.prepareCommit()
     this.#task?.postCommit()
   }
 
   /** Moves captured sends to the output queues; re-enqueues those the topology reads. */
-  #captureOutputs (): void {
+  #captureOutputs(): void {
     while (this.#pending.length > 0) {
       const batch = this.#pending.splice(0)
       for (const r of batch) {
         this.#produced.add(r.topic)
         let queue = this.#outputs.get(r.topic)
-        if (queue === undefined) this.#outputs.set(r.topic, queue = [])
+        if (queue === undefined) this.#outputs.set(r.topic, (queue = []))
         queue.push(r)
         if (this.#isGlobalTopic(r.topic)) {
           this.pipeRecord(r.topic, r.key, r.value, r.timestamp, r.headers)
         } else if (this.#task?.readsTopic(r.topic) === true) {
           const offset = this.#offsets.get(r.topic) ?? 0
           this.#offsets.set(r.topic, offset + 1)
-          this.#task.addRecords(r.topic, 0, [{ topic: r.topic, partition: 0, offset, timestamp: r.timestamp, key: r.key, value: r.value, headers: r.headers }])
+          this.#task.addRecords(r.topic, 0, [
+            { topic: r.topic, partition: 0, offset, timestamp: r.timestamp, key: r.key, value: r.value, headers: r.headers }
+          ])
         }
       }
     }
   }
 
   /** Advances wall-clock time, fires due WALL_CLOCK_TIME punctuations, commits, then processes. */
-  advanceWallClockTime (ms: number): void {
+  advanceWallClockTime(ms: number): void {
     this.#checkUsable()
     if (!(ms >= 0)) throw new StreamsError('ILLEGAL_ARGUMENT', `advance must be non-negative, got ${ms}`)
     this.#clock.advance(ms)
@@ -219,31 +282,31 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
   }
 
   /** @internal */
-  readOutput (topic: string): CollectedRecord | undefined {
+  readOutput(topic: string): CollectedRecord | undefined {
     return this.#outputs.get(topic)?.shift()
   }
 
   /** @internal */
-  outputSize (topic: string): number {
+  outputSize(topic: string): number {
     return this.#outputs.get(topic)?.length ?? 0
   }
 
   /** Every topic the topology has written to, internal topics included. */
-  producedTopicNames (): Set<string> {
+  producedTopicNames(): Set<string> {
     return new Set(this.#produced)
   }
 
   /** Every metric of the driver's stores and record cache, with its current value. */
-  metrics (): MetricSnapshot[] {
+  metrics(): MetricSnapshot[] {
     return this.#metrics.metrics()
   }
 
   /** A local or global store by name, or undefined. */
-  getStateStore<S extends StateStore = StateStore> (name: string): S | undefined {
+  getStateStore<S extends StateStore = StateStore>(name: string): S | undefined {
     return (this.#task?.stores.get(name) ?? this.#globalTask?.stores.get(name)) as S | undefined
   }
 
-  getAllStateStores (): Map<string, StateStore> {
+  getAllStateStores(): Map<string, StateStore> {
     const all = new Map<string, StateStore>()
     for (const [name, s] of this.#globalTask?.stores ?? []) all.set(name, s)
     for (const [name, s] of this.#task?.stores ?? []) all.set(name, s)
@@ -251,7 +314,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
   }
 
   /** A key-value store by name; a timestamped store is returned as a view of plain values. */
-  getKeyValueStore<K, V> (name: string): KeyValueStore<K, V> | undefined {
+  getKeyValueStore<K, V>(name: string): KeyValueStore<K, V> | undefined {
     const store = this.getStateStore(name)
     if (store === undefined) return undefined
     if (isTimestampedKeyValueStore(store)) return plainValueView(store as unknown as TimestampedKeyValueStore<K, V>)
@@ -259,7 +322,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     throw new StreamsError('ILLEGAL_ARGUMENT', `State store ${name} is not a key-value store`)
   }
 
-  getTimestampedKeyValueStore<K, V> (name: string): TimestampedKeyValueStore<K, V> | undefined {
+  getTimestampedKeyValueStore<K, V>(name: string): TimestampedKeyValueStore<K, V> | undefined {
     const store = this.getStateStore(name)
     if (store === undefined) return undefined
     if (isTimestampedKeyValueStore(store)) return store as unknown as TimestampedKeyValueStore<K, V>
@@ -267,7 +330,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
   }
 
   /** A window store by name; a timestamped window store is returned as a view of plain values. */
-  getWindowStore<K, V> (name: string): WindowStore<K, V> | undefined {
+  getWindowStore<K, V>(name: string): WindowStore<K, V> | undefined {
     const store = this.getStateStore(name)
     if (store === undefined) return undefined
     if (isTimestampedWindowStore(store)) return plainWindowValueView(store as unknown as TimestampedWindowStore<K, V>)
@@ -275,14 +338,14 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     throw new StreamsError('ILLEGAL_ARGUMENT', `State store ${name} is not a window store`)
   }
 
-  getTimestampedWindowStore<K, V> (name: string): TimestampedWindowStore<K, V> | undefined {
+  getTimestampedWindowStore<K, V>(name: string): TimestampedWindowStore<K, V> | undefined {
     const store = this.getStateStore(name)
     if (store === undefined) return undefined
     if (isTimestampedWindowStore(store)) return store as unknown as TimestampedWindowStore<K, V>
     throw new StreamsError('ILLEGAL_ARGUMENT', `State store ${name} is not a timestamped window store`)
   }
 
-  getSessionStore<K, V> (name: string): SessionStore<K, V> | undefined {
+  getSessionStore<K, V>(name: string): SessionStore<K, V> | undefined {
     const store = this.getStateStore(name)
     if (store === undefined) return undefined
     if (isSessionStore(store)) return store as unknown as SessionStore<K, V>
@@ -290,7 +353,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
   }
 
   /** Closes processors and stores and removes the driver's state directory; idempotent. */
-  close (): void {
+  close(): void {
     if (this.#closed) return
     this.#closed = true
     let first: unknown
@@ -299,19 +362,33 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
         this.#commit()
         this.#captureOutputs()
       }
-    } catch (err) { first ??= err }
-    try { this.#task?.close() } catch (err) { first ??= err }
-    try { this.#globalTask?.close() } catch (err) { first ??= err }
-    try { this.#removeStateDir() } catch (err) { first ??= err }
+    } catch (err) {
+      first ??= err
+    }
+    try {
+      this.#task?.close()
+    } catch (err) {
+      first ??= err
+    }
+    try {
+      this.#globalTask?.close()
+    } catch (err) {
+      first ??= err
+    }
+    try {
+      this.#removeStateDir()
+    } catch (err) {
+      first ??= err
+    }
     if (first !== undefined) throw first
   }
 
   /** Kafka's StateDirectory.clean() at close: the stores are closed, their files go. */
-  #removeStateDir (): void {
+  #removeStateDir(): void {
     rmSync(this.#stateDirToRemove, { recursive: true, force: true, maxRetries: 3 })
   }
 
-  [Symbol.dispose] (): void {
+  [Symbol.dispose](): void {
     this.close()
   }
 }

@@ -6,7 +6,16 @@
  * sees the record's position and task).
  */
 import { expect } from 'chai'
-import { SerializationError, Serdes, Topology, type ErrorHandlerContext, type KeyValueStore, type ProcessorContext, type Record, type StreamsConfig } from '@kstreams/core'
+import {
+  SerializationError,
+  Serdes,
+  Topology,
+  type ErrorHandlerContext,
+  type KeyValueStore,
+  type ProcessorContext,
+  type Record,
+  type StreamsConfig
+} from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
 import { TopologyTestDriver } from '../src/topology-test-driver.js'
 
@@ -16,15 +25,26 @@ const B = Serdes.ByteArray()
 const int = (topic: string, n: number): Buffer => I.serializer().serialize(topic, n)!
 
 /** Stream topic `numbers` (Integer values) -> `out`; global topic `limits` (Integer values) -> store `limits`. */
-function topology (): Topology {
+function topology(): Topology {
   return new Topology()
-    .addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('limits'), S, I), 'limits-source', { keyDeserializer: S, valueDeserializer: I }, 'limits', 'limits-updater', () => {
-      let store: KeyValueStore<string, number>
-      return {
-        init (ctx: ProcessorContext<never, never>) { store = ctx.getStateStore('limits') },
-        process (r: Record<string, number>) { store.put(r.key, r.value) }
+    .addGlobalStore(
+      Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('limits'), S, I),
+      'limits-source',
+      { keyDeserializer: S, valueDeserializer: I },
+      'limits',
+      'limits-updater',
+      () => {
+        let store: KeyValueStore<string, number>
+        return {
+          init(ctx: ProcessorContext<never, never>) {
+            store = ctx.getStateStore('limits')
+          },
+          process(r: Record<string, number>) {
+            store.put(r.key, r.value)
+          }
+        }
       }
-    })
+    )
     .addSource('source', 'numbers', { keyDeserializer: S, valueDeserializer: I })
     .addSink('sink', 'out', { keySerializer: S, valueSerializer: I }, 'source')
 }
@@ -32,7 +52,7 @@ function topology (): Topology {
 const dropped = (driver: TopologyTestDriver, taskId: string): number | undefined =>
   driver.metrics().find(m => m.name === 'dropped-records-total' && m.tags['task-id'] === taskId)?.value
 
-function pipeBoth (config: StreamsConfig): TopologyTestDriver {
+function pipeBoth(config: StreamsConfig): TopologyTestDriver {
   const driver = new TopologyTestDriver(topology(), config)
   const numbers = driver.createInputTopic('numbers', S, B)
   const limits = driver.createInputTopic('limits', S, B)
@@ -48,7 +68,10 @@ function pipeBoth (config: StreamsConfig): TopologyTestDriver {
 describe('TopologyTestDriver: deserialization exception handler', () => {
   it('logAndContinue skips and counts a bad record of a stream topic and of a global topic', () => {
     const driver = pipeBoth({ deserializationExceptionHandler: 'logAndContinue' })
-    expect(driver.createOutputTopic('out', S, I).readKeyValuesToList()).to.deep.equal([{ key: 'a', value: 1 }, { key: 'b', value: 2 }])
+    expect(driver.createOutputTopic('out', S, I).readKeyValuesToList()).to.deep.equal([
+      { key: 'a', value: 1 },
+      { key: 'b', value: 2 }
+    ])
     const limits = driver.getKeyValueStore<string, number>('limits')!
     expect([limits.get('x'), limits.get('bad'), limits.get('y')]).to.deep.equal([10, null, 20])
     expect(dropped(driver, '0_0')).to.equal(1)
@@ -61,7 +84,14 @@ describe('TopologyTestDriver: deserialization exception handler', () => {
       const driver = new TopologyTestDriver(topology())
       const input = driver.createInputTopic(topic, S, B)
       input.pipeInput('ok', int(topic, 1), 1)
-      const err = (() => { try { input.pipeInput('bad', Buffer.from('xyz'), 2); return undefined } catch (e) { return e } })()
+      const err = (() => {
+        try {
+          input.pipeInput('bad', Buffer.from('xyz'), 2)
+          return undefined
+        } catch (e) {
+          return e
+        }
+      })()
       expect(err, topic).to.be.instanceOf(SerializationError)
       expect((err as Error).message).to.contain(`topic ${topic}, partition 0, offset 1`)
       driver.close()
@@ -70,8 +100,16 @@ describe('TopologyTestDriver: deserialization exception handler', () => {
 
   it('a handler function decides per record and sees its position and task', () => {
     const seen: ErrorHandlerContext[] = []
-    const driver = pipeBoth({ deserializationExceptionHandler: (context) => { seen.push(context); return 'CONTINUE' } })
-    expect(seen.map(c => [c.topic, c.partition, c.offset, c.taskId])).to.deep.equal([['numbers', 0, 1, '0_0'], ['limits', 0, 1, '-1_-1']])
+    const driver = pipeBoth({
+      deserializationExceptionHandler: context => {
+        seen.push(context)
+        return 'CONTINUE'
+      }
+    })
+    expect(seen.map(c => [c.topic, c.partition, c.offset, c.taskId])).to.deep.equal([
+      ['numbers', 0, 1, '0_0'],
+      ['limits', 0, 1, '-1_-1']
+    ])
     expect(dropped(driver, '0_0')).to.equal(1)
     driver.close()
   })

@@ -9,11 +9,11 @@ import { commandLineOf } from '../src/kafka-local/broker-process.js'
 // jars (~45 MB) and build class-data archives, hence the generous hook timeouts.
 const START_TIMEOUT = 240_000
 
-function unique (prefix: string): string {
+function unique(prefix: string): string {
   return `${prefix}-${Date.now()}-${randomBytes(3).toString('hex')}`
 }
 
-function client (brokers: string[]): Kafka {
+function client(brokers: string[]): Kafka {
   return new Kafka({
     clientId: unique('kafka-test-cluster-test'),
     brokers,
@@ -23,20 +23,26 @@ function client (brokers: string[]): Kafka {
 }
 
 /** Reads `count` records from the beginning with a new group (read_committed, kafkajs' default). */
-async function consume (kafka: Kafka, topic: string, count: number): Promise<Array<{ key: string, value: string, headers: Record<string, string> }>> {
+async function consume(
+  kafka: Kafka,
+  topic: string,
+  count: number
+): Promise<Array<{ key: string; value: string; headers: Record<string, string> }>> {
   const consumer = kafka.consumer({ groupId: unique('group') })
-  const seen: Array<{ key: string, value: string, headers: Record<string, string> }> = []
+  const seen: Array<{ key: string; value: string; headers: Record<string, string> }> = []
   await consumer.connect()
   try {
     await consumer.subscribe({ topic, fromBeginning: true })
     await new Promise<void>((resolve, reject) => {
-      consumer.run({
-        eachMessage: async ({ message }) => {
-          const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]))
-          seen.push({ key: String(message.key), value: String(message.value), headers })
-          if (seen.length === count) resolve()
-        }
-      }).catch(reject)
+      consumer
+        .run({
+          eachMessage: async ({ message }) => {
+            const headers = Object.fromEntries(Object.entries(message.headers ?? {}).map(([k, v]) => [k, String(v)]))
+            seen.push({ key: String(message.key), value: String(message.value), headers })
+            if (seen.length === count) resolve()
+          }
+        })
+        .catch(reject)
     })
   } finally {
     await consumer.disconnect()
@@ -44,7 +50,7 @@ async function consume (kafka: Kafka, topic: string, count: number): Promise<Arr
   return seen
 }
 
-async function withAdmin<T> (kafka: Kafka, action: (admin: Admin) => Promise<T>): Promise<T> {
+async function withAdmin<T>(kafka: Kafka, action: (admin: Admin) => Promise<T>): Promise<T> {
   const admin = kafka.admin()
   await admin.connect()
   try {
@@ -60,12 +66,19 @@ async function withAdmin<T> (kafka: Kafka, action: (admin: Admin) => Promise<T>)
  * metadata may not list the new topic yet, and gives up on that UNKNOWN_TOPIC_OR_PARTITION
  * (seen with three 3.9 nodes).
  */
-async function createTopic (kafka: Kafka, topic: string, options: { numPartitions?: number, replicationFactor?: number } = {}): Promise<void> {
+async function createTopic(
+  kafka: Kafka,
+  topic: string,
+  options: { numPartitions?: number; replicationFactor?: number } = {}
+): Promise<void> {
   await withAdmin(kafka, async admin => {
     expect(await admin.createTopics({ topics: [{ topic, ...options }], waitForLeaders: false })).to.equal(true)
     const deadline = Date.now() + 30_000
     for (;;) {
-      const partitions = await admin.fetchTopicMetadata({ topics: [topic] }).then(m => m.topics[0]?.partitions ?? [], () => [])
+      const partitions = await admin.fetchTopicMetadata({ topics: [topic] }).then(
+        m => m.topics[0]?.partitions ?? [],
+        () => []
+      )
       if (partitions.length === (options.numPartitions ?? 1) && partitions.every(p => p.leader >= 0)) return
       if (Date.now() > deadline) throw new Error(`topic ${topic} has no leaders after 30 s`)
       await new Promise(resolve => setTimeout(resolve, 100))
@@ -89,7 +102,9 @@ describe('a real Kafka broker (KAFKA_BOOTSTRAP_SERVERS, else KafkaTestCluster)',
     }
   })
 
-  after(async () => { await cluster?.stop() })
+  after(async () => {
+    await cluster?.stop()
+  })
 
   it('creates a topic and round-trips a record with key, value and headers', async () => {
     const topic = unique('round-trip')
@@ -110,7 +125,12 @@ describe('a real Kafka broker (KAFKA_BOOTSTRAP_SERVERS, else KafkaTestCluster)',
   it('commits a transaction (transaction state log fits the cluster size)', async () => {
     const topic = unique('transactional')
     await createTopic(kafka, topic)
-    const producer = kafka.producer({ transactionalId: unique('tx'), idempotent: true, maxInFlightRequests: 1, createPartitioner: Partitioners.DefaultPartitioner })
+    const producer = kafka.producer({
+      transactionalId: unique('tx'),
+      idempotent: true,
+      maxInFlightRequests: 1,
+      createPartitioner: Partitioners.DefaultPartitioner
+    })
     await producer.connect()
     try {
       const aborted = await producer.transaction()
@@ -138,12 +158,19 @@ describe('KafkaTestCluster', function () {
       expect(cluster.kafkaVersion).to.match(/^\d+\.\d+\.\d+$/)
       expect(status).to.include({ nodeId: 1, running: true, reachable: true })
       expect(await commandLineOf(status!.pid)).to.contain('kafka.Kafka')
-      expect(await withAdmin(client(cluster.brokers), async admin => (await admin.describeCluster()).brokers.map(b => b.nodeId))).to.deep.equal([1])
+      expect(
+        await withAdmin(client(cluster.brokers), async admin => (await admin.describeCluster()).brokers.map(b => b.nodeId))
+      ).to.deep.equal([1])
     } finally {
       await cluster.stop()
     }
     expect(await commandLineOf(status!.pid)).to.equal(undefined)
-    expect(await stat(cluster.runDir).then(() => true, () => false)).to.equal(false)
+    expect(
+      await stat(cluster.runDir).then(
+        () => true,
+        () => false
+      )
+    ).to.equal(false)
     await cluster.stop()
   })
 
@@ -156,20 +183,31 @@ describe('KafkaTestCluster', function () {
       expect(cluster.brokers).to.have.length(3)
       const topic = unique('failover')
       await createTopic(kafka, topic, { replicationFactor: 3 })
-      const partition = async (): Promise<{ leader: number, isr: number[] }> => await withAdmin(kafka, async admin => {
-        const p = (await admin.fetchTopicMetadata({ topics: [topic] })).topics[0]!.partitions[0]!
-        return { leader: p.leader, isr: p.isr }
-      })
+      const partition = async (): Promise<{ leader: number; isr: number[] }> =>
+        await withAdmin(kafka, async admin => {
+          const p = (await admin.fetchTopicMetadata({ topics: [topic] })).topics[0]!.partitions[0]!
+          return { leader: p.leader, isr: p.isr }
+        })
       const received: string[] = []
       let onRecord = (): void => {}
       const receivedCount = async (n: number): Promise<void> => {
-        await new Promise<void>(resolve => { onRecord = () => { if (received.length >= n) resolve() }; onRecord() })
+        await new Promise<void>(resolve => {
+          onRecord = () => {
+            if (received.length >= n) resolve()
+          }
+          onRecord()
+        })
       }
       await producer.connect()
       await consumer.connect()
       await consumer.subscribe({ topic, fromBeginning: true })
       // The group join (before the kill) also creates __consumer_offsets, which needs all 3 nodes.
-      await consumer.run({ eachMessage: async ({ message }) => { received.push(String(message.value)); onRecord() } })
+      await consumer.run({
+        eachMessage: async ({ message }) => {
+          received.push(String(message.value))
+          onRecord()
+        }
+      })
       await producer.send({ topic, acks: -1, messages: [{ key: 'k', value: 'before' }] })
       await receivedCount(1)
 
@@ -187,7 +225,9 @@ describe('KafkaTestCluster', function () {
 
       await cluster.restartBroker(leader - 1)
       expect((await cluster.status()).every(s => s.running && s.reachable)).to.equal(true)
-      expect(await withAdmin(kafka, async admin => (await admin.describeCluster()).brokers.map(b => b.nodeId).sort())).to.deep.equal([1, 2, 3])
+      expect(await withAdmin(kafka, async admin => (await admin.describeCluster()).brokers.map(b => b.nodeId).sort())).to.deep.equal([
+        1, 2, 3
+      ])
     } finally {
       await consumer.disconnect()
       await producer.disconnect()

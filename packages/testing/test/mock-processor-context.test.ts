@@ -7,16 +7,16 @@ import { MockProcessorContext } from '../src/index.js'
 class CountingProcessor implements Processor<string, string, string, number> {
   #ctx!: ProcessorContext<string, number>
   #store!: KeyValueStore<string, number>
-  init (ctx: ProcessorContext<string, number>): void {
+  init(ctx: ProcessorContext<string, number>): void {
     this.#ctx = ctx
     this.#store = ctx.getStateStore('counts')
-    ctx.schedule(1000, PunctuationType.STREAM_TIME, (ts) => {
+    ctx.schedule(1000, PunctuationType.STREAM_TIME, ts => {
       using it = this.#store.all()
       for (const kv of it) ctx.forward(new Record(kv.key, kv.value, ts), 'sink')
     })
   }
 
-  process (record: Record<string, string>): void {
+  process(record: Record<string, string>): void {
     this.#store.put(record.key, (this.#store.get(record.key) ?? 0) + 1)
     this.#ctx.commit()
   }
@@ -45,7 +45,8 @@ describe('MockProcessorContext', () => {
     punctuator!.punctuator(1000)
     const forwards = context.forwarded('sink')
     expect(forwards.map(f => [f.record.key, f.record.value, f.record.timestamp, f.childName])).to.deep.equal([
-      ['a', 2, 1000, 'sink'], ['b', 1, 1000, 'sink']
+      ['a', 2, 1000, 'sink'],
+      ['b', 1, 1000, 'sink']
     ])
     expect(context.forwarded('other')).to.deep.equal([])
     context.resetForwards()
@@ -65,10 +66,14 @@ describe('MockProcessorContext', () => {
     context.setCurrentSystemTimeMs(88)
     expect(context.currentStreamTimeMs()).to.equal(77)
     expect(context.currentSystemTimeMs()).to.equal(88)
-    expect(() => context.getStateStore('nope')).to.throw().with.property('code', 'UNKNOWN_STORE')
+    expect(() => context.getStateStore('nope'))
+      .to.throw()
+      .with.property('code', 'UNKNOWN_STORE')
     const cancellable = context.schedule(5, PunctuationType.WALL_CLOCK_TIME, () => {})
     cancellable.cancel()
     expect(context.scheduledPunctuators()[0]!.cancelled).to.equal(true)
-    expect(() => context.schedule(0, PunctuationType.WALL_CLOCK_TIME, () => {})).to.throw().with.property('code', 'ILLEGAL_ARGUMENT')
+    expect(() => context.schedule(0, PunctuationType.WALL_CLOCK_TIME, () => {}))
+      .to.throw()
+      .with.property('code', 'ILLEGAL_ARGUMENT')
   })
 })

@@ -1,7 +1,16 @@
 import { expect } from 'chai'
 import {
-  Headers, KeyValue, PunctuationType, Record, Serdes, Topology, logAndSkipOnInvalidTimestamp,
-  type KeyValueStore, type Processor, type ProcessorContext, type RecordMetadata
+  Headers,
+  KeyValue,
+  PunctuationType,
+  Record,
+  Serdes,
+  Topology,
+  logAndSkipOnInvalidTimestamp,
+  type KeyValueStore,
+  type Processor,
+  type ProcessorContext,
+  type RecordMetadata
 } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
 import { TopologyTestDriver } from '../src/topology-test-driver.js'
@@ -11,12 +20,18 @@ const stringSource = { keyDeserializer: S, valueDeserializer: S }
 const stringSink = { keySerializer: S, valueSerializer: S }
 
 /** A processor that forwards what `fn` returns (or nothing). */
-function mapping (fn: (r: Record<string, string>, ctx: ProcessorContext<string, string>) => Array<[Record<string, string>, string?]>): () => Processor<string, string, string, string> {
+function mapping(
+  fn: (r: Record<string, string>, ctx: ProcessorContext<string, string>) => Array<[Record<string, string>, string?]>
+): () => Processor<string, string, string, string> {
   return () => {
     let ctx: ProcessorContext<string, string>
     return {
-      init (c) { ctx = c },
-      process (r) { for (const [out, child] of fn(r, ctx)) ctx.forward(out, child) }
+      init(c) {
+        ctx = c
+      },
+      process(r) {
+        for (const [out, child] of fn(r, ctx)) ctx.forward(out, child)
+      }
     }
   }
 }
@@ -24,7 +39,11 @@ function mapping (fn: (r: Record<string, string>, ctx: ProcessorContext<string, 
 describe('Processor API on the TopologyTestDriver', () => {
   it('forwards depth-first to children in the order they were connected', () => {
     const order: string[] = []
-    const recorder = (name: string) => mapping((r) => { order.push(`${name}:${r.value}`); return [[r]] })
+    const recorder = (name: string) =>
+      mapping(r => {
+        order.push(`${name}:${r.value}`)
+        return [[r]]
+      })
     const topology = new Topology()
       .addSource('source', 'input', stringSource)
       .addProcessor('A', recorder('A'), 'source')
@@ -39,7 +58,11 @@ describe('Processor API on the TopologyTestDriver', () => {
   it('forwards to a named child only, and rejects an unknown child naming it', () => {
     const topology = new Topology()
       .addSource('source', 'input', stringSource)
-      .addProcessor('router', mapping((r) => [[r, r.value === 'even' ? 'even-sink' : r.value === 'odd' ? 'odd-sink' : 'nowhere']]), 'source')
+      .addProcessor(
+        'router',
+        mapping(r => [[r, r.value === 'even' ? 'even-sink' : r.value === 'odd' ? 'odd-sink' : 'nowhere']]),
+        'source'
+      )
       .addSink('even-sink', 'even', stringSink, 'router')
       .addSink('odd-sink', 'odd', stringSink, 'router')
     const driver = new TopologyTestDriver(topology)
@@ -49,7 +72,11 @@ describe('Processor API on the TopologyTestDriver', () => {
     expect(driver.createOutputTopic('odd', S, S).readKeyValuesToList()).to.deep.equal([KeyValue.pair('1', 'odd')])
     expect(driver.createOutputTopic('even', S, S).readKeyValuesToList()).to.deep.equal([KeyValue.pair('2', 'even')])
     let err: any
-    try { input.pipeInput('3', 'other', 3) } catch (e) { err = e }
+    try {
+      input.pipeInput('3', 'other', 3)
+    } catch (e) {
+      err = e
+    }
     expect(err).to.have.property('code', 'UNKNOWN_CHILD')
     expect(err.message).to.contain('nowhere')
     driver.close()
@@ -59,8 +86,19 @@ describe('Processor API on the TopologyTestDriver', () => {
     const seen: number[] = []
     const topology = new Topology()
       .addSource('source', 'input', stringSource)
-      .addProcessor('shift', mapping((r) => [[r.withTimestamp(r.timestamp + 100).withHeaders(new Headers().add('h', 'v'))]]), 'source')
-      .addProcessor('observe', mapping((r, ctx) => { seen.push(ctx.currentStreamTimeMs()); return [[r.withValue(`${r.value}!`)]] }), 'shift')
+      .addProcessor(
+        'shift',
+        mapping(r => [[r.withTimestamp(r.timestamp + 100).withHeaders(new Headers().add('h', 'v'))]]),
+        'source'
+      )
+      .addProcessor(
+        'observe',
+        mapping((r, ctx) => {
+          seen.push(ctx.currentStreamTimeMs())
+          return [[r.withValue(`${r.value}!`)]]
+        }),
+        'shift'
+      )
       .addSink('sink', 'output', stringSink, 'observe')
     const driver = new TopologyTestDriver(topology)
     driver.createInputTopic('input', S, S).pipeInput('k', 'v', 7)
@@ -74,9 +112,14 @@ describe('Processor API on the TopologyTestDriver', () => {
 
   it('recordMetadata gives topic, partition and offset; offsets count per topic from 0', () => {
     const metas: Array<RecordMetadata | undefined> = []
-    const topology = new Topology()
-      .addSource('source', ['a', 'b'], stringSource)
-      .addProcessor('p', mapping((_r, ctx) => { metas.push(ctx.recordMetadata()); return [] }), 'source')
+    const topology = new Topology().addSource('source', ['a', 'b'], stringSource).addProcessor(
+      'p',
+      mapping((_r, ctx) => {
+        metas.push(ctx.recordMetadata())
+        return []
+      }),
+      'source'
+    )
     const driver = new TopologyTestDriver(topology)
     const a = driver.createInputTopic('a', S, S)
     const b = driver.createInputTopic('b', S, S)
@@ -94,12 +137,30 @@ describe('Processor API on the TopologyTestDriver', () => {
   it('a store must be connected to the processor that uses it', () => {
     const topology = new Topology()
       .addSource('source', 'input', stringSource)
-      .addProcessor('owner', mapping((r, ctx) => { ctx.getStateStore('counts'); return [[r]] }), 'source')
-      .addProcessor('intruder', mapping((_r, ctx) => { ctx.getStateStore('counts'); return [] }), 'owner')
+      .addProcessor(
+        'owner',
+        mapping((r, ctx) => {
+          ctx.getStateStore('counts')
+          return [[r]]
+        }),
+        'source'
+      )
+      .addProcessor(
+        'intruder',
+        mapping((_r, ctx) => {
+          ctx.getStateStore('counts')
+          return []
+        }),
+        'owner'
+      )
       .addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('counts'), S, Serdes.Long()), 'owner')
     const driver = new TopologyTestDriver(topology)
     let err: any
-    try { driver.createInputTopic('input', S, S).pipeInput('k', 'v', 1) } catch (e) { err = e }
+    try {
+      driver.createInputTopic('input', S, S).pipeInput('k', 'v', 1)
+    } catch (e) {
+      err = e
+    }
     expect(err).to.have.property('code', 'STORE_NOT_CONNECTED')
     expect(err.message).to.contain('intruder').and.to.contain('counts')
     driver.close()
@@ -107,23 +168,42 @@ describe('Processor API on the TopologyTestDriver', () => {
 
   it('schedule() and forward() outside of processing are rejected', () => {
     let saved: ProcessorContext<string, string> | undefined
-    const topology = new Topology()
-      .addSource('source', 'input', stringSource)
-      .addProcessor('p', () => ({ init (c: ProcessorContext<string, string>) { saved = c }, process () {} }), 'source')
+    const topology = new Topology().addSource('source', 'input', stringSource).addProcessor(
+      'p',
+      () => ({
+        init(c: ProcessorContext<string, string>) {
+          saved = c
+        },
+        process() {}
+      }),
+      'source'
+    )
     const driver = new TopologyTestDriver(topology)
-    expect(() => saved!.schedule(10, PunctuationType.STREAM_TIME, () => {})).to.throw().with.property('code', 'ILLEGAL_STATE')
-    expect(() => saved!.forward(new Record('k', 'v', 0))).to.throw().with.property('code', 'ILLEGAL_STATE')
+    expect(() => saved!.schedule(10, PunctuationType.STREAM_TIME, () => {}))
+      .to.throw()
+      .with.property('code', 'ILLEGAL_STATE')
+    expect(() => saved!.forward(new Record('k', 'v', 0)))
+      .to.throw()
+      .with.property('code', 'ILLEGAL_STATE')
     driver.close()
   })
 
   it('an exception thrown by a processor is wrapped with the node, task and record position', () => {
     const boom = new Error('boom')
-    const topology = new Topology()
-      .addSource('source', 'input', stringSource)
-      .addProcessor('failing', mapping(() => { throw boom }), 'source')
+    const topology = new Topology().addSource('source', 'input', stringSource).addProcessor(
+      'failing',
+      mapping(() => {
+        throw boom
+      }),
+      'source'
+    )
     const driver = new TopologyTestDriver(topology)
     let err: any
-    try { driver.createInputTopic('input', S, S).pipeInput('k', 'v', 1) } catch (e) { err = e }
+    try {
+      driver.createInputTopic('input', S, S).pipeInput('k', 'v', 1)
+    } catch (e) {
+      err = e
+    }
     expect(err).to.have.property('code', 'PROCESSING')
     expect(err.cause).to.equal(boom)
     expect(err.taskId).to.equal('0_0')
@@ -132,10 +212,18 @@ describe('Processor API on the TopologyTestDriver', () => {
   })
 
   it('processingExceptionHandler: logAndContinue drops the failing record; a handler function sees the node and position', () => {
-    const topology = (): Topology => new Topology()
-      .addSource('source', 'input', stringSource)
-      .addProcessor('picky', mapping((r) => { if (r.value === 'bad') throw new Error('cannot take it'); return [[r]] }), 'source')
-      .addSink('sink', 'output', stringSink, 'picky')
+    const topology = (): Topology =>
+      new Topology()
+        .addSource('source', 'input', stringSource)
+        .addProcessor(
+          'picky',
+          mapping(r => {
+            if (r.value === 'bad') throw new Error('cannot take it')
+            return [[r]]
+          }),
+          'source'
+        )
+        .addSink('sink', 'output', stringSink, 'picky')
     const continuing = new TopologyTestDriver(topology(), { processingExceptionHandler: 'logAndContinue' })
     const input = continuing.createInputTopic('input', S, S)
     input.pipeInput('1', 'good', 1)
@@ -145,32 +233,51 @@ describe('Processor API on the TopologyTestDriver', () => {
     continuing.close()
     const seen: unknown[] = []
     const custom = new TopologyTestDriver(topology(), {
-      processingExceptionHandler: (ctx, err) => { seen.push([ctx.processorNodeId, ctx.topic, ctx.offset, err.message]); return 'FAIL' }
+      processingExceptionHandler: (ctx, err) => {
+        seen.push([ctx.processorNodeId, ctx.topic, ctx.offset, err.message])
+        return 'FAIL'
+      }
     })
     let err: any
-    try { custom.createInputTopic('input', S, S).pipeInput('2', 'bad', 2) } catch (e) { err = e }
+    try {
+      custom.createInputTopic('input', S, S).pipeInput('2', 'bad', 2)
+    } catch (e) {
+      err = e
+    }
     expect(err).to.have.property('code', 'PROCESSING')
     expect(seen).to.deep.equal([['picky', 'input', 0, 'cannot take it']])
     custom.close()
   })
 
   it('processingExceptionHandler: a StreamsError thrown from user code (store.put(null, v)) goes to the handler like any other error, once', () => {
-    const topology = (): Topology => new Topology()
-      .addSource('source', 'input', stringSource)
-      .addProcessor('forward', mapping((r) => [[r]]), 'source')
-      .addProcessor('store-it', (): Processor<string, string, string, string> => {
-        let ctx: ProcessorContext<string, string>
-        let store: KeyValueStore<string | null, string>
-        return {
-          init (c) { ctx = c; store = c.getStateStore('KV') },
-          process (r) {
-            store.put(r.value === 'bad' ? null : r.key, r.value)
-            ctx.forward(r)
-          }
-        }
-      }, 'forward')
-      .addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('KV'), S, S), 'store-it')
-      .addSink('sink', 'output', stringSink, 'store-it')
+    const topology = (): Topology =>
+      new Topology()
+        .addSource('source', 'input', stringSource)
+        .addProcessor(
+          'forward',
+          mapping(r => [[r]]),
+          'source'
+        )
+        .addProcessor(
+          'store-it',
+          (): Processor<string, string, string, string> => {
+            let ctx: ProcessorContext<string, string>
+            let store: KeyValueStore<string | null, string>
+            return {
+              init(c) {
+                ctx = c
+                store = c.getStateStore('KV')
+              },
+              process(r) {
+                store.put(r.value === 'bad' ? null : r.key, r.value)
+                ctx.forward(r)
+              }
+            }
+          },
+          'forward'
+        )
+        .addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('KV'), S, S), 'store-it')
+        .addSink('sink', 'output', stringSink, 'store-it')
     const continuing = new TopologyTestDriver(topology(), { processingExceptionHandler: 'logAndContinue' })
     const input = continuing.createInputTopic('input', S, S)
     input.pipeInput('1', 'good', 1)
@@ -180,10 +287,17 @@ describe('Processor API on the TopologyTestDriver', () => {
     continuing.close()
     const seen: unknown[] = []
     const custom = new TopologyTestDriver(topology(), {
-      processingExceptionHandler: (ctx, err) => { seen.push([ctx.processorNodeId, ctx.offset, (err as { code?: string }).code]); return 'FAIL' }
+      processingExceptionHandler: (ctx, err) => {
+        seen.push([ctx.processorNodeId, ctx.offset, (err as { code?: string }).code])
+        return 'FAIL'
+      }
     })
     let err: any
-    try { custom.createInputTopic('input', S, S).pipeInput('2', 'bad', 2) } catch (e) { err = e }
+    try {
+      custom.createInputTopic('input', S, S).pipeInput('2', 'bad', 2)
+    } catch (e) {
+      err = e
+    }
     // Asked once, by the node that threw (not again by the nodes it bubbles up through); the code is kept.
     expect(seen).to.deep.equal([['store-it', 0, 'ILLEGAL_ARGUMENT']])
     expect(err).to.have.property('code', 'ILLEGAL_ARGUMENT')
@@ -191,7 +305,12 @@ describe('Processor API on the TopologyTestDriver', () => {
   })
 
   it('productionExceptionHandler: continue skips a record its sink cannot serialize; fail (default) stops', () => {
-    const picky = { serialize: (_t: string, v: string | null) => { if (v === 'bad') throw new Error('unserializable'); return v === null ? null : Buffer.from(v) } }
+    const picky = {
+      serialize: (_t: string, v: string | null) => {
+        if (v === 'bad') throw new Error('unserializable')
+        return v === null ? null : Buffer.from(v)
+      }
+    }
     const topology = new Topology()
       .addSource('source', 'input', stringSource)
       .addSink('sink', 'output', { keySerializer: S, valueSerializer: picky }, 'source')
@@ -201,41 +320,65 @@ describe('Processor API on the TopologyTestDriver', () => {
     expect(skipping.createOutputTopic('output', S, S).readValuesToList()).to.deep.equal(['a', 'b'])
     skipping.close()
     const failing = new TopologyTestDriver(topology)
-    expect(() => failing.createInputTopic('input', S, S).pipeInput('bad')).to.throw().with.property('code', 'SERIALIZATION')
+    expect(() => failing.createInputTopic('input', S, S).pipeInput('bad'))
+      .to.throw()
+      .with.property('code', 'SERIALIZATION')
     failing.close()
   })
 
   it('a topology that writes to a topic it reads processes that record in the same pipeInput call', () => {
     const topology = new Topology()
       .addSource('source', 'input', stringSource)
-      .addProcessor('rekey', mapping((r) => [[r.withKey(r.value)]]), 'source')
+      .addProcessor(
+        'rekey',
+        mapping(r => [[r.withKey(r.value)]]),
+        'source'
+      )
       .addSink('to-repartition', 'rekeyed', stringSink, 'rekey')
       .addSource('from-repartition', 'rekeyed', stringSource)
-      .addProcessor('upper', mapping((r) => [[r.withValue(r.value.toUpperCase())]]), 'from-repartition')
+      .addProcessor(
+        'upper',
+        mapping(r => [[r.withValue(r.value.toUpperCase())]]),
+        'from-repartition'
+      )
       .addSink('sink', 'output', stringSink, 'upper')
     const driver = new TopologyTestDriver(topology)
     driver.createInputTopic('input', S, S).pipeInput('k', 'hello', 5)
-    expect(driver.createOutputTopic('output', S, S).readRecordsToList().map(r => [r.key, r.value, r.timestamp])).to.deep.equal([['hello', 'HELLO', 5]])
+    expect(
+      driver
+        .createOutputTopic('output', S, S)
+        .readRecordsToList()
+        .map(r => [r.key, r.value, r.timestamp])
+    ).to.deep.equal([['hello', 'HELLO', 5]])
     expect([...driver.producedTopicNames()].sort()).to.deep.equal(['output', 'rekeyed'])
     driver.close()
   })
 
   it('a dynamic sink chooses the topic per record, and a partitioner sees the partition count', () => {
     const partitionerCalls: Array<[string, number]> = []
-    const topology = new Topology()
-      .addSource('source', 'input', stringSource)
-      .addSink('sink', (key: string) => `out-${key}`, {
+    const topology = new Topology().addSource('source', 'input', stringSource).addSink(
+      'sink',
+      (key: string) => `out-${key}`,
+      {
         keySerializer: S,
         valueSerializer: S,
-        partitioner: (topic: string, _k: string, _v: string, n: number) => { partitionerCalls.push([topic, n]); return 0 }
-      }, 'source')
+        partitioner: (topic: string, _k: string, _v: string, n: number) => {
+          partitionerCalls.push([topic, n])
+          return 0
+        }
+      },
+      'source'
+    )
     const driver = new TopologyTestDriver(topology)
     const input = driver.createInputTopic('input', S, S)
     input.pipeInput('x', '1', 1)
     input.pipeInput('y', '2', 2)
     expect(driver.createOutputTopic('out-x', S, S).readValuesToList()).to.deep.equal(['1'])
     expect(driver.createOutputTopic('out-y', S, S).readValuesToList()).to.deep.equal(['2'])
-    expect(partitionerCalls).to.deep.equal([['out-x', 1], ['out-y', 1]])
+    expect(partitionerCalls).to.deep.equal([
+      ['out-x', 1],
+      ['out-y', 1]
+    ])
     driver.close()
   })
 
@@ -246,17 +389,24 @@ describe('Processor API on the TopologyTestDriver', () => {
     expect(driver.createOutputTopic('output', S, Serdes.Integer()).readKeyValue()).to.deep.equal(KeyValue.pair('k', 42))
     driver.close()
     let err: any
-    try { new TopologyTestDriver(topology, { defaultKeySerde: Serdes.String() }) } catch (e) { err = e }
+    try {
+      new TopologyTestDriver(topology, { defaultKeySerde: Serdes.String() })
+    } catch (e) {
+      err = e
+    }
     expect(err).to.have.property('code', 'INVALID_CONFIG')
     expect(err).to.have.property('key', 'defaultValueSerde')
   })
 
   it('a negative timestamp fails by default and is skipped with logAndSkipOnInvalidTimestamp', () => {
-    const build = (withSkip: boolean): Topology => new Topology()
-      .addSource('source', 'input', { ...stringSource, ...(withSkip ? { timestampExtractor: logAndSkipOnInvalidTimestamp } : {}) })
-      .addSink('sink', 'output', stringSink, 'source')
+    const build = (withSkip: boolean): Topology =>
+      new Topology()
+        .addSource('source', 'input', { ...stringSource, ...(withSkip ? { timestampExtractor: logAndSkipOnInvalidTimestamp } : {}) })
+        .addSink('sink', 'output', stringSink, 'source')
     const failing = new TopologyTestDriver(build(false))
-    expect(() => failing.createInputTopic('input', S, S).pipeInput('k', 'v', -1)).to.throw().with.property('code', 'ILLEGAL_ARGUMENT')
+    expect(() => failing.createInputTopic('input', S, S).pipeInput('k', 'v', -1))
+      .to.throw()
+      .with.property('code', 'ILLEGAL_ARGUMENT')
     failing.close()
     const skipping = new TopologyTestDriver(build(true))
     const input = skipping.createInputTopic('input', S, S)
@@ -267,34 +417,52 @@ describe('Processor API on the TopologyTestDriver', () => {
   })
 
   it('a pattern source reads every topic whose whole name matches', () => {
-    const topology = new Topology()
-      .addSource('source', /topic-\d/, stringSource)
-      .addSink('sink', 'output', stringSink, 'source')
+    const topology = new Topology().addSource('source', /topic-\d/, stringSource).addSink('sink', 'output', stringSink, 'source')
     const driver = new TopologyTestDriver(topology)
     driver.createInputTopic('topic-1', S, S).pipeInput('k', 'one', 1)
     driver.createInputTopic('topic-2', S, S).pipeInput('k', 'two', 2)
-    expect(() => driver.createInputTopic('topic-12', S, S)).to.throw().with.property('code', 'UNKNOWN_TOPIC')
+    expect(() => driver.createInputTopic('topic-12', S, S))
+      .to.throw()
+      .with.property('code', 'UNKNOWN_TOPIC')
     expect(driver.createOutputTopic('output', S, S).readValuesToList()).to.deep.equal(['one', 'two'])
     driver.close()
   })
 
   it('closes processors once, and the driver close is idempotent', () => {
     let closed = 0
-    const topology = new Topology()
-      .addSource('source', 'input', stringSource)
-      .addProcessor('p', () => ({ process () {}, close () { closed++ } }), 'source')
+    const topology = new Topology().addSource('source', 'input', stringSource).addProcessor(
+      'p',
+      () => ({
+        process() {},
+        close() {
+          closed++
+        }
+      }),
+      'source'
+    )
     const driver = new TopologyTestDriver(topology)
     driver.close()
     driver.close()
     expect(closed).to.equal(1)
-    expect(() => driver.createInputTopic('input', S, S).pipeInput('k', 'v', 1)).to.throw().with.property('code', 'ILLEGAL_STATE')
+    expect(() => driver.createInputTopic('input', S, S).pipeInput('k', 'v', 1))
+      .to.throw()
+      .with.property('code', 'ILLEGAL_STATE')
   })
 
   it('each task gets its own processor instances from the supplier', () => {
     const used = new Set<object>()
-    const topology = new Topology()
-      .addSource('source', 'input', stringSource)
-      .addProcessor('p', () => { const p = { process () { used.add(p) } }; return p }, 'source')
+    const topology = new Topology().addSource('source', 'input', stringSource).addProcessor(
+      'p',
+      () => {
+        const p = {
+          process() {
+            used.add(p)
+          }
+        }
+        return p
+      },
+      'source'
+    )
     for (let i = 0; i < 2; i++) {
       const driver = new TopologyTestDriver(topology)
       driver.createInputTopic('input', S, S).pipeInput('k', 'v', 1)

@@ -2,29 +2,39 @@ import { expect } from 'chai'
 import { PunctuationType, Record, Serdes, Topology, type Cancellable, type ProcessorContext } from '@kstreams/core'
 import { TopologyTestDriver } from '../src/topology-test-driver.js'
 
-interface Fired { type: PunctuationType, at: number }
+interface Fired {
+  type: PunctuationType
+  at: number
+}
 
-function punctuatingTopology (fired: Fired[], schedules: Array<{ type: PunctuationType, interval: number, cancelAfter?: number }>): Topology {
+function punctuatingTopology(
+  fired: Fired[],
+  schedules: Array<{ type: PunctuationType; interval: number; cancelAfter?: number }>
+): Topology {
   return new Topology()
     .addSource('source', 'input', { keyDeserializer: Serdes.String(), valueDeserializer: Serdes.String() })
-    .addProcessor('punctuator', () => {
-      let ctx: ProcessorContext<string, string>
-      return {
-        init (context: ProcessorContext<string, string>) {
-          ctx = context
-          for (const s of schedules) {
-            let count = 0
-            const cancellable: Cancellable = context.schedule(s.interval, s.type, (ts) => {
-              fired.push({ type: s.type, at: ts })
-              count++
-              if (s.cancelAfter !== undefined && count >= s.cancelAfter) cancellable.cancel()
-              ctx.forward(new Record(`${s.type}`, `${ts}`, ts))
-            })
-          }
-        },
-        process () {}
-      }
-    }, 'source')
+    .addProcessor(
+      'punctuator',
+      () => {
+        let ctx: ProcessorContext<string, string>
+        return {
+          init(context: ProcessorContext<string, string>) {
+            ctx = context
+            for (const s of schedules) {
+              let count = 0
+              const cancellable: Cancellable = context.schedule(s.interval, s.type, ts => {
+                fired.push({ type: s.type, at: ts })
+                count++
+                if (s.cancelAfter !== undefined && count >= s.cancelAfter) cancellable.cancel()
+                ctx.forward(new Record(`${s.type}`, `${ts}`, ts))
+              })
+            }
+          },
+          process() {}
+        }
+      },
+      'source'
+    )
     .addSink('sink', 'output', { keySerializer: Serdes.String(), valueSerializer: Serdes.String() }, 'punctuator')
 }
 
@@ -88,7 +98,11 @@ describe('punctuation (through TopologyTestDriver)', () => {
 
   it('a punctuator can cancel its own schedule', () => {
     const fired: Fired[] = []
-    const driver = new TopologyTestDriver(punctuatingTopology(fired, [{ type: PunctuationType.WALL_CLOCK_TIME, interval: 10, cancelAfter: 2 }]), {}, 0)
+    const driver = new TopologyTestDriver(
+      punctuatingTopology(fired, [{ type: PunctuationType.WALL_CLOCK_TIME, interval: 10, cancelAfter: 2 }]),
+      {},
+      0
+    )
     for (let i = 0; i < 5; i++) driver.advanceWallClockTime(10)
     expect(fired.map(f => f.at)).to.deep.equal([10, 20])
     driver.close()
@@ -96,10 +110,14 @@ describe('punctuation (through TopologyTestDriver)', () => {
 
   it('several schedules due in one check fire in due-time order', () => {
     const fired: Fired[] = []
-    const driver = new TopologyTestDriver(punctuatingTopology(fired, [
-      { type: PunctuationType.WALL_CLOCK_TIME, interval: 30 },
-      { type: PunctuationType.WALL_CLOCK_TIME, interval: 20 }
-    ]), {}, 0)
+    const driver = new TopologyTestDriver(
+      punctuatingTopology(fired, [
+        { type: PunctuationType.WALL_CLOCK_TIME, interval: 30 },
+        { type: PunctuationType.WALL_CLOCK_TIME, interval: 20 }
+      ]),
+      {},
+      0
+    )
     driver.advanceWallClockTime(35)
     // both due (20 and 30): the one due at 20 first; both receive the current time 35
     expect(fired.map(f => f.at)).to.deep.equal([35, 35])
@@ -112,14 +130,20 @@ describe('punctuation (through TopologyTestDriver)', () => {
     const seen: unknown[] = []
     const topology = new Topology()
       .addSource('source', 'input', { keyDeserializer: Serdes.String(), valueDeserializer: Serdes.String() })
-      .addProcessor('p', () => {
-        return {
-          init (ctx: ProcessorContext) {
-            ctx.schedule(10, PunctuationType.WALL_CLOCK_TIME, () => { seen.push([ctx.recordMetadata(), ctx.currentSystemTimeMs(), ctx.currentStreamTimeMs()]) })
-          },
-          process () {}
-        }
-      }, 'source')
+      .addProcessor(
+        'p',
+        () => {
+          return {
+            init(ctx: ProcessorContext) {
+              ctx.schedule(10, PunctuationType.WALL_CLOCK_TIME, () => {
+                seen.push([ctx.recordMetadata(), ctx.currentSystemTimeMs(), ctx.currentStreamTimeMs()])
+              })
+            },
+            process() {}
+          }
+        },
+        'source'
+      )
     const driver = new TopologyTestDriver(topology, {}, 500)
     driver.advanceWallClockTime(10)
     expect(seen).to.deep.equal([[undefined, 510, -1]])
@@ -129,10 +153,18 @@ describe('punctuation (through TopologyTestDriver)', () => {
   it('rejects an interval below 1 ms', () => {
     const topology = new Topology()
       .addSource('source', 'input', { keyDeserializer: Serdes.String(), valueDeserializer: Serdes.String() })
-      .addProcessor('p', () => ({
-        init (ctx: ProcessorContext) { ctx.schedule(0, PunctuationType.STREAM_TIME, () => {}) },
-        process () {}
-      }), 'source')
-    expect(() => new TopologyTestDriver(topology)).to.throw().with.property('code', 'ILLEGAL_ARGUMENT')
+      .addProcessor(
+        'p',
+        () => ({
+          init(ctx: ProcessorContext) {
+            ctx.schedule(0, PunctuationType.STREAM_TIME, () => {})
+          },
+          process() {}
+        }),
+        'source'
+      )
+    expect(() => new TopologyTestDriver(topology))
+      .to.throw()
+      .with.property('code', 'ILLEGAL_ARGUMENT')
   })
 })

@@ -1,7 +1,14 @@
 import { expect } from 'chai'
 import {
-  Record, Serdes, Topology, ValueAndTimestamp, type KeyValueStore, type KeyValueStoreBuilder, type ProcessorContext,
-  type TimestampedKeyValueStore, type TimestampedKeyValueStoreBuilder
+  type Record,
+  Serdes,
+  Topology,
+  ValueAndTimestamp,
+  type KeyValueStore,
+  type KeyValueStoreBuilder,
+  type ProcessorContext,
+  type TimestampedKeyValueStore,
+  type TimestampedKeyValueStoreBuilder
 } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
 import { MockProcessorContext, TopologyTestDriver } from '../src/index.js'
@@ -16,29 +23,35 @@ type Builder = KeyValueStoreBuilder<string, number> | TimestampedKeyValueStoreBu
  * Counts values per key in the store "counts". A value "x3" adds 1 three times within one
  * process call; a value "del" deletes the key.
  */
-function counting (builder: Builder, timestamped = false): Topology {
+function counting(builder: Builder, timestamped = false): Topology {
   return new Topology()
     .addSource('source', 'input', { keyDeserializer: S, valueDeserializer: S })
-    .addProcessor('count', () => {
-      let ctx: ProcessorContext<string, number>
-      return {
-        init (c: ProcessorContext<string, number>) { ctx = c },
-        process (r: Record<string, string>) {
-          const times = r.value === 'x3' ? 3 : 1
-          for (let i = 0; i < times; i++) {
-            if (timestamped) {
-              const store = ctx.getStateStore<TimestampedKeyValueStore<string, number>>('counts')
-              if (r.value === 'del') store.delete(r.key)
-              else store.put(r.key, ValueAndTimestamp.make((store.get(r.key)?.value ?? 0) + 1, r.timestamp))
-            } else {
-              const store = ctx.getStateStore<KeyValueStore<string, number>>('counts')
-              if (r.value === 'del') store.delete(r.key)
-              else store.put(r.key, (store.get(r.key) ?? 0) + 1)
+    .addProcessor(
+      'count',
+      () => {
+        let ctx: ProcessorContext<string, number>
+        return {
+          init(c: ProcessorContext<string, number>) {
+            ctx = c
+          },
+          process(r: Record<string, string>) {
+            const times = r.value === 'x3' ? 3 : 1
+            for (let i = 0; i < times; i++) {
+              if (timestamped) {
+                const store = ctx.getStateStore<TimestampedKeyValueStore<string, number>>('counts')
+                if (r.value === 'del') store.delete(r.key)
+                else store.put(r.key, ValueAndTimestamp.make((store.get(r.key)?.value ?? 0) + 1, r.timestamp))
+              } else {
+                const store = ctx.getStateStore<KeyValueStore<string, number>>('counts')
+                if (r.value === 'del') store.delete(r.key)
+                else store.put(r.key, (store.get(r.key) ?? 0) + 1)
+              }
             }
           }
         }
-      }
-    }, 'source')
+      },
+      'source'
+    )
     .addStateStore(builder, 'count')
 }
 
@@ -55,7 +68,10 @@ describe('TopologyTestDriver store layers', () => {
     expect(driver.producedTopicNames()).to.deep.equal(new Set([CHANGELOG]))
     const changelog = driver.createOutputTopic(CHANGELOG, S, L)
     expect(changelog.readRecordsToList().map(r => [r.key, r.value, r.timestamp])).to.deep.equal([
-      ['a', 1, 100], ['b', 1, 200], ['a', 2, 300], ['b', null, 400]
+      ['a', 1, 100],
+      ['b', 1, 200],
+      ['a', 2, 300],
+      ['b', null, 400]
     ])
     const store = driver.getKeyValueStore<string, number>('counts')!
     expect([...store.all()].map(kv => [kv.key, kv.value])).to.deep.equal([['a', 2]])
@@ -69,7 +85,10 @@ describe('TopologyTestDriver store layers', () => {
     input.pipeInput('a', 'v', 10)
     input.pipeInput('a', 'v', 20)
     const changelog = driver.createOutputTopic(CHANGELOG, S, L)
-    expect(changelog.readRecordsToList().map(r => [r.key, r.value, r.timestamp])).to.deep.equal([['a', 1, 10], ['a', 2, 20]])
+    expect(changelog.readRecordsToList().map(r => [r.key, r.value, r.timestamp])).to.deep.equal([
+      ['a', 1, 10],
+      ['a', 2, 20]
+    ])
     expect(driver.getTimestampedKeyValueStore<string, number>('counts')!.get('a')).to.deep.equal(ValueAndTimestamp.make(2, 20))
     driver.close()
   })
@@ -86,7 +105,11 @@ describe('TopologyTestDriver store layers', () => {
     input.pipeInput('b', 'v', 6)
     input.pipeInput('a', 'x3', 7)
     const changelog = cached.createOutputTopic(CHANGELOG, S, L)
-    expect(changelog.readRecordsToList().map(r => [r.key, r.value, r.timestamp])).to.deep.equal([['a', 3, 5], ['b', 1, 6], ['a', 6, 7]])
+    expect(changelog.readRecordsToList().map(r => [r.key, r.value, r.timestamp])).to.deep.equal([
+      ['a', 3, 5],
+      ['b', 1, 6],
+      ['a', 6, 7]
+    ])
     expect(cached.getKeyValueStore<string, number>('counts')!.get('a')).to.equal(6)
     cached.close()
   })

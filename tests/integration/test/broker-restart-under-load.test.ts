@@ -21,22 +21,27 @@ describe('Fault: the single broker restarts under load (own cluster)', function 
     await cluster?.stop()
   })
 
-  async function outage (downMs: number, guarantee: 'at_least_once' | 'exactly_once_v2' = 'at_least_once'): Promise<void> {
+  async function outage(downMs: number, guarantee: 'at_least_once' | 'exactly_once_v2' = 'at_least_once'): Promise<void> {
     const app = await FaultApp.create({ name: `br${downMs / 1000}`, servers: cluster.bootstrapServers, partitions: 4, guarantee })
     try {
       await Promise.all([app.start(), app.start()])
       await app.waitAllRunning()
       app.startFeeding()
       const before = await app.outputRecords()
-      await app.waitFor('output while the lines flow', async () => await app.outputRecords() > before + 1500, 60000)
+      await app.waitFor('output while the lines flow', async () => (await app.outputRecords()) > before + 1500, 60000)
       await cluster.killBroker(0)
       await sleep(downMs)
       await cluster.restartBroker(0)
       const back = await app.outputRecords()
-      await app.waitFor('output after the broker came back', async () => await app.outputRecords().catch(() => 0) > back + 1500, 120000)
+      await app.waitFor('output after the broker came back', async () => (await app.outputRecords().catch(() => 0)) > back + 1500, 120000)
       await app.verify()
     } catch (err) {
-      throw new Error(`${(err as Error).message}\nbroker log:\n${(await cluster.logs(0, 8).catch(() => '')).split('\n').map(l => l.slice(0, 300)).join('\n')}`)
+      throw new Error(
+        `${(err as Error).message}\nbroker log:\n${(await cluster.logs(0, 8).catch(() => ''))
+          .split('\n')
+          .map(l => l.slice(0, 300))
+          .join('\n')}`
+      )
     } finally {
       await app.cleanup()
     }

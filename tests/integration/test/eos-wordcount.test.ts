@@ -17,9 +17,11 @@ class SequenceCollector {
   readonly values = new Map<string, number[]>()
   readonly #consumer: Consumer
 
-  private constructor (consumer: Consumer) { this.#consumer = consumer }
+  private constructor(consumer: Consumer) {
+    this.#consumer = consumer
+  }
 
-  static async start (topic: string, isolation: 'read_committed' | 'read_uncommitted'): Promise<SequenceCollector> {
+  static async start(topic: string, isolation: 'read_committed' | 'read_uncommitted'): Promise<SequenceCollector> {
     const consumer = kafka().consumer({ groupId: unique('sequences'), readUncommitted: isolation === 'read_uncommitted' })
     const collector = new SequenceCollector(consumer)
     await consumer.connect()
@@ -28,17 +30,19 @@ class SequenceCollector {
       eachMessage: async ({ message }) => {
         const key = message.key!.toString()
         let seen = collector.values.get(key)
-        if (seen === undefined) collector.values.set(key, seen = [])
+        if (seen === undefined) collector.values.set(key, (seen = []))
         seen.push(message.value === null ? -1 : Number(message.value.readBigInt64BE()))
       }
     })
     return collector
   }
 
-  last (key: string): number { return this.values.get(key)?.at(-1) ?? 0 }
+  last(key: string): number {
+    return this.values.get(key)?.at(-1) ?? 0
+  }
 
   /** Keys whose values are not exactly 1..N, with what they are. */
-  notExactly (expected: ReadonlyMap<string, number>): Array<[string, string]> {
+  notExactly(expected: ReadonlyMap<string, number>): Array<[string, string]> {
     const wrong: Array<[string, string]> = []
     for (const [key, n] of expected) {
       const seen = this.values.get(key) ?? []
@@ -48,23 +52,25 @@ class SequenceCollector {
   }
 
   /** How many values were seen beyond the exact 1..N sequences (values of aborted transactions). */
-  extraValues (expected: ReadonlyMap<string, number>): number {
+  extraValues(expected: ReadonlyMap<string, number>): number {
     let extra = 0
     for (const [key, n] of expected) extra += (this.values.get(key)?.length ?? 0) - n
     return extra
   }
 
-  async stop (): Promise<void> { await this.#consumer.disconnect() }
+  async stop(): Promise<void> {
+    await this.#consumer.disconnect()
+  }
 }
 
 /** A sequence shortened to where it first goes wrong. */
-function describeSequence (seen: readonly number[], n: number): string {
+function describeSequence(seen: readonly number[], n: number): string {
   const at = seen.findIndex((v, i) => v !== i + 1)
   return `${seen.length} values for N=${n}; first wrong at index ${at}: ...${JSON.stringify(seen.slice(Math.max(0, at - 3), at + 4))}`
 }
 
 /** Produces a few lines every `everyMs` until stopped, adding their words to `expected`. */
-function produceContinuously (topic: string, expected: Map<string, number>, everyMs = 100): { stop: () => Promise<void> } {
+function produceContinuously(topic: string, expected: Map<string, number>, everyMs = 100): { stop: () => Promise<void> } {
   let running = true
   let n = 0
   const producer = kafka().producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 })
@@ -81,13 +87,18 @@ function produceContinuously (topic: string, expected: Map<string, number>, ever
       await producer.disconnect()
     }
   })()
-  return { stop: async () => { running = false; await loop } }
+  return {
+    stop: async () => {
+      running = false
+      await loop
+    }
+  }
 }
 
 describe('exactly_once_v2 on a real broker (WordCount on @kstreams/platformatic)', function () {
   this.timeout(300000)
 
-  async function setUp (name: string): Promise<{ prefix: string, env: (dir: string) => Record<string, string> }> {
+  async function setUp(name: string): Promise<{ prefix: string; env: (dir: string) => Record<string, string> }> {
     const prefix = unique(name) + '-'
     await createTopics(['input', 'words', 'output'].map(t => ({ topic: `${prefix}wordcount-${t}`, numPartitions: 4 })))
     return {
@@ -110,7 +121,8 @@ describe('exactly_once_v2 on a real broker (WordCount on @kstreams/platformatic)
     }
   }
 
-  const reachedError = (i: WordCountInstance): boolean => i.events.some(e => e.event === 'state' && (e.to === 'ERROR' || e.to === 'PENDING_ERROR'))
+  const reachedError = (i: WordCountInstance): boolean =>
+    i.events.some(e => e.event === 'state' && (e.to === 'ERROR' || e.to === 'PENDING_ERROR'))
 
   it('SIGKILL mid-transaction, three times, restarting on the same state directory: read_committed sees every count exactly once; the aborted ones are visible read_uncommitted', async () => {
     const { prefix, env } = await setUp('eoskill')
@@ -136,7 +148,11 @@ describe('exactly_once_v2 on a real broker (WordCount on @kstreams/platformatic)
         await waitForInstances(`instance b RUNNING after kill ${kill + 1}`, [a, b], () => b.state === 'RUNNING', 120000)
         // Its tasks had no checkpoint (none under exactly-once while running): restored from the start.
         const restores = b.restoreEvents('restore-start')
-        if (restores.length > 0) expect(restores.every(e => e.start === 0), JSON.stringify(restores)).to.equal(true)
+        if (restores.length > 0)
+          expect(
+            restores.every(e => e.start === 0),
+            JSON.stringify(restores)
+          ).to.equal(true)
         // InitProducerId aborted the killed incarnation's transaction: no wait for its 10 s timeout.
         expect(Date.now() - killedAt, 'restart to RUNNING').to.be.below(60000)
       }
@@ -146,7 +162,9 @@ describe('exactly_once_v2 on a real broker (WordCount on @kstreams/platformatic)
       await sleep(1500) // a value counted twice would arrive by now
       expect(committed.notExactly(expected), 'read_committed sequences that are not exactly 1..N').to.deep.equal([])
       const aborted = uncommitted.extraValues(expected)
-      console.log(`      ${[...expected.values()].reduce((x, y) => x + y, 0)} words counted; ${aborted} aborted values seen read_uncommitted`)
+      console.log(
+        `      ${[...expected.values()].reduce((x, y) => x + y, 0)} words counted; ${aborted} aborted values seen read_uncommitted`
+      )
       expect(aborted, 'values of aborted transactions (read_uncommitted)').to.be.greaterThan(0)
       for (const i of [a, b, ...restarted]) expect(reachedError(i), i.stderr.slice(-2000)).to.equal(false)
     } finally {

@@ -13,7 +13,7 @@ import type { KafkaClient } from '@kstreams/core'
 import { kafkajs } from '@kstreams/kafkajs'
 import { platformatic } from '@kstreams/platformatic'
 
-export function bootstrapServers (): string {
+export function bootstrapServers(): string {
   const servers = process.env.KAFKA_BOOTSTRAP_SERVERS
   if (servers === undefined || servers === '') {
     throw new Error('KAFKA_BOOTSTRAP_SERVERS is not set: start a broker with `npm run kafka -- start` and export the address it prints')
@@ -28,18 +28,19 @@ export const unique = (prefix: string): string => `${prefix}-${randomBytes(4).to
  * suite on @kstreams/platformatic, otherwise on @kstreams/kafkajs. Child-process apps get it as
  * WORDCOUNT_CLIENT (wordcount-instances.ts).
  */
-export function testClient (): KafkaClient {
+export function testClient(): KafkaClient {
   return testClientName() === 'platformatic' ? platformatic() : kafkajs()
 }
 
-export function testClientName (): 'kafkajs' | 'platformatic' {
+export function testClientName(): 'kafkajs' | 'platformatic' {
   const name = process.env.KSTREAMS_TEST_CLIENT ?? 'kafkajs'
-  if (name !== 'kafkajs' && name !== 'platformatic') throw new Error(`KSTREAMS_TEST_CLIENT must be "kafkajs" or "platformatic", got "${name}"`)
+  if (name !== 'kafkajs' && name !== 'platformatic')
+    throw new Error(`KSTREAMS_TEST_CLIENT must be "kafkajs" or "platformatic", got "${name}"`)
   return name
 }
 
 /** A kafkajs client of the shared broker, or of `servers` (a test's own cluster). */
-export function kafka (servers: string = bootstrapServers()): Kafka {
+export function kafka(servers: string = bootstrapServers()): Kafka {
   return new Kafka({ clientId: unique('it'), brokers: servers.split(','), logLevel: logLevel.NOTHING })
 }
 
@@ -51,12 +52,15 @@ export interface TopicOptions {
   readonly configs?: Record<string, string>
 }
 
-export async function createTopics (topics: Array<{ topic: string, numPartitions: number }>, options: TopicOptions = {}): Promise<void> {
+export async function createTopics(topics: Array<{ topic: string; numPartitions: number }>, options: TopicOptions = {}): Promise<void> {
   const admin: Admin = kafka(options.servers).admin()
   await admin.connect()
   try {
     const configEntries = Object.entries(options.configs ?? {}).map(([name, value]) => ({ name, value }))
-    await admin.createTopics({ topics: topics.map(t => ({ ...t, replicationFactor: options.replicationFactor ?? 1, configEntries })), waitForLeaders: false })
+    await admin.createTopics({
+      topics: topics.map(t => ({ ...t, replicationFactor: options.replicationFactor ?? 1, configEntries })),
+      waitForLeaders: false
+    })
     for (let i = 0; i < 100; i++) {
       const meta = await admin.fetchTopicMetadata({ topics: topics.map(t => t.topic) }).catch(() => undefined)
       if (meta !== undefined && meta.topics.every(t => t.partitions.length > 0 && t.partitions.every(p => p.leader >= 0))) return
@@ -68,7 +72,7 @@ export async function createTopics (topics: Array<{ topic: string, numPartitions
   }
 }
 
-export async function produce (topic: string, messages: Array<{ key: string | null, value: string }>, servers?: string): Promise<void> {
+export async function produce(topic: string, messages: Array<{ key: string | null; value: string }>, servers?: string): Promise<void> {
   const producer = kafka(servers).producer({ allowAutoTopicCreation: false, idempotent: true, maxInFlightRequests: 1 })
   await producer.connect()
   try {
@@ -81,14 +85,26 @@ export async function produce (topic: string, messages: Array<{ key: string | nu
 }
 
 /** Reads a topic from the beginning until `done(records)` or the timeout; returns what it read. */
-export async function readUntil<T> (topic: string, decode: (key: Buffer | null, value: Buffer | null) => T, done: (records: T[]) => boolean, timeoutMs: number): Promise<T[]> {
+export async function readUntil<T>(
+  topic: string,
+  decode: (key: Buffer | null, value: Buffer | null) => T,
+  done: (records: T[]) => boolean,
+  timeoutMs: number
+): Promise<T[]> {
   const consumer = kafka().consumer({ groupId: unique('reader') })
   const records: T[] = []
   await consumer.connect()
   await consumer.subscribe({ topics: [topic], fromBeginning: true })
   let resolveDone!: () => void
-  const finished = new Promise<void>(resolve => { resolveDone = resolve })
-  await consumer.run({ eachMessage: async ({ message }) => { records.push(decode(message.key, message.value)); if (done(records)) resolveDone() } })
+  const finished = new Promise<void>(resolve => {
+    resolveDone = resolve
+  })
+  await consumer.run({
+    eachMessage: async ({ message }) => {
+      records.push(decode(message.key, message.value))
+      if (done(records)) resolveDone()
+    }
+  })
   const timer = setTimeout(resolveDone, timeoutMs)
   await finished
   clearTimeout(timer)
@@ -96,14 +112,14 @@ export async function readUntil<T> (topic: string, decode: (key: Buffer | null, 
   return records
 }
 
-export async function tempDir (prefix: string): Promise<{ path: string, remove: () => Promise<void> }> {
+export async function tempDir(prefix: string): Promise<{ path: string; remove: () => Promise<void> }> {
   const path = await mkdtemp(join(tmpdir(), `${prefix}-`))
   return { path, remove: async () => rm(path, { recursive: true, force: true }) }
 }
 
 export const sleep = (ms: number): Promise<void> => new Promise(resolve => setTimeout(resolve, ms))
 
-export async function waitFor (what: string, predicate: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+export async function waitFor(what: string, predicate: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
   const end = Date.now() + timeoutMs
   while (!(await predicate())) {
     if (Date.now() > end) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`)
@@ -112,7 +128,7 @@ export async function waitFor (what: string, predicate: () => boolean | Promise<
 }
 
 /** The number of records in a topic (sum of its partitions' end offsets). */
-export async function recordCount (topic: string): Promise<number> {
+export async function recordCount(topic: string): Promise<number> {
   const admin = kafka().admin()
   await admin.connect()
   try {
@@ -124,7 +140,7 @@ export async function recordCount (topic: string): Promise<number> {
 }
 
 /** A TCP port free on 127.0.0.1 now (for an applicationServer / HTTP endpoint). */
-export async function freePort (): Promise<number> {
+export async function freePort(): Promise<number> {
   const server = createServer()
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as { port: number }).port
@@ -133,7 +149,7 @@ export async function freePort (): Promise<number> {
 }
 
 /** GET a JSON answer from 127.0.0.1:port. */
-export async function getJson (port: number, path: string): Promise<{ status: number, body: any }> {
+export async function getJson(port: number, path: string): Promise<{ status: number; body: any }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path }, res => {
       const chunks: Buffer[] = []

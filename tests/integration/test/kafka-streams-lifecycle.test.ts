@@ -4,9 +4,10 @@ import { bootstrapServers, createTopics, tempDir, unique, waitFor, testClient } 
 import { kafkajs } from '@kstreams/kafkajs'
 
 const S = Serdes.String()
-const passThrough = (input: string, output: string): Topology => new Topology()
-  .addSource('in', input, { keyDeserializer: S, valueDeserializer: S })
-  .addSink('out', output, { keySerializer: S, valueSerializer: S }, 'in')
+const passThrough = (input: string, output: string): Topology =>
+  new Topology()
+    .addSource('in', input, { keyDeserializer: S, valueDeserializer: S })
+    .addSink('out', output, { keySerializer: S, valueSerializer: S }, 'in')
 
 describe('KafkaStreams lifecycle', function () {
   this.timeout(60000)
@@ -21,7 +22,11 @@ describe('KafkaStreams lifecycle', function () {
     ]
     for (const [config, key] of cases) {
       let err: any
-      try { new KafkaStreams(passThrough('a', 'b'), config as any, { client: kafkajs() }) } catch (e) { err = e }
+      try {
+        new KafkaStreams(passThrough('a', 'b'), config as any, { client: kafkajs() })
+      } catch (e) {
+        err = e
+      }
       expect(err, key).to.have.property('code', 'INVALID_CONFIG')
       expect(err).to.have.property('key', key)
     }
@@ -29,9 +34,16 @@ describe('KafkaStreams lifecycle', function () {
 
   it('goes CREATED -> REBALANCING -> RUNNING -> PENDING_SHUTDOWN -> NOT_RUNNING; start twice and late listeners are rejected; cleanUp only when stopped', async () => {
     const prefix = unique('life')
-    await createTopics([{ topic: `${prefix}-in`, numPartitions: 1 }, { topic: `${prefix}-out`, numPartitions: 1 }])
+    await createTopics([
+      { topic: `${prefix}-in`, numPartitions: 1 },
+      { topic: `${prefix}-out`, numPartitions: 1 }
+    ])
     const state = await tempDir('kstreams-life')
-    const streams = new KafkaStreams(passThrough(`${prefix}-in`, `${prefix}-out`), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path }, { client: testClient() })
+    const streams = new KafkaStreams(
+      passThrough(`${prefix}-in`, `${prefix}-out`),
+      { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path },
+      { client: testClient() }
+    )
     const transitions: Array<[KafkaStreamsState, KafkaStreamsState]> = []
     streams.setStateListener((to, from) => transitions.push([from, to]))
     expect(streams.state()).to.equal('CREATED')
@@ -39,16 +51,34 @@ describe('KafkaStreams lifecycle', function () {
       await streams.start()
       await waitFor('RUNNING', () => streams.state() === 'RUNNING', 30000)
       let err: any
-      try { await streams.start() } catch (e) { err = e }
+      try {
+        await streams.start()
+      } catch (e) {
+        err = e
+      }
       expect(err).to.have.property('code', 'ILLEGAL_STATE')
-      expect(() => streams.setStateListener(() => {})).to.throw().with.property('code', 'ILLEGAL_STATE')
+      expect(() => streams.setStateListener(() => {}))
+        .to.throw()
+        .with.property('code', 'ILLEGAL_STATE')
       err = undefined
-      try { await streams.cleanUp() } catch (e) { err = e }
+      try {
+        await streams.cleanUp()
+      } catch (e) {
+        err = e
+      }
       expect(err).to.have.property('code', 'ILLEGAL_STATE')
       // A second instance on the same state directory is kept out by the lock.
-      const twin = new KafkaStreams(passThrough(`${prefix}-in`, `${prefix}-out`), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path }, { client: testClient() })
+      const twin = new KafkaStreams(
+        passThrough(`${prefix}-in`, `${prefix}-out`),
+        { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path },
+        { client: testClient() }
+      )
       err = undefined
-      try { await twin.start() } catch (e) { err = e }
+      try {
+        await twin.start()
+      } catch (e) {
+        err = e
+      }
       expect(err).to.have.property('code', 'STATE_DIR_LOCKED')
       expect(twin.state()).to.equal('ERROR')
     } finally {
@@ -57,6 +87,11 @@ describe('KafkaStreams lifecycle', function () {
     }
     await streams.cleanUp()
     await state.remove()
-    expect(transitions).to.deep.equal([['CREATED', 'REBALANCING'], ['REBALANCING', 'RUNNING'], ['RUNNING', 'PENDING_SHUTDOWN'], ['PENDING_SHUTDOWN', 'NOT_RUNNING']])
+    expect(transitions).to.deep.equal([
+      ['CREATED', 'REBALANCING'],
+      ['REBALANCING', 'RUNNING'],
+      ['RUNNING', 'PENDING_SHUTDOWN'],
+      ['PENDING_SHUTDOWN', 'NOT_RUNNING']
+    ])
   })
 })

@@ -45,7 +45,7 @@ describe('Fault: a rebalance storm (an instance joins or leaves every few second
       const codes = await Promise.all(leaves)
       expect(codes, `every clean leaver exits with 0\n${await app.diagnostics()}`).to.deep.equal(leaves.map(() => 0))
       const after = await app.outputRecords()
-      await app.waitFor('output after the storm', async () => await app.outputRecords() > after + 1000, 90000)
+      await app.waitFor('output after the storm', async () => (await app.outputRecords()) > after + 1000, 90000)
       await app.verify()
     } finally {
       await app.cleanup()

@@ -3,10 +3,16 @@ import { rm } from 'node:fs/promises'
 import { createTopics, produce, tempDir, unique, waitFor } from './helpers.js'
 import { OutputCollector, WordCountInstance, addCounts, makeLines, waitForInstances, type InstanceEvent } from './wordcount-instances.js'
 
-interface RestoreStart { partition: number, start: number, end: number }
+interface RestoreStart {
+  partition: number
+  start: number
+  end: number
+}
 
 const starts = (events: InstanceEvent[]): RestoreStart[] =>
-  events.filter(e => e.event === 'restore-start').map(e => ({ partition: e.partition as number, start: e.start as number, end: e.end as number }))
+  events
+    .filter(e => e.event === 'restore-start')
+    .map(e => ({ partition: e.partition as number, start: e.start as number, end: e.end as number }))
 
 /**
  * One WordCount instance (RocksDB store) restarted on the same state directory: after a crash it
@@ -20,16 +26,26 @@ describe('Restore on restart of a single instance (RocksDB store, real broker)',
     const prefix = unique('ckpt') + '-'
     await createTopics(['input', 'words', 'output'].map(t => ({ topic: `${prefix}wordcount-${t}`, numPartitions: 2 })))
     const dir = await tempDir('kstreams-ckpt')
-    const env = { WORDCOUNT_APP_ID: `${prefix}app`, WORDCOUNT_TOPIC_PREFIX: prefix, WORDCOUNT_STATE_DIR: dir.path, WORDCOUNT_COMMIT_INTERVAL_MS: '200', WORDCOUNT_SESSION_TIMEOUT_MS: '6000' }
+    const env = {
+      WORDCOUNT_APP_ID: `${prefix}app`,
+      WORDCOUNT_TOPIC_PREFIX: prefix,
+      WORDCOUNT_STATE_DIR: dir.path,
+      WORDCOUNT_COMMIT_INTERVAL_MS: '200',
+      WORDCOUNT_SESSION_TIMEOUT_MS: '6000'
+    }
     const output = await OutputCollector.start(`${prefix}wordcount-output`)
     const expected = new Map<string, number>()
     const feed = async (lines: number): Promise<void> => {
       const batch = makeLines(lines)
       addCounts(expected, batch.counts)
-      await produce(`${prefix}wordcount-input`, batch.lines.map((value, i) => ({ key: String(i), value })))
+      await produce(
+        `${prefix}wordcount-input`,
+        batch.lines.map((value, i) => ({ key: String(i), value }))
+      )
       await waitFor('all words counted', () => [...expected].every(([w, c]) => (output.last.get(w) ?? 0) >= c), 90000)
     }
-    const running = async (instance: WordCountInstance): Promise<void> => waitForInstances('RUNNING', [instance], () => instance.state === 'RUNNING', 90000)
+    const running = async (instance: WordCountInstance): Promise<void> =>
+      waitForInstances('RUNNING', [instance], () => instance.state === 'RUNNING', 90000)
     const instances: WordCountInstance[] = []
     try {
       // 1: count, then stop gracefully: the checkpoint holds the end of the changelog.

@@ -17,18 +17,32 @@ describe('reuse.ktable.source.topics on a real broker', function () {
   it('no changelog topic; a new instance restores the table from its source topic up to the committed offsets, then processes the rest', async () => {
     const prefix = unique('reusesrc')
     const [users, clicks, out] = [`${prefix}-users`, `${prefix}-clicks`, `${prefix}-out`]
-    await createTopics([{ topic: users, numPartitions: 2 }, { topic: clicks, numPartitions: 2 }, { topic: out, numPartitions: 1 }])
+    await createTopics([
+      { topic: users, numPartitions: 2 },
+      { topic: clicks, numPartitions: 2 },
+      { topic: out, numPartitions: 1 }
+    ])
     const build = () => {
       const builder = new StreamsBuilder()
       const table = builder.table(users, Consumed.with(S, S), Materialized.as<string, string>('users-store'))
-      builder.stream(clicks, Consumed.with(S, S)).join(table, (click, user) => `${click}@${user}`, Joined.with(S, S, S)).to(out, Produced.with(S, S))
+      builder
+        .stream(clicks, Consumed.with(S, S))
+        .join(table, (click, user) => `${click}@${user}`, Joined.with(S, S, S))
+        .to(out, Produced.with(S, S))
       return builder.build({ topologyOptimization: 'all' })
     }
     const dirs = await Promise.all([0, 1].map(async () => await tempDir('kstreams-reusesrc')))
-    const config = (stateDir: string): StreamsConfig => ({ applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir, commitIntervalMs: 200 })
+    const config = (stateDir: string): StreamsConfig => ({
+      applicationId: `${prefix}-app`,
+      bootstrapServers: bootstrapServers(),
+      stateDir,
+      commitIntervalMs: 200
+    })
     const size = (streams: KafkaStreams): number => {
       try {
-        return [...streams.store({ storeName: 'users-store', queryableStoreType: QueryableStoreTypes.keyValueStore<string, string>() }).all()].length
+        return [
+          ...streams.store({ storeName: 'users-store', queryableStoreType: QueryableStoreTypes.keyValueStore<string, string>() }).all()
+        ].length
       } catch {
         return 0
       }
@@ -38,7 +52,10 @@ describe('reuse.ktable.source.topics on a real broker', function () {
     try {
       await first.start()
       await waitFor('first RUNNING', () => first.state() === 'RUNNING', 60000)
-      await produce(users, Array.from({ length: 100 }, (_, i) => ({ key: `u${i}`, value: `name${i}` })))
+      await produce(
+        users,
+        Array.from({ length: 100 }, (_, i) => ({ key: `u${i}`, value: `name${i}` }))
+      )
       await waitFor('100 users in the table', () => size(first) === 100, 60000)
       const admin = kafka().admin()
       await admin.connect()
@@ -48,13 +65,18 @@ describe('reuse.ktable.source.topics on a real broker', function () {
       await first.close()
 
       // Written while no instance runs: beyond the committed offsets, so processed, not restored.
-      await produce(users, Array.from({ length: 50 }, (_, i) => ({ key: `u${100 + i}`, value: `name${100 + i}` })))
-      const restores: Array<{ topic: string, store: string, start: number, end: number }> = []
+      await produce(
+        users,
+        Array.from({ length: 50 }, (_, i) => ({ key: `u${100 + i}`, value: `name${100 + i}` }))
+      )
+      const restores: Array<{ topic: string; store: string; start: number; end: number }> = []
       let restored = 0
       second = new KafkaStreams(build(), config(dirs[1]!.path), { client: testClient() })
       second.setGlobalStateRestoreListener({
         onRestoreStart: (tp, store, start, end) => restores.push({ topic: tp.topic, store, start, end }),
-        onRestoreEnd: (_tp, _store, total) => { restored += total }
+        onRestoreEnd: (_tp, _store, total) => {
+          restored += total
+        }
       })
       await second.start()
       await waitFor('150 users in the table', () => second!.state() === 'RUNNING' && size(second!) === 150, 60000)
@@ -62,8 +84,16 @@ describe('reuse.ktable.source.topics on a real broker', function () {
       expect(restores.reduce((n, r) => n + r.end, 0)).to.equal(100)
       expect(restored).to.equal(100)
 
-      await produce(clicks, [{ key: 'u7', value: 'home' }, { key: 'u142', value: 'cart' }])
-      const joined = await readUntil(out, (_k, v) => v!.toString(), r => r.length >= 2, 60000)
+      await produce(clicks, [
+        { key: 'u7', value: 'home' },
+        { key: 'u142', value: 'cart' }
+      ])
+      const joined = await readUntil(
+        out,
+        (_k, v) => v!.toString(),
+        r => r.length >= 2,
+        60000
+      )
       expect(joined.sort()).to.deep.equal(['cart@name142', 'home@name7'])
     } finally {
       await first.close()
@@ -83,10 +113,18 @@ describe('reuse.ktable.source.topics on a real broker', function () {
     }
     const dirs = await Promise.all([0, 1].map(async () => await tempDir('kstreams-reusesby')))
     // Offsets are committed on revocation and on close only: a minute between commits.
-    const config = (stateDir: string): StreamsConfig => ({ applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir, commitIntervalMs: 60000, numStandbyReplicas: 1 })
+    const config = (stateDir: string): StreamsConfig => ({
+      applicationId: `${prefix}-app`,
+      bootstrapServers: bootstrapServers(),
+      stateDir,
+      commitIntervalMs: 60000,
+      numStandbyReplicas: 1
+    })
     const size = (streams: KafkaStreams): number => {
       try {
-        return [...streams.store({ storeName: 'users-store', queryableStoreType: QueryableStoreTypes.keyValueStore<string, string>() }).all()].length
+        return [
+          ...streams.store({ storeName: 'users-store', queryableStoreType: QueryableStoreTypes.keyValueStore<string, string>() }).all()
+        ].length
       } catch {
         return 0
       }
@@ -96,17 +134,27 @@ describe('reuse.ktable.source.topics on a real broker', function () {
     try {
       await first.start()
       await waitFor('first RUNNING', () => first.state() === 'RUNNING', 60000)
-      await produce(users, Array.from({ length: 100 }, (_, i) => ({ key: `u${i}`, value: `name${i}` })))
+      await produce(
+        users,
+        Array.from({ length: 100 }, (_, i) => ({ key: `u${i}`, value: `name${i}` }))
+      )
       await waitFor('100 users', () => size(first) === 100, 60000)
       // The second instance joins: the revocation commits offset 100.
       await second.start()
       const standbyAt = (s: KafkaStreams): number | undefined => s.standbyProgress()[0]?.position
-      await waitFor('a standby at offset 100', () => (standbyAt(first) ?? standbyAt(second)) === 100 && first.state() === 'RUNNING' && second.state() === 'RUNNING', 60000)
+      await waitFor(
+        'a standby at offset 100',
+        () => (standbyAt(first) ?? standbyAt(second)) === 100 && first.state() === 'RUNNING' && second.state() === 'RUNNING',
+        60000
+      )
       const [standby, active] = standbyAt(first) !== undefined ? [first, second] : [second, first]
       await waitFor('the active has all 100 users', () => size(active) === 100, 60000)
 
       // Processed by the active, not committed: the standby must not apply them.
-      await produce(users, Array.from({ length: 50 }, (_, i) => ({ key: `u${100 + i}`, value: `name${100 + i}` })))
+      await produce(
+        users,
+        Array.from({ length: 50 }, (_, i) => ({ key: `u${100 + i}`, value: `name${100 + i}` }))
+      )
       await waitFor('the active has 150 users', () => size(active) === 150, 60000)
       await new Promise(resolve => setTimeout(resolve, 2000))
       expect(standbyAt(standby)).to.equal(100)
@@ -131,10 +179,17 @@ describe('reuse.ktable.source.topics on a real broker', function () {
       return builder.build({ topologyOptimization: 'all' })
     }
     const dir = await tempDir('kstreams-reusecp')
-    const config: StreamsConfig = { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 200 }
+    const config: StreamsConfig = {
+      applicationId: `${prefix}-app`,
+      bootstrapServers: bootstrapServers(),
+      stateDir: dir.path,
+      commitIntervalMs: 200
+    }
     const size = (streams: KafkaStreams): number => {
       try {
-        return [...streams.store({ storeName: 'users-store', queryableStoreType: QueryableStoreTypes.keyValueStore<string, string>() }).all()].length
+        return [
+          ...streams.store({ storeName: 'users-store', queryableStoreType: QueryableStoreTypes.keyValueStore<string, string>() }).all()
+        ].length
       } catch {
         return 0
       }
@@ -142,12 +197,18 @@ describe('reuse.ktable.source.topics on a real broker', function () {
     let streams = new KafkaStreams(build(), config, { client: testClient() })
     try {
       await streams.start()
-      await produce(users, Array.from({ length: 100 }, (_, i) => ({ key: `u${i}`, value: `name${i}` })))
+      await produce(
+        users,
+        Array.from({ length: 100 }, (_, i) => ({ key: `u${i}`, value: `name${i}` }))
+      )
       await waitFor('100 users', () => size(streams) === 100, 60000)
       await streams.close()
 
-      await produce(users, Array.from({ length: 20 }, (_, i) => ({ key: `u${100 + i}`, value: `name${100 + i}` })))
-      const restores: Array<{ start: number, end: number }> = []
+      await produce(
+        users,
+        Array.from({ length: 20 }, (_, i) => ({ key: `u${100 + i}`, value: `name${100 + i}` }))
+      )
+      const restores: Array<{ start: number; end: number }> = []
       streams = new KafkaStreams(build(), config, { client: testClient() })
       streams.setGlobalStateRestoreListener({ onRestoreStart: (_tp, _store, start, end) => restores.push({ start, end }) })
       await streams.start()

@@ -9,7 +9,7 @@ class CommitWatcher {
   #stopped = false
   readonly #done: Promise<void>
 
-  constructor (app: FaultApp) {
+  constructor(app: FaultApp) {
     this.#done = (async () => {
       const admin = kafka(app.servers).admin()
       await admin.connect()
@@ -34,7 +34,7 @@ class CommitWatcher {
     })()
   }
 
-  async stop (): Promise<void> {
+  async stop(): Promise<void> {
     this.#stopped = true
     await this.#done
   }
@@ -59,15 +59,21 @@ describe('Fault: an instance SIGSTOPped past the session timeout loses its tasks
       await app.waitAllRunning()
       app.startFeeding()
       const before = await app.outputRecords()
-      await app.waitFor('output while the lines flow', async () => await app.outputRecords() > before + 2000, 60000)
+      await app.waitFor('output while the lines flow', async () => (await app.outputRecords()) > before + 2000, 60000)
       watcher = new CommitWatcher(app)
       const marks = [a!, c!].map(i => i.events.length)
       const stderrMark = b!.stderr.length
       const stoppedAt = Date.now()
       b!.kill('SIGSTOP')
       // The others rebalance without it (after the session timeout) and run its tasks.
-      await app.waitFor('the other two RUNNING without the stopped instance', () =>
-        [a!, c!].every((i, n) => i.events.slice(marks[n]).some(e => e.event === 'state' && e.to === 'REBALANCING') && i.state === 'RUNNING'), 90000)
+      await app.waitFor(
+        'the other two RUNNING without the stopped instance',
+        () =>
+          [a!, c!].every(
+            (i, n) => i.events.slice(marks[n]).some(e => e.event === 'state' && e.to === 'REBALANCING') && i.state === 'RUNNING'
+          ),
+        90000
+      )
       await sleep(Math.max(0, stoppedAt + 12000 - Date.now()))
       // No input from here on: whatever the resumed instance still wrote for its old tasks (an
       // older count) would stay last in their changelogs and output, and show in the checks.
@@ -75,13 +81,18 @@ describe('Fault: an instance SIGSTOPped past the session timeout loses its tasks
       await app.waitQuiet(90000)
       const bMark = b!.events.length
       b!.kill('SIGCONT')
-      await app.waitFor('the stopped instance back in the group and RUNNING', () =>
-        b!.events.slice(bMark).some(e => e.event === 'state' && e.to === 'REBALANCING') && app.live.every(i => i.state === 'RUNNING'), 90000)
+      await app.waitFor(
+        'the stopped instance back in the group and RUNNING',
+        () => b!.events.slice(bMark).some(e => e.event === 'state' && e.to === 'REBALANCING') && app.live.every(i => i.state === 'RUNNING'),
+        90000
+      )
       const log = b!.stderr.slice(stderrMark)
       const lost = log.indexOf('closing its active tasks as lost')
       expect(lost, `the resumed instance closed its tasks as lost\n${log.slice(-3000)}`).to.be.greaterThan(-1)
       const revoked = log.indexOf('partitions revoked; committing')
-      expect(revoked === -1 || revoked > lost, `no commit of the tasks it lost (revocation before the loss)\n${log.slice(-3000)}`).to.equal(true)
+      expect(revoked === -1 || revoked > lost, `no commit of the tasks it lost (revocation before the loss)\n${log.slice(-3000)}`).to.equal(
+        true
+      )
       await app.waitQuiet(90000)
       await watcher.stop()
       expect(watcher.decreases, 'no committed offset of the group went backwards').to.deep.equal([])

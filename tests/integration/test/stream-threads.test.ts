@@ -19,13 +19,23 @@ describe('Adding and removing stream threads at run time (real broker)', functio
     const input = `${prefix}-in`
     await createTopics([{ topic: input, numPartitions: 4 }])
     const builder = new StreamsBuilder()
-    builder.stream<string, string>(input, Consumed.with(S, S)).groupByKey(Grouped.with(S, S)).count(Materialized.as<string, number>('counts').withKeySerde(S))
+    builder
+      .stream<string, string>(input, Consumed.with(S, S))
+      .groupByKey(Grouped.with(S, S))
+      .count(Materialized.as<string, number>('counts').withKeySerde(S))
     const dir = await tempDir('kstreams-threads')
-    const streams = new KafkaStreams(builder.build(), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 200 }, { client: testClient() })
+    const streams = new KafkaStreams(
+      builder.build(),
+      { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 200 },
+      { client: testClient() }
+    )
     const keys = Array.from({ length: 40 }, (_, i) => `k${i}`)
     let sent = 0
     const sendRound = async (): Promise<void> => {
-      await produce(input, keys.map(key => ({ key, value: 'x' })))
+      await produce(
+        input,
+        keys.map(key => ({ key, value: 'x' }))
+      )
       sent++
     }
     const counted = (): boolean => {
@@ -39,8 +49,11 @@ describe('Adding and removing stream threads at run time (real broker)', functio
     const settled = (threads: number): boolean => {
       if (streams.state() !== 'RUNNING') return false
       const meta = streams.metadataForLocalThreads()
-      return meta.length === threads && meta.every(t => t.threadState === 'RUNNING' && t.activeTasks.length > 0) &&
+      return (
+        meta.length === threads &&
+        meta.every(t => t.threadState === 'RUNNING' && t.activeTasks.length > 0) &&
         meta.flatMap(t => t.activeTasks).length === 4
+      )
     }
     const tasksOf = (meta: ThreadMetadata[]): string[] => meta.flatMap(t => t.activeTasks.map(a => a.taskId.toString())).sort()
     try {
@@ -48,11 +61,22 @@ describe('Adding and removing stream threads at run time (real broker)', functio
       await streams.start()
       await waitFor('one thread with every task', () => settled(1), 60000)
       const [one] = streams.metadataForLocalThreads()
-      expect(one).to.deep.include({ threadName: 'StreamThread-1', mainConsumerClientId: `${prefix}-app-StreamThread-1-consumer`, adminClientId: `${prefix}-app-StreamThread-1-admin` })
+      expect(one).to.deep.include({
+        threadName: 'StreamThread-1',
+        mainConsumerClientId: `${prefix}-app-StreamThread-1-consumer`,
+        adminClientId: `${prefix}-app-StreamThread-1-admin`
+      })
       expect(tasksOf([one!])).to.deep.equal(['0_0', '0_1', '0_2', '0_3'])
       await sendRound()
       await waitFor('round 1 counted', counted, 60000)
-      await waitFor('committed offsets reported', () => streams.metadataForLocalThreads()[0]!.activeTasks.reduce((n, t) => n + [...t.committedOffsets.values()].reduce((a, b) => a + b, 0), 0) === 40, 60000)
+      await waitFor(
+        'committed offsets reported',
+        () =>
+          streams
+            .metadataForLocalThreads()[0]!
+            .activeTasks.reduce((n, t) => n + [...t.committedOffsets.values()].reduce((a, b) => a + b, 0), 0) === 40,
+        60000
+      )
 
       expect(await streams.addStreamThread()).to.equal('StreamThread-2')
       await waitFor('two threads sharing the tasks', () => settled(2), 60000)
@@ -86,9 +110,16 @@ describe('Adding and removing stream threads at run time (real broker)', functio
     const input = `${prefix}-in`
     await createTopics([{ topic: input, numPartitions: 2 }])
     const builder = new StreamsBuilder()
-    builder.stream<string, string>(input, Consumed.with(S, S)).groupByKey(Grouped.with(S, S)).count(Materialized.as<string, number>('counts').withKeySerde(S))
+    builder
+      .stream<string, string>(input, Consumed.with(S, S))
+      .groupByKey(Grouped.with(S, S))
+      .count(Materialized.as<string, number>('counts').withKeySerde(S))
     const dir = await tempDir('kstreams-pause')
-    const streams = new KafkaStreams(builder.build(), { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 200 }, { client: testClient() })
+    const streams = new KafkaStreams(
+      builder.build(),
+      { applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: dir.path, commitIntervalMs: 200 },
+      { client: testClient() }
+    )
     const count = (key: string): number | null => {
       try {
         return streams.store({ storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore<string, number>() }).get(key)
@@ -99,7 +130,10 @@ describe('Adding and removing stream threads at run time (real broker)', functio
     try {
       streams.pause()
       expect(streams.isPaused()).to.equal(true)
-      await produce(input, [{ key: 'a', value: 'x' }, { key: 'b', value: 'x' }])
+      await produce(input, [
+        { key: 'a', value: 'x' },
+        { key: 'b', value: 'x' }
+      ])
       await streams.start()
       await waitFor('RUNNING', () => streams.state() === 'RUNNING', 60000)
       await new Promise(resolve => setTimeout(resolve, 1500))
@@ -108,7 +142,10 @@ describe('Adding and removing stream threads at run time (real broker)', functio
       await waitFor('a and b counted', () => count('a') === 1 && count('b') === 1, 60000)
 
       streams.pause()
-      await produce(input, [{ key: 'a', value: 'x' }, { key: 'a', value: 'x' }])
+      await produce(input, [
+        { key: 'a', value: 'x' },
+        { key: 'a', value: 'x' }
+      ])
       await new Promise(resolve => setTimeout(resolve, 1500))
       expect(count('a')).to.equal(1)
       expect(streams.state()).to.equal('RUNNING')

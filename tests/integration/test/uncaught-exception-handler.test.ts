@@ -3,20 +3,26 @@ import { KafkaStreams, Serdes, Topology, type ProcessorContext, type Record, typ
 import { bootstrapServers, createTopics, produce, readUntil, tempDir, unique, waitFor, testClient } from './helpers.js'
 
 /** Upper-cases values; throws on "boom" while `shouldThrow()` says so. */
-function upper (input: string, output: string, shouldThrow: () => boolean): Topology {
+function upper(input: string, output: string, shouldThrow: () => boolean): Topology {
   const S = Serdes.String()
   return new Topology()
     .addSource('in', input, { keyDeserializer: S, valueDeserializer: S })
-    .addProcessor('upper', () => {
-      let ctx: ProcessorContext<string, string>
-      return {
-        init (c: ProcessorContext<string, string>) { ctx = c },
-        process (r: Record<string, string>) {
-          if (r.value === 'boom' && shouldThrow()) throw new Error('boom')
-          ctx.forward(r.withValue(r.value.toUpperCase()))
+    .addProcessor(
+      'upper',
+      () => {
+        let ctx: ProcessorContext<string, string>
+        return {
+          init(c: ProcessorContext<string, string>) {
+            ctx = c
+          },
+          process(r: Record<string, string>) {
+            if (r.value === 'boom' && shouldThrow()) throw new Error('boom')
+            ctx.forward(r.withValue(r.value.toUpperCase()))
+          }
         }
-      }
-    }, 'in')
+      },
+      'in'
+    )
     .addSink('out', output, { keySerializer: S, valueSerializer: S }, 'upper')
 }
 
@@ -25,18 +31,42 @@ describe('The uncaught exception handler on a real broker', function () {
 
   it('REPLACE_THREAD: a new thread takes over and the failed record is processed again', async () => {
     const prefix = unique('replace')
-    await createTopics([{ topic: `${prefix}-in`, numPartitions: 1 }, { topic: `${prefix}-out`, numPartitions: 1 }])
+    await createTopics([
+      { topic: `${prefix}-in`, numPartitions: 1 },
+      { topic: `${prefix}-out`, numPartitions: 1 }
+    ])
     const state = await tempDir('kstreams-replace')
     let throws = 1
-    const streams = new KafkaStreams(upper(`${prefix}-in`, `${prefix}-out`, () => throws-- > 0), {
-      applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: state.path, commitIntervalMs: 100, sessionTimeoutMs: 6000, heartbeatIntervalMs: 1000
-    }, { client: testClient() })
+    const streams = new KafkaStreams(
+      upper(`${prefix}-in`, `${prefix}-out`, () => throws-- > 0),
+      {
+        applicationId: `${prefix}-app`,
+        bootstrapServers: bootstrapServers(),
+        stateDir: state.path,
+        commitIntervalMs: 100,
+        sessionTimeoutMs: 6000,
+        heartbeatIntervalMs: 1000
+      },
+      { client: testClient() }
+    )
     const responses: StreamThreadExceptionResponse[] = []
-    streams.setUncaughtExceptionHandler(() => { responses.push('REPLACE_THREAD'); return 'REPLACE_THREAD' })
+    streams.setUncaughtExceptionHandler(() => {
+      responses.push('REPLACE_THREAD')
+      return 'REPLACE_THREAD'
+    })
     try {
       await streams.start()
-      await produce(`${prefix}-in`, [{ key: 'a', value: 'one' }, { key: 'b', value: 'boom' }, { key: 'c', value: 'two' }])
-      const out = await readUntil(`${prefix}-out`, (_k, v) => v!.toString(), r => r.includes('BOOM') && r.includes('TWO'), 90000)
+      await produce(`${prefix}-in`, [
+        { key: 'a', value: 'one' },
+        { key: 'b', value: 'boom' },
+        { key: 'c', value: 'two' }
+      ])
+      const out = await readUntil(
+        `${prefix}-out`,
+        (_k, v) => v!.toString(),
+        r => r.includes('BOOM') && r.includes('TWO'),
+        90000
+      )
       expect(out).to.include.members(['ONE', 'BOOM', 'TWO'])
       expect(responses).to.deep.equal(['REPLACE_THREAD'])
       await waitFor('RUNNING again', () => streams.state() === 'RUNNING', 60000)
@@ -48,12 +78,24 @@ describe('The uncaught exception handler on a real broker', function () {
 
   it('SHUTDOWN_APPLICATION: every instance of the application shuts down in ERROR', async () => {
     const prefix = unique('shutdown-app')
-    await createTopics([{ topic: `${prefix}-in`, numPartitions: 2 }, { topic: `${prefix}-out`, numPartitions: 2 }])
+    await createTopics([
+      { topic: `${prefix}-in`, numPartitions: 2 },
+      { topic: `${prefix}-out`, numPartitions: 2 }
+    ])
     const dirs = [await tempDir('kstreams-sa'), await tempDir('kstreams-sb')]
     const instances = dirs.map(d => {
-      const s = new KafkaStreams(upper(`${prefix}-in`, `${prefix}-out`, () => true), {
-        applicationId: `${prefix}-app`, bootstrapServers: bootstrapServers(), stateDir: d.path, commitIntervalMs: 100, sessionTimeoutMs: 6000, heartbeatIntervalMs: 1000
-      }, { client: testClient() })
+      const s = new KafkaStreams(
+        upper(`${prefix}-in`, `${prefix}-out`, () => true),
+        {
+          applicationId: `${prefix}-app`,
+          bootstrapServers: bootstrapServers(),
+          stateDir: d.path,
+          commitIntervalMs: 100,
+          sessionTimeoutMs: 6000,
+          heartbeatIntervalMs: 1000
+        },
+        { client: testClient() }
+      )
       s.setUncaughtExceptionHandler(() => 'SHUTDOWN_APPLICATION')
       return s
     })

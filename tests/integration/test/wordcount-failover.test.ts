@@ -9,12 +9,20 @@ import { OutputCollector, WordCountInstance, addCounts, makeLines, waitForInstan
 describe('WordCount on a real broker: two instances, one stops mid-stream', function () {
   this.timeout(240000)
 
-  async function run (stop: 'SIGKILL' | 'SIGTERM', api: 'processor' | 'dsl' = 'processor'): Promise<{ expected: Map<string, number>, counted: Map<string, number>, survivor: WordCountInstance }> {
+  async function run(
+    stop: 'SIGKILL' | 'SIGTERM',
+    api: 'processor' | 'dsl' = 'processor'
+  ): Promise<{ expected: Map<string, number>; counted: Map<string, number>; survivor: WordCountInstance }> {
     const prefix = unique('wcf') + '-'
     await createTopics(['input', 'words', 'output'].map(t => ({ topic: `${prefix}wordcount-${t}`, numPartitions: 4 })))
     const dirs = [await tempDir('kstreams-a'), await tempDir('kstreams-b')]
     const env = (i: number): Record<string, string> => ({
-      WORDCOUNT_APP_ID: `${prefix}app`, WORDCOUNT_TOPIC_PREFIX: prefix, WORDCOUNT_STATE_DIR: dirs[i]!.path, WORDCOUNT_COMMIT_INTERVAL_MS: '300', WORDCOUNT_SESSION_TIMEOUT_MS: '6000', WORDCOUNT_API: api
+      WORDCOUNT_APP_ID: `${prefix}app`,
+      WORDCOUNT_TOPIC_PREFIX: prefix,
+      WORDCOUNT_STATE_DIR: dirs[i]!.path,
+      WORDCOUNT_COMMIT_INTERVAL_MS: '300',
+      WORDCOUNT_SESSION_TIMEOUT_MS: '6000',
+      WORDCOUNT_API: api
     })
     const a = new WordCountInstance(env(0))
     const b = new WordCountInstance(env(1))
@@ -24,16 +32,21 @@ describe('WordCount on a real broker: two instances, one stops mid-stream', func
       await waitForInstances('both instances RUNNING', [a, b], () => a.state === 'RUNNING' && b.state === 'RUNNING', 90000)
       const first = makeLines(1500)
       addCounts(expected, first.counts)
-      await produce(`${prefix}wordcount-input`, first.lines.map((value, i) => ({ key: String(i), value })))
+      await produce(
+        `${prefix}wordcount-input`,
+        first.lines.map((value, i) => ({ key: String(i), value }))
+      )
       // The DSL's cache collapses updates between commits, so its output is counted differently.
-      const firstHalfSeen = api === 'dsl'
-        ? () => [...expected].every(([w, c]) => (output.last.get(w) ?? 0) >= c)
-        : () => output.records > 1000
+      const firstHalfSeen =
+        api === 'dsl' ? () => [...expected].every(([w, c]) => (output.last.get(w) ?? 0) >= c) : () => output.records > 1000
       await waitFor('output from the first half', firstHalfSeen, 60000)
       b.kill(stop)
       const second = makeLines(1500)
       addCounts(expected, second.counts)
-      await produce(`${prefix}wordcount-input`, second.lines.map((value, i) => ({ key: String(i), value })))
+      await produce(
+        `${prefix}wordcount-input`,
+        second.lines.map((value, i) => ({ key: String(i), value }))
+      )
       const caughtUp = (): boolean => [...expected].every(([w, c]) => (output.last.get(w) ?? 0) >= c)
       await waitFor('the survivor to count everything', caughtUp, 120000).catch(err => {
         throw new Error(`${(err as Error).message}\nsurvivor stderr:\n${a.stderr.slice(-3000)}`)
@@ -72,7 +85,11 @@ describe('WordCount on a real broker: two instances, one stops mid-stream', func
     await createTopics(['input', 'words', 'output'].map(t => ({ topic: `${prefix}wordcount-${t}`, numPartitions: 4 })))
     const dirs = [await tempDir('kstreams-a'), await tempDir('kstreams-b')]
     const env = (i: number): Record<string, string> => ({
-      WORDCOUNT_APP_ID: `${prefix}app`, WORDCOUNT_TOPIC_PREFIX: prefix, WORDCOUNT_STATE_DIR: dirs[i]!.path, WORDCOUNT_COMMIT_INTERVAL_MS: '30000', WORDCOUNT_SESSION_TIMEOUT_MS: '6000'
+      WORDCOUNT_APP_ID: `${prefix}app`,
+      WORDCOUNT_TOPIC_PREFIX: prefix,
+      WORDCOUNT_STATE_DIR: dirs[i]!.path,
+      WORDCOUNT_COMMIT_INTERVAL_MS: '30000',
+      WORDCOUNT_SESSION_TIMEOUT_MS: '6000'
     })
     const output = await OutputCollector.start(`${prefix}wordcount-output`)
     const expected = new Map<string, number>()
@@ -82,14 +99,20 @@ describe('WordCount on a real broker: two instances, one stops mid-stream', func
       await waitForInstances('the first instance RUNNING', [a], () => a.state === 'RUNNING', 90000)
       const first = makeLines(1500)
       addCounts(expected, first.counts)
-      await produce(`${prefix}wordcount-input`, first.lines.map((value, i) => ({ key: String(i), value })))
+      await produce(
+        `${prefix}wordcount-input`,
+        first.lines.map((value, i) => ({ key: String(i), value }))
+      )
       await waitFor('the first half counted', () => [...first.counts].every(([w, c]) => (output.last.get(w) ?? 0) >= c), 60000)
       // A long commit interval: only the revocation before the rebalance commits the first half.
       b = new WordCountInstance(env(1))
       await waitForInstances('both RUNNING after the rebalance', [a, b], () => a.state === 'RUNNING' && b!.state === 'RUNNING', 90000)
       const second = makeLines(1500)
       addCounts(expected, second.counts)
-      await produce(`${prefix}wordcount-input`, second.lines.map((value, i) => ({ key: String(i), value })))
+      await produce(
+        `${prefix}wordcount-input`,
+        second.lines.map((value, i) => ({ key: String(i), value }))
+      )
       await waitFor('everything counted', () => [...expected].every(([w, c]) => (output.last.get(w) ?? 0) >= c), 90000)
       a.kill('SIGTERM')
       b.kill('SIGTERM')

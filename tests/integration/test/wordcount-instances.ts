@@ -13,7 +13,10 @@ import { bootstrapServers, kafka, testClientName, unique, waitFor } from './help
 
 const MAIN = fileURLToPath(new URL('../../../examples/wordcount/src/main.ts', import.meta.url))
 
-export interface InstanceEvent { event: string, [key: string]: unknown }
+export interface InstanceEvent {
+  event: string
+  [key: string]: unknown
+}
 
 export class WordCountInstance {
   readonly events: InstanceEvent[] = []
@@ -23,9 +26,15 @@ export class WordCountInstance {
   hasExited = false
   stderr = ''
 
-  constructor (env: Record<string, string>) {
+  constructor(env: Record<string, string>) {
     this.#child = spawn(process.execPath, ['--conditions=@kstreams/source', '--import', 'tsx', MAIN], {
-      env: { ...process.env, KAFKA_BOOTSTRAP_SERVERS: bootstrapServers(), WORDCOUNT_API: 'processor', WORDCOUNT_CLIENT: testClientName(), ...env },
+      env: {
+        ...process.env,
+        KAFKA_BOOTSTRAP_SERVERS: bootstrapServers(),
+        WORDCOUNT_API: 'processor',
+        WORDCOUNT_CLIENT: testClientName(),
+        ...env
+      },
       stdio: ['ignore', 'pipe', 'pipe']
     })
     let buffered = ''
@@ -35,22 +44,36 @@ export class WordCountInstance {
       while ((nl = buffered.indexOf('\n')) >= 0) {
         const line = buffered.slice(0, nl)
         buffered = buffered.slice(nl + 1)
-        try { this.events.push(JSON.parse(line) as InstanceEvent) } catch { /* not an event */ }
+        try {
+          this.events.push(JSON.parse(line) as InstanceEvent)
+        } catch {
+          /* not an event */
+        }
       }
     })
-    this.#child.stderr!.on('data', (chunk: Buffer) => { this.stderr += chunk.toString() })
-    this.exited = new Promise(resolve => this.#child.on('exit', (code) => { this.hasExited = true; resolve(code) }))
+    this.#child.stderr!.on('data', (chunk: Buffer) => {
+      this.stderr += chunk.toString()
+    })
+    this.exited = new Promise(resolve =>
+      this.#child.on('exit', code => {
+        this.hasExited = true
+        resolve(code)
+      })
+    )
   }
 
-  get state (): string | undefined {
-    return this.events.filter(e => e.event === 'state').map(e => e.to as string).at(-1)
+  get state(): string | undefined {
+    return this.events
+      .filter(e => e.event === 'state')
+      .map(e => e.to as string)
+      .at(-1)
   }
 
-  restoreEvents (kind: 'restore-start' | 'restore-end'): InstanceEvent[] {
+  restoreEvents(kind: 'restore-start' | 'restore-end'): InstanceEvent[] {
     return this.events.filter(e => e.event === kind)
   }
 
-  kill (signal: NodeJS.Signals): void {
+  kill(signal: NodeJS.Signals): void {
     this.#child.kill(signal)
   }
 }
@@ -59,15 +82,22 @@ export class WordCountInstance {
  * waitFor, and on a timeout an error that shows each instance's state, last events and log tail
  * (the whole log is written to a file in the temp directory): what a failure in CI needs.
  */
-export async function waitForInstances (what: string, instances: ReadonlyArray<WordCountInstance | undefined>, predicate: () => boolean, timeoutMs: number): Promise<void> {
+export async function waitForInstances(
+  what: string,
+  instances: ReadonlyArray<WordCountInstance | undefined>,
+  predicate: () => boolean,
+  timeoutMs: number
+): Promise<void> {
   await waitFor(what, predicate, timeoutMs).catch(async (err: unknown) => {
     const prefix = unique('wordcount-instance')
-    const details = await Promise.all(instances.map(async (instance, n) => {
-      if (instance === undefined) return `instance ${n}: not started`
-      const path = join(tmpdir(), `${prefix}-${n}.log`)
-      await writeFile(path, instance.stderr + '\n' + instance.events.map(e => JSON.stringify(e)).join('\n') + '\n')
-      return `instance ${n} (state ${String(instance.state)}, whole log in ${path}): events ${JSON.stringify(instance.events.slice(-8))}\n${instance.stderr.slice(-1500)}`
-    }))
+    const details = await Promise.all(
+      instances.map(async (instance, n) => {
+        if (instance === undefined) return `instance ${n}: not started`
+        const path = join(tmpdir(), `${prefix}-${n}.log`)
+        await writeFile(path, instance.stderr + '\n' + instance.events.map(e => JSON.stringify(e)).join('\n') + '\n')
+        return `instance ${n} (state ${String(instance.state)}, whole log in ${path}): events ${JSON.stringify(instance.events.slice(-8))}\n${instance.stderr.slice(-1500)}`
+      })
+    )
     throw new Error(`${(err as Error).message}\n${details.join('\n')}`)
   })
 }
@@ -76,13 +106,15 @@ export async function waitForInstances (what: string, instances: ReadonlyArray<W
 export class OutputCollector {
   readonly last = new Map<string, number>()
   /** When each record arrived, by output partition (the partition of the task that wrote it). */
-  readonly arrivals: Array<{ partition: number, at: number }> = []
+  readonly arrivals: Array<{ partition: number; at: number }> = []
   records = 0
   readonly #consumer: Consumer
 
-  private constructor (consumer: Consumer) { this.#consumer = consumer }
+  private constructor(consumer: Consumer) {
+    this.#consumer = consumer
+  }
 
-  static async start (topic: string, servers?: string): Promise<OutputCollector> {
+  static async start(topic: string, servers?: string): Promise<OutputCollector> {
     const consumer = kafka(servers).consumer({ groupId: unique('collector') })
     const collector = new OutputCollector(consumer)
     await consumer.connect()
@@ -98,11 +130,11 @@ export class OutputCollector {
   }
 
   /** The first arrival on `partition` at or after `since` (epoch ms), if any. */
-  firstArrival (partition: number, since: number): number | undefined {
+  firstArrival(partition: number, since: number): number | undefined {
     return this.arrivals.find(a => a.partition === partition && a.at >= since)?.at
   }
 
-  async stop (): Promise<void> {
+  async stop(): Promise<void> {
     await this.#consumer.disconnect()
   }
 }
@@ -110,7 +142,7 @@ export class OutputCollector {
 const VOCABULARY = Array.from({ length: 60 }, (_, i) => `w${i}`)
 
 /** Lines of random words and the true count of each word. */
-export function makeLines (count: number): { lines: string[], counts: Map<string, number> } {
+export function makeLines(count: number): { lines: string[]; counts: Map<string, number> } {
   const counts = new Map<string, number>()
   const lines: string[] = []
   for (let i = 0; i < count; i++) {
@@ -121,6 +153,6 @@ export function makeLines (count: number): { lines: string[], counts: Map<string
   return { lines, counts }
 }
 
-export function addCounts (into: Map<string, number>, from: Map<string, number>): void {
+export function addCounts(into: Map<string, number>, from: Map<string, number>): void {
   for (const [w, c] of from) into.set(w, (into.get(w) ?? 0) + c)
 }

@@ -28,7 +28,7 @@ const INPUT = 'bench-lines'
 const OUTPUT = 'bench-counts'
 
 /** Reads and drops every captured record; returns how many were on `outputTopic`. */
-function drainAll (driver: TopologyTestDriver, outputTopic: string): number {
+function drainAll(driver: TopologyTestDriver, outputTopic: string): number {
   let outputs = 0
   for (const topic of driver.producedTopicNames()) {
     while (driver.readOutput(topic) !== undefined) if (topic === outputTopic) outputs++
@@ -39,8 +39,10 @@ function drainAll (driver: TopologyTestDriver, outputTopic: string): number {
 /** Splits each line into words, re-keys by word (repartition), counts per word into the DSL's timestamped store and forwards each new count. */
 class SplitProcessor implements Processor<string, string, string, string> {
   #context!: ProcessorContext<string, string>
-  init (context: ProcessorContext<string, string>): void { this.#context = context }
-  process (record: Record<string, string>): void {
+  init(context: ProcessorContext<string, string>): void {
+    this.#context = context
+  }
+  process(record: Record<string, string>): void {
     for (const word of record.value.split(' ')) if (word !== '') this.#context.forward(record.withKey(word).withValue(word))
   }
 }
@@ -48,12 +50,12 @@ class SplitProcessor implements Processor<string, string, string, string> {
 class CountProcessor implements Processor<string, string, string, number> {
   #context!: ProcessorContext<string, number>
   #store!: TimestampedKeyValueStore<string, number>
-  init (context: ProcessorContext<string, number>): void {
+  init(context: ProcessorContext<string, number>): void {
     this.#context = context
     this.#store = context.getStateStore('Counts')
   }
 
-  process (record: Record<string, string>): void {
+  process(record: Record<string, string>): void {
     const previous = this.#store.get(record.key)
     const count = (previous?.value ?? 0) + 1
     const timestamp = previous === null ? record.timestamp : Math.max(previous.timestamp, record.timestamp)
@@ -62,12 +64,16 @@ class CountProcessor implements Processor<string, string, string, number> {
   }
 }
 
-function checkCounts (driver: TopologyTestDriver, records: number): void {
+function checkCounts(driver: TopologyTestDriver, records: number): void {
   const store = driver.getTimestampedKeyValueStore<string, number>('Counts')
   if (store === undefined) throw new Error('no Counts store')
   let total = 0
   const it = store.all()
-  try { for (const { value } of it) total += value.value } finally { it.close() }
+  try {
+    for (const { value } of it) total += value.value
+  } finally {
+    it.close()
+  }
   if (total !== records) throw new Error(`counted ${total} words for ${records} one-word lines`)
 }
 
@@ -75,9 +81,10 @@ const wordCount: Workload = {
   name: 'wordcount',
   description: 'lines -> words -> group by word (repartition) -> count (timestamped, cached, logged store) -> output',
   inputTopic: INPUT,
-  dsl () {
+  dsl() {
     const builder = new StreamsBuilder()
-    builder.stream(INPUT, Consumed.with(S, S))
+    builder
+      .stream(INPUT, Consumed.with(S, S))
       .flatMapValues(line => line.split(' ').filter(w => w !== ''))
       .groupBy((_key, word) => word, Grouped.as<string, string>('words').withKeySerde(S).withValueSerde(S))
       .count(Materialized.as<string, number>('Counts').withKeySerde(S).withValueSerde(L))
@@ -85,7 +92,7 @@ const wordCount: Workload = {
       .to(OUTPUT, Produced.with(S, L))
     return builder.build()
   },
-  papi () {
+  papi() {
     const topology = new Topology()
       .addSource('Lines', INPUT, { keyDeserializer: S, valueDeserializer: S })
       .addProcessor('Split', () => new SplitProcessor(), 'Lines')
@@ -108,12 +115,12 @@ const windowedSerde = WindowedSerdes.timeWindowedSerdeFrom(S, WINDOW_MS)
 class WindowCountProcessor implements Processor<string, string, Windowed<string>, number> {
   #context!: ProcessorContext<Windowed<string>, number>
   #store!: TimestampedWindowStore<string, number>
-  init (context: ProcessorContext<Windowed<string>, number>): void {
+  init(context: ProcessorContext<Windowed<string>, number>): void {
     this.#context = context
     this.#store = context.getStateStore('WindowCounts')
   }
 
-  process (record: Record<string, string>): void {
+  process(record: Record<string, string>): void {
     const start = record.timestamp - (record.timestamp % WINDOW_MS)
     const previous = this.#store.fetch(record.key, start)
     const count = (previous?.value ?? 0) + 1
@@ -127,9 +134,10 @@ const windowedCount: Workload = {
   name: 'windowed-count',
   description: 'count per key in one-minute tumbling windows (timestamped, cached, logged window store) -> output',
   inputTopic: INPUT,
-  dsl () {
+  dsl() {
     const builder = new StreamsBuilder()
-    builder.stream(INPUT, Consumed.with(S, S))
+    builder
+      .stream(INPUT, Consumed.with(S, S))
       .groupByKey(Grouped.with(S, S))
       .windowedBy(TimeWindows.ofSizeWithNoGrace(WINDOW_MS))
       .count(Materialized.as<string, number>('WindowCounts').withKeySerde(S).withValueSerde(L))
@@ -137,15 +145,22 @@ const windowedCount: Workload = {
       .to(OUTPUT, Produced.with(windowedSerde, L))
     return builder.build()
   },
-  papi () {
+  papi() {
     return new Topology()
       .addSource('Lines', INPUT, { keyDeserializer: S, valueDeserializer: S })
       .addProcessor('Count', () => new WindowCountProcessor(), 'Lines')
-      .addStateStore(Stores.timestampedWindowStoreBuilder(Stores.inMemoryWindowStore('WindowCounts', WINDOW_MS, WINDOW_MS, false), S, L).withCachingEnabled(), 'Count')
+      .addStateStore(
+        Stores.timestampedWindowStoreBuilder(
+          Stores.inMemoryWindowStore('WindowCounts', WINDOW_MS, WINDOW_MS, false),
+          S,
+          L
+        ).withCachingEnabled(),
+        'Count'
+      )
       .addSink('Output', OUTPUT, { keySerializer: windowedSerde, valueSerializer: L }, 'Count')
   },
   drain: driver => drainAll(driver, OUTPUT),
-  check (driver, records) {
+  check(driver, records) {
     // One output per input (the driver commits after each record), and the last window holds counts.
     const store = driver.getTimestampedWindowStore<string, number>('WindowCounts')
     if (store === undefined) throw new Error('no WindowCounts store')
@@ -153,7 +168,11 @@ const windowedCount: Workload = {
     const start = last - (last % WINDOW_MS)
     let total = 0
     const it = store.fetchAll(start, start)
-    try { for (const { value } of it) total += value.value } finally { it.close() }
+    try {
+      for (const { value } of it) total += value.value
+    } finally {
+      it.close()
+    }
     const expected = Math.floor(last / 1000) - Math.floor(start / 1000) + 1
     if (total !== expected) throw new Error(`the last window counted ${total} records, expected ${expected}`)
   }

@@ -21,12 +21,18 @@ export interface Contender {
   readonly commitInterval: 'default' | 'eos'
 }
 
-const contender = (id: string, label: string, pipeline: PipelineKind, client: ClientKind, input: InputKind,
-  processingGuarantee: ProcessingGuarantee = 'at_least_once', commitInterval: 'default' | 'eos' = 'default'): Contender =>
-  ({ id, label, pipeline, client, input, processingGuarantee, commitInterval })
+const contender = (
+  id: string,
+  label: string,
+  pipeline: PipelineKind,
+  client: ClientKind,
+  input: InputKind,
+  processingGuarantee: ProcessingGuarantee = 'at_least_once',
+  commitInterval: 'default' | 'eos' = 'default'
+): Contender => ({ id, label, pipeline, client, input, processingGuarantee, commitInterval })
 
 /** Every contender, in round order; the labels of the last two name the EOS commit interval. */
-export function allContenders (eosCommitIntervalMs: number): Contender[] {
+export function allContenders(eosCommitIntervalMs: number): Contender[] {
   const eos = `commit ${eosCommitIntervalMs} ms`
   return [
     contender('baseline-bytes', 'baseline: kafkajs loop, 100-byte values', 'baseline', 'kafkajs', 'bytes'),
@@ -44,7 +50,11 @@ export function allContenders (eosCommitIntervalMs: number): Contender[] {
 
 export const CONTENDER_IDS: readonly string[] = allContenders(0).map(c => c.id)
 
-export interface RatioSpec { readonly label: string, readonly numerator: string, readonly denominator: string }
+export interface RatioSpec {
+  readonly label: string
+  readonly numerator: string
+  readonly denominator: string
+}
 
 /** numerator / denominator, by contender id; a ratio is shown when both ran. */
 export const RATIOS: readonly RatioSpec[] = [
@@ -63,7 +73,7 @@ export const RATIOS: readonly RatioSpec[] = [
 ]
 
 /** Throws unless every id names a contender. */
-export function checkContenderIds (option: string, ids: readonly string[]): void {
+export function checkContenderIds(option: string, ids: readonly string[]): void {
   const unknown = ids.filter(id => !CONTENDER_IDS.includes(id))
   if (unknown.length > 0) throw new Error(`${option}: unknown contender(s) ${unknown.join(', ')}; expected ${CONTENDER_IDS.join(', ')}`)
 }

@@ -47,7 +47,8 @@ import { formatReport, type ContenderResult, type Ratio } from './report.js'
 /** @platformatic/kafka 2.x declares Node >= 22.22 (its promise API needs Promise.withResolvers). */
 const PLATFORMATIC_NODE: readonly [number, number] = [22, 22]
 const nodeVersion = process.versions.node.split('.').map(Number)
-const platformaticSupported = nodeVersion[0]! > PLATFORMATIC_NODE[0] || (nodeVersion[0] === PLATFORMATIC_NODE[0] && nodeVersion[1]! >= PLATFORMATIC_NODE[1])
+const platformaticSupported =
+  nodeVersion[0]! > PLATFORMATIC_NODE[0] || (nodeVersion[0] === PLATFORMATIC_NODE[0] && nodeVersion[1]! >= PLATFORMATIC_NODE[1])
 
 interface Options {
   /** Contender ids; undefined: all (all that this Node supports). */
@@ -67,10 +68,28 @@ interface Options {
   profileDir: string | undefined
 }
 
-function parseOptions (argv: readonly string[]): Options {
-  const o: Options = { contenders: undefined, records: 1_000_000, warmup: 100_000, rounds: 1, partitions: 4, vocabulary: 10_000, commitIntervalMs: 30_000, eosCommitIntervalMs: 100, timeoutS: 600, maxMessageBytes: 64 * 1024 * 1024, baselineSlice: 5000, linearGrouping: false, profile: [], profileDir: undefined }
+function parseOptions(argv: readonly string[]): Options {
+  const o: Options = {
+    contenders: undefined,
+    records: 1_000_000,
+    warmup: 100_000,
+    rounds: 1,
+    partitions: 4,
+    vocabulary: 10_000,
+    commitIntervalMs: 30_000,
+    eosCommitIntervalMs: 100,
+    timeoutS: 600,
+    maxMessageBytes: 64 * 1024 * 1024,
+    baselineSlice: 5000,
+    linearGrouping: false,
+    profile: [],
+    profileDir: undefined
+  }
   for (const arg of argv) {
-    if (arg === '--linear-grouping') { o.linearGrouping = true; continue }
+    if (arg === '--linear-grouping') {
+      o.linearGrouping = true
+      continue
+    }
     const m = /^--([a-z-]+)=(.*)$/.exec(arg)
     const name = m?.[1]
     const value = m?.[2] ?? ''
@@ -82,24 +101,41 @@ function parseOptions (argv: readonly string[]): Options {
     } else if (name === 'profile-dir') {
       o.profileDir = value
     } else {
-      const key = ({ records: 'records', warmup: 'warmup', rounds: 'rounds', partitions: 'partitions', vocabulary: 'vocabulary', 'commit-interval-ms': 'commitIntervalMs', 'eos-commit-interval-ms': 'eosCommitIntervalMs', 'timeout-s': 'timeoutS', 'max-message-bytes': 'maxMessageBytes', 'baseline-slice': 'baselineSlice' } as const)[name as 'records']
-      if (key === undefined || !/^\d+$/.test(value)) throw new Error(`Unknown argument ${arg}; see the header of tools/bench/e2e/e2e-bench.ts`)
+      const key = (
+        {
+          records: 'records',
+          warmup: 'warmup',
+          rounds: 'rounds',
+          partitions: 'partitions',
+          vocabulary: 'vocabulary',
+          'commit-interval-ms': 'commitIntervalMs',
+          'eos-commit-interval-ms': 'eosCommitIntervalMs',
+          'timeout-s': 'timeoutS',
+          'max-message-bytes': 'maxMessageBytes',
+          'baseline-slice': 'baselineSlice'
+        } as const
+      )[name as 'records']
+      if (key === undefined || !/^\d+$/.test(value))
+        throw new Error(`Unknown argument ${arg}; see the header of tools/bench/e2e/e2e-bench.ts`)
       o[key] = Number(value)
     }
   }
-  if (o.records < 1 || o.rounds < 1 || o.partitions < 1 || o.vocabulary < 1) throw new Error('records, rounds, partitions and vocabulary must be at least 1')
+  if (o.records < 1 || o.rounds < 1 || o.partitions < 1 || o.vocabulary < 1)
+    throw new Error('records, rounds, partitions and vocabulary must be at least 1')
   if (o.warmup > o.records) throw new Error('--warmup cannot exceed --records (the warm-up reads the same input)')
   if (o.contenders?.length === 0) throw new Error('--contenders: name at least one')
   return o
 }
 
 /** The contenders to run, in round order; platformatic ones only where Node supports them. */
-function pickContenders (options: Options): Contender[] {
+function pickContenders(options: Options): Contender[] {
   const all = allContenders(options.eosCommitIntervalMs)
   if (options.contenders !== undefined) {
     const picked = all.filter(c => options.contenders!.includes(c.id))
     if (!platformaticSupported && picked.some(c => c.client === 'platformatic')) {
-      throw new Error(`--contenders: the platformatic contenders need Node >= ${PLATFORMATIC_NODE.join('.')} (this is ${process.versions.node})`)
+      throw new Error(
+        `--contenders: the platformatic contenders need Node >= ${PLATFORMATIC_NODE.join('.')} (this is ${process.versions.node})`
+      )
     }
     return picked
   }
@@ -108,10 +144,12 @@ function pickContenders (options: Options): Contender[] {
   return all.filter(c => c.client !== 'platformatic')
 }
 
-const log = (line: string): void => { process.stderr.write(`[bench:e2e ${new Date().toISOString().slice(11, 19)}] ${line}\n`) }
+const log = (line: string): void => {
+  process.stderr.write(`[bench:e2e ${new Date().toISOString().slice(11, 19)}] ${line}\n`)
+}
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
 
-async function main (): Promise<void> {
+async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2))
   const contenders = pickContenders(options)
   const notRun = options.profile.filter(id => !contenders.some(c => c.id === id))
@@ -126,7 +164,7 @@ async function main (): Promise<void> {
   })
   const runId = `bench-e2e-${Date.now().toString(36)}`
   const tempRoot = await mkdtemp(join(tmpdir(), 'kstreams-bench-e2e-'))
-  const profileDir = options.profile.length === 0 ? undefined : options.profileDir ?? join(tmpdir(), `${runId}-profiles`)
+  const profileDir = options.profile.length === 0 ? undefined : (options.profileDir ?? join(tmpdir(), `${runId}-profiles`))
   if (profileDir !== undefined) await mkdir(profileDir, { recursive: true })
   const cluster = await BenchCluster.connect(log)
   const results = new Map(contenders.map(c => [c.id, { rates: [] as number[], timedOut: [] as boolean[] }]))
@@ -134,14 +172,27 @@ async function main (): Promise<void> {
   try {
     const inputs: Record<InputKind, string> = { bytes: `${runId}-in-bytes`, words: `${runId}-in-words` }
     const kinds = (['bytes', 'words'] as const).filter(kind => contenders.some(c => c.input === kind))
-    await cluster.createTopics(kinds.map(kind => inputs[kind]), options.partitions)
+    await cluster.createTopics(
+      kinds.map(kind => inputs[kind]),
+      options.partitions
+    )
     const vocabulary = makeVocabulary(options.vocabulary, xorshift(0x5eed))
     for (const kind of kinds) {
       const t = performance.now()
-      await produceInput({ kafka: cluster.kafka, topic: inputs[kind], kind, records: options.records, partitions: options.partitions, vocabulary, seed: kind === 'bytes' ? 1 : 2 })
+      await produceInput({
+        kafka: cluster.kafka,
+        topic: inputs[kind],
+        kind,
+        records: options.records,
+        partitions: options.partitions,
+        vocabulary,
+        seed: kind === 'bytes' ? 1 : 2
+      })
       const count = await cluster.count(inputs[kind])
       if (count !== options.records) throw new Error(`input ${inputs[kind]} has ${count} records, expected ${options.records}`)
-      log(`input ${inputs[kind]}: ${fmt(count)} records (${kind === 'bytes' ? `${VALUE_BYTES}-byte values` : 'word values'}) written in ${((performance.now() - t) / 1000).toFixed(1)} s (untimed)`)
+      log(
+        `input ${inputs[kind]}: ${fmt(count)} records (${kind === 'bytes' ? `${VALUE_BYTES}-byte values` : 'word values'}) written in ${((performance.now() - t) / 1000).toFixed(1)} s (untimed)`
+      )
     }
 
     const run = async (contender: Contender, tag: string, records: number, profile: boolean): Promise<RunResult> => {
@@ -152,7 +203,11 @@ async function main (): Promise<void> {
       const inputTopic = inputs[contender.input]
       const eos = contender.processingGuarantee === 'exactly_once_v2'
       const verifyGroupId = `${groupId}-verify`
-      await cluster.createTopics([outputTopic], options.partitions, options.maxMessageBytes > 0 ? { 'max.message.bytes': String(options.maxMessageBytes) } : {})
+      await cluster.createTopics(
+        [outputTopic],
+        options.partitions,
+        options.maxMessageBytes > 0 ? { 'max.message.bytes': String(options.maxMessageBytes) } : {}
+      )
       try {
         const result = await timePipeline({
           cluster,
@@ -163,7 +218,12 @@ async function main (): Promise<void> {
           signal: abort.signal,
           // Under exactly_once_v2 output counts once committed: the committed input offsets
           // (one output record per input record) while it runs, a read_committed read after.
-          ...(eos ? { progress: async () => await cluster.committed(groupId, inputTopic), finalCount: async () => await cluster.readCommitted(outputTopic, verifyGroupId) } : {}),
+          ...(eos
+            ? {
+                progress: async () => await cluster.committed(groupId, inputTopic),
+                finalCount: async () => await cluster.readCommitted(outputTopic, verifyGroupId)
+              }
+            : {}),
           spec: {
             pipeline: contender.pipeline,
             client: contender.client,
@@ -178,18 +238,24 @@ async function main (): Promise<void> {
             baselineSlice: options.baselineSlice
           }
         })
-        const changelog = contender.pipeline === 'count'
-          ? `, changelog ${eos ? 'end offsets (with transaction markers) ' : ''}${fmt(await cluster.count(`${groupId}-${STORE_NAME}-changelog`))}`
-          : ''
-        log(`${tag.padEnd(7)} ${contender.label}: ${fmt(result.reached)} records in ${(result.elapsedMs / 1000).toFixed(2)} s = ${fmt(result.recordsPerSecond)} records/s` +
-          `${result.timedOut ? ' (TIMED OUT)' : ''}; first output after ${(result.firstOutputMs / 1000).toFixed(2)} s; ` +
-          `longest event-loop block ${fmt(result.maxBlockMs)} ms; output after close ${fmt(result.finalCount)}${eos ? ' (read_committed)' : ''}${changelog}; load avg up to ${result.maxLoad.toFixed(1)}`)
-        if (tag !== 'warm-up' && !result.timedOut && result.finalCount !== records) log(`  warning: expected exactly ${fmt(records)} output records after close`)
+        const changelog =
+          contender.pipeline === 'count'
+            ? `, changelog ${eos ? 'end offsets (with transaction markers) ' : ''}${fmt(await cluster.count(`${groupId}-${STORE_NAME}-changelog`))}`
+            : ''
+        log(
+          `${tag.padEnd(7)} ${contender.label}: ${fmt(result.reached)} records in ${(result.elapsedMs / 1000).toFixed(2)} s = ${fmt(result.recordsPerSecond)} records/s` +
+            `${result.timedOut ? ' (TIMED OUT)' : ''}; first output after ${(result.firstOutputMs / 1000).toFixed(2)} s; ` +
+            `longest event-loop block ${fmt(result.maxBlockMs)} ms; output after close ${fmt(result.finalCount)}${eos ? ' (read_committed)' : ''}${changelog}; load avg up to ${result.maxLoad.toFixed(1)}`
+        )
+        if (tag !== 'warm-up' && !result.timedOut && result.finalCount !== records)
+          log(`  warning: expected exactly ${fmt(records)} output records after close`)
         if (profilePath !== undefined) profiles.push(profilePath)
         return result
       } finally {
         await rm(stateDir, { recursive: true, force: true })
-        await cluster.deleteTopicsWithPrefix(`${groupId}-`).catch(error => { log(`could not delete the topics of ${groupId}: ${String(error)}`) })
+        await cluster.deleteTopicsWithPrefix(`${groupId}-`).catch(error => {
+          log(`could not delete the topics of ${groupId}: ${String(error)}`)
+        })
         await cluster.deleteGroups(eos ? [groupId, verifyGroupId] : [groupId]).catch(() => undefined)
       }
     }
@@ -216,16 +282,27 @@ async function main (): Promise<void> {
       }
     }
 
-    const title = `records/s, end to end on one broker: ${fmt(options.records)} records, ${options.partitions} partitions, ` +
+    const title =
+      `records/s, end to end on one broker: ${fmt(options.records)} records, ${options.partitions} partitions, ` +
       `${options.rounds} round(s)`
-    const settings = `commitIntervalMs ${options.commitIntervalMs} (${options.eosCommitIntervalMs} for the rows marked "commit ${options.eosCommitIntervalMs} ms"); output/changelog max.message.bytes ${options.maxMessageBytes === 0 ? 'broker default' : options.maxMessageBytes}; ` +
+    const settings =
+      `commitIntervalMs ${options.commitIntervalMs} (${options.eosCommitIntervalMs} for the rows marked "commit ${options.eosCommitIntervalMs} ms"); output/changelog max.message.bytes ${options.maxMessageBytes === 0 ? 'broker default' : options.maxMessageBytes}; ` +
       `raw-loop sends in slices of ${options.baselineSlice === 0 ? 'a whole fetched batch' : `${options.baselineSlice} messages`}; kafkajs grouping ${options.linearGrouping ? 'replaced by a linear one (--linear-grouping)' : 'as installed (linear since the kstreams kafkajs patch)'}`
     const labelOf = new Map(contenders.map(c => [c.id, c.label]))
-    const ratios = RATIOS.filter(r => labelOf.has(r.numerator) && labelOf.has(r.denominator))
-      .map((r): Ratio => ({ label: r.label, numerator: labelOf.get(r.numerator)!, denominator: labelOf.get(r.denominator)! }))
-    const report = formatReport(title, contenders.map((c): ContenderResult => ({ label: c.label, ...results.get(c.id)! })), ratios)
+    const ratios = RATIOS.filter(r => labelOf.has(r.numerator) && labelOf.has(r.denominator)).map(
+      (r): Ratio => ({ label: r.label, numerator: labelOf.get(r.numerator)!, denominator: labelOf.get(r.denominator)! })
+    )
+    const report = formatReport(
+      title,
+      contenders.map((c): ContenderResult => ({ label: c.label, ...results.get(c.id)! })),
+      ratios
+    )
     const load = (l: number[]): string => l.map(v => v.toFixed(1)).join(' ')
-    report.push('', settings, `machine: ${cpus().length} cores; load average (1/5/15 min) ${load(loadAtStart)} at start, ${load(loadavg())} at the end`)
+    report.push(
+      '',
+      settings,
+      `machine: ${cpus().length} cores; load average (1/5/15 min) ${load(loadAtStart)} at start, ${load(loadavg())} at the end`
+    )
     process.stdout.write('\n' + report.join('\n') + '\n')
     for (const profile of profiles) process.stdout.write('\n' + summarizeProfile(profile).join('\n') + '\n')
   } finally {
@@ -233,12 +310,14 @@ async function main (): Promise<void> {
     await cluster.deleteGroupsWithPrefix(runId).catch(() => undefined)
     await cluster.close()
     await rm(tempRoot, { recursive: true, force: true })
-    log(`cleaned up (${deleted.length} topic(s) deleted${profileDir !== undefined ? `; profiles kept in ${profileDir}` : ''}); ${((performance.now() - began) / 1000).toFixed(0)} s in all`)
+    log(
+      `cleaned up (${deleted.length} topic(s) deleted${profileDir !== undefined ? `; profiles kept in ${profileDir}` : ''}); ${((performance.now() - began) / 1000).toFixed(0)} s in all`
+    )
   }
 }
 
 main().catch(error => {
   if (error instanceof Error && error.name === 'AbortError') process.exit(130)
-  process.stderr.write(`bench:e2e failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`)
+  process.stderr.write(`bench:e2e failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`)
   process.exit(1)
 })

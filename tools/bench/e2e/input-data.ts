@@ -14,16 +14,18 @@ export type InputKind = 'bytes' | 'words'
 export const VALUE_BYTES = 100
 
 /** xorshift32: the same sequence on every run. */
-export function xorshift (seed: number): () => number {
+export function xorshift(seed: number): () => number {
   let x = seed | 0
   return () => {
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
     return (x >>> 0) / 4294967296
   }
 }
 
 /** Distinct lower-case words of 3 to 10 letters. */
-export function makeVocabulary (size: number, random: () => number): string[] {
+export function makeVocabulary(size: number, random: () => number): string[] {
   const words = new Set<string>()
   while (words.size < size) {
     const length = 3 + Math.floor(random() * 8)
@@ -48,10 +50,15 @@ const CHUNK = 10_000
 const CONCURRENT_CHUNKS = 3
 const FILLER = 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(4)
 
-interface Message { key: Buffer, value: Buffer, partition: number, timestamp: string }
+interface Message {
+  key: Buffer
+  value: Buffer
+  partition: number
+  timestamp: string
+}
 
 /** Writes `records` records to `topic` (acks -1), CONCURRENT_CHUNKS batches of CHUNK in flight. */
-export async function produceInput (options: ProduceInputOptions): Promise<void> {
+export async function produceInput(options: ProduceInputOptions): Promise<void> {
   const { kafka, topic, kind, records, partitions, vocabulary } = options
   const random = xorshift(options.seed)
   const keys = vocabulary.map(w => Buffer.from(w))
@@ -66,9 +73,7 @@ export async function produceInput (options: ProduceInputOptions): Promise<void>
       const messages: Message[] = []
       for (; next < end; next++) {
         const w = Math.floor(random() * vocabulary.length)
-        const value = kind === 'words'
-          ? keys[w]!
-          : Buffer.from(`${vocabulary[w]!}:${next}:${FILLER}`.slice(0, VALUE_BYTES))
+        const value = kind === 'words' ? keys[w]! : Buffer.from(`${vocabulary[w]!}:${next}:${FILLER}`.slice(0, VALUE_BYTES))
         messages.push({ key: keys[w]!, value, partition: keyPartitions[w]!, timestamp })
       }
       return messages

@@ -9,9 +9,14 @@
 import { Kafka, logLevel, Partitioners, type EachBatchPayload } from 'kafkajs'
 import type { PipelineSpec, RunningPipeline } from './pipelines.js'
 
-export async function startKafkajsLoop (spec: PipelineSpec, onFailure: (error: unknown) => void): Promise<RunningPipeline> {
+export async function startKafkajsLoop(spec: PipelineSpec, onFailure: (error: unknown) => void): Promise<RunningPipeline> {
   const kafka = new Kafka({ clientId: spec.groupId, brokers: spec.bootstrapServers.split(','), logLevel: logLevel.NOTHING })
-  const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, createPartitioner: Partitioners.DefaultPartitioner })
+  const producer = kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    createPartitioner: Partitioners.DefaultPartitioner
+  })
   const consumer = kafka.consumer({
     groupId: spec.groupId,
     sessionTimeout: 45_000,
@@ -22,7 +27,9 @@ export async function startKafkajsLoop (spec: PipelineSpec, onFailure: (error: u
     maxBytesPerPartition: 1_048_576,
     allowAutoTopicCreation: false
   })
-  consumer.on(consumer.events.CRASH, event => { if (!event.payload.restart) onFailure(event.payload.error) })
+  consumer.on(consumer.events.CRASH, event => {
+    if (!event.payload.restart) onFailure(event.payload.error)
+  })
   const positions = new Map<number, string>()
   let lastCommit = Date.now()
   const commit = async (): Promise<void> => {
@@ -48,7 +55,10 @@ export async function startKafkajsLoop (spec: PipelineSpec, onFailure: (error: u
   await consumer.run({
     autoCommit: false,
     partitionsConsumedConcurrently: 1,
-    eachBatch: async payload => { inflight = forward(payload); await inflight }
+    eachBatch: async payload => {
+      inflight = forward(payload)
+      await inflight
+    }
   })
   return {
     // Pause, let the batch in hand finish, commit while still a member, then leave.

@@ -11,11 +11,11 @@ interface GroupArgs<M> {
   readonly topic: string
   readonly partitionMetadata: readonly unknown[]
   readonly messages: readonly M[]
-  readonly partitioner: (args: { topic: string, partitionMetadata: readonly unknown[], message: M }) => number
+  readonly partitioner: (args: { topic: string; partitionMetadata: readonly unknown[]; message: M }) => number
 }
 
 /** Same result as kafkajs' version: { [partition]: messages in order }, {} without metadata. */
-export function groupMessagesPerPartition<M> ({ topic, partitionMetadata, messages, partitioner }: GroupArgs<M>): Record<number, M[]> {
+export function groupMessagesPerPartition<M>({ topic, partitionMetadata, messages, partitioner }: GroupArgs<M>): Record<number, M[]> {
   const result: Record<number, M[]> = {}
   if (partitionMetadata.length === 0) return result
   for (const message of messages) {
@@ -28,10 +28,10 @@ export function groupMessagesPerPartition<M> ({ topic, partitionMetadata, messag
 }
 
 /** Puts the linear version into the CommonJS module cache; call before anything imports kafkajs. */
-export function installLinearGrouping (): void {
+export function installLinearGrouping(): void {
   const require = createRequire(import.meta.url)
   const path = require.resolve('kafkajs/src/producer/groupMessagesPerPartition.js')
-  const ModuleClass = Module as unknown as new (id: string) => { filename: string, loaded: boolean, exports: unknown }
+  const ModuleClass = Module as unknown as new (id: string) => { filename: string; loaded: boolean; exports: unknown }
   const module = new ModuleClass(path)
   module.filename = path
   module.loaded = true

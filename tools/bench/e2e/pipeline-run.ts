@@ -61,12 +61,18 @@ export interface RunResult {
   readonly finalCount: number
 }
 
-export async function timePipeline (options: RunOptions): Promise<RunResult> {
+export async function timePipeline(options: RunOptions): Promise<RunResult> {
   const { cluster, spec, records } = options
   const progress = options.progress ?? (async () => await cluster.count(spec.outputTopic))
   const finalCount = options.finalCount ?? progress
   const env = { ...process.env, [SOURCE_MAPS_ENV]: options.profilePath === undefined ? '' : mapsPathOf(options.profilePath) }
-  const worker = new WorkerHandle(fork(WORKER, options.linearGrouping === true ? [LINEAR_GROUPING_ARG] : [], { execArgv: workerExecArgv(options.profilePath), env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }))
+  const worker = new WorkerHandle(
+    fork(WORKER, options.linearGrouping === true ? [LINEAR_GROUPING_ARG] : [], {
+      execArgv: workerExecArgv(options.profilePath),
+      env,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc']
+    })
+  )
   try {
     await worker.next('ready')
     const start = performance.now()
@@ -84,19 +90,32 @@ export async function timePipeline (options: RunOptions): Promise<RunResult> {
       if (reached > 0 && Number.isNaN(firstOutputMs)) firstOutputMs = elapsedMs
       maxLoad = Math.max(maxLoad, loadavg()[0]!)
       if (reached >= records) break
-      if (elapsedMs > options.timeoutMs) { timedOut = true; break }
+      if (elapsedMs > options.timeoutMs) {
+        timedOut = true
+        break
+      }
     }
     worker.send({ type: 'stop' })
     const { maxBlockMs } = await worker.stopped(STOP_TIMEOUT_MS)
     await worker.exited()
     if (options.profilePath !== undefined) await keepMainThreadProfile(options.profilePath)
-    return { records, reached, elapsedMs, recordsPerSecond: reached / (elapsedMs / 1000), timedOut, firstOutputMs, maxBlockMs, maxLoad, finalCount: await finalCount() }
+    return {
+      records,
+      reached,
+      elapsedMs,
+      recordsPerSecond: reached / (elapsedMs / 1000),
+      timedOut,
+      firstOutputMs,
+      maxBlockMs,
+      maxLoad,
+      finalCount: await finalCount()
+    }
   } finally {
     worker.kill()
   }
 }
 
-function workerExecArgv (profilePath: string | undefined): string[] {
+function workerExecArgv(profilePath: string | undefined): string[] {
   const args = ['--conditions=@kstreams/source', '--import', 'tsx']
   if (profilePath === undefined) return args
   return [...args, '--enable-source-maps', '--cpu-prof', `--cpu-prof-dir=${profileTempDir(profilePath)}`]
@@ -108,7 +127,7 @@ const profileTempDir = (profilePath: string): string => `${profilePath}.d`
  * Every thread writes a profile (tsx's module hooks run in a worker thread); keeps the main
  * thread's (CPU.<date>.<time>.<pid>.<thread id 0>.<seq>.cpuprofile) as `profilePath`.
  */
-async function keepMainThreadProfile (profilePath: string): Promise<void> {
+async function keepMainThreadProfile(profilePath: string): Promise<void> {
   const dir = profileTempDir(profilePath)
   const main = (await readdir(dir)).find(f => /^CPU\.\d+\.\d+\.\d+\.0\.\d+\.cpuprofile$/.test(f))
   if (main === undefined) throw new Error(`no main-thread CPU profile in ${dir}`)
@@ -124,7 +143,7 @@ class WorkerHandle {
   #wake: (() => void) | undefined
   readonly #exit: Promise<void>
 
-  constructor (child: ChildProcess) {
+  constructor(child: ChildProcess) {
     this.#child = child
     child.on('message', (message: WorkerMessage) => {
       if (message.type === 'failed') this.#failure ??= new Error(`pipeline worker failed: ${message.message}`)
@@ -140,17 +159,17 @@ class WorkerHandle {
     })
   }
 
-  send (message: ParentMessage): void {
+  send(message: ParentMessage): void {
     this.#child.send(message)
   }
 
-  async stopped (timeoutMs: number): Promise<{ maxBlockMs: number }> {
+  async stopped(timeoutMs: number): Promise<{ maxBlockMs: number }> {
     const message = await this.next('stopped', timeoutMs)
     return { maxBlockMs: message.type === 'stopped' ? message.maxBlockMs : Number.NaN }
   }
 
   /** Waits for a message of this type; throws if the worker failed or exited first. */
-  async next (type: WorkerMessage['type'], timeoutMs = 300_000): Promise<WorkerMessage> {
+  async next(type: WorkerMessage['type'], timeoutMs = 300_000): Promise<WorkerMessage> {
     const end = Date.now() + timeoutMs
     for (;;) {
       const index = this.#messages.findIndex(m => m.type === type)
@@ -163,26 +182,29 @@ class WorkerHandle {
   }
 
   /** Sleeps (woken early by a message or the exit); throws if the worker failed. */
-  async sleepOrFail (ms: number): Promise<void> {
+  async sleepOrFail(ms: number): Promise<void> {
     this.#throwIfFailed()
     await new Promise<void>(resolve => {
       const timer = setTimeout(done, ms)
-      function done (): void { clearTimeout(timer); resolve() }
+      function done(): void {
+        clearTimeout(timer)
+        resolve()
+      }
       this.#wake = done
     })
     this.#wake = undefined
     this.#throwIfFailed()
   }
 
-  async exited (): Promise<void> {
+  async exited(): Promise<void> {
     await this.#exit
   }
 
-  kill (): void {
+  kill(): void {
     if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill('SIGKILL')
   }
 
-  #throwIfFailed (): void {
+  #throwIfFailed(): void {
     if (this.#failure !== undefined) throw this.#failure
   }
 }

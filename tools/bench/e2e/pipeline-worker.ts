@@ -14,18 +14,25 @@ import { LINEAR_GROUPING_ARG, SOURCE_MAPS_ENV, type ParentMessage, type WorkerMe
 if (process.argv.includes(LINEAR_GROUPING_ARG)) installLinearGrouping()
 const { startPipeline } = await import('./pipelines.js')
 
-const send = (message: WorkerMessage): void => { process.send?.(message) }
-const describe = (error: unknown): string => error instanceof Error ? `${error.name}: ${error.message}${error.cause instanceof Error ? ` (cause: ${error.cause.message})` : ''}` : String(error)
+const send = (message: WorkerMessage): void => {
+  process.send?.(message)
+}
+const describe = (error: unknown): string =>
+  error instanceof Error
+    ? `${error.name}: ${error.message}${error.cause instanceof Error ? ` (cause: ${error.cause.message})` : ''}`
+    : String(error)
 
 let running: RunningPipeline | undefined
 /** Event-loop delay: a blocked loop sends no heartbeats (the group drops a member after sessionTimeoutMs). */
 const loopDelay = monitorEventLoopDelay({ resolution: 10 })
 const maxBlockMs = (): number => Math.round(loopDelay.max / 1e6)
 
-async function onMessage (message: ParentMessage): Promise<void> {
+async function onMessage(message: ParentMessage): Promise<void> {
   if (message.type === 'start') {
     loopDelay.enable()
-    running = await startPipeline(message.spec, error => { send({ type: 'failed', message: `${describe(error)} [longest event-loop block so far: ${maxBlockMs()} ms]` }) })
+    running = await startPipeline(message.spec, error => {
+      send({ type: 'failed', message: `${describe(error)} [longest event-loop block so far: ${maxBlockMs()} ms]` })
+    })
     send({ type: 'started' })
   } else {
     loopDelay.disable()

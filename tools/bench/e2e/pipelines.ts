@@ -6,7 +6,7 @@
  * a RocksDB store with its changelog -> sink of (word, count). Each start function returns a
  * handle whose stop() commits and closes like a clean shutdown.
  */
-import { KafkaStreams, Record, Serdes, Topology } from '@kstreams/core'
+import { KafkaStreams, type Record, Serdes, Topology } from '@kstreams/core'
 import type { KeyValueStore, ProcessingGuarantee, Processor, ProcessorContext } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
 import { RocksDBStores } from '@kstreams/rocksdb'
@@ -55,27 +55,38 @@ export interface RunningPipeline {
 export const STORE_NAME = 'Counts'
 
 /** Starts a contender; `onFailure` hears of an error that stops it while it runs. */
-export async function startPipeline (spec: PipelineSpec, onFailure: (error: unknown) => void): Promise<RunningPipeline> {
+export async function startPipeline(spec: PipelineSpec, onFailure: (error: unknown) => void): Promise<RunningPipeline> {
   if (spec.pipeline !== 'baseline') return await startStreams(spec, onFailure)
   return spec.client === 'kafkajs' ? await startKafkajsLoop(spec, onFailure) : await startPlatformaticLoop(spec, onFailure)
 }
 
-async function startStreams (spec: PipelineSpec, onFailure: (error: unknown) => void): Promise<RunningPipeline> {
+async function startStreams(spec: PipelineSpec, onFailure: (error: unknown) => void): Promise<RunningPipeline> {
   const topology = spec.pipeline === 'passthrough' ? passThroughTopology(spec) : countTopology(spec, spec.maxMessageBytes)
-  const streams = new KafkaStreams(topology, {
-    applicationId: spec.groupId,
-    bootstrapServers: spec.bootstrapServers,
-    stateDir: spec.stateDir,
-    commitIntervalMs: spec.commitIntervalMs,
-    processingGuarantee: spec.processingGuarantee
-  }, { client: spec.client === 'kafkajs' ? kafkajs() : platformatic() })
-  streams.setUncaughtExceptionHandler(error => { onFailure(error); return 'SHUTDOWN_CLIENT' })
+  const streams = new KafkaStreams(
+    topology,
+    {
+      applicationId: spec.groupId,
+      bootstrapServers: spec.bootstrapServers,
+      stateDir: spec.stateDir,
+      commitIntervalMs: spec.commitIntervalMs,
+      processingGuarantee: spec.processingGuarantee
+    },
+    { client: spec.client === 'kafkajs' ? kafkajs() : platformatic() }
+  )
+  streams.setUncaughtExceptionHandler(error => {
+    onFailure(error)
+    return 'SHUTDOWN_CLIENT'
+  })
   await streams.start()
-  return { stop: async () => { await streams.close() } }
+  return {
+    stop: async () => {
+      await streams.close()
+    }
+  }
 }
 
 /** (a) Bytes in, the same bytes out. */
-export function passThroughTopology (spec: Pick<PipelineSpec, 'inputTopic' | 'outputTopic'>): Topology {
+export function passThroughTopology(spec: Pick<PipelineSpec, 'inputTopic' | 'outputTopic'>): Topology {
   const bytes = Serdes.ByteArray()
   return new Topology()
     .addSource('Source', spec.inputTopic, { keyDeserializer: bytes, valueDeserializer: bytes })
@@ -83,7 +94,7 @@ export function passThroughTopology (spec: Pick<PipelineSpec, 'inputTopic' | 'ou
 }
 
 /** (b) WordCount's counting half: (word, word) in, (word, count) out, one update per record. */
-export function countTopology (spec: Pick<PipelineSpec, 'inputTopic' | 'outputTopic'>, maxMessageBytes: number): Topology {
+export function countTopology(spec: Pick<PipelineSpec, 'inputTopic' | 'outputTopic'>, maxMessageBytes: number): Topology {
   const S = Serdes.String()
   const store = Stores.keyValueStoreBuilder(RocksDBStores.persistentKeyValueStore(STORE_NAME), S, Serdes.Long())
   if (maxMessageBytes > 0) store.withLoggingEnabled({ 'max.message.bytes': String(maxMessageBytes) })
@@ -98,12 +109,12 @@ class CountProcessor implements Processor<string, string, string, number> {
   #context!: ProcessorContext<string, number>
   #store!: KeyValueStore<string, number>
 
-  init (context: ProcessorContext<string, number>): void {
+  init(context: ProcessorContext<string, number>): void {
     this.#context = context
     this.#store = context.getStateStore<KeyValueStore<string, number>>(STORE_NAME)
   }
 
-  process (record: Record<string, string>): void {
+  process(record: Record<string, string>): void {
     const count = (this.#store.get(record.key) ?? 0) + 1
     this.#store.put(record.key, count)
     this.#context.forward(record.withValue(count))

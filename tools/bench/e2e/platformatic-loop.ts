@@ -11,16 +11,31 @@
  * and at stop. Uses platformatic's promise API, so it needs Node >= 22 (Promise.withResolvers).
  */
 import {
-  Consumer, FetchIsolationLevels, MessagesStreamFallbackModes, MessagesStreamModes, ProduceAcks, Producer,
-  type Message, type MessageToProduce
+  Consumer,
+  FetchIsolationLevels,
+  MessagesStreamFallbackModes,
+  MessagesStreamModes,
+  ProduceAcks,
+  Producer,
+  type Message,
+  type MessageToProduce
 } from '@platformatic/kafka'
 import type { PipelineSpec, RunningPipeline } from './pipelines.js'
 
-interface Position { readonly offset: bigint, readonly leaderEpoch: number }
+interface Position {
+  readonly offset: bigint
+  readonly leaderEpoch: number
+}
 
-export async function startPlatformaticLoop (spec: PipelineSpec, onFailure: (error: unknown) => void): Promise<RunningPipeline> {
+export async function startPlatformaticLoop(spec: PipelineSpec, onFailure: (error: unknown) => void): Promise<RunningPipeline> {
   const bootstrapBrokers = spec.bootstrapServers.split(',')
-  const producer = new Producer({ clientId: spec.groupId, bootstrapBrokers, idempotent: true, acks: ProduceAcks.ALL, autocreateTopics: false })
+  const producer = new Producer({
+    clientId: spec.groupId,
+    bootstrapBrokers,
+    idempotent: true,
+    acks: ProduceAcks.ALL,
+    autocreateTopics: false
+  })
   const consumer = new Consumer({
     clientId: spec.groupId,
     groupId: spec.groupId,
@@ -40,10 +55,14 @@ export async function startPlatformaticLoop (spec: PipelineSpec, onFailure: (err
   const commit = async (): Promise<void> => {
     lastCommit = Date.now()
     if (positions.size === 0) return
-    await consumer.commit({ offsets: [...positions].map(([partition, p]) => ({ topic: spec.inputTopic, partition, offset: p.offset, leaderEpoch: p.leaderEpoch })) })
+    await consumer.commit({
+      offsets: [...positions].map(([partition, p]) => ({ topic: spec.inputTopic, partition, offset: p.offset, leaderEpoch: p.leaderEpoch }))
+    })
   }
   const forward = async (batch: readonly Message[]): Promise<void> => {
-    const messages = batch.map((m): MessageToProduce => ({ topic: spec.outputTopic, key: m.key, value: m.value, partition: m.partition, timestamp: m.timestamp }))
+    const messages = batch.map(
+      (m): MessageToProduce => ({ topic: spec.outputTopic, key: m.key, value: m.value, partition: m.partition, timestamp: m.timestamp })
+    )
     const slice = spec.baselineSlice > 0 ? spec.baselineSlice : messages.length
     for (let i = 0; i < messages.length; i += slice) {
       await producer.send({ messages: messages.slice(i, i + slice) })
@@ -52,7 +71,11 @@ export async function startPlatformaticLoop (spec: PipelineSpec, onFailure: (err
     if (Date.now() - lastCommit >= spec.commitIntervalMs) await commit()
   }
 
-  const stream = await consumer.consume({ topics: [spec.inputTopic], mode: MessagesStreamModes.COMMITTED, fallbackMode: MessagesStreamFallbackModes.EARLIEST })
+  const stream = await consumer.consume({
+    topics: [spec.inputTopic],
+    mode: MessagesStreamModes.COMMITTED,
+    fallbackMode: MessagesStreamFallbackModes.EARLIEST
+  })
   stream.on('error', onFailure)
   let stopping = false
   let pumping = false
@@ -69,7 +92,11 @@ export async function startPlatformaticLoop (spec: PipelineSpec, onFailure: (err
   stream.on('readable', () => {
     if (pumping || stopping) return
     pumping = true
-    inflight = pump().catch(onFailure).finally(() => { pumping = false })
+    inflight = pump()
+      .catch(onFailure)
+      .finally(() => {
+        pumping = false
+      })
   })
   return {
     // Stop fetching, let the batch in hand finish, commit while still a member, then leave.

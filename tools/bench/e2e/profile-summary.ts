@@ -13,12 +13,25 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..', '..', '..')
 
-interface CallFrame { functionName: string, url: string, lineNumber: number, columnNumber: number }
-interface ProfileNode { id: number, callFrame: CallFrame, children?: number[] }
-interface CpuProfile { nodes: ProfileNode[], samples: number[], timeDeltas: number[] }
+interface CallFrame {
+  functionName: string
+  url: string
+  lineNumber: number
+  columnNumber: number
+}
+interface ProfileNode {
+  id: number
+  callFrame: CallFrame
+  children?: number[]
+}
+interface CpuProfile {
+  nodes: ProfileNode[]
+  samples: number[]
+  timeDeltas: number[]
+}
 
 /** Saves the source maps of every loaded .ts file of the repository (worker side; needs --enable-source-maps). */
-export function writeLoadedSourceMaps (path: string): void {
+export function writeLoadedSourceMaps(path: string): void {
   const maps: Record<string, unknown> = {}
   for (const dir of ['packages', 'tools', 'examples']) {
     for (const file of tsFiles(join(REPO_ROOT, dir))) {
@@ -30,7 +43,7 @@ export function writeLoadedSourceMaps (path: string): void {
   writeFileSync(path, JSON.stringify(maps))
 }
 
-function tsFiles (dir: string): string[] {
+function tsFiles(dir: string): string[] {
   const out: string[] = []
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue
@@ -43,18 +56,24 @@ function tsFiles (dir: string): string[] {
 
 export const mapsPathOf = (profilePath: string): string => `${profilePath}.maps.json`
 
-interface Row { key: string, self: number, total: number }
+interface Row {
+  key: string
+  self: number
+  total: number
+}
 
 /** Lines of text: top functions by self and inclusive time, self time per file. */
-export function summarizeProfile (profilePath: string, top = 25): string[] {
+export function summarizeProfile(profilePath: string, top = 25): string[] {
   const profile = JSON.parse(readFileSync(profilePath, 'utf8')) as CpuProfile
   const mapsPath = mapsPathOf(profilePath)
-  const payloads = existsSync(mapsPath) ? JSON.parse(readFileSync(mapsPath, 'utf8')) as Record<string, ConstructorParameters<typeof SourceMap>[0]> : {}
+  const payloads = existsSync(mapsPath)
+    ? (JSON.parse(readFileSync(mapsPath, 'utf8')) as Record<string, ConstructorParameters<typeof SourceMap>[0]>)
+    : {}
   const maps = new Map<string, SourceMap>()
   const mapFor = (url: string): SourceMap | undefined => {
     if (!(url in payloads)) return undefined
     let map = maps.get(url)
-    if (map === undefined) maps.set(url, map = new SourceMap(payloads[url]!))
+    if (map === undefined) maps.set(url, (map = new SourceMap(payloads[url]!)))
     return map
   }
   const parent = new Map<number, number>()
@@ -63,7 +82,7 @@ export function summarizeProfile (profilePath: string, top = 25): string[] {
     byId.set(node.id, node)
     for (const child of node.children ?? []) parent.set(child, node.id)
   }
-  const keyOf = new Map<number, { fn: string, file: string }>()
+  const keyOf = new Map<number, { fn: string; file: string }>()
   for (const node of profile.nodes) keyOf.set(node.id, describeFrame(node.callFrame, mapFor))
 
   const fnRows = new Map<string, Row>()
@@ -86,10 +105,14 @@ export function summarizeProfile (profilePath: string, top = 25): string[] {
       row(fnRows, key).total += us
     }
   }
-  const pct = (us: number): string => `${(100 * us / totalUs).toFixed(1).padStart(5)}%`
+  const pct = (us: number): string => `${((100 * us) / totalUs).toFixed(1).padStart(5)}%`
   const ms = (us: number): string => `${Math.round(us / 1000)}`.padStart(7)
   const rows = [...fnRows.values()]
-  const lines = [`profile ${relative(process.cwd(), profilePath)}: ${Math.round(totalUs / 1000)} ms sampled`, '', 'top functions by self time (ms, % of all samples)']
+  const lines = [
+    `profile ${relative(process.cwd(), profilePath)}: ${Math.round(totalUs / 1000)} ms sampled`,
+    '',
+    'top functions by self time (ms, % of all samples)'
+  ]
   for (const r of rows.sort((a, b) => b.self - a.self).slice(0, top)) lines.push(`${ms(r.self)} ${pct(r.self)}  ${r.key}`)
   lines.push('', 'top functions by inclusive time (ms, %), without (root)/(program)/(idle)')
   const framework = rows.filter(r => !r.key.startsWith('(root)') && !r.key.startsWith('(program)') && !r.key.startsWith('(idle)'))
@@ -99,21 +122,21 @@ export function summarizeProfile (profilePath: string, top = 25): string[] {
   return lines
 }
 
-function row (rows: Map<string, Row>, key: string): Row {
+function row(rows: Map<string, Row>, key: string): Row {
   let r = rows.get(key)
-  if (r === undefined) rows.set(key, r = { key, self: 0, total: 0 })
+  if (r === undefined) rows.set(key, (r = { key, self: 0, total: 0 }))
   return r
 }
 
 /** "function" and "file:line" (1-based, of the original .ts where a source map is known). */
-function describeFrame (frame: CallFrame, mapFor: (url: string) => SourceMap | undefined): { fn: string, file: string } {
+function describeFrame(frame: CallFrame, mapFor: (url: string) => SourceMap | undefined): { fn: string; file: string } {
   const fn = frame.functionName === '' ? '(anonymous)' : frame.functionName
   if (frame.url === '') return { fn, file: '' }
   let url = frame.url
   let line = frame.lineNumber + 1
   const map = mapFor(url)
   if (map !== undefined && frame.lineNumber >= 0) {
-    const entry = map.findEntry(frame.lineNumber, Math.max(0, frame.columnNumber)) as { originalSource?: string, originalLine?: number }
+    const entry = map.findEntry(frame.lineNumber, Math.max(0, frame.columnNumber)) as { originalSource?: string; originalLine?: number }
     if (entry.originalSource !== undefined && entry.originalLine !== undefined) {
       url = entry.originalSource
       line = entry.originalLine + 1

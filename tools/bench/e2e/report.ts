@@ -17,20 +17,23 @@ export interface Ratio {
   readonly denominator: string
 }
 
-export function median (values: readonly number[]): number {
+export function median(values: readonly number[]): number {
   const sorted = values.filter(v => !Number.isNaN(v)).sort((a, b) => a - b)
   if (sorted.length === 0) return Number.NaN
   const mid = sorted.length >> 1
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
 }
 
-const rate = (value: number): string => Number.isNaN(value) ? 'failed' : Math.round(value).toLocaleString('en-US')
+const rate = (value: number): string => (Number.isNaN(value) ? 'failed' : Math.round(value).toLocaleString('en-US'))
 
-export function formatReport (title: string, results: readonly ContenderResult[], ratios: readonly Ratio[]): string[] {
+export function formatReport(title: string, results: readonly ContenderResult[], ratios: readonly Ratio[]): string[] {
   const rounds = Math.max(...results.map(r => r.rates.length))
   const width = Math.max(...results.map(r => r.label.length), ...ratios.map(r => r.label.length)) + 2
   const col = 12
-  const header = ''.padEnd(width) + Array.from({ length: rounds }, (_, i) => `round ${i + 1}`.padStart(col)).join('') + (rounds > 1 ? 'median'.padStart(col) : '')
+  const header =
+    ''.padEnd(width) +
+    Array.from({ length: rounds }, (_, i) => `round ${i + 1}`.padStart(col)).join('') +
+    (rounds > 1 ? 'median'.padStart(col) : '')
   const lines = [title, header]
   for (const r of results) {
     const cells = r.rates.map((v, i) => `${rate(v)}${r.timedOut[i] === true ? '*' : ''}`.padStart(col)).join('')

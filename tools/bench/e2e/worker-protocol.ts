@@ -6,12 +6,12 @@
  */
 import type { PipelineSpec } from './pipelines.js'
 
-export type ParentMessage = { readonly type: 'start', readonly spec: PipelineSpec } | { readonly type: 'stop' }
+export type ParentMessage = { readonly type: 'start'; readonly spec: PipelineSpec } | { readonly type: 'stop' }
 export type WorkerMessage =
   | { readonly type: 'ready' | 'started' }
   /** maxBlockMs: the longest the worker's event loop was blocked while the pipeline ran. */
-  | { readonly type: 'stopped', readonly maxBlockMs: number }
-  | { readonly type: 'failed', readonly message: string }
+  | { readonly type: 'stopped'; readonly maxBlockMs: number }
+  | { readonly type: 'failed'; readonly message: string }
 
 /** Set by the parent when the worker is profiled: where to save the loaded files' source maps. */
 export const SOURCE_MAPS_ENV = 'BENCH_E2E_SOURCE_MAPS'

@@ -7,11 +7,11 @@ export class SortedMap {
   #sorted: string[] = []
   #dirty = false
 
-  get (key: string): Buffer | undefined {
+  get(key: string): Buffer | undefined {
     return this.#entries.get(key)
   }
 
-  set (key: string, value: Buffer): void {
+  set(key: string, value: Buffer): void {
     const entries = this.#entries
     const size = entries.size
     entries.set(key, value)
@@ -19,7 +19,7 @@ export class SortedMap {
   }
 
   /** Calls `visit` for every entry with from <= key <= to, in order; returns how many. */
-  range (from: string, to: string, visit: (key: string, value: Buffer) => void): number {
+  range(from: string, to: string, visit: (key: string, value: Buffer) => void): number {
     if (this.#dirty) {
       this.#sorted = [...this.#entries.keys()].sort()
       this.#dirty = false

@@ -16,12 +16,21 @@ import type { Target, TargetKind } from './targets.js'
 import { getHit, getMiss, makeData, mixed, put, putAll, range } from './workloads.js'
 import type { Data, Measurement, Settings } from './workloads.js'
 
-interface Options { keys: number, records: number, counterKeys: number, rounds: number, sync: boolean }
+interface Options {
+  keys: number
+  records: number
+  counterKeys: number
+  rounds: number
+  sync: boolean
+}
 
-function parseOptions (argv: readonly string[]): Options {
+function parseOptions(argv: readonly string[]): Options {
   const options: Options = { keys: 200_000, records: 1_000_000, counterKeys: 10_000, rounds: 3, sync: true }
   for (const arg of argv) {
-    if (arg === '--no-sync') { options.sync = false; continue }
+    if (arg === '--no-sync') {
+      options.sync = false
+      continue
+    }
     const match = /^--(keys|records|counterKeys|rounds)=(\d+)$/.exec(arg)
     if (match === null) throw new Error(`Unknown argument ${arg}; expected --keys=N, --records=N, --counterKeys=N, --rounds=N or --no-sync`)
     options[match[1] as 'keys' | 'records' | 'counterKeys' | 'rounds'] = Number(match[2])
@@ -31,7 +40,10 @@ function parseOptions (argv: readonly string[]): Options {
 
 type Workload = 'put' | 'get hit' | 'get miss' | 'range (entries)' | 'putAll' | 'mixed, commit/1k' | 'mixed, commit/100k'
 const WORKLOADS: readonly Workload[] = ['put', 'get hit', 'get miss', 'range (entries)', 'putAll', 'mixed, commit/1k', 'mixed, commit/100k']
-const PAIRS: ReadonlyArray<readonly [TargetKind, TargetKind]> = [['kstreams rocksdb', 'raw binding'], ['kstreams in-memory', 'sorted map']]
+const PAIRS: ReadonlyArray<readonly [TargetKind, TargetKind]> = [
+  ['kstreams rocksdb', 'raw binding'],
+  ['kstreams in-memory', 'sorted map']
+]
 
 const settings: Settings = { commitEvery: 10_000, scans: 20_000, scanLength: 100, putAllBatch: 1000 }
 
@@ -50,7 +62,7 @@ const GROUPS: readonly Group[] = [
   (target, data) => [['mixed, commit/100k', mixed(target, data, 100_000)]]
 ]
 
-async function runGroup (kind: TargetKind, group: Group, data: Data, sync: boolean): Promise<Array<[Workload, Measurement]>> {
+async function runGroup(kind: TargetKind, group: Group, data: Data, sync: boolean): Promise<Array<[Workload, Measurement]>> {
   const target = await openTarget(kind, sync)
   try {
     return group(target, data)
@@ -65,13 +77,15 @@ const median = (values: number[]): number => {
 }
 const fmt = (n: number): string => Math.round(n).toLocaleString('en-US')
 
-async function main (): Promise<void> {
+async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2))
   const data = makeData(options.keys, options.counterKeys, options.records)
   const kinds = PAIRS.flat()
   const rates = new Map<TargetKind, Map<Workload, number[]>>(kinds.map(k => [k, new Map(WORKLOADS.map(w => [w, []]))]))
-  console.log(`store bench: ${fmt(options.keys)} keys, ${fmt(options.records)} mixed records over ${fmt(options.counterKeys)} keys, ${options.rounds} rounds, ` +
-    `fsync at commit: ${String(options.sync)}, ${cpus().length} CPUs, Node ${process.version}`)
+  console.log(
+    `store bench: ${fmt(options.keys)} keys, ${fmt(options.records)} mixed records over ${fmt(options.counterKeys)} keys, ${options.rounds} rounds, ` +
+      `fsync at commit: ${String(options.sync)}, ${cpus().length} CPUs, Node ${process.version}`
+  )
   // Warm-up: every group once per contender, on less data.
   const warm = makeData(20_000, 1000, 100_000)
   for (const kind of kinds) for (const group of GROUPS) await runGroup(kind, group, warm, options.sync)
@@ -81,7 +95,11 @@ async function main (): Promise<void> {
     for (const pair of PAIRS) {
       for (const group of GROUPS) {
         for (const kind of r % 2 === 0 ? pair : [...pair].reverse()) {
-          for (const [workload, m] of await runGroup(kind, group, data, options.sync)) rates.get(kind)!.get(workload)!.push(m.ops / m.seconds)
+          for (const [workload, m] of await runGroup(kind, group, data, options.sync))
+            rates
+              .get(kind)!
+              .get(workload)!
+              .push(m.ops / m.seconds)
         }
       }
     }
@@ -99,9 +117,20 @@ async function main (): Promise<void> {
     summary[`${store} / ${baseline}`] = ratios
     console.log(`${store} / ${baseline}: ` + WORKLOADS.map(w => `${w} ${ratios[w]!.toFixed(2)}x`).join(', '))
   }
-  const mixedRatio = Math.min(summary['kstreams rocksdb / raw binding']!['mixed, commit/1k']!, summary['kstreams rocksdb / raw binding']!['mixed, commit/100k']!)
-  console.log(`\ntarget: kstreams rocksdb >= 0.70x of the raw binding on the mixed workload: ${mixedRatio.toFixed(2)}x -> ${mixedRatio >= 0.7 ? 'met' : 'NOT met'}`)
-  console.log(JSON.stringify({ options, medians: Object.fromEntries(kinds.map(k => [k, Object.fromEntries(WORKLOADS.map(w => [w, Math.round(med(k, w))]))])), ratios: summary }))
+  const mixedRatio = Math.min(
+    summary['kstreams rocksdb / raw binding']!['mixed, commit/1k']!,
+    summary['kstreams rocksdb / raw binding']!['mixed, commit/100k']!
+  )
+  console.log(
+    `\ntarget: kstreams rocksdb >= 0.70x of the raw binding on the mixed workload: ${mixedRatio.toFixed(2)}x -> ${mixedRatio >= 0.7 ? 'met' : 'NOT met'}`
+  )
+  console.log(
+    JSON.stringify({
+      options,
+      medians: Object.fromEntries(kinds.map(k => [k, Object.fromEntries(WORKLOADS.map(w => [w, Math.round(med(k, w))]))])),
+      ratios: summary
+    })
+  )
 }
 
 main().catch((err: unknown) => {

@@ -4,7 +4,7 @@
  * @nxtedition/rocksdb binding opened with the very options the RocksDB store chose, and a plain
  * sorted map.
  */
-import { KeyValue, Serdes, TaskId, resolveStreamsConfig } from '@kstreams/core'
+import { type KeyValue, Serdes, TaskId, resolveStreamsConfig } from '@kstreams/core'
 import type { KeyValueBytesStoreSupplier, KeyValueStore, StateStoreContext } from '@kstreams/core'
 import { RocksDBStores } from '@kstreams/rocksdb'
 import type { RocksDBOptions } from '@kstreams/rocksdb'
@@ -31,7 +31,7 @@ export type TargetKind = 'kstreams in-memory' | 'sorted map' | 'kstreams rocksdb
 
 const noop = (): void => {}
 
-function context (stateDir: string | undefined): StateStoreContext {
+function context(stateDir: string | undefined): StateStoreContext {
   const appConfigs = resolveStreamsConfig({ applicationId: 'store-bench' })
   return {
     applicationId: 'store-bench',
@@ -44,20 +44,26 @@ function context (stateDir: string | undefined): StateStoreContext {
   }
 }
 
-async function kstreamsTarget (label: string, supplier: KeyValueBytesStoreSupplier, stateDir: string | undefined): Promise<Target> {
+async function kstreamsTarget(label: string, supplier: KeyValueBytesStoreSupplier, stateDir: string | undefined): Promise<Target> {
   const store: KeyValueStore<Buffer, Buffer> = Stores.keyValueStoreBuilder(supplier, Serdes.Buffer(), Serdes.Buffer()).build()
   await store.init(context(stateDir), store)
   return {
     label,
-    put: (key, value) => { store.put(key, value) },
+    put: (key, value) => {
+      store.put(key, value)
+    },
     get: key => store.get(key),
-    scan (from, to) {
+    scan(from, to) {
       let count = 0
       for (const _ of store.range(from, to)) count++
       return count
     },
-    putAll: entries => { store.putAll(entries) },
-    commit: () => { store.flush() },
+    putAll: entries => {
+      store.putAll(entries)
+    },
+    commit: () => {
+      store.flush()
+    },
     close: async () => {
       store.close()
       // Let the DB release its files before the directory goes.
@@ -66,21 +72,32 @@ async function kstreamsTarget (label: string, supplier: KeyValueBytesStoreSuppli
   }
 }
 
-function sortedMapTarget (): Target {
+function sortedMapTarget(): Target {
   const map = new SortedMap()
   return {
     label: 'sorted map',
-    put: (key, value) => { map.set(key.toString('latin1'), value) },
+    put: (key, value) => {
+      map.set(key.toString('latin1'), value)
+    },
     get: key => map.get(key.toString('latin1')),
     scan: (from, to) => map.range(from.toString('latin1'), to.toString('latin1'), noop),
-    putAll: entries => { for (const e of entries) map.set(e.key.toString('latin1'), e.value) },
+    putAll: entries => {
+      for (const e of entries) map.set(e.key.toString('latin1'), e.value)
+    },
     commit: noop,
     close: async () => {}
   }
 }
 
-interface RawBatch { _put(k: Buffer, v: Buffer): void, _writeSync(o: { sync: boolean }): void, _closeSync(): void }
-interface RawIterator { _nextvSync(n: number): { rows: Buffer[], finished: boolean }, close(cb: () => void): void }
+interface RawBatch {
+  _put(k: Buffer, v: Buffer): void
+  _writeSync(o: { sync: boolean }): void
+  _closeSync(): void
+}
+interface RawIterator {
+  _nextvSync(n: number): { rows: Buffer[]; finished: boolean }
+  close(cb: () => void): void
+}
 interface RawDb {
   open(o: object): Promise<void>
   close(): Promise<void>
@@ -90,7 +107,7 @@ interface RawDb {
 }
 
 /** The binding used directly: a chained batch written at commit, sync reads, sync iteration. */
-async function rawTarget (dir: string, options: RocksDBOptions, sync: boolean): Promise<Target> {
+async function rawTarget(dir: string, options: RocksDBOptions, sync: boolean): Promise<Target> {
   const { RocksLevel } = createRequire(import.meta.url)('@nxtedition/rocksdb') as { RocksLevel: new (l: string, o: object) => RawDb }
   const db = new RocksLevel(dir, { keyEncoding: 'buffer', valueEncoding: 'buffer' })
   await db.open({ ...options, createIfMissing: true })
@@ -98,9 +115,12 @@ async function rawTarget (dir: string, options: RocksDBOptions, sync: boolean): 
   let pending = 0
   return {
     label: 'raw binding',
-    put: (key, value) => { batch._put(key, value); pending++ },
+    put: (key, value) => {
+      batch._put(key, value)
+      pending++
+    },
     get: key => db._getManySync([key])[0],
-    scan (from, to) {
+    scan(from, to) {
       const iterator = db.iterator({ gte: from, lte: to })
       let count = 0
       for (;;) {
@@ -111,11 +131,11 @@ async function rawTarget (dir: string, options: RocksDBOptions, sync: boolean): 
       iterator.close(noop)
       return count
     },
-    putAll (entries) {
+    putAll(entries) {
       for (const e of entries) batch._put(e.key, e.value)
       pending += entries.length
     },
-    commit () {
+    commit() {
       if (pending === 0) return
       batch._writeSync({ sync })
       batch._closeSync()
@@ -130,7 +150,7 @@ async function rawTarget (dir: string, options: RocksDBOptions, sync: boolean): 
 }
 
 /** Opens one contender in a fresh directory; `close()` removes the directory. */
-export async function openTarget (kind: TargetKind, sync: boolean): Promise<Target> {
+export async function openTarget(kind: TargetKind, sync: boolean): Promise<Target> {
   if (kind === 'sorted map') return sortedMapTarget()
   if (kind === 'kstreams in-memory') return await kstreamsTarget(kind, Stores.inMemoryKeyValueStore('bench'), undefined)
   const dir = await mkdtemp(join(tmpdir(), 'kstreams-store-bench-'))
@@ -142,13 +162,25 @@ export async function openTarget (kind: TargetKind, sync: boolean): Promise<Targ
     target = await rawTarget(join(dir, 'raw'), await storeOptions(dir), sync)
   }
   const close = target.close
-  return { ...target, close: async () => { await close(); await rm(dir, { recursive: true, force: true }) } }
+  return {
+    ...target,
+    close: async () => {
+      await close()
+      await rm(dir, { recursive: true, force: true })
+    }
+  }
 }
 
 /** The RocksDB options the kstreams store opens with (captured through a config setter). */
-async function storeOptions (dir: string): Promise<RocksDBOptions> {
+async function storeOptions(dir: string): Promise<RocksDBOptions> {
   let captured: RocksDBOptions | undefined
-  const supplier = RocksDBStores.persistentKeyValueStore('probe', { configSetter: { setConfig: (_name, options) => { captured = { ...options } } } })
+  const supplier = RocksDBStores.persistentKeyValueStore('probe', {
+    configSetter: {
+      setConfig: (_name, options) => {
+        captured = { ...options }
+      }
+    }
+  })
   const store = supplier.get()
   await store.init(context(join(dir, 'probe')), store)
   store.close()

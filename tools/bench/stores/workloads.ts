@@ -27,25 +27,30 @@ export interface Settings {
 }
 
 /** One timed measurement: operations done in seconds. */
-export interface Measurement { readonly ops: number, readonly seconds: number }
+export interface Measurement {
+  readonly ops: number
+  readonly seconds: number
+}
 
 /** xorshift32: the same data on every run. */
-export function xorshift (seed: number): () => number {
+export function xorshift(seed: number): () => number {
   let x = seed | 0
   return () => {
-    x ^= x << 13; x ^= x >>> 17; x ^= x << 5
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
     return (x >>> 0) / 4294967296
   }
 }
 
-function randomKey (random: () => number, first: number): Buffer {
+function randomKey(random: () => number, first: number): Buffer {
   const key = Buffer.allocUnsafe(16)
   key[0] = first
   for (let i = 1; i < 16; i++) key[i] = Math.floor(random() * 256)
   return key
 }
 
-export function makeData (n: number, counterKeys: number, records: number): Data {
+export function makeData(n: number, counterKeys: number, records: number): Data {
   const random = xorshift(0x9e3779b9)
   // Present keys start with 0x00..0x7f, misses with 0x80..0xff: never equal.
   const keys = Array.from({ length: n }, () => randomKey(random, Math.floor(random() * 128)))
@@ -56,13 +61,13 @@ export function makeData (n: number, counterKeys: number, records: number): Data
   return { keys, misses, sortedKeys: [...keys].sort(Buffer.compare), value: Buffer.alloc(100, 0x61), counters, records: sequence }
 }
 
-function timed (ops: number, run: () => void): Measurement {
+function timed(ops: number, run: () => void): Measurement {
   const start = process.hrtime.bigint()
   run()
   return { ops, seconds: Number(process.hrtime.bigint() - start) / 1e9 }
 }
 
-export function put (target: Target, data: Data, settings: Settings): Measurement {
+export function put(target: Target, data: Data, settings: Settings): Measurement {
   const { keys, value } = data
   return timed(keys.length, () => {
     for (let i = 0; i < keys.length; i++) {
@@ -74,24 +79,28 @@ export function put (target: Target, data: Data, settings: Settings): Measuremen
 }
 
 /** Needs the keys put (and committed) first. */
-export function getHit (target: Target, data: Data): Measurement {
+export function getHit(target: Target, data: Data): Measurement {
   const { keys } = data
   let found = 0
-  const m = timed(keys.length, () => { for (const key of keys) if (target.get(key) != null) found++ })
+  const m = timed(keys.length, () => {
+    for (const key of keys) if (target.get(key) != null) found++
+  })
   if (found !== keys.length) throw new Error(`${target.label}: get found ${found} of ${keys.length} keys`)
   return m
 }
 
-export function getMiss (target: Target, data: Data): Measurement {
+export function getMiss(target: Target, data: Data): Measurement {
   const { misses } = data
   let found = 0
-  const m = timed(misses.length, () => { for (const key of misses) if (target.get(key) != null) found++ })
+  const m = timed(misses.length, () => {
+    for (const key of misses) if (target.get(key) != null) found++
+  })
   if (found !== 0) throw new Error(`${target.label}: get found ${found} absent keys`)
   return m
 }
 
 /** `scans` range reads of `scanLength` consecutive keys; counts entries read. */
-export function range (target: Target, data: Data, settings: Settings): Measurement {
+export function range(target: Target, data: Data, settings: Settings): Measurement {
   const { sortedKeys } = data
   const random = xorshift(42)
   let entries = 0
@@ -105,7 +114,7 @@ export function range (target: Target, data: Data, settings: Settings): Measurem
   return { ops: entries, seconds: m.seconds }
 }
 
-export function putAll (target: Target, data: Data, settings: Settings): Measurement {
+export function putAll(target: Target, data: Data, settings: Settings): Measurement {
   const { keys, value } = data
   const batches: Array<Array<KeyValue<Buffer, Buffer>>> = []
   for (let i = 0; i < keys.length; i += settings.putAllBatch) {
@@ -123,7 +132,7 @@ export function putAll (target: Target, data: Data, settings: Settings): Measure
 }
 
 /** Per record: read the key's counter and write it back incremented (8-byte big-endian). */
-export function mixed (target: Target, data: Data, commitEvery: number): Measurement {
+export function mixed(target: Target, data: Data, commitEvery: number): Measurement {
   const { counters, records } = data
   let checksum = 0
   const m = timed(records.length, () => {

@@ -25,10 +25,16 @@ export interface ErrorHandlerContext {
 export type DeserializationExceptionHandler = (context: ErrorHandlerContext, error: Error) => 'CONTINUE' | 'FAIL'
 
 /** Decides whether a record whose processing threw is dropped (CONTINUE) or stops the thread (FAIL). */
-export type ProcessingExceptionHandler = (context: ErrorHandlerContext & { readonly processorNodeId: string }, error: Error) => 'CONTINUE' | 'FAIL'
+export type ProcessingExceptionHandler = (
+  context: ErrorHandlerContext & { readonly processorNodeId: string },
+  error: Error
+) => 'CONTINUE' | 'FAIL'
 
 /** Decides what a record that cannot be serialized or sent does: skip it, stop, or send it again. */
-export type ProductionExceptionHandler = (context: { readonly topic: string, readonly partition: number | undefined }, error: Error) => 'CONTINUE' | 'FAIL' | 'RETRY'
+export type ProductionExceptionHandler = (
+  context: { readonly topic: string; readonly partition: number | undefined },
+  error: Error
+) => 'CONTINUE' | 'FAIL' | 'RETRY'
 
 /** SASL settings, passed to the Kafka client untouched (never logged). */
 export interface SaslConfig {
@@ -120,7 +126,10 @@ export interface StreamsConfig {
   /** Write buffers shared out over the RocksDB stores of an instance; default 64 MiB. */
   rocksdbWriteBufferBytes?: number
   /** Tunes each RocksDB store's options before it opens (Kafka's `rocksdb.config.setter`). */
-  rocksdbConfigSetter?: { setConfig: (storeName: string, options: Record<string, unknown>, configs: ResolvedStreamsConfig) => void, close?: (storeName: string, options: Record<string, unknown>) => void }
+  rocksdbConfigSetter?: {
+    setConfig: (storeName: string, options: Record<string, unknown>, configs: ResolvedStreamsConfig) => void
+    close?: (storeName: string, options: Record<string, unknown>) => void
+  }
   /** Which metrics are recorded: 'INFO' (default), 'DEBUG' (adds store latencies) or 'TRACE'. */
   metricsRecordingLevel?: 'INFO' | 'DEBUG' | 'TRACE'
   /** The store backend of DSL stores without an explicit supplier (Kafka's `dsl.store.suppliers.class`); in-memory when unset. */
@@ -138,62 +147,99 @@ export interface StreamsConfig {
   windowedAggregationEmitIntervalMs?: number
 }
 
-export type ResolvedStreamsConfig = Readonly<Required<Omit<StreamsConfig, 'defaultKeySerde' | 'defaultValueSerde' | 'defaultTimestampExtractor' | 'bootstrapServers' | 'clientId' | 'applicationServer' | 'ssl' | 'sasl' | 'rocksdbConfigSetter' | 'dslStoreSuppliers'>>> & Readonly<{
-  dslStoreSuppliers: DslStoreSuppliers | undefined
-  rocksdbConfigSetter: StreamsConfig['rocksdbConfigSetter']
-  ssl: boolean | Readonly<Record<string, unknown>> | undefined
-  sasl: SaslConfig | undefined
-  bootstrapServers: string[]
-  clientId: string | undefined
-  applicationServer: string | undefined
-  defaultKeySerde: Serde<any> | undefined
-  defaultValueSerde: Serde<any> | undefined
-  defaultTimestampExtractor: TimestampExtractor | undefined
-}>
+export type ResolvedStreamsConfig = Readonly<
+  Required<
+    Omit<
+      StreamsConfig,
+      | 'defaultKeySerde'
+      | 'defaultValueSerde'
+      | 'defaultTimestampExtractor'
+      | 'bootstrapServers'
+      | 'clientId'
+      | 'applicationServer'
+      | 'ssl'
+      | 'sasl'
+      | 'rocksdbConfigSetter'
+      | 'dslStoreSuppliers'
+    >
+  >
+> &
+  Readonly<{
+    dslStoreSuppliers: DslStoreSuppliers | undefined
+    rocksdbConfigSetter: StreamsConfig['rocksdbConfigSetter']
+    ssl: boolean | Readonly<Record<string, unknown>> | undefined
+    sasl: SaslConfig | undefined
+    bootstrapServers: string[]
+    clientId: string | undefined
+    applicationServer: string | undefined
+    defaultKeySerde: Serde<any> | undefined
+    defaultValueSerde: Serde<any> | undefined
+    defaultTimestampExtractor: TimestampExtractor | undefined
+  }>
 
 type Check = (value: unknown) => string | undefined
 
-const nonNegativeInt: Check = v => Number.isSafeInteger(v) && (v as number) >= 0 ? undefined : 'must be a non-negative integer'
-const positiveInt: Check = v => Number.isSafeInteger(v) && (v as number) >= 1 ? undefined : 'must be a positive integer'
-const nonEmptyString: Check = v => typeof v === 'string' && v.length > 0 ? undefined : 'must be a non-empty string'
-const serde: Check = v => v !== null && typeof v === 'object' && typeof (v as Serde<unknown>).serializer === 'function' && typeof (v as Serde<unknown>).deserializer === 'function' ? undefined : 'must be a Serde'
-const fn: Check = v => typeof v === 'function' ? undefined : 'must be a function'
+const nonNegativeInt: Check = v => (Number.isSafeInteger(v) && (v as number) >= 0 ? undefined : 'must be a non-negative integer')
+const positiveInt: Check = v => (Number.isSafeInteger(v) && (v as number) >= 1 ? undefined : 'must be a positive integer')
+const nonEmptyString: Check = v => (typeof v === 'string' && v.length > 0 ? undefined : 'must be a non-empty string')
+const serde: Check = v =>
+  v !== null &&
+  typeof v === 'object' &&
+  typeof (v as Serde<unknown>).serializer === 'function' &&
+  typeof (v as Serde<unknown>).deserializer === 'function'
+    ? undefined
+    : 'must be a Serde'
+const fn: Check = v => (typeof v === 'function' ? undefined : 'must be a function')
 
 const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
-  applicationId: v => typeof v === 'string' && /^[a-zA-Z0-9._-]+$/.test(v) ? undefined : 'must be a non-empty string of [a-zA-Z0-9._-]',
-  bootstrapServers: v => typeof v === 'string' || (Array.isArray(v) && v.every(s => typeof s === 'string')) ? undefined : 'must be "host:port[,host:port]" or an array of them',
+  applicationId: v => (typeof v === 'string' && /^[a-zA-Z0-9._-]+$/.test(v) ? undefined : 'must be a non-empty string of [a-zA-Z0-9._-]'),
+  bootstrapServers: v =>
+    typeof v === 'string' || (Array.isArray(v) && v.every(s => typeof s === 'string'))
+      ? undefined
+      : 'must be "host:port[,host:port]" or an array of them',
   clientId: nonEmptyString,
   numStreamThreads: positiveInt,
   commitIntervalMs: nonNegativeInt,
   stateDir: nonEmptyString,
   stateCleanupDelayMs: positiveInt,
   statestoreCacheMaxBytes: nonNegativeInt,
-  processingGuarantee: v => v === 'at_least_once' || v === 'exactly_once_v2' ? undefined : 'must be "at_least_once" or "exactly_once_v2"',
+  processingGuarantee: v => (v === 'at_least_once' || v === 'exactly_once_v2' ? undefined : 'must be "at_least_once" or "exactly_once_v2"'),
   transactionTimeoutMs: positiveInt,
-  replicationFactor: v => Number.isSafeInteger(v) && ((v as number) >= 1 || v === -1) ? undefined : 'must be a positive integer or -1 (broker default)',
-  maxTaskIdleMs: v => Number.isSafeInteger(v) && (v as number) >= -1 ? undefined : 'must be an integer >= -1',
+  replicationFactor: v =>
+    Number.isSafeInteger(v) && ((v as number) >= 1 || v === -1) ? undefined : 'must be a positive integer or -1 (broker default)',
+  maxTaskIdleMs: v => (Number.isSafeInteger(v) && (v as number) >= -1 ? undefined : 'must be an integer >= -1'),
   pollMs: nonNegativeInt,
   bufferedRecordsPerPartition: positiveInt,
   taskTimeoutMs: nonNegativeInt,
   numStandbyReplicas: nonNegativeInt,
-  applicationServer: v => typeof v === 'string' && /^[^:]+:\d+$/.test(v) ? undefined : 'must be "host:port"',
+  applicationServer: v => (typeof v === 'string' && /^[^:]+:\d+$/.test(v) ? undefined : 'must be "host:port"'),
   defaultKeySerde: serde,
   defaultValueSerde: serde,
   defaultTimestampExtractor: fn,
-  deserializationExceptionHandler: v => v === 'logAndFail' || v === 'logAndContinue' || typeof v === 'function' ? undefined : 'must be "logAndFail", "logAndContinue" or a function',
-  processingExceptionHandler: v => v === 'logAndFail' || v === 'logAndContinue' || typeof v === 'function' ? undefined : 'must be "logAndFail", "logAndContinue" or a function',
-  productionExceptionHandler: v => v === 'fail' || v === 'continue' || typeof v === 'function' ? undefined : 'must be "fail", "continue" or a function',
+  deserializationExceptionHandler: v =>
+    v === 'logAndFail' || v === 'logAndContinue' || typeof v === 'function'
+      ? undefined
+      : 'must be "logAndFail", "logAndContinue" or a function',
+  processingExceptionHandler: v =>
+    v === 'logAndFail' || v === 'logAndContinue' || typeof v === 'function'
+      ? undefined
+      : 'must be "logAndFail", "logAndContinue" or a function',
+  productionExceptionHandler: v =>
+    v === 'fail' || v === 'continue' || typeof v === 'function' ? undefined : 'must be "fail", "continue" or a function',
   acceptableRecoveryLag: nonNegativeInt,
   maxWarmupReplicas: positiveInt,
-  probingRebalanceIntervalMs: v => Number.isSafeInteger(v) && (v as number) >= 60000 ? undefined : 'must be an integer >= 60000',
-  ssl: v => typeof v === 'boolean' || (v !== null && typeof v === 'object') ? undefined : 'must be a boolean or TLS options',
-  sasl: v => v !== null && typeof v === 'object' && typeof (v as { mechanism?: unknown }).mechanism === 'string' ? undefined : 'must be an object with a mechanism',
+  probingRebalanceIntervalMs: v => (Number.isSafeInteger(v) && (v as number) >= 60000 ? undefined : 'must be an integer >= 60000'),
+  ssl: v => (typeof v === 'boolean' || (v !== null && typeof v === 'object') ? undefined : 'must be a boolean or TLS options'),
+  sasl: v =>
+    v !== null && typeof v === 'object' && typeof (v as { mechanism?: unknown }).mechanism === 'string'
+      ? undefined
+      : 'must be an object with a mechanism',
   connectionTimeoutMs: positiveInt,
   requestTimeoutMs: positiveInt,
   sessionTimeoutMs: positiveInt,
   heartbeatIntervalMs: positiveInt,
   maxPollIntervalMs: positiveInt,
-  autoOffsetReset: v => v === 'earliest' || v === 'latest' || v === 'none' ? undefined : 'must be "earliest", "latest" or "none"',
+  autoOffsetReset: v => (v === 'earliest' || v === 'latest' || v === 'none' ? undefined : 'must be "earliest", "latest" or "none"'),
   metadataMaxAgeMs: positiveInt,
   retryBackoffMs: nonNegativeInt,
   defaultApiTimeoutMs: positiveInt,
@@ -203,9 +249,17 @@ const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
   maxRequestSize: positiveInt,
   rocksdbBlockCacheBytes: positiveInt,
   rocksdbWriteBufferBytes: positiveInt,
-  rocksdbConfigSetter: v => v !== null && typeof v === 'object' && typeof (v as { setConfig?: unknown }).setConfig === 'function' ? undefined : 'must be an object with a setConfig(storeName, options, configs) method',
-  metricsRecordingLevel: v => v === 'INFO' || v === 'DEBUG' || v === 'TRACE' ? undefined : 'must be "INFO", "DEBUG" or "TRACE"',
-  dslStoreSuppliers: v => v !== null && typeof v === 'object' && ['keyValueStore', 'windowStore', 'sessionStore'].every(m => typeof (v as Record<string, unknown>)[m] === 'function') ? undefined : 'must be DslStoreSuppliers (keyValueStore, windowStore and sessionStore methods)',
+  rocksdbConfigSetter: v =>
+    v !== null && typeof v === 'object' && typeof (v as { setConfig?: unknown }).setConfig === 'function'
+      ? undefined
+      : 'must be an object with a setConfig(storeName, options, configs) method',
+  metricsRecordingLevel: v => (v === 'INFO' || v === 'DEBUG' || v === 'TRACE' ? undefined : 'must be "INFO", "DEBUG" or "TRACE"'),
+  dslStoreSuppliers: v =>
+    v !== null &&
+    typeof v === 'object' &&
+    ['keyValueStore', 'windowStore', 'sessionStore'].every(m => typeof (v as Record<string, unknown>)[m] === 'function')
+      ? undefined
+      : 'must be DslStoreSuppliers (keyValueStore, windowStore and sessionStore methods)',
   outerJoinEmitIntervalMs: nonNegativeInt,
   windowedAggregationEmitIntervalMs: nonNegativeInt,
   topologyOptimization: v => {
@@ -220,25 +274,33 @@ const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
 
 /** Kafka Streams' topology optimizations. */
 export type TopologyOptimizationName = 'reuse.ktable.source.topics' | 'merge.repartition.topics' | 'single.store.self.join'
-const OPTIMIZATIONS: readonly TopologyOptimizationName[] = ['reuse.ktable.source.topics', 'merge.repartition.topics', 'single.store.self.join']
+const OPTIMIZATIONS: readonly TopologyOptimizationName[] = [
+  'reuse.ktable.source.topics',
+  'merge.repartition.topics',
+  'single.store.self.join'
+]
 
 /** The optimizations a `topologyOptimization` value enables ('all', 'none' or a comma-separated list). */
-export function parseTopologyOptimization (value: unknown): ReadonlySet<TopologyOptimizationName> {
+export function parseTopologyOptimization(value: unknown): ReadonlySet<TopologyOptimizationName> {
   if (typeof value !== 'string') throw new Error('must be a string: "none", "all" or a comma-separated list of optimizations')
-  const names = value.split(',').map(s => s.trim()).filter(s => s !== '')
+  const names = value
+    .split(',')
+    .map(s => s.trim())
+    .filter(s => s !== '')
   if (names.length === 0) throw new Error('must not be empty')
   if (names.includes('none') || names.includes('all')) {
     if (names.length > 1) throw new Error('"none" and "all" cannot be combined with other values')
     return new Set(names[0] === 'all' ? OPTIMIZATIONS : [])
   }
   for (const n of names) {
-    if (!(OPTIMIZATIONS as readonly string[]).includes(n)) throw new Error(`unknown optimization "${n}" (expected "none", "all" or any of ${OPTIMIZATIONS.join(', ')})`)
+    if (!(OPTIMIZATIONS as readonly string[]).includes(n))
+      throw new Error(`unknown optimization "${n}" (expected "none", "all" or any of ${OPTIMIZATIONS.join(', ')})`)
   }
   return new Set(names as TopologyOptimizationName[])
 }
 
 /** Validates a config and fills in Kafka Streams' defaults. */
-export function resolveStreamsConfig (config: StreamsConfig = {}): ResolvedStreamsConfig {
+export function resolveStreamsConfig(config: StreamsConfig = {}): ResolvedStreamsConfig {
   for (const [key, value] of Object.entries(config)) {
     const check = (checks as Record<string, Check | undefined>)[key]
     if (check === undefined) throw new ConfigError(key, `Unknown config key "${key}"`)
@@ -250,7 +312,15 @@ export function resolveStreamsConfig (config: StreamsConfig = {}): ResolvedStrea
   const servers = config.bootstrapServers
   return Object.freeze({
     applicationId: config.applicationId ?? '',
-    bootstrapServers: servers === undefined ? [] : typeof servers === 'string' ? servers.split(',').map(s => s.trim()).filter(s => s !== '') : [...servers],
+    bootstrapServers:
+      servers === undefined
+        ? []
+        : typeof servers === 'string'
+          ? servers
+              .split(',')
+              .map(s => s.trim())
+              .filter(s => s !== '')
+          : [...servers],
     clientId: config.clientId,
     numStreamThreads: config.numStreamThreads ?? 1,
     commitIntervalMs: config.commitIntervalMs ?? (guarantee === 'exactly_once_v2' ? 100 : 30000),
@@ -302,7 +372,12 @@ export function resolveStreamsConfig (config: StreamsConfig = {}): ResolvedStrea
 }
 
 /** The response of the configured production exception handler for one record. */
-export function productionErrorResponse (config: ResolvedStreamsConfig, topic: string, partition: number | undefined, error: Error): 'CONTINUE' | 'FAIL' | 'RETRY' {
+export function productionErrorResponse(
+  config: ResolvedStreamsConfig,
+  topic: string,
+  partition: number | undefined,
+  error: Error
+): 'CONTINUE' | 'FAIL' | 'RETRY' {
   const handler = config.productionExceptionHandler
   if (handler === 'fail') return 'FAIL'
   if (handler === 'continue') return 'CONTINUE'

@@ -9,12 +9,15 @@ export type RecordingLevel = 'INFO' | 'DEBUG' | 'TRACE'
 const ORDER: Readonly<Record<RecordingLevel, number>> = { INFO: 0, DEBUG: 1, TRACE: 2 }
 
 /** Whether a sensor of `sensorLevel` records under the `configured` level. */
-export function shouldRecord (configured: RecordingLevel, sensorLevel: RecordingLevel): boolean {
+export function shouldRecord(configured: RecordingLevel, sensorLevel: RecordingLevel): boolean {
   return ORDER[sensorLevel] <= ORDER[configured]
 }
 
 /** Returns the level, or throws INVALID_CONFIG naming `metricsRecordingLevel`. */
-export function checkRecordingLevel (level: unknown): RecordingLevel {
+export function checkRecordingLevel(level: unknown): RecordingLevel {
   if (level === 'INFO' || level === 'DEBUG' || level === 'TRACE') return level
-  throw new ConfigError('metricsRecordingLevel', `Invalid value for config "metricsRecordingLevel": must be "INFO", "DEBUG" or "TRACE", got ${JSON.stringify(level)}`)
+  throw new ConfigError(
+    'metricsRecordingLevel',
+    `Invalid value for config "metricsRecordingLevel": must be "INFO", "DEBUG" or "TRACE", got ${JSON.stringify(level)}`
+  )
 }

@@ -20,11 +20,11 @@ class Sample {
   max = -Infinity
   min = Infinity
 
-  constructor (nowMs: number) {
+  constructor(nowMs: number) {
     this.startMs = nowMs
   }
 
-  reset (nowMs: number): void {
+  reset(nowMs: number): void {
     this.startMs = nowMs
     this.count = 0
     this.sum = 0
@@ -38,11 +38,11 @@ export class SampledStat {
   readonly #samples: Sample[] = []
   #current = 0
 
-  constructor (config: SampleConfig = DEFAULT_SAMPLE_CONFIG) {
+  constructor(config: SampleConfig = DEFAULT_SAMPLE_CONFIG) {
     this.#config = config
   }
 
-  record (value: number, nowMs: number): void {
+  record(value: number, nowMs: number): void {
     let sample = this.#samples[this.#current]
     if (sample === undefined) {
       sample = new Sample(nowMs)
@@ -56,14 +56,14 @@ export class SampledStat {
     if (value < sample.min) sample.min = value
   }
 
-  count (nowMs: number): number {
+  count(nowMs: number): number {
     this.#purge(nowMs)
     let count = 0
     for (const s of this.#samples) count += s.count
     return count
   }
 
-  sum (nowMs: number): number {
+  sum(nowMs: number): number {
     this.#purge(nowMs)
     let sum = 0
     for (const s of this.#samples) sum += s.sum
@@ -71,29 +71,35 @@ export class SampledStat {
   }
 
   /** NaN when nothing was recorded in the retained samples. */
-  avg (nowMs: number): number {
+  avg(nowMs: number): number {
     const count = this.count(nowMs)
     return count === 0 ? NaN : this.sum(nowMs) / count
   }
 
-  max (nowMs: number): number {
+  max(nowMs: number): number {
     this.#purge(nowMs)
     let max = -Infinity
     let count = 0
-    for (const s of this.#samples) { count += s.count; if (s.max > max) max = s.max }
+    for (const s of this.#samples) {
+      count += s.count
+      if (s.max > max) max = s.max
+    }
     return count === 0 ? NaN : max
   }
 
-  min (nowMs: number): number {
+  min(nowMs: number): number {
     this.#purge(nowMs)
     let min = Infinity
     let count = 0
-    for (const s of this.#samples) { count += s.count; if (s.min < min) min = s.min }
+    for (const s of this.#samples) {
+      count += s.count
+      if (s.min < min) min = s.min
+    }
     return count === 0 ? NaN : min
   }
 
   /** Sum per second over the elapsed window, padded to `samples - 1` full windows (Kafka's Rate). */
-  ratePerSecond (nowMs: number): number {
+  ratePerSecond(nowMs: number): number {
     const sum = this.sum(nowMs)
     let oldest = nowMs
     for (const s of this.#samples) if (s.startMs < oldest) oldest = s.startMs
@@ -104,7 +110,7 @@ export class SampledStat {
     return sum / (Math.max(elapsed, 1) / 1000)
   }
 
-  #advance (nowMs: number): Sample {
+  #advance(nowMs: number): Sample {
     this.#current = (this.#current + 1) % this.#config.samples
     let sample = this.#samples[this.#current]
     if (sample === undefined) {
@@ -116,7 +122,7 @@ export class SampledStat {
     return sample
   }
 
-  #purge (nowMs: number): void {
+  #purge(nowMs: number): void {
     const expireAge = this.#config.samples * this.#config.timeWindowMs
     for (const s of this.#samples) if (nowMs - s.startMs >= expireAge) s.reset(nowMs)
   }

@@ -30,7 +30,7 @@ export class Sensor {
   #count = 0
   #folded = 0
 
-  constructor (name: string, options: SensorOptions) {
+  constructor(name: string, options: SensorOptions) {
     this.name = name
     this.recording = options.recording
     this.#clock = options.clock
@@ -40,22 +40,22 @@ export class Sensor {
   }
 
   /** A sensor that belongs to no registry: it counts, records nothing, reports nowhere. */
-  static detached (name: string): Sensor {
+  static detached(name: string): Sensor {
     return new Sensor(name, { recording: false, clock: { milliseconds: () => 0 } })
   }
 
   /** Events since the sensor was created. */
-  get count (): number {
+  get count(): number {
     return this.#count
   }
 
   /** Starts timing an operation: a high-resolution time in ms when recording, else 0 (no clock read). */
-  start (): number {
+  start(): number {
     return this.recording ? performance.now() : 0
   }
 
   /** Ends an operation started with start(): counts it and, when recording, records its latency in ns. */
-  end (startMs: number): void {
+  end(startMs: number): void {
     if (!this.recording) {
       this.#count++
       return
@@ -65,36 +65,36 @@ export class Sensor {
   }
 
   /** Counts one event and, when recording, records its value. */
-  record (value: number): void {
+  record(value: number): void {
     if (this.recording) this.#recordAt(value, this.#clock.milliseconds())
     else this.#count++
   }
 
-  #recordAt (value: number, nowMs: number): void {
+  #recordAt(value: number, nowMs: number): void {
     this.#count++
     this.#fold(nowMs)
     this.#values.record(value, nowMs)
   }
 
   /** Events per second over the sample window. */
-  rate (nowMs: number): number {
+  rate(nowMs: number): number {
     this.#fold(nowMs)
     return this.#rate.ratePerSecond(nowMs)
   }
 
-  avg (nowMs: number): number {
+  avg(nowMs: number): number {
     return this.#values.avg(nowMs)
   }
 
-  max (nowMs: number): number {
+  max(nowMs: number): number {
     return this.#values.max(nowMs)
   }
 
-  min (nowMs: number): number {
+  min(nowMs: number): number {
     return this.#values.min(nowMs)
   }
 
-  #fold (nowMs: number): void {
+  #fold(nowMs: number): void {
     const pending = this.#count - this.#folded
     if (pending > 0) {
       this.#rate.record(pending, nowMs)

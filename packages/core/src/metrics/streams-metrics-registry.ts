@@ -42,19 +42,19 @@ export class StreamsMetricsRegistry {
   readonly #sampleConfig: SampleConfig
   readonly #scopes = new Map<string, Scope>()
 
-  constructor (options: StreamsMetricsRegistryOptions = {}) {
+  constructor(options: StreamsMetricsRegistryOptions = {}) {
     this.recordingLevel = checkRecordingLevel(options.recordingLevel ?? 'INFO')
     this.threadId = options.threadId ?? 'main'
     this.#clock = options.clock ?? systemClock
     this.#sampleConfig = options.sampleConfig ?? DEFAULT_SAMPLE_CONFIG
   }
 
-  shouldRecord (level: RecordingLevel): boolean {
+  shouldRecord(level: RecordingLevel): boolean {
     return shouldRecord(this.recordingLevel, level)
   }
 
   /** The sensor `name` of `scope`, created on first use; it records values when `level` is enabled. */
-  sensor (scope: string, name: string, level: RecordingLevel): Sensor {
+  sensor(scope: string, name: string, level: RecordingLevel): Sensor {
     const sensors = this.#scope(scope).sensors
     let sensor = sensors.get(name)
     if (sensor === undefined) {
@@ -65,34 +65,34 @@ export class StreamsMetricsRegistry {
   }
 
   /** Adds (or replaces) a metric of `scope`. */
-  addMetric (scope: string, metricName: MetricName, measure: MetricMeasure): void {
+  addMetric(scope: string, metricName: MetricName, measure: MetricMeasure): void {
     this.#scope(scope).metrics.set(metricKey(metricName), { metricName, measure })
   }
 
   /** Removes every sensor and metric of `scope`. */
-  removeScope (scope: string): void {
+  removeScope(scope: string): void {
     this.#scopes.delete(scope)
   }
 
   /** The tags of a metric of this thread, `thread-id` first. */
-  tags (...pairs: string[]): Record<string, string> {
+  tags(...pairs: string[]): Record<string, string> {
     const tags: Record<string, string> = { 'thread-id': this.threadId }
     for (let i = 0; i + 1 < pairs.length; i += 2) tags[pairs[i]!] = pairs[i + 1]!
     return tags
   }
 
   /** The value of every metric now, sorted by group, name and tags. */
-  metrics (): MetricSnapshot[] {
+  metrics(): MetricSnapshot[] {
     const now = this.#clock.milliseconds()
     const out: Array<MetricSnapshot & { key: string }> = []
     for (const scope of this.#scopes.values()) {
       for (const [key, m] of scope.metrics) out.push({ ...m.metricName, value: m.measure(now), key })
     }
-    out.sort((a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
+    out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     return out.map(({ key: _key, ...snapshot }) => snapshot)
   }
 
-  #scope (scope: string): Scope {
+  #scope(scope: string): Scope {
     let s = this.#scopes.get(scope)
     if (s === undefined) {
       s = { sensors: new Map(), metrics: new Map() }
@@ -102,7 +102,10 @@ export class StreamsMetricsRegistry {
   }
 }
 
-function metricKey (m: MetricName): string {
-  const tags = Object.keys(m.tags).sort().map(k => `${k}=${m.tags[k]!}`).join(',')
+function metricKey(m: MetricName): string {
+  const tags = Object.keys(m.tags)
+    .sort()
+    .map(k => `${k}=${m.tags[k]!}`)
+    .join(',')
   return `${m.group}:${m.name}{${tags}}`
 }

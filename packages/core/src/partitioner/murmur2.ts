@@ -9,7 +9,7 @@ const M = 0x5bd1e995
 const SEED = 0x9747b28c
 
 /** Kafka's murmur2 of the bytes, as a signed 32-bit integer (Java's int). */
-export function murmur2 (data: Uint8Array): number {
+export function murmur2(data: Uint8Array): number {
   const length = data.length
   let h = (SEED ^ length) | 0
   const blocks = length >>> 2
@@ -36,7 +36,7 @@ export function murmur2 (data: Uint8Array): number {
 }
 
 /** The partition Java's default partitioner picks for a non-null key: toPositive(murmur2) % n. */
-export function partitionFor (keyBytes: Uint8Array, numPartitions: number): number {
+export function partitionFor(keyBytes: Uint8Array, numPartitions: number): number {
   if (!(numPartitions > 0 && Number.isInteger(numPartitions))) {
     throw new StreamsError('ILLEGAL_ARGUMENT', `numPartitions must be a positive integer, got ${numPartitions}`)
   }

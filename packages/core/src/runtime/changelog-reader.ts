@@ -119,46 +119,76 @@ export class ChangelogReader {
   #reading: Restoring[] = []
   #assignmentChanged = false
 
-  constructor (options: ChangelogReaderOptions) {
+  constructor(options: ChangelogReaderOptions) {
     this.#options = options
   }
 
   /** Registers partitions to restore; captures their end offsets now. Returns those already complete. */
-  async register (registrations: readonly ChangelogRegistration[]): Promise<TopicPartition[]> {
+  async register(registrations: readonly ChangelogRegistration[]): Promise<TopicPartition[]> {
     if (registrations.length === 0) return []
     const partitions = registrations.map(r => r.partition)
-    const [ends, begins] = await retrying(async () => await Promise.all([this.#options.admin.endOffsets(partitions), this.#options.admin.beginningOffsets(partitions)]), {
-      timeoutMs: this.#options.retryTimeoutMs ?? 0,
-      backoffMs: this.#options.retryBackoffMs ?? 100,
-      clock: { milliseconds: () => this.#now() }
-    })
+    const [ends, begins] = await retrying(
+      async () => await Promise.all([this.#options.admin.endOffsets(partitions), this.#options.admin.beginningOffsets(partitions)]),
+      {
+        timeoutMs: this.#options.retryTimeoutMs ?? 0,
+        backoffMs: this.#options.retryBackoffMs ?? 100,
+        clock: { milliseconds: () => this.#now() }
+      }
+    )
     const complete: TopicPartition[] = []
     for (const reg of registrations) {
       const key = tpKey(reg.partition.topic, reg.partition.partition)
       const endOffset = ends.get(key)
-      if (endOffset === undefined) throw new StreamsError('UNKNOWN_TOPIC', `Changelog partition ${key} of store ${reg.storeName} does not exist`)
+      if (endOffset === undefined)
+        throw new StreamsError('UNKNOWN_TOPIC', `Changelog partition ${key} of store ${reg.storeName} does not exist`)
       const begin = begins.get(key) ?? 0
       if (reg.startOffset !== undefined && reg.startOffset < begin) {
         // The records between the checkpoint and the log start were deleted before this store
         // saw them (Kafka: OffsetOutOfRange -> TaskCorruptedException): its state has a gap.
-        throw new StreamsError('TASK_CORRUPTED', `Checkpointed offset ${reg.startOffset - 1} of ${reg.standby === true ? 'standby ' : ''}store ${reg.storeName} is below the log-start offset ${begin} of changelog ${key} (records it never applied were deleted)`, { taskId: reg.taskId?.toString() })
+        throw new StreamsError(
+          'TASK_CORRUPTED',
+          `Checkpointed offset ${reg.startOffset - 1} of ${reg.standby === true ? 'standby ' : ''}store ${reg.storeName} is below the log-start offset ${begin} of changelog ${key} (records it never applied were deleted)`,
+          { taskId: reg.taskId?.toString() }
+        )
       }
       const start = reg.startOffset ?? begin
       if (reg.standby === true) {
         if (reg.startOffset !== undefined && reg.startOffset > endOffset) {
-          throw new StreamsError('TASK_CORRUPTED', `Checkpointed offset ${reg.startOffset - 1} of standby store ${reg.storeName} is beyond the end ${endOffset} of changelog ${key}`)
+          throw new StreamsError(
+            'TASK_CORRUPTED',
+            `Checkpointed offset ${reg.startOffset - 1} of standby store ${reg.storeName} is beyond the end ${endOffset} of changelog ${key}`
+          )
         }
-        this.#restoring.set(key, { reg, endOffset: reg.endOffsetLimit ?? Number.POSITIVE_INFINITY, position: start, restored: 0, startedAt: this.#now(), currentEnd: endOffset, lastApplied: (reg.startOffset ?? 0) - 1 })
+        this.#restoring.set(key, {
+          reg,
+          endOffset: reg.endOffsetLimit ?? Number.POSITIVE_INFINITY,
+          position: start,
+          restored: 0,
+          startedAt: this.#now(),
+          currentEnd: endOffset,
+          lastApplied: (reg.startOffset ?? 0) - 1
+        })
         this.#assignmentChanged = true
         this.#options.standbyListener?.onUpdateStart?.(reg.partition, reg.storeName, start)
         continue
       }
       if (reg.startOffset !== undefined && reg.startOffset > endOffset) {
-        throw new StreamsError('TASK_CORRUPTED', `Checkpointed offset ${reg.startOffset - 1} of store ${reg.storeName} is beyond the end ${endOffset} of changelog ${key} (truncated or recreated topic)`)
+        throw new StreamsError(
+          'TASK_CORRUPTED',
+          `Checkpointed offset ${reg.startOffset - 1} of store ${reg.storeName} is beyond the end ${endOffset} of changelog ${key} (truncated or recreated topic)`
+        )
       }
       const restoreEnd = reg.endOffsetLimit === undefined ? endOffset : Math.min(endOffset, reg.endOffsetLimit)
       this.#options.listener?.onRestoreStart?.(reg.partition, reg.storeName, start, restoreEnd)
-      const entry: Restoring = { reg, endOffset: restoreEnd, position: start, restored: 0, startedAt: this.#now(), currentEnd: endOffset, lastApplied: (reg.startOffset ?? 0) - 1 }
+      const entry: Restoring = {
+        reg,
+        endOffset: restoreEnd,
+        position: start,
+        restored: 0,
+        startedAt: this.#now(),
+        currentEnd: endOffset,
+        lastApplied: (reg.startOffset ?? 0) - 1
+      }
       if (start >= restoreEnd) {
         this.#options.listener?.onRestoreEnd?.(reg.partition, reg.storeName, 0)
         complete.push(reg.partition)
@@ -175,7 +205,7 @@ export class ChangelogReader {
    * task here. The reason is what the standby listener hears; null (shutdown) tells it nothing,
    * as Kafka Streams says nothing of standbys when it closes.
    */
-  unregister (partitions: readonly TopicPartition[], standbyReason: StandbySuspendReason | null = 'MIGRATED'): void {
+  unregister(partitions: readonly TopicPartition[], standbyReason: StandbySuspendReason | null = 'MIGRATED'): void {
     for (const p of partitions) {
       const key = tpKey(p.topic, p.partition)
       const entry = this.#restoring.get(key)
@@ -183,78 +213,84 @@ export class ChangelogReader {
       this.#restoring.delete(key)
       this.#assignmentChanged = true
       if (entry.reg.standby !== true) this.#options.listener?.onRestoreSuspended?.(p, entry.reg.storeName, entry.restored)
-      else if (standbyReason !== null) this.#options.standbyListener?.onUpdateSuspended?.(p, entry.reg.storeName, entry.lastApplied, entry.currentEnd, standbyReason)
+      else if (standbyReason !== null)
+        this.#options.standbyListener?.onUpdateSuspended?.(p, entry.reg.storeName, entry.lastApplied, entry.currentEnd, standbyReason)
     }
   }
 
   /** Partitions still restoring (standbys not counted). */
-  get restoringCount (): number {
+  get restoringCount(): number {
     return [...this.#restoring.values()].filter(e => e.reg.standby !== true).length
   }
 
   /** Partitions the reader follows (restoring and standby). */
-  get readingCount (): number {
+  get readingCount(): number {
     return this.#restoring.size
   }
 
   /** Distinct active tasks with a store still restoring. */
-  restoringActiveTasks (): number {
+  restoringActiveTasks(): number {
     return this.#distinctTasks(false)
   }
 
   /** Distinct standby tasks being updated. */
-  updatingStandbyTasks (): number {
+  updatingStandbyTasks(): number {
     return this.#distinctTasks(true)
   }
 
-  #distinctTasks (standby: boolean): number {
+  #distinctTasks(standby: boolean): number {
     const ids = new Set<string>()
-    for (const e of this.#restoring.values()) if ((e.reg.standby === true) === standby) ids.add(e.reg.taskId?.toString() ?? tpKey(e.reg.partition.topic, e.reg.partition.partition))
+    for (const e of this.#restoring.values())
+      if ((e.reg.standby === true) === standby) ids.add(e.reg.taskId?.toString() ?? tpKey(e.reg.partition.topic, e.reg.partition.partition))
     return ids.size
   }
 
   /** Progress of every partition being restored (standbys not included): rate and ETA. */
-  progress (): RestoreProgress[] {
+  progress(): RestoreProgress[] {
     const now = this.#now()
-    return [...this.#restoring.values()].filter(e => e.reg.standby !== true).map(e => {
-      const seconds = Math.max((now - e.startedAt) / 1000, 0.001)
-      const rate = e.restored / seconds
-      const remaining = Math.max(0, e.endOffset - e.position)
-      return {
+    return [...this.#restoring.values()]
+      .filter(e => e.reg.standby !== true)
+      .map(e => {
+        const seconds = Math.max((now - e.startedAt) / 1000, 0.001)
+        const rate = e.restored / seconds
+        const remaining = Math.max(0, e.endOffset - e.position)
+        return {
+          partition: e.reg.partition,
+          storeName: e.reg.storeName,
+          taskId: e.reg.taskId,
+          position: e.position,
+          endOffset: e.endOffset,
+          restored: e.restored,
+          remaining,
+          recordsPerSecond: rate,
+          etaMs: rate > 0 ? Math.round((remaining / rate) * 1000) : undefined
+        }
+      })
+  }
+
+  /** Progress of every standby store: position, the changelog end last seen, lag and rate. */
+  standbyProgress(): StandbyProgress[] {
+    const now = this.#now()
+    return [...this.#restoring.values()]
+      .filter(e => e.reg.standby === true)
+      .map(e => ({
         partition: e.reg.partition,
         storeName: e.reg.storeName,
         taskId: e.reg.taskId,
         position: e.position,
-        endOffset: e.endOffset,
-        restored: e.restored,
-        remaining,
-        recordsPerSecond: rate,
-        etaMs: rate > 0 ? Math.round(remaining / rate * 1000) : undefined
-      }
-    })
+        currentEndOffset: e.currentEnd,
+        lag: Math.max(0, e.currentEnd - e.position),
+        updated: e.restored,
+        recordsPerSecond: e.restored / Math.max((now - e.startedAt) / 1000, 0.001)
+      }))
   }
 
-  /** Progress of every standby store: position, the changelog end last seen, lag and rate. */
-  standbyProgress (): StandbyProgress[] {
-    const now = this.#now()
-    return [...this.#restoring.values()].filter(e => e.reg.standby === true).map(e => ({
-      partition: e.reg.partition,
-      storeName: e.reg.storeName,
-      taskId: e.reg.taskId,
-      position: e.position,
-      currentEndOffset: e.currentEnd,
-      lag: Math.max(0, e.currentEnd - e.position),
-      updated: e.restored,
-      recordsPerSecond: e.restored / Math.max((now - e.startedAt) / 1000, 0.001)
-    }))
-  }
-
-  #now (): number {
+  #now(): number {
     return (this.#options.now ?? Date.now)()
   }
 
   /** One restore step: fetches and applies what is available; returns the partitions that completed. */
-  async restoreStep (maxWaitMs: number): Promise<TopicPartition[]> {
+  async restoreStep(maxWaitMs: number): Promise<TopicPartition[]> {
     if (this.#assignmentChanged) {
       // A standby at its limit is not read until the limit moves.
       this.#reading = [...this.#restoring.values()].filter(e => e.position < e.endOffset)
@@ -281,7 +317,12 @@ export class ChangelogReader {
       const lost = this.#lostPosition(entry, batch)
       if (lost !== undefined) {
         this.unregister([entry.reg.partition])
-        this.#corrupted.push({ partition: entry.reg.partition, storeName: entry.reg.storeName, standby: entry.reg.standby === true, reason: lost })
+        this.#corrupted.push({
+          partition: entry.reg.partition,
+          storeName: entry.reg.storeName,
+          standby: entry.reg.standby === true,
+          reason: lost
+        })
         continue
       }
       const before = entry.restored
@@ -303,7 +344,7 @@ export class ChangelogReader {
    * Partitions found corrupted since the last call (see the class comment); their tasks must be
    * wiped and restored (registered again), or they are read no more.
    */
-  takeCorrupted (): CorruptedChangelog[] {
+  takeCorrupted(): CorruptedChangelog[] {
     const corrupted = this.#corrupted
     this.#corrupted = []
     return corrupted
@@ -314,7 +355,7 @@ export class ChangelogReader {
    * was reset below it (the changelog now ends before it), or the log start moved past it with
    * the records between unread.
    */
-  #lostPosition (entry: Restoring, batch: FetchedBatch): string | undefined {
+  #lostPosition(entry: Restoring, batch: FetchedBatch): string | undefined {
     const where = `changelog ${tpKey(batch.topic, batch.partition)} of store ${entry.reg.storeName}`
     if (batch.nextOffset < entry.position) {
       return `${where} was truncated below the position ${entry.position} (it now ends at ${batch.highWatermark}, reading starts over at ${batch.nextOffset}): the records the store applied beyond it are gone`
@@ -327,7 +368,7 @@ export class ChangelogReader {
   }
 
   /** Applies the records below the end offset; returns whether the partition is complete. */
-  #apply (entry: Restoring, batch: FetchedBatch): boolean {
+  #apply(entry: Restoring, batch: FetchedBatch): boolean {
     // A record without a key cannot be restored (a source topic serving as changelog may hold some).
     const records = batch.records.filter(r => r.offset >= entry.position && r.offset < entry.endOffset && r.key !== null)
     entry.currentEnd = Math.max(entry.currentEnd, batch.highWatermark)
@@ -340,7 +381,8 @@ export class ChangelogReader {
       reg.onApplied?.(last)
       reg.applied?.record(records.length)
       if (reg.standby !== true) this.#options.listener?.onBatchRestored?.(reg.partition, reg.storeName, last, records.length)
-      else if (reg.taskId !== undefined) this.#options.standbyListener?.onBatchLoaded?.(reg.partition, reg.storeName, reg.taskId, last, records.length, entry.currentEnd)
+      else if (reg.taskId !== undefined)
+        this.#options.standbyListener?.onBatchLoaded?.(reg.partition, reg.storeName, reg.taskId, last, records.length, entry.currentEnd)
     }
     entry.position = Math.max(entry.position, Math.min(batch.nextOffset, entry.endOffset))
     // A standby that read past its limit is assigned again at its position (or held there).
@@ -349,12 +391,12 @@ export class ChangelogReader {
   }
 
   /** Standby partitions waiting at their limit (see `endOffsetLimit`). */
-  heldStandbys (): TopicPartition[] {
+  heldStandbys(): TopicPartition[] {
     return [...this.#restoring.values()].filter(e => e.reg.standby === true && e.position >= e.endOffset).map(e => e.reg.partition)
   }
 
   /** Moves the limits of limited standby partitions forward (the group committed further). */
-  updateStandbyLimits (limits: ReadonlyMap<string, number>): void {
+  updateStandbyLimits(limits: ReadonlyMap<string, number>): void {
     for (const [key, limit] of limits) {
       const entry = this.#restoring.get(key)
       if (entry === undefined || entry.reg.standby !== true || entry.reg.endOffsetLimit === undefined || limit <= entry.endOffset) continue
@@ -363,7 +405,7 @@ export class ChangelogReader {
     }
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     this.#restoring.clear()
     this.#corrupted = []
     await this.#options.reader.close()

@@ -7,6 +7,6 @@
 import type { ProcessingContext } from '../processor/api.js'
 import { ProcessorContextImpl } from './processor-context-impl.js'
 
-export function recordDroppedRecord (context: ProcessingContext): void {
+export function recordDroppedRecord(context: ProcessingContext): void {
   if (context instanceof ProcessorContextImpl) context.recordDroppedRecord()
 }

@@ -33,8 +33,12 @@ export interface GlobalStateUpdateTaskOptions {
 }
 
 const noCollector = {
-  send () { throw new StreamsError('ILLEGAL_STATE', 'A global processor cannot send records to a sink') },
-  partitionsFor () { return 1 }
+  send() {
+    throw new StreamsError('ILLEGAL_STATE', 'A global processor cannot send records to a sink')
+  },
+  partitionsFor() {
+    return 1
+  }
 }
 
 export class GlobalStateUpdateTask implements ContextHost {
@@ -49,17 +53,21 @@ export class GlobalStateUpdateTask implements ContextHost {
   readonly #onDeserializationError: DeserializationErrorHandler
   #droppedRecords = 0
 
-  constructor (options: GlobalStateUpdateTaskOptions) {
+  constructor(options: GlobalStateUpdateTaskOptions) {
     this.#options = options
     this.config = options.config
     this.stateDir = options.stateDir
     this.#onDeserializationError = options.onDeserializationError ?? configuredDeserializationHandler(options.config)
-    options.metrics?.addMetric(`task-${this.taskId.toString()}`, {
-      name: 'dropped-records-total',
-      group: 'stream-task-metrics',
-      description: 'The total number of records dropped (deserialization errors skipped, invalid timestamps)',
-      tags: options.metrics.tags('task-id', this.taskId.toString())
-    }, () => this.#droppedRecords)
+    options.metrics?.addMetric(
+      `task-${this.taskId.toString()}`,
+      {
+        name: 'dropped-records-total',
+        group: 'stream-task-metrics',
+        description: 'The total number of records dropped (deserialization errors skipped, invalid timestamps)',
+        tags: options.metrics.tags('task-id', this.taskId.toString())
+      },
+      () => this.#droppedRecords
+    )
     const names = new Set<string>()
     for (const g of options.topology.globalStores) {
       names.add(g.sourceName)
@@ -69,32 +77,41 @@ export class GlobalStateUpdateTask implements ContextHost {
     this.context = new ProcessorContextImpl(this)
   }
 
-  get stores (): ReadonlyMap<string, StateStore> { return this.#stores }
+  get stores(): ReadonlyMap<string, StateStore> {
+    return this.#stores
+  }
 
   /** The records this task dropped so far (the `dropped-records-total` metric). */
-  get droppedRecords (): number { return this.#droppedRecords }
+  get droppedRecords(): number {
+    return this.#droppedRecords
+  }
 
   /** The global topics. */
-  get topics (): string[] {
+  get topics(): string[] {
     return this.#options.topology.globalStores.map(g => g.topic)
   }
 
-  initialize (): void | Promise<void> {
+  initialize(): void | Promise<void> {
     const pending: Array<Promise<void>> = []
     for (const g of this.#options.topology.globalStores) {
       const builder = this.#options.topology.storeBuilders.get(g.storeName)
       if (builder === undefined) throw new TopologyError('UNKNOWN_STORE', `Global store ${g.storeName} was never added to the topology`)
       const store = builder.build()
       this.#stores.set(g.storeName, store)
-      const opened = store.init({
-        applicationId: this.config.applicationId,
-        taskId: this.taskId,
-        appConfigs: this.config,
-        stateDir: this.stateDir,
-        recordMetadata: () => this.context.recordMetadata(),
-        register: (s, restore) => { this.#restoreCallbacks.set(s.name, restore) },
-        changelogWriter: () => undefined
-      }, store)
+      const opened = store.init(
+        {
+          applicationId: this.config.applicationId,
+          taskId: this.taskId,
+          appConfigs: this.config,
+          stateDir: this.stateDir,
+          recordMetadata: () => this.context.recordMetadata(),
+          register: (s, restore) => {
+            this.#restoreCallbacks.set(s.name, restore)
+          },
+          changelogWriter: () => undefined
+        },
+        store
+      )
       if (opened instanceof Promise) pending.push(opened)
     }
     const initNodes = (): void => {
@@ -105,7 +122,7 @@ export class GlobalStateUpdateTask implements ContextHost {
   }
 
   /** Applies one record of a global topic through its global processor. */
-  update (raw: ConsumedRecord): void {
+  update(raw: ConsumedRecord): void {
     const source = this.#graph.sourcesByTopic.get(raw.topic)
     if (source === undefined) throw new StreamsError('UNKNOWN_TOPIC', `No global store reads topic ${raw.topic}`)
     let key: unknown
@@ -125,47 +142,55 @@ export class GlobalStateUpdateTask implements ContextHost {
     this.context.runAs(source, rc, () => source.process(new Record(key, value, timestamp, raw.headers)))
   }
 
-  #drop (record: ConsumedRecord, reason: string): void {
+  #drop(record: ConsumedRecord, reason: string): void {
     this.#droppedRecords++
     this.#options.onDroppedRecord?.(record, reason)
   }
 
-  flush (): void {
+  flush(): void {
     for (const store of this.#stores.values()) store.flush()
   }
 
-  close (): void {
+  close(): void {
     let first: unknown
     for (const node of this.#graph.nodes) {
-      try { this.context.runAs(node, this.context.recordContext, () => node.close()) } catch (err) { first ??= err }
+      try {
+        this.context.runAs(node, this.context.recordContext, () => node.close())
+      } catch (err) {
+        first ??= err
+      }
     }
     for (const store of this.#stores.values()) {
-      try { if (store.isOpen()) store.close() } catch (err) { first ??= err }
+      try {
+        if (store.isOpen()) store.close()
+      } catch (err) {
+        first ??= err
+      }
     }
     if (first !== undefined) throw first
   }
 
   // ContextHost
 
-  streamTimeMs (): number {
+  streamTimeMs(): number {
     return -1
   }
 
-  wallClockMs (): number {
+  wallClockMs(): number {
     return this.#options.clock.milliseconds()
   }
 
-  schedule (): Cancellable {
+  schedule(): Cancellable {
     throw new StreamsError('ILLEGAL_STATE', 'schedule() is not supported in a global processor context')
   }
 
-  requestCommit (): void {}
+  requestCommit(): void {}
 
-  store (name: string): StateStore | undefined {
+  store(name: string): StateStore | undefined {
     return this.#stores.get(name)
   }
 
-  isGlobalStore (name: string): boolean {
+  isGlobalStore(name: string): boolean {
     return this.#stores.has(name)
   }
 }

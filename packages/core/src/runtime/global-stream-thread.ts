@@ -69,24 +69,30 @@ export class GlobalStreamThread {
   /** This thread's metrics (the global task's dropped records). */
   readonly metrics: StreamsMetricsRegistry
 
-  constructor (options: GlobalStreamThreadOptions) {
+  constructor(options: GlobalStreamThreadOptions) {
     this.#o = options
     this.#lifecycle = new Lifecycle('global stream thread', 'CREATED', TRANSITIONS)
     const clientId = `${options.config.clientId ?? options.config.applicationId}-GlobalStreamThread`
-    this.metrics = new StreamsMetricsRegistry({ clock: options.clock, threadId: clientId, recordingLevel: options.config.metricsRecordingLevel })
+    this.metrics = new StreamsMetricsRegistry({
+      clock: options.clock,
+      threadId: clientId,
+      recordingLevel: options.config.metricsRecordingLevel
+    })
     this.#reader = AssignedPartitionReader.create(options.clients, `${clientId}-global-consumer`, options.config, options.logger)
     this.#admin = options.clients.admin({ clientId: `${clientId}-admin` })
   }
 
-  get state (): GlobalThreadState { return this.#lifecycle.state }
+  get state(): GlobalThreadState {
+    return this.#lifecycle.state
+  }
 
   /** The global stores (filled once started). */
-  get stores (): ReadonlyMap<string, StateStore> {
+  get stores(): ReadonlyMap<string, StateStore> {
     return this.#task?.stores ?? new Map()
   }
 
   /** Opens the stores and reads every global partition to its current end; then keeps reading. */
-  async start (): Promise<void> {
+  async start(): Promise<void> {
     let dir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.globalDir())
     this.#checkpoint = new OffsetCheckpoint(join(dir, '.checkpoint'))
     const topics = this.#o.topology.globalStores.map(g => g.topic)
@@ -109,11 +115,17 @@ export class GlobalStreamThread {
       stateDir: dir,
       metrics: this.metrics,
       onDeserializationError: this.#o.deserializationErrorHandler,
-      onDroppedRecord: (record, reason) => { this.#o.logger.warn(`Global stream thread dropped a record of ${record.topic}-${record.partition} at offset ${record.offset}: ${reason}`) }
+      onDroppedRecord: (record, reason) => {
+        this.#o.logger.warn(
+          `Global stream thread dropped a record of ${record.topic}-${record.partition} at offset ${record.offset}: ${reason}`
+        )
+      }
     })
     await this.#task.initialize()
     const stores = this.#task.stores
-    this.#persistentTopics = new Set(this.#o.topology.globalStores.filter(g => stores.get(g.storeName)?.persistent === true).map(g => g.topic))
+    this.#persistentTopics = new Set(
+      this.#o.topology.globalStores.filter(g => stores.get(g.storeName)?.persistent === true).map(g => g.topic)
+    )
     for (const p of partitions) {
       const key = tpKey(p.topic, p.partition)
       // A store that is not persistent starts empty: it reads its topic from the beginning.
@@ -135,10 +147,10 @@ export class GlobalStreamThread {
    * record of the new one would be skipped) or below its log start (records the stores never
    * saw were deleted).
    */
-  async #readCheckpoint (ends: ReadonlyMap<string, number>, begins: ReadonlyMap<string, number>): Promise<Map<string, number> | undefined> {
+  async #readCheckpoint(ends: ReadonlyMap<string, number>, begins: ReadonlyMap<string, number>): Promise<Map<string, number> | undefined> {
     let offsets: Map<string, number>
     try {
-      offsets = new Map([...await this.#checkpoint!.read()].map(([k, v]) => [k, v.offset]))
+      offsets = new Map([...(await this.#checkpoint!.read())].map(([k, v]) => [k, v.offset]))
     } catch (err) {
       if (!(err instanceof CheckpointCorruptedError)) throw err
       this.#o.logger.warn(`${err.message}; wiping the global stores and bootstrapping them from the beginning`)
@@ -148,11 +160,15 @@ export class GlobalStreamThread {
       const end = ends.get(key)
       const begin = begins.get(key) ?? 0
       if (end !== undefined && offset > end) {
-        this.#o.logger.warn(`The global checkpoint of ${key} (${offset}) is beyond the end of the topic (${end}): the topic was recreated or truncated; wiping the global stores and bootstrapping them from the beginning`)
+        this.#o.logger.warn(
+          `The global checkpoint of ${key} (${offset}) is beyond the end of the topic (${end}): the topic was recreated or truncated; wiping the global stores and bootstrapping them from the beginning`
+        )
         return undefined
       }
       if (offset < begin) {
-        this.#o.logger.warn(`The global checkpoint of ${key} (${offset}) is below the topic's log start (${begin}): records the global stores never saw were deleted; wiping the global stores and bootstrapping them from the beginning`)
+        this.#o.logger.warn(
+          `The global checkpoint of ${key} (${offset}) is below the topic's log start (${begin}): records the global stores never saw were deleted; wiping the global stores and bootstrapping them from the beginning`
+        )
         return undefined
       }
     }
@@ -160,11 +176,12 @@ export class GlobalStreamThread {
   }
 
   /** Reads until every partition reached the end offset captured at start. */
-  async #bootstrap (ends: ReadonlyMap<string, number>): Promise<void> {
+  async #bootstrap(ends: ReadonlyMap<string, number>): Promise<void> {
     const listener = this.#o.restoreListener
     const storeOf = (topic: string): string => this.#o.topology.globalStores.find(g => g.topic === topic)?.storeName ?? topic
     const restored = new Map<string, number>()
-    for (const p of this.#positions.values()) listener?.onRestoreStart?.(p, storeOf(p.topic), p.offset, ends.get(tpKey(p.topic, p.partition)) ?? 0)
+    for (const p of this.#positions.values())
+      listener?.onRestoreStart?.(p, storeOf(p.topic), p.offset, ends.get(tpKey(p.topic, p.partition)) ?? 0)
     const behind = (): boolean => [...this.#positions].some(([key, p]) => p.offset < (ends.get(key) ?? 0))
     while (behind() && this.state === 'CREATED') {
       for (const batch of await this.#reader.poll(this.#o.config.pollMs)) {
@@ -177,7 +194,7 @@ export class GlobalStreamThread {
     for (const p of this.#positions.values()) listener?.onRestoreEnd?.(p, storeOf(p.topic), restored.get(tpKey(p.topic, p.partition)) ?? 0)
   }
 
-  #apply (batch: FetchedBatch): number {
+  #apply(batch: FetchedBatch): number {
     const { topic, partition, records, nextOffset } = batch
     const position = this.#positions.get(tpKey(topic, partition))
     if (position === undefined) return 0
@@ -185,7 +202,10 @@ export class GlobalStreamThread {
     if (nextOffset < position.offset || (batch.logStartOffset > position.offset && first > position.offset)) {
       // The reader was reset: the topic was truncated below the position, or records not read yet were deleted.
       this.#wipeOnShutdown = true
-      throw new StreamsError('TASK_CORRUPTED', `Global topic partition ${tpKey(topic, partition)} no longer has the position ${position.offset} of the global stores (it now holds [${batch.logStartOffset}, ${batch.highWatermark})); the global state is wiped at shutdown: restart the application to rebuild it`)
+      throw new StreamsError(
+        'TASK_CORRUPTED',
+        `Global topic partition ${tpKey(topic, partition)} no longer has the position ${position.offset} of the global stores (it now holds [${batch.logStartOffset}, ${batch.highWatermark})); the global state is wiped at shutdown: restart the application to rebuild it`
+      )
     }
     let applied = 0
     for (const r of records) {
@@ -197,7 +217,7 @@ export class GlobalStreamThread {
     return applied
   }
 
-  async #run (): Promise<void> {
+  async #run(): Promise<void> {
     let lastCommit = this.#o.clock.milliseconds()
     while (this.state === 'RUNNING') {
       try {
@@ -211,7 +231,12 @@ export class GlobalStreamThread {
           lastCommit = this.#o.clock.milliseconds()
         }
       } catch (err) {
-        const error = err instanceof StreamsError ? err : new StreamsError('PROCESSING', `Global stream thread failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
+        const error =
+          err instanceof StreamsError
+            ? err
+            : new StreamsError('PROCESSING', `Global stream thread failed: ${err instanceof Error ? err.message : String(err)}`, {
+                cause: err
+              })
         this.#o.logger.error(error.message)
         this.#o.onFailure(error)
         return
@@ -219,27 +244,27 @@ export class GlobalStreamThread {
     }
   }
 
-  async #maybeCheckpoint (): Promise<void> {
+  async #maybeCheckpoint(): Promise<void> {
     let moved = 0
     for (const [key, p] of this.#positions) moved += p.offset - (this.#checkpointed.get(key) ?? 0)
     if (moved > 10_000) await this.#writeCheckpoint()
   }
 
   /** Checkpoints the positions of persistent stores only (as Kafka's GlobalStateManagerImpl). */
-  async #writeCheckpoint (): Promise<void> {
+  async #writeCheckpoint(): Promise<void> {
     await this.#checkpoint!.write([...this.#positions.values()].filter(p => this.#persistentTopics.has(p.topic)))
     this.#checkpointed = new Map([...this.#positions].map(([k, p]) => [k, p.offset]))
   }
 
   /** Stops reading (a bootstrap in progress too), checkpoints and closes the stores. Idempotent. */
-  async shutdown (): Promise<void> {
+  async shutdown(): Promise<void> {
     this.#shutdown ??= this.#doShutdown()
     await this.#shutdown
   }
 
   #shutdown: Promise<void> | undefined
 
-  async #doShutdown (): Promise<void> {
+  async #doShutdown(): Promise<void> {
     if (this.state === 'DEAD') return
     if (this.state !== 'PENDING_SHUTDOWN') this.#lifecycle.transition('PENDING_SHUTDOWN')
     await this.#loop
@@ -249,13 +274,27 @@ export class GlobalStreamThread {
         this.#task.flush()
         await this.#writeCheckpoint()
       }
-    } catch (err) { first = err }
-    try { this.#task?.close() } catch (err) { first ??= err }
+    } catch (err) {
+      first = err
+    }
+    try {
+      this.#task?.close()
+    } catch (err) {
+      first ??= err
+    }
     if (this.#wipeOnShutdown) {
-      try { await this.#o.stateDirectory.wipeGlobal() } catch (err) { first ??= err }
+      try {
+        await this.#o.stateDirectory.wipeGlobal()
+      } catch (err) {
+        first ??= err
+      }
     }
     for (const close of [() => this.#reader.close(), () => this.#admin.close()]) {
-      try { await close() } catch (err) { first ??= err }
+      try {
+        await close()
+      } catch (err) {
+        first ??= err
+      }
     }
     this.#lifecycle.transition('DEAD')
     if (first !== undefined) throw first

@@ -10,15 +10,15 @@ import { StreamsError } from '../errors.js'
 const HANDLED = Symbol('kstreams.handled')
 
 /** Marks `error` as decided on: processor nodes above pass it through. Returns it. */
-export function markHandled<E> (error: E): E {
-  if (error !== null && typeof error === 'object' && Object.isExtensible(error) && !Object.prototype.hasOwnProperty.call(error, HANDLED)) {
+export function markHandled<E>(error: E): E {
+  if (error !== null && typeof error === 'object' && Object.isExtensible(error) && !Object.hasOwn(error, HANDLED)) {
     Object.defineProperty(error, HANDLED, { value: true, enumerable: false })
   }
   return error
 }
 
 /** Whether the processing exception handler must not see `error` (see above). */
-export function bypassesProcessingHandler (error: unknown): boolean {
+export function bypassesProcessingHandler(error: unknown): boolean {
   if (error === null || typeof error !== 'object') return false
   if ((error as { [HANDLED]?: boolean })[HANDLED] === true) return true
   return error instanceof StreamsError && (error.code === 'TASK_MIGRATED' || error.code === 'TASK_CORRUPTED')

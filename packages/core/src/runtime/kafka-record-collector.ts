@@ -46,7 +46,10 @@ export interface KafkaRecordCollectorOptions {
    * The production exception handler's response for a record that failed on its own (the
    * record as sent, with its partition); default FAIL.
    */
-  readonly onRecordError?: (record: ProducedRecord & { readonly origin?: RecordOrigin | undefined, readonly changelog: boolean }, error: Error) => RecordErrorResponse
+  readonly onRecordError?: (
+    record: ProducedRecord & { readonly origin?: RecordOrigin | undefined; readonly changelog: boolean },
+    error: Error
+  ) => RecordErrorResponse
   /** How long a send is tried again after retriable errors (task.timeout.ms); also each round a RETRY starts. */
   readonly retryTimeoutMs?: number
   /**
@@ -94,7 +97,7 @@ export class KafkaRecordCollector implements RecordCollector {
   readonly #maxRequestSize: number
   readonly #retryTimeoutMs: number
 
-  constructor (options: KafkaRecordCollectorOptions) {
+  constructor(options: KafkaRecordCollectorOptions) {
     this.#options = options
     this.#batchSize = options.batchSize ?? 2000
     this.#lingerMs = options.lingerMs ?? 100
@@ -104,30 +107,37 @@ export class KafkaRecordCollector implements RecordCollector {
   }
 
   /** Partition counts learned elsewhere (e.g. from the assignment), so sends need no lookup. */
-  registerPartitionCount (topic: string, count: number): void {
+  registerPartitionCount(topic: string, count: number): void {
     this.#partitionCounts.set(topic, count)
   }
 
-  partitionsFor (topic: string): number {
+  partitionsFor(topic: string): number {
     const count = this.#partitionCounts.get(topic)
     if (count === undefined) {
-      throw new StreamsError('UNKNOWN_TOPIC', `The partition count of output topic ${topic} is not known yet; a StreamPartitioner needs it. Create the topic before the application starts.`, { retriable: true })
+      throw new StreamsError(
+        'UNKNOWN_TOPIC',
+        `The partition count of output topic ${topic} is not known yet; a StreamPartitioner needs it. Create the topic before the application starts.`,
+        { retriable: true }
+      )
     }
     return count
   }
 
-  send (record: CollectedRecord): void {
+  send(record: CollectedRecord): void {
     this.#throwIfFailed()
     this.#buffer.push(record)
     if (this.#buffer.length >= this.#batchSize) {
       this.#startSend()
     } else if (this.#timer === undefined && this.#inflight === undefined) {
-      this.#timer = setTimeout(() => { this.#timer = undefined; this.#startSend() }, this.#lingerMs)
+      this.#timer = setTimeout(() => {
+        this.#timer = undefined
+        this.#startSend()
+      }, this.#lingerMs)
     }
   }
 
   /** Sends everything buffered and waits for the acknowledgements; throws a failed send. */
-  async flush (): Promise<void> {
+  async flush(): Promise<void> {
     while (this.#buffer.length > 0 || this.#inflight !== undefined) {
       // A failed send stops sending: without this check the loop would spin forever on the
       // records left in the buffer, starving the event loop (no heartbeats, no timers).
@@ -139,12 +149,12 @@ export class KafkaRecordCollector implements RecordCollector {
   }
 
   /** Records buffered and not yet handed to the producer. */
-  get buffered (): number {
+  get buffered(): number {
     return this.#buffer.length
   }
 
   /** Waits until the send in flight (if any) completes: backpressure for the processing loop. */
-  async drain (): Promise<void> {
+  async drain(): Promise<void> {
     this.#throwIfFailed()
     if (this.#inflight === undefined) this.#startSend()
     await this.#inflight
@@ -152,16 +162,16 @@ export class KafkaRecordCollector implements RecordCollector {
   }
 
   /** The offset of the last acknowledged record of a partition (changelog offsets for checkpoints). */
-  ackedOffset (topic: string, partition: number): number | undefined {
+  ackedOffset(topic: string, partition: number): number | undefined {
     return this.#acked.get(tpKey(topic, partition))
   }
 
-  get sentRecords (): number {
+  get sentRecords(): number {
     return this.#sentRecords
   }
 
   /** Drops what is buffered (a dirty close: the records will be reprocessed). */
-  discard (): void {
+  discard(): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer)
     this.#timer = undefined
     this.#buffer = []
@@ -171,7 +181,7 @@ export class KafkaRecordCollector implements RecordCollector {
    * After an aborted transaction (exactly_once_v2): waits for the send in flight, then forgets
    * what is buffered, the failed send and the acknowledged offsets (those records were aborted).
    */
-  async reset (): Promise<void> {
+  async reset(): Promise<void> {
     this.discard()
     await this.#inflight
     this.discard()
@@ -179,11 +189,11 @@ export class KafkaRecordCollector implements RecordCollector {
     this.#acked.clear()
   }
 
-  #throwIfFailed (): void {
+  #throwIfFailed(): void {
     if (this.#error !== undefined) throw this.#error
   }
 
-  #startSend (): void {
+  #startSend(): void {
     if (this.#timer !== undefined) {
       clearTimeout(this.#timer)
       this.#timer = undefined
@@ -202,7 +212,7 @@ export class KafkaRecordCollector implements RecordCollector {
    * (so no partition's record batch passes the broker's 1 MB default `max.message.bytes`, and
    * one send never blocks the event loop for long).
    */
-  #takeBatch (): { batch: CollectedRecord[], sizes: number[] } {
+  #takeBatch(): { batch: CollectedRecord[]; sizes: number[] } {
     const sizes: number[] = []
     let bytes = 0
     while (sizes.length < this.#buffer.length && sizes.length < this.#batchSize) {
@@ -215,9 +225,9 @@ export class KafkaRecordCollector implements RecordCollector {
   }
 
   /** Sends `batch`; `sizes` are its records' sizes on the wire (recordSizeUpperBound). */
-  async #sendBatch (batch: CollectedRecord[], sizes: readonly number[]): Promise<void> {
+  async #sendBatch(batch: CollectedRecord[], sizes: readonly number[]): Promise<void> {
     try {
-      if (!await this.#owned()) return
+      if (!(await this.#owned())) return
       await this.#lookUpTopics(batch)
       const deadline = Date.now() + this.#retryTimeoutMs
       let outgoing: Outgoing[] = []
@@ -244,9 +254,14 @@ export class KafkaRecordCollector implements RecordCollector {
     } catch (err) {
       if (err === NOT_OWNER) return
       const first = batch[0]!
-      const error = err instanceof StreamsError && err.code !== 'KAFKA'
-        ? err
-        : new StreamsError('SEND_FAILED', `Error sending ${batch.length} record(s) (first to topic ${first.topic}): ${err instanceof Error ? err.message : String(err)}`, { cause: err })
+      const error =
+        err instanceof StreamsError && err.code !== 'KAFKA'
+          ? err
+          : new StreamsError(
+              'SEND_FAILED',
+              `Error sending ${batch.length} record(s) (first to topic ${first.topic}): ${err instanceof Error ? err.message : String(err)}`,
+              { cause: err }
+            )
       // Thrown at every later send too: the processing exception handler must not take it for the record's fault.
       this.#error ??= markHandled(error)
       this.#options.onSendError?.(error)
@@ -254,7 +269,7 @@ export class KafkaRecordCollector implements RecordCollector {
   }
 
   /** Partition counts of topics whose records need a partition chosen, and max.message.bytes of topics not seen yet. */
-  async #lookUpTopics (batch: readonly CollectedRecord[]): Promise<void> {
+  async #lookUpTopics(batch: readonly CollectedRecord[]): Promise<void> {
     const unknown = [...new Set(batch.filter(r => r.partition === undefined && !this.#partitionCounts.has(r.topic)).map(r => r.topic))]
     if (unknown.length > 0) {
       const counts = await this.#options.admin.partitionCounts(unknown)
@@ -282,14 +297,20 @@ export class KafkaRecordCollector implements RecordCollector {
   }
 
   /** MESSAGE_TOO_LARGE when the record can never be sent (the Java producer's and the broker's checks), naming topic, partition and size. */
-  #sizeError (record: ProducedRecord, size: number): KafkaRequestError | undefined {
+  #sizeError(record: ProducedRecord, size: number): KafkaRequestError | undefined {
     const where = (): string => `${record.topic}-${record.partition}`
     if (size > this.#maxRequestSize) {
-      return new KafkaRequestError('MESSAGE_TOO_LARGE', `The record to ${where()} is ${size} bytes when serialized (key, value and headers), larger than max.request.size (${this.#maxRequestSize} bytes); it was not sent`)
+      return new KafkaRequestError(
+        'MESSAGE_TOO_LARGE',
+        `The record to ${where()} is ${size} bytes when serialized (key, value and headers), larger than max.request.size (${this.#maxRequestSize} bytes); it was not sent`
+      )
     }
     const topicLimit = this.#maxMessageBytes.get(record.topic)
     if (topicLimit !== undefined && topicLimit !== null && size > topicLimit) {
-      return new KafkaRequestError('MESSAGE_TOO_LARGE', `The record to ${where()} is ${size} bytes when serialized (key, value and headers), larger than the topic's max.message.bytes (${topicLimit} bytes); it was not sent`)
+      return new KafkaRequestError(
+        'MESSAGE_TOO_LARGE',
+        `The record to ${where()} is ${size} bytes when serialized (key, value and headers), larger than the topic's max.message.bytes (${topicLimit} bytes); it was not sent`
+      )
     }
     return undefined
   }
@@ -300,9 +321,12 @@ export class KafkaRecordCollector implements RecordCollector {
    * found; the others go out); for one record, or a retriable error that outlasted the retry
    * timeout, the handler decides per record.
    */
-  async #deliver (records: readonly Outgoing[], deadline: number): Promise<void> {
+  async #deliver(records: readonly Outgoing[], deadline: number): Promise<void> {
     try {
-      const result = await this.#sendRetrying(records.map(o => o.record), deadline)
+      const result = await this.#sendRetrying(
+        records.map(o => o.record),
+        deadline
+      )
       for (const [key, offset] of result) this.#acked.set(key, offset)
       this.#sentRecords += records.length
       return
@@ -310,7 +334,11 @@ export class KafkaRecordCollector implements RecordCollector {
       if (err === NOT_OWNER) throw err
       if (this.#options.transactional === true) throw err
       if (isFatalSendError(err)) {
-        throw new StreamsError('SEND_FAILED', `Fatal error sending ${describeRecords(records)}: ${message(err)}; the production exception handler is not asked, no more records are sent`, { cause: err })
+        throw new StreamsError(
+          'SEND_FAILED',
+          `Fatal error sending ${describeRecords(records)}: ${message(err)}; the production exception handler is not asked, no more records are sent`,
+          { cause: err }
+        )
       }
       if (records.length > 1 && !isRetriable(err)) {
         const half = Math.ceil(records.length / 2)
@@ -328,7 +356,7 @@ export class KafkaRecordCollector implements RecordCollector {
    * at RETRY for an error that is not retriable), counts and drops those it lets go; returns
    * those to send again.
    */
-  #decide (records: readonly Outgoing[], err: unknown): Outgoing[] {
+  #decide(records: readonly Outgoing[], err: unknown): Outgoing[] {
     const error = err instanceof Error ? err : new Error(String(err))
     const handler = this.#options.onRecordError
     const retry: Outgoing[] = []
@@ -342,14 +370,19 @@ export class KafkaRecordCollector implements RecordCollector {
         retry.push(o)
         continue
       }
-      const why = response === 'RETRY' ? 'the handler answered RETRY, which counts as FAIL for an error that is not retriable' : 'the production exception handler answered FAIL'
-      throw new StreamsError('SEND_FAILED', `Error sending a record to ${o.record.topic}-${o.record.partition}: ${message(err)} (${why})`, { cause: err })
+      const why =
+        response === 'RETRY'
+          ? 'the handler answered RETRY, which counts as FAIL for an error that is not retriable'
+          : 'the production exception handler answered FAIL'
+      throw new StreamsError('SEND_FAILED', `Error sending a record to ${o.record.topic}-${o.record.partition}: ${message(err)} (${why})`, {
+        cause: err
+      })
     }
     return retry
   }
 
   /** One send, sent again after retriable errors until `deadline`; NOT_OWNER once the output is not ours. */
-  async #sendRetrying (records: readonly ProducedRecord[], deadline: number): Promise<SendResult> {
+  async #sendRetrying(records: readonly ProducedRecord[], deadline: number): Promise<SendResult> {
     for (let attempt = 1; ; attempt++) {
       try {
         return await this.#options.producer.send(records)
@@ -358,19 +391,19 @@ export class KafkaRecordCollector implements RecordCollector {
         // delivery.timeout.ms (the ports make plain requests, so this is the runtime's job).
         if (!isRetriable(err) || Date.now() >= deadline) throw err
         await new Promise(resolve => setTimeout(resolve, Math.min(1000, 50 * attempt)))
-        if (!await this.#owned()) throw NOT_OWNER
+        if (!(await this.#owned())) throw NOT_OWNER
       }
     }
   }
 
   /** Whether the output may still be sent; when not, the buffer is dropped (see `stillOwner`). */
-  async #owned (): Promise<boolean> {
-    if (this.#options.stillOwner === undefined || await this.#options.stillOwner()) return true
+  async #owned(): Promise<boolean> {
+    if (this.#options.stillOwner === undefined || (await this.#options.stillOwner())) return true
     this.#buffer = []
     return false
   }
 
-  #choosePartition (topic: string, key: Buffer | null): number {
+  #choosePartition(topic: string, key: Buffer | null): number {
     const count = this.#partitionCounts.get(topic)!
     if (key !== null) return partitionFor(key, count)
     const next = ((this.#roundRobin.get(topic) ?? -1) + 1) % count
@@ -379,11 +412,11 @@ export class KafkaRecordCollector implements RecordCollector {
   }
 }
 
-function message (err: unknown): string {
+function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
 }
 
-function describeRecords (records: readonly Outgoing[]): string {
+function describeRecords(records: readonly Outgoing[]): string {
   const partitions = [...new Set(records.map(o => `${o.record.topic}-${o.record.partition}`))]
   return `${records.length} record(s) to ${partitions.slice(0, 5).join(', ')}${partitions.length > 5 ? ', ...' : ''}`
 }

@@ -95,14 +95,20 @@ export class KafkaStreams {
   readonly #queryProvider: QueryableStoreProvider
   #lagAdmin: AdminPort | undefined
 
-  constructor (topology: Topology, config: StreamsConfig, options: KafkaStreamsOptions = {}) {
+  constructor(topology: Topology, config: StreamsConfig, options: KafkaStreamsOptions = {}) {
     this.#config = resolveStreamsConfig(config)
     if (config.applicationId === undefined) throw new ConfigError('applicationId', 'Missing required config "applicationId"')
     if (this.#config.processingGuarantee === 'exactly_once_v2' && this.#config.transactionTimeoutMs < this.#config.commitIntervalMs) {
-      throw new ConfigError('transactionTimeoutMs', `transactionTimeoutMs (${this.#config.transactionTimeoutMs}) must be at least commitIntervalMs (${this.#config.commitIntervalMs}) under exactly_once_v2: a transaction stays open for a commit interval`)
+      throw new ConfigError(
+        'transactionTimeoutMs',
+        `transactionTimeoutMs (${this.#config.transactionTimeoutMs}) must be at least commitIntervalMs (${this.#config.commitIntervalMs}) under exactly_once_v2: a transaction stays open for a commit interval`
+      )
     }
     if (options.client === undefined) {
-      throw new ConfigError('client', 'No Kafka client given: install @kstreams/kafkajs and pass it, e.g. new KafkaStreams(topology, config, { client: kafkajs() }) with kafkajs from "@kstreams/kafkajs"')
+      throw new ConfigError(
+        'client',
+        'No Kafka client given: install @kstreams/kafkajs and pass it, e.g. new KafkaStreams(topology, config, { client: kafkajs() }) with kafkajs from "@kstreams/kafkajs"'
+      )
     }
     this.#def = topology[TOPOLOGY_DEF]()
     this.#options = options
@@ -118,57 +124,64 @@ export class KafkaStreams {
       logger: this.#logger
     })
     if (this.#config.processingGuarantee === 'exactly_once_v2' && !this.#clients.exactlyOnceV2) {
-      throw new ConfigError('processingGuarantee', `processingGuarantee "exactly_once_v2" needs a Kafka client whose transactional offset commits carry the group's generation (KIP-447) and whose offset fetches wait for pending transactions; ${this.#clients.name} has neither. Use @kstreams/platformatic: new KafkaStreams(topology, config, { client: platformatic() })`)
+      throw new ConfigError(
+        'processingGuarantee',
+        `processingGuarantee "exactly_once_v2" needs a Kafka client whose transactional offset commits carry the group's generation (KIP-447) and whose offset fetches wait for pending transactions; ${this.#clients.name} has neither. Use @kstreams/platformatic: new KafkaStreams(topology, config, { client: platformatic() })`
+      )
     }
     this.#lifecycle = new Lifecycle('KafkaStreams client', 'CREATED', TRANSITIONS, (from, to) => this.#stateListener?.(to, from))
     this.#stateDirectory = new StateDirectory(this.#config.stateDir, this.#config.applicationId)
     this.#metadata = new StreamsMetadataState(this.#def, this.#config.applicationId, this.#config.applicationServer)
     this.#queryProvider = new QueryableStoreProvider({
       clientState: () => this.state(),
-      threads: () => this.#threads.map(t => ({ state: t.state, localStores: (name: string, stale: boolean) => t.taskManager.queryableStores(name, stale) })),
+      threads: () =>
+        this.#threads.map(t => ({
+          state: t.state,
+          localStores: (name: string, stale: boolean) => t.taskManager.queryableStores(name, stale)
+        })),
       globalStores: this.#globalStores,
       storeNames: new Set(this.#def.storeBuilders.keys()),
       partitionExists: (name, partition) => this.#metadata.partitionExists(name, partition)
     })
   }
 
-  state (): KafkaStreamsState {
+  state(): KafkaStreamsState {
     return this.#lifecycle.state
   }
 
-  setStateListener (listener: StateListener): void {
+  setStateListener(listener: StateListener): void {
     if (this.state() !== 'CREATED') throw new StreamsError('ILLEGAL_STATE', 'A state listener can only be set before start()')
     this.#stateListener = listener
   }
 
-  setUncaughtExceptionHandler (handler: StreamsUncaughtExceptionHandler): void {
+  setUncaughtExceptionHandler(handler: StreamsUncaughtExceptionHandler): void {
     if (this.state() !== 'CREATED') throw new StreamsError('ILLEGAL_STATE', 'An uncaught exception handler can only be set before start()')
     this.#exceptionHandler = handler
   }
 
-  setGlobalStateRestoreListener (listener: StateRestoreListener): void {
+  setGlobalStateRestoreListener(listener: StateRestoreListener): void {
     if (this.state() !== 'CREATED') throw new StreamsError('ILLEGAL_STATE', 'A restore listener can only be set before start()')
     this.#restoreListener = listener
   }
 
   /** Told as standby tasks start, apply batches and stop (Kafka Streams' setStandbyUpdateListener). */
-  setStandbyUpdateListener (listener: StandbyUpdateListener): void {
+  setStandbyUpdateListener(listener: StandbyUpdateListener): void {
     if (this.state() !== 'CREATED') throw new StreamsError('ILLEGAL_STATE', 'A standby update listener can only be set before start()')
     this.#standbyUpdateListener = listener
   }
 
   /** Where every restore of this instance stands: per store and changelog partition, with rate and ETA. */
-  restoreProgress (): RestoreProgress[] {
+  restoreProgress(): RestoreProgress[] {
     return this.#threads.flatMap(t => t.taskManager.restoreProgress())
   }
 
   /** Where every standby store of this instance stands: position, changelog end, lag and rate. */
-  standbyProgress (): StandbyProgress[] {
+  standbyProgress(): StandbyProgress[] {
     return this.#threads.flatMap(t => t.taskManager.standbyProgress())
   }
 
   /** Every metric of every stream thread and of the global thread now (store, cache, task and restore metrics). */
-  metrics (): MetricSnapshot[] {
+  metrics(): MetricSnapshot[] {
     return [...this.#threads.flatMap(t => t.metrics.metrics()), ...(this.#globalThread?.metrics.metrics() ?? [])]
   }
 
@@ -177,18 +190,24 @@ export class KafkaStreams {
    * which join the group in the background (state REBALANCING, then RUNNING). A close() during
    * start() stops whatever was started.
    */
-  async start (): Promise<void> {
-    if (this.state() !== 'CREATED') throw new StreamsError('ILLEGAL_STATE', `KafkaStreams can only be started once (state is ${this.state()})`)
+  async start(): Promise<void> {
+    if (this.state() !== 'CREATED')
+      throw new StreamsError('ILLEGAL_STATE', `KafkaStreams can only be started once (state is ${this.state()})`)
     this.#lifecycle.transition('REBALANCING')
     this.#starting = this.#start()
     await this.#starting
   }
 
-  async #start (): Promise<void> {
+  async #start(): Promise<void> {
     const starting = (): boolean => this.state() === 'REBALANCING'
     try {
       await this.#stateDirectory.lock()
-      this.#stateCleaner = new StateCleaner({ stateDirectory: this.#stateDirectory, cleanupDelayMs: this.#config.stateCleanupDelayMs, clock: this.#options.clock ?? systemClock, logger: this.#logger })
+      this.#stateCleaner = new StateCleaner({
+        stateDirectory: this.#stateDirectory,
+        cleanupDelayMs: this.#config.stateCleanupDelayMs,
+        clock: this.#options.clock ?? systemClock,
+        logger: this.#logger
+      })
       this.#stateCleaner.start()
       const processId = await this.#stateDirectory.processId()
       this.#processId = processId
@@ -214,7 +233,9 @@ export class KafkaStreams {
           stateDirectory: this.#stateDirectory,
           restoreListener: this.#restoreListener,
           deserializationErrorHandler: configuredDeserializationHandler(this.#config, this.#logger),
-          onFailure: (error) => { void this.#shutDownInError(`global stream thread: ${error.message}`) }
+          onFailure: error => {
+            void this.#shutDownInError(`global stream thread: ${error.message}`)
+          }
         })
         await this.#globalThread.start()
         for (const [name, store] of this.#globalThread.stores) this.#globalStores.set(name, store)
@@ -232,7 +253,7 @@ export class KafkaStreams {
   }
 
   /** Starts a stream thread named after the smallest free index (Kafka's getNextThreadIndex). */
-  async #startThread (cacheSizeBytes?: number): Promise<StreamThread> {
+  async #startThread(cacheSizeBytes?: number): Promise<StreamThread> {
     const used = new Set(this.#threads.map(t => t.name))
     let index = 1
     while (used.has(`StreamThread-${index}`)) index++
@@ -240,7 +261,8 @@ export class KafkaStreams {
     const thread = new StreamThread({
       name: `StreamThread-${index}`,
       // Kafka Streams' EOS v2 transactional id: the same process and thread index fence their predecessor.
-      transactionalId: this.#config.processingGuarantee === 'exactly_once_v2' ? `${this.#config.applicationId}-${this.#processId!}-${index}` : undefined,
+      transactionalId:
+        this.#config.processingGuarantee === 'exactly_once_v2' ? `${this.#config.applicationId}-${this.#processId!}-${index}` : undefined,
       cacheSizeBytes,
       topology: this.#def,
       sourceTopics: assignment.sourceTopics,
@@ -250,9 +272,10 @@ export class KafkaStreams {
       clients: this.#clients,
       stateDirectory: this.#stateDirectory,
       assignor: assignment.assignor(),
-      decodeAssignment: (a) => {
+      decodeAssignment: a => {
         const decoded = assignment.decode(a)
-        if (decoded.errorCode === 0 && decoded.partitionsByHost !== undefined) this.#metadata.onAssignment(decoded.partitionsByHost, decoded.standbyPartitionsByHost ?? new Map())
+        if (decoded.errorCode === 0 && decoded.partitionsByHost !== undefined)
+          this.#metadata.onAssignment(decoded.partitionsByHost, decoded.standbyPartitionsByHost ?? new Map())
         return decoded
       },
       globalStores: this.#globalStores,
@@ -260,17 +283,20 @@ export class KafkaStreams {
       standbyUpdateListener: this.#standbyUpdateListener,
       isPaused: () => this.#paused,
       onStateChange: (t, from, to) => this.#onThreadStateChange(t, from, to),
-      onFailure: (t, error) => { void this.#onThreadFailure(t, error) },
+      onFailure: (t, error) => {
+        void this.#onThreadFailure(t, error)
+      },
       deserializationErrorHandler: configuredDeserializationHandler(this.#config, this.#logger),
-      onShutdownRequested: () => { void this.#shutDownInError('the application was asked to shut down by one of its instances (SHUTDOWN_APPLICATION)') }
+      onShutdownRequested: () => {
+        void this.#shutDownInError('the application was asked to shut down by one of its instances (SHUTDOWN_APPLICATION)')
+      }
     })
     this.#threads.push(thread)
     await thread.start()
     return thread
   }
 
-
-  #onThreadStateChange (_thread: StreamThread, _from: StreamThreadState, to: StreamThreadState): void {
+  #onThreadStateChange(_thread: StreamThread, _from: StreamThreadState, to: StreamThreadState): void {
     const state = this.state()
     if (state !== 'REBALANCING' && state !== 'RUNNING') return
     if (to === 'PARTITIONS_REVOKED' || to === 'PARTITIONS_ASSIGNED') {
@@ -281,7 +307,7 @@ export class KafkaStreams {
     if (state === 'REBALANCING' && alive.length > 0 && alive.every(t => t.state === 'RUNNING')) this.#lifecycle.transition('RUNNING')
   }
 
-  async #onThreadFailure (thread: StreamThread, error: StreamsError): Promise<void> {
+  async #onThreadFailure(thread: StreamThread, error: StreamsError): Promise<void> {
     const response = this.#exceptionHandler?.(error) ?? 'SHUTDOWN_CLIENT'
     this.#logger.error(`Stream thread ${thread.name} died (${response}): ${error.message}`)
     if (response === 'REPLACE_THREAD' && this.#isRunningOrRebalancing()) {
@@ -316,8 +342,14 @@ export class KafkaStreams {
     await this.#shutDownInError(error.message)
   }
 
-  async #shutDownInError (reason: string): Promise<void> {
-    if (this.state() === 'PENDING_ERROR' || this.state() === 'ERROR' || this.state() === 'PENDING_SHUTDOWN' || this.state() === 'NOT_RUNNING') return
+  async #shutDownInError(reason: string): Promise<void> {
+    if (
+      this.state() === 'PENDING_ERROR' ||
+      this.state() === 'ERROR' ||
+      this.state() === 'PENDING_SHUTDOWN' ||
+      this.state() === 'NOT_RUNNING'
+    )
+      return
     this.#logger.error(`Shutting down in ERROR: ${reason}`)
     this.#lifecycle.transition('PENDING_ERROR')
     await this.#shutdownThreads(false)
@@ -326,12 +358,12 @@ export class KafkaStreams {
   }
 
   /** Stops the state cleaner, then lets go of the app lock. */
-  async #releaseStateDirectory (): Promise<void> {
+  async #releaseStateDirectory(): Promise<void> {
     await this.#stateCleaner?.stop()
     await this.#stateDirectory.unlock()
   }
 
-  async #shutdownThreads (clean: boolean): Promise<void> {
+  async #shutdownThreads(clean: boolean): Promise<void> {
     const results = await Promise.allSettled(this.#threads.map(t => t.shutdown(clean)))
     for (const r of results) if (r.status === 'rejected') this.#logger.error(`Error while closing a stream thread: ${String(r.reason)}`)
     await this.#globalThread?.shutdown().catch(err => this.#logger.error(`Error while closing the global stream thread: ${String(err)}`))
@@ -344,21 +376,21 @@ export class KafkaStreams {
    * and no standby is updated until resume(); the threads stay in the group and keep committing.
    * Only this instance pauses. Allowed before start(), which then starts paused.
    */
-  pause (): void {
+  pause(): void {
     this.#paused = true
   }
 
   /** Resumes what pause() stopped. */
-  resume (): void {
+  resume(): void {
     this.#paused = false
   }
 
-  isPaused (): boolean {
+  isPaused(): boolean {
     return this.#paused
   }
 
   /** The stream threads of this instance: name, state, tasks and client ids (Kafka's metadataForLocalThreads). */
-  metadataForLocalThreads (): ThreadMetadata[] {
+  metadataForLocalThreads(): ThreadMetadata[] {
     return this.#threads.filter(t => t.state !== 'DEAD').map(t => t.metadata())
   }
 
@@ -367,7 +399,7 @@ export class KafkaStreams {
    * the record cache is shared out again among the threads. Resolves to the new thread's name,
    * or undefined when the client is not RUNNING or REBALANCING (Kafka's addStreamThread).
    */
-  async addStreamThread (): Promise<string | undefined> {
+  async addStreamThread(): Promise<string | undefined> {
     if (!this.#isRunningOrRebalancing()) return undefined
     const perThread = this.#resizeCaches(this.#aliveThreads().length + 1)
     let thread: StreamThread
@@ -391,7 +423,7 @@ export class KafkaStreams {
    * undefined when the client is not RUNNING or REBALANCING or has no thread left (Kafka's
    * removeStreamThread).
    */
-  async removeStreamThread (): Promise<string | undefined> {
+  async removeStreamThread(): Promise<string | undefined> {
     if (!this.#isRunningOrRebalancing()) return undefined
     const thread = this.#aliveThreads()[0]
     if (thread === undefined) return undefined
@@ -400,7 +432,7 @@ export class KafkaStreams {
   }
 
   /** Shuts a thread down (once, whoever else asks too), takes it out of the list and shares its cache out. */
-  async #dropThread (thread: StreamThread, clean = false): Promise<void> {
+  async #dropThread(thread: StreamThread, clean = false): Promise<void> {
     try {
       await thread.shutdown(clean)
     } finally {
@@ -410,23 +442,23 @@ export class KafkaStreams {
     }
   }
 
-  #isRunningOrRebalancing (): boolean {
+  #isRunningOrRebalancing(): boolean {
     return this.state() === 'RUNNING' || this.state() === 'REBALANCING'
   }
 
-  #aliveThreads (): StreamThread[] {
+  #aliveThreads(): StreamThread[] {
     return this.#threads.filter(t => t.state !== 'DEAD' && t.state !== 'PENDING_SHUTDOWN')
   }
 
   /** Shares statestoreCacheMaxBytes equally among `threads` threads; returns the share. */
-  #resizeCaches (threads: number): number {
+  #resizeCaches(threads: number): number {
     const perThread = Math.floor(this.#config.statestoreCacheMaxBytes / Math.max(1, threads))
     for (const t of this.#aliveThreads()) t.resizeCache(perThread)
     return perThread
   }
 
   /** This instance's `applicationServer` ("host:port"), as configured. */
-  get applicationServer (): string | undefined {
+  get applicationServer(): string | undefined {
     return this.#config.applicationServer
   }
 
@@ -437,7 +469,7 @@ export class KafkaStreams {
    * INVALID_STATE_STORE_PARTITION for a partition that does not exist; unless stale stores are
    * enabled, only RUNNING active tasks are read.
    */
-  store<T> (params: StoreQueryParameters<T>): T {
+  store<T>(params: StoreQueryParameters<T>): T {
     return this.#queryProvider.getStore(params)
   }
 
@@ -446,10 +478,13 @@ export class KafkaStreams {
    * returns one result per partition (see StateQueryResult). Throws UNKNOWN_STATE_STORE,
    * STREAMS_NOT_STARTED, or NOT_RUNNING once the client is stopping or stopped.
    */
-  query<R> (request: StateQueryRequest<R>): StateQueryResult<R> {
+  query<R>(request: StateQueryRequest<R>): StateQueryResult<R> {
     return runStateQuery(request, {
       clientState: this.state(),
-      threads: this.#threads.map(t => ({ state: t.state, localStores: (name: string, stale: boolean) => t.taskManager.queryableStores(name, stale) })),
+      threads: this.#threads.map(t => ({
+        state: t.state,
+        localStores: (name: string, stale: boolean) => t.taskManager.queryableStores(name, stale)
+      })),
       globalStores: this.#globalStores,
       storeNames: new Set(this.#def.storeBuilders.keys()),
       partitionExists: (name, partition) => this.#metadata.partitionExists(name, partition)
@@ -461,38 +496,43 @@ export class KafkaStreams {
    * first assignment it returns KEY_QUERY_METADATA_NOT_AVAILABLE (partition -1); during a
    * rebalance, like Kafka Streams, the last assignment's view.
    */
-  queryMetadataForKey<K> (storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata {
+  queryMetadataForKey<K>(storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata {
     this.#validateIsRunningOrRebalancing()
     return this.#metadata.keyQueryMetadataForKey(storeName, key, keySerializer)
   }
 
   /** What every instance with an applicationServer hosts (empty before the first assignment). */
-  metadataForAllStreamsClients (): StreamsMetadata[] {
+  metadataForAllStreamsClients(): StreamsMetadata[] {
     this.#validateIsRunningOrRebalancing()
     return this.#metadata.allMetadata()
   }
 
   /** The instances that host `storeName` (active or standby). */
-  streamsMetadataForStore (storeName: string): StreamsMetadata[] {
+  streamsMetadataForStore(storeName: string): StreamsMetadata[] {
     this.#validateIsRunningOrRebalancing()
     return this.#metadata.allMetadataForStore(storeName)
   }
 
   /** Per store and partition of this instance's tasks: changelog position, end offset and lag. */
-  async allLocalStorePartitionLags (): Promise<Map<string, Map<number, LagInfo>>> {
+  async allLocalStorePartitionLags(): Promise<Map<string, Map<number, LagInfo>>> {
     this.#validateIsRunningOrRebalancing()
     this.#lagAdmin ??= this.#clients.admin({ clientId: `${this.#config.clientId ?? this.#config.applicationId}-lag-admin` })
-    return localStorePartitionLags(this.#threads.flatMap(t => t.taskManager.changelogPositions()), this.#lagAdmin)
+    return localStorePartitionLags(
+      this.#threads.flatMap(t => t.taskManager.changelogPositions()),
+      this.#lagAdmin
+    )
   }
 
-  #validateIsRunningOrRebalancing (): void {
+  #validateIsRunningOrRebalancing(): void {
     const state = this.state()
-    if (state === 'CREATED') throw new InvalidStateStoreError('STREAMS_NOT_STARTED', 'KafkaStreams has not been started yet (state CREATED)')
-    if (state !== 'RUNNING' && state !== 'REBALANCING') throw new StreamsError('NOT_RUNNING', `KafkaStreams is not running (state ${state})`)
+    if (state === 'CREATED')
+      throw new InvalidStateStoreError('STREAMS_NOT_STARTED', 'KafkaStreams has not been started yet (state CREATED)')
+    if (state !== 'RUNNING' && state !== 'REBALANCING')
+      throw new StreamsError('NOT_RUNNING', `KafkaStreams is not running (state ${state})`)
   }
 
   /** Stops processing: commits, checkpoints, closes stores and clients. Idempotent. */
-  async close (options: CloseOptions = {}): Promise<boolean> {
+  async close(options: CloseOptions = {}): Promise<boolean> {
     this.#closing ??= (async () => {
       const state = this.state()
       if (state === 'NOT_RUNNING' || state === 'ERROR' || state === 'PENDING_ERROR') return
@@ -511,7 +551,9 @@ export class KafkaStreams {
       return true
     }
     let timer: NodeJS.Timeout | undefined
-    const timedOut = new Promise<boolean>(resolve => { timer = setTimeout(() => resolve(false), options.timeoutMs) })
+    const timedOut = new Promise<boolean>(resolve => {
+      timer = setTimeout(() => resolve(false), options.timeoutMs)
+    })
     const done = await Promise.race([this.#closing.then(() => true), timedOut])
     clearTimeout(timer)
     return done
@@ -521,7 +563,7 @@ export class KafkaStreams {
    * Deletes the local state of this application id; only when not running, and under the
    * state directory's lock: STATE_DIR_LOCKED while another instance runs on it.
    */
-  async cleanUp (): Promise<void> {
+  async cleanUp(): Promise<void> {
     const state = this.state()
     if (state !== 'CREATED' && state !== 'NOT_RUNNING' && state !== 'ERROR') {
       throw new StreamsError('ILLEGAL_STATE', `Cannot clean up while running (state ${state})`)

@@ -9,7 +9,11 @@ import type { AutoOffsetReset } from '../processor/api.js'
 import type { TopologyDef } from '../topology/definitions.js'
 import type { TopicPartition } from './kafka/ports.js'
 
-export function offsetResetPolicy (topology: TopologyDef, applicationId: string, fallback: AutoOffsetReset): (tp: TopicPartition) => AutoOffsetReset {
+export function offsetResetPolicy(
+  topology: TopologyDef,
+  applicationId: string,
+  fallback: AutoOffsetReset
+): (tp: TopicPartition) => AutoOffsetReset {
   const byTopic = new Map<string, AutoOffsetReset>()
   const patterns: Array<[RegExp, AutoOffsetReset]> = []
   for (const node of topology.nodes.values()) {

@@ -9,35 +9,35 @@ export class PartitionGroup {
   readonly #queues = new Map<string, RecordQueue>()
   #streamTime = -1
 
-  static key (topic: string, partition: number): string {
+  static key(topic: string, partition: number): string {
     return `${topic}-${partition}`
   }
 
-  queue (topic: string, partition: number): RecordQueue | undefined {
+  queue(topic: string, partition: number): RecordQueue | undefined {
     return this.#queues.get(PartitionGroup.key(topic, partition))
   }
 
-  addQueue (queue: RecordQueue): void {
+  addQueue(queue: RecordQueue): void {
     this.#queues.set(PartitionGroup.key(queue.topic, queue.partition), queue)
   }
 
-  get streamTime (): number {
+  get streamTime(): number {
     return this.#streamTime
   }
 
   /** Records buffered over all partitions. */
-  get numBuffered (): number {
+  get numBuffered(): number {
     let n = 0
     for (const q of this.#queues.values()) n += q.size
     return n
   }
 
-  hasRecords (): boolean {
+  hasRecords(): boolean {
     for (const q of this.#queues.values()) if (!q.isEmpty()) return true
     return false
   }
 
-  nextRecord (): { record: StampedRecord, queue: RecordQueue } | undefined {
+  nextRecord(): { record: StampedRecord; queue: RecordQueue } | undefined {
     let best: RecordQueue | undefined
     for (const q of this.#queues.values()) {
       if (q.isEmpty()) continue
@@ -49,16 +49,16 @@ export class PartitionGroup {
     return { record, queue: best }
   }
 
-  clear (): void {
+  clear(): void {
     for (const q of this.#queues.values()) q.clear()
   }
 
-  queues (): RecordQueue[] {
+  queues(): RecordQueue[] {
     return [...this.#queues.values()]
   }
 
   /** Seeds a queue's partition time; stream time becomes the max over all partitions. */
-  initializePartitionTime (queue: RecordQueue, time: number): void {
+  initializePartitionTime(queue: RecordQueue, time: number): void {
     if (time > queue.partitionTime) queue.partitionTime = time
     if (time > this.#streamTime) this.#streamTime = time
   }

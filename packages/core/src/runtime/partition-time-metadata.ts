@@ -15,7 +15,7 @@ export interface CommitMetadata {
   readonly processorMetadata: ReadonlyMap<string, number>
 }
 
-export function encodePartitionTime (partitionTime: number, processorMetadata: ReadonlyMap<string, number> = new Map()): string {
+export function encodePartitionTime(partitionTime: number, processorMetadata: ReadonlyMap<string, number> = new Map()): string {
   if (processorMetadata.size === 0) {
     const buf = Buffer.alloc(9)
     buf.writeUInt8(WITHOUT_PROCESSOR_METADATA, 0)
@@ -38,11 +38,12 @@ export function encodePartitionTime (partitionTime: number, processorMetadata: R
 }
 
 /** The partition time and processor metadata in committed metadata; whatever is unreadable is left out. */
-export function decodeCommitMetadata (metadata: string | undefined): CommitMetadata {
+export function decodeCommitMetadata(metadata: string | undefined): CommitMetadata {
   const processorMetadata = new Map<string, number>()
   if (metadata === undefined || metadata === '') return { partitionTime: undefined, processorMetadata }
   const buf = Buffer.from(metadata, 'base64')
-  if (buf.length < 9 || (buf[0] !== WITHOUT_PROCESSOR_METADATA && buf[0] !== WITH_PROCESSOR_METADATA)) return { partitionTime: undefined, processorMetadata }
+  if (buf.length < 9 || (buf[0] !== WITHOUT_PROCESSOR_METADATA && buf[0] !== WITH_PROCESSOR_METADATA))
+    return { partitionTime: undefined, processorMetadata }
   const time = Number(buf.readBigInt64BE(1))
   if (buf[0] === WITH_PROCESSOR_METADATA && buf.length >= 13) {
     const count = buf.readInt32BE(9)

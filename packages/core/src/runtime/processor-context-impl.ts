@@ -43,40 +43,52 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
   #currentNode: ProcessorNode | undefined
   #recordContext: ProcessorRecordContext = NO_RECORD
 
-  constructor (host: ContextHost) {
+  constructor(host: ContextHost) {
     this.#host = host
   }
 
-  get applicationId (): string { return this.#host.config.applicationId }
-  get taskId (): TaskId { return this.#host.taskId }
-  get appConfigs (): ResolvedStreamsConfig { return this.#host.config }
-  get stateDir (): string | undefined { return this.#host.stateDir }
+  get applicationId(): string {
+    return this.#host.config.applicationId
+  }
+  get taskId(): TaskId {
+    return this.#host.taskId
+  }
+  get appConfigs(): ResolvedStreamsConfig {
+    return this.#host.config
+  }
+  get stateDir(): string | undefined {
+    return this.#host.stateDir
+  }
 
-  get currentNode (): ProcessorNode | undefined { return this.#currentNode }
+  get currentNode(): ProcessorNode | undefined {
+    return this.#currentNode
+  }
 
   /** @internal */
-  processingErrorResponse (error: Error, nodeName: string): 'CONTINUE' | 'FAIL' {
+  processingErrorResponse(error: Error, nodeName: string): 'CONTINUE' | 'FAIL' {
     return this.#host.onProcessingError?.(error, nodeName) ?? 'FAIL'
   }
-  get recordContext (): ProcessorRecordContext { return this.#recordContext }
+  get recordContext(): ProcessorRecordContext {
+    return this.#recordContext
+  }
 
   /** @internal Counts a record the current processor dropped (see droppedRecordsSensor). */
-  recordDroppedRecord (): void {
+  recordDroppedRecord(): void {
     this.#host.recordDroppedRecord?.()
   }
 
   /** @internal A processor metadata value committed with the task's offsets (see processorMetadata()). */
-  processorMetadataForKey (key: string): number | undefined {
+  processorMetadataForKey(key: string): number | undefined {
     return this.#host.processorMetadataForKey?.(key)
   }
 
   /** @internal */
-  addProcessorMetadataKeyValue (key: string, value: number): void {
+  addProcessorMetadataKeyValue(key: string, value: number): void {
     this.#host.addProcessorMetadataKeyValue?.(key, value)
   }
 
   /** Runs `fn` as `node` with the given record context, restoring both afterwards. */
-  runAs<T> (node: ProcessorNode | undefined, recordContext: ProcessorRecordContext, fn: () => T): T {
+  runAs<T>(node: ProcessorNode | undefined, recordContext: ProcessorRecordContext, fn: () => T): T {
     const previousNode = this.#currentNode
     const previousContext = this.#recordContext
     this.#currentNode = node
@@ -89,49 +101,64 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
     }
   }
 
-  recordMetadata (): RecordMetadata | undefined {
+  recordMetadata(): RecordMetadata | undefined {
     const rc = this.#recordContext
     if (rc.topic === undefined) return undefined
     return { topic: rc.topic, partition: rc.partition, offset: rc.offset }
   }
 
-  forward<K, V> (record: Record<K, V>, childName?: string): void {
+  forward<K, V>(record: Record<K, V>, childName?: string): void {
     const node = this.#currentNode
-    if (node === undefined) throw new IllegalStateError('forward() may only be called from within a processor (process, init or a punctuator)')
+    if (node === undefined)
+      throw new IllegalStateError('forward() may only be called from within a processor (process, init or a punctuator)')
     const rc = this.#recordContext
-    const childContext: ProcessorRecordContext = rc.timestamp === record.timestamp && rc.headers === record.headers
-      ? rc
-      : { topic: rc.topic, partition: rc.partition, offset: rc.offset, timestamp: record.timestamp, headers: record.headers }
+    const childContext: ProcessorRecordContext =
+      rc.timestamp === record.timestamp && rc.headers === record.headers
+        ? rc
+        : { topic: rc.topic, partition: rc.partition, offset: rc.offset, timestamp: record.timestamp, headers: record.headers }
     if (childName === undefined) {
       for (const child of node.children) this.runAs(child, childContext, () => child.process(record))
       return
     }
     const child = node.child(childName)
     if (child === undefined) {
-      throw new StreamsError('UNKNOWN_CHILD', `Unknown downstream node: ${childName} either does not exist or is not connected to this processor (${node.name}).`, { taskId: this.taskId.toString() })
+      throw new StreamsError(
+        'UNKNOWN_CHILD',
+        `Unknown downstream node: ${childName} either does not exist or is not connected to this processor (${node.name}).`,
+        { taskId: this.taskId.toString() }
+      )
     }
     this.runAs(child, childContext, () => child.process(record))
   }
 
-  getStateStore<S extends StateStore = StateStore> (name: string): S {
+  getStateStore<S extends StateStore = StateStore>(name: string): S {
     const node = this.#currentNode
     if (node === undefined) throw new IllegalStateError(`Accessing state store ${name} is only allowed from within a processor`)
     const store = this.#host.store(name)
     if (this.#host.isGlobalStore(name) && store !== undefined) return store as S
     if (!node.stores.has(name)) {
       const code = store === undefined ? 'UNKNOWN_STORE' : 'STORE_NOT_CONNECTED'
-      throw new InvalidStateStoreError(code, `Processor ${node.name} has no access to StateStore ${name} as the store is not connected to the processor. ` +
-        'Connect it with Topology.addStateStore(builder, processorName) or Topology.connectProcessorAndStateStores(processorName, storeName).', { taskId: this.taskId.toString() })
+      throw new InvalidStateStoreError(
+        code,
+        `Processor ${node.name} has no access to StateStore ${name} as the store is not connected to the processor. ` +
+          'Connect it with Topology.addStateStore(builder, processorName) or Topology.connectProcessorAndStateStores(processorName, storeName).',
+        { taskId: this.taskId.toString() }
+      )
     }
-    if (store === undefined) throw new InvalidStateStoreError('UNKNOWN_STORE', `State store ${name} is not registered in task ${this.taskId.toString()}`)
+    if (store === undefined)
+      throw new InvalidStateStoreError('UNKNOWN_STORE', `State store ${name} is not registered in task ${this.taskId.toString()}`)
     return store as S
   }
 
-  schedule (intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable {
+  schedule(intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable {
     const node = this.#currentNode
-    if (node === undefined) throw new IllegalStateError('schedule() may only be called from within a processor (init, process or a punctuator)')
+    if (node === undefined)
+      throw new IllegalStateError('schedule() may only be called from within a processor (init, process or a punctuator)')
     if (!Number.isSafeInteger(intervalMs) || intervalMs < 1) {
-      throw new StreamsError('ILLEGAL_ARGUMENT', `The minimum supported scheduling interval is 1 millisecond, got ${intervalMs} (processor ${node.name})`)
+      throw new StreamsError(
+        'ILLEGAL_ARGUMENT',
+        `The minimum supported scheduling interval is 1 millisecond, got ${intervalMs} (processor ${node.name})`
+      )
     }
     if (type !== PunctuationType.STREAM_TIME && type !== PunctuationType.WALL_CLOCK_TIME) {
       throw new StreamsError('ILLEGAL_ARGUMENT', `Unknown punctuation type ${String(type)} (processor ${node.name})`)
@@ -139,15 +166,15 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
     return this.#host.schedule(node, intervalMs, type, punctuator)
   }
 
-  commit (): void {
+  commit(): void {
     this.#host.requestCommit()
   }
 
-  currentStreamTimeMs (): number {
+  currentStreamTimeMs(): number {
     return this.#host.streamTimeMs()
   }
 
-  currentSystemTimeMs (): number {
+  currentSystemTimeMs(): number {
     return this.#host.wallClockMs()
   }
 }

@@ -12,10 +12,20 @@ export interface ProcessorMetadata {
   set(key: string, value: number): void
 }
 
-export function processorMetadata (context: ProcessingContext): ProcessorMetadata {
+export function processorMetadata(context: ProcessingContext): ProcessorMetadata {
   if (context instanceof ProcessorContextImpl) {
-    return { get: key => context.processorMetadataForKey(key), set: (key, value) => { context.addProcessorMetadataKeyValue(key, value) } }
+    return {
+      get: key => context.processorMetadataForKey(key),
+      set: (key, value) => {
+        context.addProcessorMetadataKeyValue(key, value)
+      }
+    }
   }
   const local = new Map<string, number>()
-  return { get: key => local.get(key), set: (key, value) => { local.set(key, value) } }
+  return {
+    get: key => local.get(key),
+    set: (key, value) => {
+      local.set(key, value)
+    }
+  }
 }

@@ -16,22 +16,22 @@ export class ProcessorNode {
   readonly #processor: Processor<any, any, any, any> | undefined
   protected context: ProcessorContextImpl | undefined
 
-  constructor (name: string, processor: Processor<any, any, any, any> | undefined, stores: ReadonlySet<string> = new Set()) {
+  constructor(name: string, processor: Processor<any, any, any, any> | undefined, stores: ReadonlySet<string> = new Set()) {
     this.name = name
     this.#processor = processor
     this.stores = stores
   }
 
-  addChild (child: ProcessorNode): void {
+  addChild(child: ProcessorNode): void {
     this.children.push(child)
     this.#childByName.set(child.name, child)
   }
 
-  child (name: string): ProcessorNode | undefined {
+  child(name: string): ProcessorNode | undefined {
     return this.#childByName.get(name)
   }
 
-  init (context: ProcessorContextImpl): void {
+  init(context: ProcessorContextImpl): void {
     this.context = context
     try {
       this.#processor?.init?.(context)
@@ -40,7 +40,7 @@ export class ProcessorNode {
     }
   }
 
-  process (record: Record<unknown, unknown>): void {
+  process(record: Record<unknown, unknown>): void {
     try {
       this.#processor!.process(record)
     } catch (err) {
@@ -53,14 +53,25 @@ export class ProcessorNode {
       try {
         response = this.context?.processingErrorResponse(err instanceof Error ? err : new Error(String(err)), this.name)
       } catch (handlerError) {
-        throw markHandled(new ProcessingError(`The processing exception handler failed on an error of processor ${this.name}: ${handlerError instanceof Error ? handlerError.message : String(handlerError)}`, { cause: handlerError, taskId: this.context?.taskId.toString() }))
+        throw markHandled(
+          new ProcessingError(
+            `The processing exception handler failed on an error of processor ${this.name}: ${handlerError instanceof Error ? handlerError.message : String(handlerError)}`,
+            { cause: handlerError, taskId: this.context?.taskId.toString() }
+          )
+        )
       }
       if (response === 'CONTINUE') return
-      throw markHandled(wrap(err, `Exception caught in process. taskId=${String(this.context?.taskId)}, processor=${this.name}, topic=${rc?.topic ?? ''}, partition=${rc?.partition ?? -1}, offset=${rc?.offset ?? -1}`, this.context))
+      throw markHandled(
+        wrap(
+          err,
+          `Exception caught in process. taskId=${String(this.context?.taskId)}, processor=${this.name}, topic=${rc?.topic ?? ''}, partition=${rc?.partition ?? -1}, offset=${rc?.offset ?? -1}`,
+          this.context
+        )
+      )
     }
   }
 
-  close (): void {
+  close(): void {
     try {
       this.#processor?.close?.()
     } catch (err) {
@@ -70,7 +81,7 @@ export class ProcessorNode {
 }
 
 /** Framework errors pass through with their own code; anything user code threw is wrapped. */
-export function wrap (err: unknown, message: string, context: ProcessorContextImpl | undefined): StreamsError {
+export function wrap(err: unknown, message: string, context: ProcessorContextImpl | undefined): StreamsError {
   if (err instanceof StreamsError) return err
   const detail = err instanceof Error ? err.message : String(err)
   return new ProcessingError(`${message}: ${detail}`, { cause: err, taskId: context?.taskId.toString() })

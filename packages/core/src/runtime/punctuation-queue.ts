@@ -9,18 +9,18 @@ export class PunctuationQueue {
   /** Sorted by due time; equal due times keep insertion order. */
   readonly #schedules: PunctuationSchedule[] = []
 
-  add (schedule: PunctuationSchedule): void {
+  add(schedule: PunctuationSchedule): void {
     let i = this.#schedules.length
     while (i > 0 && this.#schedules[i - 1]!.dueMs > schedule.dueMs) i--
     this.#schedules.splice(i, 0, schedule)
   }
 
-  get size (): number {
+  get size(): number {
     return this.#schedules.length
   }
 
   /** Fires due schedules; returns whether any fired. */
-  mayPunctuate (nowMs: number, fire: (schedule: PunctuationSchedule, nowMs: number) => void): boolean {
+  mayPunctuate(nowMs: number, fire: (schedule: PunctuationSchedule, nowMs: number) => void): boolean {
     let punctuated = false
     while (this.#schedules.length > 0 && this.#schedules[0]!.dueMs <= nowMs) {
       const schedule = this.#schedules.shift()!
@@ -36,7 +36,7 @@ export class PunctuationQueue {
     return punctuated
   }
 
-  clear (): void {
+  clear(): void {
     this.#schedules.length = 0
   }
 }

@@ -12,20 +12,26 @@ export class PunctuationSchedule implements Cancellable {
   #dueMs: number
   #cancelled = false
 
-  constructor (node: ProcessorNode, firstDueMs: number, intervalMs: number, punctuator: Punctuator) {
+  constructor(node: ProcessorNode, firstDueMs: number, intervalMs: number, punctuator: Punctuator) {
     this.node = node
     this.#dueMs = firstDueMs
     this.intervalMs = intervalMs
     this.punctuator = punctuator
   }
 
-  get dueMs (): number { return this.#dueMs }
-  get cancelled (): boolean { return this.#cancelled }
+  get dueMs(): number {
+    return this.#dueMs
+  }
+  get cancelled(): boolean {
+    return this.#cancelled
+  }
 
-  cancel (): void { this.#cancelled = true }
+  cancel(): void {
+    this.#cancelled = true
+  }
 
   /** Moves to the next grid point after `nowMs` (fires at most once per check). */
-  advance (nowMs: number): void {
+  advance(nowMs: number): void {
     let next = this.#dueMs + this.intervalMs
     if (nowMs >= next) {
       next = this.#dueMs + (Math.floor((nowMs - this.#dueMs) / this.intervalMs) + 1) * this.intervalMs

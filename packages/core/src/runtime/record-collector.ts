@@ -8,7 +8,7 @@ import type { TaskId } from '../task-id.js'
 /** The task a record comes from: a record the production exception handler drops is counted in its dropped records. */
 export interface RecordOrigin {
   readonly taskId: TaskId | string
-  recordDroppedRecord (): void
+  recordDroppedRecord(): void
 }
 
 export interface CollectedRecord {

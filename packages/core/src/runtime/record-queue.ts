@@ -33,7 +33,14 @@ export class RecordQueue {
   #head: StampedRecord | undefined
   #partitionTime = -1
 
-  constructor (topic: string, partition: number, source: SourceNode, extractor: TimestampExtractor, onDrop: DropReporter, onDeserializationError?: DeserializationErrorHandler) {
+  constructor(
+    topic: string,
+    partition: number,
+    source: SourceNode,
+    extractor: TimestampExtractor,
+    onDrop: DropReporter,
+    onDeserializationError?: DeserializationErrorHandler
+  ) {
     this.topic = topic
     this.partition = partition
     this.source = source
@@ -42,47 +49,47 @@ export class RecordQueue {
     this.#onDeserializationError = onDeserializationError
   }
 
-  add (records: Iterable<ConsumedRecord>): void {
+  add(records: Iterable<ConsumedRecord>): void {
     for (const record of records) this.#fifo.push(record)
   }
 
   /** Timestamp of the head record, or -1 when empty. */
-  get headTimestamp (): number {
+  get headTimestamp(): number {
     this.#updateHead()
     return this.#head === undefined ? -1 : this.#head.timestamp
   }
 
-  get partitionTime (): number {
+  get partitionTime(): number {
     return this.#partitionTime
   }
 
-  set partitionTime (value: number) {
+  set partitionTime(value: number) {
     this.#partitionTime = value
   }
 
-  get size (): number {
+  get size(): number {
     return this.#fifo.length - this.#start + (this.#head === undefined ? 0 : 1)
   }
 
-  isEmpty (): boolean {
+  isEmpty(): boolean {
     this.#updateHead()
     return this.#head === undefined
   }
 
-  poll (): StampedRecord | undefined {
+  poll(): StampedRecord | undefined {
     this.#updateHead()
     const head = this.#head
     this.#head = undefined
     return head
   }
 
-  clear (): void {
+  clear(): void {
     this.#fifo.length = 0
     this.#start = 0
     this.#head = undefined
   }
 
-  #updateHead (): void {
+  #updateHead(): void {
     while (this.#head === undefined && this.#start < this.#fifo.length) {
       const raw = this.#fifo[this.#start]!
       this.#fifo[this.#start++] = undefined as unknown as ConsumedRecord
@@ -102,7 +109,10 @@ export class RecordQueue {
         this.#onDrop(raw, `deserialization error: ${error.message}`)
         continue
       }
-      const timestamp = this.#extractor({ topic: raw.topic, partition: raw.partition, offset: raw.offset, key, value, timestamp: raw.timestamp }, this.#partitionTime)
+      const timestamp = this.#extractor(
+        { topic: raw.topic, partition: raw.partition, offset: raw.offset, key, value, timestamp: raw.timestamp },
+        this.#partitionTime
+      )
       if (timestamp < 0) {
         this.#onDrop(raw, `negative extracted timestamp ${timestamp}`)
         continue

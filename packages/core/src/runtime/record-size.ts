@@ -11,7 +11,7 @@ const RECORD_BATCH_OVERHEAD = 61
 /** Kafka's DefaultRecord.MAX_RECORD_OVERHEAD: length, attributes, timestamp and offset deltas at their largest. */
 const MAX_RECORD_OVERHEAD = 21
 
-function varintSize (value: number): number {
+function varintSize(value: number): number {
   // Zig-zag encoded, as Kafka writes record fields.
   let v = value >= 0 ? value * 2 : -value * 2 - 1
   let bytes = 1
@@ -23,7 +23,11 @@ function varintSize (value: number): number {
 }
 
 /** Bytes of one record sent alone in a batch (an upper bound, as the Java producer counts it). */
-export function recordSizeUpperBound (record: { readonly key: Buffer | null, readonly value: Buffer | null, readonly headers: Headers }): number {
+export function recordSizeUpperBound(record: {
+  readonly key: Buffer | null
+  readonly value: Buffer | null
+  readonly headers: Headers
+}): number {
   const keySize = record.key?.length ?? -1
   const valueSize = record.value?.length ?? -1
   let size = varintSize(keySize) + Math.max(keySize, 0) + varintSize(valueSize) + Math.max(valueSize, 0)

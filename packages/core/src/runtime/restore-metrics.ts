@@ -20,16 +20,16 @@ export class RecordsRate {
   readonly #rate = new SampledStat()
   total = 0
 
-  constructor (clock: Clock) {
+  constructor(clock: Clock) {
     this.#clock = clock
   }
 
-  record (records: number): void {
+  record(records: number): void {
     this.total += records
     this.#rate.record(records, this.#clock.milliseconds())
   }
 
-  perSecond (nowMs: number): number {
+  perSecond(nowMs: number): number {
     return this.#rate.ratePerSecond(nowMs)
   }
 }
@@ -37,9 +37,9 @@ export class RecordsRate {
 /** What the thread-level metrics read from the changelog reader. */
 export interface RestoreCounts {
   /** Distinct active tasks with a store still restoring. */
-  restoringActiveTasks (): number
+  restoringActiveTasks(): number
   /** Distinct standby tasks the reader follows. */
-  updatingStandbyTasks (): number
+  updatingStandbyTasks(): number
 }
 
 /** The thread's restore metrics, fed by each restore step. */
@@ -47,7 +47,7 @@ export class ThreadRestoreMetrics {
   readonly #records: RecordsRate
   readonly #calls: RecordsRate
 
-  constructor (registry: StreamsMetricsRegistry, clock: Clock, counts: RestoreCounts) {
+  constructor(registry: StreamsMetricsRegistry, clock: Clock, counts: RestoreCounts) {
     this.#records = new RecordsRate(clock)
     this.#calls = new RecordsRate(clock)
     const tags = registry.tags()
@@ -62,7 +62,7 @@ export class ThreadRestoreMetrics {
   }
 
   /** One restore step (a restore call) that applied `records`. */
-  recordStep (records: number): void {
+  recordStep(records: number): void {
     this.#calls.record(1)
     if (records > 0) this.#records.record(records)
   }
@@ -73,16 +73,34 @@ export class ThreadRestoreMetrics {
  * `task-<id>`, which goes away when the task closes, and returns the rate they report. Nothing is
  * registered unless the recording level is DEBUG; the returned rate counts either way.
  */
-export function addTaskRestoreMetrics (registry: StreamsMetricsRegistry | undefined, clock: Clock, id: TaskId, kind: 'restore' | 'update', remaining?: () => number): RecordsRate {
+export function addTaskRestoreMetrics(
+  registry: StreamsMetricsRegistry | undefined,
+  clock: Clock,
+  id: TaskId,
+  kind: 'restore' | 'update',
+  remaining?: () => number
+): RecordsRate {
   const rate = new RecordsRate(clock)
   if (registry === undefined || !registry.shouldRecord('DEBUG')) return rate
   const scope = `task-${id.toString()}`
   const tags = registry.tags('task-id', id.toString())
   const what = kind === 'restore' ? 'records restored' : 'records updated by the standby task'
-  registry.addMetric(scope, { name: `${kind}-total`, group: TASK_GROUP, description: `The total number of ${what}`, tags }, () => rate.total)
-  registry.addMetric(scope, { name: `${kind}-rate`, group: TASK_GROUP, description: `The average number of ${what} per second`, tags }, now => rate.perSecond(now))
+  registry.addMetric(
+    scope,
+    { name: `${kind}-total`, group: TASK_GROUP, description: `The total number of ${what}`, tags },
+    () => rate.total
+  )
+  registry.addMetric(
+    scope,
+    { name: `${kind}-rate`, group: TASK_GROUP, description: `The average number of ${what} per second`, tags },
+    now => rate.perSecond(now)
+  )
   if (remaining !== undefined) {
-    registry.addMetric(scope, { name: 'restore-remaining-records-total', group: TASK_GROUP, description: 'The number of records still to restore', tags }, () => remaining())
+    registry.addMetric(
+      scope,
+      { name: 'restore-remaining-records-total', group: TASK_GROUP, description: 'The number of records still to restore', tags },
+      () => remaining()
+    )
   }
   return rate
 }

@@ -20,9 +20,13 @@ export interface RetryingOptions {
   readonly sleep?: (ms: number) => Promise<void>
 }
 
-export async function retrying<T> (request: () => Promise<T>, options: RetryingOptions): Promise<T> {
+export async function retrying<T>(request: () => Promise<T>, options: RetryingOptions): Promise<T> {
   const deadline = options.clock.milliseconds() + options.timeoutMs
-  const sleep = options.sleep ?? (async (ms: number) => { await new Promise(resolve => setTimeout(resolve, ms)) })
+  const sleep =
+    options.sleep ??
+    (async (ms: number) => {
+      await new Promise(resolve => setTimeout(resolve, ms))
+    })
   for (let attempt = 0; ; attempt++) {
     try {
       return await request()
@@ -36,11 +40,11 @@ export async function retrying<T> (request: () => Promise<T>, options: RetryingO
 }
 
 /** The pause before retry `attempt` (0, 1, ...): `backoffMs` doubling up to 1 s (Kafka's retry.backoff.max.ms). */
-export function backoffDelay (backoffMs: number, attempt: number): number {
+export function backoffDelay(backoffMs: number, attempt: number): number {
   return Math.min(backoffMs * 2 ** attempt, MAX_BACKOFF_MS)
 }
 
 /** A StreamsError (of any copy of @kstreams/core) marked retriable. */
-export function isRetriable (error: unknown): boolean {
+export function isRetriable(error: unknown): boolean {
   return error !== null && typeof error === 'object' && (error as { retriable?: unknown }).retriable === true
 }

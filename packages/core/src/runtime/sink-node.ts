@@ -23,9 +23,15 @@ export class SinkNode extends ProcessorNode {
   #valueSer: Serializer<unknown> | undefined
   readonly #collector: RecordCollector
 
-  constructor (name: string, topic: string | undefined, topicExtractor: TopicNameExtractor<unknown, unknown> | undefined,
-    keySerializer: Serializer<unknown> | undefined, valueSerializer: Serializer<unknown> | undefined,
-    partitioner: StreamPartitioner<unknown, unknown> | undefined, collector: RecordCollector) {
+  constructor(
+    name: string,
+    topic: string | undefined,
+    topicExtractor: TopicNameExtractor<unknown, unknown> | undefined,
+    keySerializer: Serializer<unknown> | undefined,
+    valueSerializer: Serializer<unknown> | undefined,
+    partitioner: StreamPartitioner<unknown, unknown> | undefined,
+    collector: RecordCollector
+  ) {
     super(name, undefined)
     this.topic = topic
     this.#topicExtractor = topicExtractor
@@ -35,16 +41,18 @@ export class SinkNode extends ProcessorNode {
     this.#collector = collector
   }
 
-  override init (context: ProcessorContextImpl): void {
+  override init(context: ProcessorContextImpl): void {
     this.context = context
     const config = context.appConfigs
     this.#keySer = this.#keySerializer ?? config.defaultKeySerde?.serializer()
     this.#valueSer = this.#valueSerializer ?? config.defaultValueSerde?.serializer()
-    if (this.#keySer === undefined) throw new ConfigError('defaultKeySerde', `Sink ${this.name} has no key serializer and no defaultKeySerde is configured`)
-    if (this.#valueSer === undefined) throw new ConfigError('defaultValueSerde', `Sink ${this.name} has no value serializer and no defaultValueSerde is configured`)
+    if (this.#keySer === undefined)
+      throw new ConfigError('defaultKeySerde', `Sink ${this.name} has no key serializer and no defaultKeySerde is configured`)
+    if (this.#valueSer === undefined)
+      throw new ConfigError('defaultValueSerde', `Sink ${this.name} has no value serializer and no defaultValueSerde is configured`)
   }
 
-  override process (record: Record<unknown, unknown>): void {
+  override process(record: Record<unknown, unknown>): void {
     const context = this.context!
     const rc = context.recordContext
     const topic = this.topic ?? this.#extractTopic(record)
@@ -60,22 +68,36 @@ export class SinkNode extends ProcessorNode {
         return
       }
       // The production exception handler decided: the processing handler does not see it again.
-      throw markHandled(new SerializationError(`Failed to serialize record for topic ${topic} at sink ${this.name} (task ${context.taskId.toString()}, source topic ${rc.topic ?? ''}, partition ${rc.partition}, offset ${rc.offset}): ${detail}`, { cause: err, taskId: context.taskId.toString() }))
+      throw markHandled(
+        new SerializationError(
+          `Failed to serialize record for topic ${topic} at sink ${this.name} (task ${context.taskId.toString()}, source topic ${rc.topic ?? ''}, partition ${rc.partition}, offset ${rc.offset}): ${detail}`,
+          { cause: err, taskId: context.taskId.toString() }
+        )
+      )
     }
     let partition: number | undefined
     if (this.#partitioner !== undefined) {
       const count = this.#collector.partitionsFor(topic)
       partition = this.#partitioner(topic, record.key, record.value, count)
       if (partition !== undefined && (!Number.isInteger(partition) || partition < 0 || partition >= count)) {
-        throw new StreamsError('ILLEGAL_ARGUMENT', `Partitioner of sink ${this.name} returned partition ${partition} for topic ${topic}, which has ${count} partitions`, { taskId: context.taskId.toString() })
+        throw new StreamsError(
+          'ILLEGAL_ARGUMENT',
+          `Partitioner of sink ${this.name} returned partition ${partition} for topic ${topic}, which has ${count} partitions`,
+          { taskId: context.taskId.toString() }
+        )
       }
     }
     this.#collector.send({ topic, partition, key, value, headers: record.headers, timestamp: record.timestamp, origin: context })
   }
 
-  #extractTopic (record: Record<unknown, unknown>): string {
+  #extractTopic(record: Record<unknown, unknown>): string {
     const rc = this.context!.recordContext
-    const topic = this.#topicExtractor!(record.key, record.value, { topic: rc.topic, partition: rc.partition, offset: rc.offset, timestamp: record.timestamp })
+    const topic = this.#topicExtractor!(record.key, record.value, {
+      topic: rc.topic,
+      partition: rc.partition,
+      offset: rc.offset,
+      timestamp: record.timestamp
+    })
     if (typeof topic !== 'string' || topic.length === 0) {
       throw new StreamsError('UNKNOWN_TOPIC', `Topic name extractor of sink ${this.name} returned an invalid topic name: ${String(topic)}`)
     }

@@ -9,7 +9,7 @@ import type { ChangelogRegistration } from './changelog-reader.js'
 import { tpKey } from './kafka/ports.js'
 import type { MainConsumer } from './consumer/consumer-api.js'
 
-export async function withSourceChangelogLimits (
+export async function withSourceChangelogLimits(
   registrations: readonly ChangelogRegistration[],
   topology: Pick<TopologyDef, 'sourceChangelogs'>,
   consumer: Pick<MainConsumer, 'committed'>
@@ -17,7 +17,7 @@ export async function withSourceChangelogLimits (
   const sources = registrations.filter(r => topology.sourceChangelogs.get(r.storeName) === r.partition.topic)
   if (sources.length === 0) return [...registrations]
   const committed = await consumer.committed(sources.map(r => r.partition))
-  return registrations.map(r => sources.includes(r)
-    ? { ...r, endOffsetLimit: committed.get(tpKey(r.partition.topic, r.partition.partition))?.offset ?? 0 }
-    : r)
+  return registrations.map(r =>
+    sources.includes(r) ? { ...r, endOffsetLimit: committed.get(tpKey(r.partition.topic, r.partition.partition))?.offset ?? 0 } : r
+  )
 }

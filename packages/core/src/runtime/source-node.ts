@@ -16,40 +16,50 @@ export class SourceNode extends ProcessorNode {
   #keyDeser: Deserializer<unknown> | undefined
   #valueDeser: Deserializer<unknown> | undefined
 
-  constructor (name: string, keyDeserializer: Deserializer<unknown> | undefined, valueDeserializer: Deserializer<unknown> | undefined, timestampExtractor: TimestampExtractor | undefined) {
+  constructor(
+    name: string,
+    keyDeserializer: Deserializer<unknown> | undefined,
+    valueDeserializer: Deserializer<unknown> | undefined,
+    timestampExtractor: TimestampExtractor | undefined
+  ) {
     super(name, undefined)
     this.#keyDeserializer = keyDeserializer
     this.#valueDeserializer = valueDeserializer
     this.timestampExtractor = timestampExtractor
   }
 
-  override init (context: ProcessorContextImpl): void {
+  override init(context: ProcessorContextImpl): void {
     this.context = context
     const config = context.appConfigs
     this.#keyDeser = this.#keyDeserializer ?? config.defaultKeySerde?.deserializer()
     this.#valueDeser = this.#valueDeserializer ?? config.defaultValueSerde?.deserializer()
-    if (this.#keyDeser === undefined) throw new ConfigError('defaultKeySerde', `Source ${this.name} has no key deserializer and no defaultKeySerde is configured`)
-    if (this.#valueDeser === undefined) throw new ConfigError('defaultValueSerde', `Source ${this.name} has no value deserializer and no defaultValueSerde is configured`)
+    if (this.#keyDeser === undefined)
+      throw new ConfigError('defaultKeySerde', `Source ${this.name} has no key deserializer and no defaultKeySerde is configured`)
+    if (this.#valueDeser === undefined)
+      throw new ConfigError('defaultValueSerde', `Source ${this.name} has no value deserializer and no defaultValueSerde is configured`)
   }
 
-  deserializeKey (topic: string, data: Buffer | null, headers: Headers): unknown {
+  deserializeKey(topic: string, data: Buffer | null, headers: Headers): unknown {
     return this.#deserialize(this.#keyDeser!, 'key', topic, data, headers)
   }
 
-  deserializeValue (topic: string, data: Buffer | null, headers: Headers): unknown {
+  deserializeValue(topic: string, data: Buffer | null, headers: Headers): unknown {
     return this.#deserialize(this.#valueDeser!, 'value', topic, data, headers)
   }
 
-  #deserialize (deserializer: Deserializer<unknown>, what: string, topic: string, data: Buffer | null, headers: Headers): unknown {
+  #deserialize(deserializer: Deserializer<unknown>, what: string, topic: string, data: Buffer | null, headers: Headers): unknown {
     try {
       return deserializer.deserialize(topic, data, headers)
     } catch (err) {
       const detail = err instanceof Error ? err.message : String(err)
-      throw new SerializationError(`Failed to deserialize ${what} for topic ${topic} at source ${this.name}: ${detail}`, { cause: err, taskId: this.context?.taskId.toString() })
+      throw new SerializationError(`Failed to deserialize ${what} for topic ${topic} at source ${this.name}: ${detail}`, {
+        cause: err,
+        taskId: this.context?.taskId.toString()
+      })
     }
   }
 
-  override process (record: Record<unknown, unknown>): void {
+  override process(record: Record<unknown, unknown>): void {
     this.context!.forward(record)
   }
 }

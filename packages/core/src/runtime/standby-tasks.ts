@@ -61,28 +61,28 @@ export class StandbyTasks {
   readonly #o: StandbyTasksOptions
   readonly #standbys = new Map<string, StandbyTask>()
 
-  constructor (options: StandbyTasksOptions) {
+  constructor(options: StandbyTasksOptions) {
     this.#o = options
   }
 
-  get size (): number {
+  get size(): number {
     return this.#standbys.size
   }
 
-  get ids (): TaskId[] {
+  get ids(): TaskId[] {
     return [...this.#standbys.values()].map(s => s.id)
   }
 
-  has (id: string): boolean {
+  has(id: string): boolean {
     return this.#standbys.has(id)
   }
 
-  values (): IterableIterator<StandbyTask> {
+  values(): IterableIterator<StandbyTask> {
     return this.#standbys.values()
   }
 
   /** Creates a standby: its stores follow their changelogs from the checkpoint; nothing is processed. */
-  async create (id: TaskId): Promise<void> {
+  async create(id: TaskId): Promise<void> {
     const taskDir = await this.#o.stateDirectory.lockTask(id, this.#o.lockOwner, this.#o.config.taskTimeoutMs)
     const stateManager = new ProcessorStateManager(id, taskDir, this.#o.logger)
     const task = new StreamTask({
@@ -109,7 +109,10 @@ export class StandbyTasks {
     this.#standbys.set(id.toString(), { id, task, stateManager })
     const applied = addTaskRestoreMetrics(this.#o.metrics, this.#o.clock, id, 'update')
     const registrations = await withSourceChangelogLimits(
-      stateManager.restoreRegistrations().map(r => ({ ...r, standby: true, applied })), this.#o.topology, this.#o.consumer)
+      stateManager.restoreRegistrations().map(r => ({ ...r, standby: true, applied })),
+      this.#o.topology,
+      this.#o.consumer
+    )
     try {
       await this.#o.changelogReader.register(registrations)
     } catch (err) {
@@ -126,7 +129,7 @@ export class StandbyTasks {
    * `checkpoint`), wipes its directory when `wipe`, and lets go of the directory; the standby
    * listener hears `reason` (nothing when null: shutdown).
    */
-  async close (id: string, checkpoint = true, reason: StandbySuspendReason | null = 'MIGRATED', wipe = false): Promise<void> {
+  async close(id: string, checkpoint = true, reason: StandbySuspendReason | null = 'MIGRATED', wipe = false): Promise<void> {
     const s = this.#remove(id, reason)
     if (s === undefined) return
     try {
@@ -139,9 +142,11 @@ export class StandbyTasks {
   }
 
   /** The standby reading changelog partition `changelogKey` is wiped and created again (its changelog lost its position). */
-  async recreate (changelogKey: string): Promise<void> {
+  async recreate(changelogKey: string): Promise<void> {
     for (const s of [...this.#standbys.values()]) {
-      const reads = [...s.stateManager.stores.values()].some(m => m.changelog !== undefined && tpKey(m.changelog.topic, m.changelog.partition) === changelogKey)
+      const reads = [...s.stateManager.stores.values()].some(
+        m => m.changelog !== undefined && tpKey(m.changelog.topic, m.changelog.partition) === changelogKey
+      )
       if (!reads) continue
       await this.close(s.id.toString(), false, 'MIGRATED', true)
       await this.create(s.id)
@@ -155,7 +160,7 @@ export class StandbyTasks {
    * stores with their positions, for the active task to take over. Otherwise it closes (as
    * close()) and returns undefined: the active task opens its stores anew.
    */
-  async handOver (id: string): Promise<RecycledStandby | undefined> {
+  async handOver(id: string): Promise<RecycledStandby | undefined> {
     const s = this.#standbys.get(id)
     if (s === undefined) return undefined
     const stores = s.task.stores
@@ -169,17 +174,20 @@ export class StandbyTasks {
     return { stores: new Map(stores), positions: new Map(s.stateManager.stores) }
   }
 
-  #remove (id: string, reason: StandbySuspendReason | null): StandbyTask | undefined {
+  #remove(id: string, reason: StandbySuspendReason | null): StandbyTask | undefined {
     const s = this.#standbys.get(id)
     if (s === undefined) return undefined
     this.#standbys.delete(id)
-    this.#o.changelogReader.unregister([...s.stateManager.stores.values()].flatMap(m => m.changelog === undefined ? [] : [m.changelog]), reason)
+    this.#o.changelogReader.unregister(
+      [...s.stateManager.stores.values()].flatMap(m => (m.changelog === undefined ? [] : [m.changelog])),
+      reason
+    )
     this.#o.metrics?.removeScope(`task-${id}`)
     return s
   }
 
   /** Sum of the changelog offsets of each standby task (for lag-aware assignment). */
-  offsetSums (): Map<string, number> {
+  offsetSums(): Map<string, number> {
     const sums = new Map<string, number>()
     for (const [id, s] of this.#standbys) {
       let sum = 0
@@ -193,7 +201,7 @@ export class StandbyTasks {
    * Checkpoints standbys whose changelog offsets moved far enough, and moves on the limits of
    * standbys waiting at the committed offset of their source topic (on commit).
    */
-  async commit (): Promise<void> {
+  async commit(): Promise<void> {
     const held = this.#o.changelogReader.heldStandbys()
     if (held.length > 0) {
       const committed = await this.#o.consumer.committed(held)

@@ -13,7 +13,20 @@ export interface StandbyUpdateListener {
   /** The standby starts reading the changelog at `startingOffset` (its checkpoint + 1, or the beginning). */
   onUpdateStart?(partition: TopicPartition, storeName: string, startingOffset: number): void
   /** A batch ending at `batchEndOffset` was applied to the standby's store. */
-  onBatchLoaded?(partition: TopicPartition, storeName: string, taskId: TaskId, batchEndOffset: number, batchSize: number, currentEndOffset: number): void
+  onBatchLoaded?(
+    partition: TopicPartition,
+    storeName: string,
+    taskId: TaskId,
+    batchEndOffset: number,
+    batchSize: number,
+    currentEndOffset: number
+  ): void
   /** The standby stopped; `storeOffset` is the offset of the last record its store applied (-1 for none). */
-  onUpdateSuspended?(partition: TopicPartition, storeName: string, storeOffset: number, currentEndOffset: number, reason: StandbySuspendReason): void
+  onUpdateSuspended?(
+    partition: TopicPartition,
+    storeName: string,
+    storeOffset: number,
+    currentEndOffset: number,
+    reason: StandbySuspendReason
+  ): void
 }

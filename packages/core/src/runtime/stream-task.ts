@@ -72,7 +72,7 @@ export class StreamTask implements ContextHost {
   readonly #partitions = new PartitionGroup()
   readonly #streamTimeQueue = new PunctuationQueue()
   readonly #wallClockQueue = new PunctuationQueue()
-  readonly #consumedOffsets = new Map<string, { topic: string, partition: number, offset: number }>()
+  readonly #consumedOffsets = new Map<string, { topic: string; partition: number; offset: number }>()
   #state: TaskState = 'CREATED'
   #commitNeeded = false
   /** KIP-825 processor metadata (e.g. a windowed aggregation's last emitted close time), committed with the offsets. */
@@ -82,7 +82,7 @@ export class StreamTask implements ContextHost {
 
   readonly #onDeserializationError: DeserializationErrorHandler
 
-  constructor (options: StreamTaskOptions) {
+  constructor(options: StreamTaskOptions) {
     this.#options = options
     this.#onDeserializationError = options.onDeserializationError ?? configuredDeserializationHandler(options.config)
     this.taskId = options.id
@@ -94,19 +94,26 @@ export class StreamTask implements ContextHost {
     }
     this.#graph = buildProcessorGraph(options.topology, names, options.collector, options.config.applicationId)
     this.context = new ProcessorContextImpl(this)
-    options.metrics?.addMetric(`task-${options.id.toString()}`, {
-      name: 'dropped-records-total',
-      group: 'stream-task-metrics',
-      description: 'The total number of records dropped (deserialization errors skipped, invalid timestamps, late records of windowed operators)',
-      tags: options.metrics.tags('task-id', options.id.toString())
-    }, () => this.#droppedRecords)
+    options.metrics?.addMetric(
+      `task-${options.id.toString()}`,
+      {
+        name: 'dropped-records-total',
+        group: 'stream-task-metrics',
+        description:
+          'The total number of records dropped (deserialization errors skipped, invalid timestamps, late records of windowed operators)',
+        tags: options.metrics.tags('task-id', options.id.toString())
+      },
+      () => this.#droppedRecords
+    )
   }
 
   /** The records this task dropped so far (the `dropped-records-total` metric). */
-  get droppedRecords (): number { return this.#droppedRecords }
+  get droppedRecords(): number {
+    return this.#droppedRecords
+  }
 
   /** Counts a record a processor chose to drop (a late record of a windowed aggregation, a null key of a join). */
-  recordDroppedRecord (): void {
+  recordDroppedRecord(): void {
     this.#droppedRecords++
   }
 
@@ -125,27 +132,42 @@ export class StreamTask implements ContextHost {
     this.#markConsumed(record)
   }
 
-  #markConsumed (raw: ConsumedRecord): void {
-    this.#consumedOffsets.set(PartitionGroup.key(raw.topic, raw.partition), { topic: raw.topic, partition: raw.partition, offset: raw.offset })
+  #markConsumed(raw: ConsumedRecord): void {
+    this.#consumedOffsets.set(PartitionGroup.key(raw.topic, raw.partition), {
+      topic: raw.topic,
+      partition: raw.partition,
+      offset: raw.offset
+    })
     this.#commitNeeded = true
   }
 
-  get state (): TaskState { return this.#state }
-  get commitNeeded (): boolean { return this.#commitNeeded }
-  get commitRequested (): boolean { return this.#commitRequested }
-  get stores (): ReadonlyMap<string, StateStore> { return this.#stores }
-  get graph (): ProcessorGraph { return this.#graph }
+  get state(): TaskState {
+    return this.#state
+  }
+  get commitNeeded(): boolean {
+    return this.#commitNeeded
+  }
+  get commitRequested(): boolean {
+    return this.#commitRequested
+  }
+  get stores(): ReadonlyMap<string, StateStore> {
+    return this.#stores
+  }
+  get graph(): ProcessorGraph {
+    return this.#graph
+  }
 
   /**
    * Builds and opens the task's stores, or re-initialises the recycled ones. Returns a promise
    * only if a store opens asynchronously.
    */
-  initializeStores (): void | Promise<void> {
+  initializeStores(): void | Promise<void> {
     const pending: Array<Promise<void>> = []
     const storeContext = this.#storeContext()
     for (const name of this.#graph.storeNames) {
       const builder = this.#options.topology.storeBuilders.get(name)
-      if (builder === undefined) throw new TopologyError('UNKNOWN_STORE', `Store ${name} is connected to a processor but was never added to the topology`)
+      if (builder === undefined)
+        throw new TopologyError('UNKNOWN_STORE', `Store ${name} is connected to a processor but was never added to the topology`)
       const store = this.#options.recycledStores?.get(name) ?? builder.build()
       this.#stores.set(name, store)
       const opened = store.init(storeContext, store)
@@ -155,7 +177,7 @@ export class StreamTask implements ContextHost {
   }
 
   /** Initialises processors (parents first) and moves the task to RUNNING. */
-  initializeTopology (): void {
+  initializeTopology(): void {
     for (const node of this.#graph.nodes) {
       this.context.runAs(node, this.context.recordContext, () => node.init(this.context))
     }
@@ -163,109 +185,125 @@ export class StreamTask implements ContextHost {
   }
 
   /** Buffers records of one input partition. */
-  addRecords (topic: string, partition: number, records: Iterable<ConsumedRecord>): void {
+  addRecords(topic: string, partition: number, records: Iterable<ConsumedRecord>): void {
     this.#queueFor(topic, partition).add(records)
   }
 
   /** Declares an input partition of the task before any record of it arrives. */
-  addPartition (topic: string, partition: number): void {
+  addPartition(topic: string, partition: number): void {
     this.#queueFor(topic, partition)
   }
 
-  #queueFor (topic: string, partition: number): RecordQueue {
+  #queueFor(topic: string, partition: number): RecordQueue {
     let queue = this.#partitions.queue(topic, partition)
     if (queue === undefined) {
       const source = sourceFor(this.#graph, topic)
-      if (source === undefined) throw new StreamsError('UNKNOWN_TOPIC', `Task ${this.taskId.toString()} has no source for topic ${topic}`, { taskId: this.taskId.toString() })
+      if (source === undefined)
+        throw new StreamsError('UNKNOWN_TOPIC', `Task ${this.taskId.toString()} has no source for topic ${topic}`, {
+          taskId: this.taskId.toString()
+        })
       const extractor: TimestampExtractor = source.timestampExtractor ?? this.config.defaultTimestampExtractor ?? failOnInvalidTimestamp
-      queue = new RecordQueue(topic, partition, source, extractor, this.#onSkipped, (record, error) => this.#onDeserializationError(record, error, this.taskId.toString()))
+      queue = new RecordQueue(topic, partition, source, extractor, this.#onSkipped, (record, error) =>
+        this.#onDeserializationError(record, error, this.taskId.toString())
+      )
       this.#partitions.addQueue(queue)
     }
     return queue
   }
 
   /** Records buffered for one input partition. */
-  bufferedFor (topic: string, partition: number): number {
+  bufferedFor(topic: string, partition: number): number {
     return this.#partitions.queue(topic, partition)?.size ?? 0
   }
 
   /** Input partitions with nothing buffered. */
-  emptyPartitions (): Array<{ topic: string, partition: number }> {
-    return this.#partitions.queues().filter(q => q.isEmpty()).map(q => ({ topic: q.topic, partition: q.partition }))
+  emptyPartitions(): Array<{ topic: string; partition: number }> {
+    return this.#partitions
+      .queues()
+      .filter(q => q.isEmpty())
+      .map(q => ({ topic: q.topic, partition: q.partition }))
   }
 
   /** Drops buffered input (the partitions are re-fetched from the committed offsets). */
-  clearBuffers (): void {
+  clearBuffers(): void {
     this.#partitions.clear()
   }
 
   /** Partition times by input partition (committed with the offsets, restored on task start). */
-  partitionTimes (): Map<string, number> {
+  partitionTimes(): Map<string, number> {
     return new Map(this.#partitions.queues().map(q => [PartitionGroup.key(q.topic, q.partition), q.partitionTime]))
   }
 
   /** Seeds a partition's time (from committed offset metadata) so stream time survives restarts. */
-  initializePartitionTime (topic: string, partition: number, time: number): void {
+  initializePartitionTime(topic: string, partition: number, time: number): void {
     this.#partitions.initializePartitionTime(this.#queueFor(topic, partition), time)
   }
 
   /** The processor metadata to commit with the offsets. */
-  processorMetadata (): ReadonlyMap<string, number> {
+  processorMetadata(): ReadonlyMap<string, number> {
     return this.#processorMetadata
   }
 
-  processorMetadataForKey (key: string): number | undefined {
+  processorMetadataForKey(key: string): number | undefined {
     return this.#processorMetadata.get(key)
   }
 
   /** Sets a processor metadata value; the task then needs a commit. */
-  addProcessorMetadataKeyValue (key: string, value: number): void {
+  addProcessorMetadataKeyValue(key: string, value: number): void {
     this.#processorMetadata.set(key, value)
     this.#commitNeeded = true
   }
 
   /** Seeds processor metadata from committed offsets (the greatest value per key wins). */
-  initializeProcessorMetadata (entries: ReadonlyMap<string, number>): void {
+  initializeProcessorMetadata(entries: ReadonlyMap<string, number>): void {
     for (const [key, value] of entries) this.#processorMetadata.set(key, Math.max(value, this.#processorMetadata.get(key) ?? value))
   }
 
   /** Whether the task reads `topic` (by name or pattern). */
-  readsTopic (topic: string): boolean {
+  readsTopic(topic: string): boolean {
     return sourceFor(this.#graph, topic) !== undefined
   }
 
-  hasRecordsQueued (): boolean {
+  hasRecordsQueued(): boolean {
     return this.#partitions.hasRecords()
   }
 
-  get numBuffered (): number {
+  get numBuffered(): number {
     return this.#partitions.numBuffered
   }
 
   /** Processes the next record in timestamp order; returns false when nothing is buffered. */
-  process (): boolean {
+  process(): boolean {
     const next = this.#partitions.nextRecord()
     if (next === undefined) return false
     const { record, queue } = next
     const raw = record.raw
-    const recordContext = { topic: raw.topic, partition: raw.partition, offset: raw.offset, timestamp: record.timestamp, headers: raw.headers }
+    const recordContext = {
+      topic: raw.topic,
+      partition: raw.partition,
+      offset: raw.offset,
+      timestamp: record.timestamp,
+      headers: raw.headers
+    }
     const source = queue.source
     this.context.runAs(source, recordContext, () => source.process(new Record(record.key, record.value, record.timestamp, raw.headers)))
     this.#markConsumed(raw)
     return true
   }
 
-  maybePunctuateStreamTime (): boolean {
+  maybePunctuateStreamTime(): boolean {
     const streamTime = this.#partitions.streamTime
     if (streamTime < 0) return false
     return this.#streamTimeQueue.mayPunctuate(streamTime, (s, now) => this.#punctuate(s, now, PunctuationType.STREAM_TIME))
   }
 
-  maybePunctuateSystemTime (): boolean {
-    return this.#wallClockQueue.mayPunctuate(this.#options.clock.milliseconds(), (s, now) => this.#punctuate(s, now, PunctuationType.WALL_CLOCK_TIME))
+  maybePunctuateSystemTime(): boolean {
+    return this.#wallClockQueue.mayPunctuate(this.#options.clock.milliseconds(), (s, now) =>
+      this.#punctuate(s, now, PunctuationType.WALL_CLOCK_TIME)
+    )
   }
 
-  #punctuate (schedule: PunctuationSchedule, now: number, type: PunctuationType): void {
+  #punctuate(schedule: PunctuationSchedule, now: number, type: PunctuationType): void {
     const node = schedule.node
     const rc = { topic: undefined, partition: -1, offset: -1, timestamp: now, headers: new Headers() }
     try {
@@ -277,32 +315,44 @@ export class StreamTask implements ContextHost {
   }
 
   /** Flushes stores and returns the offsets to commit (next offset to read per partition). */
-  prepareCommit (): Array<{ topic: string, partition: number, offset: number }> {
+  prepareCommit(): Array<{ topic: string; partition: number; offset: number }> {
     for (const store of this.#stores.values()) store.flush()
     return [...this.#consumedOffsets.values()].map(o => ({ ...o, offset: o.offset + 1 }))
   }
 
-  postCommit (): void {
+  postCommit(): void {
     this.#commitNeeded = false
     this.#commitRequested = false
   }
 
   /** Closes processors, then stores; reports the first failure after closing everything. */
   /** Resolves once every store of the closed task has let go of its files (see StateStore.whenClosed). */
-  async whenStoresClosed (): Promise<void> {
-    await Promise.all([...this.#stores.values()].map(async s => { await s.whenClosed?.() }))
+  async whenStoresClosed(): Promise<void> {
+    await Promise.all(
+      [...this.#stores.values()].map(async s => {
+        await s.whenClosed?.()
+      })
+    )
   }
 
-  close (): void {
+  close(): void {
     if (this.#state === 'CLOSED') return
     let first: unknown
     if (this.#state === 'RUNNING') {
       for (const node of this.#graph.nodes) {
-        try { this.context.runAs(node, this.context.recordContext, () => node.close()) } catch (err) { first ??= err }
+        try {
+          this.context.runAs(node, this.context.recordContext, () => node.close())
+        } catch (err) {
+          first ??= err
+        }
       }
     }
     for (const store of this.#stores.values()) {
-      try { if (store.isOpen()) store.close() } catch (err) { first ??= err }
+      try {
+        if (store.isOpen()) store.close()
+      } catch (err) {
+        first ??= err
+      }
     }
     this.#streamTimeQueue.clear()
     this.#wallClockQueue.clear()
@@ -314,15 +364,15 @@ export class StreamTask implements ContextHost {
 
   // ContextHost
 
-  streamTimeMs (): number {
+  streamTimeMs(): number {
     return this.#partitions.streamTime
   }
 
-  wallClockMs (): number {
+  wallClockMs(): number {
     return this.#options.clock.milliseconds()
   }
 
-  schedule (node: ProcessorNode, intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable {
+  schedule(node: ProcessorNode, intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable {
     if (type === PunctuationType.STREAM_TIME) {
       // Aligned to 0: fires as soon as the stream time is known.
       const schedule = new PunctuationSchedule(node, 0, intervalMs, punctuator)
@@ -334,37 +384,59 @@ export class StreamTask implements ContextHost {
     return schedule
   }
 
-  requestCommit (): void {
+  requestCommit(): void {
     this.#commitRequested = true
   }
 
-  store (name: string): StateStore | undefined {
+  store(name: string): StateStore | undefined {
     return this.#stores.get(name) ?? this.#options.globalStores.get(name)
   }
 
-  onProcessingError (error: Error, nodeName: string): 'CONTINUE' | 'FAIL' {
+  onProcessingError(error: Error, nodeName: string): 'CONTINUE' | 'FAIL' {
     const configured = this.config.processingExceptionHandler
     const rc = this.context.recordContext
-    const response = configured === 'logAndContinue'
-      ? 'CONTINUE'
-      : configured === 'logAndFail'
-        ? 'FAIL'
-        : configured({ topic: rc.topic ?? '', partition: rc.partition, offset: rc.offset, timestamp: rc.timestamp, taskId: this.taskId.toString(), processorNodeId: nodeName }, error)
+    const response =
+      configured === 'logAndContinue'
+        ? 'CONTINUE'
+        : configured === 'logAndFail'
+          ? 'FAIL'
+          : configured(
+              {
+                topic: rc.topic ?? '',
+                partition: rc.partition,
+                offset: rc.offset,
+                timestamp: rc.timestamp,
+                taskId: this.taskId.toString(),
+                processorNodeId: nodeName
+              },
+              error
+            )
     if (response === 'CONTINUE') {
-      this.#onDropped({ topic: rc.topic ?? '', partition: rc.partition, offset: rc.offset, timestamp: rc.timestamp, key: null, value: null, headers: rc.headers }, `processor ${nodeName} threw: ${error.message}`)
+      this.#onDropped(
+        {
+          topic: rc.topic ?? '',
+          partition: rc.partition,
+          offset: rc.offset,
+          timestamp: rc.timestamp,
+          key: null,
+          value: null,
+          headers: rc.headers
+        },
+        `processor ${nodeName} threw: ${error.message}`
+      )
     }
     return response
   }
 
-  isGlobalStore (name: string): boolean {
+  isGlobalStore(name: string): boolean {
     return !this.#stores.has(name) && this.#options.globalStores.has(name)
   }
 
-  restoreCallback (storeName: string): StateRestoreCallback | undefined {
+  restoreCallback(storeName: string): StateRestoreCallback | undefined {
     return this.#restoreCallbacks.get(storeName)
   }
 
-  #storeContext (): StateStoreContext {
+  #storeContext(): StateStoreContext {
     return {
       applicationId: this.config.applicationId,
       taskId: this.taskId,
@@ -378,7 +450,7 @@ export class StreamTask implements ContextHost {
         this.#restoreCallbacks.set(store.name, restore)
         this.#options.onStoreRegistered?.(store, restore)
       },
-      changelogWriter: (storeName) => this.#options.changelogWriter?.(storeName),
+      changelogWriter: storeName => this.#options.changelogWriter?.(storeName),
       recordContext: () => this.context.recordContext,
       cache: this.#options.cache,
       metrics: this.#options.metrics

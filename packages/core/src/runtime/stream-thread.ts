@@ -40,7 +40,14 @@ import type { DeserializationErrorHandler } from './record-queue.js'
 /** Records the collector may buffer before processing waits for the producer. */
 const MAX_BUFFERED_SENDS = 20_000
 
-export type StreamThreadState = 'CREATED' | 'STARTING' | 'PARTITIONS_REVOKED' | 'PARTITIONS_ASSIGNED' | 'RUNNING' | 'PENDING_SHUTDOWN' | 'DEAD'
+export type StreamThreadState =
+  | 'CREATED'
+  | 'STARTING'
+  | 'PARTITIONS_REVOKED'
+  | 'PARTITIONS_ASSIGNED'
+  | 'RUNNING'
+  | 'PENDING_SHUTDOWN'
+  | 'DEAD'
 
 const TRANSITIONS: Record<StreamThreadState, readonly StreamThreadState[]> = {
   CREATED: ['STARTING', 'PENDING_SHUTDOWN'],
@@ -121,14 +128,21 @@ export class StreamThread {
   #failed: StreamsError | undefined
   #probingTimer: NodeJS.Timeout | undefined
 
-  constructor (options: StreamThreadOptions) {
+  constructor(options: StreamThreadOptions) {
     this.#o = options
     this.name = options.name
-    this.#lifecycle = new Lifecycle(`stream thread ${options.name}`, 'CREATED', TRANSITIONS, (from, to) => options.onStateChange?.(this, from, to))
+    this.#lifecycle = new Lifecycle(`stream thread ${options.name}`, 'CREATED', TRANSITIONS, (from, to) =>
+      options.onStateChange?.(this, from, to)
+    )
     const { config } = options
     const clientId = `${config.clientId ?? config.applicationId}-${options.name}`
     this.#clientId = clientId
-    this.#producer = new StreamsProducer({ clients: options.clients, clientId: `${clientId}-producer`, transactionalId: options.transactionalId, logger: options.logger })
+    this.#producer = new StreamsProducer({
+      clients: options.clients,
+      clientId: `${clientId}-producer`,
+      transactionalId: options.transactionalId,
+      logger: options.logger
+    })
     const admin = options.clients.admin({ clientId: `${clientId}-admin` })
     this.#admin = admin
     this.#consumer = new GroupConsumer({
@@ -143,9 +157,15 @@ export class StreamThread {
       clock: options.clock,
       logger: options.logger,
       listener: {
-        onPartitionsRevoked: async () => { await this.#onRevoked() },
-        onPartitionsLost: async () => { await this.#onLost('the group member lost its partitions') },
-        onPartitionsAssigned: async (assignment) => { await this.#onAssigned(assignment) }
+        onPartitionsRevoked: async () => {
+          await this.#onRevoked()
+        },
+        onPartitionsLost: async () => {
+          await this.#onLost('the group member lost its partitions')
+        },
+        onPartitionsAssigned: async assignment => {
+          await this.#onAssigned(assignment)
+        }
       }
     })
     this.#collector = new KafkaRecordCollector({
@@ -159,7 +179,9 @@ export class StreamThread {
         const response = productionErrorResponse(config, record.topic, record.partition, error)
         if (response === 'CONTINUE') {
           const changelog = record.changelog ? '; it is a changelog record: its store now holds a write its changelog does not' : ''
-          options.logger.error(`Task ${String(record.origin?.taskId ?? '?')} dropped a record to ${record.topic}-${record.partition} that could not be sent (the production exception handler answered CONTINUE): ${error.message}${changelog}`)
+          options.logger.error(
+            `Task ${String(record.origin?.taskId ?? '?')} dropped a record to ${record.topic}-${record.partition} that could not be sent (the production exception handler answered CONTINUE): ${error.message}${changelog}`
+          )
         }
         return response
       }
@@ -169,14 +191,23 @@ export class StreamThread {
       admin,
       listener: options.restoreListener,
       standbyListener: options.standbyUpdateListener,
-      onStep: records => { restoreMetrics.recordStep(records) },
+      onStep: records => {
+        restoreMetrics.recordStep(records)
+      },
       now: () => options.clock.milliseconds(),
       retryTimeoutMs: config.taskTimeoutMs,
       retryBackoffMs: config.retryBackoffMs
     })
-    this.metrics = new StreamsMetricsRegistry({ clock: options.clock, threadId: options.name, recordingLevel: config.metricsRecordingLevel })
+    this.metrics = new StreamsMetricsRegistry({
+      clock: options.clock,
+      threadId: options.name,
+      recordingLevel: config.metricsRecordingLevel
+    })
     const restoreMetrics = new ThreadRestoreMetrics(this.metrics, options.clock, this.#changelogReader)
-    const cache = new ThreadCache({ maxCacheSizeBytes: options.cacheSizeBytes ?? Math.floor(config.statestoreCacheMaxBytes / config.numStreamThreads), metrics: this.metrics })
+    const cache = new ThreadCache({
+      maxCacheSizeBytes: options.cacheSizeBytes ?? Math.floor(config.statestoreCacheMaxBytes / config.numStreamThreads),
+      metrics: this.metrics
+    })
     this.#cache = cache
     this.#tasks = new TaskManager({
       cache,
@@ -199,22 +230,26 @@ export class StreamThread {
   /** This thread's metrics (store, cache). */
   readonly metrics: StreamsMetricsRegistry
 
-  get state (): StreamThreadState { return this.#lifecycle.state }
+  get state(): StreamThreadState {
+    return this.#lifecycle.state
+  }
 
   /** Makes the consumer rejoin the group, so the leader sees this process's new subscription. */
-  requestRebalance (): void {
+  requestRebalance(): void {
     this.#consumer.enforceRebalance('the application asked for a rebalance')
   }
 
-  get taskManager (): TaskManager { return this.#tasks }
+  get taskManager(): TaskManager {
+    return this.#tasks
+  }
 
   /** This thread's share of the record cache changed (threads were added or removed). */
-  resizeCache (maxCacheSizeBytes: number): void {
+  resizeCache(maxCacheSizeBytes: number): void {
     this.#cache.resize(maxCacheSizeBytes)
   }
 
   /** Name, state, tasks and client ids (Kafka Streams' ThreadMetadata). */
-  metadata (): ThreadMetadata {
+  metadata(): ThreadMetadata {
     const { active, standby } = this.#tasks.taskMetadata(this.#endOffsets)
     return {
       threadName: this.name,
@@ -229,26 +264,30 @@ export class StreamThread {
   }
 
   /** Starts the thread's loop; the thread joins the group at its first poll. */
-  async start (): Promise<void> {
+  async start(): Promise<void> {
     this.#lifecycle.transition('STARTING')
     this.#lastCommit = this.#o.clock.milliseconds()
     this.#loop = this.#runLoop()
   }
 
-  #isAlive (): boolean {
+  #isAlive(): boolean {
     return this.#failed === undefined && this.state !== 'PENDING_SHUTDOWN' && this.state !== 'DEAD'
   }
 
-  async #runLoop (): Promise<void> {
+  async #runLoop(): Promise<void> {
     while (this.#isAlive()) {
       try {
         await this.#runOnce()
       } catch (err) {
         if (!this.#isAlive()) break
         if (err instanceof StreamsError && err.code === 'TASK_MIGRATED') {
-          await this.#onTaskMigrated(err).catch(e => { this.#fail(asStreamsError(e, this.name)) })
+          await this.#onTaskMigrated(err).catch(e => {
+            this.#fail(asStreamsError(e, this.name))
+          })
         } else if (err instanceof StreamsError && err.code === 'TASK_CORRUPTED' && this.#producer.eosEnabled) {
-          await this.#onTransactionFailed(err).catch(e => { this.#fail(asStreamsError(e, this.name)) })
+          await this.#onTransactionFailed(err).catch(e => {
+            this.#fail(asStreamsError(e, this.name))
+          })
         } else {
           this.#fail(asStreamsError(err, this.name))
         }
@@ -259,7 +298,7 @@ export class StreamThread {
   }
 
   /** One iteration of Kafka Streams' runOnce: poll, buffer, process, punctuate, commit. */
-  async #runOnce (): Promise<void> {
+  async #runOnce(): Promise<void> {
     const busy = this.#tasks.hasProcessableRecords
     const batches = await this.#consumer.poll(busy ? 0 : this.#o.config.pollMs)
     if (!this.#isAlive()) return
@@ -272,7 +311,7 @@ export class StreamThread {
    * tasks belong to others now. They are closed without a commit (their output since the last
    * commit is processed again by the new owner) and the member rejoins.
    */
-  async #onTaskMigrated (error: StreamsError): Promise<void> {
+  async #onTaskMigrated(error: StreamsError): Promise<void> {
     this.#o.logger.warn(`${this.name}: ${error.message}; closing its tasks as lost and rejoining the group`)
     await this.#onLost(error.message)
     this.#consumer.enforceRebalance('the tasks of this member migrated')
@@ -283,7 +322,7 @@ export class StreamThread {
    * transaction is aborted, and every active task is revived: wiped, restored, and fed again from
    * its committed offsets (Kafka's handleCorruption). The thread stays in the group.
    */
-  async #onTransactionFailed (error: StreamsError): Promise<void> {
+  async #onTransactionFailed(error: StreamsError): Promise<void> {
     this.#o.logger.warn(`${this.name}: ${error.message}`)
     // The producer is replaced after the abort, whatever the client thinks of its transaction: the
     // new one's InitProducerId makes sure the coordinator holds no transaction of this id open (one
@@ -296,14 +335,14 @@ export class StreamThread {
   }
 
   /** Aborts the open transaction (exactly_once_v2) and drops what the collector holds of it; `resetProducer` after fencing. */
-  async #abortTransaction (resetProducer: boolean): Promise<void> {
+  async #abortTransaction(resetProducer: boolean): Promise<void> {
     if (!this.#producer.eosEnabled) return
     // The send in flight ends first: the abort must not cross it.
     await this.#collector.reset()
     await this.#producer.abortTransaction(resetProducer)
   }
 
-  async #onRevoked (): Promise<void> {
+  async #onRevoked(): Promise<void> {
     if (!this.#isAlive()) return
     const started = this.#o.clock.milliseconds()
     this.#o.logger.info(`${this.name}: partitions revoked; committing and suspending its tasks`)
@@ -322,7 +361,7 @@ export class StreamThread {
     this.#o.logger.info(`${this.name}: revocation handled in ${this.#lastCommit - started} ms`)
   }
 
-  async #onLost (reason: string): Promise<void> {
+  async #onLost(reason: string): Promise<void> {
     if (!this.#isAlive()) return
     if (this.state !== 'PARTITIONS_REVOKED') this.#lifecycle.transition('PARTITIONS_REVOKED')
     this.#o.logger.info(`${this.name}: closing its active tasks as lost (${reason})`)
@@ -333,7 +372,7 @@ export class StreamThread {
     this.#lastCommit = this.#o.clock.milliseconds()
   }
 
-  #fail (error: StreamsError): void {
+  #fail(error: StreamsError): void {
     if (this.#failed !== undefined) return
     this.#failed = error
     this.#consumer.wakeup()
@@ -341,7 +380,7 @@ export class StreamThread {
     this.#o.onFailure(this, error)
   }
 
-  async #onAssigned (assignment: MemberAssignment): Promise<void> {
+  async #onAssigned(assignment: MemberAssignment): Promise<void> {
     if (!this.#isAlive()) return
     const decoded = this.#o.decodeAssignment(assignment)
     if (decoded.errorCode === AssignorError.SHUTDOWN_REQUESTED) {
@@ -354,7 +393,9 @@ export class StreamThread {
     if (this.state !== 'PARTITIONS_REVOKED' && this.state !== 'STARTING') this.#lifecycle.transition('PARTITIONS_REVOKED')
     this.#lifecycle.transition('PARTITIONS_ASSIGNED')
     const started = this.#o.clock.milliseconds()
-    this.#o.logger.info(`${this.name}: assigned active tasks [${[...decoded.activeTasks.keys()].join(', ')}], standby tasks [${[...decoded.standbyTasks.keys()].join(', ')}]`)
+    this.#o.logger.info(
+      `${this.name}: assigned active tasks [${[...decoded.activeTasks.keys()].join(', ')}], standby tasks [${[...decoded.standbyTasks.keys()].join(', ')}]`
+    )
     // Under exactly-once: fences this transactional id's earlier producer (a restarted process's
     // predecessor) and aborts its open transaction before anything is restored or processed.
     await this.#producer.initTransactions(this.#o.config.taskTimeoutMs)
@@ -369,7 +410,7 @@ export class StreamThread {
    * A probing rebalance: when warm-up replicas were placed, the leader asks for another
    * rebalance at nextRebalanceMs so caught-up warm-ups can take their tasks over.
    */
-  #scheduleProbingRebalance (at: number | undefined): void {
+  #scheduleProbingRebalance(at: number | undefined): void {
     if (this.#probingTimer !== undefined) clearTimeout(this.#probingTimer)
     this.#probingTimer = undefined
     if (at === undefined) return
@@ -384,11 +425,11 @@ export class StreamThread {
     this.#probingTimer.unref()
   }
 
-  #maybeRunning (): void {
+  #maybeRunning(): void {
     if (this.state === 'PARTITIONS_ASSIGNED' && !this.#tasks.hasRestoringTasks) this.#lifecycle.transition('RUNNING')
   }
 
-  #ensureRestoreLoop (): void {
+  #ensureRestoreLoop(): void {
     if (this.#restoreLoop !== undefined || !this.#tasks.needsChangelogReader) return
     this.#restoreLoop = (async () => {
       while (this.#tasks.needsChangelogReader && this.#isAlive()) {
@@ -406,13 +447,13 @@ export class StreamThread {
     })()
   }
 
-  #addBatch (batch: FetchedBatch): void {
+  #addBatch(batch: FetchedBatch): void {
     this.#endOffsets.set(tpKey(batch.topic, batch.partition), batch.highWatermark)
     this.#tasks.addBatch(batch)
   }
 
   /** Processes what is processable, punctuates, and commits when due. */
-  async #process (): Promise<void> {
+  async #process(): Promise<void> {
     if (this.#o.isPaused?.() === true) {
       await this.#maybeCommit()
       return
@@ -435,7 +476,7 @@ export class StreamThread {
    * until it has failed for taskTimeoutMs (Kafka Streams' task.timeout.ms); TASK_MIGRATED and
    * fatal errors are thrown.
    */
-  async #maybeCommit (): Promise<boolean> {
+  async #maybeCommit(): Promise<boolean> {
     const now = this.#o.clock.milliseconds()
     if (now - this.#lastCommit < this.#o.config.commitIntervalMs && !this.#tasks.commitRequested) return false
     try {
@@ -446,7 +487,11 @@ export class StreamThread {
       this.#commitTimeoutSince ??= now
       const failingFor = this.#o.clock.milliseconds() - this.#commitTimeoutSince
       if (failingFor >= this.#o.config.taskTimeoutMs) {
-        throw new StreamsError('KAFKA', `Committing the tasks of ${this.name} kept failing for ${failingFor} ms (taskTimeoutMs ${this.#o.config.taskTimeoutMs}): ${err.message}`, { cause: err })
+        throw new StreamsError(
+          'KAFKA',
+          `Committing the tasks of ${this.name} kept failing for ${failingFor} ms (taskTimeoutMs ${this.#o.config.taskTimeoutMs}): ${err.message}`,
+          { cause: err }
+        )
       }
       this.#o.logger.warn(`${this.name}: commit failed (${err.message}); trying again (for up to taskTimeoutMs)`)
     }
@@ -459,7 +504,7 @@ export class StreamThread {
    * checkpoints while the thread is still a group member (so whoever takes its tasks over starts
    * from these offsets), and only then leaves the group. Otherwise tasks close dirty.
    */
-  async shutdown (clean: boolean): Promise<void> {
+  async shutdown(clean: boolean): Promise<void> {
     // Once: a second caller (close() while removeStreamThread() runs) waits for the first.
     this.#shutdown ??= this.#doShutdown(clean)
     await this.#shutdown
@@ -467,7 +512,7 @@ export class StreamThread {
 
   #shutdown: Promise<void> | undefined
 
-  async #doShutdown (clean: boolean): Promise<void> {
+  async #doShutdown(clean: boolean): Promise<void> {
     if (this.state === 'DEAD') return
     if (this.state !== 'PENDING_SHUTDOWN') this.#lifecycle.transition('PENDING_SHUTDOWN')
     if (this.#probingTimer !== undefined) clearTimeout(this.#probingTimer)
@@ -476,20 +521,38 @@ export class StreamThread {
     await this.#loop
     await this.#restoreLoop
     const commit = clean && this.#failed === undefined
-    try { await this.#tasks.shutdown(commit) } catch (err) { first ??= err }
-    try { await this.#consumer.close({ leaveGroup: true }) } catch (err) { first ??= err }
+    try {
+      await this.#tasks.shutdown(commit)
+    } catch (err) {
+      first ??= err
+    }
+    try {
+      await this.#consumer.close({ leaveGroup: true })
+    } catch (err) {
+      first ??= err
+    }
     if (!commit || this.#producer.transactionInFlight) {
       this.#collector.discard()
-      try { await this.#producer.abortTransaction() } catch (err) { first ??= err }
+      try {
+        await this.#producer.abortTransaction()
+      } catch (err) {
+        first ??= err
+      }
     }
     for (const close of [() => this.#changelogReader.close(), () => this.#producer.close(), () => this.#admin.close()]) {
-      try { await close() } catch (err) { first ??= err }
+      try {
+        await close()
+      } catch (err) {
+        first ??= err
+      }
     }
     this.#lifecycle.transition('DEAD')
     if (first !== undefined && clean) throw first
   }
 }
 
-function asStreamsError (err: unknown, thread: string): StreamsError {
-  return err instanceof StreamsError ? err : new StreamsError('PROCESSING', `Stream thread ${thread} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
+function asStreamsError(err: unknown, thread: string): StreamsError {
+  return err instanceof StreamsError
+    ? err
+    : new StreamsError('PROCESSING', `Stream thread ${thread} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
 }

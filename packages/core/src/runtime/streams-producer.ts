@@ -17,7 +17,15 @@ import { systemClock } from '../clock.js'
 import type { GroupGeneration, KafkaClientFactory, ProducedRecord, ProducerPort, SendResult, TopicPartitionOffset } from './kafka/ports.js'
 
 /** Errors that mean another producer or group member owns this output now. */
-const FENCED = ['PRODUCER_FENCED', 'INVALID_PRODUCER_EPOCH', 'INVALID_PRODUCER_ID_MAPPING', 'UNKNOWN_PRODUCER_ID', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID', 'FENCED_INSTANCE_ID'] as const
+const FENCED = [
+  'PRODUCER_FENCED',
+  'INVALID_PRODUCER_EPOCH',
+  'INVALID_PRODUCER_ID_MAPPING',
+  'UNKNOWN_PRODUCER_ID',
+  'ILLEGAL_GENERATION',
+  'UNKNOWN_MEMBER_ID',
+  'FENCED_INSTANCE_ID'
+] as const
 
 export interface StreamsProducerOptions {
   readonly clients: KafkaClientFactory
@@ -39,24 +47,33 @@ export class StreamsProducer implements ProducerPort {
   #initialized = false
   #inFlight = false
 
-  constructor (options: StreamsProducerOptions) {
+  constructor(options: StreamsProducerOptions) {
     this.#o = options
     this.#port = this.#create()
   }
 
-  get eosEnabled (): boolean { return this.#o.transactionalId !== undefined }
+  get eosEnabled(): boolean {
+    return this.#o.transactionalId !== undefined
+  }
 
   /** Whether a transaction is open (something was sent since the last commit or abort). */
-  get transactionInFlight (): boolean { return this.#inFlight }
+  get transactionInFlight(): boolean {
+    return this.#inFlight
+  }
 
   /**
    * InitProducerId under exactly-once (once per producer; again after reset()); nothing
    * otherwise. Retriable errors are tried again for `timeoutMs`; fencing is TASK_MIGRATED.
    */
-  async initTransactions (timeoutMs = 0): Promise<void> {
+  async initTransactions(timeoutMs = 0): Promise<void> {
     if (!this.eosEnabled || this.#initialized) return
     try {
-      await retrying(async () => { await this.#transactions().init() }, { timeoutMs, backoffMs: 100, clock: systemClock })
+      await retrying(
+        async () => {
+          await this.#transactions().init()
+        },
+        { timeoutMs, backoffMs: 100, clock: systemClock }
+      )
     } catch (error) {
       if (isKafkaError(error, ...FENCED)) throw this.#translate(error, 'Initialising the transactions')
       throw error
@@ -64,7 +81,7 @@ export class StreamsProducer implements ProducerPort {
     this.#initialized = true
   }
 
-  async send (records: readonly ProducedRecord[]): Promise<SendResult> {
+  async send(records: readonly ProducedRecord[]): Promise<SendResult> {
     if (this.eosEnabled) await this.#maybeBegin()
     try {
       return await this.#port.send(records)
@@ -77,19 +94,28 @@ export class StreamsProducer implements ProducerPort {
    * Puts `offsets` (with their commit metadata) into the open transaction, for `group` in its
    * generation, and commits it; begins one first when nothing was sent. TASK_MIGRATED when fenced.
    */
-  async commitTransaction (offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>, group: GroupMetadata): Promise<void> {
+  async commitTransaction(
+    offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>,
+    group: GroupMetadata
+  ): Promise<void> {
     const transactions = this.#transactions()
     if (group.generation.generationId < 0) {
       // The member lost its generation: a TxnOffsetCommit without one is not fenced by the group
       // coordinator (it takes it for a producer that sends no group metadata), so it must not go out.
-      throw new StreamsError('TASK_MIGRATED', `${this.#o.clientId}: not committing the transaction of group ${group.groupId}: the member has no generation (it lost its membership)`)
+      throw new StreamsError(
+        'TASK_MIGRATED',
+        `${this.#o.clientId}: not committing the transaction of group ${group.groupId}: the member has no generation (it lost its membership)`
+      )
     }
     await this.#maybeBegin()
     try {
       if (offsets.length > 0) await transactions.sendOffsets(group.groupId, group.generation, offsets)
       await transactions.commit()
     } catch (error) {
-      throw this.#translate(error, `Committing the transaction (offsets of ${offsets.length} partition(s) of group ${group.groupId}, generation ${group.generation.generationId})`)
+      throw this.#translate(
+        error,
+        `Committing the transaction (offsets of ${offsets.length} partition(s) of group ${group.groupId}, generation ${group.generation.generationId})`
+      )
     }
     this.#inFlight = false
   }
@@ -99,13 +125,15 @@ export class StreamsProducer implements ProducerPort {
    * cannot abort (fenced, or its state broken by a failed commit): the new one's InitProducerId
    * aborts what is left.
    */
-  async abortTransaction (replace = false): Promise<void> {
+  async abortTransaction(replace = false): Promise<void> {
     if (this.#inFlight) {
       this.#inFlight = false
       try {
         await this.#transactions().abort()
       } catch (error) {
-        this.#o.logger.info(`${this.#o.clientId}: aborting the transaction failed (${error instanceof Error ? error.message : String(error)}); replacing the producer`)
+        this.#o.logger.info(
+          `${this.#o.clientId}: aborting the transaction failed (${error instanceof Error ? error.message : String(error)}); replacing the producer`
+        )
         replace = true
       }
     }
@@ -113,7 +141,7 @@ export class StreamsProducer implements ProducerPort {
   }
 
   /** A new producer with the same transactional id (after fencing or a lost membership); init again before the next transaction. */
-  async reset (): Promise<void> {
+  async reset(): Promise<void> {
     const old = this.#port
     this.#port = this.#create()
     this.#initialized = false
@@ -121,16 +149,16 @@ export class StreamsProducer implements ProducerPort {
     await old.close().catch(() => undefined)
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     await this.#port.close()
   }
 
-  #create (): ProducerPort {
+  #create(): ProducerPort {
     const { clients, clientId, transactionalId } = this.#o
     return clients.producer(transactionalId === undefined ? { clientId } : { clientId, transactionalId })
   }
 
-  async #maybeBegin (): Promise<void> {
+  async #maybeBegin(): Promise<void> {
     if (this.#inFlight) return
     await this.initTransactions()
     try {
@@ -141,19 +169,27 @@ export class StreamsProducer implements ProducerPort {
     this.#inFlight = true
   }
 
-  #transactions (): NonNullable<ProducerPort['transactions']> {
+  #transactions(): NonNullable<ProducerPort['transactions']> {
     const transactions = this.#port.transactions
     if (transactions === undefined) {
-      throw new StreamsError('ILLEGAL_STATE', `${this.#o.clientId}: the Kafka client gave a producer without transactions for transactional id ${String(this.#o.transactionalId)}`)
+      throw new StreamsError(
+        'ILLEGAL_STATE',
+        `${this.#o.clientId}: the Kafka client gave a producer without transactions for transactional id ${String(this.#o.transactionalId)}`
+      )
     }
     return transactions
   }
 
   /** Fencing becomes TASK_MIGRATED; anything else is a failed transaction (TASK_CORRUPTED for the tasks in it). */
-  #translate (error: unknown, what: string): StreamsError {
+  #translate(error: unknown, what: string): StreamsError {
     const text = `${this.#o.clientId} (transactional id ${String(this.#o.transactionalId)}): ${what} failed: ${error instanceof Error ? error.message : String(error)}`
-    if (isKafkaError(error, ...FENCED)) return new StreamsError('TASK_MIGRATED', `${text}; another producer or group member owns this output now`, { cause: error })
+    if (isKafkaError(error, ...FENCED))
+      return new StreamsError('TASK_MIGRATED', `${text}; another producer or group member owns this output now`, { cause: error })
     if (error instanceof StreamsError && error.code === 'TASK_MIGRATED') return error
-    return new StreamsError('TASK_CORRUPTED', `${text}; the transaction is aborted and its tasks process again from their committed offsets`, { cause: error })
+    return new StreamsError(
+      'TASK_CORRUPTED',
+      `${text}; the transaction is aborted and its tasks process again from their committed offsets`,
+      { cause: error }
+    )
   }
 }

@@ -5,6 +5,6 @@
  */
 import { StreamsError } from '../errors.js'
 
-export function isTaskCorrupted (err: unknown): err is StreamsError {
+export function isTaskCorrupted(err: unknown): err is StreamsError {
   return err instanceof StreamsError && err.code === 'TASK_CORRUPTED'
 }

@@ -40,28 +40,28 @@ export class TaskExecutor {
   /** The offsets last committed per input partition. */
   readonly #committed = new Map<string, number>()
 
-  constructor (options: TaskExecutorOptions) {
+  constructor(options: TaskExecutorOptions) {
     this.#o = options
   }
 
   /** The offsets last committed per input partition, keyed by `topic-partition`. */
-  get committedOffsets (): ReadonlyMap<string, number> {
+  get committedOffsets(): ReadonlyMap<string, number> {
     return this.#committed
   }
 
   /** Forgets the committed offsets of the partitions of a task that closes. */
-  forgetCommitted (partitions: readonly TopicPartition[]): void {
+  forgetCommitted(partitions: readonly TopicPartition[]): void {
     for (const p of partitions) this.#committed.delete(tpKey(p.topic, p.partition))
   }
 
   /** Whether a running task has records buffered (the thread polls without waiting then). */
-  get hasProcessableRecords (): boolean {
+  get hasProcessableRecords(): boolean {
     for (const t of this.#o.tasks.values()) if (t.state === 'RUNNING' && t.task.hasRecordsQueued()) return true
     return false
   }
 
   /** Processes up to `maxPerTask` records of every processable running task; returns how many. */
-  process (maxPerTask: number): number {
+  process(maxPerTask: number): number {
     let processed = 0
     const now = this.#o.clock.milliseconds()
     for (const t of this.#o.tasks.values()) {
@@ -81,7 +81,7 @@ export class TaskExecutor {
    * data while the partition is known to have more (lag > 0) or its lag is not known yet; when
    * every empty partition is caught up it waits maxTaskIdleMs (0: not at all) for data to show up.
    */
-  #isProcessable (t: ManagedTask, now: number): boolean {
+  #isProcessable(t: ManagedTask, now: number): boolean {
     if (!t.task.hasRecordsQueued()) return false
     const idleMs = this.#o.config.maxTaskIdleMs
     if (idleMs < 0) return true
@@ -101,24 +101,24 @@ export class TaskExecutor {
     return now - t.idleSince >= idleMs
   }
 
-  #resumeDrained (t: ManagedTask): void {
+  #resumeDrained(t: ManagedTask): void {
     const limit = this.#o.config.bufferedRecordsPerPartition
     const resume = t.partitions.filter(p => t.task.bufferedFor(p.topic, p.partition) <= limit / 2)
     if (resume.length > 0) this.#o.consumer.resume(resume)
   }
 
   /** Wall-clock punctuation of every running task. */
-  punctuateWallClock (): void {
+  punctuateWallClock(): void {
     for (const t of this.#o.tasks.values()) if (t.state === 'RUNNING') t.task.maybePunctuateSystemTime()
   }
 
   /** Whether a task asked for a commit (context.commit()). */
-  get commitRequested (): boolean {
+  get commitRequested(): boolean {
     return [...this.#o.tasks.values()].some(t => t.state === 'RUNNING' && t.task.commitRequested)
   }
 
   /** The commit protocol over all running tasks that need it (all when `force`); returns how many committed. */
-  async commit (force: boolean): Promise<number> {
+  async commit(force: boolean): Promise<number> {
     const eos = this.#o.transactions
     const tasks = [...this.#o.tasks.values()].filter(t => t.state === 'RUNNING' && (force || t.task.commitNeeded || t.task.commitRequested))
     if (tasks.length === 0 && eos?.producer.transactionInFlight !== true) {
@@ -129,7 +129,8 @@ export class TaskExecutor {
     for (const t of tasks) {
       const times = t.task.partitionTimes()
       const processorMetadata = t.task.processorMetadata()
-      for (const o of t.task.prepareCommit()) offsets.push({ ...o, metadata: encodePartitionTime(times.get(tpKey(o.topic, o.partition)) ?? -1, processorMetadata) })
+      for (const o of t.task.prepareCommit())
+        offsets.push({ ...o, metadata: encodePartitionTime(times.get(tpKey(o.topic, o.partition)) ?? -1, processorMetadata) })
     }
     await this.#o.collector.flush()
     if (eos !== undefined) await eos.producer.commitTransaction(offsets, eos.group())
@@ -139,7 +140,9 @@ export class TaskExecutor {
     const consumed = new Map(offsets.map(o => [tpKey(o.topic, o.partition), o.offset - 1]))
     for (const t of tasks) {
       t.task.postCommit()
-      t.stateManager.updateChangelogOffsets((topic, partition) => consumed.get(tpKey(topic, partition)) ?? this.#o.collector.ackedOffset(topic, partition))
+      t.stateManager.updateChangelogOffsets(
+        (topic, partition) => consumed.get(tpKey(topic, partition)) ?? this.#o.collector.ackedOffset(topic, partition)
+      )
       // Under exactly-once a running task's stores hold uncommitted writes between commits: no checkpoint.
       if (eos === undefined) await t.stateManager.maybeCheckpoint(false)
     }

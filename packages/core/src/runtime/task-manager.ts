@@ -76,12 +76,16 @@ export class TaskManager {
    */
   readonly #eos: boolean
 
-  constructor (options: TaskManagerOptions) {
+  constructor(options: TaskManagerOptions) {
     this.#o = options
     this.#eos = options.config.processingGuarantee === 'exactly_once_v2'
     this.#loggedStores = new Set([...options.topology.storeBuilders].filter(([, b]) => b.loggingEnabled).map(([name]) => name))
     // The task directories of this thread's tasks, active and standby, are locked in its name.
-    this.#standbys = new StandbyTasks({ ...options, lockOwner: this, changelogPartition: (storeName, id) => this.#changelogPartition(storeName, id) })
+    this.#standbys = new StandbyTasks({
+      ...options,
+      lockOwner: this,
+      changelogPartition: (storeName, id) => this.#changelogPartition(storeName, id)
+    })
     this.#executor = new TaskExecutor({ ...options, tasks: this.#tasks })
     this.#views = new TaskViews({ ...options, tasks: this.#tasks, standbys: this.#standbys, committed: this.#executor.committedOffsets })
   }
@@ -90,35 +94,43 @@ export class TaskManager {
    * The changelog partition of a task's store (the task's own partition): its changelog topic, or
    * the source topic serving as its changelog; undefined when the store has neither.
    */
-  #changelogPartition (storeName: string, id: TaskId): TopicPartition | undefined {
+  #changelogPartition(storeName: string, id: TaskId): TopicPartition | undefined {
     const source = this.#o.topology.sourceChangelogs.get(storeName)
     if (source !== undefined) return { topic: source, partition: id.partition }
     if (!this.#loggedStores.has(storeName)) return undefined
     return { topic: changelogTopicName(this.#o.config.applicationId, storeName), partition: id.partition }
   }
 
-  get activeTaskIds (): TaskId[] {
+  get activeTaskIds(): TaskId[] {
     return [...this.#tasks.values()].filter(t => t.state !== 'SUSPENDED').map(t => t.id)
   }
 
-  get hasRestoringTasks (): boolean {
+  get hasRestoringTasks(): boolean {
     return [...this.#tasks.values()].some(t => t.state === 'RESTORING')
   }
 
   /** Local stores of a task by name (TaskViews). */
-  storesOf (taskId: string): ReadonlyMap<string, StateStore> | undefined { return this.#views.storesOf(taskId) }
+  storesOf(taskId: string): ReadonlyMap<string, StateStore> | undefined {
+    return this.#views.storesOf(taskId)
+  }
 
   /** The task stores named `storeName` for interactive queries (TaskViews). */
-  queryableStores (storeName: string, stale: boolean): Array<{ partition: number, store: StateStore }> { return this.#views.queryableStores(storeName, stale) }
+  queryableStores(storeName: string, stale: boolean): Array<{ partition: number; store: StateStore }> {
+    return this.#views.queryableStores(storeName, stale)
+  }
 
   /** The changelog position of every logged store of every task (TaskViews). */
-  changelogPositions (): Array<{ storeName: string, changelog: TopicPartition, position: number | 'latest' }> { return this.#views.changelogPositions() }
+  changelogPositions(): Array<{ storeName: string; changelog: TopicPartition; position: number | 'latest' }> {
+    return this.#views.changelogPositions()
+  }
 
   /** The active (not suspended) and standby tasks, for metadataForLocalThreads() (TaskViews). */
-  taskMetadata (endOffsets: ReadonlyMap<string, number>): { active: TaskMetadata[], standby: TaskMetadata[] } { return this.#views.taskMetadata(endOffsets) }
+  taskMetadata(endOffsets: ReadonlyMap<string, number>): { active: TaskMetadata[]; standby: TaskMetadata[] } {
+    return this.#views.taskMetadata(endOffsets)
+  }
 
   /** Eager revocation: commit everything, checkpoint, keep the tasks (suspended) with their stores open. */
-  async handleRevocation (): Promise<void> {
+  async handleRevocation(): Promise<void> {
     await this.commit(true)
     for (const t of this.#tasks.values()) {
       if (t.state === 'RESTORING') this.#o.changelogReader.unregister(this.#changelogPartitions(t))
@@ -138,10 +150,11 @@ export class TaskManager {
    * closed dirty under exactly-once, and a task that comes back restores from the changelog.
    * Standby tasks are kept.
    */
-  async handleLostAll (): Promise<void> {
+  async handleLostAll(): Promise<void> {
     for (const t of [...this.#tasks.values()]) {
       const persistent = [...t.task.stores.values()].some(s => s.persistent)
-      if (persistent) this.#o.logger.info(`Task ${t.id.toString()} was lost: wiping its local state (it restores from the changelog if it returns)`)
+      if (persistent)
+        this.#o.logger.info(`Task ${t.id.toString()} was lost: wiping its local state (it restores from the changelog if it returns)`)
       await this.#closeTask(t, false, persistent)
     }
     this.#byPartition.clear()
@@ -154,10 +167,12 @@ export class TaskManager {
    * (wiped), created again (restoring from its changelog), and its input is read again from the
    * committed offsets (Kafka's handleCorruption: closeDirtyAndRevive, then the offset reset).
    */
-  async reviveActiveTasks (): Promise<void> {
+  async reviveActiveTasks(): Promise<void> {
     const tasks = [...this.#tasks.values()].filter(t => t.state !== 'SUSPENDED')
     for (const t of tasks) {
-      this.#o.logger.info(`Task ${t.id.toString()}: its transaction was aborted; wiping its local state, restoring it and processing again from the committed offsets`)
+      this.#o.logger.info(
+        `Task ${t.id.toString()}: its transaction was aborted; wiping its local state, restoring it and processing again from the committed offsets`
+      )
       await this.#closeTask(t, false, true)
       for (const p of t.partitions) this.#byPartition.delete(tpKey(p.topic, p.partition))
     }
@@ -175,7 +190,10 @@ export class TaskManager {
   }
 
   /** Applies a new assignment: resumes kept tasks, closes the others, creates (and restores) new ones. */
-  async handleAssignment (active: ReadonlyMap<string, readonly TopicPartition[]>, standby: ReadonlyMap<string, readonly TopicPartition[]> = new Map()): Promise<void> {
+  async handleAssignment(
+    active: ReadonlyMap<string, readonly TopicPartition[]>,
+    standby: ReadonlyMap<string, readonly TopicPartition[]> = new Map()
+  ): Promise<void> {
     for (const [id, t] of [...this.#tasks]) {
       if (!active.has(id)) await this.#closeTask(t, true)
     }
@@ -211,10 +229,10 @@ export class TaskManager {
   }
 
   /** A new active task; with a recycled standby, on its open stores, restoring from its positions. */
-  async #createTask (id: TaskId, partitions: readonly TopicPartition[], recycled?: RecycledStandby): Promise<ManagedTask> {
+  async #createTask(id: TaskId, partitions: readonly TopicPartition[], recycled?: RecycledStandby): Promise<ManagedTask> {
     // Another thread of this instance may still have the task: it closes it in its own rebalance.
     const taskDir = await this.#o.stateDirectory.lockTask(id, this, this.#o.config.taskTimeoutMs)
-    const dirWasEmpty = this.#eos && await this.#o.stateDirectory.taskDirIsEmpty(id)
+    const dirWasEmpty = this.#eos && (await this.#o.stateDirectory.taskDirIsEmpty(id))
     const stateManager = new ProcessorStateManager(id, taskDir, this.#o.logger)
     const changelogOf = (storeName: string): TopicPartition | undefined => this.#changelogPartition(storeName, id)
     const task = new StreamTask({
@@ -228,15 +246,29 @@ export class TaskManager {
       globalStores: this.#o.globalStores,
       cache: this.#o.cache,
       metrics: this.#o.metrics,
-      changelogWriter: (storeName) => {
+      changelogWriter: storeName => {
         const changelog = changelogOf(storeName)
         // A store whose changelog is its source topic never writes to it.
         if (changelog === undefined || this.#o.topology.sourceChangelogs.has(storeName)) return undefined
-        return { append: (key, value, timestamp) => this.#o.collector.send({ topic: changelog.topic, partition: changelog.partition, key, value, timestamp, headers: new Headers(), origin: task, changelog: true }) }
+        return {
+          append: (key, value, timestamp) =>
+            this.#o.collector.send({
+              topic: changelog.topic,
+              partition: changelog.partition,
+              key,
+              value,
+              timestamp,
+              headers: new Headers(),
+              origin: task,
+              changelog: true
+            })
+        }
       },
       onStoreRegistered: (store, restore) => stateManager.register(store, restore, changelogOf(store.name)),
       onDroppedRecord: (record, reason) => {
-        this.#o.logger.warn(`Task ${id.toString()} dropped a record of ${record.topic}-${record.partition} at offset ${record.offset}: ${reason}`)
+        this.#o.logger.warn(
+          `Task ${id.toString()} dropped a record of ${record.topic}-${record.partition} at offset ${record.offset}: ${reason}`
+        )
       },
       onDeserializationError: this.#o.deserializationErrorHandler,
       recycledStores: recycled?.stores
@@ -247,7 +279,11 @@ export class TaskManager {
     } catch (err) {
       if (recycled === undefined) throw err
       this.#o.logger.warn(`Task ${id.toString()}: the stores of its standby could not be taken over (${String(err)}); opening new ones`)
-      try { task.close() } catch { /* the recycled stores are dropped either way */ }
+      try {
+        task.close()
+      } catch {
+        /* the recycled stores are dropped either way */
+      }
       return await this.#createTask(id, partitions)
     }
     if (recycled !== undefined) stateManager.adoptOffsets(recycled.positions)
@@ -260,17 +296,28 @@ export class TaskManager {
       await this.#o.stateDirectory.wipeTask(id, this, task)
       return await this.#createTask(id, partitions)
     }
-    const remaining = (): number => this.#o.changelogReader.progress().reduce((n, p) => p.taskId?.equals(id) === true ? n + p.remaining : n, 0)
+    const remaining = (): number =>
+      this.#o.changelogReader.progress().reduce((n, p) => (p.taskId?.equals(id) === true ? n + p.remaining : n), 0)
     const restored = addTaskRestoreMetrics(this.#o.metrics, this.#o.clock, id, 'restore', remaining)
-    const t: ManagedTask = { id, task, stateManager, partitions: [...partitions], state: 'RESTORING', restoring: new Set(), idleSince: undefined, restored }
+    const t: ManagedTask = {
+      id,
+      task,
+      stateManager,
+      partitions: [...partitions],
+      state: 'RESTORING',
+      restoring: new Set(),
+      idleSince: undefined,
+      restored
+    }
     this.#tasks.set(id.toString(), t)
     for (const reg of stateManager.restoreRegistrations()) t.restoring.add(tpKey(reg.partition.topic, reg.partition.partition))
     await this.#registerChangelogs(t)
     return t
   }
 
-  async #registerChangelogs (t: ManagedTask): Promise<void> {
-    const pending = t.stateManager.restoreRegistrations()
+  async #registerChangelogs(t: ManagedTask): Promise<void> {
+    const pending = t.stateManager
+      .restoreRegistrations()
       .filter(r => t.restoring.has(tpKey(r.partition.topic, r.partition.partition)))
       .map(r => ({ ...r, applied: t.restored }))
     const registrations = await withSourceChangelogLimits(pending, this.#o.topology, this.#o.consumer)
@@ -279,7 +326,9 @@ export class TaskManager {
     try {
       const started = this.#o.clock.milliseconds()
       complete = await this.#o.changelogReader.register(registrations)
-      this.#o.logger.info(`Task ${t.id.toString()}: changelog offsets of ${registrations.length} store(s) read in ${this.#o.clock.milliseconds() - started} ms`)
+      this.#o.logger.info(
+        `Task ${t.id.toString()}: changelog offsets of ${registrations.length} store(s) read in ${this.#o.clock.milliseconds() - started} ms`
+      )
     } catch (err) {
       if (!isTaskCorrupted(err)) throw err
       this.#o.logger.warn(`${err.message}; wiping the local state of task ${t.id.toString()} and restoring it from the beginning`)
@@ -290,7 +339,7 @@ export class TaskManager {
   }
 
   /** A corrupted task: close its stores, delete its directory, open fresh stores, restore everything. */
-  async #wipeAndReinitialize (t: ManagedTask): Promise<void> {
+  async #wipeAndReinitialize(t: ManagedTask): Promise<void> {
     this.#o.changelogReader.unregister(this.#changelogPartitions(t))
     t.task.close()
     await this.#o.stateDirectory.wipeTask(t.id, this, t.task)
@@ -300,7 +349,7 @@ export class TaskManager {
   }
 
   /** Marks changelog partitions restored; returns the tasks that became RUNNING. */
-  #markRestored (partitions: readonly TopicPartition[]): ManagedTask[] {
+  #markRestored(partitions: readonly TopicPartition[]): ManagedTask[] {
     for (const p of partitions) {
       const key = tpKey(p.topic, p.partition)
       const t = this.#changelogToTask.get(key)
@@ -322,27 +371,27 @@ export class TaskManager {
   }
 
   /** Progress of the stores this thread restores now. */
-  restoreProgress (): RestoreProgress[] {
+  restoreProgress(): RestoreProgress[] {
     return this.#o.changelogReader.progress()
   }
 
   /** Progress of the stores of this thread's standby tasks. */
-  standbyProgress (): StandbyProgress[] {
+  standbyProgress(): StandbyProgress[] {
     return this.#o.changelogReader.standbyProgress()
   }
 
   /** Standby task ids. */
-  get standbyTaskIds (): TaskId[] {
+  get standbyTaskIds(): TaskId[] {
     return this.#standbys.ids
   }
 
   /** Whether the changelog reader has partitions to follow (restoring or standby). */
-  get needsChangelogReader (): boolean {
+  get needsChangelogReader(): boolean {
     return this.hasRestoringTasks || this.#standbys.size > 0
   }
 
   /** Sum of the changelog offsets of each standby task (for lag-aware assignment). */
-  standbyOffsetSums (): Map<string, number> {
+  standbyOffsetSums(): Map<string, number> {
     return this.#standbys.offsetSums()
   }
 
@@ -351,13 +400,15 @@ export class TaskManager {
    * start running. Tasks (active or standby) whose changelog no longer has their position are
    * wiped and restored from the beginning.
    */
-  async restoreStep (maxWaitMs: number): Promise<void> {
+  async restoreStep(maxWaitMs: number): Promise<void> {
     const completed = await this.#o.changelogReader.restoreStep(maxWaitMs)
     // Under exactly-once a running task has no checkpoint (the stores will hold uncommitted writes).
     for (const t of this.#markRestored(completed)) if (!this.#eos) await t.stateManager.maybeCheckpoint(true)
     for (const c of this.#o.changelogReader.takeCorrupted()) {
       const key = tpKey(c.partition.topic, c.partition.partition)
-      this.#o.logger.warn(`${c.reason}; wiping the local state of its ${c.standby ? 'standby ' : ''}task and restoring it from the beginning`)
+      this.#o.logger.warn(
+        `${c.reason}; wiping the local state of its ${c.standby ? 'standby ' : ''}task and restoring it from the beginning`
+      )
       if (c.standby) {
         await this.#standbys.recreate(key)
         continue
@@ -368,7 +419,7 @@ export class TaskManager {
   }
 
   /** Buffers a fetched batch in its task; pauses the partition when its buffer is full. */
-  addBatch (batch: FetchedBatch): void {
+  addBatch(batch: FetchedBatch): void {
     const t = this.#byPartition.get(tpKey(batch.topic, batch.partition))
     if (t === undefined || t.state === 'SUSPENDED') return
     t.task.addRecords(batch.topic, batch.partition, batch.records)
@@ -378,27 +429,41 @@ export class TaskManager {
   }
 
   /** Whether a running task has records buffered (the thread polls without waiting then). */
-  get hasProcessableRecords (): boolean { return this.#executor.hasProcessableRecords }
+  get hasProcessableRecords(): boolean {
+    return this.#executor.hasProcessableRecords
+  }
 
   /** Processes up to `maxPerTask` records of every processable running task; returns how many (TaskExecutor). */
-  process (maxPerTask: number): number { return this.#executor.process(maxPerTask) }
+  process(maxPerTask: number): number {
+    return this.#executor.process(maxPerTask)
+  }
 
   /** Wall-clock punctuation of every running task (TaskExecutor). */
-  punctuateWallClock (): void { this.#executor.punctuateWallClock() }
+  punctuateWallClock(): void {
+    this.#executor.punctuateWallClock()
+  }
 
   /** Whether a task asked for a commit (context.commit()). */
-  get commitRequested (): boolean { return this.#executor.commitRequested }
+  get commitRequested(): boolean {
+    return this.#executor.commitRequested
+  }
 
   /** Standby tasks commit, then the running tasks that need it (all when `force`, TaskExecutor); returns how many did. */
-  async commit (force = false): Promise<number> {
+  async commit(force = false): Promise<number> {
     await this.#standbys.commit()
     return await this.#executor.commit(force)
   }
 
-  async #seedPartitionTimes (tasks: readonly ManagedTask[]): Promise<void> {
+  async #seedPartitionTimes(tasks: readonly ManagedTask[]): Promise<void> {
     const partitions = tasks.flatMap(t => t.partitions)
     if (partitions.length === 0) return
-    const committed = await within('Reading committed partition times', 10000, this.#o.logger, this.#o.consumer.committed(partitions), new Map())
+    const committed = await within(
+      'Reading committed partition times',
+      10000,
+      this.#o.logger,
+      this.#o.consumer.committed(partitions),
+      new Map()
+    )
     for (const t of tasks) {
       for (const p of t.partitions) {
         const { partitionTime, processorMetadata } = decodeCommitMetadata(committed.get(tpKey(p.topic, p.partition))?.metadata)
@@ -408,12 +473,12 @@ export class TaskManager {
     }
   }
 
-  #changelogPartitions (t: ManagedTask): TopicPartition[] {
-    return [...t.stateManager.stores.values()].flatMap(m => m.changelog === undefined ? [] : [m.changelog])
+  #changelogPartitions(t: ManagedTask): TopicPartition[] {
+    return [...t.stateManager.stores.values()].flatMap(m => (m.changelog === undefined ? [] : [m.changelog]))
   }
 
   /** Closes a task (wiping its directory when `wipe`) and lets go of its directory. */
-  async #closeTask (t: ManagedTask, clean: boolean, wipe = false): Promise<void> {
+  async #closeTask(t: ManagedTask, clean: boolean, wipe = false): Promise<void> {
     // Under exactly-once the stores of a task closed dirty may hold aborted writes.
     wipe ||= !clean && this.#eos
     this.#tasks.delete(t.id.toString())
@@ -436,16 +501,29 @@ export class TaskManager {
   }
 
   /** Commits and closes every task (clean), or closes them without committing (dirty). */
-  async shutdown (clean: boolean): Promise<void> {
+  async shutdown(clean: boolean): Promise<void> {
     let first: unknown
     if (clean) {
-      try { await this.commit(true) } catch (err) { first = err; clean = false }
+      try {
+        await this.commit(true)
+      } catch (err) {
+        first = err
+        clean = false
+      }
     }
     for (const t of [...this.#tasks.values()]) {
-      try { await this.#closeTask(t, clean) } catch (err) { first ??= err }
+      try {
+        await this.#closeTask(t, clean)
+      } catch (err) {
+        first ??= err
+      }
     }
     for (const s of [...this.#standbys.values()]) {
-      try { await this.#standbys.close(s.id.toString(), clean, null) } catch (err) { first ??= err }
+      try {
+        await this.#standbys.close(s.id.toString(), clean, null)
+      } catch (err) {
+        first ??= err
+      }
     }
     this.#o.stateDirectory.unlockAllTasks(this)
     if (first !== undefined) throw first

@@ -27,12 +27,12 @@ export interface TaskViewsOptions {
 export class TaskViews {
   readonly #o: TaskViewsOptions
 
-  constructor (options: TaskViewsOptions) {
+  constructor(options: TaskViewsOptions) {
     this.#o = options
   }
 
   /** Local stores of running tasks by name, for interactive queries. */
-  storesOf (taskId: string): ReadonlyMap<string, StateStore> | undefined {
+  storesOf(taskId: string): ReadonlyMap<string, StateStore> | undefined {
     return this.#o.tasks.get(taskId)?.task.stores
   }
 
@@ -40,8 +40,8 @@ export class TaskViews {
    * The task stores named `storeName` for interactive queries: of RUNNING active tasks, plus
    * (when `stale`) of restoring and suspended active tasks and of standby tasks.
    */
-  queryableStores (storeName: string, stale: boolean): Array<{ partition: number, store: StateStore }> {
-    const found: Array<{ partition: number, store: StateStore }> = []
+  queryableStores(storeName: string, stale: boolean): Array<{ partition: number; store: StateStore }> {
+    const found: Array<{ partition: number; store: StateStore }> = []
     for (const t of this.#o.tasks.values()) {
       if (!stale && t.state !== 'RUNNING') continue
       const store = t.task.stores.get(storeName)
@@ -59,8 +59,8 @@ export class TaskViews {
    * The changelog position (next offset to apply) of every logged store of every task; 'latest'
    * for RUNNING active tasks, which are caught up by definition (Kafka's LATEST_OFFSET).
    */
-  changelogPositions (): Array<{ storeName: string, changelog: TopicPartition, position: number | 'latest' }> {
-    const positions: Array<{ storeName: string, changelog: TopicPartition, position: number | 'latest' }> = []
+  changelogPositions(): Array<{ storeName: string; changelog: TopicPartition; position: number | 'latest' }> {
+    const positions: Array<{ storeName: string; changelog: TopicPartition; position: number | 'latest' }> = []
     const add = (stateManager: ProcessorStateManager, running: boolean): void => {
       for (const [storeName, m] of stateManager.stores) {
         if (m.changelog === undefined) continue
@@ -73,17 +73,19 @@ export class TaskViews {
   }
 
   /** The active (not suspended) and standby tasks, for metadataForLocalThreads(). */
-  taskMetadata (endOffsets: ReadonlyMap<string, number>): { active: TaskMetadata[], standby: TaskMetadata[] } {
+  taskMetadata(endOffsets: ReadonlyMap<string, number>): { active: TaskMetadata[]; standby: TaskMetadata[] } {
     // Every input partition is listed; -1 when nothing is known yet (as Kafka's TaskMetadata).
     const offsetsOf = (partitions: readonly TopicPartition[], from: ReadonlyMap<string, number>): Map<string, number> =>
       new Map(partitions.map(p => [tpKey(p.topic, p.partition), from.get(tpKey(p.topic, p.partition)) ?? -1]))
-    const active = [...this.#o.tasks.values()].filter(t => t.state !== 'SUSPENDED').map(t => ({
-      taskId: t.id,
-      topicPartitions: [...t.partitions],
-      committedOffsets: offsetsOf(t.partitions, this.#o.committed),
-      endOffsets: offsetsOf(t.partitions, endOffsets),
-      timeCurrentIdlingStarted: t.idleSince
-    }))
+    const active = [...this.#o.tasks.values()]
+      .filter(t => t.state !== 'SUSPENDED')
+      .map(t => ({
+        taskId: t.id,
+        topicPartitions: [...t.partitions],
+        committedOffsets: offsetsOf(t.partitions, this.#o.committed),
+        endOffsets: offsetsOf(t.partitions, endOffsets),
+        timeCurrentIdlingStarted: t.idleSince
+      }))
     const standby = this.#o.standbys.ids.map(id => ({
       taskId: id,
       topicPartitions: this.#inputPartitions(id),
@@ -95,9 +97,10 @@ export class TaskViews {
   }
 
   /** The input partitions of a task: partition p of each source topic of its sub-topology (internal ones prefixed). */
-  #inputPartitions (id: TaskId): TopicPartition[] {
+  #inputPartitions(id: TaskId): TopicPartition[] {
     const sub = this.#o.topology.subtopologies.find(s => s.id === id.subtopology)
-    const full = (topic: string): string => this.#o.topology.internalTopics.has(topic) ? `${this.#o.config.applicationId}-${topic}` : topic
+    const full = (topic: string): string =>
+      this.#o.topology.internalTopics.has(topic) ? `${this.#o.config.applicationId}-${topic}` : topic
     return (sub?.sourceTopics ?? []).map(topic => ({ topic: full(topic), partition: id.partition }))
   }
 }

@@ -41,9 +41,12 @@ export interface ThreadAssignment {
   close(): Promise<void>
 }
 
-export function createThreadAssignment (options: ThreadAssignmentOptions): ThreadAssignment {
+export function createThreadAssignment(options: ThreadAssignmentOptions): ThreadAssignment {
   const { def, config } = options
-  const topology = assignorTopologyFrom(def, config.applicationId, { repartitionTopics: def.internalTopics, copartitionGroups: def.copartitionGroups })
+  const topology = assignorTopologyFrom(def, config.applicationId, {
+    repartitionTopics: def.internalTopics,
+    copartitionGroups: def.copartitionGroups
+  })
   const topics = new Set<string>()
   const patterns: RegExp[] = []
   for (const sub of topology.subtopologies) {
@@ -51,11 +54,13 @@ export function createThreadAssignment (options: ThreadAssignmentOptions): Threa
     for (const t of sub.repartitionSourceTopics) topics.add(t)
     patterns.push(...sub.sourcePatterns)
   }
-  const sourceTopics: readonly string[] | RegExp = patterns.length === 0
-    ? [...topics]
-    : new RegExp([...patterns.map(p => `(?:${p.source})`), ...[...topics].map(escapeRegExp)].map(s => `^(?:${s})$`).join('|'))
+  const sourceTopics: readonly string[] | RegExp =
+    patterns.length === 0
+      ? [...topics]
+      : new RegExp([...patterns.map(p => `(?:${p.source})`), ...[...topics].map(escapeRegExp)].map(s => `^(?:${s})$`).join('|'))
   const admin = options.clients.admin({ clientId: `${config.clientId ?? config.applicationId}-assignor-admin` })
-  const assignor = (): StreamsPartitionAssignor => new StreamsPartitionAssignor({
+  const assignor = (): StreamsPartitionAssignor =>
+    new StreamsPartitionAssignor({
       topology,
       admin,
       config: {
@@ -90,7 +95,7 @@ export function createThreadAssignment (options: ThreadAssignmentOptions): Threa
       const counts = await admin.partitionCounts(await admin.listTopics())
       await assignor().prepareInternalTopics(counts)
     },
-    decode: (assignment) => {
+    decode: assignment => {
       const info = decodeAssignment(assignment)
       return {
         activeTasks: info.activeTasks,
@@ -105,6 +110,6 @@ export function createThreadAssignment (options: ThreadAssignmentOptions): Threa
   }
 }
 
-function escapeRegExp (text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

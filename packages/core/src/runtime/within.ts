@@ -4,7 +4,7 @@
  */
 import type { Logger } from '../logger.js'
 
-export async function within<T> (what: string, ms: number, logger: Logger, work: Promise<T>, fallback: T): Promise<T> {
+export async function within<T>(what: string, ms: number, logger: Logger, work: Promise<T>, fallback: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const timeout = new Promise<T>(resolve => {
     timer = setTimeout(() => {

@@ -6,14 +6,12 @@
 import { SerializationError } from '../errors.js'
 
 /** A deserializer got a byte array of the wrong length. */
-export function wrongSize (deserializer: string, topic: string, expected: number, actual: number): SerializationError {
-  return new SerializationError(
-    `Size of data received by ${deserializer} is not ${expected} (got ${actual} bytes from topic "${topic}")`
-  )
+export function wrongSize(deserializer: string, topic: string, expected: number, actual: number): SerializationError {
+  return new SerializationError(`Size of data received by ${deserializer} is not ${expected} (got ${actual} bytes from topic "${topic}")`)
 }
 
 /** A serializer or deserializer got a value it cannot represent. */
-export function invalidData (who: string, topic: string, data: unknown, reason: string, cause?: unknown): SerializationError {
+export function invalidData(who: string, topic: string, data: unknown, reason: string, cause?: unknown): SerializationError {
   return new SerializationError(
     `${who} cannot handle ${describe(data)} for topic "${topic}": ${reason}`,
     cause === undefined ? {} : { cause }
@@ -21,7 +19,7 @@ export function invalidData (who: string, topic: string, data: unknown, reason: 
 }
 
 /** A short, never-throwing description of a value for error messages. */
-export function describe (value: unknown): string {
+export function describe(value: unknown): string {
   switch (typeof value) {
     case 'string':
       return JSON.stringify(value.length > 64 ? value.slice(0, 64) + '...' : value)
@@ -46,7 +44,7 @@ export function describe (value: unknown): string {
   }
 }
 
-function objectName (value: object): string {
+function objectName(value: object): string {
   try {
     return Object.getPrototypeOf(value)?.constructor?.name ?? 'no prototype'
   } catch {

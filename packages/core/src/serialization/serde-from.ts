@@ -6,7 +6,7 @@ import { StreamsError } from '../errors.js'
 import type { Deserializer, Serde, Serializer } from './serde.js'
 
 /** A Serde made of the given pair. Both are required, as in Java. */
-export function serdeFrom<T> (serializer: Serializer<T>, deserializer: Deserializer<T>): Serde<T> {
+export function serdeFrom<T>(serializer: Serializer<T>, deserializer: Deserializer<T>): Serde<T> {
   if (serializer == null) throw new StreamsError('ILLEGAL_ARGUMENT', 'serializer must not be null')
   if (deserializer == null) throw new StreamsError('ILLEGAL_ARGUMENT', 'deserializer must not be null')
   return {

@@ -20,17 +20,17 @@ export type SerializerLike<T> = Serializer<T> | Serde<T>
 export type DeserializerLike<T> = Deserializer<T> | Serde<T>
 
 /** Accepts a Serializer or a Serde wherever a serializer is taken. */
-export function toSerializer<T> (s: SerializerLike<T>): Serializer<T>
-export function toSerializer<T> (s: SerializerLike<T> | undefined): Serializer<T> | undefined
-export function toSerializer<T> (s: SerializerLike<T> | undefined): Serializer<T> | undefined {
+export function toSerializer<T>(s: SerializerLike<T>): Serializer<T>
+export function toSerializer<T>(s: SerializerLike<T> | undefined): Serializer<T> | undefined
+export function toSerializer<T>(s: SerializerLike<T> | undefined): Serializer<T> | undefined {
   if (s === undefined) return undefined
   return 'serialize' in s ? s : s.serializer()
 }
 
 /** Accepts a Deserializer or a Serde wherever a deserializer is taken. */
-export function toDeserializer<T> (s: DeserializerLike<T>): Deserializer<T>
-export function toDeserializer<T> (s: DeserializerLike<T> | undefined): Deserializer<T> | undefined
-export function toDeserializer<T> (s: DeserializerLike<T> | undefined): Deserializer<T> | undefined {
+export function toDeserializer<T>(s: DeserializerLike<T>): Deserializer<T>
+export function toDeserializer<T>(s: DeserializerLike<T> | undefined): Deserializer<T> | undefined
+export function toDeserializer<T>(s: DeserializerLike<T> | undefined): Deserializer<T> | undefined {
   if (s === undefined) return undefined
   return 'deserialize' in s ? s : s.deserializer()
 }

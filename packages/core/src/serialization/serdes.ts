@@ -4,9 +4,7 @@
  * returns a new Serde; the wire formats live in primitive-, text- and bytes-serdes.ts.
  */
 import { bufferSerde, byteArraySerde, voidSerde } from './bytes-serdes.js'
-import {
-  bigInt64Serde, booleanSerde, doubleSerde, floatSerde, integerSerde, longSerde, shortSerde
-} from './primitive-serdes.js'
+import { bigInt64Serde, booleanSerde, doubleSerde, floatSerde, integerSerde, longSerde, shortSerde } from './primitive-serdes.js'
 import type { Serde } from './serde.js'
 import { serdeFrom } from './serde-from.js'
 import { jsonSerde, stringSerde, uuidSerde } from './text-serdes.js'

@@ -9,7 +9,9 @@ import { invalidData } from './serde-errors.js'
 import { serdeFrom } from './serde-from.js'
 
 // ES2024 String.prototype.isWellFormed (Node >= 20); the project's lib is ES2023.
-interface WellFormedString { isWellFormed(): boolean }
+interface WellFormedString {
+  isWellFormed(): boolean
+}
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g
 const UUID_TEXT = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/
@@ -19,25 +21,28 @@ const UUID_LENGTH = 36
  * UTF-8 bytes of a string exactly as Java's `String.getBytes(UTF_8)`: a lone surrogate becomes
  * '?' (0x3f), where Buffer.from would write U+FFFD. Well-formed strings take the fast path.
  */
-export function encodeUtf8 (text: string): Buffer {
+export function encodeUtf8(text: string): Buffer {
   if (!(text as unknown as WellFormedString).isWellFormed()) text = text.replace(LONE_SURROGATE, '?')
   return Buffer.from(text, 'utf8')
 }
 
 /** Java String with UTF-8: malformed bytes decode to U+FFFD, as `new String(bytes, UTF_8)` does. */
-export function stringSerde (): Serde<string> {
-  return serdeFrom<string>({
-    serialize (topic, data) {
-      if (data === null) return null
-      if (typeof data !== 'string') throw invalidData('StringSerializer', topic, data, 'not a string')
-      return encodeUtf8(data)
+export function stringSerde(): Serde<string> {
+  return serdeFrom<string>(
+    {
+      serialize(topic, data) {
+        if (data === null) return null
+        if (typeof data !== 'string') throw invalidData('StringSerializer', topic, data, 'not a string')
+        return encodeUtf8(data)
+      }
+    },
+    {
+      deserialize(_topic, data) {
+        if (data === null) return null
+        return data.toString('utf8')
+      }
     }
-  }, {
-    deserialize (_topic, data) {
-      if (data === null) return null
-      return data.toString('utf8')
-    }
-  })
+  )
 }
 
 /**
@@ -45,53 +50,59 @@ export function stringSerde (): Serde<string> {
  * written in lower case, as Java's `UUID.toString()` would; deserialize accepts only the
  * canonical 8-4-4-4-12 hex form and returns it in lower case.
  */
-export function uuidSerde (): Serde<string> {
-  return serdeFrom<string>({
-    serialize (topic, data) {
-      if (data === null) return null
-      if (typeof data !== 'string' || !UUID_TEXT.test(data)) {
-        throw invalidData('UUIDSerializer', topic, data, 'not a UUID in 8-4-4-4-12 hex form')
+export function uuidSerde(): Serde<string> {
+  return serdeFrom<string>(
+    {
+      serialize(topic, data) {
+        if (data === null) return null
+        if (typeof data !== 'string' || !UUID_TEXT.test(data)) {
+          throw invalidData('UUIDSerializer', topic, data, 'not a UUID in 8-4-4-4-12 hex form')
+        }
+        return Buffer.from(data.toLowerCase(), 'latin1')
       }
-      return Buffer.from(data.toLowerCase(), 'latin1')
-    }
-  }, {
-    deserialize (topic, data) {
-      if (data === null) return null
-      const text = data.length === UUID_LENGTH ? data.toString('latin1') : ''
-      if (!UUID_TEXT.test(text)) {
-        throw invalidData('UUIDDeserializer', topic, data, 'Error parsing data into UUID (expected 36 characters in 8-4-4-4-12 hex form)')
+    },
+    {
+      deserialize(topic, data) {
+        if (data === null) return null
+        const text = data.length === UUID_LENGTH ? data.toString('latin1') : ''
+        if (!UUID_TEXT.test(text)) {
+          throw invalidData('UUIDDeserializer', topic, data, 'Error parsing data into UUID (expected 36 characters in 8-4-4-4-12 hex form)')
+        }
+        return text.toLowerCase()
       }
-      return text.toLowerCase()
     }
-  })
+  )
 }
 
 /**
  * JSON as UTF-8 text. Serialize is JSON.stringify (a value it cannot represent, such as a cycle,
  * a bigint or a bare `undefined`, is an error); deserialize is JSON.parse, unchecked against T.
  */
-export function jsonSerde<T> (): Serde<T> {
-  return serdeFrom<T>({
-    serialize (topic, data) {
-      if (data === null) return null
-      let text: string | undefined
-      try {
-        text = JSON.stringify(data)
-      } catch (err) {
-        throw invalidData('JsonSerializer', topic, data, 'JSON.stringify failed', err)
+export function jsonSerde<T>(): Serde<T> {
+  return serdeFrom<T>(
+    {
+      serialize(topic, data) {
+        if (data === null) return null
+        let text: string | undefined
+        try {
+          text = JSON.stringify(data)
+        } catch (err) {
+          throw invalidData('JsonSerializer', topic, data, 'JSON.stringify failed', err)
+        }
+        if (text === undefined) throw invalidData('JsonSerializer', topic, data, 'JSON.stringify returned no JSON text')
+        // JSON.stringify escapes lone surrogates, so its output is always well-formed.
+        return Buffer.from(text, 'utf8')
       }
-      if (text === undefined) throw invalidData('JsonSerializer', topic, data, 'JSON.stringify returned no JSON text')
-      // JSON.stringify escapes lone surrogates, so its output is always well-formed.
-      return Buffer.from(text, 'utf8')
-    }
-  }, {
-    deserialize (topic, data) {
-      if (data === null) return null
-      try {
-        return JSON.parse(data.toString('utf8')) as T
-      } catch (err) {
-        throw invalidData('JsonDeserializer', topic, data, 'invalid JSON', err)
+    },
+    {
+      deserialize(topic, data) {
+        if (data === null) return null
+        try {
+          return JSON.parse(data.toString('utf8')) as T
+        } catch (err) {
+          throw invalidData('JsonDeserializer', topic, data, 'invalid JSON', err)
+        }
       }
     }
-  })
+  )
 }

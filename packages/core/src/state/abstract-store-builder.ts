@@ -20,53 +20,62 @@ export abstract class AbstractStoreBuilder<K, V, S extends StateStore> implement
   #loggingEnabled = true
   #logConfig: Readonly<Record<string, string>> = NO_LOG_CONFIG
 
-  constructor (name: string, keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined) {
+  constructor(name: string, keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined) {
     this.name = validateStoreName(name)
     this.keySerde = checkSerde(name, 'keySerde', keySerde)
     this.valueSerde = checkSerde(name, 'valueSerde', valueSerde)
   }
 
-  get cachingEnabled (): boolean { return this.#cachingEnabled }
-  get loggingEnabled (): boolean { return this.#loggingEnabled }
+  get cachingEnabled(): boolean {
+    return this.#cachingEnabled
+  }
+  get loggingEnabled(): boolean {
+    return this.#loggingEnabled
+  }
   /** Topic configs of the changelog topic, overriding the defaults. */
-  get logConfig (): Readonly<Record<string, string>> { return this.#logConfig }
+  get logConfig(): Readonly<Record<string, string>> {
+    return this.#logConfig
+  }
 
-  withCachingEnabled (): this {
+  withCachingEnabled(): this {
     this.#cachingEnabled = true
     return this
   }
 
-  withCachingDisabled (): this {
+  withCachingDisabled(): this {
     this.#cachingEnabled = false
     return this
   }
 
   /** Logs every write to the changelog topic, created with `config` as topic-config overrides. */
-  withLoggingEnabled (config: Readonly<Record<string, string>> = {}): this {
+  withLoggingEnabled(config: Readonly<Record<string, string>> = {}): this {
     this.#logConfig = checkLogConfig(this.name, config)
     this.#loggingEnabled = true
     return this
   }
 
-  withLoggingDisabled (): this {
+  withLoggingDisabled(): this {
     this.#loggingEnabled = false
     this.#logConfig = NO_LOG_CONFIG
     return this
   }
 
   /** Returns a new store on every call (one per task). */
-  abstract build (): S
+  abstract build(): S
 }
 
-function checkSerde<T> (storeName: string, what: string, serde: Serde<T> | undefined | null): Serde<T> | undefined {
+function checkSerde<T>(storeName: string, what: string, serde: Serde<T> | undefined | null): Serde<T> | undefined {
   if (serde === undefined || serde === null) return undefined
   if (typeof serde.serializer !== 'function' || typeof serde.deserializer !== 'function') {
-    throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${storeName}": ${what} must be a Serde (an object with serializer() and deserializer())`)
+    throw new StreamsError(
+      'ILLEGAL_ARGUMENT',
+      `Store "${storeName}": ${what} must be a Serde (an object with serializer() and deserializer())`
+    )
   }
   return serde
 }
 
-function checkLogConfig (storeName: string, config: Readonly<Record<string, string>> | null): Readonly<Record<string, string>> {
+function checkLogConfig(storeName: string, config: Readonly<Record<string, string>> | null): Readonly<Record<string, string>> {
   if (config === null || typeof config !== 'object' || Array.isArray(config)) {
     throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${storeName}": the changelog config must be an object of topic configs`)
   }

@@ -8,7 +8,7 @@
 /** Keys up to this many bytes are converted in JavaScript, which beats the native call. */
 const SHORT_KEY = 8
 
-export function bytesToKey (bytes: Buffer): string {
+export function bytesToKey(bytes: Buffer): string {
   const length = bytes.length
   if (length <= SHORT_KEY) {
     let key = ''
@@ -18,7 +18,7 @@ export function bytesToKey (bytes: Buffer): string {
   return bytes.toString('latin1')
 }
 
-export function keyToBytes (key: string): Buffer {
+export function keyToBytes(key: string): Buffer {
   return Buffer.from(key, 'latin1')
 }
 
@@ -26,7 +26,7 @@ export function keyToBytes (key: string): Buffer {
  * The smallest key greater than every key that starts with `prefix`, or undefined when there is
  * none (an empty prefix, or one made only of 0xff bytes).
  */
-export function prefixUpperBound (prefix: string): string | undefined {
+export function prefixUpperBound(prefix: string): string | undefined {
   let end = prefix.length
   while (end > 0 && prefix.charCodeAt(end - 1) === 0xff) end--
   if (end === 0) return undefined
@@ -34,7 +34,7 @@ export function prefixUpperBound (prefix: string): string | undefined {
 }
 
 /** The key of an optional range bound: undefined (or null) stays open. */
-export function boundToKey (bound: Buffer | undefined): string | undefined {
+export function boundToKey(bound: Buffer | undefined): string | undefined {
   return bound === undefined || bound === null ? undefined : bytesToKey(bound)
 }
 
@@ -42,7 +42,7 @@ export function boundToKey (bound: Buffer | undefined): string | undefined {
  * The smallest byte string greater than every key that starts with `prefix`, or undefined when
  * there is none (an empty prefix, or one made only of 0xff bytes).
  */
-export function prefixUpperBoundBytes (prefix: Buffer): Buffer | undefined {
+export function prefixUpperBoundBytes(prefix: Buffer): Buffer | undefined {
   let end = prefix.length
   while (end > 0 && prefix[end - 1] === 0xff) end--
   if (end === 0) return undefined

@@ -8,7 +8,13 @@
  */
 import type { ProcessorRecordContext } from '../runtime/record-context.js'
 
-export type CacheFlushListener<K, V> = (key: K, newValue: V | null, oldValue: V | null, timestamp: number, recordContext: ProcessorRecordContext) => void
+export type CacheFlushListener<K, V> = (
+  key: K,
+  newValue: V | null,
+  oldValue: V | null,
+  timestamp: number,
+  recordContext: ProcessorRecordContext
+) => void
 
 export interface CachedStateStore<K, V> {
   /**
@@ -18,6 +24,6 @@ export interface CachedStateStore<K, V> {
   setFlushListener(listener: CacheFlushListener<K, V>, sendOldValues: boolean): boolean
 }
 
-export function isCachedStateStore<K, V> (store: unknown): store is CachedStateStore<K, V> {
+export function isCachedStateStore<K, V>(store: unknown): store is CachedStateStore<K, V> {
   return typeof (store as Partial<CachedStateStore<K, V>> | null)?.setFlushListener === 'function'
 }

@@ -17,7 +17,7 @@ import type { KeyValueBytesStore, KeyValueIterator } from './key-value-store.js'
 import { MergedSortedCacheKeyValueIterator } from './merged-sorted-cache-key-value-iterator.js'
 
 export class CachingKeyValueStore extends CachingStoreBase<KeyValueBytesStore> implements KeyValueBytesStore {
-  get (key: Buffer): Buffer | null {
+  get(key: Buffer): Buffer | null {
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) return this.inner.get(key)
@@ -25,19 +25,19 @@ export class CachingKeyValueStore extends CachingStoreBase<KeyValueBytesStore> i
   }
 
   /** The value in the store below the cache: what was last flushed (IQv2 `skipCache()`). */
-  getSkippingCache (key: Buffer): Buffer | null {
+  getSkippingCache(key: Buffer): Buffer | null {
     this.checkOpen()
     return this.inner.get(key)
   }
 
-  put (key: Buffer, value: Buffer | null): void {
+  put(key: Buffer, value: Buffer | null): void {
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) this.inner.put(key, value)
     else this.#putInternal(cache, key, value, bytesToKey(key))
   }
 
-  putIfAbsent (key: Buffer, value: Buffer | null): Buffer | null {
+  putIfAbsent(key: Buffer, value: Buffer | null): Buffer | null {
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) return this.inner.putIfAbsent(key, value)
@@ -47,7 +47,7 @@ export class CachingKeyValueStore extends CachingStoreBase<KeyValueBytesStore> i
     return previous
   }
 
-  putAll (entries: ReadonlyArray<KeyValue<Buffer, Buffer | null>>): void {
+  putAll(entries: ReadonlyArray<KeyValue<Buffer, Buffer | null>>): void {
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) {
@@ -57,7 +57,7 @@ export class CachingKeyValueStore extends CachingStoreBase<KeyValueBytesStore> i
     for (const entry of entries) this.#putInternal(cache, entry.key, entry.value, bytesToKey(entry.key))
   }
 
-  delete (key: Buffer): Buffer | null {
+  delete(key: Buffer): Buffer | null {
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) return this.inner.delete(key)
@@ -67,28 +67,33 @@ export class CachingKeyValueStore extends CachingStoreBase<KeyValueBytesStore> i
     return previous
   }
 
-  range (from: Buffer | undefined, to: Buffer | undefined): KeyValueIterator<Buffer, Buffer> {
+  range(from: Buffer | undefined, to: Buffer | undefined): KeyValueIterator<Buffer, Buffer> {
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) return this.inner.range(from, to)
     return new MergedSortedCacheKeyValueIterator(this.name, cache.range(this.cacheName, from, to), this.inner.range(from, to), true)
   }
 
-  reverseRange (from: Buffer | undefined, to: Buffer | undefined): KeyValueIterator<Buffer, Buffer> {
+  reverseRange(from: Buffer | undefined, to: Buffer | undefined): KeyValueIterator<Buffer, Buffer> {
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) return this.inner.reverseRange(from, to)
-    return new MergedSortedCacheKeyValueIterator(this.name, cache.reverseRange(this.cacheName, from, to), this.inner.reverseRange(from, to), false)
+    return new MergedSortedCacheKeyValueIterator(
+      this.name,
+      cache.reverseRange(this.cacheName, from, to),
+      this.inner.reverseRange(from, to),
+      false
+    )
   }
 
-  all (): KeyValueIterator<Buffer, Buffer> {
+  all(): KeyValueIterator<Buffer, Buffer> {
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) return this.inner.all()
     return new MergedSortedCacheKeyValueIterator(this.name, cache.all(this.cacheName), this.inner.all(), true)
   }
 
-  reverseAll (): KeyValueIterator<Buffer, Buffer> {
+  reverseAll(): KeyValueIterator<Buffer, Buffer> {
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) return this.inner.reverseAll()
@@ -96,7 +101,7 @@ export class CachingKeyValueStore extends CachingStoreBase<KeyValueBytesStore> i
   }
 
   /** The metered layer hands the prefix down already serialized (an identity serializer). */
-  prefixScan<P> (prefix: P, prefixKeySerializer: Serializer<P>): KeyValueIterator<Buffer, Buffer> {
+  prefixScan<P>(prefix: P, prefixKeySerializer: Serializer<P>): KeyValueIterator<Buffer, Buffer> {
     this.checkOpen()
     const cache = this.recordCache
     const storeIterator = this.inner.prefixScan(prefix, prefixKeySerializer)
@@ -107,12 +112,12 @@ export class CachingKeyValueStore extends CachingStoreBase<KeyValueBytesStore> i
   }
 
   /** The entries of the store below; cached writes are not counted until flushed (as in Kafka). */
-  approximateNumEntries (): number {
+  approximateNumEntries(): number {
     this.checkOpen()
     return this.inner.approximateNumEntries()
   }
 
-  #getInternal (cache: ThreadCache, key: Buffer, id: string): Buffer | null {
+  #getInternal(cache: ThreadCache, key: Buffer, id: string): Buffer | null {
     const entry = cache.get(this.cacheName, key, id)
     if (entry !== undefined) return entry.value
     const raw = this.inner.get(key)
@@ -121,15 +126,15 @@ export class CachingKeyValueStore extends CachingStoreBase<KeyValueBytesStore> i
     return raw
   }
 
-  #putInternal (cache: ThreadCache, key: Buffer, value: Buffer | null, id: string): void {
+  #putInternal(cache: ThreadCache, key: Buffer, value: Buffer | null, id: string): void {
     cache.put(this.cacheName, key, this.dirtyEntry(value), id)
   }
 
-  protected fetchBelow (key: Buffer): Buffer | null {
+  protected fetchBelow(key: Buffer): Buffer | null {
     return this.inner.get(key)
   }
 
-  protected putBelow (key: Buffer, value: Buffer | null): void {
+  protected putBelow(key: Buffer, value: Buffer | null): void {
     this.inner.put(key, value)
   }
 }

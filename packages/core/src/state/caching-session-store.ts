@@ -36,21 +36,21 @@ interface Search {
 const END_OF_TIME = Number.MAX_SAFE_INTEGER
 
 export class CachingSessionStore extends CachingWindowedStoreBase<SessionBytesStore> implements SessionBytesStore {
-  put (sessionKey: Windowed<Buffer>, aggregate: Buffer | null): void {
+  put(sessionKey: Windowed<Buffer>, aggregate: Buffer | null): void {
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) this.inner.put(sessionKey, aggregate)
     else this.putCached(cache, this.#binary(sessionKey), aggregate ?? null)
   }
 
-  remove (sessionKey: Windowed<Buffer>): void {
+  remove(sessionKey: Windowed<Buffer>): void {
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) this.inner.remove(sessionKey)
     else this.putCached(cache, this.#binary(sessionKey), null)
   }
 
-  fetchSession (key: Buffer, sessionStartTime: number, sessionEndTime: number): Buffer | null {
+  fetchSession(key: Buffer, sessionStartTime: number, sessionEndTime: number): Buffer | null {
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) return this.inner.fetchSession(key, sessionStartTime, sessionEndTime)
@@ -60,63 +60,77 @@ export class CachingSessionStore extends CachingWindowedStoreBase<SessionBytesSt
     return entry === undefined ? this.inner.fetchSession(key, sessionStartTime, sessionEndTime) : entry.value
   }
 
-  findSessions (earliestSessionEndTime: number, latestSessionEndTime: number): Iter
-  findSessions (key: Buffer, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
-  findSessions (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
-  findSessions (...args: FindArgs): Iter {
+  findSessions(earliestSessionEndTime: number, latestSessionEndTime: number): Iter
+  findSessions(key: Buffer, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
+  findSessions(keyFrom: Buffer | undefined, keyTo: Buffer | undefined, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
+  findSessions(...args: FindArgs): Iter {
     if (args.length !== 2) return this.#find(args, true)
     const [earliestEnd, latestEnd] = args
-    return this.#search({ keyFrom: undefined, keyTo: undefined, earliestEnd, latestEnd, latestStart: END_OF_TIME }, true,
-      from => this.inner.findSessions(from, latestEnd))
+    return this.#search({ keyFrom: undefined, keyTo: undefined, earliestEnd, latestEnd, latestStart: END_OF_TIME }, true, from =>
+      this.inner.findSessions(from, latestEnd)
+    )
   }
 
-  backwardFindSessions (key: Buffer, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
-  backwardFindSessions (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
-  backwardFindSessions (...args: FindKeyArgs): Iter {
+  backwardFindSessions(key: Buffer, earliestSessionEndTime: number, latestSessionStartTime: number): Iter
+  backwardFindSessions(
+    keyFrom: Buffer | undefined,
+    keyTo: Buffer | undefined,
+    earliestSessionEndTime: number,
+    latestSessionStartTime: number
+  ): Iter
+  backwardFindSessions(...args: FindKeyArgs): Iter {
     return this.#find(args, false)
   }
 
-  fetch (key: Buffer): Iter
-  fetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined): Iter
-  fetch (...args: FetchArgs): Iter {
+  fetch(key: Buffer): Iter
+  fetch(keyFrom: Buffer | undefined, keyTo: Buffer | undefined): Iter
+  fetch(...args: FetchArgs): Iter {
     return this.#fetch(args, true)
   }
 
-  backwardFetch (key: Buffer): Iter
-  backwardFetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined): Iter
-  backwardFetch (...args: FetchArgs): Iter {
+  backwardFetch(key: Buffer): Iter
+  backwardFetch(keyFrom: Buffer | undefined, keyTo: Buffer | undefined): Iter
+  backwardFetch(...args: FetchArgs): Iter {
     return this.#fetch(args, false)
   }
 
-  protected segmentTime (storeKey: Buffer): number {
+  protected segmentTime(storeKey: Buffer): number {
     return SessionKeySchema.extractEndTimestamp(storeKey)
   }
 
-  protected fetchBelow (storeKey: Buffer): Buffer | null {
-    return this.inner.fetchSession(SessionKeySchema.extractKeyBytes(storeKey), SessionKeySchema.extractStartTimestamp(storeKey), SessionKeySchema.extractEndTimestamp(storeKey))
+  protected fetchBelow(storeKey: Buffer): Buffer | null {
+    return this.inner.fetchSession(
+      SessionKeySchema.extractKeyBytes(storeKey),
+      SessionKeySchema.extractStartTimestamp(storeKey),
+      SessionKeySchema.extractEndTimestamp(storeKey)
+    )
   }
 
-  protected putBelow (storeKey: Buffer, value: Buffer | null): void {
+  protected putBelow(storeKey: Buffer, value: Buffer | null): void {
     this.inner.put(SessionKeySchema.fromBinary(storeKey), value)
   }
 
-  #find (args: FindKeyArgs, forward: boolean): Iter {
+  #find(args: FindKeyArgs, forward: boolean): Iter {
     this.checkOpen()
     const inner = this.inner
     if (args.length === 3) {
       const [key, earliestEnd, latestStart] = args
       this.checkKey(key)
-      return this.#search({ keyFrom: key, keyTo: key, earliestEnd, latestEnd: END_OF_TIME, latestStart }, forward,
-        from => forward ? inner.findSessions(key, from, latestStart) : inner.backwardFindSessions(key, from, latestStart))
+      return this.#search({ keyFrom: key, keyTo: key, earliestEnd, latestEnd: END_OF_TIME, latestStart }, forward, from =>
+        forward ? inner.findSessions(key, from, latestStart) : inner.backwardFindSessions(key, from, latestStart)
+      )
     }
     const [keyFrom, keyTo, earliestEnd, latestStart] = args
     const search = { keyFrom: keyFrom ?? undefined, keyTo: keyTo ?? undefined, earliestEnd, latestEnd: END_OF_TIME, latestStart }
-    return this.#search(search, forward,
-      from => forward ? inner.findSessions(search.keyFrom, search.keyTo, from, latestStart) : inner.backwardFindSessions(search.keyFrom, search.keyTo, from, latestStart))
+    return this.#search(search, forward, from =>
+      forward
+        ? inner.findSessions(search.keyFrom, search.keyTo, from, latestStart)
+        : inner.backwardFindSessions(search.keyFrom, search.keyTo, from, latestStart)
+    )
   }
 
   /** Every session of a key or of a key range: a search from the first live end on (Kafka's findSessions(key, 0, MAX)). */
-  #fetch (args: FetchArgs, forward: boolean): Iter {
+  #fetch(args: FetchArgs, forward: boolean): Iter {
     const inner = this.inner
     if (this.recordCache === undefined) {
       this.checkOpen()
@@ -127,7 +141,7 @@ export class CachingSessionStore extends CachingWindowedStoreBase<SessionBytesSt
   }
 
   /** Merges the cached sessions of a search with `below(first live end)`, the same search below. */
-  #search (search: Search, forward: boolean, below: (earliestEnd: number) => Iter): Iter {
+  #search(search: Search, forward: boolean, below: (earliestEnd: number) => Iter): Iter {
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) return below(search.earliestEnd)
@@ -136,9 +150,15 @@ export class CachingSessionStore extends CachingWindowedStoreBase<SessionBytesSt
     const { keyFrom, keyTo, latestEnd, latestStart } = search
     const store = below(Math.max(earliestEnd, 0))
     const cf = this.cacheFunction
-    const rows = earliestEnd > latestEnd
-      ? NamedCacheIterator.empty()
-      : this.cachedRange(cache, cf.lowerBound(earliestEnd, keyFrom), latestEnd === END_OF_TIME ? undefined : cf.upperBound(latestEnd), forward)
+    const rows =
+      earliestEnd > latestEnd
+        ? NamedCacheIterator.empty()
+        : this.cachedRange(
+            cache,
+            cf.lowerBound(earliestEnd, keyFrom),
+            latestEnd === END_OF_TIME ? undefined : cf.upperBound(latestEnd),
+            forward
+          )
     return this.merge<Windowed<Buffer>>({
       cache: rows,
       store,
@@ -148,14 +168,17 @@ export class CachingSessionStore extends CachingWindowedStoreBase<SessionBytesSt
         if (end < earliestEnd || end > latestEnd || SessionKeySchema.extractStartTimestamp(storeKey) > latestStart) return undefined
         return inKeyRange(SessionKeySchema.extractKeyBytes(storeKey), keyFrom, keyTo) ? SessionKeySchema.fromBinary(storeKey) : undefined
       },
-      storeCacheKey: session => cf.cacheKey(SessionKeySchema.toBinary(session.key, session.window.start, session.window.end), session.window.end),
+      storeCacheKey: session =>
+        cf.cacheKey(SessionKeySchema.toBinary(session.key, session.window.start, session.window.end), session.window.end),
       live: session => session.window.end >= firstLive
     })
   }
 
-  #binary (sessionKey: Windowed<Buffer>): Buffer {
-    if (sessionKey === null || sessionKey === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": sessionKey can't be null`)
-    if (!(sessionKey.window instanceof Window)) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": sessionKey.window can't be null`)
+  #binary(sessionKey: Windowed<Buffer>): Buffer {
+    if (sessionKey === null || sessionKey === undefined)
+      throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": sessionKey can't be null`)
+    if (!(sessionKey.window instanceof Window))
+      throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": sessionKey.window can't be null`)
     this.checkKey(sessionKey.key)
     return SessionKeySchema.toBinaryWindowed(sessionKey)
   }

@@ -20,7 +20,13 @@ import { StateStoreContextOverlay } from './state-store-context-overlay.js'
 import { WrappedStoreLayer } from './wrapped-store-layer.js'
 
 /** The record context of a write made outside record processing (a context without one). */
-const NO_RECORD: ProcessorRecordContext = Object.freeze({ topic: undefined, partition: -1, offset: -1, timestamp: 0, headers: new Headers() })
+const NO_RECORD: ProcessorRecordContext = Object.freeze({
+  topic: undefined,
+  partition: -1,
+  offset: -1,
+  timestamp: 0,
+  headers: new Headers()
+})
 
 export abstract class CachingStoreBase<S extends StateStore> extends WrappedStoreLayer<S> implements CachedStateStore<Buffer, Buffer> {
   #context: StateStoreContext | undefined
@@ -32,88 +38,107 @@ export abstract class CachingStoreBase<S extends StateStore> extends WrappedStor
   /** The record context of the entry being flushed, shown to the layers below. */
   #flushing: ProcessorRecordContext | undefined
 
-  init (context: StateStoreContext, root: StateStore): void | Promise<void> {
+  init(context: StateStoreContext, root: StateStore): void | Promise<void> {
     this.#context = context
     this.#cache = context.cache
     this.#cacheName = ThreadCache.nameSpaceFromTaskIdAndStore(context.taskId.toString(), this.name)
-    this.#cache?.addDirtyEntryFlushListener(this.#cacheName, entries => { this.#flushEntries(entries) })
+    this.#cache?.addDirtyEntryFlushListener(this.#cacheName, entries => {
+      this.#flushEntries(entries)
+    })
     this.#initialized = true
-    return this.inner.init(new StateStoreContextOverlay(context, {
-      recordContext: () => this.#flushing,
-      register: (store, restore) => { context.register(store, this.restoreCallback(restore)) }
-    }), root)
+    return this.inner.init(
+      new StateStoreContextOverlay(context, {
+        recordContext: () => this.#flushing,
+        register: (store, restore) => {
+          context.register(store, this.restoreCallback(restore))
+        }
+      }),
+      root
+    )
   }
 
-  setFlushListener (listener: CacheFlushListener<Buffer, Buffer>, sendOldValues: boolean): boolean {
+  setFlushListener(listener: CacheFlushListener<Buffer, Buffer>, sendOldValues: boolean): boolean {
     this.#flushListener = listener
     this.#sendOldValues = sendOldValues
     return !this.#initialized || this.#cache !== undefined
   }
 
-  flush (): void {
+  flush(): void {
     this.checkOpen()
     this.#cache?.flush(this.#cacheName)
     this.inner.flush()
   }
 
   /** Flushes the cache, drops it and closes the store below; reports the first failure after all three. */
-  close (): void {
+  close(): void {
     const cache = this.#cache
     if (cache === undefined || !this.inner.isOpen()) {
       this.inner.close()
       return
     }
     let first: unknown
-    try { cache.flush(this.#cacheName) } catch (err) { first ??= err }
-    try { cache.close(this.#cacheName) } catch (err) { first ??= err }
-    try { this.inner.close() } catch (err) { first ??= err }
+    try {
+      cache.flush(this.#cacheName)
+    } catch (err) {
+      first ??= err
+    }
+    try {
+      cache.close(this.#cacheName)
+    } catch (err) {
+      first ??= err
+    }
+    try {
+      this.inner.close()
+    } catch (err) {
+      first ??= err
+    }
     if (first !== undefined) throw first
   }
 
   /** The record cache, or undefined when the layer writes straight through. */
-  protected get recordCache (): ThreadCache | undefined {
+  protected get recordCache(): ThreadCache | undefined {
     return this.#cache
   }
 
   /** The store's namespace in the record cache. */
-  protected get cacheName (): string {
+  protected get cacheName(): string {
     return this.#cacheName
   }
 
   /** The context of the last init (only read once the store is open). */
-  protected get context (): StateStoreContext {
+  protected get context(): StateStoreContext {
     return this.#context!
   }
 
   /** A dirty cache entry for a write of `value`, with the record context of the write. */
-  protected dirtyEntry (value: Buffer | null): LRUCacheEntry {
+  protected dirtyEntry(value: Buffer | null): LRUCacheEntry {
     return LRUCacheEntry.dirty(value, this.#context!.recordContext?.() ?? NO_RECORD)
   }
 
   /** The restore callback registered for the store below; the windowed layers watch it. */
-  protected restoreCallback (restore: StateRestoreCallback): StateRestoreCallback {
+  protected restoreCallback(restore: StateRestoreCallback): StateRestoreCallback {
     return restore
   }
 
   /** The store key of a cache key (the windowed layers prefix store keys with their segment). */
-  protected storeKeyOf (cacheKey: Buffer): Buffer {
+  protected storeKeyOf(cacheKey: Buffer): Buffer {
     return cacheKey
   }
 
   /** Reads the value of a store key from the layer below (the old value of a flushed entry). */
-  protected abstract fetchBelow (storeKey: Buffer): Buffer | null
+  protected abstract fetchBelow(storeKey: Buffer): Buffer | null
 
   /** Writes a flushed entry to the layer below. */
-  protected abstract putBelow (storeKey: Buffer, value: Buffer | null): void
+  protected abstract putBelow(storeKey: Buffer, value: Buffer | null): void
 
-  protected checkOpen (): void {
+  protected checkOpen(): void {
     if (!this.inner.isOpen()) {
       throw new InvalidStateStoreError('STORE_NOT_OPEN', `Store "${this.name}" is currently closed`)
     }
   }
 
   /** Writes flushed entries below, each under its own record context, and forwards them. */
-  #flushEntries (entries: DirtyEntry[]): void {
+  #flushEntries(entries: DirtyEntry[]): void {
     for (const dirty of entries) {
       const previous = this.#flushing
       const recordContext = dirty.entry.recordContext

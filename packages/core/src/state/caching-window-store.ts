@@ -32,12 +32,12 @@ type RangeKind = 'fetch' | 'fetchAll' | 'all'
 export class CachingWindowStore extends CachingWindowedStoreBase<WindowBytesStore> implements WindowBytesStore {
   readonly #windowSize: number
 
-  constructor (inner: WindowBytesStore, options: CachingWindowStoreOptions) {
+  constructor(inner: WindowBytesStore, options: CachingWindowStoreOptions) {
     super(inner, options)
     this.#windowSize = options.windowSize
   }
 
-  put (key: Buffer, value: Buffer | null, windowStartTime: number): void {
+  put(key: Buffer, value: Buffer | null, windowStartTime: number): void {
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) {
@@ -48,10 +48,10 @@ export class CachingWindowStore extends CachingWindowedStoreBase<WindowBytesStor
     this.putCached(cache, WindowKeySchema.toStoreKeyBinary(key, windowStartTime, 0), value ?? null)
   }
 
-  fetch (key: Buffer, windowStartTime: number): Buffer | null
-  fetch (key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
-  fetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): Iter
-  fetch (...args: FetchArgs): Buffer | null | WindowStoreIterator<Buffer> | Iter {
+  fetch(key: Buffer, windowStartTime: number): Buffer | null
+  fetch(key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
+  fetch(keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): Iter
+  fetch(...args: FetchArgs): Buffer | null | WindowStoreIterator<Buffer> | Iter {
     if (args.length !== 2) return this.#range(args, true)
     this.checkOpen()
     const [key, windowStartTime] = args
@@ -63,41 +63,41 @@ export class CachingWindowStore extends CachingWindowedStoreBase<WindowBytesStor
     return entry === undefined ? this.inner.fetch(key, windowStartTime) : entry.value
   }
 
-  backwardFetch (key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
-  backwardFetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): Iter
-  backwardFetch (...args: RangeArgs): WindowStoreIterator<Buffer> | Iter {
+  backwardFetch(key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
+  backwardFetch(keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): Iter
+  backwardFetch(...args: RangeArgs): WindowStoreIterator<Buffer> | Iter {
     return this.#range(args, false)
   }
 
-  fetchAll (timeFrom: number, timeTo: number): Iter {
+  fetchAll(timeFrom: number, timeTo: number): Iter {
     return this.#keyRange('fetchAll', undefined, undefined, timeFrom, timeTo, true)
   }
 
-  backwardFetchAll (timeFrom: number, timeTo: number): Iter {
+  backwardFetchAll(timeFrom: number, timeTo: number): Iter {
     return this.#keyRange('fetchAll', undefined, undefined, timeFrom, timeTo, false)
   }
 
-  all (): Iter {
+  all(): Iter {
     return this.#keyRange('all', undefined, undefined, 0, Number.MAX_SAFE_INTEGER, true)
   }
 
-  backwardAll (): Iter {
+  backwardAll(): Iter {
     return this.#keyRange('all', undefined, undefined, 0, Number.MAX_SAFE_INTEGER, false)
   }
 
-  protected segmentTime (storeKey: Buffer): number {
+  protected segmentTime(storeKey: Buffer): number {
     return WindowKeySchema.extractStoreTimestamp(storeKey)
   }
 
-  protected fetchBelow (storeKey: Buffer): Buffer | null {
+  protected fetchBelow(storeKey: Buffer): Buffer | null {
     return this.inner.fetch(WindowKeySchema.extractStoreKeyBytes(storeKey), WindowKeySchema.extractStoreTimestamp(storeKey))
   }
 
-  protected putBelow (storeKey: Buffer, value: Buffer | null): void {
+  protected putBelow(storeKey: Buffer, value: Buffer | null): void {
     this.inner.put(WindowKeySchema.extractStoreKeyBytes(storeKey), value, WindowKeySchema.extractStoreTimestamp(storeKey))
   }
 
-  #range (args: RangeArgs, forward: boolean): WindowStoreIterator<Buffer> | Iter {
+  #range(args: RangeArgs, forward: boolean): WindowStoreIterator<Buffer> | Iter {
     if (args.length === 4) return this.#keyRange('fetch', args[0] ?? undefined, args[1] ?? undefined, args[2], args[3], forward)
     this.checkOpen()
     const [key, timeFrom, timeTo] = args
@@ -109,13 +109,15 @@ export class CachingWindowStore extends CachingWindowedStoreBase<WindowBytesStor
     const from = Math.max(timeFrom, firstLive)
     const store = forward ? inner.fetch(key, from, timeTo) : inner.backwardFetch(key, from, timeTo)
     const cf = this.cacheFunction
-    const rows = from > timeTo
-      ? NamedCacheIterator.empty()
-      : this.cachedRange(
-        cache,
-        cf.cacheKey(WindowKeySchema.toStoreKeyBinary(key, Math.max(from, 0), 0), from),
-        cf.cacheKey(WindowKeySchema.toStoreKeyBinary(key, Math.min(timeTo, Number.MAX_SAFE_INTEGER), INT32_MAX), timeTo),
-        forward)
+    const rows =
+      from > timeTo
+        ? NamedCacheIterator.empty()
+        : this.cachedRange(
+            cache,
+            cf.cacheKey(WindowKeySchema.toStoreKeyBinary(key, Math.max(from, 0), 0), from),
+            cf.cacheKey(WindowKeySchema.toStoreKeyBinary(key, Math.min(timeTo, Number.MAX_SAFE_INTEGER), INT32_MAX), timeTo),
+            forward
+          )
     return this.merge<number>({
       cache: rows,
       store,
@@ -131,7 +133,14 @@ export class CachingWindowStore extends CachingWindowedStoreBase<WindowBytesStor
   }
 
   /** fetch(keyFrom, keyTo, timeFrom, timeTo), fetchAll and all, either way. */
-  #keyRange (kind: RangeKind, keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number, forward: boolean): Iter {
+  #keyRange(
+    kind: RangeKind,
+    keyFrom: Buffer | undefined,
+    keyTo: Buffer | undefined,
+    timeFrom: number,
+    timeTo: number,
+    forward: boolean
+  ): Iter {
     this.checkOpen()
     const cache = this.recordCache
     if (cache === undefined) return this.#storeRange(kind, keyFrom, keyTo, timeFrom, timeTo, forward)
@@ -140,7 +149,8 @@ export class CachingWindowStore extends CachingWindowedStoreBase<WindowBytesStor
     const store = this.#storeRange(kind, keyFrom, keyTo, from, timeTo, forward)
     const cf = this.cacheFunction
     const windowSize = this.#windowSize
-    const rows = from > timeTo ? NamedCacheIterator.empty() : this.cachedRange(cache, cf.lowerBound(from, keyFrom), cf.upperBound(timeTo), forward)
+    const rows =
+      from > timeTo ? NamedCacheIterator.empty() : this.cachedRange(cache, cf.lowerBound(from, keyFrom), cf.upperBound(timeTo), forward)
     return this.merge<Windowed<Buffer>>({
       cache: rows,
       store,
@@ -148,15 +158,25 @@ export class CachingWindowStore extends CachingWindowedStoreBase<WindowBytesStor
       cachedKey: storeKey => {
         const start = WindowKeySchema.extractStoreTimestamp(storeKey)
         if (start < from || start > timeTo) return undefined
-        return inKeyRange(WindowKeySchema.extractStoreKeyBytes(storeKey), keyFrom, keyTo) ? WindowKeySchema.fromStoreKey(storeKey, windowSize) : undefined
+        return inKeyRange(WindowKeySchema.extractStoreKeyBytes(storeKey), keyFrom, keyTo)
+          ? WindowKeySchema.fromStoreKey(storeKey, windowSize)
+          : undefined
       },
-      storeCacheKey: windowed => cf.cacheKey(WindowKeySchema.toStoreKeyBinary(windowed.key, windowed.window.start, 0), windowed.window.start),
+      storeCacheKey: windowed =>
+        cf.cacheKey(WindowKeySchema.toStoreKeyBinary(windowed.key, windowed.window.start, 0), windowed.window.start),
       live: windowed => windowed.window.start >= firstLive
     })
   }
 
   /** The same read on the store below; all() stays all() (its time bounds only apply to the cache). */
-  #storeRange (kind: RangeKind, keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number, forward: boolean): Iter {
+  #storeRange(
+    kind: RangeKind,
+    keyFrom: Buffer | undefined,
+    keyTo: Buffer | undefined,
+    timeFrom: number,
+    timeTo: number,
+    forward: boolean
+  ): Iter {
     const inner = this.inner
     if (kind === 'all') return forward ? inner.all() : inner.backwardAll()
     if (kind === 'fetchAll') return forward ? inner.fetchAll(timeFrom, timeTo) : inner.backwardFetchAll(timeFrom, timeTo)

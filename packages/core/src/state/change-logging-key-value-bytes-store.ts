@@ -11,33 +11,47 @@ import { ChangeLoggingStoreBase } from './change-logging-store-base.js'
 import type { KeyValueBytesStore, KeyValueIterator } from './key-value-store.js'
 
 export class ChangeLoggingKeyValueBytesStore extends ChangeLoggingStoreBase<KeyValueBytesStore> implements KeyValueBytesStore {
-  put (key: Buffer, value: Buffer | null): void {
+  put(key: Buffer, value: Buffer | null): void {
     this.inner.put(key, value)
     this.log(key, value)
   }
 
-  putIfAbsent (key: Buffer, value: Buffer | null): Buffer | null {
+  putIfAbsent(key: Buffer, value: Buffer | null): Buffer | null {
     const previous = this.inner.putIfAbsent(key, value)
     if (previous === null) this.log(key, value)
     return previous
   }
 
-  putAll (entries: ReadonlyArray<KeyValue<Buffer, Buffer | null>>): void {
+  putAll(entries: ReadonlyArray<KeyValue<Buffer, Buffer | null>>): void {
     this.inner.putAll(entries)
     for (const entry of entries) this.log(entry.key, entry.value)
   }
 
-  delete (key: Buffer): Buffer | null {
+  delete(key: Buffer): Buffer | null {
     const previous = this.inner.delete(key)
     this.log(key, null)
     return previous
   }
 
-  get (key: Buffer): Buffer | null { return this.inner.get(key) }
-  range (from: Buffer | undefined, to: Buffer | undefined): KeyValueIterator<Buffer, Buffer> { return this.inner.range(from, to) }
-  reverseRange (from: Buffer | undefined, to: Buffer | undefined): KeyValueIterator<Buffer, Buffer> { return this.inner.reverseRange(from, to) }
-  all (): KeyValueIterator<Buffer, Buffer> { return this.inner.all() }
-  reverseAll (): KeyValueIterator<Buffer, Buffer> { return this.inner.reverseAll() }
-  prefixScan<P> (prefix: P, prefixKeySerializer: Serializer<P>): KeyValueIterator<Buffer, Buffer> { return this.inner.prefixScan(prefix, prefixKeySerializer) }
-  approximateNumEntries (): number { return this.inner.approximateNumEntries() }
+  get(key: Buffer): Buffer | null {
+    return this.inner.get(key)
+  }
+  range(from: Buffer | undefined, to: Buffer | undefined): KeyValueIterator<Buffer, Buffer> {
+    return this.inner.range(from, to)
+  }
+  reverseRange(from: Buffer | undefined, to: Buffer | undefined): KeyValueIterator<Buffer, Buffer> {
+    return this.inner.reverseRange(from, to)
+  }
+  all(): KeyValueIterator<Buffer, Buffer> {
+    return this.inner.all()
+  }
+  reverseAll(): KeyValueIterator<Buffer, Buffer> {
+    return this.inner.reverseAll()
+  }
+  prefixScan<P>(prefix: P, prefixKeySerializer: Serializer<P>): KeyValueIterator<Buffer, Buffer> {
+    return this.inner.prefixScan(prefix, prefixKeySerializer)
+  }
+  approximateNumEntries(): number {
+    return this.inner.approximateNumEntries()
+  }
 }

@@ -16,18 +16,25 @@ export abstract class ChangeLoggingStoreBase<S extends StateStore> extends Wrapp
   #context: StateStoreContext | undefined
   #writer: ChangelogWriter | undefined
 
-  init (context: StateStoreContext, root: StateStore): void | Promise<void> {
+  init(context: StateStoreContext, root: StateStore): void | Promise<void> {
     this.#context = context
     const opened = this.inner.init(context, root)
-    if (opened instanceof Promise) return opened.then(() => { this.#writer = context.changelogWriter(this.name) })
+    if (opened instanceof Promise)
+      return opened.then(() => {
+        this.#writer = context.changelogWriter(this.name)
+      })
     this.#writer = context.changelogWriter(this.name)
   }
 
-  flush (): void { this.inner.flush() }
-  close (): void { this.inner.close() }
+  flush(): void {
+    this.inner.flush()
+  }
+  close(): void {
+    this.inner.close()
+  }
 
   /** Appends one changelog record for a write of `value` (the bytes stored below) under `key`. */
-  protected log (key: Buffer, value: Buffer | null): void {
+  protected log(key: Buffer, value: Buffer | null): void {
     this.#writer?.append(key, value, this.recordTimestamp())
   }
 
@@ -35,7 +42,7 @@ export abstract class ChangeLoggingStoreBase<S extends StateStore> extends Wrapp
    * Appends the write of a `[8-byte timestamp][value]` as the plain value with the stored
    * timestamp; a delete carries the current record's timestamp.
    */
-  protected logTimestamped (key: Buffer, valueAndTimestamp: Buffer | null): void {
+  protected logTimestamped(key: Buffer, valueAndTimestamp: Buffer | null): void {
     const writer = this.#writer
     if (writer === undefined) return
     if (valueAndTimestamp === null) {
@@ -46,12 +53,12 @@ export abstract class ChangeLoggingStoreBase<S extends StateStore> extends Wrapp
   }
 
   /** The changelog writer, once initialised (undefined when the store is not logged). */
-  protected get writer (): ChangelogWriter | undefined {
+  protected get writer(): ChangelogWriter | undefined {
     return this.#writer
   }
 
   /** The timestamp of the current record context (0 without one). */
-  protected recordTimestamp (): number {
+  protected recordTimestamp(): number {
     return this.#context?.recordContext?.()?.timestamp ?? 0
   }
 }

@@ -9,7 +9,7 @@
 import { ChangeLoggingKeyValueBytesStore } from './change-logging-key-value-bytes-store.js'
 
 export class ChangeLoggingTimestampedKeyValueBytesStore extends ChangeLoggingKeyValueBytesStore {
-  protected override log (key: Buffer, valueAndTimestamp: Buffer | null): void {
+  protected override log(key: Buffer, valueAndTimestamp: Buffer | null): void {
     this.logTimestamped(key, valueAndTimestamp)
   }
 }

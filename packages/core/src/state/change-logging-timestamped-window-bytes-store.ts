@@ -9,7 +9,7 @@
 import { ChangeLoggingWindowBytesStore } from './change-logging-window-bytes-store.js'
 
 export class ChangeLoggingTimestampedWindowBytesStore extends ChangeLoggingWindowBytesStore {
-  protected override log (storeKey: Buffer, valueAndTimestamp: Buffer | null): void {
+  protected override log(storeKey: Buffer, valueAndTimestamp: Buffer | null): void {
     this.logTimestamped(storeKey, valueAndTimestamp)
   }
 }

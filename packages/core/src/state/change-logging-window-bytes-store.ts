@@ -23,42 +23,50 @@ export class ChangeLoggingWindowBytesStore extends ChangeLoggingStoreBase<Window
   readonly #retainDuplicates: boolean
   #seqnum = 0
 
-  constructor (inner: WindowBytesStore, retainDuplicates: boolean) {
+  constructor(inner: WindowBytesStore, retainDuplicates: boolean) {
     super(inner)
     this.#retainDuplicates = retainDuplicates
   }
 
-  override init (context: StateStoreContext, root: StateStore): void | Promise<void> {
+  override init(context: StateStoreContext, root: StateStore): void | Promise<void> {
     this.#seqnum = 0
     return super.init(context, root)
   }
 
-  put (key: Buffer, value: Buffer | null, windowStartTime: number): void {
+  put(key: Buffer, value: Buffer | null, windowStartTime: number): void {
     this.inner.put(key, value, windowStartTime)
     if (this.#retainDuplicates) this.#seqnum = (this.#seqnum + 1) & 0x7fffffff
     this.log(WindowKeySchema.toStoreKeyBinary(key, windowStartTime, this.#seqnum), value ?? null)
   }
 
-  fetch (key: Buffer, windowStartTime: number): Buffer | null
-  fetch (key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
-  fetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): Iter
-  fetch (...args: FetchArgs): Buffer | null | WindowStoreIterator<Buffer> | Iter {
+  fetch(key: Buffer, windowStartTime: number): Buffer | null
+  fetch(key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
+  fetch(keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): Iter
+  fetch(...args: FetchArgs): Buffer | null | WindowStoreIterator<Buffer> | Iter {
     const inner = this.inner
     if (args.length === 2) return inner.fetch(args[0], args[1])
     if (args.length === 3) return inner.fetch(args[0], args[1], args[2])
     return inner.fetch(args[0], args[1], args[2], args[3])
   }
 
-  backwardFetch (key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
-  backwardFetch (keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): Iter
-  backwardFetch (...args: RangeArgs): WindowStoreIterator<Buffer> | Iter {
+  backwardFetch(key: Buffer, timeFrom: number, timeTo: number): WindowStoreIterator<Buffer>
+  backwardFetch(keyFrom: Buffer | undefined, keyTo: Buffer | undefined, timeFrom: number, timeTo: number): Iter
+  backwardFetch(...args: RangeArgs): WindowStoreIterator<Buffer> | Iter {
     const inner = this.inner
     if (args.length === 3) return inner.backwardFetch(args[0], args[1], args[2])
     return inner.backwardFetch(args[0], args[1], args[2], args[3])
   }
 
-  fetchAll (timeFrom: number, timeTo: number): Iter { return this.inner.fetchAll(timeFrom, timeTo) }
-  backwardFetchAll (timeFrom: number, timeTo: number): Iter { return this.inner.backwardFetchAll(timeFrom, timeTo) }
-  all (): Iter { return this.inner.all() }
-  backwardAll (): Iter { return this.inner.backwardAll() }
+  fetchAll(timeFrom: number, timeTo: number): Iter {
+    return this.inner.fetchAll(timeFrom, timeTo)
+  }
+  backwardFetchAll(timeFrom: number, timeTo: number): Iter {
+    return this.inner.backwardFetchAll(timeFrom, timeTo)
+  }
+  all(): Iter {
+    return this.inner.all()
+  }
+  backwardAll(): Iter {
+    return this.inner.backwardAll()
+  }
 }

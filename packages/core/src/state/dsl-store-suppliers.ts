@@ -8,9 +8,21 @@ import type { KeyValueBytesStoreSupplier } from './key-value-store.js'
 import type { SessionBytesStoreSupplier } from './session-store.js'
 import type { WindowBytesStoreSupplier } from './window-store.js'
 
-export interface DslKeyValueParams { readonly name: string, readonly isTimestamped: boolean }
-export interface DslWindowParams { readonly name: string, readonly retentionPeriodMs: number, readonly windowSizeMs: number, readonly retainDuplicates: boolean, readonly isTimestamped: boolean }
-export interface DslSessionParams { readonly name: string, readonly retentionPeriodMs: number }
+export interface DslKeyValueParams {
+  readonly name: string
+  readonly isTimestamped: boolean
+}
+export interface DslWindowParams {
+  readonly name: string
+  readonly retentionPeriodMs: number
+  readonly windowSizeMs: number
+  readonly retainDuplicates: boolean
+  readonly isTimestamped: boolean
+}
+export interface DslSessionParams {
+  readonly name: string
+  readonly retentionPeriodMs: number
+}
 
 export interface DslStoreSuppliers {
   keyValueStore(params: DslKeyValueParams): KeyValueBytesStoreSupplier

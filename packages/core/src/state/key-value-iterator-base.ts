@@ -8,21 +8,21 @@ import type { KeyValue } from '../key-value.js'
 import type { KeyValueIterator } from './key-value-store.js'
 
 export abstract class KeyValueIteratorBase<K, V> implements KeyValueIterator<K, V> {
-  abstract next (): IteratorResult<KeyValue<K, V>, undefined>
-  abstract peekNextKey (): K | undefined
-  abstract close (): void
+  abstract next(): IteratorResult<KeyValue<K, V>, undefined>
+  abstract peekNextKey(): K | undefined
+  abstract close(): void
 
   /** Called when a `for...of` loop exits early: closes the iterator. */
-  return (): IteratorResult<KeyValue<K, V>, undefined> {
+  return(): IteratorResult<KeyValue<K, V>, undefined> {
     this.close()
     return { done: true, value: undefined }
   }
 
-  [Symbol.iterator] (): this {
+  [Symbol.iterator](): this {
     return this
   }
 
-  [Symbol.dispose] (): void {
+  [Symbol.dispose](): void {
     this.close()
   }
 }

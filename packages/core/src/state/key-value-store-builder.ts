@@ -14,15 +14,20 @@ import { MeteredKeyValueStore } from './metered-key-value-store.js'
 export class KeyValueStoreBuilder<K, V> extends AbstractStoreBuilder<K, V, KeyValueStore<K, V>> {
   readonly #supplier: KeyValueBytesStoreSupplier
 
-  constructor (supplier: KeyValueBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>) {
+  constructor(supplier: KeyValueBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>) {
     super(checkSupplier(supplier).name, keySerde, valueSerde)
     this.#supplier = supplier
   }
 
-  build (): KeyValueStore<K, V> {
+  build(): KeyValueStore<K, V> {
     const supplier = this.#supplier
     const inner = keyValueBytesLayers(supplier, this.loggingEnabled, this.cachingEnabled, ChangeLoggingKeyValueBytesStore)
-    return new MeteredKeyValueStore<K, V>({ inner, metricsScope: supplier.metricsScope, keySerde: this.keySerde, valueSerde: this.valueSerde })
+    return new MeteredKeyValueStore<K, V>({
+      inner,
+      metricsScope: supplier.metricsScope,
+      keySerde: this.keySerde,
+      valueSerde: this.valueSerde
+    })
   }
 }
 
@@ -30,7 +35,7 @@ export class KeyValueStoreBuilder<K, V> extends AbstractStoreBuilder<K, V, KeyVa
  * @internal Shared with TimestampedKeyValueStoreBuilder: a new backend store, wrapped in
  * `changeLogging` (when logging is enabled), then in caching (when enabled).
  */
-export function keyValueBytesLayers (
+export function keyValueBytesLayers(
   supplier: KeyValueBytesStoreSupplier,
   loggingEnabled: boolean,
   cachingEnabled: boolean,
@@ -41,7 +46,7 @@ export function keyValueBytesLayers (
 }
 
 /** @internal Shared with TimestampedKeyValueStoreBuilder. */
-export function checkSupplier (supplier: KeyValueBytesStoreSupplier): KeyValueBytesStoreSupplier {
+export function checkSupplier(supplier: KeyValueBytesStoreSupplier): KeyValueBytesStoreSupplier {
   if (supplier === null || supplier === undefined || typeof supplier.get !== 'function') {
     throw new StreamsError('ILLEGAL_ARGUMENT', 'A store builder needs a store supplier with a get() method')
   }

@@ -32,18 +32,21 @@ export interface KeyValueStore<K, V> extends StateStore, ReadOnlyKeyValueStore<K
 
 /** A value with the timestamp of the record that last wrote it. */
 export class ValueAndTimestamp<V> {
-  private constructor (readonly value: V, readonly timestamp: number) {}
+  private constructor(
+    readonly value: V,
+    readonly timestamp: number
+  ) {}
 
   /** Returns null when value is null, like Kafka Streams. */
-  static make<V> (value: V | null, timestamp: number): ValueAndTimestamp<V> | null {
+  static make<V>(value: V | null, timestamp: number): ValueAndTimestamp<V> | null {
     return value === null ? null : new ValueAndTimestamp(value, timestamp)
   }
 
-  static getValueOrNull<V> (vt: ValueAndTimestamp<V> | null): V | null {
+  static getValueOrNull<V>(vt: ValueAndTimestamp<V> | null): V | null {
     return vt === null ? null : vt.value
   }
 
-  toString (): string {
+  toString(): string {
     return `<${String(this.value)},${this.timestamp}>`
   }
 }

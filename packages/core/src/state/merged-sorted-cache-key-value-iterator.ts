@@ -18,7 +18,7 @@ export class MergedSortedCacheKeyValueIterator extends KeyValueIteratorBase<Buff
   readonly #storeName: string
   #closed = false
 
-  constructor (storeName: string, cache: NamedCacheIterator, store: KeyValueIterator<Buffer, Buffer>, forward: boolean) {
+  constructor(storeName: string, cache: NamedCacheIterator, store: KeyValueIterator<Buffer, Buffer>, forward: boolean) {
     super()
     this.#storeName = storeName
     this.#cache = cache
@@ -26,7 +26,7 @@ export class MergedSortedCacheKeyValueIterator extends KeyValueIteratorBase<Buff
     this.#forward = forward
   }
 
-  next (): IteratorResult<KeyValue<Buffer, Buffer>, undefined> {
+  next(): IteratorResult<KeyValue<Buffer, Buffer>, undefined> {
     this.#checkOpen()
     this.#skipDeletes()
     const row = this.#cache.peek()
@@ -42,7 +42,7 @@ export class MergedSortedCacheKeyValueIterator extends KeyValueIteratorBase<Buff
   }
 
   /** The next key, or undefined at the end. A store entry hidden by the next cache entry is dropped. */
-  peekNextKey (): Buffer | undefined {
+  peekNextKey(): Buffer | undefined {
     this.#checkOpen()
     this.#skipDeletes()
     const row = this.#cache.peek()
@@ -56,7 +56,7 @@ export class MergedSortedCacheKeyValueIterator extends KeyValueIteratorBase<Buff
     return row.key
   }
 
-  close (): void {
+  close(): void {
     if (this.#closed) return
     this.#closed = true
     this.#cache.close()
@@ -64,7 +64,7 @@ export class MergedSortedCacheKeyValueIterator extends KeyValueIteratorBase<Buff
   }
 
   /** Drops cached deletes that cannot hide a store entry (any more), with the entry they hide. */
-  #skipDeletes (): void {
+  #skipDeletes(): void {
     const cache = this.#cache
     const store = this.#store
     for (let row = cache.peek(); row !== undefined && row.entry.value === null; row = cache.peek()) {
@@ -85,7 +85,8 @@ export class MergedSortedCacheKeyValueIterator extends KeyValueIteratorBase<Buff
     }
   }
 
-  #checkOpen (): void {
-    if (this.#closed) throw new InvalidStateStoreError('STORE_NOT_OPEN', `An iterator of store "${this.#storeName}" was used after it was closed`)
+  #checkOpen(): void {
+    if (this.#closed)
+      throw new InvalidStateStoreError('STORE_NOT_OPEN', `An iterator of store "${this.#storeName}" was used after it was closed`)
   }
 }

@@ -53,25 +53,25 @@ export class MergedSortedCacheWindowedIterator<K> extends KeyValueIteratorBase<K
   #pending: KeyValue<K, Buffer> | undefined
   #closed = false
 
-  constructor (options: WindowedCacheMergeOptions<K>) {
+  constructor(options: WindowedCacheMergeOptions<K>) {
     super()
     this.#options = options
   }
 
-  next (): IteratorResult<KeyValue<K, Buffer>, undefined> {
+  next(): IteratorResult<KeyValue<K, Buffer>, undefined> {
     this.#checkOpen()
     const next = this.#pending ?? this.#advance()
     this.#pending = undefined
     return next === undefined ? DONE : { done: false, value: next }
   }
 
-  peekNextKey (): K | undefined {
+  peekNextKey(): K | undefined {
     this.#checkOpen()
     this.#pending ??= this.#advance()
     return this.#pending?.key
   }
 
-  close (): void {
+  close(): void {
     if (this.#closed) return
     this.#closed = true
     this.#pending = undefined
@@ -85,7 +85,7 @@ export class MergedSortedCacheWindowedIterator<K> extends KeyValueIteratorBase<K
   }
 
   /** The next entry to return, consuming what it passes; undefined at the end. */
-  #advance (): KeyValue<K, Buffer> | undefined {
+  #advance(): KeyValue<K, Buffer> | undefined {
     const { store, forward } = this.#options
     for (;;) {
       const cached = this.#peekCache()
@@ -109,7 +109,7 @@ export class MergedSortedCacheWindowedIterator<K> extends KeyValueIteratorBase<K
   }
 
   /** The next cache row the query includes, without consuming it. */
-  #peekCache (): CachedHead<K> | undefined {
+  #peekCache(): CachedHead<K> | undefined {
     if (this.#cacheHead !== undefined) return this.#cacheHead
     const cache = this.#options.cache
     for (let row = cache.peek(); row !== undefined; row = cache.peek()) {
@@ -124,7 +124,7 @@ export class MergedSortedCacheWindowedIterator<K> extends KeyValueIteratorBase<K
   }
 
   /** The key of the next live, unshadowed store entry, dropping the others. */
-  #peekStore (): K | undefined {
+  #peekStore(): K | undefined {
     const { store, live } = this.#options
     const shadowed = this.#shadowed
     for (let key = store.peekNextKey(); key !== undefined; key = store.peekNextKey()) {
@@ -134,7 +134,7 @@ export class MergedSortedCacheWindowedIterator<K> extends KeyValueIteratorBase<K
     return undefined
   }
 
-  #cacheKeyOf (key: K): Buffer {
+  #cacheKeyOf(key: K): Buffer {
     if (this.#placedKey !== key || this.#placedCacheKey === undefined) {
       this.#placedKey = key
       this.#placedCacheKey = this.#options.storeCacheKey(key)
@@ -142,7 +142,7 @@ export class MergedSortedCacheWindowedIterator<K> extends KeyValueIteratorBase<K
     return this.#placedCacheKey
   }
 
-  #checkOpen (): void {
+  #checkOpen(): void {
     if (this.#closed) {
       throw new InvalidStateStoreError('STORE_NOT_OPEN', `An iterator of store "${this.#options.storeName}" was used after it was closed`)
     }

@@ -14,28 +14,28 @@ export abstract class MeteredIteratorBase<RK, K, SK, V> extends KeyValueIterator
   readonly #inner: KeyValueIterator<RK, Buffer>
   readonly #serdes: StateSerdes<SK, V>
 
-  constructor (inner: KeyValueIterator<RK, Buffer>, serdes: StateSerdes<SK, V>) {
+  constructor(inner: KeyValueIterator<RK, Buffer>, serdes: StateSerdes<SK, V>) {
     super()
     this.#inner = inner
     this.#serdes = serdes
   }
 
-  next (): IteratorResult<KeyValue<K, V>, undefined> {
+  next(): IteratorResult<KeyValue<K, V>, undefined> {
     const result = this.#inner.next()
     if (result.done === true) return { done: true, value: undefined }
     const entry = result.value
     return { done: false, value: new KeyValue(this.typedKey(entry.key, this.#serdes), this.#serdes.valueFrom(entry.value) as V) }
   }
 
-  peekNextKey (): K | undefined {
+  peekNextKey(): K | undefined {
     const raw = this.#inner.peekNextKey()
     return raw === undefined ? undefined : this.typedKey(raw, this.#serdes)
   }
 
-  close (): void {
+  close(): void {
     this.#inner.close()
   }
 
   /** The typed key of a key read below. */
-  protected abstract typedKey (raw: RK, serdes: StateSerdes<SK, V>): K
+  protected abstract typedKey(raw: RK, serdes: StateSerdes<SK, V>): K
 }

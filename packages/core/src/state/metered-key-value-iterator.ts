@@ -14,13 +14,13 @@ export class MeteredKeyValueIterator<K, V> extends MeteredIteratorBase<Buffer, K
   readonly #start: number
 
   /** `sensor` is ended on the first close with `start`, the value its start() returned. */
-  constructor (inner: KeyValueIterator<Buffer, Buffer>, serdes: StateSerdes<K, V>, sensor?: Sensor, start = 0) {
+  constructor(inner: KeyValueIterator<Buffer, Buffer>, serdes: StateSerdes<K, V>, sensor?: Sensor, start = 0) {
     super(inner, serdes)
     this.#sensor = sensor
     this.#start = start
   }
 
-  override close (): void {
+  override close(): void {
     const sensor = this.#sensor
     this.#sensor = undefined
     try {
@@ -30,7 +30,7 @@ export class MeteredKeyValueIterator<K, V> extends MeteredIteratorBase<Buffer, K
     }
   }
 
-  protected typedKey (raw: Buffer, serdes: StateSerdes<K, V>): K {
+  protected typedKey(raw: Buffer, serdes: StateSerdes<K, V>): K {
     return serdes.keyFrom(raw)
   }
 }

@@ -37,8 +37,15 @@ interface KeyValueSensors {
 
 const UNINITIALISED = Sensor.detached('uninitialised')
 const NO_SENSORS: KeyValueSensors = {
-  put: UNINITIALISED, putIfAbsent: UNINITIALISED, putAll: UNINITIALISED, get: UNINITIALISED, delete: UNINITIALISED,
-  range: UNINITIALISED, prefixScan: UNINITIALISED, all: UNINITIALISED, flush: UNINITIALISED
+  put: UNINITIALISED,
+  putIfAbsent: UNINITIALISED,
+  putAll: UNINITIALISED,
+  get: UNINITIALISED,
+  delete: UNINITIALISED,
+  range: UNINITIALISED,
+  prefixScan: UNINITIALISED,
+  all: UNINITIALISED,
+  flush: UNINITIALISED
 }
 
 export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesStore, K, V, K> implements KeyValueStore<K, V> {
@@ -49,7 +56,7 @@ export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesSt
    * Registers the metrics, then opens the layers below (which register the store for restore),
    * timed by the `restore` sensor.
    */
-  protected override openInner (context: StateStoreContext, root: StateStore): void | Promise<void> {
+  protected override openInner(context: StateStoreContext, root: StateStore): void | Promise<void> {
     const metrics = new StateStoreMetrics(context.metrics, context.taskId.toString(), this.metricsScope, this.name)
     this.#metrics = metrics
     this.#sensors = {
@@ -72,11 +79,14 @@ export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesSt
       restore.end(start)
       throw err
     }
-    if (opened instanceof Promise) return opened.finally(() => { restore.end(start) })
+    if (opened instanceof Promise)
+      return opened.finally(() => {
+        restore.end(start)
+      })
     restore.end(start)
   }
 
-  override flush (): void {
+  override flush(): void {
     const sensor = this.#sensors.flush
     const start = sensor.start()
     try {
@@ -87,7 +97,7 @@ export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesSt
   }
 
   /** Closes the layers below, then removes the store's metrics. */
-  override close (): void {
+  override close(): void {
     try {
       super.close()
     } finally {
@@ -96,7 +106,7 @@ export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesSt
     }
   }
 
-  get (key: K): V | null {
+  get(key: K): V | null {
     const serdes = this.requireSerdes()
     const sensor = this.#sensors.get
     const start = sensor.start()
@@ -111,14 +121,14 @@ export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesSt
    * The value below the record cache, when there is one: what the store held at its last flush
    * (IQv2's `skipCache()`); the same as get() for a store without caching. @internal
    */
-  getSkippingCache (key: K): V | null {
+  getSkippingCache(key: K): V | null {
     const serdes = this.requireSerdes()
     const inner = this.inner as KeyValueBytesStore & { getSkippingCache?: (key: Buffer) => Buffer | null }
     const raw = serdes.rawKey(key)
     return serdes.valueFrom(inner.getSkippingCache !== undefined ? inner.getSkippingCache(raw) : inner.get(raw))
   }
 
-  put (key: K, value: V | null): void {
+  put(key: K, value: V | null): void {
     const serdes = this.writeSerdes()
     const sensor = this.#sensors.put
     const start = sensor.start()
@@ -129,7 +139,7 @@ export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesSt
     }
   }
 
-  putIfAbsent (key: K, value: V | null): V | null {
+  putIfAbsent(key: K, value: V | null): V | null {
     const serdes = this.writeSerdes()
     const sensor = this.#sensors.putIfAbsent
     const start = sensor.start()
@@ -140,7 +150,7 @@ export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesSt
     }
   }
 
-  putAll (entries: ReadonlyArray<KeyValue<K, V | null>>): void {
+  putAll(entries: ReadonlyArray<KeyValue<K, V | null>>): void {
     const serdes = this.writeSerdes()
     const sensor = this.#sensors.putAll
     const start = sensor.start()
@@ -152,7 +162,7 @@ export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesSt
     }
   }
 
-  delete (key: K): V | null {
+  delete(key: K): V | null {
     const serdes = this.writeSerdes()
     const sensor = this.#sensors.delete
     const start = sensor.start()
@@ -163,28 +173,33 @@ export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesSt
     }
   }
 
-  range (from: K | undefined, to: K | undefined): KeyValueIterator<K, V> {
+  range(from: K | undefined, to: K | undefined): KeyValueIterator<K, V> {
     const serdes = this.requireSerdes()
     const sensor = this.#sensors.range
     const start = sensor.start()
     return new MeteredKeyValueIterator(this.inner.range(this.rawBound(serdes, from), this.rawBound(serdes, to)), serdes, sensor, start)
   }
 
-  reverseRange (from: K | undefined, to: K | undefined): KeyValueIterator<K, V> {
+  reverseRange(from: K | undefined, to: K | undefined): KeyValueIterator<K, V> {
     const serdes = this.requireSerdes()
     const sensor = this.#sensors.range
     const start = sensor.start()
-    return new MeteredKeyValueIterator(this.inner.reverseRange(this.rawBound(serdes, from), this.rawBound(serdes, to)), serdes, sensor, start)
+    return new MeteredKeyValueIterator(
+      this.inner.reverseRange(this.rawBound(serdes, from), this.rawBound(serdes, to)),
+      serdes,
+      sensor,
+      start
+    )
   }
 
-  all (): KeyValueIterator<K, V> {
+  all(): KeyValueIterator<K, V> {
     const serdes = this.requireSerdes()
     const sensor = this.#sensors.all
     const start = sensor.start()
     return new MeteredKeyValueIterator(this.inner.all(), serdes, sensor, start)
   }
 
-  reverseAll (): KeyValueIterator<K, V> {
+  reverseAll(): KeyValueIterator<K, V> {
     const serdes = this.requireSerdes()
     const sensor = this.#sensors.all
     const start = sensor.start()
@@ -192,7 +207,7 @@ export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesSt
   }
 
   /** Keys that start with the serialized prefix. The prefix is serialized on the changelog topic. */
-  prefixScan<P> (prefix: P, prefixKeySerializer: Serializer<P>): KeyValueIterator<K, V> {
+  prefixScan<P>(prefix: P, prefixKeySerializer: Serializer<P>): KeyValueIterator<K, V> {
     const serdes = this.requireSerdes()
     if (prefix === null || prefix === undefined) {
       throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": prefix cannot be null`)
@@ -206,12 +221,12 @@ export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesSt
     return new MeteredKeyValueIterator(this.inner.prefixScan(rawPrefix, RAW_PREFIX), serdes, sensor, start)
   }
 
-  approximateNumEntries (): number {
+  approximateNumEntries(): number {
     this.requireSerdes()
     return this.inner.approximateNumEntries()
   }
 
-  protected flushedKey (storeKey: Buffer, serdes: StateSerdes<K, V>): K {
+  protected flushedKey(storeKey: Buffer, serdes: StateSerdes<K, V>): K {
     return serdes.keyFrom(storeKey)
   }
 }

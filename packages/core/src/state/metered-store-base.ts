@@ -35,30 +35,32 @@ export abstract class MeteredStoreBase<I extends StateStore, K, V, FK> {
   #context: StateStoreContext | undefined
   readonly #position = Position.emptyPosition()
 
-  constructor (options: MeteredStoreBaseOptions<I, K, V>) {
+  constructor(options: MeteredStoreBaseOptions<I, K, V>) {
     this.#inner = options.inner
     this.#metricsScope = options.metricsScope
     this.#keySerde = options.keySerde
     this.#valueSerde = options.valueSerde
   }
 
-  get name (): string {
+  get name(): string {
     return this.#inner.name
   }
 
-  get persistent (): boolean {
+  get persistent(): boolean {
     return this.#inner.persistent
   }
 
   /** The metrics scope of the backend ('in-memory', 'rocksdb', ...). */
-  get metricsScope (): string {
+  get metricsScope(): string {
     return this.#metricsScope
   }
 
   /** Resolves the serdes, then opens the layers below (which register the store for restore). */
-  init (context: StateStoreContext, root: StateStore): void | Promise<void> {
+  init(context: StateStoreContext, root: StateStore): void | Promise<void> {
     this.#context = context
-    this.#serdes = prepareStoreSerdes(context, this.name, this.#keySerde, this.#valueSerde, (configured, defaultSerde) => this.prepareValueSerde(configured, defaultSerde))
+    this.#serdes = prepareStoreSerdes(context, this.name, this.#keySerde, this.#valueSerde, (configured, defaultSerde) =>
+      this.prepareValueSerde(configured, defaultSerde)
+    )
     return this.openInner(context, root)
   }
 
@@ -66,7 +68,7 @@ export abstract class MeteredStoreBase<I extends StateStore, K, V, FK> {
    * Sets the listener the caching layer calls with each flushed entry, deserialized. Returns false
    * when the store has no caching layer (or no record cache): the caller forwards changes itself.
    */
-  setFlushListener (listener: CacheFlushListener<FK, V>, sendOldValues: boolean): boolean {
+  setFlushListener(listener: CacheFlushListener<FK, V>, sendOldValues: boolean): boolean {
     const inner = this.#inner
     if (!isCachedStateStore<Buffer, Buffer>(inner)) return false
     return inner.setFlushListener((storeKey, newValue, oldValue, timestamp, recordContext) => {
@@ -75,37 +77,37 @@ export abstract class MeteredStoreBase<I extends StateStore, K, V, FK> {
     }, sendOldValues)
   }
 
-  flush (): void {
+  flush(): void {
     this.#inner.flush()
   }
 
-  close (): void {
+  close(): void {
     this.#inner.close()
   }
 
-  async whenClosed (): Promise<void> {
+  async whenClosed(): Promise<void> {
     await this.#inner.whenClosed?.()
   }
 
-  isOpen (): boolean {
+  isOpen(): boolean {
     return this.#inner.isOpen()
   }
 
   /** The layer below. */
-  protected get inner (): I {
+  protected get inner(): I {
     return this.#inner
   }
 
   /** Opens the layers below, once the serdes are resolved. */
-  protected openInner (context: StateStoreContext, root: StateStore): void | Promise<void> {
+  protected openInner(context: StateStoreContext, root: StateStore): void | Promise<void> {
     return this.#inner.init(this.innerContext(context), root)
   }
 
   /** The typed key of a flushed entry, from the store key the caching layer flushed. */
-  protected abstract flushedKey (storeKey: Buffer, serdes: StateSerdes<K, V>): FK
+  protected abstract flushedKey(storeKey: Buffer, serdes: StateSerdes<K, V>): FK
 
   /** The context handed to the layers below; the timestamped stores convert restored records. */
-  protected innerContext (context: StateStoreContext): StateStoreContext {
+  protected innerContext(context: StateStoreContext): StateStoreContext {
     return context
   }
 
@@ -113,20 +115,20 @@ export abstract class MeteredStoreBase<I extends StateStore, K, V, FK> {
    * Chooses the value serde from the one given to the builder and the configured default. The
    * timestamped stores override it to wrap the plain value serde. Undefined means none is set.
    */
-  protected prepareValueSerde (configured: Serde<V> | undefined, defaultSerde: Serde<unknown> | undefined): Serde<V> | undefined {
-    return configured ?? defaultSerde as Serde<V> | undefined
+  protected prepareValueSerde(configured: Serde<V> | undefined, defaultSerde: Serde<unknown> | undefined): Serde<V> | undefined {
+    return configured ?? (defaultSerde as Serde<V> | undefined)
   }
 
   /**
    * How far the store has seen its input (IQv2's Position): the offsets of the records whose
    * processing wrote to it. The live object: copy it to keep it. @internal
    */
-  get position (): Position {
+  get position(): Position {
     return this.#position
   }
 
   /** The serdes for a write, which also moves the store's position to the current record. */
-  protected writeSerdes (): StateSerdes<K, V> {
+  protected writeSerdes(): StateSerdes<K, V> {
     const serdes = this.requireSerdes()
     const metadata = this.#context?.recordMetadata()
     if (metadata !== undefined && metadata.offset >= 0) this.#position.update(metadata.topic, metadata.partition, metadata.offset)
@@ -134,7 +136,7 @@ export abstract class MeteredStoreBase<I extends StateStore, K, V, FK> {
   }
 
   /** The serdes; throws STORE_NOT_OPEN before init. */
-  protected requireSerdes (): StateSerdes<K, V> {
+  protected requireSerdes(): StateSerdes<K, V> {
     const serdes = this.#serdes
     if (serdes === undefined) {
       throw new InvalidStateStoreError('STORE_NOT_OPEN', `Store "${this.name}" is not open: it has not been initialised`)
@@ -143,7 +145,7 @@ export abstract class MeteredStoreBase<I extends StateStore, K, V, FK> {
   }
 
   /** A range bound serialized; undefined (or null) stays open. */
-  protected rawBound (serdes: StateSerdes<K, V>, bound: K | undefined): Buffer | undefined {
+  protected rawBound(serdes: StateSerdes<K, V>, bound: K | undefined): Buffer | undefined {
     return bound === undefined || bound === null ? undefined : serdes.rawKey(bound)
   }
 }

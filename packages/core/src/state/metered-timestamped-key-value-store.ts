@@ -17,19 +17,23 @@ export type MeteredTimestampedKeyValueStoreOptions<K, V> = MeteredKeyValueStoreO
 
 export class MeteredTimestampedKeyValueStore<K, V>
   extends MeteredKeyValueStore<K, ValueAndTimestamp<V>>
-  implements TimestampedKeyValueStore<K, V> {
+  implements TimestampedKeyValueStore<K, V>
+{
   readonly #plainValueSerde: Serde<V> | undefined
 
-  constructor (options: MeteredTimestampedKeyValueStoreOptions<K, V>) {
+  constructor(options: MeteredTimestampedKeyValueStoreOptions<K, V>) {
     super({ ...options, valueSerde: undefined })
     this.#plainValueSerde = options.valueSerde
   }
 
-  protected override innerContext (context: StateStoreContext): StateStoreContext {
+  protected override innerContext(context: StateStoreContext): StateStoreContext {
     return timestampedRestoreContext(context)
   }
 
-  protected override prepareValueSerde (_configured: Serde<ValueAndTimestamp<V>> | undefined, defaultSerde: Serde<unknown> | undefined): Serde<ValueAndTimestamp<V>> | undefined {
+  protected override prepareValueSerde(
+    _configured: Serde<ValueAndTimestamp<V>> | undefined,
+    defaultSerde: Serde<unknown> | undefined
+  ): Serde<ValueAndTimestamp<V>> | undefined {
     return timestampedValueSerde(this.#plainValueSerde, defaultSerde)
   }
 }

@@ -18,19 +18,23 @@ export type MeteredTimestampedWindowStoreOptions<K, V> = MeteredWindowStoreOptio
 
 export class MeteredTimestampedWindowStore<K, V>
   extends MeteredWindowStore<K, ValueAndTimestamp<V>>
-  implements TimestampedWindowStore<K, V> {
+  implements TimestampedWindowStore<K, V>
+{
   readonly #plainValueSerde: Serde<V> | undefined
 
-  constructor (options: MeteredTimestampedWindowStoreOptions<K, V>) {
+  constructor(options: MeteredTimestampedWindowStoreOptions<K, V>) {
     super({ ...options, valueSerde: undefined })
     this.#plainValueSerde = options.valueSerde
   }
 
-  protected override innerContext (context: StateStoreContext): StateStoreContext {
+  protected override innerContext(context: StateStoreContext): StateStoreContext {
     return timestampedRestoreContext(context)
   }
 
-  protected override prepareValueSerde (_configured: Serde<ValueAndTimestamp<V>> | undefined, defaultSerde: Serde<unknown> | undefined): Serde<ValueAndTimestamp<V>> | undefined {
+  protected override prepareValueSerde(
+    _configured: Serde<ValueAndTimestamp<V>> | undefined,
+    defaultSerde: Serde<unknown> | undefined
+  ): Serde<ValueAndTimestamp<V>> | undefined {
     return timestampedValueSerde(this.#plainValueSerde, defaultSerde)
   }
 }

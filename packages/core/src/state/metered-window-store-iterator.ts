@@ -8,7 +8,7 @@ import type { WindowStoreIterator } from './window-store.js'
 
 /** @internal */
 export class MeteredWindowStoreIterator<V> extends MeteredIteratorBase<number, number, unknown, V> implements WindowStoreIterator<V> {
-  protected typedKey (raw: number): number {
+  protected typedKey(raw: number): number {
     return raw
   }
 }

@@ -27,28 +27,31 @@ type RangeArgs<K> = [K, number, number] | [K | undefined, K | undefined, number,
 export class MeteredWindowStore<K, V> extends MeteredStoreBase<WindowBytesStore, K, V, Windowed<K>> implements WindowStore<K, V> {
   readonly #windowSize: number
 
-  constructor (options: MeteredWindowStoreOptions<K, V>) {
+  constructor(options: MeteredWindowStoreOptions<K, V>) {
     super(options)
     this.#windowSize = options.windowSize
   }
 
-  get windowSize (): number {
+  get windowSize(): number {
     return this.#windowSize
   }
 
   /** Puts `value` into the window of `key` starting at `windowStartTime`; null deletes. */
-  put (key: K, value: V | null, windowStartTime: number): void {
+  put(key: K, value: V | null, windowStartTime: number): void {
     const serdes = this.writeSerdes()
     if (!Number.isSafeInteger(windowStartTime)) {
-      throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": windowStartTimestamp must be an integer number of milliseconds, got ${String(windowStartTime)}`)
+      throw new StreamsError(
+        'ILLEGAL_ARGUMENT',
+        `Store "${this.name}": windowStartTimestamp must be an integer number of milliseconds, got ${String(windowStartTime)}`
+      )
     }
     this.inner.put(serdes.rawKey(key), serdes.rawValue(value), windowStartTime)
   }
 
-  fetch (key: K, windowStartTime: number): V | null
-  fetch (key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V>
-  fetch (keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V>
-  fetch (...args: FetchArgs<K>): V | null | WindowStoreIterator<V> | KeyValueIterator<Windowed<K>, V> {
+  fetch(key: K, windowStartTime: number): V | null
+  fetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V>
+  fetch(keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V>
+  fetch(...args: FetchArgs<K>): V | null | WindowStoreIterator<V> | KeyValueIterator<Windowed<K>, V> {
     if (args.length === 2) {
       const serdes = this.requireSerdes()
       return serdes.valueFrom(this.inner.fetch(serdes.rawKey(args[0]), args[1]))
@@ -56,38 +59,38 @@ export class MeteredWindowStore<K, V> extends MeteredStoreBase<WindowBytesStore,
     return this.#range(args, true)
   }
 
-  backwardFetch (key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V>
-  backwardFetch (keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V>
-  backwardFetch (...args: RangeArgs<K>): WindowStoreIterator<V> | KeyValueIterator<Windowed<K>, V> {
+  backwardFetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V>
+  backwardFetch(keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V>
+  backwardFetch(...args: RangeArgs<K>): WindowStoreIterator<V> | KeyValueIterator<Windowed<K>, V> {
     return this.#range(args, false)
   }
 
-  fetchAll (timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V> {
+  fetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V> {
     const serdes = this.requireSerdes()
     return new MeteredWindowedKeyValueIterator(this.inner.fetchAll(timeFrom, timeTo), serdes)
   }
 
-  backwardFetchAll (timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V> {
+  backwardFetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V> {
     const serdes = this.requireSerdes()
     return new MeteredWindowedKeyValueIterator(this.inner.backwardFetchAll(timeFrom, timeTo), serdes)
   }
 
-  all (): KeyValueIterator<Windowed<K>, V> {
+  all(): KeyValueIterator<Windowed<K>, V> {
     const serdes = this.requireSerdes()
     return new MeteredWindowedKeyValueIterator(this.inner.all(), serdes)
   }
 
-  backwardAll (): KeyValueIterator<Windowed<K>, V> {
+  backwardAll(): KeyValueIterator<Windowed<K>, V> {
     const serdes = this.requireSerdes()
     return new MeteredWindowedKeyValueIterator(this.inner.backwardAll(), serdes)
   }
 
-  protected flushedKey (storeKey: Buffer, serdes: StateSerdes<K, V>): Windowed<K> {
+  protected flushedKey(storeKey: Buffer, serdes: StateSerdes<K, V>): Windowed<K> {
     const windowed = WindowKeySchema.fromStoreKey(storeKey, this.#windowSize)
     return new Windowed(serdes.keyFrom(windowed.key), windowed.window)
   }
 
-  #range (args: RangeArgs<K>, forward: boolean): WindowStoreIterator<V> | KeyValueIterator<Windowed<K>, V> {
+  #range(args: RangeArgs<K>, forward: boolean): WindowStoreIterator<V> | KeyValueIterator<Windowed<K>, V> {
     const serdes = this.requireSerdes()
     const inner = this.inner
     if (args.length === 3) {

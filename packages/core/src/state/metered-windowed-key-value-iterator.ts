@@ -9,7 +9,7 @@ import { Windowed } from './windowed.js'
 
 /** @internal */
 export class MeteredWindowedKeyValueIterator<K, V> extends MeteredIteratorBase<Windowed<Buffer>, Windowed<K>, K, V> {
-  protected typedKey (raw: Windowed<Buffer>, serdes: StateSerdes<K, V>): Windowed<K> {
+  protected typedKey(raw: Windowed<Buffer>, serdes: StateSerdes<K, V>): Windowed<K> {
     return new Windowed(serdes.keyFrom(raw.key), raw.window)
   }
 }

@@ -14,21 +14,24 @@ const PREFIX_SIZE = 8
 export class SegmentedCacheFunction {
   readonly segmentInterval: number
 
-  constructor (segmentInterval: number) {
+  constructor(segmentInterval: number) {
     if (!Number.isSafeInteger(segmentInterval) || segmentInterval < 1) {
-      throw new StreamsError('ILLEGAL_ARGUMENT', `The segment interval of a caching store must be a positive integer, got ${String(segmentInterval)}`)
+      throw new StreamsError(
+        'ILLEGAL_ARGUMENT',
+        `The segment interval of a caching store must be a positive integer, got ${String(segmentInterval)}`
+      )
     }
     this.segmentInterval = segmentInterval
   }
 
   /** The segment of a time; times below 0 fall in segment 0, times above MAX_SAFE_INTEGER in the last. */
-  segmentId (time: number): number {
+  segmentId(time: number): number {
     const clamped = Math.min(Math.max(time, 0), Number.MAX_SAFE_INTEGER)
     return Math.floor(clamped / this.segmentInterval)
   }
 
   /** `[8-byte segment id of segmentTime][storeKey]`. */
-  cacheKey (storeKey: Buffer, segmentTime: number): Buffer {
+  cacheKey(storeKey: Buffer, segmentTime: number): Buffer {
     const out = Buffer.allocUnsafe(PREFIX_SIZE + storeKey.length)
     writeInt64BE(out, this.segmentId(segmentTime), 0)
     storeKey.copy(out, PREFIX_SIZE)
@@ -36,7 +39,7 @@ export class SegmentedCacheFunction {
   }
 
   /** The store key of a cache key (a view on the same memory). */
-  storeKey (cacheKey: Buffer): Buffer {
+  storeKey(cacheKey: Buffer): Buffer {
     return cacheKey.subarray(PREFIX_SIZE)
   }
 
@@ -45,7 +48,7 @@ export class SegmentedCacheFunction {
    * followed by `keyFrom` when given (every store key of a key at or after `keyFrom`, in byte
    * order, sorts at or after `keyFrom` itself).
    */
-  lowerBound (time: number, keyFrom?: Buffer): Buffer {
+  lowerBound(time: number, keyFrom?: Buffer): Buffer {
     return this.cacheKey(keyFrom ?? Buffer.alloc(0), time)
   }
 
@@ -54,7 +57,7 @@ export class SegmentedCacheFunction {
    * prefix of the next segment, which no cache key equals (each has a store key after the
    * prefix). Undefined (open) when there is no next segment.
    */
-  upperBound (time: number): Buffer | undefined {
+  upperBound(time: number): Buffer | undefined {
     const next = this.segmentId(time) + 1
     if (next > Number.MAX_SAFE_INTEGER) return undefined
     const out = Buffer.allocUnsafe(PREFIX_SIZE)

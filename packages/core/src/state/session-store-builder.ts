@@ -14,11 +14,11 @@ import type { SessionBytesStore, SessionBytesStoreSupplier, SessionStore } from 
 import { WindowedStoreBuilderBase } from './windowed-store-builder-base.js'
 
 export class SessionStoreBuilder<K, AGG> extends WindowedStoreBuilderBase<K, AGG, SessionStore<K, AGG>, SessionBytesStoreSupplier> {
-  constructor (supplier: SessionBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<AGG>) {
+  constructor(supplier: SessionBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<AGG>) {
     super(checkSessionSupplier(supplier), keySerde, valueSerde)
   }
 
-  build (): SessionStore<K, AGG> {
+  build(): SessionStore<K, AGG> {
     const supplier = this.supplier
     const logged: SessionBytesStore = this.loggingEnabled ? new ChangeLoggingSessionBytesStore(supplier.get()) : supplier.get()
     const cached = this.cachingEnabled
@@ -28,7 +28,7 @@ export class SessionStoreBuilder<K, AGG> extends WindowedStoreBuilderBase<K, AGG
   }
 }
 
-function checkSessionSupplier (supplier: SessionBytesStoreSupplier): SessionBytesStoreSupplier {
+function checkSessionSupplier(supplier: SessionBytesStoreSupplier): SessionBytesStoreSupplier {
   if (supplier === null || supplier === undefined || typeof supplier.get !== 'function') {
     throw new StreamsError('ILLEGAL_ARGUMENT', 'A session store builder needs a store supplier with a get() method')
   }

@@ -9,9 +9,19 @@ import type { Windowed } from './windowed.js'
 export interface ReadOnlySessionStore<K, AGG> {
   /** Sessions of `key` that end at or after `earliestSessionEndTime` and start at or before `latestSessionStartTime`. */
   findSessions(key: K, earliestSessionEndTime: number, latestSessionStartTime: number): KeyValueIterator<Windowed<K>, AGG>
-  findSessions(keyFrom: K | undefined, keyTo: K | undefined, earliestSessionEndTime: number, latestSessionStartTime: number): KeyValueIterator<Windowed<K>, AGG>
+  findSessions(
+    keyFrom: K | undefined,
+    keyTo: K | undefined,
+    earliestSessionEndTime: number,
+    latestSessionStartTime: number
+  ): KeyValueIterator<Windowed<K>, AGG>
   backwardFindSessions(key: K, earliestSessionEndTime: number, latestSessionStartTime: number): KeyValueIterator<Windowed<K>, AGG>
-  backwardFindSessions(keyFrom: K | undefined, keyTo: K | undefined, earliestSessionEndTime: number, latestSessionStartTime: number): KeyValueIterator<Windowed<K>, AGG>
+  backwardFindSessions(
+    keyFrom: K | undefined,
+    keyTo: K | undefined,
+    earliestSessionEndTime: number,
+    latestSessionStartTime: number
+  ): KeyValueIterator<Windowed<K>, AGG>
   fetchSession(key: K, sessionStartTime: number, sessionEndTime: number): AGG | null
   /** All sessions of `key`, or of keys in [keyFrom, keyTo]. */
   fetch(key: K): KeyValueIterator<Windowed<K>, AGG>
@@ -24,7 +34,12 @@ export interface SessionStore<K, AGG> extends StateStore, ReadOnlySessionStore<K
   /** Sessions of any key whose end is in [earliestSessionEndTime, latestSessionEndTime]. */
   findSessions(earliestSessionEndTime: number, latestSessionEndTime: number): KeyValueIterator<Windowed<K>, AGG>
   findSessions(key: K, earliestSessionEndTime: number, latestSessionStartTime: number): KeyValueIterator<Windowed<K>, AGG>
-  findSessions(keyFrom: K | undefined, keyTo: K | undefined, earliestSessionEndTime: number, latestSessionStartTime: number): KeyValueIterator<Windowed<K>, AGG>
+  findSessions(
+    keyFrom: K | undefined,
+    keyTo: K | undefined,
+    earliestSessionEndTime: number,
+    latestSessionStartTime: number
+  ): KeyValueIterator<Windowed<K>, AGG>
   /** Writes the session's aggregate; null removes it. */
   put(sessionKey: Windowed<K>, aggregate: AGG | null): void
   remove(sessionKey: Windowed<K>): void

@@ -15,7 +15,7 @@ export class StateSerdes<K, V> {
   readonly #valueSerializer: Serializer<V>
   readonly #valueDeserializer: Deserializer<V>
 
-  constructor (storeName: string, topic: string, keySerde: Serde<K>, valueSerde: Serde<V>) {
+  constructor(storeName: string, topic: string, keySerde: Serde<K>, valueSerde: Serde<V>) {
     this.storeName = storeName
     this.topic = topic
     this.#keySerializer = keySerde.serializer()
@@ -25,12 +25,12 @@ export class StateSerdes<K, V> {
   }
 
   /** Kafka Streams' changelog topic name for a store. */
-  static changelogTopic (applicationId: string, storeName: string): string {
+  static changelogTopic(applicationId: string, storeName: string): string {
     return `${applicationId}-${storeName}-changelog`
   }
 
   /** Serializes a key; a key must not be null, nor serialize to null. */
-  rawKey (key: K): Buffer {
+  rawKey(key: K): Buffer {
     if (key === null || key === undefined) {
       throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.storeName}": key cannot be null`)
     }
@@ -47,7 +47,7 @@ export class StateSerdes<K, V> {
   }
 
   /** Serializes a value; null stays null. */
-  rawValue (value: V | null): Buffer | null {
+  rawValue(value: V | null): Buffer | null {
     if (value === null || value === undefined) return null
     try {
       return this.#valueSerializer.serialize(this.topic, value) ?? null
@@ -57,7 +57,7 @@ export class StateSerdes<K, V> {
   }
 
   /** Serializes something with a caller-provided serializer (prefix scans), on the store's topic. */
-  rawWith<P> (serializer: Serializer<P>, data: P, what: string): Buffer {
+  rawWith<P>(serializer: Serializer<P>, data: P, what: string): Buffer {
     let raw: Buffer | null
     try {
       raw = serializer.serialize(this.topic, data)
@@ -70,7 +70,7 @@ export class StateSerdes<K, V> {
     return raw
   }
 
-  keyFrom (raw: Buffer): K {
+  keyFrom(raw: Buffer): K {
     try {
       return this.#keyDeserializer.deserialize(this.topic, raw) as K
     } catch (err) {
@@ -79,7 +79,7 @@ export class StateSerdes<K, V> {
   }
 
   /** Deserializes a value; null stays null. */
-  valueFrom (raw: Buffer | null): V | null {
+  valueFrom(raw: Buffer | null): V | null {
     if (raw === null) return null
     try {
       return this.#valueDeserializer.deserialize(this.topic, raw)
@@ -88,7 +88,7 @@ export class StateSerdes<K, V> {
     }
   }
 
-  #wrap (err: unknown, what: string): StreamsError {
+  #wrap(err: unknown, what: string): StreamsError {
     if (err instanceof StreamsError) return err
     return new SerializationError(`Store "${this.storeName}": failed to ${what} (topic "${this.topic}")`, { cause: err })
   }

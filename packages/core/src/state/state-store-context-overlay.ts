@@ -23,36 +23,48 @@ export class StateStoreContextOverlay implements StateStoreContext {
   readonly #base: StateStoreContext
   readonly #overrides: StateStoreContextOverrides
 
-  constructor (base: StateStoreContext, overrides: StateStoreContextOverrides) {
+  constructor(base: StateStoreContext, overrides: StateStoreContextOverrides) {
     this.#base = base
     this.#overrides = overrides
   }
 
-  get applicationId (): string { return this.#base.applicationId }
-  get taskId (): TaskId { return this.#base.taskId }
-  get appConfigs (): ResolvedStreamsConfig { return this.#base.appConfigs }
-  get stateDir (): string | undefined { return this.#base.stateDir }
-  get cache (): ThreadCache | undefined { return this.#base.cache }
-  get metrics (): StreamsMetricsRegistry | undefined { return this.#base.metrics }
+  get applicationId(): string {
+    return this.#base.applicationId
+  }
+  get taskId(): TaskId {
+    return this.#base.taskId
+  }
+  get appConfigs(): ResolvedStreamsConfig {
+    return this.#base.appConfigs
+  }
+  get stateDir(): string | undefined {
+    return this.#base.stateDir
+  }
+  get cache(): ThreadCache | undefined {
+    return this.#base.cache
+  }
+  get metrics(): StreamsMetricsRegistry | undefined {
+    return this.#base.metrics
+  }
 
-  recordContext (): ProcessorRecordContext | undefined {
+  recordContext(): ProcessorRecordContext | undefined {
     return this.#overrides.recordContext?.() ?? this.#base.recordContext?.()
   }
 
-  recordMetadata (): RecordMetadata | undefined {
+  recordMetadata(): RecordMetadata | undefined {
     const overridden = this.#overrides.recordContext?.()
     if (overridden === undefined) return this.#base.recordMetadata()
     const topic = overridden.topic
     return topic === undefined || topic === '' ? undefined : { topic, partition: overridden.partition, offset: overridden.offset }
   }
 
-  register (store: StateStore, restore: StateRestoreCallback): void {
+  register(store: StateStore, restore: StateRestoreCallback): void {
     const register = this.#overrides.register
     if (register !== undefined) register(store, restore)
     else this.#base.register(store, restore)
   }
 
-  changelogWriter (storeName: string): ChangelogWriter | undefined {
+  changelogWriter(storeName: string): ChangelogWriter | undefined {
     return this.#base.changelogWriter(storeName)
   }
 }

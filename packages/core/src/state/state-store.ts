@@ -25,7 +25,7 @@ export interface StateStore {
 }
 
 /** Applies a batch of changelog records to a store while it is restored. */
-export type StateRestoreCallback = (records: ReadonlyArray<{ key: Buffer, value: Buffer | null, timestamp: number }>) => void
+export type StateRestoreCallback = (records: ReadonlyArray<{ key: Buffer; value: Buffer | null; timestamp: number }>) => void
 
 /** The one thing the change-logging layer needs from the task. */
 export interface ChangelogWriter {

@@ -11,7 +11,7 @@ import { StateSerdes } from './state-serdes.js'
 /** Turns the plain value serde (given or default) into the serde the store writes with. */
 export type ValueSerdePreparer<V> = (configured: Serde<V> | undefined, defaultSerde: Serde<unknown> | undefined) => Serde<V> | undefined
 
-export function prepareStoreSerdes<K, V> (
+export function prepareStoreSerdes<K, V>(
   context: StateStoreContext,
   storeName: string,
   keySerde: Serde<K> | undefined,
@@ -19,13 +19,19 @@ export function prepareStoreSerdes<K, V> (
   prepareValueSerde: ValueSerdePreparer<V>
 ): StateSerdes<K, V> {
   const configs = context.appConfigs
-  const key = keySerde ?? configs.defaultKeySerde as Serde<K> | undefined
+  const key = keySerde ?? (configs.defaultKeySerde as Serde<K> | undefined)
   if (key === undefined) {
-    throw new ConfigError('defaultKeySerde', `Store "${storeName}" has no key serde: pass one to the store builder or set defaultKeySerde in the config`)
+    throw new ConfigError(
+      'defaultKeySerde',
+      `Store "${storeName}" has no key serde: pass one to the store builder or set defaultKeySerde in the config`
+    )
   }
   const value = prepareValueSerde(valueSerde, configs.defaultValueSerde)
   if (value === undefined) {
-    throw new ConfigError('defaultValueSerde', `Store "${storeName}" has no value serde: pass one to the store builder or set defaultValueSerde in the config`)
+    throw new ConfigError(
+      'defaultValueSerde',
+      `Store "${storeName}" has no value serde: pass one to the store builder or set defaultValueSerde in the config`
+    )
   }
   return new StateSerdes(storeName, StateSerdes.changelogTopic(context.applicationId, storeName), key, value)
 }

@@ -16,14 +16,19 @@ export class TimestampedKeyValueStoreBuilder<K, V> extends AbstractStoreBuilder<
   readonly #supplier: KeyValueBytesStoreSupplier
 
   /** `valueSerde` is the serde of the plain value; the timestamp wrapping is added here. */
-  constructor (supplier: KeyValueBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>) {
+  constructor(supplier: KeyValueBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>) {
     super(checkSupplier(supplier).name, keySerde, valueSerde)
     this.#supplier = supplier
   }
 
-  build (): TimestampedKeyValueStore<K, V> {
+  build(): TimestampedKeyValueStore<K, V> {
     const supplier = this.#supplier
     const inner = keyValueBytesLayers(supplier, this.loggingEnabled, this.cachingEnabled, ChangeLoggingTimestampedKeyValueBytesStore)
-    return new MeteredTimestampedKeyValueStore<K, V>({ inner, metricsScope: supplier.metricsScope, keySerde: this.keySerde, valueSerde: this.valueSerde })
+    return new MeteredTimestampedKeyValueStore<K, V>({
+      inner,
+      metricsScope: supplier.metricsScope,
+      keySerde: this.keySerde,
+      valueSerde: this.valueSerde
+    })
   }
 }

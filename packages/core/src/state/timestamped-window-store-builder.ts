@@ -12,13 +12,18 @@ import { checkWindowSupplier, windowBytesLayers } from './window-store-builder.j
 import type { TimestampedWindowStore, WindowBytesStoreSupplier } from './window-store.js'
 import { WindowedStoreBuilderBase } from './windowed-store-builder-base.js'
 
-export class TimestampedWindowStoreBuilder<K, V> extends WindowedStoreBuilderBase<K, V, TimestampedWindowStore<K, V>, WindowBytesStoreSupplier> {
+export class TimestampedWindowStoreBuilder<K, V> extends WindowedStoreBuilderBase<
+  K,
+  V,
+  TimestampedWindowStore<K, V>,
+  WindowBytesStoreSupplier
+> {
   /** `valueSerde` is the serde of the plain value; the timestamp wrapping is added here. */
-  constructor (supplier: WindowBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>) {
+  constructor(supplier: WindowBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>) {
     super(checkWindowSupplier(supplier), keySerde, valueSerde)
   }
 
-  build (): TimestampedWindowStore<K, V> {
+  build(): TimestampedWindowStore<K, V> {
     const supplier = this.supplier
     const inner = windowBytesLayers(supplier, this.loggingEnabled, this.cachingEnabled, ChangeLoggingTimestampedWindowBytesStore)
     return new MeteredTimestampedWindowStore<K, V>({ ...this.meteredOptions(inner), windowSize: supplier.windowSize })

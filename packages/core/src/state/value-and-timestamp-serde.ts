@@ -13,9 +13,11 @@ const TWO_POW_32 = 2 ** 32
 
 class ValueAndTimestampSerializer<V> implements Serializer<ValueAndTimestamp<V>> {
   readonly #value: Serializer<V>
-  constructor (value: Serializer<V>) { this.#value = value }
+  constructor(value: Serializer<V>) {
+    this.#value = value
+  }
 
-  serialize (topic: string, data: ValueAndTimestamp<V> | null, headers?: Headers): Buffer | null {
+  serialize(topic: string, data: ValueAndTimestamp<V> | null, headers?: Headers): Buffer | null {
     if (data === null || data === undefined || data.value === null || data.value === undefined) return null
     const timestamp = data.timestamp
     if (!Number.isSafeInteger(timestamp)) {
@@ -34,12 +36,16 @@ class ValueAndTimestampSerializer<V> implements Serializer<ValueAndTimestamp<V>>
 
 class ValueAndTimestampDeserializer<V> implements Deserializer<ValueAndTimestamp<V>> {
   readonly #value: Deserializer<V>
-  constructor (value: Deserializer<V>) { this.#value = value }
+  constructor(value: Deserializer<V>) {
+    this.#value = value
+  }
 
-  deserialize (topic: string, data: Buffer | null, headers?: Headers): ValueAndTimestamp<V> | null {
+  deserialize(topic: string, data: Buffer | null, headers?: Headers): ValueAndTimestamp<V> | null {
     if (data === null || data === undefined) return null
     if (data.length < TIMESTAMP_SIZE) {
-      throw new SerializationError(`Cannot deserialize a timestamped value of ${data.length} bytes for topic "${topic}": at least ${TIMESTAMP_SIZE} bytes expected`)
+      throw new SerializationError(
+        `Cannot deserialize a timestamped value of ${data.length} bytes for topic "${topic}": at least ${TIMESTAMP_SIZE} bytes expected`
+      )
     }
     const timestamp = data.readInt32BE(0) * TWO_POW_32 + data.readUInt32BE(4)
     return ValueAndTimestamp.make(this.#value.deserialize(topic, data.subarray(TIMESTAMP_SIZE), headers), timestamp)
@@ -51,16 +57,16 @@ export class ValueAndTimestampSerde<V> implements Serde<ValueAndTimestamp<V>> {
   readonly #serializer: ValueAndTimestampSerializer<V>
   readonly #deserializer: ValueAndTimestampDeserializer<V>
 
-  constructor (valueSerde: Serde<V>) {
+  constructor(valueSerde: Serde<V>) {
     this.#serializer = new ValueAndTimestampSerializer(valueSerde.serializer())
     this.#deserializer = new ValueAndTimestampDeserializer(valueSerde.deserializer())
   }
 
-  serializer (): Serializer<ValueAndTimestamp<V>> {
+  serializer(): Serializer<ValueAndTimestamp<V>> {
     return this.#serializer
   }
 
-  deserializer (): Deserializer<ValueAndTimestamp<V>> {
+  deserializer(): Deserializer<ValueAndTimestamp<V>> {
     return this.#deserializer
   }
 }

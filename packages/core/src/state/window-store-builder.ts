@@ -21,11 +21,11 @@ export { WINDOWED_CHANGELOG_ADDITIONAL_RETENTION_MS } from './windowed-store-bui
 type ChangeLoggingLayer = new (inner: WindowBytesStore, retainDuplicates: boolean) => WindowBytesStore
 
 export class WindowStoreBuilder<K, V> extends WindowedStoreBuilderBase<K, V, WindowStore<K, V>, WindowBytesStoreSupplier> {
-  constructor (supplier: WindowBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>) {
+  constructor(supplier: WindowBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>) {
     super(checkWindowSupplier(supplier), keySerde, valueSerde)
   }
 
-  build (): WindowStore<K, V> {
+  build(): WindowStore<K, V> {
     const supplier = this.supplier
     const inner = windowBytesLayers(supplier, this.loggingEnabled, this.cachingEnabled, ChangeLoggingWindowBytesStore)
     return new MeteredWindowStore<K, V>({ ...this.meteredOptions(inner), windowSize: supplier.windowSize })
@@ -37,14 +37,23 @@ export class WindowStoreBuilder<K, V> extends WindowedStoreBuilderBase<K, V, Win
  * `changeLogging` (when logging is enabled), then in caching (when enabled; Kafka disables
  * caching of a store that retains duplicates: each put is kept, so a cache could not collapse them).
  */
-export function windowBytesLayers (supplier: WindowBytesStoreSupplier, loggingEnabled: boolean, cachingEnabled: boolean, changeLogging: ChangeLoggingLayer): WindowBytesStore {
+export function windowBytesLayers(
+  supplier: WindowBytesStoreSupplier,
+  loggingEnabled: boolean,
+  cachingEnabled: boolean,
+  changeLogging: ChangeLoggingLayer
+): WindowBytesStore {
   const logged = loggingEnabled ? new changeLogging(supplier.get(), supplier.retainDuplicates) : supplier.get()
   if (!cachingEnabled || supplier.retainDuplicates) return logged
-  return new CachingWindowStore(logged, { windowSize: supplier.windowSize, segmentInterval: supplier.segmentInterval, retentionPeriod: supplier.retentionPeriod })
+  return new CachingWindowStore(logged, {
+    windowSize: supplier.windowSize,
+    segmentInterval: supplier.segmentInterval,
+    retentionPeriod: supplier.retentionPeriod
+  })
 }
 
 /** @internal Shared with TimestampedWindowStoreBuilder. */
-export function checkWindowSupplier (supplier: WindowBytesStoreSupplier): WindowBytesStoreSupplier {
+export function checkWindowSupplier(supplier: WindowBytesStoreSupplier): WindowBytesStoreSupplier {
   if (supplier === null || supplier === undefined || typeof supplier.get !== 'function') {
     throw new StreamsError('ILLEGAL_ARGUMENT', 'A window store builder needs a store supplier with a get() method')
   }
@@ -52,7 +61,10 @@ export function checkWindowSupplier (supplier: WindowBytesStoreSupplier): Window
     throw new StreamsError('ILLEGAL_ARGUMENT', `The supplier of store "${String(supplier.name)}" has no metricsScope`)
   }
   if (!Number.isSafeInteger(supplier.retentionPeriod) || !Number.isSafeInteger(supplier.windowSize)) {
-    throw new StreamsError('ILLEGAL_ARGUMENT', `The supplier of store "${String(supplier.name)}" has no integer retentionPeriod and windowSize`)
+    throw new StreamsError(
+      'ILLEGAL_ARGUMENT',
+      `The supplier of store "${String(supplier.name)}" has no integer retentionPeriod and windowSize`
+    )
   }
   return supplier
 }

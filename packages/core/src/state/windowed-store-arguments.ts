@@ -6,25 +6,28 @@
 import { StreamsError } from '../errors.js'
 
 /** Kafka's default segment interval for persistent window and session stores: max(retention / 2, 60 s). */
-export function defaultSegmentInterval (retentionPeriod: number): number {
+export function defaultSegmentInterval(retentionPeriod: number): number {
   return Math.max(Math.floor(retentionPeriod / 2), 60_000)
 }
 
-function checkMillis (storeName: string, what: string, value: number): number {
+function checkMillis(storeName: string, what: string, value: number): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) {
-    throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${storeName}": ${what} must be an integer number of milliseconds, got ${String(value)}`)
+    throw new StreamsError(
+      'ILLEGAL_ARGUMENT',
+      `Store "${storeName}": ${what} must be an integer number of milliseconds, got ${String(value)}`
+    )
   }
   if (value < 0) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${storeName}": ${what} cannot be negative, got ${value}`)
   return value
 }
 
 /** Checks retentionPeriod >= 0. */
-export function checkRetentionPeriod (storeName: string, retentionPeriod: number): number {
+export function checkRetentionPeriod(storeName: string, retentionPeriod: number): number {
   return checkMillis(storeName, 'retentionPeriod', retentionPeriod)
 }
 
 /** Checks retentionPeriod >= 0, windowSize >= 0 and retentionPeriod >= windowSize. */
-export function checkWindowStoreArguments (storeName: string, retentionPeriod: number, windowSize: number): void {
+export function checkWindowStoreArguments(storeName: string, retentionPeriod: number, windowSize: number): void {
   checkRetentionPeriod(storeName, retentionPeriod)
   checkMillis(storeName, 'windowSize', windowSize)
   if (windowSize > retentionPeriod) {
@@ -36,15 +39,18 @@ export function checkWindowStoreArguments (storeName: string, retentionPeriod: n
 }
 
 /** Checks segmentInterval >= 1. */
-export function checkSegmentInterval (storeName: string, segmentInterval: number): number {
+export function checkSegmentInterval(storeName: string, segmentInterval: number): number {
   if (typeof segmentInterval !== 'number' || !Number.isSafeInteger(segmentInterval) || segmentInterval < 1) {
-    throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${storeName}": segmentInterval cannot be zero or negative, got ${String(segmentInterval)}`)
+    throw new StreamsError(
+      'ILLEGAL_ARGUMENT',
+      `Store "${storeName}": segmentInterval cannot be zero or negative, got ${String(segmentInterval)}`
+    )
   }
   return segmentInterval
 }
 
 /** Checks that retainDuplicates is a boolean. */
-export function checkRetainDuplicates (storeName: string, retainDuplicates: boolean): boolean {
+export function checkRetainDuplicates(storeName: string, retainDuplicates: boolean): boolean {
   if (typeof retainDuplicates !== 'boolean') {
     throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${storeName}": retainDuplicates must be a boolean, got ${String(retainDuplicates)}`)
   }

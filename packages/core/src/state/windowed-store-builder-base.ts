@@ -29,31 +29,35 @@ export interface MeteredLayerOptions<I, K, V> {
   valueSerde: Serde<V> | undefined
 }
 
-export abstract class WindowedStoreBuilderBase<K, V, S extends StateStore, P extends WindowedSupplier> extends AbstractStoreBuilder<K, V, S> {
+export abstract class WindowedStoreBuilderBase<K, V, S extends StateStore, P extends WindowedSupplier> extends AbstractStoreBuilder<
+  K,
+  V,
+  S
+> {
   readonly #supplier: P
 
   /** `supplier` is checked by the concrete builder. */
-  constructor (supplier: P, keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined) {
+  constructor(supplier: P, keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined) {
     super(supplier.name, keySerde, valueSerde)
     this.#supplier = supplier
   }
 
   /** The supplier's retention period (ms); the changelog topic's retention derives from it. */
-  get retentionPeriod (): number {
+  get retentionPeriod(): number {
     return this.#supplier.retentionPeriod
   }
 
   /** The changelog topic configs: the windowed defaults, overridden by those given to withLoggingEnabled(). */
-  override get logConfig (): Readonly<Record<string, string>> {
+  override get logConfig(): Readonly<Record<string, string>> {
     return windowedChangelogConfig(this.loggingEnabled, this.retentionPeriod, super.logConfig)
   }
 
-  protected get supplier (): P {
+  protected get supplier(): P {
     return this.#supplier
   }
 
   /** The options of the metered layer over `inner`: the supplier's metrics scope and the builder's serdes. */
-  protected meteredOptions<I> (inner: I): MeteredLayerOptions<I, K, V> {
+  protected meteredOptions<I>(inner: I): MeteredLayerOptions<I, K, V> {
     return { inner, metricsScope: this.#supplier.metricsScope, keySerde: this.keySerde, valueSerde: this.valueSerde }
   }
 }
@@ -63,7 +67,11 @@ export abstract class WindowedStoreBuilderBase<K, V, S extends StateStore, P ext
  * retention period + one day (capped at Long.MAX_VALUE), then the user's topic configs. Empty
  * when logging is off.
  */
-function windowedChangelogConfig (loggingEnabled: boolean, retentionPeriod: number, userConfig: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+function windowedChangelogConfig(
+  loggingEnabled: boolean,
+  retentionPeriod: number,
+  userConfig: Readonly<Record<string, string>>
+): Readonly<Record<string, string>> {
   if (!loggingEnabled) return userConfig
   const retention = retentionPeriod + WINDOWED_CHANGELOG_ADDITIONAL_RETENTION_MS
   return Object.freeze({

@@ -5,30 +5,35 @@
 import { StreamsError } from '../errors.js'
 
 export abstract class Window {
-  constructor (readonly start: number, readonly end: number) {
+  constructor(
+    readonly start: number,
+    readonly end: number
+  ) {
     if (start < 0) throw new StreamsError('ILLEGAL_ARGUMENT', `Window startMs time cannot be negative, got ${start}`)
-    if (end < start) throw new StreamsError('ILLEGAL_ARGUMENT', `Window endMs time cannot be smaller than window startMs time, got [${start}, ${end}]`)
+    if (end < start)
+      throw new StreamsError('ILLEGAL_ARGUMENT', `Window endMs time cannot be smaller than window startMs time, got [${start}, ${end}]`)
   }
 
-  abstract overlap (other: Window): boolean
+  abstract overlap(other: Window): boolean
 
-  equals (other: Window): boolean {
+  equals(other: Window): boolean {
     return other.constructor === this.constructor && other.start === this.start && other.end === this.end
   }
 
-  toString (): string {
+  toString(): string {
     return `Window{startMs=${this.start}, endMs=${this.end}}`
   }
 }
 
 /** A fixed-size window [start, end): end exclusive. */
 export class TimeWindow extends Window {
-  constructor (start: number, end: number) {
+  constructor(start: number, end: number) {
     super(start, end)
-    if (end === start) throw new StreamsError('ILLEGAL_ARGUMENT', `Window endMs must be greater than window startMs, got [${start}, ${end})`)
+    if (end === start)
+      throw new StreamsError('ILLEGAL_ARGUMENT', `Window endMs must be greater than window startMs, got [${start}, ${end})`)
   }
 
-  overlap (other: Window): boolean {
+  overlap(other: Window): boolean {
     if (!(other instanceof TimeWindow)) throw new StreamsError('ILLEGAL_ARGUMENT', 'Cannot compare windows of different type')
     return this.start < other.end && other.start < this.end
   }
@@ -36,7 +41,7 @@ export class TimeWindow extends Window {
 
 /** A session [start, end]: both inclusive; start may equal end. */
 export class SessionWindow extends Window {
-  overlap (other: Window): boolean {
+  overlap(other: Window): boolean {
     if (!(other instanceof SessionWindow)) throw new StreamsError('ILLEGAL_ARGUMENT', 'Cannot compare windows of different type')
     return !(other.end < this.start || this.end < other.start)
   }
@@ -44,9 +49,12 @@ export class SessionWindow extends Window {
 
 /** A key with the window it belongs to; prints as `[key@start/end]`. */
 export class Windowed<K> {
-  constructor (readonly key: K, readonly window: Window) {}
+  constructor(
+    readonly key: K,
+    readonly window: Window
+  ) {}
 
-  toString (): string {
+  toString(): string {
     return `[${String(this.key)}@${this.window.start}/${this.window.end}]`
   }
 }

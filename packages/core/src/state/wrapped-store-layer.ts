@@ -8,20 +8,32 @@ import type { StateStore } from './state-store.js'
 export abstract class WrappedStoreLayer<S extends StateStore> {
   readonly #inner: S
 
-  constructor (inner: S) {
+  constructor(inner: S) {
     this.#inner = inner
   }
 
-  get name (): string { return this.#inner.name }
-  get persistent (): boolean { return this.#inner.persistent }
+  get name(): string {
+    return this.#inner.name
+  }
+  get persistent(): boolean {
+    return this.#inner.persistent
+  }
 
   /** The layer below (caching, change-logging or the backend). */
-  get wrapped (): S { return this.#inner }
+  get wrapped(): S {
+    return this.#inner
+  }
 
-  isOpen (): boolean { return this.#inner.isOpen() }
+  isOpen(): boolean {
+    return this.#inner.isOpen()
+  }
 
-  async whenClosed (): Promise<void> { await this.#inner.whenClosed?.() }
+  async whenClosed(): Promise<void> {
+    await this.#inner.whenClosed?.()
+  }
 
   /** The layer below. */
-  protected get inner (): S { return this.#inner }
+  protected get inner(): S {
+    return this.#inner
+  }
 }

@@ -7,8 +7,13 @@
  */
 import type { NodeDef, ProcessorNodeDef, SinkNodeDef, SourceNodeDef, SubtopologyDef, GlobalStoreDef, TopologyDef } from './definitions.js'
 import type {
-  GlobalStoreDescription, NodeDescription, ProcessorNodeDescription, SinkNodeDescription, SourceNodeDescription,
-  SubtopologyDescription, TopologyDescription
+  GlobalStoreDescription,
+  NodeDescription,
+  ProcessorNodeDescription,
+  SinkNodeDescription,
+  SourceNodeDescription,
+  SubtopologyDescription,
+  TopologyDescription
 } from './topology-description.js'
 import { formatGlobalStore, formatNode, formatSubtopology, formatTopology } from './topology-description.js'
 import { JavaTreeSet, javaHashOrder, javaHashSetCopyOrder } from './java-order.js'
@@ -23,29 +28,29 @@ interface DraftNode {
 type Mutable<T> = { -readonly [P in keyof T]: T[P] }
 type MutableNode = Mutable<SourceNodeDescription> | Mutable<ProcessorNodeDescription> | Mutable<SinkNodeDescription>
 
-function compareNames (a: string, b: string): number {
+function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
-function compareDrafts (a: DraftNode, b: DraftNode): number {
+function compareDrafts(a: DraftNode, b: DraftNode): number {
   if (a === b) return 0
   return a.size !== b.size ? b.size - a.size : compareNames(a.def.name, b.def.name)
 }
 
-function newDraft (def: NodeDef): DraftNode {
+function newDraft(def: NodeDef): DraftNode {
   return { def, size: 1, predecessors: new JavaTreeSet(compareDrafts), successors: new JavaTreeSet(compareDrafts) }
 }
 
-function addToSize (node: DraftNode, delta: number): void {
+function addToSize(node: DraftNode, delta: number): void {
   node.size += delta
   for (const predecessor of node.predecessors.values()) addToSize(predecessor, delta)
 }
 
-function nodeToString (this: NodeDescription): string {
+function nodeToString(this: NodeDescription): string {
   return formatNode(this)
 }
 
-function sourceDescription (def: SourceNodeDef, topics: readonly string[] | undefined): Mutable<SourceNodeDescription> {
+function sourceDescription(def: SourceNodeDef, topics: readonly string[] | undefined): Mutable<SourceNodeDescription> {
   return {
     kind: 'source',
     name: def.name,
@@ -57,11 +62,11 @@ function sourceDescription (def: SourceNodeDef, topics: readonly string[] | unde
   }
 }
 
-function processorDescription (name: string, stores: readonly string[]): Mutable<ProcessorNodeDescription> {
+function processorDescription(name: string, stores: readonly string[]): Mutable<ProcessorNodeDescription> {
   return { kind: 'processor', name, stores: new Set(stores), predecessors: [], successors: [], toString: nodeToString }
 }
 
-function sinkDescription (def: SinkNodeDef): Mutable<SinkNodeDescription> {
+function sinkDescription(def: SinkNodeDef): Mutable<SinkNodeDescription> {
   return {
     kind: 'sink',
     name: def.name,
@@ -73,7 +78,7 @@ function sinkDescription (def: SinkNodeDef): Mutable<SinkNodeDescription> {
   }
 }
 
-function nodeDescription (def: NodeDef): MutableNode {
+function nodeDescription(def: NodeDef): MutableNode {
   switch (def.kind) {
     case 'source':
       return sourceDescription(def, def.pattern === undefined ? javaHashSetCopyOrder(def.topics) : undefined)
@@ -85,7 +90,7 @@ function nodeDescription (def: NodeDef): MutableNode {
   }
 }
 
-function describeSubtopology (def: TopologyDef, subtopology: SubtopologyDef): SubtopologyDescription {
+function describeSubtopology(def: TopologyDef, subtopology: SubtopologyDef): SubtopologyDescription {
   // Kafka keeps a group's names in a HashSet, then puts the nodes in a HashMap in that order.
   const visitOrder = javaHashOrder(javaHashOrder(subtopology.nodes))
   const drafts = new Map<string, DraftNode>()
@@ -104,19 +109,21 @@ function describeSubtopology (def: TopologyDef, subtopology: SubtopologyDef): Su
   const described = new Map<DraftNode, MutableNode>()
   for (const draft of drafts.values()) described.set(draft, nodeDescription(draft.def))
   for (const [draft, node] of described) {
-    node.predecessors = Object.freeze(draft.predecessors.values().map((p) => described.get(p)!))
-    node.successors = Object.freeze(draft.successors.values().map((s) => described.get(s)!))
+    node.predecessors = Object.freeze(draft.predecessors.values().map(p => described.get(p)!))
+    node.successors = Object.freeze(draft.successors.values().map(s => described.get(s)!))
   }
 
-  const nodes = [...drafts.values()].sort(compareDrafts).map((draft) => described.get(draft)!)
+  const nodes = [...drafts.values()].sort(compareDrafts).map(draft => described.get(draft)!)
   return {
     id: subtopology.id,
     nodes: Object.freeze(nodes),
-    toString (this: SubtopologyDescription) { return formatSubtopology(this) }
+    toString(this: SubtopologyDescription) {
+      return formatSubtopology(this)
+    }
   }
 }
 
-function describeGlobalStore (def: TopologyDef, store: GlobalStoreDef): GlobalStoreDescription {
+function describeGlobalStore(def: TopologyDef, store: GlobalStoreDef): GlobalStoreDescription {
   const source = sourceDescription(def.nodes.get(store.sourceName) as SourceNodeDef, [store.topic])
   const processor = processorDescription(store.processorName, [store.storeName])
   source.successors = Object.freeze([processor])
@@ -125,15 +132,19 @@ function describeGlobalStore (def: TopologyDef, store: GlobalStoreDef): GlobalSt
     id: store.id,
     source,
     processor,
-    toString (this: GlobalStoreDescription) { return formatGlobalStore(this) }
+    toString(this: GlobalStoreDescription) {
+      return formatGlobalStore(this)
+    }
   }
 }
 
 /** The description of `def`, printed by its `toString()` exactly as Kafka Streams prints it. */
-export function describeTopology (def: TopologyDef): TopologyDescription {
+export function describeTopology(def: TopologyDef): TopologyDescription {
   return {
-    subtopologies: Object.freeze(def.subtopologies.map((s) => describeSubtopology(def, s))),
-    globalStores: Object.freeze(def.globalStores.map((g) => describeGlobalStore(def, g))),
-    toString (this: TopologyDescription) { return formatTopology(this) }
+    subtopologies: Object.freeze(def.subtopologies.map(s => describeSubtopology(def, s))),
+    globalStores: Object.freeze(def.globalStores.map(g => describeGlobalStore(def, g))),
+    toString(this: TopologyDescription) {
+      return formatTopology(this)
+    }
   }
 }

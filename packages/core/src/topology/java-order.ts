@@ -14,7 +14,7 @@
  */
 
 /** Java's `String.hashCode()` (over UTF-16 code units, 32-bit wrap-around). */
-export function javaStringHashCode (s: string): number {
+export function javaStringHashCode(s: string): number {
   let h = 0
   for (let i = 0; i < s.length; i++) h = (Math.imul(31, h) + s.charCodeAt(i)) | 0
   return h
@@ -24,7 +24,7 @@ const DEFAULT_CAPACITY = 16
 const TREEIFY_THRESHOLD = 8
 const MIN_TREEIFY_CAPACITY = 64
 
-function tableSizeFor (capacity: number): number {
+function tableSizeFor(capacity: number): number {
   let size = 1
   while (size < capacity) size *= 2
   return size
@@ -34,7 +34,7 @@ function tableSizeFor (capacity: number): number {
  * The iteration order of a `HashSet<String>` (or the keys of a `HashMap<String, ?>`) filled by
  * adding `keys` in order. `initialCapacity` is the constructor argument; omitted means `new HashSet<>()`.
  */
-export function javaHashOrder (keys: Iterable<string>, initialCapacity?: number): string[] {
+export function javaHashOrder(keys: Iterable<string>, initialCapacity?: number): string[] {
   let capacity = initialCapacity === undefined ? DEFAULT_CAPACITY : tableSizeFor(initialCapacity)
   let bins: string[][] = Array.from({ length: capacity }, () => [])
   const seen = new Set<string>()
@@ -65,7 +65,7 @@ export function javaHashOrder (keys: Iterable<string>, initialCapacity?: number)
 }
 
 /** The iteration order of `new HashSet<>(collection)` where `keys` is the collection's iteration order. */
-export function javaHashSetCopyOrder (keys: Iterable<string>): string[] {
+export function javaHashSetCopyOrder(keys: Iterable<string>): string[] {
   const list = [...new Set(keys)]
   return javaHashOrder(list, Math.max(Math.floor(list.length / 0.75) + 1, DEFAULT_CAPACITY))
 }
@@ -88,16 +88,16 @@ export class JavaTreeSet<T> {
   #root: TreeEntry<T> | undefined
   #size = 0
 
-  constructor (compare: (a: T, b: T) => number) {
+  constructor(compare: (a: T, b: T) => number) {
     this.#compare = compare
   }
 
-  get size (): number {
+  get size(): number {
     return this.#size
   }
 
   /** Adds `key` unless the comparator finds an entry equal to it; returns whether it was added. */
-  add (key: T): boolean {
+  add(key: T): boolean {
     let t = this.#root
     if (t === undefined) {
       this.#compare(key, key)
@@ -123,7 +123,7 @@ export class JavaTreeSet<T> {
   }
 
   /** The keys in iteration (in-order) order. */
-  values (): T[] {
+  values(): T[] {
     const result: T[] = []
     const stack: Array<TreeEntry<T>> = []
     let node = this.#root
@@ -139,7 +139,7 @@ export class JavaTreeSet<T> {
     return result
   }
 
-  #fixAfterInsertion (inserted: TreeEntry<T>): void {
+  #fixAfterInsertion(inserted: TreeEntry<T>): void {
     let x: TreeEntry<T> | undefined = inserted
     x.red = true
     while (x !== undefined && x !== this.#root && isRed(x.parent)) {
@@ -182,7 +182,7 @@ export class JavaTreeSet<T> {
     this.#root!.red = false
   }
 
-  #rotateLeft (p: TreeEntry<T> | undefined): void {
+  #rotateLeft(p: TreeEntry<T> | undefined): void {
     if (p === undefined) return
     const r = p.right!
     p.right = r.left
@@ -195,7 +195,7 @@ export class JavaTreeSet<T> {
     p.parent = r
   }
 
-  #rotateRight (p: TreeEntry<T> | undefined): void {
+  #rotateRight(p: TreeEntry<T> | undefined): void {
     if (p === undefined) return
     const l = p.left!
     p.left = l.right
@@ -209,10 +209,10 @@ export class JavaTreeSet<T> {
   }
 }
 
-function isRed<T> (entry: TreeEntry<T> | undefined): boolean {
+function isRed<T>(entry: TreeEntry<T> | undefined): boolean {
   return entry !== undefined && entry.red
 }
 
-function setRed<T> (entry: TreeEntry<T> | undefined, red: boolean): void {
+function setRed<T>(entry: TreeEntry<T> | undefined, red: boolean): void {
   if (entry !== undefined) entry.red = red
 }

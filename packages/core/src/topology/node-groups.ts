@@ -9,7 +9,7 @@
  * Returns the components, the one with id `i` at index `i`, each listing its nodes in insertion order.
  * `links` are pairs of node names to put in the same component; every name must be in `nodeNames`.
  */
-export function computeNodeGroups (nodeNames: readonly string[], links: Iterable<readonly [string, string]>): string[][] {
+export function computeNodeGroups(nodeNames: readonly string[], links: Iterable<readonly [string, string]>): string[][] {
   const parentOf = new Map<string, string>()
   for (const name of nodeNames) parentOf.set(name, name)
 

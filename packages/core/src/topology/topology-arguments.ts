@@ -7,15 +7,18 @@ import type { ProcessorSupplier } from '../processor/api.js'
 import type { StateStore, StoreBuilder } from '../state/state-store.js'
 
 /** Node, store and topic names must be non-empty strings. */
-export function checkName (what: string, name: unknown): asserts name is string {
+export function checkName(what: string, name: unknown): asserts name is string {
   if (typeof name !== 'string' || name.length === 0) {
     throw new TopologyError('TOPOLOGY_INVALID', `${what} name must be a non-empty string, got ${describeValue(name)}.`)
   }
 }
 
-export function checkSupplier (processorName: string, supplier: unknown): asserts supplier is ProcessorSupplier<any, any, any, any> {
+export function checkSupplier(processorName: string, supplier: unknown): asserts supplier is ProcessorSupplier<any, any, any, any> {
   if (typeof supplier !== 'function') {
-    throw new TopologyError('TOPOLOGY_INVALID', `The supplier of processor ${processorName} must be a function, got ${describeValue(supplier)}.`)
+    throw new TopologyError(
+      'TOPOLOGY_INVALID',
+      `The supplier of processor ${processorName} must be a function, got ${describeValue(supplier)}.`
+    )
   }
 }
 
@@ -23,17 +26,23 @@ export function checkSupplier (processorName: string, supplier: unknown): assert
  * Like Kafka Streams (`ApiUtils.checkSupplier`), calls the supplier twice and rejects it when it
  * returns the same instance: every task needs its own processor.
  */
-export function checkSupplierReturnsNewInstances (processorName: string, supplier: ProcessorSupplier<any, any, any, any>): void {
+export function checkSupplierReturnsNewInstances(processorName: string, supplier: ProcessorSupplier<any, any, any, any>): void {
+  // biome-ignore lint/suspicious/noSelfCompare: two calls, compared for identity
   if (supplier() === supplier()) {
-    throw new TopologyError('ILLEGAL_ARGUMENT',
-      `The supplier of processor ${processorName} returned the same processor twice; it must return a new processor on every call.`)
+    throw new TopologyError(
+      'ILLEGAL_ARGUMENT',
+      `The supplier of processor ${processorName} returned the same processor twice; it must return a new processor on every call.`
+    )
   }
 }
 
-export function checkStoreBuilder (storeBuilder: unknown): asserts storeBuilder is StoreBuilder<StateStore> {
+export function checkStoreBuilder(storeBuilder: unknown): asserts storeBuilder is StoreBuilder<StateStore> {
   const candidate = storeBuilder as Partial<StoreBuilder<StateStore>> | null | undefined
   if (typeof candidate !== 'object' || candidate === null || typeof candidate.build !== 'function') {
-    throw new TopologyError('TOPOLOGY_INVALID', `A store builder must be an object with a build() method, got ${describeValue(storeBuilder)}.`)
+    throw new TopologyError(
+      'TOPOLOGY_INVALID',
+      `A store builder must be an object with a build() method, got ${describeValue(storeBuilder)}.`
+    )
   }
   checkName('Store', candidate.name)
 }
@@ -42,11 +51,11 @@ export function checkStoreBuilder (storeBuilder: unknown): asserts storeBuilder 
  * A copy of `pattern` that matches whole topic names only, like Java's `Matcher.matches()`
  * (and without the `g`/`y` flags, whose `lastIndex` would make `test()` stateful).
  */
-export function wholeNameMatcher (pattern: RegExp): RegExp {
+export function wholeNameMatcher(pattern: RegExp): RegExp {
   return new RegExp(`^(?:${pattern.source})$`, pattern.flags.replace(/[gy]/g, ''))
 }
 
-function describeValue (value: unknown): string {
+function describeValue(value: unknown): string {
   if (typeof value === 'string') return `'${value}'`
   if (value === null) return 'null'
   return typeof value

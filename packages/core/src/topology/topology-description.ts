@@ -64,11 +64,11 @@ export interface TopologyDescription {
 
 const ARROW_INDENT = '\n      '
 
-function nodeNames (nodes: readonly NodeDescription[]): string {
-  return nodes.length === 0 ? 'none' : nodes.map((node) => node.name).join(', ')
+function nodeNames(nodes: readonly NodeDescription[]): string {
+  return nodes.length === 0 ? 'none' : nodes.map(node => node.name).join(', ')
 }
 
-function setToString (values: Iterable<string>): string {
+function setToString(values: Iterable<string>): string {
   return `[${[...values].join(', ')}]`
 }
 
@@ -77,43 +77,46 @@ function setToString (values: Iterable<string>): string {
  * `toString` prints that; any other function prints its name (a function's default `toString()`
  * is its source code, which would break the format).
  */
-export function topicNameExtractorToString (extractor: TopicNameExtractor<any, any>): string {
+export function topicNameExtractorToString(extractor: TopicNameExtractor<any, any>): string {
   if (extractor.toString !== Function.prototype.toString) return String(extractor)
   return extractor.name === '' ? 'anonymous' : extractor.name
 }
 
-export function formatNode (node: NodeDescription): string {
+export function formatNode(node: NodeDescription): string {
   switch (node.kind) {
     case 'source': {
       const topics = node.topicSet === undefined ? node.topicPattern!.source : setToString(node.topicSet)
       return `Source: ${node.name} (topics: ${topics})${ARROW_INDENT}--> ${nodeNames(node.successors)}`
     }
     case 'processor':
-      return `Processor: ${node.name} (stores: ${setToString(node.stores)})` +
+      return (
+        `Processor: ${node.name} (stores: ${setToString(node.stores)})` +
         `${ARROW_INDENT}--> ${nodeNames(node.successors)}${ARROW_INDENT}<-- ${nodeNames(node.predecessors)}`
+      )
     case 'sink': {
-      const target = node.topic !== undefined
-        ? `topic: ${node.topic}`
-        : `extractor class: ${topicNameExtractorToString(node.topicNameExtractor!)}`
+      const target =
+        node.topic !== undefined ? `topic: ${node.topic}` : `extractor class: ${topicNameExtractorToString(node.topicNameExtractor!)}`
       return `Sink: ${node.name} (${target})${ARROW_INDENT}<-- ${nodeNames(node.predecessors)}`
     }
   }
 }
 
-export function formatSubtopology (subtopology: SubtopologyDescription): string {
-  return `Sub-topology: ${subtopology.id}\n` + subtopology.nodes.map((node) => `    ${formatNode(node)}\n`).join('') + '\n'
+export function formatSubtopology(subtopology: SubtopologyDescription): string {
+  return `Sub-topology: ${subtopology.id}\n` + subtopology.nodes.map(node => `    ${formatNode(node)}\n`).join('') + '\n'
 }
 
-export function formatGlobalStore (store: GlobalStoreDescription): string {
-  return `Sub-topology: ${store.id} for global store (will not generate tasks)\n` +
+export function formatGlobalStore(store: GlobalStoreDescription): string {
+  return (
+    `Sub-topology: ${store.id} for global store (will not generate tasks)\n` +
     `    ${formatNode(store.source)}\n    ${formatNode(store.processor)}\n`
+  )
 }
 
 /** Sub-topologies and global stores interleaved by id, each preceded by two spaces. */
-export function formatTopology (description: TopologyDescription): string {
-  const parts: Array<{ id: number, text: string }> = [
-    ...description.subtopologies.map((s) => ({ id: s.id, text: formatSubtopology(s) })),
-    ...description.globalStores.map((g) => ({ id: g.id, text: formatGlobalStore(g) }))
+export function formatTopology(description: TopologyDescription): string {
+  const parts: Array<{ id: number; text: string }> = [
+    ...description.subtopologies.map(s => ({ id: s.id, text: formatSubtopology(s) })),
+    ...description.globalStores.map(g => ({ id: g.id, text: formatGlobalStore(g) }))
   ].sort((a, b) => a.id - b.id)
-  return 'Topologies:\n ' + parts.map((part) => `  ${part.text}`).join('')
+  return 'Topologies:\n ' + parts.map(part => `  ${part.text}`).join('')
 }

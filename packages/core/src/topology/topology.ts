@@ -9,7 +9,7 @@ import type { AutoOffsetReset, ProcessorSupplier, StreamPartitioner, TimestampEx
 import type { DeserializerLike, SerializerLike } from '../serialization/serde.js'
 import { toDeserializer, toSerializer } from '../serialization/serde.js'
 import type { StateStore, StoreBuilder } from '../state/state-store.js'
-import type { GlobalStoreDef, NodeDef, ProcessorNodeDef, SinkNodeDef, SourceNodeDef, SubtopologyDef, TopologyDef } from './definitions.js'
+import type { GlobalStoreDef, NodeDef, SubtopologyDef, TopologyDef } from './definitions.js'
 import { describeTopology } from './describe-topology.js'
 import { ADD_INTERNAL_TOPIC, COPARTITION_SOURCES, SOURCE_CHANGELOG, TOPOLOGY_DEF, type InternalTopicSpec } from './internal.js'
 import { computeNodeGroups } from './node-groups.js'
@@ -63,13 +63,13 @@ export class Topology {
   readonly #globalNodes = new Set<string>()
   /** Every fixed topic read by a source, global ones included. */
   readonly #topics = new Set<string>()
-  readonly #patterns: Array<{ readonly sourceName: string, readonly matcher: RegExp }> = []
+  readonly #patterns: Array<{ readonly sourceName: string; readonly matcher: RegExp }> = []
 
   /**
    * Adds a source reading the given topics (one name, a list, or a pattern matched against whole
    * topic names). A topic may be read by one source only.
    */
-  addSource (name: string, topics: string | readonly string[] | RegExp, options: SourceOptions = {}): this {
+  addSource(name: string, topics: string | readonly string[] | RegExp, options: SourceOptions = {}): this {
     checkName('Source', name)
     this.#checkNewNodeName(name)
     const opts = options ?? {}
@@ -83,7 +83,10 @@ export class Topology {
       const matcher = wholeNameMatcher(topics)
       for (const topic of this.#topics) {
         if (matcher.test(topic)) {
-          throw new TopologyError('DUPLICATE_TOPIC', `Pattern /${topics.source}/ of source ${name} matches topic ${topic}, which another source already reads.`)
+          throw new TopologyError(
+            'DUPLICATE_TOPIC',
+            `Pattern /${topics.source}/ of source ${name} matches topic ${topic}, which another source already reads.`
+          )
         }
       }
       pattern = topics
@@ -112,7 +115,7 @@ export class Topology {
   }
 
   /** Adds a processor receiving the records of the given parents (at least one, each already added). */
-  addProcessor<KIn, VIn, KOut, VOut> (name: string, supplier: ProcessorSupplier<KIn, VIn, KOut, VOut>, ...parentNames: string[]): this {
+  addProcessor<KIn, VIn, KOut, VOut>(name: string, supplier: ProcessorSupplier<KIn, VIn, KOut, VOut>, ...parentNames: string[]): this {
     checkName('Processor', name)
     checkSupplier(name, supplier)
     this.#checkNewNodeName(name)
@@ -129,9 +132,14 @@ export class Topology {
    * Adds a sink writing what its parents forward to a fixed topic, or to the topic a
    * `TopicNameExtractor` chooses per record. Options may be given before the parent names.
    */
-  addSink<K, V> (name: string, topic: string | TopicNameExtractor<K, V>, options: SinkOptions<K, V> | undefined, ...parentNames: string[]): this
-  addSink<K, V> (name: string, topic: string | TopicNameExtractor<K, V>, ...parentNames: string[]): this
-  addSink<K, V> (name: string, topic: string | TopicNameExtractor<K, V>, ...rest: Array<string | SinkOptions<K, V> | undefined>): this {
+  addSink<K, V>(
+    name: string,
+    topic: string | TopicNameExtractor<K, V>,
+    options: SinkOptions<K, V> | undefined,
+    ...parentNames: string[]
+  ): this
+  addSink<K, V>(name: string, topic: string | TopicNameExtractor<K, V>, ...parentNames: string[]): this
+  addSink<K, V>(name: string, topic: string | TopicNameExtractor<K, V>, ...rest: Array<string | SinkOptions<K, V> | undefined>): this {
     const hasOptions = rest.length > 0 && typeof rest[0] !== 'string'
     const options = (hasOptions ? rest[0] : undefined) ?? {}
     const parentNames = (hasOptions ? rest.slice(1) : rest) as string[]
@@ -159,7 +167,7 @@ export class Topology {
    * connect more processors) is allowed; another builder with the same store name is not.
    * Processors sharing a store end up in the same sub-topology.
    */
-  addStateStore (storeBuilder: StoreBuilder<StateStore>, ...processorNames: string[]): this {
+  addStateStore(storeBuilder: StoreBuilder<StateStore>, ...processorNames: string[]): this {
     checkStoreBuilder(storeBuilder)
     const storeName = storeBuilder.name
     const existing = this.#storeBuilders.get(storeName)
@@ -176,16 +184,20 @@ export class Topology {
   }
 
   /** Connects already added stores to a processor so that it can use them. */
-  connectProcessorAndStateStores (processorName: string, ...storeNames: string[]): this {
+  connectProcessorAndStateStores(processorName: string, ...storeNames: string[]): this {
     checkName('Processor', processorName)
-    if (storeNames.length === 0) throw new TopologyError('TOPOLOGY_INVALID', `No store names given to connect to processor ${processorName}.`)
+    if (storeNames.length === 0)
+      throw new TopologyError('TOPOLOGY_INVALID', `No store names given to connect to processor ${processorName}.`)
     for (const storeName of storeNames) {
       checkName('Store', storeName)
       if (this.#globalStores.has(storeName)) {
-        throw new TopologyError('TOPOLOGY_INVALID',
-          `Global store ${storeName} is available to every processor and must not be connected explicitly (processor ${processorName}).`)
+        throw new TopologyError(
+          'TOPOLOGY_INVALID',
+          `Global store ${storeName} is available to every processor and must not be connected explicitly (processor ${processorName}).`
+        )
       }
-      if (!this.#storeUsers.has(storeName)) throw new TopologyError('UNKNOWN_STORE', `Store ${storeName} has not been added (processor ${processorName}).`)
+      if (!this.#storeUsers.has(storeName))
+        throw new TopologyError('UNKNOWN_STORE', `Store ${storeName} has not been added (processor ${processorName}).`)
       this.#checkStoreUser(processorName, storeName)
     }
     for (const storeName of storeNames) this.#connect(processorName, storeName)
@@ -197,7 +209,7 @@ export class Topology {
    * `supplier`'s processors receive from a dedicated source. The processor only updates the
    * store: it cannot have children, and the store's own topic is its changelog.
    */
-  addGlobalStore<K, V> (
+  addGlobalStore<K, V>(
     storeBuilder: StoreBuilder<StateStore>,
     sourceName: string,
     options: GlobalStoreOptions<K, V>,
@@ -213,7 +225,8 @@ export class Topology {
     this.#checkNewNodeName(sourceName)
     this.#checkNewNodeName(processorName)
     const storeName = storeBuilder.name
-    if (this.#storeBuilders.has(storeName)) throw new TopologyError('DUPLICATE_STORE', `Another store named ${storeName} has already been added.`)
+    if (this.#storeBuilders.has(storeName))
+      throw new TopologyError('DUPLICATE_STORE', `Another store named ${storeName} has already been added.`)
     if (sourceName === processorName) {
       throw new TopologyError('DUPLICATE_NODE', `The source and the processor of global store ${storeName} are both named ${sourceName}.`)
     }
@@ -242,12 +255,12 @@ export class Topology {
   }
 
   /** The sub-topologies and global stores; its `toString()` prints Kafka Streams' text format. */
-  describe (): TopologyDescription {
+  describe(): TopologyDescription {
     return describeTopology(this[TOPOLOGY_DEF]())
   }
 
   /** Declares an internal (repartition) topic. @internal */
-  [ADD_INTERNAL_TOPIC] (name: string, spec: InternalTopicSpec = {}): this {
+  [ADD_INTERNAL_TOPIC](name: string, spec: InternalTopicSpec = {}): this {
     this.#internalTopics.set(name, spec)
     return this
   }
@@ -256,25 +269,28 @@ export class Topology {
    * Declares the inputs of these nodes co-partitioned (a join's two sides): the topics of every
    * source node upstream of them, resolved when the definition is built. @internal
    */
-  [COPARTITION_SOURCES] (nodeNames: readonly string[]): this {
+  [COPARTITION_SOURCES](nodeNames: readonly string[]): this {
     for (const name of nodeNames) {
-      if (!this.#nodes.has(name)) throw new TopologyError('UNKNOWN_NODE', `Cannot co-partition the inputs of ${name}: no such node in this topology`)
+      if (!this.#nodes.has(name))
+        throw new TopologyError('UNKNOWN_NODE', `Cannot co-partition the inputs of ${name}: no such node in this topology`)
     }
     this.#copartitionGroups.push([...nodeNames])
     return this
   }
 
   /** Makes the source topic `topic` the changelog of `storeName` (reuse.ktable.source.topics). @internal */
-  [SOURCE_CHANGELOG] (storeName: string, topic: string): this {
+  [SOURCE_CHANGELOG](storeName: string, topic: string): this {
     const builder = this.#storeBuilders.get(storeName)
-    if (builder === undefined || this.#globalStores.has(storeName)) throw new TopologyError('UNKNOWN_STORE', `Cannot use topic ${topic} as the changelog of ${storeName}: no such local store`)
-    if (builder.loggingEnabled) throw new TopologyError('TOPOLOGY_INVALID', `Store ${storeName} logs to its own changelog; it cannot also use source topic ${topic}`)
+    if (builder === undefined || this.#globalStores.has(storeName))
+      throw new TopologyError('UNKNOWN_STORE', `Cannot use topic ${topic} as the changelog of ${storeName}: no such local store`)
+    if (builder.loggingEnabled)
+      throw new TopologyError('TOPOLOGY_INVALID', `Store ${storeName} logs to its own changelog; it cannot also use source topic ${topic}`)
     this.#sourceChangelogs.set(storeName, topic)
     return this
   }
 
   /** The topics of the source nodes upstream of `nodeNames` (Kafka Streams' copartition group). */
-  #copartitionTopics (nodeNames: readonly string[]): string[] {
+  #copartitionTopics(nodeNames: readonly string[]): string[] {
     const topics = new Set<string>()
     const seen = new Set<string>()
     const visit = (name: string): void => {
@@ -282,7 +298,11 @@ export class Topology {
       seen.add(name)
       const node = this.#nodes.get(name)!
       if (node.kind === 'source') {
-        if (node.pattern !== undefined) throw new TopologyError('TOPOLOGY_INVALID', `Cannot co-partition the inputs of ${nodeNames.join(', ')}: source ${name} subscribes by pattern`)
+        if (node.pattern !== undefined)
+          throw new TopologyError(
+            'TOPOLOGY_INVALID',
+            `Cannot co-partition the inputs of ${nodeNames.join(', ')}: source ${name} subscribes by pattern`
+          )
         for (const topic of node.topics) topics.add(topic)
         return
       }
@@ -293,7 +313,7 @@ export class Topology {
   }
 
   /** The validated plain definition of this topology as it is now, for the runtime. @internal */
-  [TOPOLOGY_DEF] (): TopologyDef {
+  [TOPOLOGY_DEF](): TopologyDef {
     const nodes = new Map<string, NodeDef>()
     const children = new Map<string, string[]>()
     for (const [name, node] of this.#nodes) {
@@ -308,11 +328,11 @@ export class Topology {
     }
     for (const users of this.#storeUsers.values()) for (const user of users.slice(1)) links.push([users[0]!, user])
 
-    const globalBySource = new Map([...this.#globalStores.values()].map((entry) => [entry.sourceName, entry]))
+    const globalBySource = new Map([...this.#globalStores.values()].map(entry => [entry.sourceName, entry]))
     const subtopologies: SubtopologyDef[] = []
     const globalStores: GlobalStoreDef[] = []
     computeNodeGroups([...this.#nodes.keys()], links).forEach((group, id) => {
-      const global = group.map((name) => globalBySource.get(name)).find((entry) => entry !== undefined)
+      const global = group.map(name => globalBySource.get(name)).find(entry => entry !== undefined)
       if (global !== undefined) globalStores.push(Object.freeze({ id, ...global }))
       else subtopologies.push(this.#subtopologyDef(id, group))
     })
@@ -332,7 +352,7 @@ export class Topology {
     return def
   }
 
-  #subtopologyDef (id: number, group: readonly string[]): SubtopologyDef {
+  #subtopologyDef(id: number, group: readonly string[]): SubtopologyDef {
     const sourceTopics: string[] = []
     const sourcePatterns: RegExp[] = []
     const stores = new Set<string>()
@@ -354,23 +374,23 @@ export class Topology {
     })
   }
 
-  #addNode (node: NodeDef): void {
+  #addNode(node: NodeDef): void {
     this.#nodes.set(node.name, Object.freeze(node))
   }
 
-  #checkNewNodeName (name: string): void {
+  #checkNewNodeName(name: string): void {
     if (this.#nodes.has(name)) throw new TopologyError('DUPLICATE_NODE', `A node named ${name} has already been added.`)
   }
 
   /** A topic may be read by one source only, and must not match another source's pattern. */
-  #checkTopicFree (topic: string): void {
+  #checkTopicFree(topic: string): void {
     if (this.#topics.has(topic)) throw new TopologyError('DUPLICATE_TOPIC', `Topic ${topic} is already read by another source.`)
     for (const { sourceName, matcher } of this.#patterns) {
       if (matcher.test(topic)) throw new TopologyError('DUPLICATE_TOPIC', `Topic ${topic} matches the pattern of source ${sourceName}.`)
     }
   }
 
-  #checkParents (childName: string, parentNames: readonly string[]): void {
+  #checkParents(childName: string, parentNames: readonly string[]): void {
     for (const parentName of parentNames) {
       checkName(`Parent of ${childName}:`, parentName)
       if (parentName === childName) throw new TopologyError('INVALID_PARENT', `Node ${childName} cannot be its own parent.`)
@@ -383,19 +403,26 @@ export class Topology {
     }
   }
 
-  #checkStoreUser (processorName: string, storeName: string): void {
+  #checkStoreUser(processorName: string, storeName: string): void {
     checkName(`Processor for store ${storeName}:`, processorName)
     const node = this.#nodes.get(processorName)
-    if (node === undefined) throw new TopologyError('UNKNOWN_NODE', `Processor ${processorName} (for store ${storeName}) has not been added.`)
+    if (node === undefined)
+      throw new TopologyError('UNKNOWN_NODE', `Processor ${processorName} (for store ${storeName}) has not been added.`)
     if (node.kind !== 'processor') {
-      throw new TopologyError('TOPOLOGY_INVALID', `Store ${storeName} cannot be connected to ${node.kind} ${processorName}, only to a processor.`)
+      throw new TopologyError(
+        'TOPOLOGY_INVALID',
+        `Store ${storeName} cannot be connected to ${node.kind} ${processorName}, only to a processor.`
+      )
     }
     if (this.#globalNodes.has(processorName)) {
-      throw new TopologyError('TOPOLOGY_INVALID', `Store ${storeName} cannot be connected to ${processorName}, the processor of a global store.`)
+      throw new TopologyError(
+        'TOPOLOGY_INVALID',
+        `Store ${storeName} cannot be connected to ${processorName}, the processor of a global store.`
+      )
     }
   }
 
-  #connect (processorName: string, storeName: string): void {
+  #connect(processorName: string, storeName: string): void {
     this.#processorStores.get(processorName)!.add(storeName)
     const users = this.#storeUsers.get(storeName)!
     if (!users.includes(processorName)) users.push(processorName)

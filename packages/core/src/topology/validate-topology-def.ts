@@ -8,11 +8,11 @@
 import { TopologyError } from '../errors.js'
 import type { NodeDef, TopologyDef } from './definitions.js'
 
-function parentsOf (node: NodeDef): readonly string[] {
+function parentsOf(node: NodeDef): readonly string[] {
   return node.kind === 'source' ? [] : node.parents
 }
 
-function checkNodes (def: TopologyDef): void {
+function checkNodes(def: TopologyDef): void {
   const topicOwner = new Map<string, string>()
   for (const [name, node] of def.nodes) {
     if (node.name !== name) throw new TopologyError('TOPOLOGY_INVALID', `Node ${node.name} is registered under the name ${name}.`)
@@ -39,13 +39,14 @@ function checkNodes (def: TopologyDef): void {
     }
     if (node.kind === 'processor') {
       for (const store of node.stores) {
-        if (!def.storeBuilders.has(store)) throw new TopologyError('UNKNOWN_STORE', `Store ${store} of processor ${name} has no store builder.`)
+        if (!def.storeBuilders.has(store))
+          throw new TopologyError('UNKNOWN_STORE', `Store ${store} of processor ${name} has no store builder.`)
       }
     }
   }
 }
 
-function checkChildren (def: TopologyDef): void {
+function checkChildren(def: TopologyDef): void {
   const expected = new Map<string, string[]>()
   for (const node of def.nodes.values()) {
     for (const parent of parentsOf(node)) {
@@ -64,10 +65,10 @@ function checkChildren (def: TopologyDef): void {
 }
 
 /** Depth-first search over parent links; names a node on the first cycle found. */
-function checkAcyclic (def: TopologyDef): void {
+function checkAcyclic(def: TopologyDef): void {
   const state = new Map<string, 'visiting' | 'done'>()
   const visit = (start: string): void => {
-    const stack: Array<{ name: string, next: number }> = [{ name: start, next: 0 }]
+    const stack: Array<{ name: string; next: number }> = [{ name: start, next: 0 }]
     state.set(start, 'visiting')
     while (stack.length > 0) {
       const frame = stack[stack.length - 1]!
@@ -80,7 +81,7 @@ function checkAcyclic (def: TopologyDef): void {
       const parent = parents[frame.next++]!
       const seen = state.get(parent)
       if (seen === 'visiting') {
-        const cycle = [...stack.slice(stack.findIndex((f) => f.name === parent)).map((f) => f.name), parent]
+        const cycle = [...stack.slice(stack.findIndex(f => f.name === parent)).map(f => f.name), parent]
         throw new TopologyError('TOPOLOGY_CYCLE', `Node ${parent} is its own ancestor: ${cycle.reverse().join(' -> ')}.`)
       }
       if (seen === undefined) {
@@ -92,7 +93,7 @@ function checkAcyclic (def: TopologyDef): void {
   for (const name of def.nodes.keys()) if (!state.has(name)) visit(name)
 }
 
-function checkGroups (def: TopologyDef): void {
+function checkGroups(def: TopologyDef): void {
   const groupOf = new Map<string, number>()
   const assign = (name: string, id: number): void => {
     if (!def.nodes.has(name)) throw new TopologyError('UNKNOWN_NODE', `Sub-topology ${id} lists the unknown node ${name}.`)
@@ -134,7 +135,7 @@ function checkGroups (def: TopologyDef): void {
 }
 
 /** Throws a `TopologyError` naming the first node, topic or store that makes `def` invalid. */
-export function validateTopologyDef (def: TopologyDef): void {
+export function validateTopologyDef(def: TopologyDef): void {
   checkNodes(def)
   checkAcyclic(def)
   checkChildren(def)
@@ -143,11 +144,14 @@ export function validateTopologyDef (def: TopologyDef): void {
 }
 
 /** A store's source-topic changelog must be read by a source of the store's own sub-topology. */
-function checkSourceChangelogs (def: TopologyDef): void {
+function checkSourceChangelogs(def: TopologyDef): void {
   for (const [store, topic] of def.sourceChangelogs) {
     const sub = def.subtopologies.find(s => s.stores.includes(store))
     if (sub === undefined || !sub.sourceTopics.includes(topic)) {
-      throw new TopologyError('TOPOLOGY_INVALID', `Store ${store} cannot use topic ${topic} as its changelog: the topic is not a source of the store's sub-topology`)
+      throw new TopologyError(
+        'TOPOLOGY_INVALID',
+        `Store ${store} cannot use topic ${topic} as its changelog: the topic is not a source of the store's sub-topology`
+      )
     }
   }
 }

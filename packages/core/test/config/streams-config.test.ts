@@ -36,7 +36,11 @@ describe('resolveStreamsConfig', () => {
   for (const [key, value] of invalid) {
     it(`rejects ${key}=${JSON.stringify(value)} naming the key`, () => {
       let err: any
-      try { resolveStreamsConfig({ [key]: value } as any) } catch (e) { err = e }
+      try {
+        resolveStreamsConfig({ [key]: value } as any)
+      } catch (e) {
+        err = e
+      }
       expect(err).to.have.property('code', 'INVALID_CONFIG')
       expect(err).to.have.property('key', key)
       expect(err.message).to.contain(key)
@@ -45,7 +49,11 @@ describe('resolveStreamsConfig', () => {
 
   it('rejects unknown keys (e.g. Java spellings), naming them', () => {
     let err: any
-    try { resolveStreamsConfig({ 'application.id': 'x' } as any) } catch (e) { err = e }
+    try {
+      resolveStreamsConfig({ 'application.id': 'x' } as any)
+    } catch (e) {
+      err = e
+    }
     expect(err).to.have.property('code', 'INVALID_CONFIG')
     expect(err).to.have.property('key', 'application.id')
   })

@@ -51,7 +51,12 @@ describe('SampledStat', () => {
 describe('Sensor', () => {
   it('counts without reading a clock when its level is not recorded', () => {
     let reads = 0
-    const clock = { milliseconds: () => { reads++; return 0 } }
+    const clock = {
+      milliseconds: () => {
+        reads++
+        return 0
+      }
+    }
     const sensor = new Sensor('put', { recording: false, clock, sampleConfig: config })
     const start = sensor.start()
     expect(start).to.equal(0)
@@ -67,7 +72,9 @@ describe('Sensor', () => {
     const sensor = new Sensor('put', { recording: true, clock, sampleConfig: config })
     const start = sensor.start()
     const until = performance.now() + 0.05
-    while (performance.now() < until) { /* spin ~50 us */ }
+    while (performance.now() < until) {
+      /* spin ~50 us */
+    }
     sensor.end(start)
     expect(sensor.count).to.equal(1)
     expect(sensor.max(0)).to.be.greaterThan(40_000)
@@ -107,7 +114,12 @@ describe('StreamsMetricsRegistry', () => {
     put.record(300)
     const snapshot = registry.metrics()
     expect(snapshot.map(m => m.name)).to.deep.equal([
-      'flush-latency-avg', 'flush-latency-max', 'flush-rate', 'put-latency-avg', 'put-latency-max', 'put-rate'
+      'flush-latency-avg',
+      'flush-latency-max',
+      'flush-rate',
+      'put-latency-avg',
+      'put-latency-max',
+      'put-rate'
     ])
     const byName = new Map(snapshot.map(m => [m.name, m]))
     expect(byName.get('put-latency-avg')!.value).to.equal(200)

@@ -79,7 +79,11 @@ describe('partitionFor', () => {
   it('rejects a partition count that is not a positive integer', () => {
     for (const bad of [0, -1, 1.5, NaN]) {
       let caught: unknown
-      try { partitionFor(Buffer.from('k'), bad) } catch (err) { caught = err }
+      try {
+        partitionFor(Buffer.from('k'), bad)
+      } catch (err) {
+        caught = err
+      }
       expect(caught).to.be.instanceOf(StreamsError)
       expect((caught as StreamsError).code).to.equal('ILLEGAL_ARGUMENT')
     }

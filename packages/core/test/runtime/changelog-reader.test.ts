@@ -8,30 +8,43 @@ import type { PartitionReader as PartitionReaderPort } from '../../src/runtime/c
 /** A changelog partition in memory, read in batches of `batch` records. */
 class FakeReader implements PartitionReaderPort {
   positions = new Map<string, number>()
-  constructor (readonly log: Map<string, number>, readonly batch = 3) {}
-  assign (partitions: ReadonlyArray<TopicPartition & { offset: number | undefined }>): void {
+  constructor(
+    readonly log: Map<string, number>,
+    readonly batch = 3
+  ) {}
+  assign(partitions: ReadonlyArray<TopicPartition & { offset: number | undefined }>): void {
     this.positions = new Map(partitions.map(p => [`${p.topic}-${p.partition}`, p.offset ?? 0]))
   }
 
-  async poll (): Promise<FetchedBatch[]> {
+  async poll(): Promise<FetchedBatch[]> {
     const out: FetchedBatch[] = []
     for (const [key, position] of this.positions) {
       const end = this.log.get(key)!
       const to = Math.min(end, position + this.batch)
       const [topic, partition] = [key.slice(0, key.lastIndexOf('-')), Number(key.slice(key.lastIndexOf('-') + 1))]
       const records = []
-      for (let o = position; o < to; o++) records.push({ topic, partition, offset: o, timestamp: o, key: Buffer.from(`k${o}`), value: Buffer.from(`v${o}`), headers: new Headers() })
+      for (let o = position; o < to; o++)
+        records.push({
+          topic,
+          partition,
+          offset: o,
+          timestamp: o,
+          key: Buffer.from(`k${o}`),
+          value: Buffer.from(`v${o}`),
+          headers: new Headers()
+        })
       this.positions.set(key, to)
       out.push({ topic, partition, records, highWatermark: end, nextOffset: to, logStartOffset: 0 })
     }
     return out
   }
 
-  async close (): Promise<void> {}
+  async close(): Promise<void> {}
 }
 
 const admin = (log: Map<string, number>) => ({
-  endOffsets: async (tps: readonly TopicPartition[]) => new Map(tps.map(p => [`${p.topic}-${p.partition}`, log.get(`${p.topic}-${p.partition}`)!])),
+  endOffsets: async (tps: readonly TopicPartition[]) =>
+    new Map(tps.map(p => [`${p.topic}-${p.partition}`, log.get(`${p.topic}-${p.partition}`)!])),
   beginningOffsets: async (tps: readonly TopicPartition[]) => new Map(tps.map(p => [`${p.topic}-${p.partition}`, 0]))
 })
 
@@ -39,7 +52,9 @@ describe('ChangelogReader', () => {
   it('a step with nothing to restore yields to the event loop (a loop of steps cannot starve timers and I/O)', async () => {
     const reader = new ChangelogReader({ reader: new FakeReader(new Map()), admin: admin(new Map()) })
     let fired = false
-    setTimeout(() => { fired = true }, 0)
+    setTimeout(() => {
+      fired = true
+    }, 0)
     for (let i = 0; i < 1000 && !fired; i++) await reader.restoreStep(0)
     expect(fired).to.equal(true)
   })
@@ -59,7 +74,16 @@ describe('ChangelogReader', () => {
         onRestoreEnd: (_tp, _s, total) => events.push(`end ${total}`)
       }
     })
-    const complete = await reader.register([{ partition: { topic: 'app-s-changelog', partition: 0 }, storeName: 's', startOffset: 4, apply: rs => { for (const r of rs) applied.push(r.key.toString()) } }])
+    const complete = await reader.register([
+      {
+        partition: { topic: 'app-s-changelog', partition: 0 },
+        storeName: 's',
+        startOffset: 4,
+        apply: rs => {
+          for (const r of rs) applied.push(r.key.toString())
+        }
+      }
+    ])
     expect(complete).to.deep.equal([])
     log.set('app-s-changelog-0', 20) // written after the restore started: not restored
     now = 1000
@@ -80,7 +104,11 @@ describe('ChangelogReader', () => {
     const log = new Map([['t-0', 5]])
     const reader = new ChangelogReader({ reader: new FakeReader(log), admin: admin(log) })
     let err: any
-    try { await reader.register([{ partition: { topic: 't', partition: 0 }, storeName: 's', startOffset: 9, apply: () => {} }]) } catch (e) { err = e }
+    try {
+      await reader.register([{ partition: { topic: 't', partition: 0 }, storeName: 's', startOffset: 9, apply: () => {} }])
+    } catch (e) {
+      err = e
+    }
     expect(err).to.have.property('code', 'TASK_CORRUPTED')
   })
 
@@ -88,7 +116,17 @@ describe('ChangelogReader', () => {
     const log = new Map([['t-0', 4]])
     const applied: string[] = []
     const reader = new ChangelogReader({ reader: new FakeReader(log, 10), admin: admin(log) })
-    await reader.register([{ partition: { topic: 't', partition: 0 }, storeName: 's', startOffset: undefined, apply: rs => { for (const r of rs) applied.push(r.key.toString()) }, standby: true }])
+    await reader.register([
+      {
+        partition: { topic: 't', partition: 0 },
+        storeName: 's',
+        startOffset: undefined,
+        apply: rs => {
+          for (const r of rs) applied.push(r.key.toString())
+        },
+        standby: true
+      }
+    ])
     expect(await reader.restoreStep(0)).to.deep.equal([])
     log.set('t-0', 6)
     expect(await reader.restoreStep(0)).to.deep.equal([])
@@ -98,7 +136,10 @@ describe('ChangelogReader', () => {
   })
 
   it('reports a standby to the StandbyUpdateListener: start, each batch with the changelog end, and why it stopped', async () => {
-    const log = new Map([['t-0', 5], ['t-1', 2]])
+    const log = new Map([
+      ['t-0', 5],
+      ['t-1', 2]
+    ])
     let now = 0
     const events: string[] = []
     const counted: number[] = []
@@ -110,16 +151,29 @@ describe('ChangelogReader', () => {
       onStep: n => steps.push(n),
       standbyListener: {
         onUpdateStart: (tp, store, start) => events.push(`start ${tp.topic}-${tp.partition} ${store} ${start}`),
-        onBatchLoaded: (tp, store, id, last, size, end) => events.push(`batch ${tp.topic}-${tp.partition} ${store} ${id.toString()} ${last} ${size} ${end}`),
-        onUpdateSuspended: (tp, store, offset, end, reason) => events.push(`suspended ${tp.topic}-${tp.partition} ${store} ${offset} ${end} ${reason}`)
+        onBatchLoaded: (tp, store, id, last, size, end) =>
+          events.push(`batch ${tp.topic}-${tp.partition} ${store} ${id.toString()} ${last} ${size} ${end}`),
+        onUpdateSuspended: (tp, store, offset, end, reason) =>
+          events.push(`suspended ${tp.topic}-${tp.partition} ${store} ${offset} ${end} ${reason}`)
       },
       listener: { onRestoreStart: () => events.push('restore listener called for a standby') }
     })
     const taskId = new TaskId(0, 0)
-    const applied = { record: (n: number) => { counted.push(n) } }
+    const applied = {
+      record: (n: number) => {
+        counted.push(n)
+      }
+    }
     await reader.register([
       { partition: { topic: 't', partition: 0 }, storeName: 's', taskId, startOffset: 1, apply: () => {}, standby: true, applied },
-      { partition: { topic: 't', partition: 1 }, storeName: 'u', taskId: new TaskId(0, 1), startOffset: undefined, apply: () => {}, standby: true }
+      {
+        partition: { topic: 't', partition: 1 },
+        storeName: 'u',
+        taskId: new TaskId(0, 1),
+        startOffset: undefined,
+        apply: () => {},
+        standby: true
+      }
     ])
     expect(reader.updatingStandbyTasks()).to.equal(2)
     expect(reader.restoringActiveTasks()).to.equal(0)
@@ -127,7 +181,14 @@ describe('ChangelogReader', () => {
     await reader.restoreStep(0)
     log.set('t-0', 7)
     await reader.restoreStep(0)
-    expect(reader.standbyProgress().find(p => p.storeName === 's')).to.deep.include({ taskId, position: 7, currentEndOffset: 7, lag: 0, updated: 6, recordsPerSecond: 6 })
+    expect(reader.standbyProgress().find(p => p.storeName === 's')).to.deep.include({
+      taskId,
+      position: 7,
+      currentEndOffset: 7,
+      lag: 0,
+      updated: 6,
+      recordsPerSecond: 6
+    })
     reader.unregister([{ topic: 't', partition: 0 }], 'PROMOTED')
     reader.unregister([{ topic: 't', partition: 1 }])
     expect(events).to.deep.equal([
@@ -156,8 +217,19 @@ describe('ChangelogReader', () => {
   })
 
   it('a suspended standby reports the offset of the last record its store applied, not the position past a compacted gap; -1 for none', async () => {
-    const log = new Map([['t-0', 20], ['t-1', 20]])
-    const record = (partition: number, offset: number) => ({ topic: 't', partition, offset, timestamp: 0, key: Buffer.from('k'), value: Buffer.from('v'), headers: new Headers() })
+    const log = new Map([
+      ['t-0', 20],
+      ['t-1', 20]
+    ])
+    const record = (partition: number, offset: number) => ({
+      topic: 't',
+      partition,
+      offset,
+      timestamp: 0,
+      key: Buffer.from('k'),
+      value: Buffer.from('v'),
+      headers: new Headers()
+    })
     let polled = false
     const reader: PartitionReaderPort = {
       assign: () => {},
@@ -179,18 +251,45 @@ describe('ChangelogReader', () => {
       standbyListener: { onUpdateSuspended: (tp, _s, offset, end, reason) => suspended.push(`${tp.partition} ${offset} ${end} ${reason}`) }
     })
     const applied: string[] = []
-    await changelog.register([0, 1].map(partition => ({ partition: { topic: 't', partition }, storeName: 's', taskId: new TaskId(0, partition), startOffset: undefined, apply: (rs: ReadonlyArray<{ key: Buffer }>) => { for (const r of rs) applied.push(`${partition}:${r.key.toString()}`) }, standby: true })))
+    await changelog.register(
+      [0, 1].map(partition => ({
+        partition: { topic: 't', partition },
+        storeName: 's',
+        taskId: new TaskId(0, partition),
+        startOffset: undefined,
+        apply: (rs: ReadonlyArray<{ key: Buffer }>) => {
+          for (const r of rs) applied.push(`${partition}:${r.key.toString()}`)
+        },
+        standby: true
+      }))
+    )
     await changelog.restoreStep(0)
     expect(applied).to.deep.equal(['0:k', '0:k'])
-    changelog.unregister([{ topic: 't', partition: 0 }, { topic: 't', partition: 1 }])
+    changelog.unregister([
+      { topic: 't', partition: 0 },
+      { topic: 't', partition: 1 }
+    ])
     expect(suspended).to.deep.equal(['0 12 20 MIGRATED', '1 -1 20 MIGRATED'])
   })
 
   it('tells the standby listener nothing when a standby stops at shutdown (unregister with no reason)', async () => {
     const log = new Map([['t-0', 3]])
     const events: string[] = []
-    const reader = new ChangelogReader({ reader: new FakeReader(log), admin: admin(log), standbyListener: { onUpdateSuspended: () => events.push('suspended') } })
-    await reader.register([{ partition: { topic: 't', partition: 0 }, storeName: 's', taskId: new TaskId(0, 0), startOffset: undefined, apply: () => {}, standby: true }])
+    const reader = new ChangelogReader({
+      reader: new FakeReader(log),
+      admin: admin(log),
+      standbyListener: { onUpdateSuspended: () => events.push('suspended') }
+    })
+    await reader.register([
+      {
+        partition: { topic: 't', partition: 0 },
+        storeName: 's',
+        taskId: new TaskId(0, 0),
+        startOffset: undefined,
+        apply: () => {},
+        standby: true
+      }
+    ])
     reader.unregister([{ topic: 't', partition: 0 }], null)
     expect(events).to.deep.equal([])
     expect(reader.readingCount).to.equal(0)
@@ -200,10 +299,30 @@ describe('ChangelogReader', () => {
     const log = new Map([['t-0', 10]])
     const fake = new FakeReader(log, 4)
     let polls = 0
-    const counting: PartitionReaderPort = { assign: p => { fake.assign(p) }, poll: async () => { polls++; return await fake.poll() }, close: async () => {} }
+    const counting: PartitionReaderPort = {
+      assign: p => {
+        fake.assign(p)
+      },
+      poll: async () => {
+        polls++
+        return await fake.poll()
+      },
+      close: async () => {}
+    }
     const reader = new ChangelogReader({ reader: counting, admin: admin(log) })
     const applied: string[] = []
-    await reader.register([{ partition: { topic: 't', partition: 0 }, storeName: 's', startOffset: undefined, standby: true, endOffsetLimit: 3, apply: rs => { for (const r of rs) applied.push(r.key.toString()) } }])
+    await reader.register([
+      {
+        partition: { topic: 't', partition: 0 },
+        storeName: 's',
+        startOffset: undefined,
+        standby: true,
+        endOffsetLimit: 3,
+        apply: rs => {
+          for (const r of rs) applied.push(r.key.toString())
+        }
+      }
+    ])
     await reader.restoreStep(0) // reads 0..3, applies 0..2 only
     await reader.restoreStep(0)
     await reader.restoreStep(0)

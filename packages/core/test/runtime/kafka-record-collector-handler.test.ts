@@ -18,8 +18,11 @@ class PickyProducer implements ProducerPort {
   readonly appended: ProducedRecord[] = []
   requests = 0
   readonly #offsets = new Map<string, number>()
-  constructor (readonly rejects: (r: ProducedRecord) => boolean, readonly error: () => Error) {}
-  async send (records: readonly ProducedRecord[]): Promise<SendResult> {
+  constructor(
+    readonly rejects: (r: ProducedRecord) => boolean,
+    readonly error: () => Error
+  ) {}
+  async send(records: readonly ProducedRecord[]): Promise<SendResult> {
     this.requests++
     await new Promise(resolve => setImmediate(resolve))
     if (records.some(this.rejects)) throw this.error()
@@ -34,49 +37,84 @@ class PickyProducer implements ProducerPort {
     return result
   }
 
-  async close (): Promise<void> {}
+  async close(): Promise<void> {}
 }
 
 class Origin {
   dropped = 0
-  constructor (readonly taskId: string) {}
-  recordDroppedRecord (): void { this.dropped++ }
+  constructor(readonly taskId: string) {}
+  recordDroppedRecord(): void {
+    this.dropped++
+  }
 }
 
 const admin = { partitionCounts: async (topics: readonly string[]) => new Map(topics.map(t => [t, 1])) }
-const rec = (topic: string, key: string, value = 'v', origin?: Origin): CollectedRecord =>
-  ({ topic, partition: 0, key: Buffer.from(key), value: Buffer.from(value), headers: new Headers(), timestamp: 1, origin })
+const rec = (topic: string, key: string, value = 'v', origin?: Origin): CollectedRecord => ({
+  topic,
+  partition: 0,
+  key: Buffer.from(key),
+  value: Buffer.from(value),
+  headers: new Headers(),
+  timestamp: 1,
+  origin
+})
 const keys = (records: readonly ProducedRecord[]): string[] => records.map(r => `${r.topic}:${r.key!.toString()}`)
 
-async function flushError (collector: KafkaRecordCollector): Promise<any> {
-  try { await collector.flush() } catch (e) { return e }
+async function flushError(collector: KafkaRecordCollector): Promise<any> {
+  try {
+    await collector.flush()
+  } catch (e) {
+    return e
+  }
   return undefined
 }
 
 describe('KafkaRecordCollector: the production exception handler, per record', () => {
   it('one record the broker rejects among 19: the handler is asked once, about that record; only it is dropped and counted; the changelog records all arrive', async () => {
-    const producer = new PickyProducer(r => r.key!.toString() === 'poison', () => new KafkaRequestError('MESSAGE_TOO_LARGE', 'the record is too large'))
+    const producer = new PickyProducer(
+      r => r.key!.toString() === 'poison',
+      () => new KafkaRequestError('MESSAGE_TOO_LARGE', 'the record is too large')
+    )
     const asked: Array<[string, string | undefined, string]> = []
     const task = new Origin('0_0')
     const collector = new KafkaRecordCollector({
-      producer, admin, lingerMs: 1000,
-      onRecordError: (record, error) => { asked.push([record.topic, (record as ProducedRecord).key?.toString(), (error as KafkaRequestError).errorName]); return 'CONTINUE' }
+      producer,
+      admin,
+      lingerMs: 1000,
+      onRecordError: (record, error) => {
+        asked.push([record.topic, (record as ProducedRecord).key?.toString(), (error as KafkaRequestError).errorName])
+        return 'CONTINUE'
+      }
     })
     for (let i = 0; i < 9; i++) collector.send(rec('app-S-changelog', `c${i}`, 'v', task))
     for (let i = 0; i < 9; i++) collector.send(rec('out', `o${i}`, 'v', task))
     collector.send(rec('out', 'poison', 'v', task))
     await collector.flush()
     expect(asked).to.deep.equal([['out', 'poison', 'MESSAGE_TOO_LARGE']])
-    expect(keys(producer.appended)).to.deep.equal([...Array.from({ length: 9 }, (_, i) => `app-S-changelog:c${i}`), ...Array.from({ length: 9 }, (_, i) => `out:o${i}`)])
+    expect(keys(producer.appended)).to.deep.equal([
+      ...Array.from({ length: 9 }, (_, i) => `app-S-changelog:c${i}`),
+      ...Array.from({ length: 9 }, (_, i) => `out:o${i}`)
+    ])
     expect(task.dropped).to.equal(1)
     expect(collector.ackedOffset('app-S-changelog', 0)).to.equal(8)
     expect(collector.sentRecords).to.equal(18)
   })
 
   it('a changelog record that fails on its own goes to the handler as any record (as Kafka); FAIL (the default) fails with SEND_FAILED naming its topic and partition', async () => {
-    const producer = new PickyProducer(r => r.key!.toString() === 'c3', () => new KafkaRequestError('CORRUPT_MESSAGE', 'bad CRC', { retriable: false }))
+    const producer = new PickyProducer(
+      r => r.key!.toString() === 'c3',
+      () => new KafkaRequestError('CORRUPT_MESSAGE', 'bad CRC', { retriable: false })
+    )
     const asked: string[] = []
-    const collector = new KafkaRecordCollector({ producer, admin, lingerMs: 1000, onRecordError: (r) => { asked.push(r.topic); return 'FAIL' } })
+    const collector = new KafkaRecordCollector({
+      producer,
+      admin,
+      lingerMs: 1000,
+      onRecordError: r => {
+        asked.push(r.topic)
+        return 'FAIL'
+      }
+    })
     for (let i = 0; i < 6; i++) collector.send(rec('app-S-changelog', `c${i}`))
     const err = await flushError(collector)
     expect(asked).to.deep.equal(['app-S-changelog'])
@@ -87,11 +125,31 @@ describe('KafkaRecordCollector: the production exception handler, per record', (
     expect(keys(producer.appended)).to.deep.equal(['app-S-changelog:c0', 'app-S-changelog:c1', 'app-S-changelog:c2'])
   })
 
-  for (const name of ['TOPIC_AUTHORIZATION_FAILED', 'CLUSTER_AUTHORIZATION_FAILED', 'INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED', 'UNKNOWN_PRODUCER_ID', 'OUT_OF_ORDER_SEQUENCE_NUMBER', 'INVALID_TOPIC_EXCEPTION', 'UNKNOWN_SERVER_ERROR'] as const satisfies readonly KafkaErrorName[]) {
+  for (const name of [
+    'TOPIC_AUTHORIZATION_FAILED',
+    'CLUSTER_AUTHORIZATION_FAILED',
+    'INVALID_PRODUCER_EPOCH',
+    'PRODUCER_FENCED',
+    'UNKNOWN_PRODUCER_ID',
+    'OUT_OF_ORDER_SEQUENCE_NUMBER',
+    'INVALID_TOPIC_EXCEPTION',
+    'UNKNOWN_SERVER_ERROR'
+  ] as const satisfies readonly KafkaErrorName[]) {
     it(`${name} is fatal: the handler is never asked, nothing is dropped, the send fails`, async () => {
-      const producer = new PickyProducer(() => true, () => new KafkaRequestError(name, 'no'))
+      const producer = new PickyProducer(
+        () => true,
+        () => new KafkaRequestError(name, 'no')
+      )
       let asked = 0
-      const collector = new KafkaRecordCollector({ producer, admin, lingerMs: 1000, onRecordError: () => { asked++; return 'CONTINUE' } })
+      const collector = new KafkaRecordCollector({
+        producer,
+        admin,
+        lingerMs: 1000,
+        onRecordError: () => {
+          asked++
+          return 'CONTINUE'
+        }
+      })
       collector.send(rec('out', 'a'))
       collector.send(rec('out', 'b'))
       const err = await flushError(collector)
@@ -104,9 +162,20 @@ describe('KafkaRecordCollector: the production exception handler, per record', (
 
   it('UNKNOWN_PRODUCER_ID reported retriable (the adapter started over with a new producer id) is sent again, not fatal', async () => {
     let failures = 1
-    const producer = new PickyProducer(() => failures-- > 0, () => new KafkaRequestError('UNKNOWN_PRODUCER_ID', 'starts over', { retriable: true }))
+    const producer = new PickyProducer(
+      () => failures-- > 0,
+      () => new KafkaRequestError('UNKNOWN_PRODUCER_ID', 'starts over', { retriable: true })
+    )
     let asked = 0
-    const collector = new KafkaRecordCollector({ producer, admin, lingerMs: 1000, onRecordError: () => { asked++; return 'FAIL' } })
+    const collector = new KafkaRecordCollector({
+      producer,
+      admin,
+      lingerMs: 1000,
+      onRecordError: () => {
+        asked++
+        return 'FAIL'
+      }
+    })
     collector.send(rec('out', 'a'))
     await collector.flush()
     expect(asked).to.equal(0)
@@ -114,9 +183,21 @@ describe('KafkaRecordCollector: the production exception handler, per record', (
   })
 
   it('RETRY for an error that is not retriable is taken as FAIL: not sent again', async () => {
-    const producer = new PickyProducer(() => true, () => new KafkaRequestError('MESSAGE_TOO_LARGE', 'too large'))
+    const producer = new PickyProducer(
+      () => true,
+      () => new KafkaRequestError('MESSAGE_TOO_LARGE', 'too large')
+    )
     let asked = 0
-    const collector = new KafkaRecordCollector({ producer, admin, lingerMs: 1000, retryTimeoutMs: 5000, onRecordError: () => { asked++; return 'RETRY' } })
+    const collector = new KafkaRecordCollector({
+      producer,
+      admin,
+      lingerMs: 1000,
+      retryTimeoutMs: 5000,
+      onRecordError: () => {
+        asked++
+        return 'RETRY'
+      }
+    })
     collector.send(rec('out', 'a'))
     const started = Date.now()
     const err = await flushError(collector)
@@ -128,9 +209,21 @@ describe('KafkaRecordCollector: the production exception handler, per record', (
 
   it('RETRY for a retriable error that outlasted the retry timeout sends the record again', async () => {
     let failures = 3
-    const producer = new PickyProducer(() => failures-- > 0, () => new KafkaRequestError('NOT_ENOUGH_REPLICAS', 'not enough replicas'))
+    const producer = new PickyProducer(
+      () => failures-- > 0,
+      () => new KafkaRequestError('NOT_ENOUGH_REPLICAS', 'not enough replicas')
+    )
     let asked = 0
-    const collector = new KafkaRecordCollector({ producer, admin, lingerMs: 1000, retryTimeoutMs: 0, onRecordError: () => { asked++; return 'RETRY' } })
+    const collector = new KafkaRecordCollector({
+      producer,
+      admin,
+      lingerMs: 1000,
+      retryTimeoutMs: 0,
+      onRecordError: () => {
+        asked++
+        return 'RETRY'
+      }
+    })
     collector.send(rec('out', 'a'))
     await collector.flush()
     expect(asked).to.equal(3)
@@ -138,10 +231,22 @@ describe('KafkaRecordCollector: the production exception handler, per record', (
   })
 
   it('a record over max.request.size, headers counted, is never sent: the handler hears of it naming topic, partition and size; CONTINUE drops only it', async () => {
-    const producer = new PickyProducer(() => false, () => new Error('unused'))
+    const producer = new PickyProducer(
+      () => false,
+      () => new Error('unused')
+    )
     const errors: string[] = []
     const task = new Origin('0_1')
-    const collector = new KafkaRecordCollector({ producer, admin, lingerMs: 1000, maxRequestSize: 10_000, onRecordError: (_r, e) => { errors.push(e.message); return 'CONTINUE' } })
+    const collector = new KafkaRecordCollector({
+      producer,
+      admin,
+      lingerMs: 1000,
+      maxRequestSize: 10_000,
+      onRecordError: (_r, e) => {
+        errors.push(e.message)
+        return 'CONTINUE'
+      }
+    })
     const big = rec('out', 'big', 'v', task)
     for (let i = 0; i < 10; i++) big.headers.add(`h${i}`, Buffer.alloc(1000))
     collector.send(rec('out', 'a', 'v', task))
@@ -151,30 +256,46 @@ describe('KafkaRecordCollector: the production exception handler, per record', (
     expect(keys(producer.appended)).to.deep.equal(['out:a', 'out:b'])
     expect(task.dropped).to.equal(1)
     expect(errors).to.have.length(1)
-    expect(errors[0]).to.match(/out-0/).and.match(/10\d{3} bytes/).and.match(/max\.request\.size/)
+    expect(errors[0])
+      .to.match(/out-0/)
+      .and.match(/10\d{3} bytes/)
+      .and.match(/max\.request\.size/)
   })
 
-  it('a record over its topic\'s max.message.bytes is never sent; with FAIL the error names topic, partition and size', async () => {
-    const producer = new PickyProducer(() => false, () => new Error('unused'))
+  it("a record over its topic's max.message.bytes is never sent; with FAIL the error names topic, partition and size", async () => {
+    const producer = new PickyProducer(
+      () => false,
+      () => new Error('unused')
+    )
     const topicAdmin = {
       ...admin,
-      topicConfigs: async (topics: readonly string[]) => new Map(topics.map((t): [string, Record<string, string>] => [t, t === 'small' ? { 'max.message.bytes': '2000' } : {}]))
+      topicConfigs: async (topics: readonly string[]) =>
+        new Map(topics.map((t): [string, Record<string, string>] => [t, t === 'small' ? { 'max.message.bytes': '2000' } : {}]))
     }
     const collector = new KafkaRecordCollector({ producer, admin: topicAdmin, lingerMs: 1000 })
     collector.send(rec('out', 'a', 'x'.repeat(3000)))
     collector.send(rec('small', 'b', 'x'.repeat(3000)))
     const err = await flushError(collector)
     expect(err).to.have.property('code', 'SEND_FAILED')
-    expect(err.message).to.match(/small-0/).and.match(/30\d\d bytes/).and.match(/max\.message\.bytes/)
+    expect(err.message)
+      .to.match(/small-0/)
+      .and.match(/30\d\d bytes/)
+      .and.match(/max\.message\.bytes/)
     expect(err.cause).to.have.property('errorName', 'MESSAGE_TOO_LARGE')
     expect(keys(producer.appended)).to.deep.equal(['out:a'])
   })
 
   it('the batch limit counts header bytes: records with large headers are not sent in one request', async () => {
-    const producer = new PickyProducer(() => false, () => new Error('unused'))
+    const producer = new PickyProducer(
+      () => false,
+      () => new Error('unused')
+    )
     const sizes: number[] = []
     const send = producer.send.bind(producer)
-    producer.send = async (records) => { sizes.push(records.length); return await send(records) }
+    producer.send = async records => {
+      sizes.push(records.length)
+      return await send(records)
+    }
     const collector = new KafkaRecordCollector({ producer, admin, lingerMs: 1000, maxRequestBytes: 100_000 })
     for (let i = 0; i < 10; i++) {
       const r = rec('out', `k${i}`)

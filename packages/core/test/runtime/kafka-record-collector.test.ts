@@ -11,12 +11,16 @@ class FakeProducer implements ProducerPort {
   maxInflight = 0
   failNext: Error | undefined
   readonly offsets = new Map<string, number>()
-  async send (records: readonly ProducedRecord[]): Promise<SendResult> {
+  async send(records: readonly ProducedRecord[]): Promise<SendResult> {
     this.inflight++
     this.maxInflight = Math.max(this.maxInflight, this.inflight)
     await new Promise(resolve => setTimeout(resolve, 2))
     this.inflight--
-    if (this.failNext !== undefined) { const e = this.failNext; this.failNext = undefined; throw e }
+    if (this.failNext !== undefined) {
+      const e = this.failNext
+      this.failNext = undefined
+      throw e
+    }
     this.batches.push([...records])
     const result: SendResult = new Map()
     for (const r of records) {
@@ -28,11 +32,18 @@ class FakeProducer implements ProducerPort {
     return result
   }
 
-  async close (): Promise<void> {}
+  async close(): Promise<void> {}
 }
 
 const admin = { partitionCounts: async (topics: readonly string[]) => new Map(topics.map(t => [t, 4])) }
-const rec = (topic: string, key: string | null, partition?: number) => ({ topic, partition, key: key === null ? null : Buffer.from(key), value: Buffer.from('v'), headers: new Headers(), timestamp: 1 })
+const rec = (topic: string, key: string | null, partition?: number) => ({
+  topic,
+  partition,
+  key: key === null ? null : Buffer.from(key),
+  value: Buffer.from('v'),
+  headers: new Headers(),
+  timestamp: 1
+})
 
 describe('KafkaRecordCollector', () => {
   it('batches sends with one batch in flight, partitions keys by murmur2, and tracks acknowledged offsets', async () => {
@@ -64,18 +75,32 @@ describe('KafkaRecordCollector', () => {
     const collector = new KafkaRecordCollector({ producer, admin, lingerMs: 1000, onSendError: e => errors.push(e.code) })
     collector.send(rec('out', 'a'))
     let err: any
-    try { await collector.flush() } catch (e) { err = e }
+    try {
+      await collector.flush()
+    } catch (e) {
+      err = e
+    }
     expect(err).to.have.property('code', 'SEND_FAILED')
     expect(err.message).to.contain('out')
-    expect(() => collector.send(rec('out', 'b'))).to.throw().with.property('code', 'SEND_FAILED')
+    expect(() => collector.send(rec('out', 'b')))
+      .to.throw()
+      .with.property('code', 'SEND_FAILED')
     expect(errors).to.deep.equal(['SEND_FAILED'])
   })
 
   it('a send to a topic that does not exist fails naming it', async () => {
-    const collector = new KafkaRecordCollector({ producer: new FakeProducer(), admin: { partitionCounts: async () => new Map() }, lingerMs: 1000 })
+    const collector = new KafkaRecordCollector({
+      producer: new FakeProducer(),
+      admin: { partitionCounts: async () => new Map() },
+      lingerMs: 1000
+    })
     collector.send(rec('missing-topic', 'a'))
     let err: any
-    try { await collector.flush() } catch (e) { err = e }
+    try {
+      await collector.flush()
+    } catch (e) {
+      err = e
+    }
     expect(err).to.have.property('code', 'UNKNOWN_TOPIC')
     expect(err.message).to.contain('missing-topic')
   })
@@ -102,7 +127,11 @@ describe('KafkaRecordCollector', () => {
     const f = new KafkaRecordCollector({ producer: failing, admin, lingerMs: 1000, onRecordError: () => 'FAIL' })
     f.send(rec('out', 'a'))
     let err: any
-    try { await f.flush() } catch (e) { err = e }
+    try {
+      await f.flush()
+    } catch (e) {
+      err = e
+    }
     expect(err).to.have.property('code', 'SEND_FAILED')
   })
 
@@ -111,10 +140,18 @@ describe('KafkaRecordCollector', () => {
     producer.failNext = new Error('broker down')
     const collector = new KafkaRecordCollector({ producer, admin, batchSize: 1, lingerMs: 1000 })
     collector.send(rec('out', 'a'))
-    try { collector.send(rec('out', 'b')) } catch { /* the failure may already be known */ }
+    try {
+      collector.send(rec('out', 'b'))
+    } catch {
+      /* the failure may already be known */
+    }
     await new Promise(resolve => setTimeout(resolve, 20))
     let err: any
-    try { await collector.flush() } catch (e) { err = e }
+    try {
+      await collector.flush()
+    } catch (e) {
+      err = e
+    }
     expect(err).to.have.property('code', 'SEND_FAILED')
   })
 
@@ -122,7 +159,15 @@ describe('KafkaRecordCollector', () => {
     const producer = new FakeProducer()
     producer.failNext = new KafkaRequestError('NETWORK_EXCEPTION', 'connection lost')
     const asked: string[] = []
-    const collector = new KafkaRecordCollector({ producer, admin, lingerMs: 1000, onRecordError: (r) => { asked.push(r.topic); return 'FAIL' } })
+    const collector = new KafkaRecordCollector({
+      producer,
+      admin,
+      lingerMs: 1000,
+      onRecordError: r => {
+        asked.push(r.topic)
+        return 'FAIL'
+      }
+    })
     collector.send(rec('out', 'a'))
     await collector.flush()
     expect(producer.batches.flat().map(r => r.key?.toString())).to.deep.equal(['a'])

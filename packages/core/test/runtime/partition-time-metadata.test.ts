@@ -11,7 +11,11 @@ describe('committed offset metadata (partition time + KIP-825 processor metadata
   })
 
   it('round-trips processor metadata with magic 2: count, then key length, UTF-8 key, int64 value per entry', () => {
-    const metadata = new Map([['KSTREAM-AGGREGATE-STATE-STORE-0000000001', 30000], ['zählen', -1], ['', 2 ** 40]])
+    const metadata = new Map([
+      ['KSTREAM-AGGREGATE-STATE-STORE-0000000001', 30000],
+      ['zählen', -1],
+      ['', 2 ** 40]
+    ])
     const encoded = encodePartitionTime(99, metadata)
     const bytes = Buffer.from(encoded, 'base64')
     expect([bytes[0], Number(bytes.readBigInt64BE(1)), bytes.readInt32BE(9), bytes.readInt32BE(13)]).to.deep.equal([2, 99, 3, 40])
@@ -22,7 +26,9 @@ describe('committed offset metadata (partition time + KIP-825 processor metadata
     expect(decodeCommitMetadata(undefined).partitionTime).to.equal(undefined)
     expect(decodeCommitMetadata('').processorMetadata.size).to.equal(0)
     expect(decodeCommitMetadata('not metadata').partitionTime).to.equal(undefined)
-    const truncated = Buffer.from(encodePartitionTime(5, new Map([['k', 1]])), 'base64').subarray(0, 20).toString('base64')
+    const truncated = Buffer.from(encodePartitionTime(5, new Map([['k', 1]])), 'base64')
+      .subarray(0, 20)
+      .toString('base64')
     expect(decodeCommitMetadata(truncated)).to.deep.equal({ partitionTime: 5, processorMetadata: new Map() })
     expect(decodeCommitMetadata(encodePartitionTime(-1)).partitionTime).to.equal(undefined)
   })

@@ -34,7 +34,13 @@ describe('Restore metrics (KIP-869 names)', () => {
     const updated = addTaskRestoreMetrics(debug, clock, new TaskId(0, 2), 'update')
     restored.record(30)
     updated.record(4)
-    const byTask = (id: string) => Object.fromEntries(debug.metrics().filter(m => m.tags['task-id'] === id).map(m => [m.name, m.value]))
+    const byTask = (id: string) =>
+      Object.fromEntries(
+        debug
+          .metrics()
+          .filter(m => m.tags['task-id'] === id)
+          .map(m => [m.name, m.value])
+      )
     expect(byTask('0_1')).to.include({ 'restore-total': 30, 'restore-remaining-records-total': 7 })
     expect(byTask('0_1')).to.have.keys('restore-total', 'restore-rate', 'restore-remaining-records-total')
     expect(byTask('0_2')).to.have.keys('update-total', 'update-rate')

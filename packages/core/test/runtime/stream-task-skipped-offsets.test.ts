@@ -18,16 +18,24 @@ const picky: Deserializer<string> = {
   }
 }
 /** The value "-5" gives the record the timestamp -5. */
-const fromValue: TimestampExtractor = (record) => record.value === '-5' ? -5 : 1
+const fromValue: TimestampExtractor = record => (record.value === '-5' ? -5 : 1)
 
-function raw (offset: number, value: string): ConsumedRecord {
+function raw(offset: number, value: string): ConsumedRecord {
   return { topic: 'in', partition: 0, offset, timestamp: 1, key: Buffer.from('k'), value: Buffer.from(value), headers: new Headers() }
 }
 
-function task (seen: string[]): StreamTask {
+function task(seen: string[]): StreamTask {
   const topology = new Topology()
     .addSource('s', 'in', { keyDeserializer: S, valueDeserializer: picky, timestampExtractor: fromValue })
-    .addProcessor('p', () => ({ process: (r: { value: string }) => { seen.push(r.value) } }), 's')
+    .addProcessor(
+      'p',
+      () => ({
+        process: (r: { value: string }) => {
+          seen.push(r.value)
+        }
+      }),
+      's'
+    )
   const t = new StreamTask({
     id: new TaskId(0, 0),
     topology: topology[TOPOLOGY_DEF](),
@@ -48,7 +56,9 @@ describe('StreamTask: offsets of skipped records', () => {
     const seen: string[] = []
     const t = task(seen)
     t.addRecords('in', 0, [raw(0, 'a'), raw(1, 'bad'), raw(2, 'b'), raw(3, 'bad'), raw(4, '-5'), raw(5, 'bad')])
-    while (t.process()) { /* drain */ }
+    while (t.process()) {
+      /* drain */
+    }
     expect(seen).to.deep.equal(['a', 'b'])
     expect(t.droppedRecords).to.equal(4)
     expect(t.prepareCommit()).to.deep.equal([{ topic: 'in', partition: 0, offset: 6 }])

@@ -11,14 +11,18 @@ import type { KafkaClientFactory, ProducerPort } from '../../src/runtime/kafka/p
 import { StreamsProducer } from '../../src/runtime/streams-producer.js'
 import { silentLogger } from '../../src/logger.js'
 
-interface FakeProducer { readonly calls: string[], failNext: Map<string, KafkaErrorName>, closed: boolean }
+interface FakeProducer {
+  readonly calls: string[]
+  failNext: Map<string, KafkaErrorName>
+  closed: boolean
+}
 
-function fakeClients (): { clients: KafkaClientFactory, producers: FakeProducer[] } {
+function fakeClients(): { clients: KafkaClientFactory; producers: FakeProducer[] } {
   const producers: FakeProducer[] = []
   const clients = {
     name: 'fake',
     exactlyOnceV2: true,
-    producer: (options: { clientId: string, transactionalId?: string }): ProducerPort => {
+    producer: (options: { clientId: string; transactionalId?: string }): ProducerPort => {
       const p: FakeProducer = { calls: [], failNext: new Map(), closed: false }
       producers.push(p)
       const step = async (name: string): Promise<void> => {
@@ -30,17 +34,32 @@ function fakeClients (): { clients: KafkaClientFactory, producers: FakeProducer[
         }
       }
       return {
-        send: async () => { await step('send'); return new Map() },
-        close: async () => { p.closed = true },
+        send: async () => {
+          await step('send')
+          return new Map()
+        },
+        close: async () => {
+          p.closed = true
+        },
         ...(options.transactionalId === undefined
           ? {}
           : {
               transactions: {
-                init: async () => { await step('init') },
-                begin: async () => { await step('begin') },
-                sendOffsets: async (_groupId, generation) => { await step(`sendOffsets@${generation.generationId}`) },
-                commit: async () => { await step('commit') },
-                abort: async () => { await step('abort') }
+                init: async () => {
+                  await step('init')
+                },
+                begin: async () => {
+                  await step('begin')
+                },
+                sendOffsets: async (_groupId, generation) => {
+                  await step(`sendOffsets@${generation.generationId}`)
+                },
+                commit: async () => {
+                  await step('commit')
+                },
+                abort: async () => {
+                  await step('abort')
+                }
               }
             })
       }
@@ -53,8 +72,12 @@ const RECORD = { topic: 't', partition: 0, key: null, value: Buffer.from('v'), h
 const GROUP = { groupId: 'app', generation: { generationId: 3, memberId: 'm-1' } }
 const OFFSETS = [{ topic: 'in', partition: 0, offset: 10, metadata: 'x' }]
 
-async function rejection (promise: Promise<unknown>): Promise<StreamsError> {
-  try { await promise } catch (error) { return error as StreamsError }
+async function rejection(promise: Promise<unknown>): Promise<StreamsError> {
+  try {
+    await promise
+  } catch (error) {
+    return error as StreamsError
+  }
   throw new Error('expected a rejection')
 }
 

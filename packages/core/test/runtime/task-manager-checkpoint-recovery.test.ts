@@ -24,9 +24,11 @@ describe('TaskManager: local state that cannot be trusted is wiped before the re
     taskDir = join(dir, 'app', '0_0')
     await mkdir(taskDir, { recursive: true })
   })
-  afterEach(async () => { await rm(dir, { recursive: true, force: true }) })
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
 
-  async function restoreAll (ctx: ReturnType<typeof setup>): Promise<void> {
+  async function restoreAll(ctx: ReturnType<typeof setup>): Promise<void> {
     await ctx.tm.handleAssignment(ACTIVE)
     for (let i = 0; i < 20 && ctx.tm.hasRestoringTasks; i++) await ctx.tm.restoreStep(0)
     expect(ctx.tm.hasRestoringTasks).to.equal(false)
@@ -46,12 +48,20 @@ describe('TaskManager: local state that cannot be trusted is wiped before the re
     await ctx.tm.shutdown(true)
   })
 
-  it('a checkpoint below the changelog\'s log-start offset: the store is wiped and restored from the log start', async () => {
+  it("a checkpoint below the changelog's log-start offset: the store is wiped and restored from the log start", async () => {
     // Checkpointed at offset 1; offsets 2-3 (among them z's tombstone) were deleted since.
     FileBackedBytesStore.leave(taskDir, 'counts', { a: '1', z: '9' })
     await writeFile(join(taskDir, '.checkpoint'), '0\n1\napp-counts-changelog 0 1\n')
     const ctx = setup(dir, () => new FileBackedBytesStore('counts'))
-    for (const [k, v] of [['a', '1'], ['z', '9'], ['z', 'deleted'], ['a', '2'], ['b', '1'], ['c', '1']] as const) ctx.log.append(CHANGELOG, 0, k, v)
+    for (const [k, v] of [
+      ['a', '1'],
+      ['z', '9'],
+      ['z', 'deleted'],
+      ['a', '2'],
+      ['b', '1'],
+      ['c', '1']
+    ] as const)
+      ctx.log.append(CHANGELOG, 0, k, v)
     ctx.log.deleteBefore(CHANGELOG, 0, 4)
     await restoreAll(ctx)
     const store = ctx.tm.storesOf('0_0')!.get('counts')
@@ -75,7 +85,12 @@ describe('TaskManager: local state that cannot be trusted is wiped before the re
   it('a restored task writes its checkpoint only after its stores flushed what the checkpoint covers', async () => {
     let store: FileBackedBytesStore | undefined
     const ctx = setup(dir, () => (store = new FileBackedBytesStore('counts')))
-    for (const [k, v] of [['a', '1'], ['b', '1'], ['a', '2']] as const) ctx.log.append(CHANGELOG, 0, k, v)
+    for (const [k, v] of [
+      ['a', '1'],
+      ['b', '1'],
+      ['a', '2']
+    ] as const)
+      ctx.log.append(CHANGELOG, 0, k, v)
     await restoreAll(ctx)
     const checkpoint = await readFile(join(taskDir, '.checkpoint'), 'utf8')
     expect(checkpoint).to.equal('0\n1\napp-counts-changelog 0 2\n')
@@ -88,8 +103,12 @@ describe('TaskManager: local state that cannot be trusted is wiped before the re
 
 describe('TaskManager: a changelog truncated under a restore', () => {
   let dir: string
-  beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'kstreams-truncated-restore-')) })
-  afterEach(async () => { await rm(dir, { recursive: true, force: true }) })
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kstreams-truncated-restore-'))
+  })
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
 
   it('below the restore position (unclean leader election): the restore does not hang; the task is wiped and restored from what the changelog holds now', async () => {
     const ctx = setup(dir, () => new FileBackedBytesStore('counts'))

@@ -16,8 +16,15 @@ import { CHANGELOG, setup } from './helpers/task-manager-harness.js'
 const get = (store: unknown, k: string): string | null => (store as KeyValueStore<string, string>).get(k)
 
 /** Standby on 0_0 that applied the five records of the changelog, then two more records are written. */
-async function standbyThenTail (ctx: ReturnType<typeof setup>): Promise<unknown> {
-  for (const [k, v] of [['a', '1'], ['b', '1'], ['a', '2'], ['c', '1'], ['b', '2']] as const) ctx.log.append(CHANGELOG, 0, k, v)
+async function standbyThenTail(ctx: ReturnType<typeof setup>): Promise<unknown> {
+  for (const [k, v] of [
+    ['a', '1'],
+    ['b', '1'],
+    ['a', '2'],
+    ['c', '1'],
+    ['b', '2']
+  ] as const)
+    ctx.log.append(CHANGELOG, 0, k, v)
   await ctx.tm.handleAssignment(new Map(), new Map([['0_0', []]]))
   for (let i = 0; i < 4; i++) await ctx.tm.restoreStep(0)
   const [standby] = ctx.tm.queryableStores('counts', true)
@@ -29,7 +36,7 @@ async function standbyThenTail (ctx: ReturnType<typeof setup>): Promise<unknown>
   return standby!.store
 }
 
-async function becomeActive (ctx: ReturnType<typeof setup>): Promise<void> {
+async function becomeActive(ctx: ReturnType<typeof setup>): Promise<void> {
   await ctx.tm.handleAssignment(new Map([['0_0', [{ topic: 'in', partition: 0 }]]]), new Map())
   for (let i = 0; i < 4 && ctx.tm.hasRestoringTasks; i++) await ctx.tm.restoreStep(0)
   expect(ctx.tm.hasRestoringTasks).to.equal(false)
@@ -38,8 +45,12 @@ async function becomeActive (ctx: ReturnType<typeof setup>): Promise<void> {
 
 describe('TaskManager: a standby that becomes active', () => {
   let dir: string
-  beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'kstreams-recycle-')) })
-  afterEach(async () => { await rm(dir, { recursive: true, force: true }) })
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kstreams-recycle-'))
+  })
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
 
   it('with in-memory stores is recycled: the same stores restore only the tail, then process with the task cache, changelog and metrics', async () => {
     const ctx = setup(dir, () => new SimpleBytesStore('counts'))
@@ -51,7 +62,16 @@ describe('TaskManager: a standby that becomes active', () => {
     expect(store).to.equal(standbyStore)
     expect(['a', 'b', 'c', 'd'].map(k => get(store, k))).to.deep.equal(['3', '2', '1', '1'])
 
-    ctx.tm.addBatch({ topic: 'in', partition: 0, records: [{ topic: 'in', partition: 0, offset: 0, timestamp: 10, key: Buffer.from('a'), value: Buffer.from('x'), headers: new Headers() }], highWatermark: 1, nextOffset: 1, logStartOffset: 0 })
+    ctx.tm.addBatch({
+      topic: 'in',
+      partition: 0,
+      records: [
+        { topic: 'in', partition: 0, offset: 0, timestamp: 10, key: Buffer.from('a'), value: Buffer.from('x'), headers: new Headers() }
+      ],
+      highWatermark: 1,
+      nextOffset: 1,
+      logStartOffset: 0
+    })
     expect(ctx.tm.process(10)).to.equal(1)
     expect(get(store, 'a')).to.equal('4')
     // The caching layer got the thread cache at re-init: the reads above and the write are cached.

@@ -17,8 +17,12 @@ const persistent = (): SimpleBytesStore => Object.defineProperty(new SimpleBytes
 
 describe('TaskManager: the task directory lock between two threads of one instance', () => {
   let dir: string
-  beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'kstreams-task-locks-')) })
-  afterEach(async () => { await rm(dir, { recursive: true, force: true }) })
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kstreams-task-locks-'))
+  })
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
 
   it('a thread given a task another thread still has waits until that one has closed it', async () => {
     const log = new FakeLog()
@@ -27,7 +31,9 @@ describe('TaskManager: the task directory lock between two threads of one instan
     const b = setup(dir, () => new SimpleBytesStore('counts'), { log, stateDirectory })
     await a.tm.handleAssignment(T0)
     let assigned = false
-    const assigning = b.tm.handleAssignment(T0).then(() => { assigned = true })
+    const assigning = b.tm.handleAssignment(T0).then(() => {
+      assigned = true
+    })
     await new Promise(resolve => setTimeout(resolve, 50))
     expect(assigned, 'the second thread opened the task while the first had it').to.equal(false)
     expect(b.built).to.have.length(0)
@@ -45,7 +51,10 @@ describe('TaskManager: the task directory lock between two threads of one instan
     const a = setup(dir, () => new SimpleBytesStore('counts'), { stateDirectory })
     const b = setup(dir, () => new SimpleBytesStore('counts'), { stateDirectory, taskTimeoutMs: 50 })
     await a.tm.handleAssignment(T0)
-    const err = await b.tm.handleAssignment(T0).then(() => undefined, (e: unknown) => e)
+    const err = await b.tm.handleAssignment(T0).then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect(err).to.have.property('code', 'STATE_DIR_LOCKED')
     expect(err).to.have.property('retriable', true)
     await a.tm.shutdown(true)
@@ -57,7 +66,11 @@ describe('TaskManager: the task directory lock between two threads of one instan
     const stateDirectory = new StateDirectory(dir, 'app')
     const a = setup(dir, persistent, { log, stateDirectory })
     const b = setup(dir, persistent, { log, stateDirectory })
-    for (const [k, v] of [['a', '1'], ['b', '1']] as const) log.append(CHANGELOG, 0, k, v)
+    for (const [k, v] of [
+      ['a', '1'],
+      ['b', '1']
+    ] as const)
+      log.append(CHANGELOG, 0, k, v)
     await a.tm.handleAssignment(T0)
     for (let i = 0; i < 3 && a.tm.hasRestoringTasks; i++) await a.tm.restoreStep(0)
     await a.tm.commit(true)

@@ -18,7 +18,7 @@ describe('primitive serdes', () => {
       [-123456789, 'f8a432eb']
     ]
     for (const [value, expected] of golden) {
-      it(`matches Java bytes for ${Object.is(value, -0) ? "-0" : value}`, () => {
+      it(`matches Java bytes for ${Object.is(value, -0) ? '-0' : value}`, () => {
         expect(hex(serde.serializer().serialize(TOPIC, value))).to.equal(expected)
         expect(serde.deserializer().deserialize(TOPIC, bytes(expected))).to.equal(value)
       })
@@ -51,7 +51,7 @@ describe('primitive serdes', () => {
       [Number.MIN_SAFE_INTEGER, 'ffe0000000000001']
     ]
     for (const [value, expected] of golden) {
-      it(`matches Java bytes for ${Object.is(value, -0) ? "-0" : value}`, () => {
+      it(`matches Java bytes for ${Object.is(value, -0) ? '-0' : value}`, () => {
         expect(hex(serde.serializer().serialize(TOPIC, value))).to.equal(expected)
         expect(serde.deserializer().deserialize(TOPIC, bytes(expected))).to.equal(value)
       })
@@ -61,7 +61,7 @@ describe('primitive serdes', () => {
       let x = 0x2545f491
       for (let i = 0; i < 2000; i++) {
         x = (Math.imul(x, 1103515245) + 12345) | 0
-        const value = (x % 2097152) * 4294967296 + ((Math.imul(x, 69069) >>> 0))
+        const value = (x % 2097152) * 4294967296 + (Math.imul(x, 69069) >>> 0)
         if (!Number.isSafeInteger(value)) continue
         const expected = Buffer.alloc(8)
         expected.writeBigInt64BE(BigInt(value))
@@ -99,7 +99,7 @@ describe('primitive serdes', () => {
       [2n ** 53n, '0020000000000000']
     ]
     for (const [value, expected] of golden) {
-      it(`matches Java bytes for ${Object.is(value, -0) ? "-0" : value}`, () => {
+      it(`matches Java bytes for ${Object.is(value, -0) ? '-0' : value}`, () => {
         expect(hex(serde.serializer().serialize(TOPIC, value))).to.equal(expected)
         expect(serde.deserializer().deserialize(TOPIC, bytes(expected))).to.equal(value)
       })
@@ -119,10 +119,16 @@ describe('primitive serdes', () => {
   describe('Short', () => {
     const serde = Serdes.Short()
     const golden: Array<[number, string]> = [
-      [0, '0000'], [1, '0001'], [-1, 'ffff'], [-2, 'fffe'], [32767, '7fff'], [-32768, '8000'], [4660, '1234']
+      [0, '0000'],
+      [1, '0001'],
+      [-1, 'ffff'],
+      [-2, 'fffe'],
+      [32767, '7fff'],
+      [-32768, '8000'],
+      [4660, '1234']
     ]
     for (const [value, expected] of golden) {
-      it(`matches Java bytes for ${Object.is(value, -0) ? "-0" : value}`, () => {
+      it(`matches Java bytes for ${Object.is(value, -0) ? '-0' : value}`, () => {
         expect(hex(serde.serializer().serialize(TOPIC, value))).to.equal(expected)
         expect(serde.deserializer().deserialize(TOPIC, bytes(expected))).to.equal(value)
       })
@@ -143,12 +149,19 @@ describe('primitive serdes', () => {
   describe('Float', () => {
     const serde = Serdes.Float()
     const golden: Array<[number, string]> = [
-      [0, '00000000'], [-0, '80000000'], [1, '3f800000'], [1.5, '3fc00000'], [-2.5, 'c0200000'],
-      [Infinity, '7f800000'], [-Infinity, 'ff800000'], [NaN, '7fc00000'],
-      [3.4028234663852886e38, '7f7fffff'], [1.401298464324817e-45, '00000001']
+      [0, '00000000'],
+      [-0, '80000000'],
+      [1, '3f800000'],
+      [1.5, '3fc00000'],
+      [-2.5, 'c0200000'],
+      [Infinity, '7f800000'],
+      [-Infinity, 'ff800000'],
+      [NaN, '7fc00000'],
+      [3.4028234663852886e38, '7f7fffff'],
+      [1.401298464324817e-45, '00000001']
     ]
     for (const [value, expected] of golden) {
-      it(`matches Java bytes for ${Object.is(value, -0) ? "-0" : value}`, () => {
+      it(`matches Java bytes for ${Object.is(value, -0) ? '-0' : value}`, () => {
         expect(hex(serde.serializer().serialize(TOPIC, value))).to.equal(expected)
         expect(Object.is(serde.deserializer().deserialize(TOPIC, bytes(expected)), value)).to.equal(true)
       })
@@ -174,13 +187,21 @@ describe('primitive serdes', () => {
   describe('Double', () => {
     const serde = Serdes.Double()
     const golden: Array<[number, string]> = [
-      [0, '0000000000000000'], [-0, '8000000000000000'], [1, '3ff0000000000000'], [1.5, '3ff8000000000000'],
-      [-2.5, 'c004000000000000'], [0.1, '3fb999999999999a'], [Math.PI, '400921fb54442d18'],
-      [Infinity, '7ff0000000000000'], [-Infinity, 'fff0000000000000'], [NaN, '7ff8000000000000'],
-      [Number.MAX_VALUE, '7fefffffffffffff'], [Number.MIN_VALUE, '0000000000000001']
+      [0, '0000000000000000'],
+      [-0, '8000000000000000'],
+      [1, '3ff0000000000000'],
+      [1.5, '3ff8000000000000'],
+      [-2.5, 'c004000000000000'],
+      [0.1, '3fb999999999999a'],
+      [Math.PI, '400921fb54442d18'],
+      [Infinity, '7ff0000000000000'],
+      [-Infinity, 'fff0000000000000'],
+      [NaN, '7ff8000000000000'],
+      [Number.MAX_VALUE, '7fefffffffffffff'],
+      [Number.MIN_VALUE, '0000000000000001']
     ]
     for (const [value, expected] of golden) {
-      it(`matches Java bytes for ${Object.is(value, -0) ? "-0" : value}`, () => {
+      it(`matches Java bytes for ${Object.is(value, -0) ? '-0' : value}`, () => {
         expect(hex(serde.serializer().serialize(TOPIC, value))).to.equal(expected)
         expect(Object.is(serde.deserializer().deserialize(TOPIC, bytes(expected)), value)).to.equal(true)
       })

@@ -67,7 +67,11 @@ describe('Serdes', () => {
         () => Serdes.serdeFrom(upper, undefined as unknown as Deserializer<string>)
       ]) {
         let caught: unknown
-        try { make() } catch (err) { caught = err }
+        try {
+          make()
+        } catch (err) {
+          caught = err
+        }
         expect(caught).to.be.instanceOf(StreamsError)
         expect((caught as StreamsError).code).to.equal('ILLEGAL_ARGUMENT')
       }

@@ -64,7 +64,13 @@ describe('text serdes', () => {
     })
 
     it('rejects malformed UUID bytes on deserialize', () => {
-      for (const bad of ['', 'hello', '123e4567-e89b-12d3-a456-4266141740001', '123e4567_e89b_12d3_a456_426614174000', '123e4567-e89b-12d3-a456-42661417400z']) {
+      for (const bad of [
+        '',
+        'hello',
+        '123e4567-e89b-12d3-a456-4266141740001',
+        '123e4567_e89b_12d3_a456_426614174000',
+        '123e4567-e89b-12d3-a456-42661417400z'
+      ]) {
         expectSerializationError(() => serde.deserializer().deserialize(TOPIC, Buffer.from(bad)))
       }
       expectSerializationError(() => serde.deserializer().deserialize(TOPIC, Buffer.from(uuid.slice(0, 35) + 'é')))
@@ -72,7 +78,11 @@ describe('text serdes', () => {
   })
 
   describe('Json', () => {
-    interface Order { id: number, item: string, tags: string[] }
+    interface Order {
+      id: number
+      item: string
+      tags: string[]
+    }
     const serde = Serdes.Json<Order>()
 
     it('writes JSON.stringify as UTF-8 and reads it back', () => {

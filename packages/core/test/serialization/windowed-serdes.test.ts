@@ -7,9 +7,25 @@ import { WindowedSerdes } from '../../src/serialization/windowed-serdes.js'
 import { SessionWindow, TimeWindow, Windowed } from '../../src/state/windowed.js'
 import { codeOf } from '../state/helpers/expect-code.js'
 
-interface TimeCase { name: string, key: string, start: number, windowSize: number, end: number, hex: string }
-interface SessionCase { name: string, key: string, start: number, end: number, hex: string }
-const golden = JSON.parse(readFileSync(new URL('./fixtures/windowed-serdes.json', import.meta.url), 'utf8')) as { timeWindowed: TimeCase[], sessionWindowed: SessionCase[] }
+interface TimeCase {
+  name: string
+  key: string
+  start: number
+  windowSize: number
+  end: number
+  hex: string
+}
+interface SessionCase {
+  name: string
+  key: string
+  start: number
+  end: number
+  hex: string
+}
+const golden = JSON.parse(readFileSync(new URL('./fixtures/windowed-serdes.json', import.meta.url), 'utf8')) as {
+  timeWindowed: TimeCase[]
+  sessionWindowed: SessionCase[]
+}
 
 describe('WindowedSerdes', () => {
   describe('timeWindowedSerdeFrom', () => {
@@ -29,13 +45,18 @@ describe('WindowedSerdes', () => {
     }
 
     it('the window end is not serialized: it comes from the deserializer window size', () => {
-      const bytes = WindowedSerdes.timeWindowedSerdeFrom(Serdes.String(), 10).serializer().serialize('t', new Windowed('k', new TimeWindow(0, 999)))
+      const bytes = WindowedSerdes.timeWindowedSerdeFrom(Serdes.String(), 10)
+        .serializer()
+        .serialize('t', new Windowed('k', new TimeWindow(0, 999)))
       expect(WindowedSerdes.timeWindowedSerdeFrom(Serdes.String(), 10).deserializer().deserialize('t', bytes)?.window.end).to.equal(10)
     })
 
     it('rejects a window size that is not a positive integer, and a non-serde inner, with ILLEGAL_ARGUMENT', () => {
       for (const size of [0, -1, 1.5, NaN]) {
-        expect(codeOf(() => WindowedSerdes.timeWindowedSerdeFrom(Serdes.String(), size)), String(size)).to.equal('ILLEGAL_ARGUMENT')
+        expect(
+          codeOf(() => WindowedSerdes.timeWindowedSerdeFrom(Serdes.String(), size)),
+          String(size)
+        ).to.equal('ILLEGAL_ARGUMENT')
       }
       expect(codeOf(() => WindowedSerdes.timeWindowedSerdeFrom({} as Serde<string>, 10))).to.equal('ILLEGAL_ARGUMENT')
     })
@@ -45,7 +66,12 @@ describe('WindowedSerdes', () => {
     const serde = WindowedSerdes.sessionWindowedSerdeFrom(Serdes.String())
     for (const c of golden.sessionWindowed) {
       it(`serializes ${c.name} as [key][8-byte end][8-byte start]`, () => {
-        expect(serde.serializer().serialize('t', new Windowed(c.key, new SessionWindow(c.start, c.end)))?.toString('hex')).to.equal(c.hex)
+        expect(
+          serde
+            .serializer()
+            .serialize('t', new Windowed(c.key, new SessionWindow(c.start, c.end)))
+            ?.toString('hex')
+        ).to.equal(c.hex)
       })
 
       it(`deserializes ${c.name}`, () => {
@@ -77,10 +103,12 @@ describe('WindowedSerdes', () => {
       })
 
       it('rejects a key the inner serializer turns into null with SERIALIZATION', () => {
-        const nullKeys: Serde<string> = { serializer: () => ({ serialize: () => null }), deserializer: () => Serdes.String().deserializer() }
-        const windowed = kind === 'time-windowed'
-          ? WindowedSerdes.timeWindowedSerdeFrom(nullKeys, 10)
-          : WindowedSerdes.sessionWindowedSerdeFrom(nullKeys)
+        const nullKeys: Serde<string> = {
+          serializer: () => ({ serialize: () => null }),
+          deserializer: () => Serdes.String().deserializer()
+        }
+        const windowed =
+          kind === 'time-windowed' ? WindowedSerdes.timeWindowedSerdeFrom(nullKeys, 10) : WindowedSerdes.sessionWindowedSerdeFrom(nullKeys)
         const window = kind === 'time-windowed' ? new TimeWindow(0, 10) : new SessionWindow(0, 10)
         expect(codeOf(() => windowed.serializer().serialize('t', new Windowed('k', window)))).to.equal('SERIALIZATION')
       })
@@ -88,10 +116,21 @@ describe('WindowedSerdes', () => {
       it('passes the topic and headers to the inner serde', () => {
         const seen: unknown[] = []
         const spy: Serde<string> = {
-          serializer: () => ({ serialize: (topic, data, headers) => { seen.push(topic, headers); return Buffer.from(data ?? '') } }),
-          deserializer: () => ({ deserialize: (topic, data, headers) => { seen.push(topic, headers); return data?.toString() ?? null } })
+          serializer: () => ({
+            serialize: (topic, data, headers) => {
+              seen.push(topic, headers)
+              return Buffer.from(data ?? '')
+            }
+          }),
+          deserializer: () => ({
+            deserialize: (topic, data, headers) => {
+              seen.push(topic, headers)
+              return data?.toString() ?? null
+            }
+          })
         }
-        const windowed = kind === 'time-windowed' ? WindowedSerdes.timeWindowedSerdeFrom(spy, 10) : WindowedSerdes.sessionWindowedSerdeFrom(spy)
+        const windowed =
+          kind === 'time-windowed' ? WindowedSerdes.timeWindowedSerdeFrom(spy, 10) : WindowedSerdes.sessionWindowedSerdeFrom(spy)
         const headers = new Headers()
         const window = kind === 'time-windowed' ? new TimeWindow(0, 10) : new SessionWindow(0, 10)
         const bytes = windowed.serializer().serialize('topic-a', new Windowed('k', window), headers)

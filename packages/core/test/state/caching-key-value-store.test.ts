@@ -10,13 +10,19 @@ import { LayerTestContext } from './helpers/layer-test-context.js'
 import { SimpleBytesStore } from './helpers/simple-bytes-store.js'
 
 const s = (text: string): Buffer => Buffer.from(text, 'utf8')
-const str = (b: Buffer | null): string | null => b === null ? null : b.toString('utf8')
+const str = (b: Buffer | null): string | null => (b === null ? null : b.toString('utf8'))
 const pairs = (it: KeyValueIterator<Buffer, Buffer>): string[] => [...it].map(kv => `${kv.key.toString()}=${kv.value.toString()}`)
 const RAW: { serialize: (topic: string, data: Buffer) => Buffer } = { serialize: (_t, d) => d }
 
-interface Forwarded { key: string, newValue: string | null, oldValue: string | null, timestamp: number, offset: number }
+interface Forwarded {
+  key: string
+  newValue: string | null
+  oldValue: string | null
+  timestamp: number
+  offset: number
+}
 
-function open (options: { maxCacheSizeBytes?: number, logged?: boolean, noCache?: boolean } = {}) {
+function open(options: { maxCacheSizeBytes?: number; logged?: boolean; noCache?: boolean } = {}) {
   const cache = options.noCache === true ? undefined : new ThreadCache({ maxCacheSizeBytes: options.maxCacheSizeBytes ?? 100_000 })
   const context = new LayerTestContext({ cache })
   const backend = new SimpleBytesStore('words')
@@ -26,7 +32,7 @@ function open (options: { maxCacheSizeBytes?: number, logged?: boolean, noCache?
   return { cache, context, backend, store }
 }
 
-function listen (store: CachingKeyValueStore, sendOldValues: boolean): Forwarded[] {
+function listen(store: CachingKeyValueStore, sendOldValues: boolean): Forwarded[] {
   const forwarded: Forwarded[] = []
   store.setFlushListener((key, newValue, oldValue, timestamp, rc: ProcessorRecordContext) => {
     forwarded.push({ key: key.toString(), newValue: str(newValue), oldValue: str(oldValue), timestamp, offset: rc.offset })
@@ -60,16 +66,25 @@ describe('CachingKeyValueStore', () => {
     expect(context.changelog).to.deep.equal([{ store: 'words', key: 'a', value: '3', timestamp: 12 }])
   })
 
-  it('flushes in the order of the last write of each key, under each write\'s record context', () => {
+  it("flushes in the order of the last write of each key, under each write's record context", () => {
     const { store, context } = open()
     const forwarded = listen(store, false)
-    context.at(1); store.put(s('b'), s('1'))
-    context.at(2); store.put(s('a'), s('2'))
-    context.at(3); store.put(s('b'), s('3'))
+    context.at(1)
+    store.put(s('b'), s('1'))
+    context.at(2)
+    store.put(s('a'), s('2'))
+    context.at(3)
+    store.put(s('b'), s('3'))
     context.at(99)
     store.flush()
-    expect(forwarded.map(f => [f.key, f.newValue, f.timestamp])).to.deep.equal([['a', '2', 2], ['b', '3', 3]])
-    expect(context.changelog.map(c => [c.key, c.value, c.timestamp])).to.deep.equal([['a', '2', 2], ['b', '3', 3]])
+    expect(forwarded.map(f => [f.key, f.newValue, f.timestamp])).to.deep.equal([
+      ['a', '2', 2],
+      ['b', '3', 3]
+    ])
+    expect(context.changelog.map(c => [c.key, c.value, c.timestamp])).to.deep.equal([
+      ['a', '2', 2],
+      ['b', '3', 3]
+    ])
   })
 
   it('forwards the old value read from the store below before the write, only when asked to', () => {
@@ -80,7 +95,10 @@ describe('CachingKeyValueStore', () => {
     context.at(5)
     store.put(s('a'), s('2'))
     store.flush()
-    expect(withOld.map(f => [f.newValue, f.oldValue])).to.deep.equal([['1', null], ['2', '1']])
+    expect(withOld.map(f => [f.newValue, f.oldValue])).to.deep.equal([
+      ['1', null],
+      ['2', '1']
+    ])
     const withoutOld = listen(store, false)
     store.put(s('a'), s('3'))
     store.flush()
@@ -96,8 +114,14 @@ describe('CachingKeyValueStore', () => {
     expect(str(store.delete(s('a')))).to.equal('1')
     expect(store.get(s('a'))).to.equal(null)
     store.flush()
-    expect(forwarded.map(f => [f.key, f.newValue, f.oldValue])).to.deep.equal([['a', '1', null], ['a', null, '1']])
-    expect(context.changelog.map(c => [c.key, c.value, c.timestamp])).to.deep.equal([['a', '1', 0], ['a', null, 7]])
+    expect(forwarded.map(f => [f.key, f.newValue, f.oldValue])).to.deep.equal([
+      ['a', '1', null],
+      ['a', null, '1']
+    ])
+    expect(context.changelog.map(c => [c.key, c.value, c.timestamp])).to.deep.equal([
+      ['a', '1', 0],
+      ['a', null, 7]
+    ])
   })
 
   it('with a flush listener, a key created and deleted between flushes is neither written nor forwarded', () => {
@@ -123,14 +147,22 @@ describe('CachingKeyValueStore', () => {
     // Each entry takes 1 + 24 + 1 + 1 + 20 + 5 ('input') = 52 bytes: the fourth overflows 200.
     const { store, context, cache } = open({ maxCacheSizeBytes: 200 })
     const forwarded = listen(store, false)
-    for (const k of ['a', 'b', 'c']) { context.at(k.charCodeAt(0)); store.put(s(k), s(k)) }
+    for (const k of ['a', 'b', 'c']) {
+      context.at(k.charCodeAt(0))
+      store.put(s(k), s(k))
+    }
     expect(forwarded).to.deep.equal([])
     context.at(100)
     store.put(s('d'), s('d'))
     expect(forwarded.map(f => f.key)).to.deep.equal(['a', 'b', 'c', 'd'])
     expect(cache!.sizeBytes()).to.equal(3 * 52)
     expect(cache!.namedCache('0_0-words')!.lruKeys).to.deep.equal(['b', 'c', 'd'])
-    expect(context.changelog.map(c => [c.key, c.timestamp])).to.deep.equal([['a', 97], ['b', 98], ['c', 99], ['d', 100]])
+    expect(context.changelog.map(c => [c.key, c.timestamp])).to.deep.equal([
+      ['a', 97],
+      ['b', 98],
+      ['c', 99],
+      ['d', 100]
+    ])
   })
 
   it('caches what it reads from the store below, clean', () => {
@@ -202,7 +234,7 @@ describe('CachingKeyValueStore', () => {
     expect(pairs(store.prefixScan(s('a'), RAW))).to.deep.equal(['a=cache', 'aa=cache', 'abc=cache'])
   })
 
-  it('closes its iterators\' store side and counts only flushed entries', () => {
+  it("closes its iterators' store side and counts only flushed entries", () => {
     const { store, backend } = open()
     store.put(s('a'), s('1'))
     expect(store.approximateNumEntries()).to.equal(0)
@@ -223,7 +255,11 @@ describe('CachingKeyValueStore', () => {
     expect(cache!.namedCache('0_0-words')).to.equal(undefined)
     expect(cache!.sizeBytes()).to.equal(0)
     expect(codeOf(() => store.get(s('a')))).to.equal('STORE_NOT_OPEN')
-    expect(codeOf(() => { store.put(s('a'), s('1')) })).to.equal('STORE_NOT_OPEN')
+    expect(
+      codeOf(() => {
+        store.put(s('a'), s('1'))
+      })
+    ).to.equal('STORE_NOT_OPEN')
     expect(codeOf(() => store.all())).to.equal('STORE_NOT_OPEN')
     store.close()
   })

@@ -14,7 +14,7 @@ import { SimpleSessionBytesStore } from './helpers/simple-windowed-bytes-stores.
 import { stringSerde } from './helpers/test-serdes.js'
 
 const s = (text: string): Buffer => Buffer.from(text, 'utf8')
-const str = (b: Buffer | null): string | null => b === null ? null : b.toString('utf8')
+const str = (b: Buffer | null): string | null => (b === null ? null : b.toString('utf8'))
 const session = (key: string, start: number, end: number): Windowed<Buffer> => new Windowed(s(key), new SessionWindow(start, end))
 const sessions = (it: KeyValueIterator<Windowed<Buffer>, Buffer>): string[] => {
   try {
@@ -23,23 +23,28 @@ const sessions = (it: KeyValueIterator<Windowed<Buffer>, Buffer>): string[] => {
     it.close()
   }
 }
-const rows = (backend: SimpleSessionBytesStore): string[] => backend.rows.map(r => `${r.key.toString()}@${r.start}/${r.end}=${r.value.toString()}`).sort()
+const rows = (backend: SimpleSessionBytesStore): string[] =>
+  backend.rows.map(r => `${r.key.toString()}@${r.start}/${r.end}=${r.value.toString()}`).sort()
 const MAX = Number.MAX_SAFE_INTEGER
 
-function open (options: { maxCacheSizeBytes?: number, noCache?: boolean, retentionPeriod?: number } = {}) {
+function open(options: { maxCacheSizeBytes?: number; noCache?: boolean; retentionPeriod?: number } = {}) {
   const cache = options.noCache === true ? undefined : new ThreadCache({ maxCacheSizeBytes: options.maxCacheSizeBytes ?? 100_000 })
   const context = new LayerTestContext({ cache })
   const backend = new SimpleSessionBytesStore('sessions')
-  const store = new CachingSessionStore(new ChangeLoggingSessionBytesStore(backend), { segmentInterval: 1, retentionPeriod: options.retentionPeriod ?? 1000 })
+  const store = new CachingSessionStore(new ChangeLoggingSessionBytesStore(backend), {
+    segmentInterval: 1,
+    retentionPeriod: options.retentionPeriod ?? 1000
+  })
   store.init(context, store)
   return { cache, context, backend, store }
 }
 
 /** The changelog as `key@start/end=value/timestamp`. */
-const changelog = (context: LayerTestContext): string[] => context.rawChangelog.map(r => {
-  const key = SessionKeySchema.fromBinary(r.key)
-  return `${key.key.toString()}@${key.window.start}/${key.window.end}=${str(r.value)}/${r.timestamp}`
-})
+const changelog = (context: LayerTestContext): string[] =>
+  context.rawChangelog.map(r => {
+    const key = SessionKeySchema.fromBinary(r.key)
+    return `${key.key.toString()}@${key.window.start}/${key.window.end}=${str(r.value)}/${r.timestamp}`
+  })
 
 describe('CachingSessionStore', () => {
   it('keeps puts and removes in the cache until flushed, reading its own writes', () => {
@@ -83,7 +88,9 @@ describe('CachingSessionStore', () => {
   it('a session put and removed between flushes is neither written below nor forwarded when listened to', () => {
     const { store, context } = open()
     const forwarded: unknown[] = []
-    store.setFlushListener((...args) => { forwarded.push(args) }, false)
+    store.setFlushListener((...args) => {
+      forwarded.push(args)
+    }, false)
     store.put(session('a', 0, 1), s('x'))
     store.remove(session('a', 0, 1))
     store.flush()
@@ -91,7 +98,7 @@ describe('CachingSessionStore', () => {
     expect(context.rawChangelog).to.deep.equal([])
   })
 
-  it('merges cached and stored sessions without duplicates, even where the store orders a key\'s sessions otherwise', () => {
+  it("merges cached and stored sessions without duplicates, even where the store orders a key's sessions otherwise", () => {
     const { store, backend } = open()
     // The simple store orders by end, then start, then key; the cache by end, key, start.
     store.put(session('b', 1, 9), s('stored-b'))
@@ -156,16 +163,32 @@ describe('CachingSessionStore', () => {
     expect(rows(backend)).to.deep.equal(['a@0/1=1'])
     expect(cache!.namedCache('0_0-sessions')).to.equal(undefined)
     expect(codeOf(() => it.next())).to.equal('STORE_NOT_OPEN')
-    expect(codeOf(() => { store.put(session('a', 0, 1), s('2')) })).to.equal('STORE_NOT_OPEN')
+    expect(
+      codeOf(() => {
+        store.put(session('a', 0, 1), s('2'))
+      })
+    ).to.equal('STORE_NOT_OPEN')
     expect(codeOf(() => store.fetchSession(s('a'), 0, 1))).to.equal('STORE_NOT_OPEN')
     expect(codeOf(() => store.findSessions(0, 1))).to.equal('STORE_NOT_OPEN')
-    expect(codeOf(() => { store.remove(session('a', 0, 1)) })).to.equal('STORE_NOT_OPEN')
+    expect(
+      codeOf(() => {
+        store.remove(session('a', 0, 1))
+      })
+    ).to.equal('STORE_NOT_OPEN')
   })
 
   it('rejects a null key or session key with ILLEGAL_ARGUMENT', () => {
     const { store } = open()
-    expect(codeOf(() => { store.put(null as never, s('x')) })).to.equal('ILLEGAL_ARGUMENT')
-    expect(codeOf(() => { store.put(new Windowed(null as never, new SessionWindow(0, 1)), s('x')) })).to.equal('ILLEGAL_ARGUMENT')
+    expect(
+      codeOf(() => {
+        store.put(null as never, s('x'))
+      })
+    ).to.equal('ILLEGAL_ARGUMENT')
+    expect(
+      codeOf(() => {
+        store.put(new Windowed(null as never, new SessionWindow(0, 1)), s('x'))
+      })
+    ).to.equal('ILLEGAL_ARGUMENT')
     expect(codeOf(() => store.fetchSession(null as never, 0, 1))).to.equal('ILLEGAL_ARGUMENT')
     expect(codeOf(() => store.findSessions(null as never, 0, 1))).to.equal('ILLEGAL_ARGUMENT')
   })
@@ -183,14 +206,25 @@ describe('CachingSessionStore', () => {
 describe('SessionStoreBuilder with caching', () => {
   it('forwards flushed sessions to the metered flush listener as typed session keys and aggregates', () => {
     let backend: SimpleSessionBytesStore | undefined
-    const supplier = { name: 'agg', metricsScope: 'test-session', retentionPeriod: 1000, segmentInterval: 1, get: () => (backend = new SimpleSessionBytesStore('agg')) }
-    const store = new SessionStoreBuilder(supplier, stringSerde, stringSerde).withCachingEnabled().build() as MeteredSessionStore<string, string>
+    const supplier = {
+      name: 'agg',
+      metricsScope: 'test-session',
+      retentionPeriod: 1000,
+      segmentInterval: 1,
+      get: () => (backend = new SimpleSessionBytesStore('agg'))
+    }
+    const store = new SessionStoreBuilder(supplier, stringSerde, stringSerde).withCachingEnabled().build() as MeteredSessionStore<
+      string,
+      string
+    >
     const context = new LayerTestContext({ cache: new ThreadCache({ maxCacheSizeBytes: 10_000 }) })
     store.init(context, store)
     const forwarded: string[] = []
-    expect(store.setFlushListener((key, newValue, oldValue, timestamp) => {
-      forwarded.push(`${key.key}@${key.window.start}/${key.window.end}=${String(newValue)}<-${String(oldValue)}@${timestamp}`)
-    }, false)).to.equal(true)
+    expect(
+      store.setFlushListener((key, newValue, oldValue, timestamp) => {
+        forwarded.push(`${key.key}@${key.window.start}/${key.window.end}=${String(newValue)}<-${String(oldValue)}@${timestamp}`)
+      }, false)
+    ).to.equal(true)
     context.at(9)
     store.put(new Windowed('k', new SessionWindow(3, 9)), 'v')
     expect(backend!.rows).to.deep.equal([])

@@ -4,7 +4,7 @@ import { ThreadCache } from '../../src/state/cache/thread-cache.js'
 import { CachingWindowStore } from '../../src/state/caching-window-store.js'
 import { ChangeLoggingWindowBytesStore } from '../../src/state/change-logging-window-bytes-store.js'
 import type { KeyValueIterator } from '../../src/state/key-value-store.js'
-import { MeteredWindowStore } from '../../src/state/metered-window-store.js'
+import type { MeteredWindowStore } from '../../src/state/metered-window-store.js'
 import { WindowKeySchema } from '../../src/state/window-key-schema.js'
 import { WindowStoreBuilder } from '../../src/state/window-store-builder.js'
 import type { WindowBytesStoreSupplier } from '../../src/state/window-store.js'
@@ -16,23 +16,37 @@ import { stringSerde } from './helpers/test-serdes.js'
 
 const WINDOW = 10
 const s = (text: string): Buffer => Buffer.from(text, 'utf8')
-const str = (b: Buffer | null): string | null => b === null ? null : b.toString('utf8')
+const str = (b: Buffer | null): string | null => (b === null ? null : b.toString('utf8'))
 const times = (it: KeyValueIterator<number, Buffer>): string[] => [...it].map(kv => `${kv.key}=${kv.value.toString()}`)
-const windows = (it: KeyValueIterator<Windowed<Buffer>, Buffer>): string[] => [...it].map(kv => `${kv.key.key.toString()}@${kv.key.window.start}=${kv.value.toString()}`)
-const rows = (backend: SimpleWindowBytesStore): string[] => backend.rows.map(r => `${r.key.toString()}@${r.start}=${r.value.toString()}`).sort()
+const windows = (it: KeyValueIterator<Windowed<Buffer>, Buffer>): string[] =>
+  [...it].map(kv => `${kv.key.key.toString()}@${kv.key.window.start}=${kv.value.toString()}`)
+const rows = (backend: SimpleWindowBytesStore): string[] =>
+  backend.rows.map(r => `${r.key.toString()}@${r.start}=${r.value.toString()}`).sort()
 
-interface Forwarded { key: string, start: number, seqnum: number, newValue: string | null, oldValue: string | null, timestamp: number, offset: number }
+interface Forwarded {
+  key: string
+  start: number
+  seqnum: number
+  newValue: string | null
+  oldValue: string | null
+  timestamp: number
+  offset: number
+}
 
-function open (options: { maxCacheSizeBytes?: number, noCache?: boolean, retentionPeriod?: number } = {}) {
+function open(options: { maxCacheSizeBytes?: number; noCache?: boolean; retentionPeriod?: number } = {}) {
   const cache = options.noCache === true ? undefined : new ThreadCache({ maxCacheSizeBytes: options.maxCacheSizeBytes ?? 100_000 })
   const context = new LayerTestContext({ cache })
   const backend = new SimpleWindowBytesStore('windows', WINDOW)
-  const store = new CachingWindowStore(new ChangeLoggingWindowBytesStore(backend, false), { windowSize: WINDOW, segmentInterval: 1, retentionPeriod: options.retentionPeriod ?? 1000 })
+  const store = new CachingWindowStore(new ChangeLoggingWindowBytesStore(backend, false), {
+    windowSize: WINDOW,
+    segmentInterval: 1,
+    retentionPeriod: options.retentionPeriod ?? 1000
+  })
   store.init(context, store)
   return { cache, context, backend, store }
 }
 
-function listen (store: CachingWindowStore, sendOldValues: boolean): Forwarded[] {
+function listen(store: CachingWindowStore, sendOldValues: boolean): Forwarded[] {
   const forwarded: Forwarded[] = []
   store.setFlushListener((key, newValue, oldValue, timestamp, rc: ProcessorRecordContext) => {
     forwarded.push({
@@ -49,8 +63,11 @@ function listen (store: CachingWindowStore, sendOldValues: boolean): Forwarded[]
 }
 
 /** The changelog as `key@start#seqnum=value/timestamp`. */
-const changelog = (context: LayerTestContext): string[] => context.rawChangelog.map(r =>
-  `${WindowKeySchema.extractStoreKeyBytes(r.key).toString()}@${WindowKeySchema.extractStoreTimestamp(r.key)}#${WindowKeySchema.extractStoreSequence(r.key)}=${str(r.value)}/${r.timestamp}`)
+const changelog = (context: LayerTestContext): string[] =>
+  context.rawChangelog.map(
+    r =>
+      `${WindowKeySchema.extractStoreKeyBytes(r.key).toString()}@${WindowKeySchema.extractStoreTimestamp(r.key)}#${WindowKeySchema.extractStoreSequence(r.key)}=${str(r.value)}/${r.timestamp}`
+  )
 
 describe('CachingWindowStore', () => {
   it('keeps puts in the cache until flushed, reading its own writes by every kind of read', () => {
@@ -71,7 +88,7 @@ describe('CachingWindowStore', () => {
     expect(changelog(context)).to.deep.equal(['a@0#0=1/5', 'b@10#0=2/5'])
   })
 
-  it('collapses the puts of a window between flushes into one write below and one forward, with the last write\'s context', () => {
+  it("collapses the puts of a window between flushes into one write below and one forward, with the last write's context", () => {
     const { store, context } = open()
     const forwarded = listen(store, true)
     context.at(10)
@@ -105,7 +122,12 @@ describe('CachingWindowStore', () => {
     store.flush()
     store.put(s('b'), null, 0)
     store.flush()
-    expect(forwarded.map(f => [f.key, f.newValue, f.oldValue])).to.deep.equal([['a', '1', null], ['a', '2', null], ['b', '2', null], ['b', null, null]])
+    expect(forwarded.map(f => [f.key, f.newValue, f.oldValue])).to.deep.equal([
+      ['a', '1', null],
+      ['a', '2', null],
+      ['b', '2', null],
+      ['b', null, null]
+    ])
   })
 
   it('a window put and deleted between flushes is neither written below nor forwarded; without a listener the delete goes below', () => {
@@ -124,7 +146,7 @@ describe('CachingWindowStore', () => {
     expect(changelog(plain.context)).to.deep.equal(['a@0#0=null/0'])
   })
 
-  it('merges cached and stored windows in the store\'s order: a cached write wins, a cached delete hides', () => {
+  it("merges cached and stored windows in the store's order: a cached write wins, a cached delete hides", () => {
     const { store, backend } = open()
     store.put(s('b'), s('stored-b'), 0)
     store.put(s('a'), s('stored-a'), 20)
@@ -226,16 +248,30 @@ describe('CachingWindowStore', () => {
       expect(codeOf(() => it.next())).to.equal('STORE_NOT_OPEN')
       expect(codeOf(() => it.peekNextKey())).to.equal('STORE_NOT_OPEN')
     }
-    expect(codeOf(() => { store.put(s('a'), s('2'), 0) })).to.equal('STORE_NOT_OPEN')
+    expect(
+      codeOf(() => {
+        store.put(s('a'), s('2'), 0)
+      })
+    ).to.equal('STORE_NOT_OPEN')
     expect(codeOf(() => store.fetch(s('a'), 0))).to.equal('STORE_NOT_OPEN')
     expect(codeOf(() => store.all())).to.equal('STORE_NOT_OPEN')
-    expect(codeOf(() => { store.flush() })).to.equal('STORE_NOT_OPEN')
-    expect(() => { store.close() }).to.not.throw()
+    expect(
+      codeOf(() => {
+        store.flush()
+      })
+    ).to.equal('STORE_NOT_OPEN')
+    expect(() => {
+      store.close()
+    }).to.not.throw()
   })
 
   it('rejects a null key with ILLEGAL_ARGUMENT', () => {
     const { store } = open()
-    expect(codeOf(() => { store.put(null as never, s('x'), 0) })).to.equal('ILLEGAL_ARGUMENT')
+    expect(
+      codeOf(() => {
+        store.put(null as never, s('x'), 0)
+      })
+    ).to.equal('ILLEGAL_ARGUMENT')
     expect(codeOf(() => store.fetch(null as never, 0))).to.equal('ILLEGAL_ARGUMENT')
     expect(codeOf(() => store.fetch(null as never, 0, 10))).to.equal('ILLEGAL_ARGUMENT')
   })
@@ -251,10 +287,18 @@ describe('CachingWindowStore', () => {
 })
 
 describe('WindowStoreBuilder with caching', () => {
-  function supplier (retainDuplicates = false): WindowBytesStoreSupplier & { last?: SimpleWindowBytesStore } {
+  function supplier(retainDuplicates = false): WindowBytesStoreSupplier & { last?: SimpleWindowBytesStore } {
     return {
-      name: 'counts', metricsScope: 'test-window', retentionPeriod: 1000, windowSize: WINDOW, segmentInterval: 1, retainDuplicates,
-      get () { this.last = new SimpleWindowBytesStore('counts', WINDOW); return this.last }
+      name: 'counts',
+      metricsScope: 'test-window',
+      retentionPeriod: 1000,
+      windowSize: WINDOW,
+      segmentInterval: 1,
+      retainDuplicates,
+      get() {
+        this.last = new SimpleWindowBytesStore('counts', WINDOW)
+        return this.last
+      }
     }
   }
 
@@ -264,9 +308,11 @@ describe('WindowStoreBuilder with caching', () => {
     const context = new LayerTestContext({ cache: new ThreadCache({ maxCacheSizeBytes: 10_000 }) })
     store.init(context, store)
     const forwarded: string[] = []
-    expect(store.setFlushListener((key, newValue, oldValue, timestamp) => {
-      forwarded.push(`${key.key}@${key.window.start}/${key.window.end}=${String(newValue)}<-${String(oldValue)}@${timestamp}`)
-    }, true)).to.equal(true)
+    expect(
+      store.setFlushListener((key, newValue, oldValue, timestamp) => {
+        forwarded.push(`${key.key}@${key.window.start}/${key.window.end}=${String(newValue)}<-${String(oldValue)}@${timestamp}`)
+      }, true)
+    ).to.equal(true)
     context.at(7)
     store.put('a', 'x', 20)
     expect(sup.last!.rows).to.deep.equal([])

@@ -8,14 +8,14 @@ import { SimpleBytesStore } from './helpers/simple-bytes-store.js'
 const s = (text: string): Buffer => Buffer.from(text, 'utf8')
 
 /** `[8-byte big-endian timestamp][value]`, the stored layout of timestamped stores. */
-function timestamped (value: string, timestamp: number): Buffer {
+function timestamped(value: string, timestamp: number): Buffer {
   const out = Buffer.alloc(8 + Buffer.byteLength(value))
   out.writeBigInt64BE(BigInt(timestamp))
   out.write(value, 8)
   return out
 }
 
-function open (logged = true) {
+function open(logged = true) {
   const context = new LayerTestContext({ logged })
   const backend = new SimpleBytesStore('words')
   const store = new ChangeLoggingKeyValueBytesStore(backend)
@@ -41,7 +41,11 @@ describe('ChangeLoggingKeyValueBytesStore', () => {
     store.put(s('b'), null)
     context.at(7)
     expect(store.delete(s('never'))).to.equal(null)
-    expect(context.changelog.slice(1).map(c => [c.key, c.value, c.timestamp])).to.deep.equal([['a', null, 5], ['b', null, 6], ['never', null, 7]])
+    expect(context.changelog.slice(1).map(c => [c.key, c.value, c.timestamp])).to.deep.equal([
+      ['a', null, 5],
+      ['b', null, 6],
+      ['never', null, 7]
+    ])
   })
 
   it('logs putIfAbsent only when it wrote, and every entry of putAll in order', () => {
@@ -49,7 +53,11 @@ describe('ChangeLoggingKeyValueBytesStore', () => {
     expect(store.putIfAbsent(s('a'), s('1'))).to.equal(null)
     expect(store.putIfAbsent(s('a'), s('2'))?.toString()).to.equal('1')
     store.putAll([new KeyValue(s('c'), s('3')), new KeyValue(s('b'), null)])
-    expect(context.changelog.map(c => [c.key, c.value])).to.deep.equal([['a', '1'], ['c', '3'], ['b', null]])
+    expect(context.changelog.map(c => [c.key, c.value])).to.deep.equal([
+      ['a', '1'],
+      ['c', '3'],
+      ['b', null]
+    ])
   })
 
   it('passes reads through without logging', () => {
@@ -72,7 +80,7 @@ describe('ChangeLoggingKeyValueBytesStore', () => {
 })
 
 describe('ChangeLoggingTimestampedKeyValueBytesStore', () => {
-  function openTimestamped () {
+  function openTimestamped() {
     const context = new LayerTestContext()
     const backend = new SimpleBytesStore('words')
     const store = new ChangeLoggingTimestampedKeyValueBytesStore(backend)
@@ -88,7 +96,9 @@ describe('ChangeLoggingTimestampedKeyValueBytesStore', () => {
     store.putIfAbsent(s('b'), timestamped('x', 5))
     store.putAll([new KeyValue(s('c'), timestamped('y', 6))])
     expect(context.rawChangelog.map(r => [r.key.toString(), r.value?.toString(), r.timestamp])).to.deep.equal([
-      ['a', 'hello', 1234], ['b', 'x', 5], ['c', 'y', 6]
+      ['a', 'hello', 1234],
+      ['b', 'x', 5],
+      ['c', 'y', 6]
     ])
   })
 
@@ -98,6 +108,9 @@ describe('ChangeLoggingTimestampedKeyValueBytesStore', () => {
     context.at(77)
     store.delete(s('a'))
     store.put(s('b'), null)
-    expect(context.changelog.slice(1).map(c => [c.key, c.value, c.timestamp])).to.deep.equal([['a', null, 77], ['b', null, 77]])
+    expect(context.changelog.slice(1).map(c => [c.key, c.value, c.timestamp])).to.deep.equal([
+      ['a', null, 77],
+      ['b', null, 77]
+    ])
   })
 })

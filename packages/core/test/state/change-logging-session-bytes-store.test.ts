@@ -20,7 +20,7 @@ const session = (key: string, start: number, end: number): Windowed<Buffer> => n
 
 /** A simple session store that restores changelog records (session keys) as the real backends do. */
 class RestorableSessionStore extends SimpleSessionBytesStore {
-  override init (context: StateStoreContext, root: StateStore): void {
+  override init(context: StateStoreContext, root: StateStore): void {
     super.init(new StateStoreContextOverlay(context, { register: () => {} }), root)
     context.register(root, records => {
       for (const r of records) this.put(SessionKeySchema.fromBinary(r.key), r.value)
@@ -28,11 +28,17 @@ class RestorableSessionStore extends SimpleSessionBytesStore {
   }
 }
 
-function supplier (retentionPeriod = 1000): SessionBytesStoreSupplier {
-  return { name: 'sessions', metricsScope: 'test-session', retentionPeriod, segmentInterval: 1, get: () => new RestorableSessionStore('sessions') }
+function supplier(retentionPeriod = 1000): SessionBytesStoreSupplier {
+  return {
+    name: 'sessions',
+    metricsScope: 'test-session',
+    retentionPeriod,
+    segmentInterval: 1,
+    get: () => new RestorableSessionStore('sessions')
+  }
 }
 
-function open (logged = true) {
+function open(logged = true) {
   const context = new LayerTestContext({ logged })
   const backend = new SimpleSessionBytesStore('sessions')
   const store = new ChangeLoggingSessionBytesStore(backend)
@@ -41,7 +47,7 @@ function open (logged = true) {
 }
 
 describe('ChangeLoggingSessionBytesStore', () => {
-  it('logs puts and removes under Kafka\'s session key [key][8-byte end][8-byte start], with the record timestamp', () => {
+  it("logs puts and removes under Kafka's session key [key][8-byte end][8-byte start], with the record timestamp", () => {
     const { context, backend, store } = open()
     context.at(7)
     store.put(session('k', 1, 0x0203), s('agg'))
@@ -71,8 +77,17 @@ describe('ChangeLoggingSessionBytesStore', () => {
     expect([...store.backwardFetch(s('a'))]).to.have.length(1)
     expect([...store.backwardFetch(undefined, s('b'))]).to.have.length(1)
     expect(backend.calls).to.deep.equal([
-      'put', 'fetchSession', 'findSessions/2', 'findSessions/3', 'findSessions/4', 'backwardFindSessions/3', 'backwardFindSessions/4',
-      'fetch/1', 'fetch/2', 'backwardFetch/1', 'backwardFetch/2'
+      'put',
+      'fetchSession',
+      'findSessions/2',
+      'findSessions/3',
+      'findSessions/4',
+      'backwardFindSessions/3',
+      'backwardFindSessions/4',
+      'fetch/1',
+      'fetch/2',
+      'backwardFetch/1',
+      'backwardFetch/2'
     ])
   })
 
@@ -100,7 +115,9 @@ describe('SessionStoreBuilder: layers and changelog topic configs', () => {
     const copyContext = new LayerTestContext()
     copy.init(copyContext, copy)
     copyContext.restore('sessions', context.rawChangelog)
-    expect([...copy.fetch('a', 'b')].map(kv => `${kv.key.key}@${kv.key.window.start}/${kv.key.window.end}=${String(kv.value)}`)).to.deep.equal(['a@1/3=2'])
+    expect(
+      [...copy.fetch('a', 'b')].map(kv => `${kv.key.key}@${kv.key.window.start}/${kv.key.window.end}=${String(kv.value)}`)
+    ).to.deep.equal(['a@1/3=2'])
 
     const unlogged = new SessionStoreBuilder(supplier(), stringSerde, intSerde).withLoggingDisabled().withCachingEnabled().build()
     const unloggedContext = new LayerTestContext({ cache: new ThreadCache({ maxCacheSizeBytes: 10_000 }) })
@@ -110,7 +127,7 @@ describe('SessionStoreBuilder: layers and changelog topic configs', () => {
     expect(unloggedContext.rawChangelog).to.deep.equal([])
   })
 
-  it('creates the changelog compacted and deleted, retained for the retention period plus a day, under the user\'s configs', () => {
+  it("creates the changelog compacted and deleted, retained for the retention period plus a day, under the user's configs", () => {
     const builder = new SessionStoreBuilder(supplier(300_000), stringSerde, intSerde).withLoggingEnabled({ 'cleanup.policy': 'compact' })
     expect(builder.logConfig).to.deep.equal({ 'cleanup.policy': 'compact', 'retention.ms': String(300_000 + 86_400_000) })
     const def = new Topology()
@@ -118,7 +135,9 @@ describe('SessionStoreBuilder: layers and changelog topic configs', () => {
       .addProcessor('p', noop(), 's')
       .addStateStore(new SessionStoreBuilder(supplier(300_000), stringSerde, intSerde), 'p')
       [TOPOLOGY_DEF]()
-    expect(assignorTopologyFrom(def, 'app').changelogConfigs!.get('app-sessions-changelog'))
-      .to.deep.equal({ 'cleanup.policy': 'compact,delete', 'retention.ms': String(300_000 + 86_400_000) })
+    expect(assignorTopologyFrom(def, 'app').changelogConfigs!.get('app-sessions-changelog')).to.deep.equal({
+      'cleanup.policy': 'compact,delete',
+      'retention.ms': String(300_000 + 86_400_000)
+    })
   })
 })

@@ -24,7 +24,7 @@ const DAY = 86_400_000
 
 /** A simple window store that restores changelog records (store keys) as the real backends do. */
 class RestorableWindowStore extends SimpleWindowBytesStore {
-  override init (context: StateStoreContext, root: StateStore): void {
+  override init(context: StateStoreContext, root: StateStore): void {
     super.init(new StateStoreContextOverlay(context, { register: () => {} }), root)
     context.register(root, records => {
       for (const r of records) this.put(WindowKeySchema.extractStoreKeyBytes(r.key), r.value, WindowKeySchema.extractStoreTimestamp(r.key))
@@ -32,14 +32,19 @@ class RestorableWindowStore extends SimpleWindowBytesStore {
   }
 }
 
-function supplier (options: { retainDuplicates?: boolean, retentionPeriod?: number } = {}): WindowBytesStoreSupplier {
+function supplier(options: { retainDuplicates?: boolean; retentionPeriod?: number } = {}): WindowBytesStoreSupplier {
   return {
-    name: 'counts', metricsScope: 'test-window', retentionPeriod: options.retentionPeriod ?? 1000, windowSize: 10, segmentInterval: 1,
-    retainDuplicates: options.retainDuplicates ?? false, get: () => new RestorableWindowStore('counts', 10)
+    name: 'counts',
+    metricsScope: 'test-window',
+    retentionPeriod: options.retentionPeriod ?? 1000,
+    windowSize: 10,
+    segmentInterval: 1,
+    retainDuplicates: options.retainDuplicates ?? false,
+    get: () => new RestorableWindowStore('counts', 10)
   }
 }
 
-function open (retainDuplicates = false, logged = true) {
+function open(retainDuplicates = false, logged = true) {
   const context = new LayerTestContext({ logged })
   const backend = new SimpleWindowBytesStore('win', 10)
   const store = new ChangeLoggingWindowBytesStore(backend, retainDuplicates)
@@ -48,7 +53,7 @@ function open (retainDuplicates = false, logged = true) {
 }
 
 describe('ChangeLoggingWindowBytesStore', () => {
-  it('logs each put under Kafka\'s store key [key][8-byte start][4-byte seqnum 0], with the record timestamp', () => {
+  it("logs each put under Kafka's store key [key][8-byte start][4-byte seqnum 0], with the record timestamp", () => {
     const { context, backend, store } = open()
     context.at(42)
     store.put(s('ab'), s('v'), 0x0102030405)
@@ -81,7 +86,18 @@ describe('ChangeLoggingWindowBytesStore', () => {
     expect([...store.backwardFetchAll(0, 20)]).to.have.length(1)
     expect([...store.all()]).to.have.length(1)
     expect([...store.backwardAll()]).to.have.length(1)
-    expect(backend.calls).to.deep.equal(['put', 'fetch/2', 'fetch/3', 'backwardFetch/3', 'fetch/4', 'backwardFetch/4', 'fetchAll', 'backwardFetchAll', 'all', 'backwardAll'])
+    expect(backend.calls).to.deep.equal([
+      'put',
+      'fetch/2',
+      'fetch/3',
+      'backwardFetch/3',
+      'fetch/4',
+      'backwardFetch/4',
+      'fetchAll',
+      'backwardFetchAll',
+      'all',
+      'backwardAll'
+    ])
     store.flush()
     expect(backend.calls.at(-1)).to.equal('flush')
   })
@@ -102,7 +118,10 @@ describe('ChangeLoggingTimestampedWindowBytesStore', () => {
     context.at(99)
     store.put(s('a'), Buffer.concat([Buffer.from('0000000000000007', 'hex'), s('v')]), 0)
     store.put(s('a'), null, 0)
-    expect(context.rawChangelog.map(r => [r.value?.toString() ?? null, r.timestamp])).to.deep.equal([['v', 7], [null, 99]])
+    expect(context.rawChangelog.map(r => [r.value?.toString() ?? null, r.timestamp])).to.deep.equal([
+      ['v', 7],
+      [null, 99]
+    ])
   })
 
   it('restores through the builder stack: plain changelog values come back with their record timestamps, logged or not', () => {
@@ -112,7 +131,9 @@ describe('ChangeLoggingTimestampedWindowBytesStore', () => {
       const store = builder.build()
       const context = new LayerTestContext({ cache: new ThreadCache({ maxCacheSizeBytes: 10_000 }) })
       store.init(context, store)
-      context.restore('counts', [{ key: WindowKeySchema.toStoreKeyBinary(s('a'), 20, 0), value: Buffer.from('00000005', 'hex'), timestamp: 27 }])
+      context.restore('counts', [
+        { key: WindowKeySchema.toStoreKeyBinary(s('a'), 20, 0), value: Buffer.from('00000005', 'hex'), timestamp: 27 }
+      ])
       const restored = store.fetch('a', 20)
       expect([restored?.value, restored?.timestamp], `logging ${String(logging)}`).to.deep.equal([5, 27])
       expect(context.rawChangelog).to.deep.equal([])
@@ -128,13 +149,24 @@ describe('ChangeLoggingTimestampedWindowBytesStore', () => {
     store.put('a', ValueAndTimestamp.make(3, 41), 40)
     store.put('b', ValueAndTimestamp.make(4, 45), 40)
     store.flush()
-    expect(context.rawChangelog.map(r => [WindowKeySchema.extractStoreKeyBytes(r.key).toString(), r.value?.readInt32BE(0), r.value?.length, r.timestamp]))
-      .to.deep.equal([['a', 3, 4, 41], ['b', 4, 4, 45]])
+    expect(
+      context.rawChangelog.map(r => [
+        WindowKeySchema.extractStoreKeyBytes(r.key).toString(),
+        r.value?.readInt32BE(0),
+        r.value?.length,
+        r.timestamp
+      ])
+    ).to.deep.equal([
+      ['a', 3, 4, 41],
+      ['b', 4, 4, 45]
+    ])
     const copy = builder.build()
     const copyContext = new LayerTestContext()
     copy.init(copyContext, copy)
     copyContext.restore('counts', context.rawChangelog)
-    expect([...copy.fetchAll(0, 100)].map(kv => `${kv.key.key}@${kv.key.window.start}=${String(kv.value.value)}/${kv.value.timestamp}`)).to.deep.equal(['a@40=3/41', 'b@40=4/45'])
+    expect(
+      [...copy.fetchAll(0, 100)].map(kv => `${kv.key.key}@${kv.key.window.start}=${String(kv.value.value)}/${kv.value.timestamp}`)
+    ).to.deep.equal(['a@40=3/41', 'b@40=4/45'])
   })
 })
 
@@ -153,7 +185,7 @@ describe('window store builders: layers and changelog topic configs', () => {
     }
   })
 
-  it('create the changelog compacted and deleted, retained for the retention period plus a day, under the user\'s configs', () => {
+  it("create the changelog compacted and deleted, retained for the retention period plus a day, under the user's configs", () => {
     const builder = new WindowStoreBuilder(supplier({ retentionPeriod: 5000 }), stringSerde, intSerde)
     expect(builder.logConfig).to.deep.equal({ 'cleanup.policy': 'compact,delete', 'retention.ms': String(5000 + DAY) })
     expect(Object.isFrozen(builder.logConfig)).to.equal(true)
@@ -172,15 +204,22 @@ describe('window store builders: layers and changelog topic configs', () => {
       .addStateStore(new WindowStoreBuilder(supplier({ retentionPeriod: 60_000 }), stringSerde, intSerde), 'p')
       [TOPOLOGY_DEF]()
     const derived = assignorTopologyFrom(def, 'app')
-    expect(derived.changelogConfigs!.get('app-counts-changelog')).to.deep.equal({ 'cleanup.policy': 'compact,delete', 'retention.ms': String(60_000 + DAY) })
+    expect(derived.changelogConfigs!.get('app-counts-changelog')).to.deep.equal({
+      'cleanup.policy': 'compact,delete',
+      'retention.ms': String(60_000 + DAY)
+    })
     const admin = new InMemoryAdmin({ input: 2 })
-    await assignorFor(topologyOf([sub(0, derived.subtopologies[0]!)], { changelogConfigs: derived.changelogConfigs }), admin)
-      .assign([subscription({ memberId: 'm1', process: 1 })], admin.topics)
-    expect(admin.created).to.deep.equal([{
-      topic: 'app-counts-changelog',
-      numPartitions: 2,
-      replicationFactor: -1,
-      configs: { 'message.timestamp.type': 'CreateTime', 'cleanup.policy': 'compact,delete', 'retention.ms': String(60_000 + DAY) }
-    }])
+    await assignorFor(topologyOf([sub(0, derived.subtopologies[0]!)], { changelogConfigs: derived.changelogConfigs }), admin).assign(
+      [subscription({ memberId: 'm1', process: 1 })],
+      admin.topics
+    )
+    expect(admin.created).to.deep.equal([
+      {
+        topic: 'app-counts-changelog',
+        numPartitions: 2,
+        replicationFactor: -1,
+        configs: { 'message.timestamp.type': 'CreateTime', 'cleanup.policy': 'compact,delete', 'retention.ms': String(60_000 + DAY) }
+      }
+    ])
   })
 })

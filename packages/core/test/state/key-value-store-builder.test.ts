@@ -9,13 +9,13 @@ import { SimpleBytesStore } from './helpers/simple-bytes-store.js'
 import { TestStateStoreContext } from './helpers/test-state-store-context.js'
 import { intSerde, stringSerde } from './helpers/test-serdes.js'
 
-function supplier (name = 'counts'): KeyValueBytesStoreSupplier & { built: KeyValueBytesStore[] } {
+function supplier(name = 'counts'): KeyValueBytesStoreSupplier & { built: KeyValueBytesStore[] } {
   const built: KeyValueBytesStore[] = []
   return {
     name,
     metricsScope: 'test',
     built,
-    get () {
+    get() {
       const store = new SimpleBytesStore(name)
       built.push(store)
       return store

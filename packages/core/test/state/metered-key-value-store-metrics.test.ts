@@ -10,11 +10,16 @@ import { LayerTestContext } from './helpers/layer-test-context.js'
 import { SimpleBytesStore } from './helpers/simple-bytes-store.js'
 import { intSerde, stringSerde } from './helpers/test-serdes.js'
 
-function open (recordingLevel: RecordingLevel) {
+function open(recordingLevel: RecordingLevel) {
   const clock = new ManualClock(0)
   const metrics = new StreamsMetricsRegistry({ recordingLevel, clock, threadId: 't1' })
   const context = new LayerTestContext({ metrics })
-  const store = new MeteredKeyValueStore<string, number>({ inner: new SimpleBytesStore('counts'), metricsScope: 'in-memory', keySerde: stringSerde, valueSerde: intSerde })
+  const store = new MeteredKeyValueStore<string, number>({
+    inner: new SimpleBytesStore('counts'),
+    metricsScope: 'in-memory',
+    keySerde: stringSerde,
+    valueSerde: intSerde
+  })
   store.init(context, store)
   const value = (name: string): number => {
     const metric = metrics.metrics().find(m => m.name === name)
@@ -72,7 +77,9 @@ describe('MeteredKeyValueStore metrics', () => {
     it.close()
     it.close()
     const all = store.reverseAll()
-    for (const _ of all) { /* exhausting does not close */ }
+    for (const _ of all) {
+      /* exhausting does not close */
+    }
     all.close()
     store.prefixScan('a', stringSerde.serializer()).close()
     expect(value('range-latency-max')).to.be.greaterThan(0)
@@ -81,7 +88,7 @@ describe('MeteredKeyValueStore metrics', () => {
     expect(value('range-rate')).to.be.closeTo(1 / 30, 1e-9) // one iterator over the padded 30 s window
   })
 
-  it('removes the store\'s metrics when it closes', () => {
+  it("removes the store's metrics when it closes", () => {
     const { metrics, store } = open('DEBUG')
     store.close()
     expect(metrics.metrics()).to.deep.equal([])
@@ -90,17 +97,29 @@ describe('MeteredKeyValueStore metrics', () => {
   it('passes a deserializing flush listener to a caching layer, and reports false without one', () => {
     const cache = new ThreadCache({ maxCacheSizeBytes: 10_000 })
     const context = new LayerTestContext({ cache })
-    const store = new MeteredKeyValueStore<string, number>({ inner: new CachingKeyValueStore(new SimpleBytesStore('counts')), metricsScope: 'in-memory', keySerde: stringSerde, valueSerde: intSerde })
+    const store = new MeteredKeyValueStore<string, number>({
+      inner: new CachingKeyValueStore(new SimpleBytesStore('counts')),
+      metricsScope: 'in-memory',
+      keySerde: stringSerde,
+      valueSerde: intSerde
+    })
     store.init(context, store)
     const seen: Array<[string, number | null, number | null, number]> = []
-    expect(store.setFlushListener((k, n, o, ts) => { seen.push([k, n, o, ts]) }, true)).to.equal(true)
+    expect(
+      store.setFlushListener((k, n, o, ts) => {
+        seen.push([k, n, o, ts])
+      }, true)
+    ).to.equal(true)
     context.at(3)
     store.put('a', 1)
     store.flush()
     context.at(4)
     store.put('a', 2)
     store.flush()
-    expect(seen).to.deep.equal([['a', 1, null, 3], ['a', 2, 1, 4]])
+    expect(seen).to.deep.equal([
+      ['a', 1, null, 3],
+      ['a', 2, 1, 4]
+    ])
     const { store: uncached } = open('INFO')
     expect(uncached.setFlushListener(() => {}, false)).to.equal(false)
   })

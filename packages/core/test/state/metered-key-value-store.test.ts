@@ -10,7 +10,10 @@ import { intSerde, RecordingSerde, stringSerde, stringSerializer, throwingSerde 
 
 const CHANGELOG = 'test-app-words-changelog'
 
-function open<K, V> (options: { keySerde?: RecordingSerde<K> | typeof stringSerde, valueSerde?: RecordingSerde<V> | typeof intSerde }, context = new TestStateStoreContext()) {
+function open<K, V>(
+  options: { keySerde?: RecordingSerde<K> | typeof stringSerde; valueSerde?: RecordingSerde<V> | typeof intSerde },
+  context = new TestStateStoreContext()
+) {
   const inner = new SimpleBytesStore('words')
   const store = new MeteredKeyValueStore<K, V>({ inner, metricsScope: 'test', ...options } as never)
   store.init(context, store)
@@ -18,7 +21,11 @@ function open<K, V> (options: { keySerde?: RecordingSerde<K> | typeof stringSerd
 }
 
 const str = (s: string): Buffer => Buffer.from(s, 'utf8')
-const int = (n: number): Buffer => { const b = Buffer.alloc(4); b.writeInt32BE(n); return b }
+const int = (n: number): Buffer => {
+  const b = Buffer.alloc(4)
+  b.writeInt32BE(n)
+  return b
+}
 
 describe('MeteredKeyValueStore', () => {
   it('stores serialized keys and values in the inner bytes store', () => {
@@ -70,7 +77,12 @@ describe('MeteredKeyValueStore', () => {
     const { store, inner } = open<string, number>({ keySerde: stringSerde, valueSerde: intSerde })
     for (const k of ['ab', 'a', 'b', 'abc']) store.put(k, 1)
     const topics: string[] = []
-    const prefixSerializer: Serializer<string> = { serialize: (topic, data) => { topics.push(topic); return stringSerializer.serialize(topic, data) } }
+    const prefixSerializer: Serializer<string> = {
+      serialize: (topic, data) => {
+        topics.push(topic)
+        return stringSerializer.serialize(topic, data)
+      }
+    }
     expect([...store.prefixScan('ab', prefixSerializer)].map(kv => kv.key)).to.deep.equal(['ab', 'abc'])
     expect(topics).to.deep.equal([CHANGELOG])
     expect(inner.prefixTopics).to.have.length(1)
@@ -158,11 +170,24 @@ describe('MeteredKeyValueStore', () => {
   })
 
   it('throws STORE_NOT_OPEN for every operation before init', () => {
-    const store = new MeteredKeyValueStore<string, number>({ inner: new SimpleBytesStore('words'), metricsScope: 'test', keySerde: stringSerde, valueSerde: intSerde })
+    const store = new MeteredKeyValueStore<string, number>({
+      inner: new SimpleBytesStore('words'),
+      metricsScope: 'test',
+      keySerde: stringSerde,
+      valueSerde: intSerde
+    })
     const ops: Array<() => unknown> = [
-      () => store.get('a'), () => store.put('a', 1), () => store.putIfAbsent('a', 1), () => store.putAll([]),
-      () => store.delete('a'), () => store.range('a', 'b'), () => store.reverseRange('a', 'b'), () => store.all(),
-      () => store.reverseAll(), () => store.prefixScan('a', stringSerializer), () => store.approximateNumEntries()
+      () => store.get('a'),
+      () => store.put('a', 1),
+      () => store.putIfAbsent('a', 1),
+      () => store.putAll([]),
+      () => store.delete('a'),
+      () => store.range('a', 'b'),
+      () => store.reverseRange('a', 'b'),
+      () => store.all(),
+      () => store.reverseAll(),
+      () => store.prefixScan('a', stringSerializer),
+      () => store.approximateNumEntries()
     ]
     for (const op of ops) expect(codeOf(op)).to.equal('STORE_NOT_OPEN')
     expect(store.isOpen()).to.equal(false)

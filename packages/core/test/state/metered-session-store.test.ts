@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { ConfigError } from '../../src/errors.js'
+import type { ConfigError } from '../../src/errors.js'
 import type { KeyValueIterator } from '../../src/state/key-value-store.js'
 import { MeteredSessionStore } from '../../src/state/metered-session-store.js'
 import { SessionWindow, Windowed } from '../../src/state/windowed.js'
@@ -13,7 +13,10 @@ const session = (key: string, start: number, end: number): Windowed<string> => n
 const entries = <V>(it: KeyValueIterator<Windowed<string>, V>): string[] =>
   [...it].map(kv => `${kv.key.key}@${kv.key.window.start}/${kv.key.window.end}=${String(kv.value)}`)
 
-function open (context = new TestStateStoreContext(), serdes: { keySerde?: typeof stringSerde, valueSerde?: typeof intSerde } = { keySerde: stringSerde, valueSerde: intSerde }) {
+function open(
+  context = new TestStateStoreContext(),
+  serdes: { keySerde?: typeof stringSerde; valueSerde?: typeof intSerde } = { keySerde: stringSerde, valueSerde: intSerde }
+) {
   const inner = new SimpleSessionBytesStore('sessions')
   const store = new MeteredSessionStore<string, number>({ inner, metricsScope: 'test-session', ...serdes })
   store.init(context, store)
@@ -60,8 +63,15 @@ describe('MeteredSessionStore', () => {
     expect(entries(store.backwardFetch('b'))).to.deep.equal(['b@10/15=2'])
     expect(entries(store.backwardFetch('a', undefined))).to.deep.equal(['b@10/15=2', 'a@0/5=1'])
     expect(inner.calls).to.deep.equal([
-      'findSessions/2', 'findSessions/3', 'findSessions/4', 'backwardFindSessions/3', 'backwardFindSessions/4',
-      'fetch/1', 'fetch/2', 'backwardFetch/1', 'backwardFetch/2'
+      'findSessions/2',
+      'findSessions/3',
+      'findSessions/4',
+      'backwardFindSessions/3',
+      'backwardFindSessions/4',
+      'fetch/1',
+      'fetch/2',
+      'backwardFetch/1',
+      'backwardFetch/2'
     ])
   })
 
@@ -76,8 +86,19 @@ describe('MeteredSessionStore', () => {
   })
 
   it('throws STORE_NOT_OPEN before init', () => {
-    const store = new MeteredSessionStore<string, number>({ inner: new SimpleSessionBytesStore('s'), metricsScope: 's', keySerde: stringSerde, valueSerde: intSerde })
-    for (const call of [() => store.put(session('a', 0, 0), 1), () => store.remove(session('a', 0, 0)), () => store.fetchSession('a', 0, 0), () => store.fetch('a'), () => store.findSessions(0, 1)]) {
+    const store = new MeteredSessionStore<string, number>({
+      inner: new SimpleSessionBytesStore('s'),
+      metricsScope: 's',
+      keySerde: stringSerde,
+      valueSerde: intSerde
+    })
+    for (const call of [
+      () => store.put(session('a', 0, 0), 1),
+      () => store.remove(session('a', 0, 0)),
+      () => store.fetchSession('a', 0, 0),
+      () => store.fetch('a'),
+      () => store.findSessions(0, 1)
+    ]) {
       expect(codeOf(call)).to.equal('STORE_NOT_OPEN')
     }
   })
@@ -86,7 +107,9 @@ describe('MeteredSessionStore', () => {
     const { store } = open(new TestStateStoreContext({ defaultKeySerde: stringSerde, defaultValueSerde: intSerde }), {})
     store.put(session('a', 0, 0), 9)
     expect(store.fetchSession('a', 0, 0)).to.equal(9)
-    expect((errorOf(() => open(new TestStateStoreContext({ defaultKeySerde: stringSerde }), {})) as ConfigError).key).to.equal('defaultValueSerde')
+    expect((errorOf(() => open(new TestStateStoreContext({ defaultKeySerde: stringSerde }), {})) as ConfigError).key).to.equal(
+      'defaultValueSerde'
+    )
   })
 
   it('closes the inner iterator when its iterator is closed', () => {

@@ -7,10 +7,12 @@ import { TestStateStoreContext } from './helpers/test-state-store-context.js'
 import { intSerde, stringSerde } from './helpers/test-serdes.js'
 
 describe('MeteredTimestampedKeyValueStore', () => {
-  function open (context = new TestStateStoreContext(), withSerdes = true) {
+  function open(context = new TestStateStoreContext(), withSerdes = true) {
     const inner = new SimpleBytesStore('latest')
     const store = new MeteredTimestampedKeyValueStore<string, number>({
-      inner, metricsScope: 'test', ...(withSerdes ? { keySerde: stringSerde, valueSerde: intSerde } : {})
+      inner,
+      metricsScope: 'test',
+      ...(withSerdes ? { keySerde: stringSerde, valueSerde: intSerde } : {})
     })
     store.init(context, store)
     return { inner, store, context }
@@ -40,7 +42,11 @@ describe('MeteredTimestampedKeyValueStore', () => {
   })
 
   it('fails init with INVALID_CONFIG when there is no value serde', () => {
-    const store = new MeteredTimestampedKeyValueStore<string, number>({ inner: new SimpleBytesStore('latest'), metricsScope: 'test', keySerde: stringSerde })
+    const store = new MeteredTimestampedKeyValueStore<string, number>({
+      inner: new SimpleBytesStore('latest'),
+      metricsScope: 'test',
+      keySerde: stringSerde
+    })
     expect(codeOf(() => store.init(new TestStateStoreContext(), store))).to.equal('INVALID_CONFIG')
   })
 

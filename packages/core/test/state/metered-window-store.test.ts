@@ -18,7 +18,10 @@ const windowed = <V>(it: KeyValueIterator<Windowed<string>, V>): string[] =>
   [...it].map(kv => `${kv.key.key}@${kv.key.window.start}/${kv.key.window.end}=${String(kv.value)}`)
 const pairs = <K, V>(it: Iterable<KeyValue<K, V>>): Array<[K, V]> => [...it].map(kv => [kv.key, kv.value])
 
-function open (context = new TestStateStoreContext(), serdes: { keySerde?: typeof stringSerde, valueSerde?: typeof intSerde } = { keySerde: stringSerde, valueSerde: intSerde }) {
+function open(
+  context = new TestStateStoreContext(),
+  serdes: { keySerde?: typeof stringSerde; valueSerde?: typeof intSerde } = { keySerde: stringSerde, valueSerde: intSerde }
+) {
   const inner = new SimpleWindowBytesStore('win', 10)
   const store = new MeteredWindowStore<string, number>({ inner, metricsScope: 'test-window', windowSize: 10, ...serdes })
   store.init(context, store)
@@ -49,19 +52,38 @@ describe('MeteredWindowStore', () => {
 
   it('routes each fetch overload to the same overload of the inner store', () => {
     const { inner, store } = open()
-    for (const [k, t, v] of [['a', 0, 1], ['b', 10, 2], ['a', 20, 3]] as const) store.put(k, v, t)
+    for (const [k, t, v] of [
+      ['a', 0, 1],
+      ['b', 10, 2],
+      ['a', 20, 3]
+    ] as const)
+      store.put(k, v, t)
     inner.calls.length = 0
     expect(store.fetch('a', 20)).to.equal(3)
-    expect(pairs(store.fetch('a', 0, 20))).to.deep.equal([[0, 1], [20, 3]])
+    expect(pairs(store.fetch('a', 0, 20))).to.deep.equal([
+      [0, 1],
+      [20, 3]
+    ])
     expect(windowed(store.fetch('a', 'b', 0, 10))).to.deep.equal(['a@0/10=1', 'b@10/20=2'])
-    expect(pairs(store.backwardFetch('a', 0, 20))).to.deep.equal([[20, 3], [0, 1]])
+    expect(pairs(store.backwardFetch('a', 0, 20))).to.deep.equal([
+      [20, 3],
+      [0, 1]
+    ])
     expect(windowed(store.backwardFetch('a', 'b', 0, 10))).to.deep.equal(['b@10/20=2', 'a@0/10=1'])
     expect(windowed(store.fetchAll(10, 20))).to.deep.equal(['b@10/20=2', 'a@20/30=3'])
     expect(windowed(store.backwardFetchAll(10, 20))).to.deep.equal(['a@20/30=3', 'b@10/20=2'])
     expect(windowed(store.all())).to.have.length(3)
     expect(windowed(store.backwardAll())[0]).to.equal('a@20/30=3')
     expect(inner.calls).to.deep.equal([
-      'fetch/2', 'fetch/3', 'fetch/4', 'backwardFetch/3', 'backwardFetch/4', 'fetchAll', 'backwardFetchAll', 'all', 'backwardAll'
+      'fetch/2',
+      'fetch/3',
+      'fetch/4',
+      'backwardFetch/3',
+      'backwardFetch/4',
+      'fetchAll',
+      'backwardFetchAll',
+      'all',
+      'backwardAll'
     ])
   })
 
@@ -72,7 +94,11 @@ describe('MeteredWindowStore', () => {
     expect(windowed(store.fetch(undefined, 'a', 0, 10))).to.deep.equal(['a@0/10=1'])
     expect(windowed(store.fetch(null as unknown as undefined, undefined, 0, 10))).to.deep.equal(['a@0/10=1', 'b@0/10=2'])
     expect(windowed(store.backwardFetch('b', undefined, 0, 10))).to.deep.equal(['b@0/10=2'])
-    expect(inner.calls.filter(c => c.startsWith('fetch') || c.startsWith('backward'))).to.deep.equal(['fetch/4', 'fetch/4', 'backwardFetch/4'])
+    expect(inner.calls.filter(c => c.startsWith('fetch') || c.startsWith('backward'))).to.deep.equal([
+      'fetch/4',
+      'fetch/4',
+      'backwardFetch/4'
+    ])
   })
 
   it('deserializes iterator entries lazily; peekNextKey deserializes the key; close closes the inner iterator', () => {
@@ -94,8 +120,21 @@ describe('MeteredWindowStore', () => {
   })
 
   it('throws STORE_NOT_OPEN before init; the inner store throws it after close', () => {
-    const store = new MeteredWindowStore<string, number>({ inner: new SimpleWindowBytesStore('win', 10), metricsScope: 's', windowSize: 10, keySerde: stringSerde, valueSerde: intSerde })
-    for (const call of [() => store.put('a', 1, 0), () => store.fetch('a', 0), () => store.fetch('a', 0, 1), () => store.fetchAll(0, 1), () => store.all(), () => store.backwardFetch('a', 0, 1)]) {
+    const store = new MeteredWindowStore<string, number>({
+      inner: new SimpleWindowBytesStore('win', 10),
+      metricsScope: 's',
+      windowSize: 10,
+      keySerde: stringSerde,
+      valueSerde: intSerde
+    })
+    for (const call of [
+      () => store.put('a', 1, 0),
+      () => store.fetch('a', 0),
+      () => store.fetch('a', 0, 1),
+      () => store.fetchAll(0, 1),
+      () => store.all(),
+      () => store.backwardFetch('a', 0, 1)
+    ]) {
       expect(codeOf(call)).to.equal('STORE_NOT_OPEN')
     }
     const { store: opened } = open()
@@ -125,17 +164,35 @@ describe('MeteredWindowStore', () => {
 
   it('reports name, persistence, scope and window size of the store', () => {
     const { store } = open()
-    expect([store.name, store.persistent, store.metricsScope, store.windowSize, store.isOpen()]).to.deep.equal(['win', false, 'test-window', 10, true])
+    expect([store.name, store.persistent, store.metricsScope, store.windowSize, store.isOpen()]).to.deep.equal([
+      'win',
+      false,
+      'test-window',
+      10,
+      true
+    ])
   })
 })
 
-interface GoldenCase { name: string, timestamp: number, string?: string, int?: number, hex: string }
+interface GoldenCase {
+  name: string
+  timestamp: number
+  string?: string
+  int?: number
+  hex: string
+}
 const golden = JSON.parse(readFileSync(new URL('./fixtures/value-and-timestamp.json', import.meta.url), 'utf8')) as { cases: GoldenCase[] }
 
 describe('MeteredTimestampedWindowStore', () => {
-  function openTimestamped (context = new TestStateStoreContext(), valueSerde: typeof stringSerde | undefined = stringSerde) {
+  function openTimestamped(context = new TestStateStoreContext(), valueSerde: typeof stringSerde | undefined = stringSerde) {
     const inner = new SimpleWindowBytesStore('win', 10)
-    const store = new MeteredTimestampedWindowStore<string, string>({ inner, metricsScope: 's', windowSize: 10, keySerde: stringSerde, valueSerde })
+    const store = new MeteredTimestampedWindowStore<string, string>({
+      inner,
+      metricsScope: 's',
+      windowSize: 10,
+      keySerde: stringSerde,
+      valueSerde
+    })
     store.init(context, store)
     return { inner, store }
   }

@@ -4,7 +4,13 @@ import { SessionKeySchema } from '../../src/state/session-key-schema.js'
 import { SessionWindow, Windowed } from '../../src/state/windowed.js'
 import { codeOf } from './helpers/expect-code.js'
 
-interface GoldenCase { name: string, keyHex: string, start: number, end: number, hex: string }
+interface GoldenCase {
+  name: string
+  keyHex: string
+  start: number
+  end: number
+  hex: string
+}
 const golden = JSON.parse(readFileSync(new URL('./fixtures/session-key.json', import.meta.url), 'utf8')) as { cases: GoldenCase[] }
 const hex = (h: string): Buffer => Buffer.from(h, 'hex')
 
@@ -13,7 +19,9 @@ describe('SessionKeySchema', () => {
     for (const c of golden.cases) {
       it(`writes ${c.name} as [key][8-byte end][8-byte start]`, () => {
         expect(SessionKeySchema.toBinary(hex(c.keyHex), c.start, c.end).toString('hex')).to.equal(c.hex)
-        expect(SessionKeySchema.toBinaryWindowed(new Windowed(hex(c.keyHex), new SessionWindow(c.start, c.end))).toString('hex')).to.equal(c.hex)
+        expect(SessionKeySchema.toBinaryWindowed(new Windowed(hex(c.keyHex), new SessionWindow(c.start, c.end))).toString('hex')).to.equal(
+          c.hex
+        )
       })
 
       it(`reads key, start and end back from ${c.name}`, () => {

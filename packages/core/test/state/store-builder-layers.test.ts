@@ -9,7 +9,7 @@ import { LayerTestContext } from './helpers/layer-test-context.js'
 import { SimpleBytesStore } from './helpers/simple-bytes-store.js'
 import { intSerde, stringSerde } from './helpers/test-serdes.js'
 
-function supplier (name = 'counts'): KeyValueBytesStoreSupplier {
+function supplier(name = 'counts'): KeyValueBytesStoreSupplier {
   return { name, metricsScope: 'test', get: () => new SimpleBytesStore(name) }
 }
 
@@ -67,7 +67,9 @@ describe('store builder layers', () => {
     context.at(50)
     store.put('a', ValueAndTimestamp.make(7, 40))
     store.flush()
-    expect(context.rawChangelog.map(r => [r.key.toString(), r.value?.readInt32BE(0), r.value?.length, r.timestamp])).to.deep.equal([['a', 7, 4, 40]])
+    expect(context.rawChangelog.map(r => [r.key.toString(), r.value?.readInt32BE(0), r.value?.length, r.timestamp])).to.deep.equal([
+      ['a', 7, 4, 40]
+    ])
     expect(store.get('a')?.timestamp).to.equal(40)
   })
 

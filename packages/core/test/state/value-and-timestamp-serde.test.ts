@@ -6,10 +6,16 @@ import { ValueAndTimestampSerde } from '../../src/state/value-and-timestamp-serd
 import type { Serde } from '../../src/serialization/serde.js'
 import { intSerde, stringSerde } from './helpers/test-serdes.js'
 
-interface GoldenCase { name: string, timestamp: number, string?: string, int?: number, hex: string }
+interface GoldenCase {
+  name: string
+  timestamp: number
+  string?: string
+  int?: number
+  hex: string
+}
 const golden = JSON.parse(readFileSync(new URL('./fixtures/value-and-timestamp.json', import.meta.url), 'utf8')) as { cases: GoldenCase[] }
 
-function codeOf (fn: () => unknown): string | undefined {
+function codeOf(fn: () => unknown): string | undefined {
   try {
     fn()
   } catch (err) {
@@ -64,8 +70,18 @@ describe('ValueAndTimestampSerde', () => {
   it('passes the topic to the value serde', () => {
     const topics: string[] = []
     const spy: Serde<string> = {
-      serializer: () => ({ serialize: (topic, data) => { topics.push(topic); return stringSerde.serializer().serialize(topic, data) } }),
-      deserializer: () => ({ deserialize: (topic, data) => { topics.push(topic); return stringSerde.deserializer().deserialize(topic, data) } })
+      serializer: () => ({
+        serialize: (topic, data) => {
+          topics.push(topic)
+          return stringSerde.serializer().serialize(topic, data)
+        }
+      }),
+      deserializer: () => ({
+        deserialize: (topic, data) => {
+          topics.push(topic)
+          return stringSerde.deserializer().deserialize(topic, data)
+        }
+      })
     }
     const serde = new ValueAndTimestampSerde(spy)
     const bytes = serde.serializer().serialize('app-store-changelog', ValueAndTimestamp.make('v', 3))

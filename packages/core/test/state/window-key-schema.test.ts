@@ -4,7 +4,13 @@ import { WindowKeySchema } from '../../src/state/window-key-schema.js'
 import { TimeWindow } from '../../src/state/windowed.js'
 import { codeOf } from './helpers/expect-code.js'
 
-interface GoldenCase { name: string, keyHex: string, timestamp: number, seqnum: number, hex: string }
+interface GoldenCase {
+  name: string
+  keyHex: string
+  timestamp: number
+  seqnum: number
+  hex: string
+}
 const golden = JSON.parse(readFileSync(new URL('./fixtures/window-store-key.json', import.meta.url), 'utf8')) as { cases: GoldenCase[] }
 const hex = (h: string): Buffer => Buffer.from(h, 'hex')
 

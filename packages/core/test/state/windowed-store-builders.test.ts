@@ -8,20 +8,33 @@ import { TimestampedWindowStoreBuilder } from '../../src/state/timestamped-windo
 import { WindowStoreBuilder } from '../../src/state/window-store-builder.js'
 import type { WindowBytesStoreSupplier } from '../../src/state/window-store.js'
 import {
-  checkRetainDuplicates, checkRetentionPeriod, checkSegmentInterval, checkWindowStoreArguments, defaultSegmentInterval
+  checkRetainDuplicates,
+  checkRetentionPeriod,
+  checkSegmentInterval,
+  checkWindowStoreArguments,
+  defaultSegmentInterval
 } from '../../src/state/windowed-store-arguments.js'
 import { codeOf, errorOf } from './helpers/expect-code.js'
 import { SimpleSessionBytesStore, SimpleWindowBytesStore } from './helpers/simple-windowed-bytes-stores.js'
 import { stringSerde } from './helpers/test-serdes.js'
 
-function windowSupplier (name = 'win'): WindowBytesStoreSupplier & { built: number } {
+function windowSupplier(name = 'win'): WindowBytesStoreSupplier & { built: number } {
   return {
-    name, metricsScope: 'test-window', retentionPeriod: 1000, windowSize: 100, segmentInterval: 60000, retainDuplicates: false, built: 0,
-    get () { this.built++; return new SimpleWindowBytesStore(name, 100) }
+    name,
+    metricsScope: 'test-window',
+    retentionPeriod: 1000,
+    windowSize: 100,
+    segmentInterval: 60000,
+    retainDuplicates: false,
+    built: 0,
+    get() {
+      this.built++
+      return new SimpleWindowBytesStore(name, 100)
+    }
   }
 }
 
-function sessionSupplier (name = 'sessions'): SessionBytesStoreSupplier {
+function sessionSupplier(name = 'sessions'): SessionBytesStoreSupplier {
   return { name, metricsScope: 'test-session', retentionPeriod: 500, segmentInterval: 60000, get: () => new SimpleSessionBytesStore(name) }
 }
 
@@ -55,7 +68,9 @@ describe('window and session store builders', () => {
   it('rejects a missing or incomplete supplier, an illegal store name, and a non-serde with ILLEGAL_ARGUMENT', () => {
     expect(codeOf(() => new WindowStoreBuilder(undefined as never))).to.equal('ILLEGAL_ARGUMENT')
     expect(codeOf(() => new WindowStoreBuilder({ ...windowSupplier(), metricsScope: '' }))).to.equal('ILLEGAL_ARGUMENT')
-    expect(codeOf(() => new TimestampedWindowStoreBuilder({ ...windowSupplier(), windowSize: undefined as never }))).to.equal('ILLEGAL_ARGUMENT')
+    expect(codeOf(() => new TimestampedWindowStoreBuilder({ ...windowSupplier(), windowSize: undefined as never }))).to.equal(
+      'ILLEGAL_ARGUMENT'
+    )
     expect(codeOf(() => new WindowStoreBuilder(windowSupplier('a b')))).to.equal('ILLEGAL_ARGUMENT')
     expect(codeOf(() => new SessionStoreBuilder({ ...sessionSupplier(), retentionPeriod: NaN }))).to.equal('ILLEGAL_ARGUMENT')
     expect(codeOf(() => new SessionStoreBuilder({ name: 's' } as never))).to.equal('ILLEGAL_ARGUMENT')
@@ -72,8 +87,12 @@ describe('windowed store arguments', () => {
   })
 
   it('accepts retention >= window size >= 0 and segment intervals >= 1', () => {
-    expect(() => { checkWindowStoreArguments('w', 10, 10) }).to.not.throw()
-    expect(() => { checkWindowStoreArguments('w', 0, 0) }).to.not.throw()
+    expect(() => {
+      checkWindowStoreArguments('w', 10, 10)
+    }).to.not.throw()
+    expect(() => {
+      checkWindowStoreArguments('w', 0, 0)
+    }).to.not.throw()
     expect(checkRetentionPeriod('s', 0)).to.equal(0)
     expect(checkSegmentInterval('w', 1)).to.equal(1)
     expect(checkRetainDuplicates('w', true)).to.equal(true)
@@ -81,10 +100,18 @@ describe('windowed store arguments', () => {
 
   it('rejects negative or non-integer values and window size > retention with ILLEGAL_ARGUMENT naming the store', () => {
     const calls: Array<() => unknown> = [
-      () => { checkWindowStoreArguments('store-x', -1, 0) },
-      () => { checkWindowStoreArguments('store-x', 10, -1) },
-      () => { checkWindowStoreArguments('store-x', 10, 11) },
-      () => { checkWindowStoreArguments('store-x', 10, 0.5) },
+      () => {
+        checkWindowStoreArguments('store-x', -1, 0)
+      },
+      () => {
+        checkWindowStoreArguments('store-x', 10, -1)
+      },
+      () => {
+        checkWindowStoreArguments('store-x', 10, 11)
+      },
+      () => {
+        checkWindowStoreArguments('store-x', 10, 0.5)
+      },
       () => checkRetentionPeriod('store-x', -5),
       () => checkSegmentInterval('store-x', 0),
       () => checkRetainDuplicates('store-x', 1 as unknown as boolean)

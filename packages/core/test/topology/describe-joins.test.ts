@@ -6,7 +6,11 @@ import { noop, storeBuilder } from './topology-helpers.js'
 // rebuilt node by node with the Processor API and the DSL's node and store names.
 
 /** The graph the DSL builds for stream1.join/leftJoin/outerJoin(stream2): two windowed sides, two joiners, a merge. */
-function streamStreamJoin (thisJoin: string, otherJoin: string, stores: { windowed2: string, windowed3: string, shared?: string }): Topology {
+function streamStreamJoin(
+  thisJoin: string,
+  otherJoin: string,
+  stores: { windowed2: string; windowed3: string; shared?: string }
+): Topology {
   const topology = new Topology()
     .addSource('KSTREAM-SOURCE-0000000000', 'input-topic1')
     .addSource('KSTREAM-SOURCE-0000000001', 'input-topic2')
@@ -22,33 +26,34 @@ function streamStreamJoin (thisJoin: string, otherJoin: string, stores: { window
 }
 
 describe('Topology.describe() of stream-stream joins', () => {
-  it('prints a stream-stream join; the merge lists its parents in Kafka\'s order, not by name (TopologyTest.streamStreamJoinTopologyWithDefaultStoresNames)', () => {
+  it("prints a stream-stream join; the merge lists its parents in Kafka's order, not by name (TopologyTest.streamStreamJoinTopologyWithDefaultStoresNames)", () => {
     const topology = streamStreamJoin('KSTREAM-JOINTHIS-0000000004', 'KSTREAM-JOINOTHER-0000000005', {
       windowed2: 'KSTREAM-JOINTHIS-0000000004-store',
       windowed3: 'KSTREAM-JOINOTHER-0000000005-store'
     })
     expect(topology.describe().toString()).to.equal(
       'Topologies:\n' +
-      '   Sub-topology: 0\n' +
-      '    Source: KSTREAM-SOURCE-0000000000 (topics: [input-topic1])\n' +
-      '      --> KSTREAM-WINDOWED-0000000002\n' +
-      '    Source: KSTREAM-SOURCE-0000000001 (topics: [input-topic2])\n' +
-      '      --> KSTREAM-WINDOWED-0000000003\n' +
-      '    Processor: KSTREAM-WINDOWED-0000000002 (stores: [KSTREAM-JOINTHIS-0000000004-store])\n' +
-      '      --> KSTREAM-JOINTHIS-0000000004\n' +
-      '      <-- KSTREAM-SOURCE-0000000000\n' +
-      '    Processor: KSTREAM-WINDOWED-0000000003 (stores: [KSTREAM-JOINOTHER-0000000005-store])\n' +
-      '      --> KSTREAM-JOINOTHER-0000000005\n' +
-      '      <-- KSTREAM-SOURCE-0000000001\n' +
-      '    Processor: KSTREAM-JOINOTHER-0000000005 (stores: [KSTREAM-JOINTHIS-0000000004-store])\n' +
-      '      --> KSTREAM-MERGE-0000000006\n' +
-      '      <-- KSTREAM-WINDOWED-0000000003\n' +
-      '    Processor: KSTREAM-JOINTHIS-0000000004 (stores: [KSTREAM-JOINOTHER-0000000005-store])\n' +
-      '      --> KSTREAM-MERGE-0000000006\n' +
-      '      <-- KSTREAM-WINDOWED-0000000002\n' +
-      '    Processor: KSTREAM-MERGE-0000000006 (stores: [])\n' +
-      '      --> none\n' +
-      '      <-- KSTREAM-JOINTHIS-0000000004, KSTREAM-JOINOTHER-0000000005\n\n')
+        '   Sub-topology: 0\n' +
+        '    Source: KSTREAM-SOURCE-0000000000 (topics: [input-topic1])\n' +
+        '      --> KSTREAM-WINDOWED-0000000002\n' +
+        '    Source: KSTREAM-SOURCE-0000000001 (topics: [input-topic2])\n' +
+        '      --> KSTREAM-WINDOWED-0000000003\n' +
+        '    Processor: KSTREAM-WINDOWED-0000000002 (stores: [KSTREAM-JOINTHIS-0000000004-store])\n' +
+        '      --> KSTREAM-JOINTHIS-0000000004\n' +
+        '      <-- KSTREAM-SOURCE-0000000000\n' +
+        '    Processor: KSTREAM-WINDOWED-0000000003 (stores: [KSTREAM-JOINOTHER-0000000005-store])\n' +
+        '      --> KSTREAM-JOINOTHER-0000000005\n' +
+        '      <-- KSTREAM-SOURCE-0000000001\n' +
+        '    Processor: KSTREAM-JOINOTHER-0000000005 (stores: [KSTREAM-JOINTHIS-0000000004-store])\n' +
+        '      --> KSTREAM-MERGE-0000000006\n' +
+        '      <-- KSTREAM-WINDOWED-0000000003\n' +
+        '    Processor: KSTREAM-JOINTHIS-0000000004 (stores: [KSTREAM-JOINOTHER-0000000005-store])\n' +
+        '      --> KSTREAM-MERGE-0000000006\n' +
+        '      <-- KSTREAM-WINDOWED-0000000002\n' +
+        '    Processor: KSTREAM-MERGE-0000000006 (stores: [])\n' +
+        '      --> none\n' +
+        '      <-- KSTREAM-JOINTHIS-0000000004, KSTREAM-JOINOTHER-0000000005\n\n'
+    )
   })
 
   it('prints store sets in Java hash order (TopologyTest.streamStreamLeftJoinTopologyWithCustomStoresNames)', () => {
@@ -59,26 +64,27 @@ describe('Topology.describe() of stream-stream joins', () => {
     })
     expect(topology.describe().toString()).to.equal(
       'Topologies:\n' +
-      '   Sub-topology: 0\n' +
-      '    Source: KSTREAM-SOURCE-0000000000 (topics: [input-topic1])\n' +
-      '      --> KSTREAM-WINDOWED-0000000002\n' +
-      '    Source: KSTREAM-SOURCE-0000000001 (topics: [input-topic2])\n' +
-      '      --> KSTREAM-WINDOWED-0000000003\n' +
-      '    Processor: KSTREAM-WINDOWED-0000000002 (stores: [custom-name-this-join-store])\n' +
-      '      --> KSTREAM-JOINTHIS-0000000004\n' +
-      '      <-- KSTREAM-SOURCE-0000000000\n' +
-      '    Processor: KSTREAM-WINDOWED-0000000003 (stores: [custom-name-outer-other-join-store])\n' +
-      '      --> KSTREAM-OUTEROTHER-0000000005\n' +
-      '      <-- KSTREAM-SOURCE-0000000001\n' +
-      '    Processor: KSTREAM-JOINTHIS-0000000004 (stores: [custom-name-outer-other-join-store, custom-name-left-shared-join-store])\n' +
-      '      --> KSTREAM-MERGE-0000000006\n' +
-      '      <-- KSTREAM-WINDOWED-0000000002\n' +
-      '    Processor: KSTREAM-OUTEROTHER-0000000005 (stores: [custom-name-this-join-store, custom-name-left-shared-join-store])\n' +
-      '      --> KSTREAM-MERGE-0000000006\n' +
-      '      <-- KSTREAM-WINDOWED-0000000003\n' +
-      '    Processor: KSTREAM-MERGE-0000000006 (stores: [])\n' +
-      '      --> none\n' +
-      '      <-- KSTREAM-JOINTHIS-0000000004, KSTREAM-OUTEROTHER-0000000005\n\n')
+        '   Sub-topology: 0\n' +
+        '    Source: KSTREAM-SOURCE-0000000000 (topics: [input-topic1])\n' +
+        '      --> KSTREAM-WINDOWED-0000000002\n' +
+        '    Source: KSTREAM-SOURCE-0000000001 (topics: [input-topic2])\n' +
+        '      --> KSTREAM-WINDOWED-0000000003\n' +
+        '    Processor: KSTREAM-WINDOWED-0000000002 (stores: [custom-name-this-join-store])\n' +
+        '      --> KSTREAM-JOINTHIS-0000000004\n' +
+        '      <-- KSTREAM-SOURCE-0000000000\n' +
+        '    Processor: KSTREAM-WINDOWED-0000000003 (stores: [custom-name-outer-other-join-store])\n' +
+        '      --> KSTREAM-OUTEROTHER-0000000005\n' +
+        '      <-- KSTREAM-SOURCE-0000000001\n' +
+        '    Processor: KSTREAM-JOINTHIS-0000000004 (stores: [custom-name-outer-other-join-store, custom-name-left-shared-join-store])\n' +
+        '      --> KSTREAM-MERGE-0000000006\n' +
+        '      <-- KSTREAM-WINDOWED-0000000002\n' +
+        '    Processor: KSTREAM-OUTEROTHER-0000000005 (stores: [custom-name-this-join-store, custom-name-left-shared-join-store])\n' +
+        '      --> KSTREAM-MERGE-0000000006\n' +
+        '      <-- KSTREAM-WINDOWED-0000000003\n' +
+        '    Processor: KSTREAM-MERGE-0000000006 (stores: [])\n' +
+        '      --> none\n' +
+        '      <-- KSTREAM-JOINTHIS-0000000004, KSTREAM-OUTEROTHER-0000000005\n\n'
+    )
   })
 
   it('prints an outer join with supplied stores (TopologyTest.streamStreamOuterJoinTopologyWithCustomStoresSuppliers)', () => {
@@ -89,25 +95,26 @@ describe('Topology.describe() of stream-stream joins', () => {
     })
     expect(topology.describe().toString()).to.equal(
       'Topologies:\n' +
-      '   Sub-topology: 0\n' +
-      '    Source: KSTREAM-SOURCE-0000000000 (topics: [input-topic1])\n' +
-      '      --> KSTREAM-WINDOWED-0000000002\n' +
-      '    Source: KSTREAM-SOURCE-0000000001 (topics: [input-topic2])\n' +
-      '      --> KSTREAM-WINDOWED-0000000003\n' +
-      '    Processor: KSTREAM-WINDOWED-0000000002 (stores: [in-memory-join-store])\n' +
-      '      --> KSTREAM-OUTERTHIS-0000000004\n' +
-      '      <-- KSTREAM-SOURCE-0000000000\n' +
-      '    Processor: KSTREAM-WINDOWED-0000000003 (stores: [in-memory-join-store-other])\n' +
-      '      --> KSTREAM-OUTEROTHER-0000000005\n' +
-      '      <-- KSTREAM-SOURCE-0000000001\n' +
-      '    Processor: KSTREAM-OUTEROTHER-0000000005 (stores: [in-memory-join-store-outer-shared-join-store, in-memory-join-store])\n' +
-      '      --> KSTREAM-MERGE-0000000006\n' +
-      '      <-- KSTREAM-WINDOWED-0000000003\n' +
-      '    Processor: KSTREAM-OUTERTHIS-0000000004 (stores: [in-memory-join-store-other, in-memory-join-store-outer-shared-join-store])\n' +
-      '      --> KSTREAM-MERGE-0000000006\n' +
-      '      <-- KSTREAM-WINDOWED-0000000002\n' +
-      '    Processor: KSTREAM-MERGE-0000000006 (stores: [])\n' +
-      '      --> none\n' +
-      '      <-- KSTREAM-OUTERTHIS-0000000004, KSTREAM-OUTEROTHER-0000000005\n\n')
+        '   Sub-topology: 0\n' +
+        '    Source: KSTREAM-SOURCE-0000000000 (topics: [input-topic1])\n' +
+        '      --> KSTREAM-WINDOWED-0000000002\n' +
+        '    Source: KSTREAM-SOURCE-0000000001 (topics: [input-topic2])\n' +
+        '      --> KSTREAM-WINDOWED-0000000003\n' +
+        '    Processor: KSTREAM-WINDOWED-0000000002 (stores: [in-memory-join-store])\n' +
+        '      --> KSTREAM-OUTERTHIS-0000000004\n' +
+        '      <-- KSTREAM-SOURCE-0000000000\n' +
+        '    Processor: KSTREAM-WINDOWED-0000000003 (stores: [in-memory-join-store-other])\n' +
+        '      --> KSTREAM-OUTEROTHER-0000000005\n' +
+        '      <-- KSTREAM-SOURCE-0000000001\n' +
+        '    Processor: KSTREAM-OUTEROTHER-0000000005 (stores: [in-memory-join-store-outer-shared-join-store, in-memory-join-store])\n' +
+        '      --> KSTREAM-MERGE-0000000006\n' +
+        '      <-- KSTREAM-WINDOWED-0000000003\n' +
+        '    Processor: KSTREAM-OUTERTHIS-0000000004 (stores: [in-memory-join-store-other, in-memory-join-store-outer-shared-join-store])\n' +
+        '      --> KSTREAM-MERGE-0000000006\n' +
+        '      <-- KSTREAM-WINDOWED-0000000002\n' +
+        '    Processor: KSTREAM-MERGE-0000000006 (stores: [])\n' +
+        '      --> none\n' +
+        '      <-- KSTREAM-OUTERTHIS-0000000004, KSTREAM-OUTEROTHER-0000000005\n\n'
+    )
   })
 })

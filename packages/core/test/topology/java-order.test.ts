@@ -21,19 +21,27 @@ describe('java-order', () => {
     })
 
     it('orders by hash bucket, not by insertion or name', () => {
-      expect(javaHashSetCopyOrder(['topic1', 'topic2', 'topic3', 'input', 'output'])).to.deep.equal(['topic1', 'output', 'topic2', 'input', 'topic3'])
+      expect(javaHashSetCopyOrder(['topic1', 'topic2', 'topic3', 'input', 'output'])).to.deep.equal([
+        'topic1',
+        'output',
+        'topic2',
+        'input',
+        'topic3'
+      ])
     })
 
     it('doubles the table past 75% load', () => {
       const keys = Array.from({ length: 20 }, (_, i) => `node-${i}`)
       expect(javaHashOrder(keys).join(', ')).to.equal(
-        'node-0, node-1, node-2, node-3, node-15, node-4, node-14, node-5, node-13, node-6, node-12, node-7, node-11, node-8, node-10, node-9, node-19, node-18, node-17, node-16')
+        'node-0, node-1, node-2, node-3, node-15, node-4, node-14, node-5, node-13, node-6, node-12, node-7, node-11, node-8, node-10, node-9, node-19, node-18, node-17, node-16'
+      )
     })
 
     it('doubles a small table when one bucket reaches 9 keys', () => {
-      const colliding = Array.from({ length: 9 }, (_, i) => [0, 1, 2, 3].map((b) => ((i >> b) & 1) === 0 ? 'Aa' : 'BB').join(''))
+      const colliding = Array.from({ length: 9 }, (_, i) => [0, 1, 2, 3].map(b => (((i >> b) & 1) === 0 ? 'Aa' : 'BB')).join(''))
       expect(javaHashOrder([...colliding, 'zz', 'a', 'q']).join(', ')).to.equal(
-        'zz, a, AaAaAaAa, BBAaAaAa, AaBBAaAa, BBBBAaAa, AaAaBBAa, BBAaBBAa, AaBBBBAa, BBBBBBAa, AaAaAaBB, q')
+        'zz, a, AaAaAaAa, BBAaAaAa, AaBBAaAa, BBBBAaAa, AaAaBBAa, BBAaBBAa, AaBBBBAa, BBBBBBAa, AaAaAaBB, q'
+      )
     })
 
     it('ignores repeated keys', () => {
@@ -45,15 +53,17 @@ describe('java-order', () => {
     it('iterates in comparator order and rejects keys comparing equal', () => {
       const set = new JavaTreeSet<number>((a, b) => a - b)
       const values = [41, 7, 93, 7, 12, 58, 3, 77, 25, 64, 1, 99, 50]
-      const added = values.map((v) => set.add(v))
-      expect(added.filter((a) => !a)).to.have.length(1)
+      const added = values.map(v => set.add(v))
+      expect(added.filter(a => !a)).to.have.length(1)
       expect(set.size).to.equal(12)
       expect(set.values()).to.deep.equal([...new Set(values)].sort((a, b) => a - b))
     })
 
-    it('reproduces TreeMap\'s tree shape when the comparator changes between insertions', () => {
+    it("reproduces TreeMap's tree shape when the comparator changes between insertions", () => {
       const weight = new Map<string, number>()
-      const set = new JavaTreeSet<string>((x, y) => x === y ? 0 : weight.get(x) !== weight.get(y) ? weight.get(y)! - weight.get(x)! : (x < y ? -1 : 1))
+      const set = new JavaTreeSet<string>((x, y) =>
+        x === y ? 0 : weight.get(x) !== weight.get(y) ? weight.get(y)! - weight.get(x)! : x < y ? -1 : 1
+      )
       const names = ['m', 'c', 'x', 'a', 'q', 'b', 'z', 'k', 'e', 'r', 'd', 'y']
       names.forEach((name, i) => {
         weight.set(name, 1)

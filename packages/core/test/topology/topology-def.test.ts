@@ -16,7 +16,7 @@ describe('Topology[TOPOLOGY_DEF]()', () => {
     expect(Object.getOwnPropertyDescriptor(Topology.prototype, TOPOLOGY_DEF)!.enumerable).to.equal(false)
   })
 
-  it('records co-partition groups: the topics of the sources upstream of the given nodes (a join\'s inputs)', () => {
+  it("records co-partition groups: the topics of the sources upstream of the given nodes (a join's inputs)", () => {
     const topology = new Topology()
       .addSource('left', ['a', 'b'])
       .addSource('right', 'x-repartition')
@@ -27,7 +27,13 @@ describe('Topology[TOPOLOGY_DEF]()', () => {
     topology[ADD_INTERNAL_TOPIC]('x-repartition')
     topology[COPARTITION_SOURCES](['leftMap', 'merged'])
     expect(topology[TOPOLOGY_DEF]().copartitionGroups).to.deep.equal([['a', 'b', 'x-repartition']])
-    const codeOf = (fn: () => unknown): string | undefined => { try { fn() } catch (err) { return err instanceof TopologyError ? err.code : 'other' } }
+    const codeOf = (fn: () => unknown): string | undefined => {
+      try {
+        fn()
+      } catch (err) {
+        return err instanceof TopologyError ? err.code : 'other'
+      }
+    }
     expect(codeOf(() => topology[COPARTITION_SOURCES](['left', 'nope']))).to.equal('UNKNOWN_NODE')
     topology[COPARTITION_SOURCES](['left', 'byPattern'])
     expect(codeOf(() => topology[TOPOLOGY_DEF]())).to.equal('TOPOLOGY_INVALID')
@@ -38,13 +44,29 @@ describe('Topology[TOPOLOGY_DEF]()', () => {
     const extractTimestamp = (): number => 42
     const partition = (): number => 0
     const def = new Topology()
-      .addSource('in', ['a', 'b'], { keyDeserializer: Serdes.String(), valueDeserializer: Serdes.String().deserializer(), timestampExtractor: extractTimestamp, offsetReset: 'earliest' })
+      .addSource('in', ['a', 'b'], {
+        keyDeserializer: Serdes.String(),
+        valueDeserializer: Serdes.String().deserializer(),
+        timestampExtractor: extractTimestamp,
+        offsetReset: 'earliest'
+      })
       .addProcessor('upper', noop(), 'in')
-      .addSink('out', 'output', { keySerializer: Serdes.String(), valueSerializer: Serdes.String().serializer(), partitioner: partition }, 'upper')
+      .addSink(
+        'out',
+        'output',
+        { keySerializer: Serdes.String(), valueSerializer: Serdes.String().serializer(), partitioner: partition },
+        'upper'
+      )
       [TOPOLOGY_DEF]()
     expect([...def.nodes.keys()]).to.deep.equal(['in', 'upper', 'out'])
     const source = def.nodes.get('in') as SourceNodeDef
-    expect(source).to.include({ kind: 'source', name: 'in', pattern: undefined, timestampExtractor: extractTimestamp, offsetReset: 'earliest' })
+    expect(source).to.include({
+      kind: 'source',
+      name: 'in',
+      pattern: undefined,
+      timestampExtractor: extractTimestamp,
+      offsetReset: 'earliest'
+    })
     expect(source.topics).to.deep.equal(['a', 'b'])
     expect(source.keyDeserializer!.deserialize('a', Buffer.from('k'))).to.equal('k')
     expect(source.valueDeserializer!.deserialize('a', Buffer.from('v'))).to.equal('v')
@@ -81,7 +103,11 @@ describe('Topology[TOPOLOGY_DEF]()', () => {
       .addSink('k', 'out', 'c', 's')
       [TOPOLOGY_DEF]()
     expect(Object.fromEntries([...def.children].map(([name, children]) => [name, [...children]]))).to.deep.equal({
-      s: ['b', 'a', 'k'], b: ['c'], a: ['c'], c: ['k'], k: []
+      s: ['b', 'a', 'k'],
+      b: ['c'],
+      a: ['c'],
+      c: ['k'],
+      k: []
     })
   })
 
@@ -96,7 +122,7 @@ describe('Topology[TOPOLOGY_DEF]()', () => {
       .addProcessor('p3', noop(), 's3')
       .addStateStore(storeBuilder('shared'), 'p1')
       .addStateStore(storeBuilder('own'), 'p3')
-    expect(topology[TOPOLOGY_DEF]().subtopologies.map((s) => s.id)).to.deep.equal([0, 2, 3])
+    expect(topology[TOPOLOGY_DEF]().subtopologies.map(s => s.id)).to.deep.equal([0, 2, 3])
     topology.connectProcessorAndStateStores('p2', 'shared')
     const def = topology[TOPOLOGY_DEF]()
     expect(def.subtopologies).to.deep.equal([
@@ -125,7 +151,10 @@ describe('Topology[TOPOLOGY_DEF]()', () => {
 
   it('keeps the suppliers, which return a new processor on every call', () => {
     let created = 0
-    const supplier = (): Processor<unknown, unknown> => { created++; return { process () {} } }
+    const supplier = (): Processor<unknown, unknown> => {
+      created++
+      return { process() {} }
+    }
     const def = new Topology().addSource('s', 't').addProcessor('p', supplier, 's')[TOPOLOGY_DEF]()
     const node = def.nodes.get('p') as ProcessorNodeDef
     expect(node.supplier).to.equal(supplier)

@@ -8,7 +8,7 @@ import { Topology } from '../../src/topology/topology.js'
 import { noop, storeBuilder } from './topology-helpers.js'
 
 /** Asserts a TopologyError with `code` whose message names `name`. */
-function expectTopologyError (action: () => unknown, code: StreamsErrorCode, name: string): void {
+function expectTopologyError(action: () => unknown, code: StreamsErrorCode, name: string): void {
   let thrown: unknown
   try {
     action()
@@ -21,7 +21,7 @@ function expectTopologyError (action: () => unknown, code: StreamsErrorCode, nam
 }
 
 /** A source 'source' on topic-1 and a processor 'processor' below it. */
-function base (): Topology {
+function base(): Topology {
   return new Topology().addSource('source', 'topic-1').addProcessor('processor', noop(), 'source')
 }
 
@@ -40,7 +40,11 @@ describe('Topology validation', () => {
 
     it('rejects global store nodes reusing a name, or the same name for its source and processor', () => {
       expectTopologyError(() => base().addGlobalStore(storeBuilder('g'), 'source', {}, 'global', 'gp', noop()), 'DUPLICATE_NODE', 'source')
-      expectTopologyError(() => base().addGlobalStore(storeBuilder('g'), 'gs', {}, 'global', 'processor', noop()), 'DUPLICATE_NODE', 'processor')
+      expectTopologyError(
+        () => base().addGlobalStore(storeBuilder('g'), 'gs', {}, 'global', 'processor', noop()),
+        'DUPLICATE_NODE',
+        'processor'
+      )
       expectTopologyError(() => base().addGlobalStore(storeBuilder('g'), 'same', {}, 'global', 'same', noop()), 'DUPLICATE_NODE', 'same')
     })
   })
@@ -95,7 +99,7 @@ describe('Topology validation', () => {
       expectTopologyError(() => new Topology().addSource('source-1', /f.*/).addSource('source-2', 'foo'), 'DUPLICATE_TOPIC', 'foo')
     })
 
-    it('matches patterns against whole topic names only, like Java\'s Matcher.matches()', () => {
+    it("matches patterns against whole topic names only, like Java's Matcher.matches()", () => {
       const topology = new Topology().addSource('source-1', /f.o/g).addSource('source-2', ['xfoo', 'fo', 'foox'])
       expect(topology.describe().subtopologies).to.have.length(2)
       expectTopologyError(() => topology.addSource('source-3', 'foo'), 'DUPLICATE_TOPIC', 'foo')
@@ -131,7 +135,11 @@ describe('Topology validation', () => {
       const topology = base().addStateStore(storeBuilder('local')).addGlobalStore(storeBuilder('global'), 'gs', {}, 'g', 'gp', noop())
       expectTopologyError(() => topology.addStateStore(storeBuilder('global')), 'DUPLICATE_STORE', 'global')
       expectTopologyError(() => topology.addGlobalStore(storeBuilder('local'), 'gs2', {}, 'g2', 'gp2', noop()), 'DUPLICATE_STORE', 'local')
-      expectTopologyError(() => topology.addGlobalStore(storeBuilder('global'), 'gs2', {}, 'g2', 'gp2', noop()), 'DUPLICATE_STORE', 'global')
+      expectTopologyError(
+        () => topology.addGlobalStore(storeBuilder('global'), 'gs2', {}, 'g2', 'gp2', noop()),
+        'DUPLICATE_STORE',
+        'global'
+      )
     })
 
     it('rejects connecting a store that has not been added', () => {
@@ -161,7 +169,11 @@ describe('Topology validation', () => {
     })
 
     it('rejects a supplier that is not a function, a broken store builder and unknown options', () => {
-      expectTopologyError(() => base().addProcessor('p', {} as unknown as () => Processor<unknown, unknown>, 'source'), 'TOPOLOGY_INVALID', 'p')
+      expectTopologyError(
+        () => base().addProcessor('p', {} as unknown as () => Processor<unknown, unknown>, 'source'),
+        'TOPOLOGY_INVALID',
+        'p'
+      )
       expectTopologyError(() => base().addStateStore({ name: 'store' } as unknown as StoreBuilder<StateStore>), 'TOPOLOGY_INVALID', 'build')
       expectTopologyError(() => new Topology().addSource('s', 't', { offsetReset: 'oldest' as 'earliest' }), 'TOPOLOGY_INVALID', 'oldest')
       expectTopologyError(() => base().addSink('sink', 'out', 42 as unknown as string, 'processor'), 'TOPOLOGY_INVALID', 'sink')
@@ -173,7 +185,7 @@ describe('Topology validation', () => {
       expectTopologyError(() => topology.addStateStore(storeBuilder('store'), 'sink-1'), 'TOPOLOGY_INVALID', 'sink-1')
     })
 
-    it('rejects connecting no store, a global store, or a store to a global store\'s processor', () => {
+    it("rejects connecting no store, a global store, or a store to a global store's processor", () => {
       const topology = base().addStateStore(storeBuilder('local')).addGlobalStore(storeBuilder('global'), 'gs', {}, 'g', 'gp', noop())
       expectTopologyError(() => topology.connectProcessorAndStateStores('processor'), 'TOPOLOGY_INVALID', 'processor')
       expectTopologyError(() => topology.connectProcessorAndStateStores('processor', 'global'), 'TOPOLOGY_INVALID', 'global')
@@ -182,10 +194,14 @@ describe('Topology validation', () => {
   })
 
   describe('ILLEGAL_ARGUMENT', () => {
-    it('rejects a supplier that returns the same processor twice, like Kafka\'s ApiUtils.checkSupplier', () => {
-      const shared: Processor<unknown, unknown> = { process () {} }
+    it("rejects a supplier that returns the same processor twice, like Kafka's ApiUtils.checkSupplier", () => {
+      const shared: Processor<unknown, unknown> = { process() {} }
       expectTopologyError(() => base().addProcessor('p', () => shared, 'source'), 'ILLEGAL_ARGUMENT', 'p')
-      expectTopologyError(() => new Topology().addGlobalStore(storeBuilder('g'), 'gs', {}, 'g', 'gp', () => shared), 'ILLEGAL_ARGUMENT', 'gp')
+      expectTopologyError(
+        () => new Topology().addGlobalStore(storeBuilder('g'), 'gs', {}, 'g', 'gp', () => shared),
+        'ILLEGAL_ARGUMENT',
+        'gp'
+      )
     })
   })
 

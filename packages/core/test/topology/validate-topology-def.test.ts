@@ -8,7 +8,7 @@ import { validateTopologyDef } from '../../src/topology/validate-topology-def.js
 import { noop, storeBuilder } from './topology-helpers.js'
 
 /** source s (t) -> p1 -> p2 -> sink k, store 'store' on p1; a second sub-topology s2 (t2) -> q. */
-function validDef (): TopologyDef {
+function validDef(): TopologyDef {
   return new Topology()
     .addSource('s', 't')
     .addProcessor('p1', noop(), 's')
@@ -21,19 +21,19 @@ function validDef (): TopologyDef {
 }
 
 /** `def` with some nodes replaced (children are recomputed from the parents unless given). */
-function withNodes (def: TopologyDef, replace: Record<string, NodeDef>, children?: TopologyDef['children']): TopologyDef {
+function withNodes(def: TopologyDef, replace: Record<string, NodeDef>, children?: TopologyDef['children']): TopologyDef {
   const nodes = new Map(def.nodes)
   for (const [name, node] of Object.entries(replace)) nodes.set(name, node)
-  const computed = new Map<string, string[]>([...nodes.keys()].map((name) => [name, []]))
+  const computed = new Map<string, string[]>([...nodes.keys()].map(name => [name, []]))
   for (const node of nodes.values()) if (node.kind !== 'source') for (const parent of node.parents) computed.get(parent)?.push(node.name)
   return { ...def, nodes, children: children ?? computed }
 }
 
-function processor (def: TopologyDef, name: string): ProcessorNodeDef {
+function processor(def: TopologyDef, name: string): ProcessorNodeDef {
   return def.nodes.get(name) as ProcessorNodeDef
 }
 
-function expectInvalid (def: TopologyDef, code: StreamsErrorCode, name: string): void {
+function expectInvalid(def: TopologyDef, code: StreamsErrorCode, name: string): void {
   let thrown: unknown
   try {
     validateTopologyDef(def)
@@ -47,7 +47,9 @@ function expectInvalid (def: TopologyDef, code: StreamsErrorCode, name: string):
 
 describe('validateTopologyDef', () => {
   it('accepts what Topology builds', () => {
-    expect(() => { validateTopologyDef(validDef()) }).to.not.throw()
+    expect(() => {
+      validateTopologyDef(validDef())
+    }).to.not.throw()
   })
 
   it('detects a parent cycle (TOPOLOGY_CYCLE)', () => {
@@ -80,12 +82,20 @@ describe('validateTopologyDef', () => {
     const def = validDef()
     expectInvalid(withNodes(def, { k: { ...(def.nodes.get('k') as SinkNodeDef), parents: [] } }), 'SINK_WITHOUT_PARENT', 'k')
     expectInvalid(withNodes(def, { q: { ...processor(def, 'q'), parents: [] } }), 'TOPOLOGY_INVALID', 'q')
-    expectInvalid(withNodes(def, { s2: { ...(def.nodes.get('s2') as NodeDef & { kind: 'source' }), topics: [] } }), 'TOPOLOGY_INVALID', 's2')
+    expectInvalid(
+      withNodes(def, { s2: { ...(def.nodes.get('s2') as NodeDef & { kind: 'source' }), topics: [] } }),
+      'TOPOLOGY_INVALID',
+      's2'
+    )
   })
 
   it('detects a topic read twice and a store without builder', () => {
     const def = validDef()
-    expectInvalid(withNodes(def, { s2: { ...(def.nodes.get('s2') as NodeDef & { kind: 'source' }), topics: ['t'] } }), 'DUPLICATE_TOPIC', 't')
+    expectInvalid(
+      withNodes(def, { s2: { ...(def.nodes.get('s2') as NodeDef & { kind: 'source' }), topics: ['t'] } }),
+      'DUPLICATE_TOPIC',
+      't'
+    )
     expectInvalid(withNodes(def, { q: { ...processor(def, 'q'), stores: new Set(['ghost']) } }), 'UNKNOWN_STORE', 'ghost')
   })
 
@@ -99,8 +109,17 @@ describe('validateTopologyDef', () => {
     const [first, second] = def.subtopologies
     expectInvalid({ ...def, subtopologies: [first!] }, 'TOPOLOGY_INVALID', 's2')
     expectInvalid({ ...def, subtopologies: [first!, { ...second!, nodes: [...second!.nodes, 'p1'] }] }, 'TOPOLOGY_INVALID', 'p1')
-    expectInvalid({ ...def, subtopologies: [{ ...first!, nodes: first!.nodes.filter((n) => n !== 'p2') }, { ...second!, nodes: [...second!.nodes, 'p2'] }] },
-      'TOPOLOGY_INVALID', 'p2')
+    expectInvalid(
+      {
+        ...def,
+        subtopologies: [
+          { ...first!, nodes: first!.nodes.filter(n => n !== 'p2') },
+          { ...second!, nodes: [...second!.nodes, 'p2'] }
+        ]
+      },
+      'TOPOLOGY_INVALID',
+      'p2'
+    )
     const sharedStore = withNodes(def, { q: { ...processor(def, 'q'), stores: new Set(['store']) } })
     expectInvalid(sharedStore, 'TOPOLOGY_INVALID', 'store')
   })

@@ -20,33 +20,39 @@ export class ChangedSerde<T> implements Serde<Change<T>> {
   readonly #serializer: Serializer<Change<T>>
   readonly #deserializer: Deserializer<Change<T>>
 
-  constructor (inner: Serde<T> | undefined) {
+  constructor(inner: Serde<T> | undefined) {
     this.#inner = inner
     this.#serializer = { serialize: (topic, data, headers) => this.#serialize(topic, data, headers) }
     this.#deserializer = { deserialize: (topic, data, headers) => this.#deserialize(topic, data, headers) }
   }
 
   /** Uses the config's default value serde when no inner serde was given. */
-  resolveDefault (config: ResolvedStreamsConfig): void {
+  resolveDefault(config: ResolvedStreamsConfig): void {
     if (this.#inner === undefined && config.defaultValueSerde !== undefined) this.#inner = config.defaultValueSerde as Serde<T>
   }
 
-  serializer (): Serializer<Change<T>> { return this.#serializer }
-  deserializer (): Deserializer<Change<T>> { return this.#deserializer }
+  serializer(): Serializer<Change<T>> {
+    return this.#serializer
+  }
+  deserializer(): Deserializer<Change<T>> {
+    return this.#deserializer
+  }
 
-  #innerSerde (topic: string): Serde<T> {
-    if (this.#inner === undefined) throw new SerializationError(`No value serde for the changes on topic "${topic}": set Grouped.withValueSerde or defaultValueSerde`)
+  #innerSerde(topic: string): Serde<T> {
+    if (this.#inner === undefined)
+      throw new SerializationError(`No value serde for the changes on topic "${topic}": set Grouped.withValueSerde or defaultValueSerde`)
     return this.#inner
   }
 
-  #serialize (topic: string, data: Change<T> | null, headers: Headers | undefined): Buffer | null {
+  #serialize(topic: string, data: Change<T> | null, headers: Headers | undefined): Buffer | null {
     if (data === null || data === undefined) return null
     const hasNew = data.newValue !== null && data.newValue !== undefined
     const hasOld = data.oldValue !== null && data.oldValue !== undefined
-    if (!hasNew && !hasOld) throw new StreamsError('ILLEGAL_ARGUMENT', 'Both old and new values are null in ChangeSerializer, which is not allowed.')
+    if (!hasNew && !hasOld)
+      throw new StreamsError('ILLEGAL_ARGUMENT', 'Both old and new values are null in ChangeSerializer, which is not allowed.')
     const inner = this.#innerSerde(topic).serializer()
-    const newData = hasNew ? inner.serialize(topic, data.newValue, headers) ?? Buffer.alloc(0) : Buffer.alloc(0)
-    const oldData = hasOld ? inner.serialize(topic, data.oldValue, headers) ?? Buffer.alloc(0) : Buffer.alloc(0)
+    const newData = hasNew ? (inner.serialize(topic, data.newValue, headers) ?? Buffer.alloc(0)) : Buffer.alloc(0)
+    const oldData = hasOld ? (inner.serialize(topic, data.oldValue, headers) ?? Buffer.alloc(0)) : Buffer.alloc(0)
     const trailer = (flag: number): Buffer => Buffer.from([1, flag])
     if (hasNew && hasOld) {
       const length = Buffer.alloc(4)
@@ -56,7 +62,7 @@ export class ChangedSerde<T> implements Serde<Change<T>> {
     return hasNew ? Buffer.concat([newData, trailer(4)]) : Buffer.concat([oldData, trailer(3)])
   }
 
-  #deserialize (topic: string, data: Buffer | null, headers: Headers | undefined): Change<T> | null {
+  #deserialize(topic: string, data: Buffer | null, headers: Headers | undefined): Change<T> | null {
     if (data === null || data === undefined) return null
     if (data.length === 0) throw new SerializationError(`Empty change value on topic "${topic}"`)
     const inner = this.#innerSerde(topic).deserializer()
@@ -64,13 +70,19 @@ export class ChangedSerde<T> implements Serde<Change<T>> {
     const flag = data[data.length - 1]!
     const end = flag >= 3 ? data.length - 2 : data.length - 1
     switch (flag) {
-      case 0: case 3: return new Change<T>(null, read(data.subarray(0, end)))
-      case 1: case 4: return new Change<T>(read(data.subarray(0, end)), null)
-      case 2: case 5: {
+      case 0:
+      case 3:
+        return new Change<T>(null, read(data.subarray(0, end)))
+      case 1:
+      case 4:
+        return new Change<T>(read(data.subarray(0, end)), null)
+      case 2:
+      case 5: {
         const newLength = data.readUInt32BE(0)
         return new Change<T>(read(data.subarray(4, 4 + newLength)), read(data.subarray(4 + newLength, end)))
       }
-      default: throw new SerializationError(`Unknown change encoding flag ${flag} on topic "${topic}"`)
+      default:
+        throw new SerializationError(`Unknown change encoding flag ${flag} on topic "${topic}"`)
     }
   }
 }

@@ -44,13 +44,23 @@ export interface CogroupAggregate<K, KOut, VOut> {
   createSupplier(aggregator: Aggregator<K, unknown, VOut>): KTableProcessorSupplier<K, unknown, KOut, VOut>
 }
 
-export function buildCogroupAggregate<K, KOut, VOut> (
-  builder: InternalStreamsBuilder, patterns: ReadonlyArray<CogroupPattern<K, VOut>>, aggregate: CogroupAggregate<K, KOut, VOut>
+export function buildCogroupAggregate<K, KOut, VOut>(
+  builder: InternalStreamsBuilder,
+  patterns: ReadonlyArray<CogroupPattern<K, VOut>>,
+  aggregate: CogroupAggregate<K, KOut, VOut>
 ): KTable<KOut, VOut> {
   const { named, storeName } = aggregate
-  const parents = patterns.map(({ source }) => source.repartitionRequired
-    ? createRepartitionedSource(builder, source.name, source.grouped.name ?? storeName, source.grouped.keySerde, source.grouped.valueSerde)
-    : source.name)
+  const parents = patterns.map(({ source }) =>
+    source.repartitionRequired
+      ? createRepartitionedSource(
+          builder,
+          source.name,
+          source.grouped.name ?? storeName,
+          source.grouped.keySerde,
+          source.grouped.valueSerde
+        )
+      : source.name
+  )
   const topology = builder.topology
   const aggregators: Array<KTableProcessorSupplier<K, unknown, KOut, VOut>> = []
   const aggregatorNames: string[] = []
@@ -67,7 +77,7 @@ export function buildCogroupAggregate<K, KOut, VOut> (
   const passThrough: KTableProcessorSupplier<KOut, Change<VOut>, KOut, VOut> = {
     sendOldValues: false,
     storeName,
-    enableSendingOldValues (): boolean {
+    enableSendingOldValues(): boolean {
       for (const aggregator of aggregators) aggregator.enableSendingOldValues(true)
       passThrough.sendOldValues = true
       return true
@@ -79,13 +89,17 @@ export function buildCogroupAggregate<K, KOut, VOut> (
   }
   topology.addProcessor(mergeName, () => passThrough.get(), ...aggregatorNames)
   return new KTable<KOut, VOut>(
-    builder, mergeName, aggregate.keySerde, aggregate.valueSerde,
-    passThrough as unknown as KTableProcessorSupplier<unknown, unknown, KOut, VOut>, aggregate.queryableStoreName
+    builder,
+    mergeName,
+    aggregate.keySerde,
+    aggregate.valueSerde,
+    passThrough as unknown as KTableProcessorSupplier<unknown, unknown, KOut, VOut>,
+    aggregate.queryableStoreName
   )
 }
 
 /** Kafka Streams' NamedInternal.suffixWithOrElseGet: the index is drawn even when a name is given. */
-function suffixedOrGenerated (builder: InternalStreamsBuilder, named: Named | undefined, suffix: string, prefix: string): string {
+function suffixedOrGenerated(builder: InternalStreamsBuilder, named: Named | undefined, suffix: string, prefix: string): string {
   const generated = builder.newProcessorName(prefix)
   return named === undefined ? generated : named.name + suffix
 }

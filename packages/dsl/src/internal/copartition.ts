@@ -8,6 +8,6 @@ import type { Topology } from '@kstreams/core'
 import { COPARTITION_SOURCES } from '@kstreams/core/internal'
 
 /** Declares the inputs of `nodeNames` co-partitioned. */
-export function copartition (topology: Topology, nodeNames: readonly string[]): void {
+export function copartition(topology: Topology, nodeNames: readonly string[]): void {
   topology[COPARTITION_SOURCES]([...new Set(nodeNames)])
 }

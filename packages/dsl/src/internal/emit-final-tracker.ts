@@ -22,14 +22,14 @@ export class EmitFinalTracker {
    * `storeName` keys the last emitted close time in the task's processor metadata (KIP-825), which
    * is committed with the offsets: a restarted task does not emit the same windows again.
    */
-  init (context: ProcessorContext<unknown, unknown>, storeName: string): void {
+  init(context: ProcessorContext<unknown, unknown>, storeName: string): void {
     this.#emitIntervalMs = context.appConfigs.windowedAggregationEmitIntervalMs
     this.#metadata = processorMetadata(context)
     this.#metadataKey = storeName
   }
 
   /** The window close time of the last pass, or -1 (no pass yet); read from the committed metadata first. */
-  get lastEmitWindowCloseTime (): number {
+  get lastEmitWindowCloseTime(): number {
     if (!this.#loaded) {
       // Lazily: the runtime seeds the metadata from the committed offsets when the task starts.
       this.#loaded = true
@@ -39,7 +39,7 @@ export class EmitFinalTracker {
     return this.#lastEmitWindowCloseTime
   }
 
-  set lastEmitWindowCloseTime (closeTime: number) {
+  set lastEmitWindowCloseTime(closeTime: number) {
     this.#loaded = true
     this.#lastEmitWindowCloseTime = closeTime
     this.#metadata?.set(this.#metadataKey, closeTime)
@@ -50,7 +50,7 @@ export class EmitFinalTracker {
    * `force` bypasses the wall-clock throttle: the processor passes it when skipping the pass would
    * let the store expire closed windows no pass has emitted yet (see TimeWindowAggregateProcessor).
    */
-  shouldEmitFinal (context: ProcessorContext<unknown, unknown>, windowCloseTime: number, force = false): boolean {
+  shouldEmitFinal(context: ProcessorContext<unknown, unknown>, windowCloseTime: number, force = false): boolean {
     const now = context.currentSystemTimeMs()
     if (!force && now < this.#nextTimeToEmit) return false
     this.#nextTimeToEmit = now + this.#emitIntervalMs

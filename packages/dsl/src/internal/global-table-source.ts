@@ -16,8 +16,11 @@ import { KTableSourceSupplier } from './ktable-processors.js'
 import { MaterializedInternal } from './materialized-internal.js'
 import { suffixedOrGenerated } from './kstream-kstream-join.js'
 
-export function addGlobalTable<K, V> (
-  builder: InternalStreamsBuilder, topic: string, consumed: Consumed<K, V> | undefined, materialized: Materialized<K, V> | undefined
+export function addGlobalTable<K, V>(
+  builder: InternalStreamsBuilder,
+  topic: string,
+  consumed: Consumed<K, V> | undefined,
+  materialized: Materialized<K, V> | undefined
 ): GlobalKTable<K, V> {
   // the Consumed serdes replace the Materialized ones (Kafka's "always use the serdes from consumed")
   const keySerde = consumed?.keySerde

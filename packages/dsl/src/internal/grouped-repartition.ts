@@ -25,7 +25,7 @@ export interface GroupedRepartitionArgs<K, V> {
 }
 
 /** Returns the node the aggregation reads: the source of the (new or shared) repartition topic. */
-export function groupedRepartitionSource<K, V> (args: GroupedRepartitionArgs<K, V>, storeName: string): string {
+export function groupedRepartitionSource<K, V>(args: GroupedRepartitionArgs<K, V>, storeName: string): string {
   const { builder, grouped, shared } = args
   const keySerde: Serde<K> | undefined = grouped.keySerde
   const valueSerde: Serde<V> | undefined = grouped.valueSerde

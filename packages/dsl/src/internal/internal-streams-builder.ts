@@ -20,7 +20,7 @@ export class InternalStreamsBuilder {
    */
   readonly relaxedNullKeyJoins = new Set<string>()
 
-  constructor (storeSuppliers: DslStoreSuppliers | undefined) {
+  constructor(storeSuppliers: DslStoreSuppliers | undefined) {
     this.storeSuppliers = storeSuppliers ?? InMemoryDslStoreSuppliers
   }
   #index = 0
@@ -29,12 +29,12 @@ export class InternalStreamsBuilder {
   #built = false
 
   /** `<prefix><10-digit index>`, e.g. KSTREAM-FILTER-0000000001. */
-  newProcessorName (prefix: string): string {
+  newProcessorName(prefix: string): string {
     return prefix + String(this.#index++).padStart(10, '0')
   }
 
   /** `<prefix>STATE-STORE-<10-digit index>`, e.g. KSTREAM-AGGREGATE-STATE-STORE-0000000003. */
-  newStoreName (prefix: string): string {
+  newStoreName(prefix: string): string {
     return prefix + 'STATE-STORE-' + String(this.#index++).padStart(10, '0')
   }
 
@@ -42,22 +42,22 @@ export class InternalStreamsBuilder {
    * The user's name when given, else a generated one. A generated name is drawn either way, as
    * Kafka Streams' NamedInternal.orElseGenerateWithPrefix does (it keeps later indexes stable).
    */
-  nameOrGenerate (name: string | undefined, prefix: string): string {
+  nameOrGenerate(name: string | undefined, prefix: string): string {
     const generated = this.newProcessorName(prefix)
     return name ?? generated
   }
 
   /** Runs `step` in build(), in registration order. */
-  onBuild (step: () => void): void {
+  onBuild(step: () => void): void {
     this.#onBuild.push(step)
   }
 
   /** A step run at build() after every onBuild step, with the optimizations enabled. */
-  onOptimize (step: (optimizations: ReadonlySet<TopologyOptimizationName>) => void): void {
+  onOptimize(step: (optimizations: ReadonlySet<TopologyOptimizationName>) => void): void {
     this.#onOptimize.push(step)
   }
 
-  build (optimizations: ReadonlySet<TopologyOptimizationName>): Topology {
+  build(optimizations: ReadonlySet<TopologyOptimizationName>): Topology {
     if (!this.#built) {
       this.#built = true
       for (const step of this.#onBuild) step()

@@ -17,22 +17,26 @@ import { TimestampedTupleForwarder } from './tuple-forwarder.js'
 /** Returns the new aggregate and the old value to send (Kafka Streams' aggregate sends the initializer's value for a new key). */
 type Combine<K, V, VA> = (key: K, value: V, previous: VA | null) => readonly [VA, VA | null]
 
-export function aggregateSupplier<K, V, VA> (storeName: string, initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>): KTableProcessorSupplier<K, V, K, VA> {
+export function aggregateSupplier<K, V, VA>(
+  storeName: string,
+  initializer: Initializer<VA>,
+  aggregator: Aggregator<K, V, VA>
+): KTableProcessorSupplier<K, V, K, VA> {
   return groupedSupplier<K, V, VA>(storeName, (key, value, previous) => {
     const base = previous ?? initializer()
     return [aggregator(key, value, base), base]
   })
 }
 
-export function reduceSupplier<K, V> (storeName: string, reducer: Reducer<V>): KTableProcessorSupplier<K, V, K, V> {
+export function reduceSupplier<K, V>(storeName: string, reducer: Reducer<V>): KTableProcessorSupplier<K, V, K, V> {
   return groupedSupplier<K, V, V>(storeName, (_key, value, previous) => [previous === null ? value : reducer(previous, value), previous])
 }
 
-function groupedSupplier<K, V, VA> (storeName: string, combine: Combine<K, V, VA>): KTableProcessorSupplier<K, V, K, VA> {
+function groupedSupplier<K, V, VA>(storeName: string, combine: Combine<K, V, VA>): KTableProcessorSupplier<K, V, K, VA> {
   const supplier: KTableProcessorSupplier<K, V, K, VA> = {
     sendOldValues: false,
     storeName,
-    enableSendingOldValues (): boolean {
+    enableSendingOldValues(): boolean {
       supplier.sendOldValues = true
       return true
     },
@@ -43,12 +47,12 @@ function groupedSupplier<K, V, VA> (storeName: string, combine: Combine<K, V, VA
       let forwarder: TimestampedTupleForwarder<K, VA>
       const sendOldValues = supplier.sendOldValues
       return {
-        init (c) {
+        init(c) {
           context = c
           store = context.getStateStore<TimestampedKeyValueStore<K, VA>>(storeName)
           forwarder = new TimestampedTupleForwarder<K, VA>(store, context, sendOldValues)
         },
-        process (record: Record<K, V>) {
+        process(record: Record<K, V>) {
           if (record.key === null || record.key === undefined || record.value === null || record.value === undefined) {
             recordDroppedRecord(context)
             return

@@ -20,10 +20,14 @@ export interface GlobalTableJoinArgs<K, V, KG, VG, VR> {
 }
 
 /** Adds the join processor; returns its name. */
-export function globalTableJoin<K, V, KG, VG, VR> (args: GlobalTableJoinArgs<K, V, KG, VG, VR>): string {
+export function globalTableJoin<K, V, KG, VG, VR>(args: GlobalTableJoinArgs<K, V, KG, VG, VR>): string {
   const { builder, view, keySelector, joiner, leftJoin } = args
   const name = builder.nameOrGenerate(args.named?.name, 'KSTREAM-LEFTJOIN-')
   if (leftJoin) builder.relaxedNullKeyJoins.add(name)
-  builder.topology.addProcessor(name, tableLookupJoinProcessor<K, V, KG, VG, VR>({ view, keyMapper: keySelector, joiner, leftJoin }), args.parentName)
+  builder.topology.addProcessor(
+    name,
+    tableLookupJoinProcessor<K, V, KG, VG, VR>({ view, keyMapper: keySelector, joiner, leftJoin }),
+    args.parentName
+  )
   return name
 }

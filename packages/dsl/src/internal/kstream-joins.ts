@@ -30,8 +30,11 @@ export interface JoinResult<K> {
 type AnyJoiner = (...args: any[]) => unknown
 
 /** Runs the join of `self` with `other`; `args` are the arguments after `other`. */
-export function dispatchJoin<K> (
-  self: JoinInput<K, unknown> & { readonly builder: InternalStreamsBuilder }, kind: JoinKind, other: unknown, args: readonly unknown[]
+export function dispatchJoin<K>(
+  self: JoinInput<K, unknown> & { readonly builder: InternalStreamsBuilder },
+  kind: JoinKind,
+  other: unknown,
+  args: readonly unknown[]
 ): JoinResult<K> {
   const [a, b, c] = args
   const builder = self.builder
@@ -41,7 +44,13 @@ export function dispatchJoin<K> (
     const joined = optional(b, (x): x is Joined<unknown, unknown, unknown> => x instanceof Joined, 'joined must be a Joined')
     const table = other as KTable<K, unknown>
     const result = streamTableJoin({
-      builder, stream: self, tableName: table.name, view: () => table.supplier.view(), joiner: withKey(a), joined: joined as Joined<K, unknown, unknown> | undefined, leftJoin: kind === 'left'
+      builder,
+      stream: self,
+      tableName: table.name,
+      view: () => table.supplier.view(),
+      joiner: withKey(a),
+      joined: joined as Joined<K, unknown, unknown> | undefined,
+      leftJoin: kind === 'left'
     })
     return { ...result, repartitionRequired: false }
   }
@@ -50,7 +59,13 @@ export function dispatchJoin<K> (
     if (typeof a !== 'function') throw new StreamsError('ILLEGAL_ARGUMENT', 'keySelector must be a function')
     const named = optional(c, (x): x is Named => x instanceof Named, 'named must be a Named')
     const name = globalTableJoin({
-      builder, parentName: self.name, view: other.valueGetterSupplier, keySelector: a as (key: K, value: unknown) => unknown, joiner: withKey(b), named, leftJoin: kind === 'left'
+      builder,
+      parentName: self.name,
+      view: other.valueGetterSupplier,
+      keySelector: a as (key: K, value: unknown) => unknown,
+      joiner: withKey(b),
+      named,
+      leftJoin: kind === 'left'
     })
     return { name, keySerde: self.keySerde, repartitionRequired: self.repartitionRequired }
   }
@@ -58,25 +73,36 @@ export function dispatchJoin<K> (
   if (stream === null || stream === undefined || typeof stream !== 'object' || !('repartitionRequired' in stream)) {
     throw new StreamsError('ILLEGAL_ARGUMENT', 'A KStream can be joined with a KStream, a KTable or a GlobalKTable')
   }
-  if (stream.builder !== builder) throw new StreamsError('ILLEGAL_ARGUMENT', 'Both streams of a join must come from the same StreamsBuilder')
+  if (stream.builder !== builder)
+    throw new StreamsError('ILLEGAL_ARGUMENT', 'Both streams of a join must come from the same StreamsBuilder')
   if (!(b instanceof JoinWindows)) throw new StreamsError('ILLEGAL_ARGUMENT', 'A stream-stream join needs JoinWindows')
-  const streamJoined = optional(c, (x): x is StreamJoined<unknown, unknown, unknown> => x instanceof StreamJoined, 'streamJoined must be a StreamJoined')
+  const streamJoined = optional(
+    c,
+    (x): x is StreamJoined<unknown, unknown, unknown> => x instanceof StreamJoined,
+    'streamJoined must be a StreamJoined'
+  )
   const result = streamStreamJoin({
-    builder, left: self, right: stream, joiner: withKey(a), windows: b, streamJoined: streamJoined as StreamJoined<K, unknown, unknown> | undefined,
-    leftOuter: kind !== 'inner', rightOuter: kind === 'outer'
+    builder,
+    left: self,
+    right: stream,
+    joiner: withKey(a),
+    windows: b,
+    streamJoined: streamJoined as StreamJoined<K, unknown, unknown> | undefined,
+    leftOuter: kind !== 'inner',
+    rightOuter: kind === 'outer'
   })
   return { ...result, repartitionRequired: false }
 }
 
 /** A joiner declaring three parameters is a ValueJoinerWithKey; otherwise it takes the two values. */
-function withKey<K, V1, V2> (joiner: unknown): (key: K, value1: V1, value2: V2) => unknown {
+function withKey<K, V1, V2>(joiner: unknown): (key: K, value1: V1, value2: V2) => unknown {
   if (typeof joiner !== 'function') throw new StreamsError('ILLEGAL_ARGUMENT', 'joiner must be a function')
   const fn = joiner as AnyJoiner
   if (fn.length >= 3) return fn
   return (_key, value1, value2) => fn(value1, value2)
 }
 
-function optional<T> (arg: unknown, isT: (x: unknown) => x is T, message: string): T | undefined {
+function optional<T>(arg: unknown, isT: (x: unknown) => x is T, message: string): T | undefined {
   if (arg === undefined) return undefined
   if (!isT(arg)) throw new StreamsError('ILLEGAL_ARGUMENT', message)
   return arg

@@ -11,7 +11,7 @@
 import { ConfigError } from '@kstreams/core'
 import type { Processor, ProcessorContext, ProcessorSupplier, Record, Serde, TaskId, WindowStore } from '@kstreams/core'
 import { recordDroppedRecord } from '@kstreams/core/internal'
-import { OuterJoinStore, decodeJoinKey, decodeSideValue, encodeJoinKey, encodeSideValue } from './outer-join-store.js'
+import { type OuterJoinStore, decodeJoinKey, decodeSideValue, encodeJoinKey, encodeSideValue } from './outer-join-store.js'
 
 /** Java's Long.MAX_VALUE as Kafka's "no pending record" marker of minTime. */
 const NO_MIN_TIME = Number.MAX_VALUE
@@ -28,7 +28,7 @@ interface TimeTracker {
 export class SharedTimeTrackers {
   readonly #byTask = new Map<string, TimeTracker>()
 
-  get (taskId: TaskId): TimeTracker {
+  get(taskId: TaskId): TimeTracker {
     const id = taskId.toString()
     let tracker = this.#byTask.get(id)
     if (tracker === undefined) {
@@ -38,22 +38,22 @@ export class SharedTimeTrackers {
     return tracker
   }
 
-  remove (taskId: TaskId): void {
+  remove(taskId: TaskId): void {
     this.#byTask.delete(taskId.toString())
   }
 }
 
 /** Forwards every record, then stores those with a key in its side's window store (null values are not kept). */
-export function joinWindowProcessor<K, V> (storeName: string): ProcessorSupplier<K, V, K, V> {
+export function joinWindowProcessor<K, V>(storeName: string): ProcessorSupplier<K, V, K, V> {
   return () => {
     let context: ProcessorContext<K, V>
     let store: WindowStore<K, V>
     return {
-      init (c) {
+      init(c) {
         context = c
         store = c.getStateStore<WindowStore<K, V>>(storeName)
       },
-      process (record) {
+      process(record) {
         context.forward(record)
         if (record.key !== null && record.key !== undefined) store.put(record.key, record.value, record.timestamp)
       }
@@ -80,7 +80,9 @@ export interface JoinSideOptions<K, VL, VR, VOut> {
 }
 
 /** The join processor of one side; `VThis` is the value type of that side. */
-export function joinSideProcessor<K, VL, VR, VOut, VThis, VOther> (options: JoinSideOptions<K, VL, VR, VOut>): ProcessorSupplier<K, VThis, K, VOut> {
+export function joinSideProcessor<K, VL, VR, VOut, VThis, VOther>(
+  options: JoinSideOptions<K, VL, VR, VOut>
+): ProcessorSupplier<K, VThis, K, VOut> {
   return () => new JoinSideProcessor<K, VL, VR, VOut, VThis, VOther>(options)
 }
 
@@ -93,15 +95,15 @@ class JoinSideProcessor<K, VL, VR, VOut, VThis, VOther> implements Processor<K, 
   #otherStore!: WindowStore<K, VOther>
   #outerStore: OuterJoinStore | undefined
   #tracker!: TimeTracker
-  #serdes: { key: Serde<K>, left: Serde<VL>, right: Serde<VR>, topic: string } | undefined
+  #serdes: { key: Serde<K>; left: Serde<VL>; right: Serde<VR>; topic: string } | undefined
 
-  constructor (options: JoinSideOptions<K, VL, VR, VOut>) {
+  constructor(options: JoinSideOptions<K, VL, VR, VOut>) {
     this.#o = options
     this.#joinBeforeMs = options.isLeftSide ? options.beforeMs : options.afterMs
     this.#joinAfterMs = options.isLeftSide ? options.afterMs : options.beforeMs
   }
 
-  init (context: ProcessorContext<K, VOut>): void {
+  init(context: ProcessorContext<K, VOut>): void {
     this.#context = context
     this.#otherStore = context.getStateStore<WindowStore<K, VOther>>(this.#o.otherStoreName)
     this.#tracker = this.#o.trackers.get(context.taskId)
@@ -111,7 +113,7 @@ class JoinSideProcessor<K, VL, VR, VOut, VThis, VOther> implements Processor<K, 
     }
   }
 
-  process (record: Record<K, VThis>): void {
+  process(record: Record<K, VThis>): void {
     const timestamp = record.timestamp
     const tracker = this.#tracker
     tracker.streamTime = Math.max(tracker.streamTime, timestamp)
@@ -150,22 +152,23 @@ class JoinSideProcessor<K, VL, VR, VOut, VThis, VOther> implements Processor<K, 
       const valueBytes = this.#o.isLeftSide
         ? serdes.left.serializer().serialize(serdes.topic, value as unknown as VL)
         : serdes.right.serializer().serialize(serdes.topic, value as unknown as VR)
-      if (valueBytes !== null) outerStore.append(this.#outerKey(key, timestamp, this.#o.isLeftSide), encodeSideValue(this.#o.isLeftSide, valueBytes))
+      if (valueBytes !== null)
+        outerStore.append(this.#outerKey(key, timestamp, this.#o.isLeftSide), encodeSideValue(this.#o.isLeftSide, valueBytes))
     }
   }
 
-  close (): void {
+  close(): void {
     this.#o.trackers.remove(this.#context.taskId)
   }
 
   /** The joiner applied to this side's value and the other side's (either may be null). */
-  #join (key: K, thisValue: VThis | null, otherValue: VOther | null): VOut {
+  #join(key: K, thisValue: VThis | null, otherValue: VOther | null): VOut {
     return this.#o.isLeftSide
       ? this.#o.joiner(key, thisValue as unknown as VL | null, otherValue as unknown as VR | null)
       : this.#o.joiner(key, otherValue as unknown as VL | null, thisValue as unknown as VR | null)
   }
 
-  #emitNonJoinedOuterRecords (store: OuterJoinStore, record: Record<K, VThis>): void {
+  #emitNonJoinedOuterRecords(store: OuterJoinStore, record: Record<K, VThis>): void {
     const tracker = this.#tracker
     const graceMs = this.#o.graceMs
     // only try to emit when some stored record might have expired, at most once per emit interval
@@ -203,30 +206,37 @@ class JoinSideProcessor<K, VL, VR, VOut, VThis, VOther> implements Processor<K, 
     if (prevKey !== undefined) store.delete(prevKey)
   }
 
-  #outerKey (key: K, timestamp: number, isLeftSide: boolean): Buffer {
+  #outerKey(key: K, timestamp: number, isLeftSide: boolean): Buffer {
     const serdes = this.#resolveSerdes()
     const keyBytes = serdes.key.serializer().serialize(serdes.topic, key)
     return encodeJoinKey(timestamp, isLeftSide, keyBytes ?? Buffer.alloc(0))
   }
 
   /** The serdes of the outer store's keys and values: the StreamJoined ones, else the config defaults. */
-  #resolveSerdes (): { key: Serde<K>, left: Serde<VL>, right: Serde<VR>, topic: string } {
+  #resolveSerdes(): { key: Serde<K>; left: Serde<VL>; right: Serde<VR>; topic: string } {
     if (this.#serdes !== undefined) return this.#serdes
     const configs = this.#context.appConfigs
     const storeName = this.#o.outerStoreName ?? ''
-    const key = this.#o.keySerde ?? configs.defaultKeySerde as Serde<K> | undefined
-    if (key === undefined) throw new ConfigError('defaultKeySerde', `Store "${storeName}" has no key serde: pass one in StreamJoined or set defaultKeySerde in the config`)
-    const left = this.#o.leftValueSerde ?? configs.defaultValueSerde as Serde<VL> | undefined
-    const right = this.#o.rightValueSerde ?? configs.defaultValueSerde as Serde<VR> | undefined
+    const key = this.#o.keySerde ?? (configs.defaultKeySerde as Serde<K> | undefined)
+    if (key === undefined)
+      throw new ConfigError(
+        'defaultKeySerde',
+        `Store "${storeName}" has no key serde: pass one in StreamJoined or set defaultKeySerde in the config`
+      )
+    const left = this.#o.leftValueSerde ?? (configs.defaultValueSerde as Serde<VL> | undefined)
+    const right = this.#o.rightValueSerde ?? (configs.defaultValueSerde as Serde<VR> | undefined)
     if (left === undefined || right === undefined) {
-      throw new ConfigError('defaultValueSerde', `Store "${storeName}" has no value serde: pass both in StreamJoined or set defaultValueSerde in the config`)
+      throw new ConfigError(
+        'defaultValueSerde',
+        `Store "${storeName}" has no value serde: pass both in StreamJoined or set defaultValueSerde in the config`
+      )
     }
     this.#serdes = { key, left, right, topic: `${this.#context.applicationId}-${storeName}-changelog` }
     return this.#serdes
   }
 }
 
-function isNull (x: unknown): x is null | undefined {
+function isNull(x: unknown): x is null | undefined {
   return x === null || x === undefined
 }
 
@@ -234,7 +244,7 @@ function isNull (x: unknown): x is null | undefined {
  * `a + b >= c` with Java long arithmetic when `a` is Long.MAX_VALUE (the empty-store marker): a
  * positive `b` overflows to a negative sum, as it does in Kafka.
  */
-function longSumAtLeast (a: number, b: number, c: number): boolean {
+function longSumAtLeast(a: number, b: number, c: number): boolean {
   if (a === NO_MIN_TIME) return b <= 0
   return a + b >= c
 }

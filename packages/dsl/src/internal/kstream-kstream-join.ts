@@ -41,11 +41,23 @@ export interface StreamStreamJoinArgs<K, V, VO, VR> {
 }
 
 /** Returns the merge node's name and the result's key serde (the StreamJoined one only, as in Kafka). */
-export function streamStreamJoin<K, V, VO, VR> (args: StreamStreamJoinArgs<K, V, VO, VR>): { name: string, keySerde: Serde<K> | undefined } {
+export function streamStreamJoin<K, V, VO, VR>(args: StreamStreamJoinArgs<K, V, VO, VR>): { name: string; keySerde: Serde<K> | undefined } {
   const { builder, windows, leftOuter, rightOuter } = args
   const sj = args.streamJoined ?? StreamJoined.with<K, V, VO>(undefined, undefined, undefined)
-  const leftName = repartitionForJoin(builder, args.left, sj.name === undefined ? args.left.name : sj.name + '-left', sj.keySerde, sj.valueSerde)
-  const rightName = repartitionForJoin(builder, args.right, sj.name === undefined ? args.right.name : sj.name + '-right', sj.keySerde, sj.otherValueSerde)
+  const leftName = repartitionForJoin(
+    builder,
+    args.left,
+    sj.name === undefined ? args.left.name : sj.name + '-left',
+    sj.keySerde,
+    sj.valueSerde
+  )
+  const rightName = repartitionForJoin(
+    builder,
+    args.right,
+    sj.name === undefined ? args.right.name : sj.name + '-right',
+    sj.keySerde,
+    sj.otherValueSerde
+  )
   copartition(builder.topology, [leftName, rightName])
 
   const thisSuffix = rightOuter ? '-outer-this-join' : '-this-join'
@@ -59,14 +71,33 @@ export function streamStreamJoin<K, V, VO, VR> (args: StreamStreamJoinArgs<K, V,
   const joinOtherName = sj.name === undefined ? joinOtherGenerated : sj.name + otherSuffix
   const mergeName = suffixedOrGenerated(builder, sj.name, '-merge', 'KSTREAM-MERGE-')
 
-  if (sj.thisStoreSupplier !== undefined && sj.otherStoreSupplier !== undefined && sj.thisStoreSupplier.name === sj.otherStoreSupplier.name) {
+  if (
+    sj.thisStoreSupplier !== undefined &&
+    sj.otherStoreSupplier !== undefined &&
+    sj.thisStoreSupplier.name === sj.otherStoreSupplier.name
+  ) {
     throw new TopologyError('TOPOLOGY_INVALID', 'Both StoreSuppliers have the same name.  StoreSuppliers must provide unique names')
   }
-  const thisStore = joinStoreBuilder(builder, sj, windows, sj.thisStoreSupplier, sj.storeName === undefined ? joinThisGenerated : sj.storeName + thisSuffix, sj.valueSerde)
-  const otherStore = joinStoreBuilder(builder, sj, windows, sj.otherStoreSupplier, sj.storeName === undefined ? joinOtherGenerated : sj.storeName + otherSuffix, sj.otherValueSerde)
-  const outerStore = leftOuter && windows.spuriousResultFixEnabled
-    ? outerStoreBuilder(builder, sj, outerStoreName(sj, rightOuter, joinThisGenerated.substring(thisPrefix.length)))
-    : undefined
+  const thisStore = joinStoreBuilder(
+    builder,
+    sj,
+    windows,
+    sj.thisStoreSupplier,
+    sj.storeName === undefined ? joinThisGenerated : sj.storeName + thisSuffix,
+    sj.valueSerde
+  )
+  const otherStore = joinStoreBuilder(
+    builder,
+    sj,
+    windows,
+    sj.otherStoreSupplier,
+    sj.storeName === undefined ? joinOtherGenerated : sj.storeName + otherSuffix,
+    sj.otherValueSerde
+  )
+  const outerStore =
+    leftOuter && windows.spuriousResultFixEnabled
+      ? outerStoreBuilder(builder, sj, outerStoreName(sj, rightOuter, joinThisGenerated.substring(thisPrefix.length)))
+      : undefined
 
   const topology = builder.topology
   if (leftOuter || rightOuter) builder.relaxedNullKeyJoins.add(thisWindowedName).add(otherWindowedName)
@@ -87,10 +118,18 @@ export function streamStreamJoin<K, V, VO, VR> (args: StreamStreamJoinArgs<K, V,
     leftValueSerde: sj.valueSerde,
     rightValueSerde: sj.otherValueSerde
   }
-  topology.addProcessor(joinThisName, joinSideProcessor<K, V, VO, VR, V, VO>({ ...side, isLeftSide: true, otherStoreName: otherStore.name, outer: leftOuter }), thisWindowedName)
+  topology.addProcessor(
+    joinThisName,
+    joinSideProcessor<K, V, VO, VR, V, VO>({ ...side, isLeftSide: true, otherStoreName: otherStore.name, outer: leftOuter }),
+    thisWindowedName
+  )
   topology.connectProcessorAndStateStores(joinThisName, otherStore.name)
   if (outerStore !== undefined) topology.addStateStore(outerStore, joinThisName)
-  topology.addProcessor(joinOtherName, joinSideProcessor<K, V, VO, VR, VO, V>({ ...side, isLeftSide: false, otherStoreName: thisStore.name, outer: rightOuter }), otherWindowedName)
+  topology.addProcessor(
+    joinOtherName,
+    joinSideProcessor<K, V, VO, VR, VO, V>({ ...side, isLeftSide: false, otherStoreName: thisStore.name, outer: rightOuter }),
+    otherWindowedName
+  )
   topology.connectProcessorAndStateStores(joinOtherName, thisStore.name)
   if (outerStore !== undefined) topology.connectProcessorAndStateStores(joinOtherName, outerStore.name)
   topology.addProcessor(mergeName, passThroughProcessor<K, VR>(), joinThisName, joinOtherName)
@@ -108,8 +147,12 @@ const joinRepartitions = new WeakMap<object, string>()
  * (inner joins drop and count them, left/outer joins emit them joined with null).
  * @internal
  */
-export function repartitionForJoin<K, V> (
-  builder: InternalStreamsBuilder, input: JoinInput<K, V>, topicPrefix: string, keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined
+export function repartitionForJoin<K, V>(
+  builder: InternalStreamsBuilder,
+  input: JoinInput<K, V>,
+  topicPrefix: string,
+  keySerde: Serde<K> | undefined,
+  valueSerde: Serde<V> | undefined
 ): string {
   if (!input.repartitionRequired) return input.name
   const previous = joinRepartitions.get(input)
@@ -123,27 +166,42 @@ export function repartitionForJoin<K, V> (
 }
 
 /** Kafka's NamedInternal.suffixWithOrElseGet with a name provider: always uses up an index. */
-export function suffixedOrGenerated (builder: InternalStreamsBuilder, name: string | undefined, suffix: string, prefix: string): string {
+export function suffixedOrGenerated(builder: InternalStreamsBuilder, name: string | undefined, suffix: string, prefix: string): string {
   const generated = builder.newProcessorName(prefix)
   return name === undefined ? generated : name + suffix
 }
 
-function joinStoreBuilder<K, V, VO, VS> (
-  builder: InternalStreamsBuilder, sj: StreamJoined<K, V, VO>, windows: JoinWindows,
-  supplier: WindowBytesStoreSupplier | undefined, baseName: string, valueSerde: Serde<VS> | undefined
+function joinStoreBuilder<K, V, VO, VS>(
+  builder: InternalStreamsBuilder,
+  sj: StreamJoined<K, V, VO>,
+  windows: JoinWindows,
+  supplier: WindowBytesStoreSupplier | undefined,
+  baseName: string,
+  valueSerde: Serde<VS> | undefined
 ): StoreBuilder<StateStore> {
   const retentionPeriodMs = windows.size() + windows.gracePeriodMs()
   if (supplier !== undefined) {
-    if (!supplier.retainDuplicates) throw new TopologyError('TOPOLOGY_INVALID', 'The StoreSupplier must set retainDuplicates=true, found retainDuplicates=false')
+    if (!supplier.retainDuplicates)
+      throw new TopologyError('TOPOLOGY_INVALID', 'The StoreSupplier must set retainDuplicates=true, found retainDuplicates=false')
     if (supplier.retentionPeriod !== retentionPeriodMs || supplier.windowSize !== windows.size()) {
-      throw new TopologyError('TOPOLOGY_INVALID', `Window settings mismatch. WindowBytesStoreSupplier settings (retention ${supplier.retentionPeriod}, window size ${supplier.windowSize}) must match ${windows.toString()} for the window size and retention period`)
+      throw new TopologyError(
+        'TOPOLOGY_INVALID',
+        `Window settings mismatch. WindowBytesStoreSupplier settings (retention ${supplier.retentionPeriod}, window size ${supplier.windowSize}) must match ${windows.toString()} for the window size and retention period`
+      )
     }
     return Stores.windowStoreBuilder(supplier, sj.keySerde, valueSerde)
   }
   const suppliers = sj.dslStoreSuppliers ?? builder.storeSuppliers
   const store = Stores.windowStoreBuilder(
-    suppliers.windowStore({ name: baseName + '-store', retentionPeriodMs, windowSizeMs: windows.size(), retainDuplicates: true, isTimestamped: false }),
-    sj.keySerde, valueSerde
+    suppliers.windowStore({
+      name: baseName + '-store',
+      retentionPeriodMs,
+      windowSizeMs: windows.size(),
+      retainDuplicates: true,
+      isTimestamped: false
+    }),
+    sj.keySerde,
+    valueSerde
   )
   // the store keeps duplicates: its changelog must not be compacted
   if (sj.loggingEnabled) store.withLoggingEnabled({ ...sj.logConfig, 'cleanup.policy': 'delete' })
@@ -151,7 +209,7 @@ function joinStoreBuilder<K, V, VO, VS> (
   return store
 }
 
-function outerStoreName<K, V, VO> (sj: StreamJoined<K, V, VO>, rightOuter: boolean, joinThisIndex: string): string {
+function outerStoreName<K, V, VO>(sj: StreamJoined<K, V, VO>, rightOuter: boolean, joinThisIndex: string): string {
   const suffix = rightOuter ? '-outer-shared-join' : '-left-shared-join'
   if (sj.thisStoreSupplier !== undefined && sj.thisStoreSupplier.name !== '') return sj.thisStoreSupplier.name + suffix + '-store'
   if (sj.storeName !== undefined) return sj.storeName + suffix + '-store'
@@ -162,10 +220,13 @@ function outerStoreName<K, V, VO> (sj: StreamJoined<K, V, VO>, rightOuter: boole
  * The backend follows Kafka: the StreamJoined's store backend, else an in-memory store when this
  * side's explicit supplier is in-memory, else the builder's default backend.
  */
-function outerStoreBuilder<K, V, VO> (builder: InternalStreamsBuilder, sj: StreamJoined<K, V, VO>, name: string): OuterJoinStoreBuilder {
+function outerStoreBuilder<K, V, VO>(builder: InternalStreamsBuilder, sj: StreamJoined<K, V, VO>, name: string): OuterJoinStoreBuilder {
   const params = { name, isTimestamped: false }
-  const supplier = sj.dslStoreSuppliers !== undefined
-    ? sj.dslStoreSuppliers.keyValueStore(params)
-    : sj.thisStoreSupplier?.metricsScope === 'in-memory-window' ? Stores.inMemoryKeyValueStore(name) : builder.storeSuppliers.keyValueStore(params)
+  const supplier =
+    sj.dslStoreSuppliers !== undefined
+      ? sj.dslStoreSuppliers.keyValueStore(params)
+      : sj.thisStoreSupplier?.metricsScope === 'in-memory-window'
+        ? Stores.inMemoryKeyValueStore(name)
+        : builder.storeSuppliers.keyValueStore(params)
   return new OuterJoinStoreBuilder(supplier, sj.loggingEnabled, sj.logConfig)
 }

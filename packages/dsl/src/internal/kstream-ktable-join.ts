@@ -26,18 +26,20 @@ export interface TableLookupJoinOptions<K, V, KT, VT, VR> {
 }
 
 /** The processor joining each stream record with the table value of its (mapped) key. */
-export function tableLookupJoinProcessor<K, V, KT, VT, VR> (options: TableLookupJoinOptions<K, V, KT, VT, VR>): ProcessorSupplier<K, V, K, VR> {
+export function tableLookupJoinProcessor<K, V, KT, VT, VR>(
+  options: TableLookupJoinOptions<K, V, KT, VT, VR>
+): ProcessorSupplier<K, V, K, VR> {
   const { view, keyMapper, joiner, leftJoin } = options
   return () => {
     let context: ProcessorContext<K, VR>
     let getter: KTableValueGetter<KT, VT>
     return {
-      init (c) {
+      init(c) {
         context = c
         getter = view.get()
         getter.init(c)
       },
-      process (record) {
+      process(record) {
         const key = record.key
         const value = record.value
         const mappedKey = keyMapper(key, value)
@@ -49,7 +51,7 @@ export function tableLookupJoinProcessor<K, V, KT, VT, VR> (options: TableLookup
         const tableValue = isNull(mappedKey) ? null : ValueAndTimestamp.getValueOrNull(getter.get(mappedKey))
         if (leftJoin || tableValue !== null) context.forward(record.withValue(joiner(key, value, tableValue)))
       },
-      close () {
+      close() {
         getter.close?.()
       }
     }
@@ -69,15 +71,19 @@ export interface StreamTableJoinArgs<K, V, VT, VR> {
 }
 
 /** Adds the join processor (KSTREAM-JOIN- / KSTREAM-LEFTJOIN- or the Joined name); returns its name and key serde. */
-export function streamTableJoin<K, V, VT, VR> (args: StreamTableJoinArgs<K, V, VT, VR>): { name: string, keySerde: Serde<K> | undefined } {
+export function streamTableJoin<K, V, VT, VR>(args: StreamTableJoinArgs<K, V, VT, VR>): { name: string; keySerde: Serde<K> | undefined } {
   const { builder, stream, joined, leftJoin } = args
   const parent = repartitionForJoin(builder, stream, joined?.name ?? stream.name, joined?.keySerde, joined?.valueSerde)
   copartition(builder.topology, [parent, args.tableName])
-  const streamKeySerde = stream.repartitionRequired ? joined?.keySerde ?? stream.keySerde : stream.keySerde
+  const streamKeySerde = stream.repartitionRequired ? (joined?.keySerde ?? stream.keySerde) : stream.keySerde
   const name = builder.nameOrGenerate(joined?.name, leftJoin ? 'KSTREAM-LEFTJOIN-' : 'KSTREAM-JOIN-')
   const view = args.view()
   if (leftJoin) builder.relaxedNullKeyJoins.add(name)
-  builder.topology.addProcessor(name, tableLookupJoinProcessor<K, V, K, VT, VR>({ view, keyMapper: key => key, joiner: args.joiner, leftJoin }), parent)
+  builder.topology.addProcessor(
+    name,
+    tableLookupJoinProcessor<K, V, K, VT, VR>({ view, keyMapper: key => key, joiner: args.joiner, leftJoin }),
+    parent
+  )
   // a named source table adds its store in build(): connect then
   builder.onBuild(() => {
     const storeNames = view.storeNames()
@@ -86,6 +92,6 @@ export function streamTableJoin<K, V, VT, VR> (args: StreamTableJoinArgs<K, V, V
   return { name, keySerde: joined?.keySerde ?? streamKeySerde }
 }
 
-function isNull (x: unknown): x is null | undefined {
+function isNull(x: unknown): x is null | undefined {
   return x === null || x === undefined
 }

@@ -9,7 +9,7 @@ import type { Repartitioned } from '../repartitioned.js'
 import { KStream } from '../kstream.js'
 import { createRepartitionedSource } from './repartition.js'
 
-export function repartitionStream<K, V> (stream: KStream<K, V>, repartitioned: Repartitioned<K, V> | undefined): KStream<K, V> {
+export function repartitionStream<K, V>(stream: KStream<K, V>, repartitioned: Repartitioned<K, V> | undefined): KStream<K, V> {
   const builder = stream.builder
   const name = repartitioned?.name ?? builder.newProcessorName('KSTREAM-REPARTITION-')
   const keySerde = repartitioned?.keySerde ?? stream.keySerde

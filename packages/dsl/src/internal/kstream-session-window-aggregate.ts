@@ -33,10 +33,18 @@ export interface SessionAggregation<K, V, VA> {
   readonly retentionMs: number
 }
 
-export function sessionWindowAggregateSupplier<K, V, VA> (aggregation: SessionAggregation<K, V, VA>): KTableProcessorSupplier<K, V, Windowed<K>, VA> {
+export function sessionWindowAggregateSupplier<K, V, VA>(
+  aggregation: SessionAggregation<K, V, VA>
+): KTableProcessorSupplier<K, V, Windowed<K>, VA> {
   // A suppression until the session closes waits for the gap plus the grace period after its end.
-  return withWindowCloseDelay(windowedAggregateSupplier<K, V, VA>(aggregation.storeName, 'session', sendOldValues => new SessionWindowAggregateProcessor(aggregation, sendOldValues)),
-    aggregation.windows.gracePeriodMs() + aggregation.windows.inactivityGap())
+  return withWindowCloseDelay(
+    windowedAggregateSupplier<K, V, VA>(
+      aggregation.storeName,
+      'session',
+      sendOldValues => new SessionWindowAggregateProcessor(aggregation, sendOldValues)
+    ),
+    aggregation.windows.gracePeriodMs() + aggregation.windows.inactivityGap()
+  )
 }
 
 class SessionWindowAggregateProcessor<K, V, VA> implements Processor<K, V, Windowed<K>, Change<VA>> {
@@ -49,20 +57,20 @@ class SessionWindowAggregateProcessor<K, V, VA> implements Processor<K, V, Windo
   #forwarder: SessionTupleForwarder<K, VA> | undefined
   #observedStreamTime = -1
 
-  constructor (aggregation: SessionAggregation<K, V, VA>, sendOldValues: boolean) {
+  constructor(aggregation: SessionAggregation<K, V, VA>, sendOldValues: boolean) {
     this.#a = aggregation
     this.#sendOldValues = sendOldValues
     this.#emitOnClose = aggregation.emitStrategy.type === 'ON_WINDOW_CLOSE'
   }
 
-  init (context: ProcessorContext<Windowed<K>, Change<VA>>): void {
+  init(context: ProcessorContext<Windowed<K>, Change<VA>>): void {
     this.#context = context
     this.#store = context.getStateStore<SessionStore<K, VA>>(this.#a.storeName)
     if (this.#emitOnClose) this.#tracker.init(context, this.#a.storeName)
     else this.#forwarder = new SessionTupleForwarder<K, VA>(this.#store, context, this.#sendOldValues)
   }
 
-  process (record: Record<K, V>): void {
+  process(record: Record<K, V>): void {
     const key = record.key
     if (key === null || key === undefined) {
       recordDroppedRecord(this.#context)
@@ -85,7 +93,10 @@ class SessionWindowAggregateProcessor<K, V, VA> implements Processor<K, V, Windo
       for (const next of iterator) {
         merged.push(next)
         agg = merger(key, agg, next.value)
-        mergedWindow = new SessionWindow(Math.min(mergedWindow.start, next.key.window.start), Math.max(mergedWindow.end, next.key.window.end))
+        mergedWindow = new SessionWindow(
+          Math.min(mergedWindow.start, next.key.window.start),
+          Math.max(mergedWindow.end, next.key.window.end)
+        )
       }
     } finally {
       iterator.close()
@@ -106,12 +117,12 @@ class SessionWindowAggregateProcessor<K, V, VA> implements Processor<K, V, Windo
     }
   }
 
-  #maybeForwardUpdate (windowedKey: Windowed<K>, oldAgg: VA | null, newAgg: VA | null): void {
+  #maybeForwardUpdate(windowedKey: Windowed<K>, oldAgg: VA | null, newAgg: VA | null): void {
     if (this.#forwarder === undefined) return
     this.#forwarder.maybeForward(new Record(windowedKey, new Change(newAgg, this.#sendOldValues ? oldAgg : null), windowedKey.window.end))
   }
 
-  #maybeForwardFinalResult (record: Record<K, V>, windowCloseTime: number): void {
+  #maybeForwardFinalResult(record: Record<K, V>, windowCloseTime: number): void {
     if (!this.#emitOnClose) return
     const lower = Math.max(0, this.#tracker.lastEmitWindowCloseTime)
     // A pass the throttle would skip runs anyway if this record's put is about to drop sessions
@@ -125,10 +136,9 @@ class SessionWindowAggregateProcessor<K, V, VA> implements Processor<K, V, Windo
     const iterator = this.#store.findSessions(lower, upper)
     try {
       for (const kv of iterator) {
-        this.#context.forward(record.withKey(kv.key)
-          .withValue(new Change<VA>(kv.value, null))
-          .withTimestamp(kv.key.window.end)
-          .withHeaders(record.headers))
+        this.#context.forward(
+          record.withKey(kv.key).withValue(new Change<VA>(kv.value, null)).withTimestamp(kv.key.window.end).withHeaders(record.headers)
+        )
       }
     } finally {
       iterator.close()

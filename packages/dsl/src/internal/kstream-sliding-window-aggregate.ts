@@ -26,11 +26,23 @@ import { withWindowCloseDelay } from './suppress/ktable-suppress.js'
 
 type Agg<VA> = ValueAndTimestamp<VA> | null
 
-export function slidingWindowAggregateSupplier<K, V, VA> (
-  windows: SlidingWindows, storeName: string, emitStrategy: EmitStrategy, initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>, retentionMs: number
+export function slidingWindowAggregateSupplier<K, V, VA>(
+  windows: SlidingWindows,
+  storeName: string,
+  emitStrategy: EmitStrategy,
+  initializer: Initializer<VA>,
+  aggregator: Aggregator<K, V, VA>,
+  retentionMs: number
 ): KTableProcessorSupplier<K, V, Windowed<K>, VA> {
-  return withWindowCloseDelay(windowedAggregateSupplier<K, V, VA>(storeName, 'window',
-    sendOldValues => new SlidingWindowAggregateProcessor(windows, storeName, retentionMs, emitStrategy, sendOldValues, initializer, aggregator)), windows.gracePeriodMs())
+  return withWindowCloseDelay(
+    windowedAggregateSupplier<K, V, VA>(
+      storeName,
+      'window',
+      sendOldValues =>
+        new SlidingWindowAggregateProcessor(windows, storeName, retentionMs, emitStrategy, sendOldValues, initializer, aggregator)
+    ),
+    windows.gracePeriodMs()
+  )
 }
 
 class SlidingWindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProcessor<K, V, VA> {
@@ -39,7 +51,15 @@ class SlidingWindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProce
   readonly #initializer: Initializer<VA>
   readonly #aggregator: Aggregator<K, V, VA>
 
-  constructor (windows: SlidingWindows, storeName: string, retentionMs: number, emitStrategy: EmitStrategy, sendOldValues: boolean, initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>) {
+  constructor(
+    windows: SlidingWindows,
+    storeName: string,
+    retentionMs: number,
+    emitStrategy: EmitStrategy,
+    sendOldValues: boolean,
+    initializer: Initializer<VA>,
+    aggregator: Aggregator<K, V, VA>
+  ) {
     super(storeName, retentionMs, emitStrategy, sendOldValues)
     this.#d = windows.timeDifferenceMs()
     this.#grace = windows.gracePeriodMs()
@@ -47,7 +67,7 @@ class SlidingWindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProce
     this.#aggregator = aggregator
   }
 
-  process (record: Record<K, V>): void {
+  process(record: Record<K, V>): void {
     if (record.key === null || record.key === undefined || record.value === null || record.value === undefined) {
       this.dropRecord()
       return
@@ -65,7 +85,7 @@ class SlidingWindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProce
     else this.#process(record, windowCloseTime)
   }
 
-  #process (record: Record<K, V>, closeTime: number): void {
+  #process(record: Record<K, V>, closeTime: number): void {
     const t = record.timestamp
     const d = this.#d
     const starts = new Set<number>()
@@ -101,11 +121,20 @@ class SlidingWindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProce
     } finally {
       iterator.close()
     }
-    this.#createWindows(record, closeTime, starts, rightWinAgg, leftWinAgg, leftWinAlreadyCreated, rightWinAlreadyCreated, previousRecordTimestamp)
+    this.#createWindows(
+      record,
+      closeTime,
+      starts,
+      rightWinAgg,
+      leftWinAgg,
+      leftWinAlreadyCreated,
+      rightWinAlreadyCreated,
+      previousRecordTimestamp
+    )
   }
 
   /** A record before d: [0, d] holds every early record (no window may start before 0). */
-  #processEarly (record: Record<K, V>, closeTime: number): void {
+  #processEarly(record: Record<K, V>, closeTime: number): void {
     const t = record.timestamp
     let combinedWindow: KeyValue<Windowed<K>, ValueAndTimestamp<VA>> | null = null
     let rightWinAgg: Agg<VA> = null
@@ -134,7 +163,8 @@ class SlidingWindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProce
     }
     // Without a right-window aggregate, the combined window's records after t are its content.
     if (rightWinAgg === null && combinedWindow !== null && combinedWindow.value.timestamp > t) rightWinAgg = combinedWindow.value
-    if (!rightWinAlreadyCreated && this.#rightWindowIsNotEmpty(rightWinAgg, t)) this.#createCurrentRecordRightWindow(t, rightWinAgg!, record)
+    if (!rightWinAlreadyCreated && this.#rightWindowIsNotEmpty(rightWinAgg, t))
+      this.#createCurrentRecordRightWindow(t, rightWinAgg!, record)
     if (previousRecordTimestamp !== null && !starts.has(previousRecordTimestamp + 1)) {
       this.#createPreviousRecordRightWindow(previousRecordTimestamp + 1, record, closeTime)
     }
@@ -145,41 +175,49 @@ class SlidingWindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProce
     }
   }
 
-  #createWindows (
-    record: Record<K, V>, closeTime: number, starts: Set<number>, rightWinAgg: Agg<VA>, leftWinAgg: Agg<VA>,
-    leftWinAlreadyCreated: boolean, rightWinAlreadyCreated: boolean, previousRecordTimestamp: number | null
+  #createWindows(
+    record: Record<K, V>,
+    closeTime: number,
+    starts: Set<number>,
+    rightWinAgg: Agg<VA>,
+    leftWinAgg: Agg<VA>,
+    leftWinAlreadyCreated: boolean,
+    rightWinAlreadyCreated: boolean,
+    previousRecordTimestamp: number | null
   ): void {
     const t = record.timestamp
     const d = this.#d
     if (previousRecordTimestamp !== null) {
       const previousRightStart = previousRecordTimestamp + 1
-      if (!starts.has(previousRightStart) && previousRightStart + d >= t) this.#createPreviousRecordRightWindow(previousRightStart, record, closeTime)
+      if (!starts.has(previousRightStart) && previousRightStart + d >= t)
+        this.#createPreviousRecordRightWindow(previousRightStart, record, closeTime)
     }
     if (!leftWinAlreadyCreated) {
       const leftNotEmpty = previousRecordTimestamp !== null && t - d <= previousRecordTimestamp && leftWinAgg !== null
       const valueAndTime = ValueAndTimestamp.make(leftNotEmpty ? leftWinAgg!.value : this.#initializer(), t)
       this.#updateWindowAndForward(new TimeWindow(t - d, t), valueAndTime, record, closeTime)
     }
-    if (!rightWinAlreadyCreated && this.#rightWindowIsNotEmpty(rightWinAgg, t)) this.#createCurrentRecordRightWindow(t, rightWinAgg!, record)
+    if (!rightWinAlreadyCreated && this.#rightWindowIsNotEmpty(rightWinAgg, t))
+      this.#createCurrentRecordRightWindow(t, rightWinAgg!, record)
   }
 
-  #createCurrentRecordRightWindow (t: number, rightWinAgg: ValueAndTimestamp<VA>, record: Record<K, V>): void {
+  #createCurrentRecordRightWindow(t: number, rightWinAgg: ValueAndTimestamp<VA>, record: Record<K, V>): void {
     const window = new TimeWindow(t + 1, t + 1 + this.#d)
     this.windowStore.put(record.key, rightWinAgg, window.start)
     this.maybeForwardUpdate(record, window, null, rightWinAgg.value, rightWinAgg.timestamp)
   }
 
-  #createPreviousRecordRightWindow (windowStart: number, record: Record<K, V>, closeTime: number): void {
+  #createPreviousRecordRightWindow(windowStart: number, record: Record<K, V>, closeTime: number): void {
     const window = new TimeWindow(windowStart, windowStart + this.#d)
     this.#updateWindowAndForward(window, ValueAndTimestamp.make(this.#initializer(), record.timestamp), record, closeTime)
   }
 
   /** Whether the aggregate found holds records after t (then t's right window is not empty). */
-  #rightWindowIsNotEmpty (rightWinAgg: Agg<VA>, t: number): boolean {
+  #rightWindowIsNotEmpty(rightWinAgg: Agg<VA>, t: number): boolean {
     return rightWinAgg !== null && rightWinAgg.timestamp > t
   }
 
-  #updateWindowAndForward (window: Window, valueAndTime: Agg<VA>, record: Record<K, V>, closeTime: number): void {
+  #updateWindowAndForward(window: Window, valueAndTime: Agg<VA>, record: Record<K, V>, closeTime: number): void {
     if (window.end < closeTime) {
       this.dropRecord()
       return
@@ -191,16 +229,16 @@ class SlidingWindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProce
     this.maybeForwardUpdate(record, window, oldAgg, newAgg, newTimestamp)
   }
 
-  protected emitRangeLowerBound (): number {
+  protected emitRangeLowerBound(): number {
     return this.lastEmitWindowCloseTime === -1 ? 0 : Math.max(0, this.lastEmitWindowCloseTime - this.#d)
   }
 
-  protected emitRangeUpperBound (windowCloseTime: number): number {
+  protected emitRangeUpperBound(windowCloseTime: number): number {
     // Sliding windows include their end: a window is closed when its end is before the close time.
     return windowCloseTime - this.#d - 1
   }
 
-  protected shouldRangeFetch (): boolean {
+  protected shouldRangeFetch(): boolean {
     return true
   }
 }

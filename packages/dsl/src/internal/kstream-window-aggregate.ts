@@ -9,7 +9,6 @@
  */
 import { ValueAndTimestamp } from '@kstreams/core'
 import type { Record, Windowed } from '@kstreams/core'
-import type { Change } from '../change.js'
 import type { EmitStrategy } from '../emit-strategy.js'
 import type { Aggregator, Initializer } from '../functions.js'
 import type { TimeWindows } from '../time-windows.js'
@@ -18,12 +17,23 @@ import { TimeWindowAggregateProcessor } from './time-window-aggregate-processor.
 import { windowedAggregateSupplier } from './windowed-aggregate-supplier.js'
 import { withWindowCloseDelay } from './suppress/ktable-suppress.js'
 
-export function windowAggregateSupplier<K, V, VA> (
-  windows: TimeWindows, storeName: string, emitStrategy: EmitStrategy, initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>, retentionMs: number
+export function windowAggregateSupplier<K, V, VA>(
+  windows: TimeWindows,
+  storeName: string,
+  emitStrategy: EmitStrategy,
+  initializer: Initializer<VA>,
+  aggregator: Aggregator<K, V, VA>,
+  retentionMs: number
 ): KTableProcessorSupplier<K, V, Windowed<K>, VA> {
   // A suppression until the window closes waits for the grace period after the window end.
-  return withWindowCloseDelay(windowedAggregateSupplier<K, V, VA>(storeName, 'window',
-    sendOldValues => new WindowAggregateProcessor(windows, storeName, retentionMs, emitStrategy, sendOldValues, initializer, aggregator)), windows.gracePeriodMs())
+  return withWindowCloseDelay(
+    windowedAggregateSupplier<K, V, VA>(
+      storeName,
+      'window',
+      sendOldValues => new WindowAggregateProcessor(windows, storeName, retentionMs, emitStrategy, sendOldValues, initializer, aggregator)
+    ),
+    windows.gracePeriodMs()
+  )
 }
 
 class WindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProcessor<K, V, VA> {
@@ -31,14 +41,22 @@ class WindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProcessor<K,
   readonly #initializer: Initializer<VA>
   readonly #aggregator: Aggregator<K, V, VA>
 
-  constructor (windows: TimeWindows, storeName: string, retentionMs: number, emitStrategy: EmitStrategy, sendOldValues: boolean, initializer: Initializer<VA>, aggregator: Aggregator<K, V, VA>) {
+  constructor(
+    windows: TimeWindows,
+    storeName: string,
+    retentionMs: number,
+    emitStrategy: EmitStrategy,
+    sendOldValues: boolean,
+    initializer: Initializer<VA>,
+    aggregator: Aggregator<K, V, VA>
+  ) {
     super(storeName, retentionMs, emitStrategy, sendOldValues)
     this.#windows = windows
     this.#initializer = initializer
     this.#aggregator = aggregator
   }
 
-  process (record: Record<K, V>): void {
+  process(record: Record<K, V>): void {
     if (record.key === null || record.key === undefined) {
       this.dropRecord()
       return
@@ -64,23 +82,23 @@ class WindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProcessor<K,
     }
   }
 
-  protected emitRangeLowerBound (): number {
+  protected emitRangeLowerBound(): number {
     // Window ends are exclusive: the windows of the last pass end at or before its close time.
     return this.lastEmitWindowCloseTime === -1 ? 0 : Math.max(0, this.lastEmitWindowCloseTime - this.#windows.size()) + 1
   }
 
-  protected emitRangeUpperBound (windowCloseTime: number): number {
+  protected emitRangeUpperBound(windowCloseTime: number): number {
     return windowCloseTime - this.#windows.size()
   }
 
   /** Skips the store when no window start lies between the two bounds. */
-  protected shouldRangeFetch (lower: number, upper: number): boolean {
+  protected shouldRangeFetch(lower: number, upper: number): boolean {
     if (this.lastEmitWindowCloseTime === -1) return true
     return !sameStarts(this.#windows.windowsFor(upper), this.#windows.windowsFor(lower - 1))
   }
 }
 
-function sameStarts (a: Map<number, unknown>, b: Map<number, unknown>): boolean {
+function sameStarts(a: Map<number, unknown>, b: Map<number, unknown>): boolean {
   if (a.size !== b.size) return false
   for (const start of a.keys()) if (!b.has(start)) return false
   return true

@@ -19,8 +19,12 @@ import { TimestampedTupleForwarder } from './tuple-forwarder.js'
 /** Applies one change to the previous aggregate; returns the new aggregate and whether the previous one took part. */
 type Apply<K, V, VA> = (key: K, change: Change<V>, previous: VA | null) => readonly [VA | null, boolean]
 
-export function tableAggregateSupplier<K, V, VA> (
-  storeName: string, initializer: Initializer<VA>, adder: Aggregator<K, V, VA>, subtractor: Aggregator<K, V, VA>, serde: ChangedSerde<V>
+export function tableAggregateSupplier<K, V, VA>(
+  storeName: string,
+  initializer: Initializer<VA>,
+  adder: Aggregator<K, V, VA>,
+  subtractor: Aggregator<K, V, VA>,
+  serde: ChangedSerde<V>
 ): KTableProcessorSupplier<K, Change<V>, K, VA> {
   return tableSupplier<K, V, VA>(storeName, serde, (key, change, previous) => {
     let used = false
@@ -34,8 +38,11 @@ export function tableAggregateSupplier<K, V, VA> (
   })
 }
 
-export function tableReduceSupplier<K, V> (
-  storeName: string, adder: Reducer<V>, subtractor: Reducer<V>, serde: ChangedSerde<V>
+export function tableReduceSupplier<K, V>(
+  storeName: string,
+  adder: Reducer<V>,
+  subtractor: Reducer<V>,
+  serde: ChangedSerde<V>
 ): KTableProcessorSupplier<K, Change<V>, K, V> {
   return tableSupplier<K, V, V>(storeName, serde, (_key, change, previous) => {
     let used = false
@@ -50,15 +57,19 @@ export function tableReduceSupplier<K, V> (
   })
 }
 
-function isSet<V> (value: V | null | undefined): value is V {
+function isSet<V>(value: V | null | undefined): value is V {
   return value !== null && value !== undefined
 }
 
-function tableSupplier<K, V, VA> (storeName: string, serde: ChangedSerde<V>, apply: Apply<K, V, VA>): KTableProcessorSupplier<K, Change<V>, K, VA> {
+function tableSupplier<K, V, VA>(
+  storeName: string,
+  serde: ChangedSerde<V>,
+  apply: Apply<K, V, VA>
+): KTableProcessorSupplier<K, Change<V>, K, VA> {
   const supplier: KTableProcessorSupplier<K, Change<V>, K, VA> = {
     sendOldValues: false,
     storeName,
-    enableSendingOldValues (): boolean {
+    enableSendingOldValues(): boolean {
       supplier.sendOldValues = true
       return true
     },
@@ -68,12 +79,12 @@ function tableSupplier<K, V, VA> (storeName: string, serde: ChangedSerde<V>, app
       let forwarder: TimestampedTupleForwarder<K, VA>
       const sendOldValues = supplier.sendOldValues
       return {
-        init (context: ProcessorContext<K, Change<VA>>) {
+        init(context: ProcessorContext<K, Change<VA>>) {
           serde.resolveDefault(context.appConfigs)
           store = context.getStateStore<TimestampedKeyValueStore<K, VA>>(storeName)
           forwarder = new TimestampedTupleForwarder<K, VA>(store, context, sendOldValues)
         },
-        process (record: Record<K, Change<V>>) {
+        process(record: Record<K, Change<V>>) {
           if (record.key === null || record.key === undefined) {
             throw new StreamsError('PROCESSING', `Record key for KTable aggregate operator with state ${storeName} should not be null.`)
           }

@@ -13,8 +13,10 @@ import { ChangedSerde } from './changed-serde.js'
 import { repartitionMapProcessor } from './ktable-repartition-map.js'
 import { requireFunction } from './windowed-args.js'
 
-export function groupTable<K, V, KR, VR> (
-  table: KTable<K, V>, selector: KeyValueMapper<K, V, KeyValue<KR, VR>>, grouped: Grouped<KR, VR> | undefined
+export function groupTable<K, V, KR, VR>(
+  table: KTable<K, V>,
+  selector: KeyValueMapper<K, V, KeyValue<KR, VR>>,
+  grouped: Grouped<KR, VR> | undefined
 ): KGroupedTable<KR, VR> {
   requireFunction(selector, 'selector')
   const g = grouped ?? Grouped.with<KR, VR>(undefined, undefined)

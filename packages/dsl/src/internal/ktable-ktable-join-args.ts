@@ -29,11 +29,15 @@ export interface JoinedTableParts {
 type AnyTable = KTable<unknown, unknown>
 type AnyFunction = (...args: any[]) => unknown
 
-export function tableJoin (table: AnyTable, kind: TableJoinKind, args: readonly unknown[]): JoinedTableParts {
+export function tableJoin(table: AnyTable, kind: TableJoinKind, args: readonly unknown[]): JoinedTableParts {
   const [other] = args
   checkOther(table.builder, other)
   if (typeof args[2] === 'function') {
-    if (kind === 'outer') throw new StreamsError('ILLEGAL_ARGUMENT', 'A foreign-key join is an inner or a left join: outerJoin takes (other, joiner, [named], [materialized])')
+    if (kind === 'outer')
+      throw new StreamsError(
+        'ILLEGAL_ARGUMENT',
+        'A foreign-key join is an inner or a left join: outerJoin takes (other, joiner, [named], [materialized])'
+      )
     const extractor = checkFunction(args[1], 'foreignKeyExtractor')
     const joiner = checkFunction(args[2], 'joiner')
     const tableJoined = args[3] instanceof TableJoined ? args[3] : undefined
@@ -41,9 +45,10 @@ export function tableJoin (table: AnyTable, kind: TableJoinKind, args: readonly 
     if (args[3] !== undefined && tableJoined === undefined && !(args[3] instanceof Materialized)) {
       throw new StreamsError('ILLEGAL_ARGUMENT', 'The fourth argument of a foreign-key join must be a TableJoined or a Materialized')
     }
-    const extract = extractor.length >= 2
-      ? extractor as (key: unknown, value: unknown) => unknown
-      : (_key: unknown, value: unknown) => (extractor as (value: unknown) => unknown)(value)
+    const extract =
+      extractor.length >= 2
+        ? (extractor as (key: unknown, value: unknown) => unknown)
+        : (_key: unknown, value: unknown) => (extractor as (value: unknown) => unknown)(value)
     return joinOnForeignKey({
       builder: table.builder,
       thisTable: table,
@@ -59,7 +64,10 @@ export function tableJoin (table: AnyTable, kind: TableJoinKind, args: readonly 
   const named = args[2] instanceof Named ? args[2] : undefined
   const materialized = args[2] instanceof Materialized ? args[2] : checkMaterialized(args[3])
   if (args[2] !== undefined && named === undefined && !(args[2] instanceof Materialized)) {
-    throw new StreamsError('ILLEGAL_ARGUMENT', 'The third argument of a table-table join must be a Named, a Materialized or a foreign-key joiner')
+    throw new StreamsError(
+      'ILLEGAL_ARGUMENT',
+      'The third argument of a table-table join must be a Named, a Materialized or a foreign-key joiner'
+    )
   }
   return joinTables({
     builder: table.builder,
@@ -72,21 +80,21 @@ export function tableJoin (table: AnyTable, kind: TableJoinKind, args: readonly 
   }) as JoinedTableParts
 }
 
-function checkOther (builder: InternalStreamsBuilder, other: unknown): asserts other is AnyTable {
+function checkOther(builder: InternalStreamsBuilder, other: unknown): asserts other is AnyTable {
   if (other === null || typeof other !== 'object' || (other as Partial<AnyTable>).supplier === undefined) {
-    throw new StreamsError('ILLEGAL_ARGUMENT', 'other can\'t be null: a table-table join takes a KTable')
+    throw new StreamsError('ILLEGAL_ARGUMENT', "other can't be null: a table-table join takes a KTable")
   }
   if ((other as AnyTable).builder !== builder) {
     throw new TopologyError('TOPOLOGY_INVALID', `Cannot join table ${(other as AnyTable).name}: it belongs to another StreamsBuilder`)
   }
 }
 
-function checkFunction (fn: unknown, what: string): AnyFunction {
+function checkFunction(fn: unknown, what: string): AnyFunction {
   if (typeof fn !== 'function') throw new StreamsError('ILLEGAL_ARGUMENT', `${what} can't be null: a function is required`)
   return fn as AnyFunction
 }
 
-function checkMaterialized (m: unknown): Materialized<unknown, unknown> | undefined {
+function checkMaterialized(m: unknown): Materialized<unknown, unknown> | undefined {
   if (m === undefined || m instanceof Materialized) return m
   throw new StreamsError('ILLEGAL_ARGUMENT', 'The last argument of a table-table join must be a Materialized')
 }

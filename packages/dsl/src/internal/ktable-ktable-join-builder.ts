@@ -39,7 +39,7 @@ export interface TableJoinResult<K, VR> {
 const THIS_KIND: Record<TableJoinKind, TableJoinSideKind> = { inner: 'inner', left: 'left', outer: 'outer' }
 const OTHER_KIND: Record<TableJoinKind, TableJoinSideKind> = { inner: 'inner', left: 'right', outer: 'outer' }
 
-export function joinTables<K, V, VO, VR> (options: {
+export function joinTables<K, V, VO, VR>(options: {
   builder: InternalStreamsBuilder
   thisTable: JoinedTable<K, V>
   otherTable: JoinedTable<K, VO>
@@ -61,11 +61,17 @@ export function joinTables<K, V, VO, VR> (options: {
   if (kind === 'outer') otherTable.supplier.enableSendingOldValues(true)
 
   const joinThis = new KTableKTableJoinSupplier<K, V, VO, VR>({
-    kind: THIS_KIND[kind], thisTable: thisTable.supplier, otherTable: otherTable.supplier, joiner
+    kind: THIS_KIND[kind],
+    thisTable: thisTable.supplier,
+    otherTable: otherTable.supplier,
+    joiner
   })
   const reversed: SideJoiner<VO, V, VR> = (otherValue, value) => joiner(value, otherValue)
   const joinOther = new KTableKTableJoinSupplier<K, VO, V, VR>({
-    kind: OTHER_KIND[kind], thisTable: otherTable.supplier, otherTable: thisTable.supplier, joiner: reversed
+    kind: OTHER_KIND[kind],
+    thisTable: otherTable.supplier,
+    otherTable: thisTable.supplier,
+    joiner: reversed
   })
   const thisName = named('-join-this', 'KTABLE-JOINTHIS-')
   const otherName = named('-join-other', 'KTABLE-JOINOTHER-')

@@ -20,13 +20,17 @@ export class KTableKTableJoinMerger<K, VR> implements KTableProcessorSupplier<K,
   readonly #thisSide: KTableProcessorSupplier<unknown, unknown, K, VR>
   readonly #otherSide: KTableProcessorSupplier<unknown, unknown, K, VR>
 
-  constructor (thisSide: KTableProcessorSupplier<unknown, unknown, K, VR>, otherSide: KTableProcessorSupplier<unknown, unknown, K, VR>, storeName: string | undefined) {
+  constructor(
+    thisSide: KTableProcessorSupplier<unknown, unknown, K, VR>,
+    otherSide: KTableProcessorSupplier<unknown, unknown, K, VR>,
+    storeName: string | undefined
+  ) {
     this.#thisSide = thisSide
     this.#otherSide = otherSide
     this.storeName = storeName
   }
 
-  view (): KTableValueGetterSupplier<K, VR> {
+  view(): KTableValueGetterSupplier<K, VR> {
     if (this.storeName !== undefined) return storeValueGetterSupplier<K, VR>(this.storeName)
     const thisView = this.#thisSide.view()
     const otherView = this.#otherSide.view()
@@ -36,27 +40,27 @@ export class KTableKTableJoinMerger<K, VR> implements KTableProcessorSupplier<K,
     }
   }
 
-  enableSendingOldValues (_forceMaterialization: boolean): boolean {
+  enableSendingOldValues(_forceMaterialization: boolean): boolean {
     this.#thisSide.enableSendingOldValues(true)
     this.#otherSide.enableSendingOldValues(true)
     this.sendOldValues = true
     return true
   }
 
-  get (): Processor<K, Change<VR>, K, Change<VR>> {
+  get(): Processor<K, Change<VR>, K, Change<VR>> {
     const { storeName, sendOldValues } = this
     let context: ProcessorContext<K, Change<VR>>
     let store: TimestampedKeyValueStore<K, VR> | undefined
     let forwarder: TimestampedTupleForwarder<K, VR> | undefined
     return {
-      init (c) {
+      init(c) {
         context = c
         if (storeName !== undefined) {
           store = c.getStateStore<TimestampedKeyValueStore<K, VR>>(storeName)
           forwarder = new TimestampedTupleForwarder(store, c, sendOldValues)
         }
       },
-      process (record: Record<K, Change<VR>>) {
+      process(record: Record<K, Change<VR>>) {
         if (store !== undefined && forwarder !== undefined) {
           store.put(record.key, ValueAndTimestamp.make(record.value.newValue, record.timestamp))
           forwarder.maybeForward(record)

@@ -36,7 +36,7 @@ export class KTableKTableJoinSupplier<K, V1, V2, VR> implements KTableProcessorS
   readonly #joiner: SideJoiner<V1, V2, VR>
 
   /** Takes both tables' views at once, which materializes unmaterialized source tables (as Kafka does). */
-  constructor (options: {
+  constructor(options: {
     kind: TableJoinSideKind
     thisTable: KTableProcessorSupplier<unknown, unknown, K, V1>
     otherTable: KTableProcessorSupplier<unknown, unknown, K, V2>
@@ -51,19 +51,19 @@ export class KTableKTableJoinSupplier<K, V1, V2, VR> implements KTableProcessorS
   }
 
   /** The stores of the other table's view, which this side's processor reads. */
-  otherStoreNames (): string[] {
+  otherStoreNames(): string[] {
     return this.#otherView.storeNames()
   }
 
   /** A join needs both parents to send old values, materializing them if needed. */
-  enableSendingOldValues (_forceMaterialization: boolean): boolean {
+  enableSendingOldValues(_forceMaterialization: boolean): boolean {
     this.#thisTable.enableSendingOldValues(true)
     this.#otherTable.enableSendingOldValues(true)
     this.sendOldValues = true
     return true
   }
 
-  view (): KTableValueGetterSupplier<K, VR> {
+  view(): KTableValueGetterSupplier<K, VR> {
     const thisView = this.#thisView
     const otherView = this.#otherView
     const kind = this.#kind
@@ -74,18 +74,18 @@ export class KTableKTableJoinSupplier<K, V1, V2, VR> implements KTableProcessorS
     }
   }
 
-  get (): Processor<K, Change<V1>, K, Change<VR>> {
+  get(): Processor<K, Change<V1>, K, Change<VR>> {
     const kind = this.#kind
     const joiner = this.#joiner
     const sendOldValues = this.sendOldValues
     const other = this.#otherView.get()
     let context: ProcessorContext<K, Change<VR>>
     return {
-      init (c) {
+      init(c) {
         context = c
         other.init(c)
       },
-      process (record: Record<K, Change<V1>>) {
+      process(record: Record<K, Change<V1>>) {
         if (record.key === null || record.key === undefined) {
           recordDroppedRecord(context)
           return
@@ -98,14 +98,20 @@ export class KTableKTableJoinSupplier<K, V1, V2, VR> implements KTableProcessorS
         const timestamp = Math.max(record.timestamp, otherVt === null || otherValue === null ? UNKNOWN : otherVt.timestamp)
         context.forward(record.withValue(result).withTimestamp(timestamp))
       },
-      close () { other.close?.() }
+      close() {
+        other.close?.()
+      }
     }
   }
 }
 
 /** The joined Change of one update given the other table's value, or undefined when nothing is forwarded. */
-function joinChange<V1, V2, VR> (
-  kind: TableJoinSideKind, change: Change<V1>, otherValue: V2 | null, sendOldValues: boolean, joiner: SideJoiner<V1, V2, VR>
+function joinChange<V1, V2, VR>(
+  kind: TableJoinSideKind,
+  change: Change<V1>,
+  otherValue: V2 | null,
+  sendOldValues: boolean,
+  joiner: SideJoiner<V1, V2, VR>
 ): Change<VR> | undefined {
   const { newValue, oldValue } = change
   switch (kind) {
@@ -135,15 +141,18 @@ function joinChange<V1, V2, VR> (
 }
 
 /** The join result of a key computed from both views, with the larger of the present timestamps. */
-function joinGetter<K, V1, V2, VR> (
-  kind: TableJoinSideKind, thisGetter: KTableValueGetter<K, V1>, otherGetter: KTableValueGetter<K, V2>, joiner: SideJoiner<V1, V2, VR>
+function joinGetter<K, V1, V2, VR>(
+  kind: TableJoinSideKind,
+  thisGetter: KTableValueGetter<K, V1>,
+  otherGetter: KTableValueGetter<K, V2>,
+  joiner: SideJoiner<V1, V2, VR>
 ): KTableValueGetter<K, VR> {
   return {
-    init (context) {
+    init(context) {
       thisGetter.init(context)
       otherGetter.init(context)
     },
-    get (key) {
+    get(key) {
       const thisVt = thisGetter.get(key)
       const thisValue = ValueAndTimestamp.getValueOrNull(thisVt)
       const thisMissing = thisValue === null
@@ -155,7 +164,7 @@ function joinGetter<K, V1, V2, VR> (
       const timestamp = Math.max(thisVt?.timestamp ?? UNKNOWN, otherVt?.timestamp ?? UNKNOWN)
       return ValueAndTimestamp.make(joiner(thisValue, otherValue), timestamp)
     },
-    close () {
+    close() {
       thisGetter.close?.()
       otherGetter.close?.()
     }

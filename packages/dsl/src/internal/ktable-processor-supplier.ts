@@ -41,13 +41,15 @@ export interface KTableValueGetterSupplier<K, V> {
 }
 
 /** A view reading a materialized table's timestamped store. */
-export function storeValueGetterSupplier<K, V> (storeName: string): KTableValueGetterSupplier<K, V> {
+export function storeValueGetterSupplier<K, V>(storeName: string): KTableValueGetterSupplier<K, V> {
   return {
     storeNames: () => [storeName],
     get: () => {
       let store: TimestampedKeyValueStore<K, V>
       return {
-        init (context) { store = context.getStateStore<TimestampedKeyValueStore<K, V>>(storeName) },
+        init(context) {
+          store = context.getStateStore<TimestampedKeyValueStore<K, V>>(storeName)
+        },
         get: key => store.get(key)
       }
     }
@@ -55,19 +57,26 @@ export function storeValueGetterSupplier<K, V> (storeName: string): KTableValueG
 }
 
 /** A view applying `compute` to the parent's value (a null result reads as no value), keeping its timestamp. */
-export function computedValueGetterSupplier<K, V, VR> (parent: KTableValueGetterSupplier<K, V>, compute: (key: K, value: V | null) => VR | null): KTableValueGetterSupplier<K, VR> {
+export function computedValueGetterSupplier<K, V, VR>(
+  parent: KTableValueGetterSupplier<K, V>,
+  compute: (key: K, value: V | null) => VR | null
+): KTableValueGetterSupplier<K, VR> {
   return {
     storeNames: () => parent.storeNames(),
     get: () => {
       const getter = parent.get()
       return {
-        init (context) { getter.init(context) },
-        get (key) {
+        init(context) {
+          getter.init(context)
+        },
+        get(key) {
           const vt = getter.get(key)
           const result = compute(key, ValueAndTimestamp.getValueOrNull(vt))
           return result === null ? null : ValueAndTimestamp.make(result, vt?.timestamp ?? -1)
         },
-        close () { getter.close?.() }
+        close() {
+          getter.close?.()
+        }
       }
     }
   }

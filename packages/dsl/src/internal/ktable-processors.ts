@@ -24,15 +24,17 @@ export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V,
   #materialized: boolean
   readonly #onMaterialize: () => void
 
-  constructor (storeName: string, materialized: boolean, onMaterialize: () => void) {
+  constructor(storeName: string, materialized: boolean, onMaterialize: () => void) {
     this.#storeName = storeName
     this.#materialized = materialized
     this.#onMaterialize = onMaterialize
   }
 
-  get storeName (): string | undefined { return this.#materialized ? this.#storeName : undefined }
+  get storeName(): string | undefined {
+    return this.#materialized ? this.#storeName : undefined
+  }
 
-  enableSendingOldValues (forceMaterialization: boolean): boolean {
+  enableSendingOldValues(forceMaterialization: boolean): boolean {
     if (!this.#materialized) {
       if (!forceMaterialization) return false
       this.#materialized = true
@@ -43,7 +45,7 @@ export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V,
   }
 
   /** Materializes the table (Kafka's KTableSource.materialize) and reads its store. */
-  view (): KTableValueGetterSupplier<K, V> {
+  view(): KTableValueGetterSupplier<K, V> {
     if (!this.#materialized) {
       this.#materialized = true
       this.#onMaterialize()
@@ -51,21 +53,21 @@ export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V,
     return storeValueGetterSupplier<K, V>(this.#storeName)
   }
 
-  get (): Processor<K, V, K, Change<V>> {
+  get(): Processor<K, V, K, Change<V>> {
     const storeName = this.storeName
     const sendOldValues = this.sendOldValues
     let context: ProcessorContext<K, Change<V>>
     let store: TimestampedKeyValueStore<K, V> | undefined
     let forwarder: TimestampedTupleForwarder<K, V> | undefined
     return {
-      init (c) {
+      init(c) {
         context = c
         if (storeName !== undefined) {
           store = c.getStateStore<TimestampedKeyValueStore<K, V>>(storeName)
           forwarder = new TimestampedTupleForwarder(store, c, sendOldValues)
         }
       },
-      process (record: Record<K, V>) {
+      process(record: Record<K, V>) {
         if (record.key === null || record.key === undefined) {
           recordDroppedRecord(context)
           return
@@ -91,7 +93,7 @@ export class KTableValueOperatorSupplier<K, V, VR> implements KTableProcessorSup
   /** KTableFilter skips an update whose new and old results are both null. */
   readonly #skipNullChanges: boolean
 
-  constructor (options: {
+  constructor(options: {
     parent: KTableProcessorSupplier<unknown, unknown, K, V> | undefined
     compute: (key: K, value: V | null) => VR | null
     storeName: string | undefined
@@ -106,18 +108,18 @@ export class KTableValueOperatorSupplier<K, V, VR> implements KTableProcessorSup
   }
 
   /** @internal The parent table's supplier (suppression looks upstream for a windowed aggregation). */
-  get parentSupplier (): KTableProcessorSupplier<unknown, unknown, K, V> | undefined {
+  get parentSupplier(): KTableProcessorSupplier<unknown, unknown, K, V> | undefined {
     return this.#parent
   }
 
   /** Reads its own store when materialized, else the parent's view with this operator applied. */
-  view (): KTableValueGetterSupplier<K, VR> {
+  view(): KTableValueGetterSupplier<K, VR> {
     if (this.storeName !== undefined) return storeValueGetterSupplier<K, VR>(this.storeName)
     if (this.#parent === undefined) throw new IllegalStateError('A KTable operator without a parent has no view')
     return computedValueGetterSupplier(this.#parent.view(), this.#compute)
   }
 
-  enableSendingOldValues (forceMaterialization: boolean): boolean {
+  enableSendingOldValues(forceMaterialization: boolean): boolean {
     if (this.storeName !== undefined) {
       this.sendOldValues = true
       return true
@@ -126,7 +128,7 @@ export class KTableValueOperatorSupplier<K, V, VR> implements KTableProcessorSup
     return this.sendOldValues
   }
 
-  get (): Processor<K, Change<V>, K, Change<VR>> {
+  get(): Processor<K, Change<V>, K, Change<VR>> {
     const { storeName, sendOldValues } = this
     const compute = this.#compute
     const skipNullChanges = this.#skipNullChanges
@@ -134,14 +136,14 @@ export class KTableValueOperatorSupplier<K, V, VR> implements KTableProcessorSup
     let store: TimestampedKeyValueStore<K, VR> | undefined
     let forwarder: TimestampedTupleForwarder<K, VR> | undefined
     return {
-      init (c) {
+      init(c) {
         context = c
         if (storeName !== undefined) {
           store = c.getStateStore<TimestampedKeyValueStore<K, VR>>(storeName)
           forwarder = new TimestampedTupleForwarder(store, c, sendOldValues)
         }
       },
-      process (record: Record<K, Change<V>>) {
+      process(record: Record<K, Change<V>>) {
         const key = record.key
         const newValue = compute(key, record.value.newValue)
         let oldValue: VR | null = null

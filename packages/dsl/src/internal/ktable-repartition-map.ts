@@ -7,14 +7,16 @@
  * new key. A pair whose key or value is null is not sent. Keys are compared by value (their
  * serialized bytes when they are not primitives). @internal
  */
-import { KeyValue, StreamsError } from '@kstreams/core'
+import { type KeyValue, StreamsError } from '@kstreams/core'
 import type { ProcessorContext, ProcessorSupplier, Record, Serde, Serializer } from '@kstreams/core'
 import { Change } from '../change.js'
 import type { KeyValueMapper } from '../functions.js'
 import type { ChangedSerde } from './changed-serde.js'
 
-export function repartitionMapProcessor<K, V, KR, VR> (
-  selector: KeyValueMapper<K, V, KeyValue<KR, VR>>, keySerde: Serde<KR> | undefined, changedSerde: ChangedSerde<VR>
+export function repartitionMapProcessor<K, V, KR, VR>(
+  selector: KeyValueMapper<K, V, KeyValue<KR, VR>>,
+  keySerde: Serde<KR> | undefined,
+  changedSerde: ChangedSerde<VR>
 ): ProcessorSupplier<K, Change<V>, KR, Change<VR>> {
   return () => {
     let context: ProcessorContext<KR, Change<VR>>
@@ -26,12 +28,12 @@ export function repartitionMapProcessor<K, V, KR, VR> (
       return isSet(pair.key) && isSet(pair.value) ? pair : null
     }
     return {
-      init (c) {
+      init(c) {
         context = c
         changedSerde.resolveDefault(c.appConfigs)
-        keySerializer = (keySerde ?? c.appConfigs.defaultKeySerde as Serde<KR> | undefined)?.serializer()
+        keySerializer = (keySerde ?? (c.appConfigs.defaultKeySerde as Serde<KR> | undefined))?.serializer()
       },
-      process (record: Record<K, Change<V>>) {
+      process(record: Record<K, Change<V>>) {
         if (record.key === null || record.key === undefined) {
           throw new StreamsError('PROCESSING', 'Record key for the grouping KTable should not be null.')
         }
@@ -48,12 +50,12 @@ export function repartitionMapProcessor<K, V, KR, VR> (
   }
 }
 
-function isSet (value: unknown): boolean {
+function isSet(value: unknown): boolean {
   return value !== null && value !== undefined
 }
 
 /** Java's `equals` on keys: primitives by value, buffers by content, anything else by its serialized bytes. */
-function sameKey<KR> (a: KR, b: KR, serializer: Serializer<KR> | undefined): boolean {
+function sameKey<KR>(a: KR, b: KR, serializer: Serializer<KR> | undefined): boolean {
   if (a === b) return true
   if (typeof a !== 'object' || typeof b !== 'object') return false
   if (Buffer.isBuffer(a) && Buffer.isBuffer(b)) return a.equals(b)

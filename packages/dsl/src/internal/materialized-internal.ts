@@ -18,11 +18,13 @@ export class MaterializedInternal<K, V> {
   readonly queryableStoreName: string | undefined
   readonly #materialized: Materialized<K, V> | undefined
   readonly #builder: InternalStreamsBuilder
-  readonly #serdes: { readonly keySerde: Serde<K> | undefined, readonly valueSerde: Serde<V> | undefined } | undefined
+  readonly #serdes: { readonly keySerde: Serde<K> | undefined; readonly valueSerde: Serde<V> | undefined } | undefined
 
-  constructor (
-    materialized: Materialized<K, V> | undefined, builder: InternalStreamsBuilder, generatedStorePrefix: string,
-    serdes?: { readonly keySerde: Serde<K> | undefined, readonly valueSerde: Serde<V> | undefined }
+  constructor(
+    materialized: Materialized<K, V> | undefined,
+    builder: InternalStreamsBuilder,
+    generatedStorePrefix: string,
+    serdes?: { readonly keySerde: Serde<K> | undefined; readonly valueSerde: Serde<V> | undefined }
   ) {
     this.#materialized = materialized
     this.#builder = builder
@@ -31,11 +33,15 @@ export class MaterializedInternal<K, V> {
     this.storeName = materialized?.storeName ?? builder.newStoreName(generatedStorePrefix)
   }
 
-  get keySerde (): Serde<K> | undefined { return this.#serdes === undefined ? this.#materialized?.keySerde : this.#serdes.keySerde }
-  get valueSerde (): Serde<V> | undefined { return this.#serdes === undefined ? this.#materialized?.valueSerde : this.#serdes.valueSerde }
+  get keySerde(): Serde<K> | undefined {
+    return this.#serdes === undefined ? this.#materialized?.keySerde : this.#serdes.keySerde
+  }
+  get valueSerde(): Serde<V> | undefined {
+    return this.#serdes === undefined ? this.#materialized?.valueSerde : this.#serdes.valueSerde
+  }
 
   /** The store builder; serdes not set on the Materialized fall back to the given ones, then to the config defaults. */
-  storeBuilder (keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined): TimestampedKeyValueStoreBuilder<K, V> {
+  storeBuilder(keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined): TimestampedKeyValueStoreBuilder<K, V> {
     const m = this.#materialized
     const supplier = m?.storeSupplier ?? this.#builder.storeSuppliers.keyValueStore({ name: this.storeName, isTimestamped: true })
     const builder = Stores.timestampedKeyValueStoreBuilder(supplier, this.keySerde ?? keySerde, this.valueSerde ?? valueSerde)

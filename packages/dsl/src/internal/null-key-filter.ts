@@ -5,22 +5,26 @@
  * it drops them, as Kafka's buildAndOptimizeTopology decides from its graph. The decision is
  * taken from the finished topology when the first processor instance is initialised. @internal
  */
-import { type ProcessorSupplier, type Topology } from '@kstreams/core'
+import type { ProcessorSupplier, Topology } from '@kstreams/core'
 import { TOPOLOGY_DEF } from '@kstreams/core/internal'
 
-export function repartitionNullKeyFilter<K, V> (topology: Topology, repartitionSource: string, relaxedJoins: ReadonlySet<string>): ProcessorSupplier<K, V, K, V> {
+export function repartitionNullKeyFilter<K, V>(
+  topology: Topology,
+  repartitionSource: string,
+  relaxedJoins: ReadonlySet<string>
+): ProcessorSupplier<K, V, K, V> {
   let keepNullKeys: boolean | undefined
   return () => {
     let keep = false
     let context: Parameters<NonNullable<ReturnType<ProcessorSupplier<K, V, K, V>>['init']>>[0]
     return {
-      init (c) {
+      init(c) {
         context = c
         // Not when the supplier is called: Topology.addProcessor calls it once to check it.
         keepNullKeys ??= hasDownstream(topology, repartitionSource, relaxedJoins)
         keep = keepNullKeys
       },
-      process (record) {
+      process(record) {
         if (keep || (record.key !== null && record.key !== undefined)) context.forward(record)
       }
     }
@@ -28,7 +32,7 @@ export function repartitionNullKeyFilter<K, V> (topology: Topology, repartitionS
 }
 
 /** Whether one of `targets` is reachable from `start`, following children and internal topics from their sinks to their sources. */
-function hasDownstream (topology: Topology, start: string, targets: ReadonlySet<string>): boolean {
+function hasDownstream(topology: Topology, start: string, targets: ReadonlySet<string>): boolean {
   if (targets.size === 0) return false
   const def = topology[TOPOLOGY_DEF]()
   const readers = new Map<string, string[]>()
@@ -44,7 +48,8 @@ function hasDownstream (topology: Topology, start: string, targets: ReadonlySet<
     seen.add(name)
     if (targets.has(name)) return true
     const node = def.nodes.get(name)
-    if (node?.kind === 'sink' && node.topic !== undefined && def.internalTopics.has(node.topic)) pending.push(...(readers.get(node.topic) ?? []))
+    if (node?.kind === 'sink' && node.topic !== undefined && def.internalTopics.has(node.topic))
+      pending.push(...(readers.get(node.topic) ?? []))
     pending.push(...(def.children.get(name) ?? []))
   }
   return false

@@ -21,35 +21,47 @@ export interface OuterJoinEntry {
 export class OuterJoinStore implements StateStore {
   readonly #inner: KeyValueStore<Buffer, Buffer>
 
-  constructor (inner: KeyValueStore<Buffer, Buffer>) {
+  constructor(inner: KeyValueStore<Buffer, Buffer>) {
     this.#inner = inner
   }
 
-  get name (): string { return this.#inner.name }
-  get persistent (): boolean { return this.#inner.persistent }
-  init (context: StateStoreContext, root: StateStore): void | Promise<void> { return this.#inner.init(context, root) }
-  flush (): void { this.#inner.flush() }
-  close (): void { this.#inner.close() }
-  isOpen (): boolean { return this.#inner.isOpen() }
+  get name(): string {
+    return this.#inner.name
+  }
+  get persistent(): boolean {
+    return this.#inner.persistent
+  }
+  init(context: StateStoreContext, root: StateStore): void | Promise<void> {
+    return this.#inner.init(context, root)
+  }
+  flush(): void {
+    this.#inner.flush()
+  }
+  close(): void {
+    this.#inner.close()
+  }
+  isOpen(): boolean {
+    return this.#inner.isOpen()
+  }
 
   /** Adds `value` to the values of `key`. */
-  append (key: Buffer, value: Buffer): void {
+  append(key: Buffer, value: Buffer): void {
     const old = this.#inner.get(key)
     this.#inner.put(key, encodeList(old === null ? [value] : [...decodeList(old), value]))
   }
 
   /** Removes every value of `key` (a blind delete). */
-  delete (key: Buffer): void {
+  delete(key: Buffer): void {
     this.#inner.put(key, null)
   }
 
   /** Removes every value of `key` when it has any (Kafka's putIfAbsent(key, null)). */
-  deleteIfPresent (key: Buffer): void {
+  deleteIfPresent(key: Buffer): void {
     if (this.#inner.get(key) !== null) this.#inner.put(key, null)
   }
 
   /** Every value of every key, by key bytes; deleting keys already visited is allowed. */
-  * entries (): Generator<OuterJoinEntry> {
+  *entries(): Generator<OuterJoinEntry> {
     const iterator = this.#inner.all()
     try {
       for (const kv of iterator) {
@@ -63,7 +75,7 @@ export class OuterJoinStore implements StateStore {
 }
 
 /** Kafka's TimestampedKeyAndJoinSide bytes. */
-export function encodeJoinKey (timestamp: number, isLeftSide: boolean, keyBytes: Buffer): Buffer {
+export function encodeJoinKey(timestamp: number, isLeftSide: boolean, keyBytes: Buffer): Buffer {
   const out = Buffer.allocUnsafe(9 + keyBytes.length)
   out.writeBigInt64BE(BigInt(timestamp), 0)
   out.writeUInt8(isLeftSide ? 1 : 0, 8)
@@ -71,22 +83,22 @@ export function encodeJoinKey (timestamp: number, isLeftSide: boolean, keyBytes:
   return out
 }
 
-export function decodeJoinKey (bytes: Buffer): { timestamp: number, isLeftSide: boolean, keyBytes: Buffer } {
+export function decodeJoinKey(bytes: Buffer): { timestamp: number; isLeftSide: boolean; keyBytes: Buffer } {
   if (bytes.length < 9) throw new StreamsError('SERIALIZATION', `An outer join store key of ${bytes.length} bytes is too short`)
   return { timestamp: Number(bytes.readBigInt64BE(0)), isLeftSide: bytes.readUInt8(8) === 1, keyBytes: bytes.subarray(9) }
 }
 
 /** Kafka's LeftOrRightValue bytes. */
-export function encodeSideValue (isLeftSide: boolean, valueBytes: Buffer): Buffer {
+export function encodeSideValue(isLeftSide: boolean, valueBytes: Buffer): Buffer {
   return Buffer.concat([Buffer.of(isLeftSide ? 1 : 0), valueBytes])
 }
 
-export function decodeSideValue (bytes: Buffer): { isLeftSide: boolean, valueBytes: Buffer } {
+export function decodeSideValue(bytes: Buffer): { isLeftSide: boolean; valueBytes: Buffer } {
   if (bytes.length < 1) throw new StreamsError('SERIALIZATION', 'An outer join store value is empty')
   return { isLeftSide: bytes.readUInt8(0) === 1, valueBytes: bytes.subarray(1) }
 }
 
-function encodeList (values: readonly Buffer[]): Buffer {
+function encodeList(values: readonly Buffer[]): Buffer {
   let size = 5
   for (const v of values) size += 4 + v.length
   const out = Buffer.allocUnsafe(size)
@@ -101,8 +113,9 @@ function encodeList (values: readonly Buffer[]): Buffer {
   return out
 }
 
-function decodeList (bytes: Buffer): Buffer[] {
-  if (bytes.length < 5 || bytes.readUInt8(0) !== VARIABLE_SIZE) throw new StreamsError('SERIALIZATION', 'An outer join store list is malformed')
+function decodeList(bytes: Buffer): Buffer[] {
+  if (bytes.length < 5 || bytes.readUInt8(0) !== VARIABLE_SIZE)
+    throw new StreamsError('SERIALIZATION', 'An outer join store list is malformed')
   const count = bytes.readInt32BE(1)
   const values: Buffer[] = []
   let offset = 5

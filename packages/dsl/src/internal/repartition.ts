@@ -19,8 +19,12 @@ export interface RepartitionTopicOptions<K, V> {
   readonly partitioner?: StreamPartitioner<K, V> | undefined
 }
 
-export function createRepartitionedSource<K, V> (
-  builder: InternalStreamsBuilder, parentName: string, prefix: string, keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined,
+export function createRepartitionedSource<K, V>(
+  builder: InternalStreamsBuilder,
+  parentName: string,
+  prefix: string,
+  keySerde: Serde<K> | undefined,
+  valueSerde: Serde<V> | undefined,
   options: RepartitionTopicOptions<K, V> = {}
 ): string {
   const topic = prefix.endsWith('-repartition') ? prefix : prefix + '-repartition'
@@ -34,11 +38,16 @@ export function createRepartitionedSource<K, V> (
   const topology = builder.topology
   topology[ADD_INTERNAL_TOPIC](topic, options.numberOfPartitions === undefined ? {} : { numPartitions: options.numberOfPartitions })
   topology.addProcessor(filterName, repartitionNullKeyFilter<K, V>(topology, sourceName, builder.relaxedNullKeyJoins), parentName)
-  topology.addSink<K, V>(sinkName, topic, {
-    ...(keySerde === undefined ? {} : { keySerializer: keySerde }),
-    ...(valueSerde === undefined ? {} : { valueSerializer: valueSerde }),
-    ...(options.partitioner === undefined ? {} : { partitioner: options.partitioner })
-  }, filterName)
+  topology.addSink<K, V>(
+    sinkName,
+    topic,
+    {
+      ...(keySerde === undefined ? {} : { keySerializer: keySerde }),
+      ...(valueSerde === undefined ? {} : { valueSerializer: valueSerde }),
+      ...(options.partitioner === undefined ? {} : { partitioner: options.partitioner })
+    },
+    filterName
+  )
   topology.addSource(sourceName, topic, {
     ...(keySerde === undefined ? {} : { keyDeserializer: keySerde }),
     ...(valueSerde === undefined ? {} : { valueDeserializer: valueSerde })

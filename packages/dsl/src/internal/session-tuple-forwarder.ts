@@ -20,7 +20,13 @@ interface InternalContext {
   runAs<T>(node: unknown, recordContext: FlushRecordContext, fn: () => T): T
 }
 
-type FlushListener<K, V> = (key: Windowed<K>, newValue: V | null, oldValue: V | null, timestamp: number, recordContext: FlushRecordContext) => void
+type FlushListener<K, V> = (
+  key: Windowed<K>,
+  newValue: V | null,
+  oldValue: V | null,
+  timestamp: number,
+  recordContext: FlushRecordContext
+) => void
 
 interface FlushListenerStore<K, V> {
   setFlushListener(listener: FlushListener<K, V>, sendOldValues: boolean): boolean
@@ -31,33 +37,36 @@ export class SessionTupleForwarder<K, V> {
   readonly #sendOldValues: boolean
   readonly #cachingEnabled: boolean
 
-  constructor (store: unknown, context: ProcessorContext<Windowed<K>, Change<V>>, sendOldValues: boolean) {
+  constructor(store: unknown, context: ProcessorContext<Windowed<K>, Change<V>>, sendOldValues: boolean) {
     this.#context = context
     this.#sendOldValues = sendOldValues
     this.#cachingEnabled = hasFlushListener<K, V>(store) && store.setFlushListener(this.#flushListener(context), sendOldValues)
   }
 
-  maybeForward (record: Record<Windowed<K>, Change<V>>): void {
+  maybeForward(record: Record<Windowed<K>, Change<V>>): void {
     if (this.#cachingEnabled) return
     this.#context.forward(this.#sendOldValues ? record : record.withValue(new Change(record.value.newValue, null)))
   }
 
-  #flushListener (context: ProcessorContext<Windowed<K>, Change<V>>): FlushListener<K, V> {
+  #flushListener(context: ProcessorContext<Windowed<K>, Change<V>>): FlushListener<K, V> {
     const internal = isInternalContext(context) ? context : undefined
     const node = internal?.currentNode
     const sendOldValues = this.#sendOldValues
     return (key, newValue, oldValue, _timestamp, recordContext) => {
       const record = new Record(key, new Change(newValue, sendOldValues ? oldValue : null), key.window.end, recordContext.headers)
-      if (internal !== undefined && node !== undefined) internal.runAs(node, recordContext, () => { context.forward(record) })
+      if (internal !== undefined && node !== undefined)
+        internal.runAs(node, recordContext, () => {
+          context.forward(record)
+        })
       else context.forward(record)
     }
   }
 }
 
-function hasFlushListener<K, V> (store: unknown): store is FlushListenerStore<K, V> {
+function hasFlushListener<K, V>(store: unknown): store is FlushListenerStore<K, V> {
   return typeof (store as Partial<FlushListenerStore<K, V>> | null)?.setFlushListener === 'function'
 }
 
-function isInternalContext (context: unknown): context is InternalContext {
+function isInternalContext(context: unknown): context is InternalContext {
   return typeof (context as Partial<InternalContext>).runAs === 'function' && 'currentNode' in (context as object)
 }

@@ -29,50 +29,53 @@ export abstract class TimeWindowAggregateProcessor<K, V, VA> implements Processo
   readonly #tracker = new EmitFinalTracker()
   #forwarder: TimestampedTupleForwarder<Windowed<K>, VA> | undefined
 
-  constructor (storeName: string, retentionMs: number, emitStrategy: EmitStrategy, sendOldValues: boolean) {
+  constructor(storeName: string, retentionMs: number, emitStrategy: EmitStrategy, sendOldValues: boolean) {
     this.#storeName = storeName
     this.#retentionMs = retentionMs
     this.#emitOnClose = emitStrategy.type === 'ON_WINDOW_CLOSE'
     this.#sendOldValues = sendOldValues
   }
 
-  init (context: ProcessorContext<Windowed<K>, Change<VA>>): void {
+  init(context: ProcessorContext<Windowed<K>, Change<VA>>): void {
     this.context = context
     this.windowStore = context.getStateStore<TimestampedWindowStore<K, VA>>(this.#storeName)
     if (this.#emitOnClose) this.#tracker.init(context, this.#storeName)
     else this.#forwarder = new TimestampedTupleForwarder<Windowed<K>, VA>(this.windowStore, context, this.#sendOldValues)
   }
 
-  abstract process (record: Record<K, V>): void
+  abstract process(record: Record<K, V>): void
 
   /** The inclusive bounds of the window starts an emit pass for `windowCloseTime` covers. */
-  protected abstract emitRangeLowerBound (windowCloseTime: number): number
-  protected abstract emitRangeUpperBound (windowCloseTime: number): number
-  protected abstract shouldRangeFetch (emitRangeLowerBound: number, emitRangeUpperBound: number): boolean
+  protected abstract emitRangeLowerBound(windowCloseTime: number): number
+  protected abstract emitRangeUpperBound(windowCloseTime: number): number
+  protected abstract shouldRangeFetch(emitRangeLowerBound: number, emitRangeUpperBound: number): boolean
 
-  protected get lastEmitWindowCloseTime (): number {
+  protected get lastEmitWindowCloseTime(): number {
     return this.#tracker.lastEmitWindowCloseTime
   }
 
-  protected updateObservedStreamTime (timestamp: number): void {
+  protected updateObservedStreamTime(timestamp: number): void {
     this.observedStreamTime = Math.max(this.observedStreamTime, timestamp)
   }
 
   /** Counts a dropped record (a null key, or a record for a closed window). */
-  protected dropRecord (): void {
+  protected dropRecord(): void {
     recordDroppedRecord(this.context)
   }
 
   /** Forwards one window update (onWindowUpdate only). */
-  protected maybeForwardUpdate (record: Record<K, V>, window: Window, oldAgg: VA | null, newAgg: VA, newTimestamp: number): void {
+  protected maybeForwardUpdate(record: Record<K, V>, window: Window, oldAgg: VA | null, newAgg: VA, newTimestamp: number): void {
     if (this.#forwarder === undefined) return
-    this.#forwarder.maybeForward(record.withKey(new Windowed(record.key, window))
-      .withValue(new Change<VA>(newAgg, this.#sendOldValues ? oldAgg : null))
-      .withTimestamp(newTimestamp))
+    this.#forwarder.maybeForward(
+      record
+        .withKey(new Windowed(record.key, window))
+        .withValue(new Change<VA>(newAgg, this.#sendOldValues ? oldAgg : null))
+        .withTimestamp(newTimestamp)
+    )
   }
 
   /** Emits the windows closed since the last pass (onWindowClose only). */
-  protected maybeForwardFinalResult (record: Record<K, V>, windowCloseTime: number): void {
+  protected maybeForwardFinalResult(record: Record<K, V>, windowCloseTime: number): void {
     if (!this.#emitOnClose) return
     // The store keeps windows starting at observedStreamTime - retention + 1 or later: a pass the
     // throttle would skip runs anyway if this record's put is about to drop unemitted windows.
@@ -85,10 +88,13 @@ export abstract class TimeWindowAggregateProcessor<K, V, VA> implements Processo
     const iterator = this.windowStore.fetchAll(lower, upper)
     try {
       for (const kv of iterator) {
-        this.context.forward(record.withKey(kv.key)
-          .withValue(new Change<VA>(kv.value.value, null))
-          .withTimestamp(kv.value.timestamp)
-          .withHeaders(record.headers))
+        this.context.forward(
+          record
+            .withKey(kv.key)
+            .withValue(new Change<VA>(kv.value.value, null))
+            .withTimestamp(kv.value.timestamp)
+            .withHeaders(record.headers)
+        )
       }
     } finally {
       iterator.close()

@@ -32,7 +32,10 @@ export interface WindowedAggregate<K, VA> {
   readonly valueSerde: Serde<VA> | undefined
 }
 
-export function addWindowedAggregate<K, V, VA> (source: GroupedStreamSource<K, V>, aggregate: WindowedAggregate<K, VA>): KTable<Windowed<K>, VA> {
+export function addWindowedAggregate<K, V, VA>(
+  source: GroupedStreamSource<K, V>,
+  aggregate: WindowedAggregate<K, VA>
+): KTable<Windowed<K>, VA> {
   const { builder, grouped } = source
   const parent = source.repartitionRequired
     ? groupedRepartitionSource({ builder, name: source.name, grouped, shared: source.repartition }, aggregate.storeName)
@@ -40,5 +43,12 @@ export function addWindowedAggregate<K, V, VA> (source: GroupedStreamSource<K, V
   const supplier = aggregate.supplier
   builder.topology.addProcessor(aggregate.processorName, () => supplier.get(), parent)
   builder.topology.addStateStore(aggregate.storeBuilder, aggregate.processorName)
-  return new KTable<Windowed<K>, VA>(builder, aggregate.processorName, aggregate.keySerde, aggregate.valueSerde, supplier, aggregate.queryableStoreName)
+  return new KTable<Windowed<K>, VA>(
+    builder,
+    aggregate.processorName,
+    aggregate.keySerde,
+    aggregate.valueSerde,
+    supplier,
+    aggregate.queryableStoreName
+  )
 }

@@ -8,7 +8,13 @@
  * logging on unless turned off). @internal
  */
 import { StreamsError } from '@kstreams/core'
-import type { Serde, SessionBytesStoreSupplier, SessionStoreBuilder, TimestampedWindowStoreBuilder, WindowBytesStoreSupplier } from '@kstreams/core'
+import type {
+  Serde,
+  SessionBytesStoreSupplier,
+  SessionStoreBuilder,
+  TimestampedWindowStoreBuilder,
+  WindowBytesStoreSupplier
+} from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
 import type { Materialized } from '../materialized.js'
 import type { InternalStreamsBuilder } from './internal-streams-builder.js'
@@ -31,49 +37,79 @@ export class WindowedMaterializedInternal<K, V> {
   readonly #materialized: Materialized<K, V> | undefined
   readonly #builder: InternalStreamsBuilder
 
-  constructor (materialized: Materialized<K, V> | undefined, builder: InternalStreamsBuilder, generatedStorePrefix: string, retention: RetentionRule) {
+  constructor(
+    materialized: Materialized<K, V> | undefined,
+    builder: InternalStreamsBuilder,
+    generatedStorePrefix: string,
+    retention: RetentionRule
+  ) {
     this.#materialized = materialized
     this.#builder = builder
     this.queryableStoreName = materialized?.storeName
     this.storeName = materialized?.storeName ?? builder.newStoreName(generatedStorePrefix)
     this.retentionMs = materialized?.retentionMs ?? retention.minimumMs
     if (retention.minimumMs > this.retentionMs) {
-      throw new StreamsError('ILLEGAL_ARGUMENT', `The retention period of the ${retention.storeKind} ${this.storeName} must be no smaller than ${retention.rule}. Got ${retention.parts}, retention=[${this.retentionMs}]`)
+      throw new StreamsError(
+        'ILLEGAL_ARGUMENT',
+        `The retention period of the ${retention.storeKind} ${this.storeName} must be no smaller than ${retention.rule}. Got ${retention.parts}, retention=[${this.retentionMs}]`
+      )
     }
   }
 
-  get keySerde (): Serde<K> | undefined { return this.#materialized?.keySerde }
-  get valueSerde (): Serde<V> | undefined { return this.#materialized?.valueSerde }
+  get keySerde(): Serde<K> | undefined {
+    return this.#materialized?.keySerde
+  }
+  get valueSerde(): Serde<V> | undefined {
+    return this.#materialized?.valueSerde
+  }
 
   /** A timestamped window store of windows of `windowSizeMs`; `caching` false turns caching off whatever the Materialized says. */
-  windowStoreBuilder (keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined, windowSizeMs: number, caching: boolean): TimestampedWindowStoreBuilder<K, V> {
+  windowStoreBuilder(
+    keySerde: Serde<K> | undefined,
+    valueSerde: Serde<V> | undefined,
+    windowSizeMs: number,
+    caching: boolean
+  ): TimestampedWindowStoreBuilder<K, V> {
     const m = this.#materialized
     const given = m?.windowedStoreSupplier
     if (given !== undefined && !('windowSize' in given)) {
-      throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.storeName}": a time-windowed aggregation needs a WindowBytesStoreSupplier, got a session store supplier`)
+      throw new StreamsError(
+        'ILLEGAL_ARGUMENT',
+        `Store "${this.storeName}": a time-windowed aggregation needs a WindowBytesStoreSupplier, got a session store supplier`
+      )
     }
-    const supplier: WindowBytesStoreSupplier = given ?? this.#builder.storeSuppliers.windowStore({
-      name: this.storeName, retentionPeriodMs: this.retentionMs, windowSizeMs, retainDuplicates: false, isTimestamped: true
-    })
+    const supplier: WindowBytesStoreSupplier =
+      given ??
+      this.#builder.storeSuppliers.windowStore({
+        name: this.storeName,
+        retentionPeriodMs: this.retentionMs,
+        windowSizeMs,
+        retainDuplicates: false,
+        isTimestamped: true
+      })
     const builder = Stores.timestampedWindowStoreBuilder(supplier, m?.keySerde ?? keySerde, m?.valueSerde ?? valueSerde)
     this.#configure(builder, caching)
     return builder
   }
 
   /** A session store; `caching` false turns caching off whatever the Materialized says. */
-  sessionStoreBuilder (keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined, caching: boolean): SessionStoreBuilder<K, V> {
+  sessionStoreBuilder(keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined, caching: boolean): SessionStoreBuilder<K, V> {
     const m = this.#materialized
     const given = m?.windowedStoreSupplier
     if (given !== undefined && 'windowSize' in given) {
-      throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.storeName}": a session-windowed aggregation needs a SessionBytesStoreSupplier, got a window store supplier`)
+      throw new StreamsError(
+        'ILLEGAL_ARGUMENT',
+        `Store "${this.storeName}": a session-windowed aggregation needs a SessionBytesStoreSupplier, got a window store supplier`
+      )
     }
-    const supplier: SessionBytesStoreSupplier = given ?? this.#builder.storeSuppliers.sessionStore({ name: this.storeName, retentionPeriodMs: this.retentionMs })
+    const supplier: SessionBytesStoreSupplier =
+      given ?? this.#builder.storeSuppliers.sessionStore({ name: this.storeName, retentionPeriodMs: this.retentionMs })
     const builder = Stores.sessionStoreBuilder(supplier, m?.keySerde ?? keySerde, m?.valueSerde ?? valueSerde)
     this.#configure(builder, caching)
     return builder
   }
 
-  #configure (builder: TimestampedWindowStoreBuilder<K, V> | SessionStoreBuilder<K, V>, caching: boolean): void {
+  #configure(builder: TimestampedWindowStoreBuilder<K, V> | SessionStoreBuilder<K, V>, caching: boolean): void {
     const m = this.#materialized
     if (caching && m?.cachingEnabled !== false) builder.withCachingEnabled()
     else builder.withCachingDisabled()

@@ -25,15 +25,18 @@ export interface JoinFixture {
 }
 
 /** topic1 (left) joined with topic2 (right), Integer keys and String values, as in Kafka's join tests. */
-export function streamStreamJoin (kind: 'join' | 'leftJoin' | 'outerJoin', windows: JoinWindows, config: StreamsConfig = {}): JoinFixture {
+export function streamStreamJoin(kind: 'join' | 'leftJoin' | 'outerJoin', windows: JoinWindows, config: StreamsConfig = {}): JoinFixture {
   const builder = new StreamsBuilder()
   const { supplier, processed } = capture<number, string>()
   const s1 = builder.stream('topic1', Consumed.with(I, S))
   const s2 = builder.stream('topic2', Consumed.with(I, S))
   const sj = StreamJoined.with(I, S, S)
-  const joined = kind === 'join'
-    ? s1.join(s2, joiner, windows, sj)
-    : kind === 'leftJoin' ? s1.leftJoin(s2, joiner, windows, sj) : s1.outerJoin(s2, joiner, windows, sj)
+  const joined =
+    kind === 'join'
+      ? s1.join(s2, joiner, windows, sj)
+      : kind === 'leftJoin'
+        ? s1.leftJoin(s2, joiner, windows, sj)
+        : s1.outerJoin(s2, joiner, windows, sj)
   joined.process(supplier)
   const driver = new TopologyTestDriver(builder.build(), config)
   return {

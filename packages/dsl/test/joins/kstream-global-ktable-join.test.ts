@@ -22,9 +22,9 @@ interface GlobalFixture {
 }
 
 /** The value is comma-delimited: its second token, when present, is the key in the global table (the selector also sees null values, as in Kafka). */
-const keyMapper = (_key: number, value: string): string => (value === null ? undefined : value.split(',')[1]) ?? null as unknown as string
+const keyMapper = (_key: number, value: string): string => (value === null ? undefined : value.split(',')[1]) ?? (null as unknown as string)
 
-function fixture (leftJoin: boolean): GlobalFixture {
+function fixture(leftJoin: boolean): GlobalFixture {
   const builder = new StreamsBuilder()
   const { supplier, processed } = capture<number, string>()
   const stream = builder.stream('streamTopic', Consumed.with(I, S))
@@ -45,8 +45,12 @@ function fixture (leftJoin: boolean): GlobalFixture {
         s.pipeInput(firstKeyNull && i === 0 ? null : KEYS[i]!, value)
       }
     },
-    pushToGlobalTable: (n, prefix) => { for (let i = 0; i < n; i++) g.pipeInput('FKey' + KEYS[i]!, prefix + KEYS[i]!) },
-    pushNullToGlobalTable: n => { for (let i = 0; i < n; i++) g.pipeInput('FKey' + KEYS[i]!, null) }
+    pushToGlobalTable: (n, prefix) => {
+      for (let i = 0; i < n; i++) g.pipeInput('FKey' + KEYS[i]!, prefix + KEYS[i]!)
+    },
+    pushNullToGlobalTable: n => {
+      for (let i = 0; i < n; i++) g.pipeInput('FKey' + KEYS[i]!, null)
+    }
   }
 }
 
@@ -58,11 +62,19 @@ describe('KStream-GlobalKTable join (KStreamGlobalKTableJoinTest)', () => {
     f.pushToGlobalTable(2, 'Y')
     expect(f.take()).to.deep.equal([])
     f.pushToStream(4, 'X', true, false)
-    expect(f.take()).to.deep.equal([[0, 'X0,FKey0+Y0', 2], [1, 'X1,FKey1+Y1', 3]])
+    expect(f.take()).to.deep.equal([
+      [0, 'X0,FKey0+Y0', 2],
+      [1, 'X1,FKey1+Y1', 3]
+    ])
     f.pushToGlobalTable(4, 'YY')
     expect(f.take()).to.deep.equal([])
     f.pushToStream(4, 'X', true, false)
-    expect(f.take()).to.deep.equal([[0, 'X0,FKey0+YY0', 6], [1, 'X1,FKey1+YY1', 7], [2, 'X2,FKey2+YY2', 8], [3, 'X3,FKey3+YY3', 9]])
+    expect(f.take()).to.deep.equal([
+      [0, 'X0,FKey0+YY0', 6],
+      [1, 'X1,FKey1+YY1', 7],
+      [2, 'X2,FKey2+YY2', 8],
+      [3, 'X3,FKey3+YY3', 9]
+    ])
     f.driver.close()
   })
 
@@ -70,10 +82,18 @@ describe('KStream-GlobalKTable join (KStreamGlobalKTableJoinTest)', () => {
     const f = fixture(false)
     f.pushToGlobalTable(4, 'Y')
     f.pushToStream(4, 'X', true, false)
-    expect(f.take()).to.deep.equal([[0, 'X0,FKey0+Y0', 0], [1, 'X1,FKey1+Y1', 1], [2, 'X2,FKey2+Y2', 2], [3, 'X3,FKey3+Y3', 3]])
+    expect(f.take()).to.deep.equal([
+      [0, 'X0,FKey0+Y0', 0],
+      [1, 'X1,FKey1+Y1', 1],
+      [2, 'X2,FKey2+Y2', 2],
+      [3, 'X3,FKey3+Y3', 3]
+    ])
     f.pushNullToGlobalTable(2)
     f.pushToStream(4, 'XX', true, false)
-    expect(f.take()).to.deep.equal([[2, 'XX2,FKey2+Y2', 6], [3, 'XX3,FKey3+Y3', 7]])
+    expect(f.take()).to.deep.equal([
+      [2, 'XX2,FKey2+Y2', 6],
+      [3, 'XX3,FKey3+Y3', 7]
+    ])
     f.driver.close()
   })
 
@@ -92,7 +112,10 @@ describe('KStream-GlobalKTable join (KStreamGlobalKTableJoinTest)', () => {
     const f = fixture(false)
     f.pushToGlobalTable(2, 'Y')
     f.pushToStream(4, 'X', true, true)
-    expect(f.take()).to.deep.equal([[null, 'X0,FKey0+Y0', 0], [1, 'X1,FKey1+Y1', 1]])
+    expect(f.take()).to.deep.equal([
+      [null, 'X0,FKey0+Y0', 0],
+      [1, 'X1,FKey1+Y1', 1]
+    ])
     expect(droppedRecords(f.driver.metrics())).to.equal(0)
     f.driver.close()
   })
@@ -111,11 +134,19 @@ describe('KStream-GlobalKTable left join (KStreamGlobalKTableLeftJoinTest)', () 
   it('joins with null when the global table has no value; global updates never emit', () => {
     const f = fixture(true)
     f.pushToStream(2, 'X', true, false)
-    expect(f.take()).to.deep.equal([[0, 'X0,FKey0+null', 0], [1, 'X1,FKey1+null', 1]])
+    expect(f.take()).to.deep.equal([
+      [0, 'X0,FKey0+null', 0],
+      [1, 'X1,FKey1+null', 1]
+    ])
     f.pushToGlobalTable(2, 'Y')
     expect(f.take()).to.deep.equal([])
     f.pushToStream(4, 'X', true, false)
-    expect(f.take()).to.deep.equal([[0, 'X0,FKey0+Y0', 2], [1, 'X1,FKey1+Y1', 3], [2, 'X2,FKey2+null', 4], [3, 'X3,FKey3+null', 5]])
+    expect(f.take()).to.deep.equal([
+      [0, 'X0,FKey0+Y0', 2],
+      [1, 'X1,FKey1+Y1', 3],
+      [2, 'X2,FKey2+null', 4],
+      [3, 'X3,FKey3+null', 5]
+    ])
     f.driver.close()
   })
 
@@ -126,7 +157,12 @@ describe('KStream-GlobalKTable left join (KStreamGlobalKTableLeftJoinTest)', () 
     f.take()
     f.pushNullToGlobalTable(2)
     f.pushToStream(4, 'XX', true, false)
-    expect(f.take()).to.deep.equal([[0, 'XX0,FKey0+null', 4], [1, 'XX1,FKey1+null', 5], [2, 'XX2,FKey2+Y2', 6], [3, 'XX3,FKey3+Y3', 7]])
+    expect(f.take()).to.deep.equal([
+      [0, 'XX0,FKey0+null', 4],
+      [1, 'XX1,FKey1+null', 5],
+      [2, 'XX2,FKey2+Y2', 6],
+      [3, 'XX3,FKey3+Y3', 7]
+    ])
     f.driver.close()
   })
 
@@ -143,7 +179,12 @@ describe('KStream-GlobalKTable left join (KStreamGlobalKTableLeftJoinTest)', () 
     const f = fixture(true)
     f.pushToGlobalTable(4, 'Y')
     f.pushToStream(4, 'X', true, true)
-    expect(f.take()).to.deep.equal([[null, 'X0,FKey0+Y0', 0], [1, 'X1,FKey1+Y1', 1], [2, 'X2,FKey2+Y2', 2], [3, 'X3,FKey3+Y3', 3]])
+    expect(f.take()).to.deep.equal([
+      [null, 'X0,FKey0+Y0', 0],
+      [1, 'X1,FKey1+Y1', 1],
+      [2, 'X2,FKey2+Y2', 2],
+      [3, 'X3,FKey3+Y3', 3]
+    ])
     f.pushToStream(1, 'Z', false, true)
     expect(f.take()).to.deep.equal([[null, 'Z0+null', 4]])
     expect(droppedRecords(f.driver.metrics())).to.equal(0)
@@ -159,18 +200,19 @@ describe('StreamsBuilder.globalTable', () => {
     builder.stream('s', Consumed.with(S, S)).join(table, (_k, v) => v, joiner)
     expect(builder.build().describe().toString()).to.equal(
       'Topologies:\n' +
-      '   Sub-topology: 0 for global store (will not generate tasks)\n' +
-      '    Source: KSTREAM-SOURCE-0000000001 (topics: [gt])\n' +
-      '      --> KTABLE-SOURCE-0000000002\n' +
-      '    Processor: KTABLE-SOURCE-0000000002 (stores: [gt-STATE-STORE-0000000000])\n' +
-      '      --> none\n' +
-      '      <-- KSTREAM-SOURCE-0000000001\n' +
-      '  Sub-topology: 1\n' +
-      '    Source: KSTREAM-SOURCE-0000000003 (topics: [s])\n' +
-      '      --> KSTREAM-LEFTJOIN-0000000004\n' +
-      '    Processor: KSTREAM-LEFTJOIN-0000000004 (stores: [])\n' +
-      '      --> none\n' +
-      '      <-- KSTREAM-SOURCE-0000000003\n\n')
+        '   Sub-topology: 0 for global store (will not generate tasks)\n' +
+        '    Source: KSTREAM-SOURCE-0000000001 (topics: [gt])\n' +
+        '      --> KTABLE-SOURCE-0000000002\n' +
+        '    Processor: KTABLE-SOURCE-0000000002 (stores: [gt-STATE-STORE-0000000000])\n' +
+        '      --> none\n' +
+        '      <-- KSTREAM-SOURCE-0000000001\n' +
+        '  Sub-topology: 1\n' +
+        '    Source: KSTREAM-SOURCE-0000000003 (topics: [s])\n' +
+        '      --> KSTREAM-LEFTJOIN-0000000004\n' +
+        '    Processor: KSTREAM-LEFTJOIN-0000000004 (stores: [])\n' +
+        '      --> none\n' +
+        '      <-- KSTREAM-SOURCE-0000000003\n\n'
+    )
   })
 
   it('a named store is queryable; a Consumed name names the source <name>-source and the processor; Named names the join', () => {
@@ -178,10 +220,15 @@ describe('StreamsBuilder.globalTable', () => {
     const table = builder.globalTable('gt', Consumed.with(S, S).withName('g'), Materialized.as('gstore'))
     expect(table.queryableStoreName).to.equal('gstore')
     const { supplier, processed } = capture<string, string>()
-    builder.stream('s', Consumed.with(S, S)).leftJoin(table, (_k, v) => v, joiner, Named.as('lookup')).process(supplier)
+    builder
+      .stream('s', Consumed.with(S, S))
+      .leftJoin(table, (_k, v) => v, joiner, Named.as('lookup'))
+      .process(supplier)
     const topology = builder.build()
     const description = topology.describe().toString()
-    expect(description).to.contain('Source: g-source (topics: [gt])').and.to.contain('Processor: g (stores: [gstore])')
+    expect(description)
+      .to.contain('Source: g-source (topics: [gt])')
+      .and.to.contain('Processor: g (stores: [gstore])')
       .and.to.contain('Processor: lookup (stores: [])')
     const driver = new TopologyTestDriver(topology)
     driver.createInputTopic('gt', S, S).pipeInput('a', 'A', 3)
@@ -195,7 +242,14 @@ describe('StreamsBuilder.globalTable', () => {
     const builder = new StreamsBuilder()
     const table = builder.globalTable('gt', Materialized.as<number, string>('g').withKeySerde(I).withValueSerde(S))
     const { supplier, processed } = capture<number, string>()
-    builder.stream('s', Consumed.with(I, I)).join(table, (_k, v) => v, (v, g) => `${v}:${g}`).process(supplier)
+    builder
+      .stream('s', Consumed.with(I, I))
+      .join(
+        table,
+        (_k, v) => v,
+        (v, g) => `${v}:${g}`
+      )
+      .process(supplier)
     const driver = new TopologyTestDriver(builder.build())
     driver.createInputTopic('gt', I, S).pipeInput(5, 'five', 0)
     driver.createInputTopic('s', I, I).pipeInput(1, 5, 2)

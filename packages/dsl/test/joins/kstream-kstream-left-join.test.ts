@@ -11,7 +11,9 @@ describe('KStream-KStream left join (KStreamKStreamLeftJoinTest)', () => {
   it('keeps two window stores and the shared outer store', () => {
     const f = streamStreamJoin('leftJoin', JoinWindows.ofTimeDifferenceWithNoGrace(100))
     expect([...f.driver.getAllStateStores().keys()].sort()).to.deep.equal([
-      'KSTREAM-JOINTHIS-0000000004-store', 'KSTREAM-OUTEROTHER-0000000005-store', 'KSTREAM-OUTERSHARED-0000000004-store'
+      'KSTREAM-JOINTHIS-0000000004-store',
+      'KSTREAM-OUTEROTHER-0000000005-store',
+      'KSTREAM-OUTERSHARED-0000000004-store'
     ])
     f.driver.close()
   })
@@ -23,11 +25,17 @@ describe('KStream-KStream left join (KStreamKStreamLeftJoinTest)', () => {
     expect(f.take()).to.deep.equal([])
     f.right.pipeInput(1, 'a0', 111)
     f.right.pipeInput(2, 'dummy', 500)
-    expect(f.take()).to.deep.equal([[0, 'A0+null', 0], [0, 'A0-0+null', 0]])
+    expect(f.take()).to.deep.equal([
+      [0, 'A0+null', 0],
+      [0, 'A0-0+null', 0]
+    ])
     f.left.pipeInput(2, 'A2', 1000)
     f.left.pipeInput(2, 'A2-0', 1000)
     f.right.pipeInput(2, 'a2', 1001)
-    expect(f.take()).to.deep.equal([[2, 'A2+a2', 1001], [2, 'A2-0+a2', 1001]])
+    expect(f.take()).to.deep.equal([
+      [2, 'A2+a2', 1001],
+      [2, 'A2-0+a2', 1001]
+    ])
     // would expire A2 and A2-0, but they were joined: nothing more
     f.right.pipeInput(3, 'a3', 315)
     expect(f.take()).to.deep.equal([])
@@ -54,7 +62,10 @@ describe('KStream-KStream left join (KStreamKStreamLeftJoinTest)', () => {
     f.right.pipeInput(1, 'a1', 3)
     expect(f.take()).to.deep.equal([[1, 'A1+a1', 3]])
     f.left.pipeInput(2, 'dummy', 401)
-    expect(f.take()).to.deep.equal([[0, 'A0+null', 1], [0, 'A0-0+null', 3]])
+    expect(f.take()).to.deep.equal([
+      [0, 'A0+null', 1],
+      [0, 'A0-0+null', 3]
+    ])
     f.right.pipeInput(2, 'dummy', 401)
     expect(f.take()).to.deep.equal([[2, 'dummy+dummy', 401]])
     f.driver.close()
@@ -68,7 +79,10 @@ describe('KStream-KStream left join (KStreamKStreamLeftJoinTest)', () => {
     f.right.pipeInput(1, 'a1', 3)
     expect(f.take()).to.deep.equal([[1, 'A1+a1', 3]])
     f.right.pipeInput(2, 'dummy', 401)
-    expect(f.take()).to.deep.equal([[0, 'A0+null', 1], [0, 'A0-0+null', 3]])
+    expect(f.take()).to.deep.equal([
+      [0, 'A0+null', 1],
+      [0, 'A0-0+null', 3]
+    ])
     f.left.pipeInput(2, 'dummy', 402)
     expect(f.take()).to.deep.equal([[2, 'dummy+dummy', 402]])
     f.driver.close()
@@ -107,7 +121,12 @@ describe('KStream-KStream left join (KStreamKStreamLeftJoinTest)', () => {
     f.left.pipeInput(9, 'Z', 7)
     expect(f.take()).to.deep.equal([])
     f.right.pipeInput(9, 'z', 16)
-    expect(f.take()).to.deep.equal([[2, 'B+null', 4], [1, 'A+null', 5], [3, 'C+null', 5], [9, 'Z+z', 16]])
+    expect(f.take()).to.deep.equal([
+      [2, 'B+null', 4],
+      [1, 'A+null', 5],
+      [3, 'C+null', 5],
+      [9, 'Z+z', 16]
+    ])
     f.driver.close()
   })
 
@@ -134,11 +153,11 @@ describe('KStream-KStream left join (KStreamKStreamLeftJoinTest)', () => {
     f.driver.close()
   })
 
-  it('after a key change, records whose new key is null pass the repartition topic to a left join (KIP-962) and join with null; an inner join\'s repartition filter drops them', () => {
-    const run = (left: boolean): { processed: Array<[string | null, string | null, number]>, dropped: number } => {
+  it("after a key change, records whose new key is null pass the repartition topic to a left join (KIP-962) and join with null; an inner join's repartition filter drops them", () => {
+    const run = (left: boolean): { processed: Array<[string | null, string | null, number]>; dropped: number } => {
       const builder = new StreamsBuilder()
       const { supplier, processed } = capture<string, string>()
-      const keyed = builder.stream('t1', Consumed.with(S, S)).selectKey((k, v) => (v === 'none' ? null as unknown as string : k))
+      const keyed = builder.stream('t1', Consumed.with(S, S)).selectKey((k, v) => (v === 'none' ? (null as unknown as string) : k))
       const other = builder.stream('t2', Consumed.with(S, S))
       const w = JoinWindows.ofTimeDifferenceWithNoGrace(10)
       const sj = StreamJoined.with(S, S, S)
@@ -156,8 +175,15 @@ describe('KStream-KStream left join (KStreamKStreamLeftJoinTest)', () => {
   it('a ValueJoinerWithKey gets the key of expired records too', () => {
     const builder = new StreamsBuilder()
     const { supplier, processed } = capture<number, string>()
-    builder.stream('t1', Consumed.with(I, S)).leftJoin(builder.stream('t2', Consumed.with(I, S)),
-      (k: number, v: string, o: string | null) => `${k}:${v}+${String(o)}`, JoinWindows.ofTimeDifferenceWithNoGrace(1), StreamJoined.with(I, S, S)).process(supplier)
+    builder
+      .stream('t1', Consumed.with(I, S))
+      .leftJoin(
+        builder.stream('t2', Consumed.with(I, S)),
+        (k: number, v: string, o: string | null) => `${k}:${v}+${String(o)}`,
+        JoinWindows.ofTimeDifferenceWithNoGrace(1),
+        StreamJoined.with(I, S, S)
+      )
+      .process(supplier)
     const driver = new TopologyTestDriver(builder.build())
     const t1 = driver.createInputTopic('t1', I, S)
     t1.pipeInput(4, 'A', 0)
@@ -169,7 +195,10 @@ describe('KStream-KStream left join (KStreamKStreamLeftJoinTest)', () => {
   it('the outer store uses the default serdes when StreamJoined gives none', () => {
     const builder = new StreamsBuilder()
     const { supplier, processed } = capture<string, string>()
-    builder.stream<string, string>('t1').leftJoin(builder.stream<string, string>('t2'), joiner, JoinWindows.ofTimeDifferenceWithNoGrace(1)).process(supplier)
+    builder
+      .stream<string, string>('t1')
+      .leftJoin(builder.stream<string, string>('t2'), joiner, JoinWindows.ofTimeDifferenceWithNoGrace(1))
+      .process(supplier)
     const driver = new TopologyTestDriver(builder.build(), { defaultKeySerde: S, defaultValueSerde: S })
     const t1 = driver.createInputTopic('t1', S, S)
     t1.pipeInput('k', 'A', 0)

@@ -23,7 +23,7 @@ interface TableFixture {
   pushNullToTable(n: number): void
 }
 
-function fixture (leftJoin: boolean): TableFixture {
+function fixture(leftJoin: boolean): TableFixture {
   const builder = new StreamsBuilder()
   const { supplier, processed } = capture<number, string>()
   const stream = builder.stream('streamTopic', Consumed.with(I, S))
@@ -38,9 +38,15 @@ function fixture (leftJoin: boolean): TableFixture {
     stream: s,
     table: t,
     take: () => processed.splice(0, processed.length),
-    pushToStream: (n, prefix) => { for (let i = 0; i < n; i++) s.pipeInput(KEYS[i]!, prefix + KEYS[i]!, i) },
-    pushToTable: (n, prefix) => { for (let i = 0; i < n; i++) t.pipeInput(KEYS[i]!, prefix + KEYS[i]!, 1000 + 37 * i) },
-    pushNullToTable: n => { for (let i = 0; i < n; i++) t.pipeInput(KEYS[i]!, null) }
+    pushToStream: (n, prefix) => {
+      for (let i = 0; i < n; i++) s.pipeInput(KEYS[i]!, prefix + KEYS[i]!, i)
+    },
+    pushToTable: (n, prefix) => {
+      for (let i = 0; i < n; i++) t.pipeInput(KEYS[i]!, prefix + KEYS[i]!, 1000 + 37 * i)
+    },
+    pushNullToTable: n => {
+      for (let i = 0; i < n; i++) t.pipeInput(KEYS[i]!, null)
+    }
   }
 }
 
@@ -58,11 +64,19 @@ describe('KStream-KTable join (KStreamKTableJoinTest)', () => {
     f.pushToTable(2, 'Y')
     expect(f.take()).to.deep.equal([])
     f.pushToStream(4, 'X')
-    expect(f.take()).to.deep.equal([[0, 'X0+Y0', 0], [1, 'X1+Y1', 1]])
+    expect(f.take()).to.deep.equal([
+      [0, 'X0+Y0', 0],
+      [1, 'X1+Y1', 1]
+    ])
     f.pushToTable(4, 'YY')
     expect(f.take()).to.deep.equal([])
     f.pushToStream(4, 'X')
-    expect(f.take()).to.deep.equal([[0, 'X0+YY0', 0], [1, 'X1+YY1', 1], [2, 'X2+YY2', 2], [3, 'X3+YY3', 3]])
+    expect(f.take()).to.deep.equal([
+      [0, 'X0+YY0', 0],
+      [1, 'X1+YY1', 1],
+      [2, 'X2+YY2', 2],
+      [3, 'X3+YY3', 3]
+    ])
     f.driver.close()
   })
 
@@ -70,10 +84,18 @@ describe('KStream-KTable join (KStreamKTableJoinTest)', () => {
     const f = fixture(false)
     f.pushToTable(4, 'Y')
     f.pushToStream(4, 'X')
-    expect(f.take()).to.deep.equal([[0, 'X0+Y0', 0], [1, 'X1+Y1', 1], [2, 'X2+Y2', 2], [3, 'X3+Y3', 3]])
+    expect(f.take()).to.deep.equal([
+      [0, 'X0+Y0', 0],
+      [1, 'X1+Y1', 1],
+      [2, 'X2+Y2', 2],
+      [3, 'X3+Y3', 3]
+    ])
     f.pushNullToTable(2)
     f.pushToStream(4, 'XX')
-    expect(f.take()).to.deep.equal([[2, 'XX2+Y2', 2], [3, 'XX3+Y3', 3]])
+    expect(f.take()).to.deep.equal([
+      [2, 'XX2+Y2', 2],
+      [3, 'XX3+Y3', 3]
+    ])
     f.driver.close()
   })
 
@@ -98,7 +120,10 @@ describe('KStream-KTable join (KStreamKTableJoinTest)', () => {
     const builder = new StreamsBuilder()
     const { supplier, processed } = capture<number, string>()
     const table = builder.table('tableTopic', Consumed.with(I, S), Materialized.as('t')).filter((_k, v) => !v.startsWith('-'))
-    builder.stream('streamTopic', Consumed.with(I, S)).join(table, (k: number, v: string, t: string) => `${k}:${v}+${t}`).process(supplier)
+    builder
+      .stream('streamTopic', Consumed.with(I, S))
+      .join(table, (k: number, v: string, t: string) => `${k}:${v}+${t}`)
+      .process(supplier)
     const driver = new TopologyTestDriver(builder.build())
     const t = driver.createInputTopic('tableTopic', I, S)
     t.pipeInput(1, 'one', 0)
@@ -114,10 +139,14 @@ describe('KStream-KTable join (KStreamKTableJoinTest)', () => {
     const builder = new StreamsBuilder()
     const { supplier, processed } = capture<number, string>()
     const table = builder.table('tableTopic', Consumed.with(I, S))
-    builder.stream('streamTopic', Consumed.with(S, S)).selectKey((_k, v) => Number(v.split(':')[0]))
-      .join(table, joiner, Joined.with(I, S, S).withName('my-join')).process(supplier)
+    builder
+      .stream('streamTopic', Consumed.with(S, S))
+      .selectKey((_k, v) => Number(v.split(':')[0]))
+      .join(table, joiner, Joined.with(I, S, S).withName('my-join'))
+      .process(supplier)
     const topology = builder.build()
-    expect(topology.describe().toString()).to.contain('Processor: my-join (stores: [tableTopic-STATE-STORE-0000000000])')
+    expect(topology.describe().toString())
+      .to.contain('Processor: my-join (stores: [tableTopic-STATE-STORE-0000000000])')
       .and.to.contain('Sink: my-join-repartition-sink (topic: my-join-repartition)')
     const driver = new TopologyTestDriver(topology)
     driver.createInputTopic('tableTopic', I, S).pipeInput(3, 'three', 0)
@@ -127,9 +156,12 @@ describe('KStream-KTable join (KStreamKTableJoinTest)', () => {
     driver.close()
 
     const b2 = new StreamsBuilder()
-    b2.stream('s', Consumed.with(S, S)).selectKey((_k, v) => v).join(b2.table('t', Consumed.with(S, S)), joiner)
+    b2.stream('s', Consumed.with(S, S))
+      .selectKey((_k, v) => v)
+      .join(b2.table('t', Consumed.with(S, S)), joiner)
     // source 0, key-select 1, then the table argument: store 2, source 3, table source 4; repartition 5-7, join 8
-    expect(b2.build().describe().toString()).to.contain('(topic: KSTREAM-KEY-SELECT-0000000001-repartition)')
+    expect(b2.build().describe().toString())
+      .to.contain('(topic: KSTREAM-KEY-SELECT-0000000001-repartition)')
       .and.to.contain('Processor: KSTREAM-JOIN-0000000008 (stores: [t-STATE-STORE-0000000002])')
   })
 })
@@ -138,14 +170,27 @@ describe('KStream-KTable left join (KStreamKTableLeftJoinTest)', () => {
   it('joins with null when the table has no value; table updates never emit', () => {
     const f = fixture(true)
     f.pushToStream(2, 'X')
-    expect(f.take()).to.deep.equal([[0, 'X0+null', 0], [1, 'X1+null', 1]])
+    expect(f.take()).to.deep.equal([
+      [0, 'X0+null', 0],
+      [1, 'X1+null', 1]
+    ])
     f.pushToTable(2, 'Y')
     expect(f.take()).to.deep.equal([])
     f.pushToStream(4, 'X')
-    expect(f.take()).to.deep.equal([[0, 'X0+Y0', 0], [1, 'X1+Y1', 1], [2, 'X2+null', 2], [3, 'X3+null', 3]])
+    expect(f.take()).to.deep.equal([
+      [0, 'X0+Y0', 0],
+      [1, 'X1+Y1', 1],
+      [2, 'X2+null', 2],
+      [3, 'X3+null', 3]
+    ])
     f.pushToTable(4, 'YY')
     f.pushToStream(4, 'X')
-    expect(f.take()).to.deep.equal([[0, 'X0+YY0', 0], [1, 'X1+YY1', 1], [2, 'X2+YY2', 2], [3, 'X3+YY3', 3]])
+    expect(f.take()).to.deep.equal([
+      [0, 'X0+YY0', 0],
+      [1, 'X1+YY1', 1],
+      [2, 'X2+YY2', 2],
+      [3, 'X3+YY3', 3]
+    ])
     f.driver.close()
   })
 
@@ -153,10 +198,20 @@ describe('KStream-KTable left join (KStreamKTableLeftJoinTest)', () => {
     const f = fixture(true)
     f.pushToTable(4, 'Y')
     f.pushToStream(4, 'X')
-    expect(f.take()).to.deep.equal([[0, 'X0+Y0', 0], [1, 'X1+Y1', 1], [2, 'X2+Y2', 2], [3, 'X3+Y3', 3]])
+    expect(f.take()).to.deep.equal([
+      [0, 'X0+Y0', 0],
+      [1, 'X1+Y1', 1],
+      [2, 'X2+Y2', 2],
+      [3, 'X3+Y3', 3]
+    ])
     f.pushNullToTable(2)
     f.pushToStream(4, 'XX')
-    expect(f.take()).to.deep.equal([[0, 'XX0+null', 0], [1, 'XX1+null', 1], [2, 'XX2+Y2', 2], [3, 'XX3+Y3', 3]])
+    expect(f.take()).to.deep.equal([
+      [0, 'XX0+null', 0],
+      [1, 'XX1+null', 1],
+      [2, 'XX2+Y2', 2],
+      [3, 'XX3+Y3', 3]
+    ])
     f.driver.close()
   })
 
@@ -175,14 +230,20 @@ describe('KStream-KTable left join (KStreamKTableLeftJoinTest)', () => {
   it('after a key change, a record whose new key is null passes the repartition topic and joins with null', () => {
     const builder = new StreamsBuilder()
     const { supplier, processed } = capture<string, string>()
-    builder.stream('s', Consumed.with(S, S)).selectKey((k, v) => (v === 'none' ? null as unknown as string : k))
-      .leftJoin(builder.table('t', Consumed.with(S, S)), joiner, Joined.with(S, S, S)).process(supplier)
+    builder
+      .stream('s', Consumed.with(S, S))
+      .selectKey((k, v) => (v === 'none' ? (null as unknown as string) : k))
+      .leftJoin(builder.table('t', Consumed.with(S, S)), joiner, Joined.with(S, S, S))
+      .process(supplier)
     const driver = new TopologyTestDriver(builder.build())
     driver.createInputTopic('t', S, S).pipeInput('k', 'T', 0)
     const s = driver.createInputTopic('s', S, S)
     s.pipeInput('k', 'none', 5)
     s.pipeInput('k', 'v', 6)
-    expect(processed).to.deep.equal([[null, 'none+null', 5], ['k', 'v+T', 6]])
+    expect(processed).to.deep.equal([
+      [null, 'none+null', 5],
+      ['k', 'v+T', 6]
+    ])
     driver.close()
   })
 

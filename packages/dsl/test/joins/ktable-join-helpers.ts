@@ -15,12 +15,21 @@ export const joiner = (a: string | null, b: string | null): string => `${String(
 /** A Change reaching a node: [key, newValue, oldValue, timestamp]. */
 export type ChangeRecord = [number | null, string | null, string | null, number]
 
-export function captureChanges (): { supplier: ProcessorSupplier<number, Change<string>, never, never>, take: () => ChangeRecord[] } {
+export function captureChanges(): { supplier: ProcessorSupplier<number, Change<string>, never, never>; take: () => ChangeRecord[] } {
   let processed: ChangeRecord[] = []
   const supplier = (): Processor<number, Change<string>, never, never> => ({
-    process (r) { processed.push([r.key, r.value.newValue, r.value.oldValue, r.timestamp]) }
+    process(r) {
+      processed.push([r.key, r.value.newValue, r.value.oldValue, r.timestamp])
+    }
   })
-  return { supplier, take: () => { const out = processed; processed = []; return out } }
+  return {
+    supplier,
+    take: () => {
+      const out = processed
+      processed = []
+      return out
+    }
+  }
 }
 
 export interface Harness {
@@ -33,7 +42,7 @@ export interface Harness {
 }
 
 /** A driver with Integer keys and String values as the default serdes (Kafka's test properties). */
-export function harness (builder: StreamsBuilder, config: StreamsConfig = {}): Harness {
+export function harness(builder: StreamsBuilder, config: StreamsConfig = {}): Harness {
   const driver = new TopologyTestDriver(builder.build(), { defaultKeySerde: I, defaultValueSerde: S, ...config })
   const left = driver.createInputTopic('topic1', I, S, 0, 0)
   const right = driver.createInputTopic('topic2', I, S, 0, 0)
@@ -48,7 +57,7 @@ const KEYS = [0, 1, 2, 3]
  * The input sequence of Kafka's KTableKTableInnerJoinTest, KTableKTableLeftJoinTest and KTableKTableOuterJoinTest, each step returning what it produced
  * (output records, or the Changes reaching the node after the join).
  */
-export function runScenario<T> (h: Harness, take: () => T[]): T[][] {
+export function runScenario<T>(h: Harness, take: () => T[]): T[][] {
   const steps: T[][] = []
   // two items on the left; the right table is empty (a null key is dropped)
   h.left.pipeInput(0, 'X0', 5)

@@ -7,38 +7,113 @@ import type { ChangeRecord } from './ktable-join-helpers.js'
 
 const EXPECTED_OUTPUT = [
   [],
-  [[0, 'X0+Y0', 5], [1, 'X1+Y1', 10]],
-  [[0, 'XX0+Y0', 7], [1, 'XX1+Y1', 10]],
-  [[0, 'XX0+YY0', 7], [1, 'XX1+YY1', 7], [2, 'XX2+YY2', 10], [3, 'XX3+YY3', 15]],
-  [[0, 'XXX0+YY0', 6], [1, 'XXX1+YY1', 6], [2, 'XXX2+YY2', 10], [3, 'XXX3+YY3', 15]],
-  [[0, null, 6], [1, null, 7]],
-  [[2, 'XXXX2+YY2', 13], [3, 'XXXX3+YY3', 15]],
-  [[2, null, 10], [3, null, 20]]
+  [
+    [0, 'X0+Y0', 5],
+    [1, 'X1+Y1', 10]
+  ],
+  [
+    [0, 'XX0+Y0', 7],
+    [1, 'XX1+Y1', 10]
+  ],
+  [
+    [0, 'XX0+YY0', 7],
+    [1, 'XX1+YY1', 7],
+    [2, 'XX2+YY2', 10],
+    [3, 'XX3+YY3', 15]
+  ],
+  [
+    [0, 'XXX0+YY0', 6],
+    [1, 'XXX1+YY1', 6],
+    [2, 'XXX2+YY2', 10],
+    [3, 'XXX3+YY3', 15]
+  ],
+  [
+    [0, null, 6],
+    [1, null, 7]
+  ],
+  [
+    [2, 'XXXX2+YY2', 13],
+    [3, 'XXXX3+YY3', 15]
+  ],
+  [
+    [2, null, 10],
+    [3, null, 20]
+  ]
 ]
 
 const EXPECTED_CHANGES_WITHOUT_OLD: ChangeRecord[][] = [
   [],
-  [[0, 'X0+Y0', null, 5], [1, 'X1+Y1', null, 10]],
-  [[0, 'XX0+Y0', null, 7], [1, 'XX1+Y1', null, 10]],
-  [[0, 'XX0+YY0', null, 7], [1, 'XX1+YY1', null, 7], [2, 'XX2+YY2', null, 10], [3, 'XX3+YY3', null, 15]],
-  [[0, 'XXX0+YY0', null, 6], [1, 'XXX1+YY1', null, 6], [2, 'XXX2+YY2', null, 10], [3, 'XXX3+YY3', null, 15]],
-  [[0, null, null, 6], [1, null, null, 7]],
-  [[2, 'XXXX2+YY2', null, 13], [3, 'XXXX3+YY3', null, 15]],
-  [[2, null, null, 10], [3, null, null, 20]]
+  [
+    [0, 'X0+Y0', null, 5],
+    [1, 'X1+Y1', null, 10]
+  ],
+  [
+    [0, 'XX0+Y0', null, 7],
+    [1, 'XX1+Y1', null, 10]
+  ],
+  [
+    [0, 'XX0+YY0', null, 7],
+    [1, 'XX1+YY1', null, 7],
+    [2, 'XX2+YY2', null, 10],
+    [3, 'XX3+YY3', null, 15]
+  ],
+  [
+    [0, 'XXX0+YY0', null, 6],
+    [1, 'XXX1+YY1', null, 6],
+    [2, 'XXX2+YY2', null, 10],
+    [3, 'XXX3+YY3', null, 15]
+  ],
+  [
+    [0, null, null, 6],
+    [1, null, null, 7]
+  ],
+  [
+    [2, 'XXXX2+YY2', null, 13],
+    [3, 'XXXX3+YY3', null, 15]
+  ],
+  [
+    [2, null, null, 10],
+    [3, null, null, 20]
+  ]
 ]
 
 const EXPECTED_CHANGES_WITH_OLD: ChangeRecord[][] = [
   [],
-  [[0, 'X0+Y0', null, 5], [1, 'X1+Y1', null, 10]],
-  [[0, 'XX0+Y0', 'X0+Y0', 7], [1, 'XX1+Y1', 'X1+Y1', 10]],
-  [[0, 'XX0+YY0', 'XX0+Y0', 7], [1, 'XX1+YY1', 'XX1+Y1', 7], [2, 'XX2+YY2', null, 10], [3, 'XX3+YY3', null, 15]],
-  [[0, 'XXX0+YY0', 'XX0+YY0', 6], [1, 'XXX1+YY1', 'XX1+YY1', 6], [2, 'XXX2+YY2', 'XX2+YY2', 10], [3, 'XXX3+YY3', 'XX3+YY3', 15]],
-  [[0, null, 'XXX0+YY0', 6], [1, null, 'XXX1+YY1', 7]],
-  [[2, 'XXXX2+YY2', 'XXX2+YY2', 13], [3, 'XXXX3+YY3', 'XXX3+YY3', 15]],
-  [[2, null, 'XXXX2+YY2', 10], [3, null, 'XXXX3+YY3', 20]]
+  [
+    [0, 'X0+Y0', null, 5],
+    [1, 'X1+Y1', null, 10]
+  ],
+  [
+    [0, 'XX0+Y0', 'X0+Y0', 7],
+    [1, 'XX1+Y1', 'X1+Y1', 10]
+  ],
+  [
+    [0, 'XX0+YY0', 'XX0+Y0', 7],
+    [1, 'XX1+YY1', 'XX1+Y1', 7],
+    [2, 'XX2+YY2', null, 10],
+    [3, 'XX3+YY3', null, 15]
+  ],
+  [
+    [0, 'XXX0+YY0', 'XX0+YY0', 6],
+    [1, 'XXX1+YY1', 'XX1+YY1', 6],
+    [2, 'XXX2+YY2', 'XX2+YY2', 10],
+    [3, 'XXX3+YY3', 'XX3+YY3', 15]
+  ],
+  [
+    [0, null, 'XXX0+YY0', 6],
+    [1, null, 'XXX1+YY1', 7]
+  ],
+  [
+    [2, 'XXXX2+YY2', 'XXX2+YY2', 13],
+    [3, 'XXXX3+YY3', 'XXX3+YY3', 15]
+  ],
+  [
+    [2, null, 'XXXX2+YY2', 10],
+    [3, null, 'XXXX3+YY3', 20]
+  ]
 ]
 
-function tables (builder: StreamsBuilder): [KTable<number, string>, KTable<number, string>] {
+function tables(builder: StreamsBuilder): [KTable<number, string>, KTable<number, string>] {
   return [builder.table('topic1', consumed), builder.table('topic2', consumed)]
 }
 
@@ -134,7 +209,7 @@ describe('KTable-KTable inner join (KTableKTableInnerJoinTest)', () => {
     h.driver.close()
   })
 
-  it('names its processors after a Named and reads the other table\'s store', () => {
+  it("names its processors after a Named and reads the other table's store", () => {
     const builder = new StreamsBuilder()
     const [t1, t2] = tables(builder)
     t1.join(t2, joiner, Named.as('my-join')).toStream().to('output')
@@ -147,37 +222,41 @@ describe('KTable-KTable inner join (KTableKTableInnerJoinTest)', () => {
     const builder = new StreamsBuilder()
     const t1 = builder.table<string, string>('input-topic-1')
     const t2 = builder.table<string, string>('input-topic-2')
-    t1.join(t2, (a, b) => a + b).toStream().to('output')
-    expect(builder.build().describe().toString()).to.equal([
-      'Topologies:',
-      '   Sub-topology: 0',
-      '    Source: KSTREAM-SOURCE-0000000001 (topics: [input-topic-1])',
-      '      --> KTABLE-SOURCE-0000000002',
-      '    Source: KSTREAM-SOURCE-0000000004 (topics: [input-topic-2])',
-      '      --> KTABLE-SOURCE-0000000005',
-      '    Processor: KTABLE-SOURCE-0000000002 (stores: [input-topic-1-STATE-STORE-0000000000])',
-      '      --> KTABLE-JOINTHIS-0000000007',
-      '      <-- KSTREAM-SOURCE-0000000001',
-      '    Processor: KTABLE-SOURCE-0000000005 (stores: [input-topic-2-STATE-STORE-0000000003])',
-      '      --> KTABLE-JOINOTHER-0000000008',
-      '      <-- KSTREAM-SOURCE-0000000004',
-      '    Processor: KTABLE-JOINOTHER-0000000008 (stores: [input-topic-1-STATE-STORE-0000000000])',
-      '      --> KTABLE-MERGE-0000000006',
-      '      <-- KTABLE-SOURCE-0000000005',
-      '    Processor: KTABLE-JOINTHIS-0000000007 (stores: [input-topic-2-STATE-STORE-0000000003])',
-      '      --> KTABLE-MERGE-0000000006',
-      '      <-- KTABLE-SOURCE-0000000002',
-      '    Processor: KTABLE-MERGE-0000000006 (stores: [])',
-      '      --> KTABLE-TOSTREAM-0000000009',
-      '      <-- KTABLE-JOINTHIS-0000000007, KTABLE-JOINOTHER-0000000008',
-      '    Processor: KTABLE-TOSTREAM-0000000009 (stores: [])',
-      '      --> KSTREAM-SINK-0000000010',
-      '      <-- KTABLE-MERGE-0000000006',
-      '    Sink: KSTREAM-SINK-0000000010 (topic: output)',
-      '      <-- KTABLE-TOSTREAM-0000000009',
-      '',
-      ''
-    ].join('\n'))
+    t1.join(t2, (a, b) => a + b)
+      .toStream()
+      .to('output')
+    expect(builder.build().describe().toString()).to.equal(
+      [
+        'Topologies:',
+        '   Sub-topology: 0',
+        '    Source: KSTREAM-SOURCE-0000000001 (topics: [input-topic-1])',
+        '      --> KTABLE-SOURCE-0000000002',
+        '    Source: KSTREAM-SOURCE-0000000004 (topics: [input-topic-2])',
+        '      --> KTABLE-SOURCE-0000000005',
+        '    Processor: KTABLE-SOURCE-0000000002 (stores: [input-topic-1-STATE-STORE-0000000000])',
+        '      --> KTABLE-JOINTHIS-0000000007',
+        '      <-- KSTREAM-SOURCE-0000000001',
+        '    Processor: KTABLE-SOURCE-0000000005 (stores: [input-topic-2-STATE-STORE-0000000003])',
+        '      --> KTABLE-JOINOTHER-0000000008',
+        '      <-- KSTREAM-SOURCE-0000000004',
+        '    Processor: KTABLE-JOINOTHER-0000000008 (stores: [input-topic-1-STATE-STORE-0000000000])',
+        '      --> KTABLE-MERGE-0000000006',
+        '      <-- KTABLE-SOURCE-0000000005',
+        '    Processor: KTABLE-JOINTHIS-0000000007 (stores: [input-topic-2-STATE-STORE-0000000003])',
+        '      --> KTABLE-MERGE-0000000006',
+        '      <-- KTABLE-SOURCE-0000000002',
+        '    Processor: KTABLE-MERGE-0000000006 (stores: [])',
+        '      --> KTABLE-TOSTREAM-0000000009',
+        '      <-- KTABLE-JOINTHIS-0000000007, KTABLE-JOINOTHER-0000000008',
+        '    Processor: KTABLE-TOSTREAM-0000000009 (stores: [])',
+        '      --> KSTREAM-SINK-0000000010',
+        '      <-- KTABLE-MERGE-0000000006',
+        '    Sink: KSTREAM-SINK-0000000010 (topic: output)',
+        '      <-- KTABLE-TOSTREAM-0000000009',
+        '',
+        ''
+      ].join('\n')
+    )
   })
 
   it('a record with a null key never reaches the join (table sources drop it)', () => {
@@ -194,8 +273,12 @@ describe('KTable-KTable inner join (KTableKTableInnerJoinTest)', () => {
     const builder = new StreamsBuilder()
     const [t1] = tables(builder)
     const foreign = new StreamsBuilder().table('topic9', consumed)
-    expect(() => t1.join(foreign, joiner)).to.throw().with.property('code', 'TOPOLOGY_INVALID')
-    expect(() => t1.join(t1, null as unknown as typeof joiner)).to.throw().with.property('code', 'ILLEGAL_ARGUMENT')
+    expect(() => t1.join(foreign, joiner))
+      .to.throw()
+      .with.property('code', 'TOPOLOGY_INVALID')
+    expect(() => t1.join(t1, null as unknown as typeof joiner))
+      .to.throw()
+      .with.property('code', 'ILLEGAL_ARGUMENT')
   })
 
   it('types the joiner per join kind', () => {
@@ -212,11 +295,18 @@ describe('KTable-KTable inner join (KTableKTableInnerJoinTest)', () => {
   })
   it('a delete of a key only the other table has: a tombstone, unless a caching store knows there was nothing', () => {
     const uncachedLeft = (): Materialized<number, string> => Materialized.as<number, string>('left-store').withCachingDisabled()
-    const cases: Array<[string, Materialized<number, string> | undefined, Materialized<number, string> | undefined, Array<[number, null, number]>]> = [
+    const cases: Array<
+      [string, Materialized<number, string> | undefined, Materialized<number, string> | undefined, Array<[number, null, number]>]
+    > = [
       // the source table caches (Kafka's default): its flush skips a delete of an absent key
       ['cached source', undefined, undefined, []],
       ['uncached source', uncachedLeft(), undefined, [[7, null, 4]]],
-      ['uncached source and result', uncachedLeft(), Materialized.as<number, string>('result').withValueSerde(S).withCachingDisabled(), [[7, null, 4]]],
+      [
+        'uncached source and result',
+        uncachedLeft(),
+        Materialized.as<number, string>('result').withValueSerde(S).withCachingDisabled(),
+        [[7, null, 4]]
+      ],
       // the result store caches: nothing was there, so nothing is forwarded
       ['uncached source, cached result', uncachedLeft(), Materialized.as<number, string>('result').withValueSerde(S), []]
     ]

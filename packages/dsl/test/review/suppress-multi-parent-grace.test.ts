@@ -19,7 +19,9 @@ const L = Serdes.Long()
 describe('review: suppress through a multi-parent table node', () => {
   it('uses the grace period of the windowed aggregations upstream of a merge', () => {
     const builder = new StreamsBuilder()
-    const counts = builder.stream('in', Consumed.with(S, S)).groupByKey()
+    const counts = builder
+      .stream('in', Consumed.with(S, S))
+      .groupByKey()
       .windowedBy(TimeWindows.ofSizeAndGrace(10, 5))
       .count(Materialized.as<string, number>('counts').withKeySerde(S).withCachingDisabled())
     const parent = counts.supplier as KTableProcessorSupplier<unknown, unknown, Windowed<string>, number>
@@ -31,10 +33,19 @@ describe('review: suppress through a multi-parent table node', () => {
       get: () => parent.get(),
       parentSuppliers: [parent]
     }
-    const merged = new KTable<Windowed<string>, number>(counts.builder, counts.name, counts.keySerde, counts.valueSerde,
-      merge as unknown as KTableProcessorSupplier<unknown, unknown, Windowed<string>, number>, undefined)
-    merged.suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded()))
-      .toStream().map((k, v) => KeyValue.pair(k.toString(), v)).to('out', Produced.with(S, L))
+    const merged = new KTable<Windowed<string>, number>(
+      counts.builder,
+      counts.name,
+      counts.keySerde,
+      counts.valueSerde,
+      merge as unknown as KTableProcessorSupplier<unknown, unknown, Windowed<string>, number>,
+      undefined
+    )
+    merged
+      .suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded()))
+      .toStream()
+      .map((k, v) => KeyValue.pair(k.toString(), v))
+      .to('out', Produced.with(S, L))
     const driver = new TopologyTestDriver(builder.build())
     try {
       const input = driver.createInputTopic('in', S, S)

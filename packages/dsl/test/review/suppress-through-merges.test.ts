@@ -16,11 +16,15 @@ describe('suppress(untilWindowCloses) through merge nodes', () => {
     const one = builder.stream('one', Consumed.with(S, S)).groupByKey(Grouped.with(S, S))
     const two = builder.stream('two', Consumed.with(S, S)).groupByKey(Grouped.with(S, S))
     const concat = (_k: string, v: string, agg: string): string => agg + v
-    one.cogroup(concat).cogroup(two, concat)
+    one
+      .cogroup(concat)
+      .cogroup(two, concat)
       .windowedBy(TimeWindows.ofSizeAndGrace(10, 5))
       .aggregate(() => '', Materialized.as<string, string>('agg').withValueSerde(S).withCachingDisabled())
       .suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded()))
-      .toStream().map((k, v) => KeyValue.pair(k.toString(), v)).to('out', Produced.with(S, S))
+      .toStream()
+      .map((k, v) => KeyValue.pair(k.toString(), v))
+      .to('out', Produced.with(S, S))
     const driver = new TopologyTestDriver(builder.build())
     driver.createInputTopic('one', S, S).pipeInput('k', 'a', 1)
     driver.createInputTopic('two', S, S).pipeInput('k', 'b', 2)
@@ -34,11 +38,18 @@ describe('suppress(untilWindowCloses) through merge nodes', () => {
 
   it('a join of two windowed tables takes the larger grace', () => {
     const builder = new StreamsBuilder()
-    const counts = (topic: string, grace: number) => builder.stream(topic, Consumed.with(S, S)).groupByKey(Grouped.with(S, S))
-      .windowedBy(TimeWindows.ofSizeAndGrace(10, grace)).count(Materialized.as<string, number>(`${topic}-counts`).withCachingDisabled())
-    counts('left', 2).join(counts('right', 6), (l, r) => `${l}/${r}`)
+    const counts = (topic: string, grace: number) =>
+      builder
+        .stream(topic, Consumed.with(S, S))
+        .groupByKey(Grouped.with(S, S))
+        .windowedBy(TimeWindows.ofSizeAndGrace(10, grace))
+        .count(Materialized.as<string, number>(`${topic}-counts`).withCachingDisabled())
+    counts('left', 2)
+      .join(counts('right', 6), (l, r) => `${l}/${r}`)
       .suppress(Suppressed.untilWindowCloses(BufferConfig.unbounded()))
-      .toStream().map((k, v) => KeyValue.pair(k.toString(), v)).to('out', Produced.with(S, S))
+      .toStream()
+      .map((k, v) => KeyValue.pair(k.toString(), v))
+      .to('out', Produced.with(S, S))
     const driver = new TopologyTestDriver(builder.build(), { defaultKeySerde: S, defaultValueSerde: S })
     const left = driver.createInputTopic('left', S, S)
     const right = driver.createInputTopic('right', S, S)

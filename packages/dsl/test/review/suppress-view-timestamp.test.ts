@@ -15,10 +15,22 @@ const S = Serdes.String()
 describe('review: suppressed table view timestamp', () => {
   it('a join read of a buffered key uses the prior value with an unknown timestamp', () => {
     const builder = new StreamsBuilder()
-    const left = builder.table('left', Consumed.with(S, S), Materialized.as<string, string>('left-store').withKeySerde(S).withValueSerde(S).withCachingDisabled())
+    const left = builder
+      .table(
+        'left',
+        Consumed.with(S, S),
+        Materialized.as<string, string>('left-store').withKeySerde(S).withValueSerde(S).withCachingDisabled()
+      )
       .suppress(Suppressed.untilTimeLimit(10, BufferConfig.unbounded()))
-    const right = builder.table('right', Consumed.with(S, S), Materialized.as<string, string>('right-store').withKeySerde(S).withValueSerde(S).withCachingDisabled())
-    left.join(right, (l, r) => `${l}+${r}`).toStream().to('out', Produced.with(S, S))
+    const right = builder.table(
+      'right',
+      Consumed.with(S, S),
+      Materialized.as<string, string>('right-store').withKeySerde(S).withValueSerde(S).withCachingDisabled()
+    )
+    left
+      .join(right, (l, r) => `${l}+${r}`)
+      .toStream()
+      .to('out', Produced.with(S, S))
     const driver = new TopologyTestDriver(builder.build())
     try {
       const l = driver.createInputTopic('left', S, S)

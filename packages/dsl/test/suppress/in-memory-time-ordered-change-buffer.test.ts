@@ -8,9 +8,16 @@ import type { Eviction } from '../../src/internal/suppress/in-memory-time-ordere
 const S = Serdes.String()
 const L = Serdes.Long()
 
-interface Logged { key: Buffer, value: Buffer | null }
+interface Logged {
+  key: Buffer
+  value: Buffer | null
+}
 
-function open (logged = true): { buffer: InMemoryTimeOrderedKeyValueChangeBuffer<string, number>, log: Logged[], restore: () => StateRestoreCallback } {
+function open(logged = true): {
+  buffer: InMemoryTimeOrderedKeyValueChangeBuffer<string, number>
+  log: Logged[]
+  restore: () => StateRestoreCallback
+} {
   const log: Logged[] = []
   let restore: StateRestoreCallback | undefined
   const context: StateStoreContext = {
@@ -19,8 +26,14 @@ function open (logged = true): { buffer: InMemoryTimeOrderedKeyValueChangeBuffer
     appConfigs: resolveStreamsConfig({}),
     stateDir: undefined,
     recordMetadata: () => undefined,
-    register: (_store, callback) => { restore = callback },
-    changelogWriter: () => ({ append: (key, value) => { log.push({ key, value }) } })
+    register: (_store, callback) => {
+      restore = callback
+    },
+    changelogWriter: () => ({
+      append: (key, value) => {
+        log.push({ key, value })
+      }
+    })
   }
   const buffer = new InMemoryTimeOrderedKeyValueChangeBuffer<string, number>('buf', S, L, logged)
   buffer.init(context, buffer)
@@ -29,9 +42,14 @@ function open (logged = true): { buffer: InMemoryTimeOrderedKeyValueChangeBuffer
 
 const ctx = (timestamp: number) => ({ timestamp, offset: 1, topic: 'topic', partition: 0, headers: new Headers() })
 
-function drain (buffer: InMemoryTimeOrderedKeyValueChangeBuffer<string, number>): Array<[string, number | null, number | null, number]> {
+function drain(buffer: InMemoryTimeOrderedKeyValueChangeBuffer<string, number>): Array<[string, number | null, number | null, number]> {
   const out: Array<[string, number | null, number | null, number]> = []
-  buffer.evictWhile(() => true, (e: Eviction<string, number>) => { out.push([e.key, e.value.newValue, e.value.oldValue, e.context.timestamp]) })
+  buffer.evictWhile(
+    () => true,
+    (e: Eviction<string, number>) => {
+      out.push([e.key, e.value.newValue, e.value.oldValue, e.context.timestamp])
+    }
+  )
   return out
 }
 
@@ -46,7 +64,11 @@ describe('InMemoryTimeOrderedKeyValueChangeBuffer (InMemoryTimeOrderedKeyValueCh
     expect(buffer.priorValueForBuffered('c')).to.deep.equal({ defined: true, value: { value: 6, timestamp: -1 } })
     expect(buffer.priorValueForBuffered('a')).to.deep.equal({ defined: true, value: null })
     expect(buffer.priorValueForBuffered('z').defined).to.equal(false)
-    expect(drain(buffer)).to.deep.equal([['c', 8, 7, 9], ['a', 2, null, 5], ['b', 1, null, 5]])
+    expect(drain(buffer)).to.deep.equal([
+      ['c', 8, 7, 9],
+      ['a', 2, null, 5],
+      ['b', 1, null, 5]
+    ])
     expect([buffer.numRecords(), buffer.bufferSize()]).to.deep.equal([0, 0])
   })
 
@@ -65,9 +87,16 @@ describe('InMemoryTimeOrderedKeyValueChangeBuffer (InMemoryTimeOrderedKeyValueCh
     first.buffer.put(4, 'x', new Change<number>(1, null), ctx(4))
     first.buffer.put(2, 'y', new Change<number>(5, 4), ctx(2))
     first.buffer.flush()
-    first.buffer.evictWhile(() => first.buffer.minTimestamp() <= 2, () => {})
+    first.buffer.evictWhile(
+      () => first.buffer.minTimestamp() <= 2,
+      () => {}
+    )
     first.buffer.flush()
-    expect(first.log.map(r => [S.deserializer().deserialize('', r.key), r.value === null])).to.deep.equal([['x', false], ['y', false], ['y', true]])
+    expect(first.log.map(r => [S.deserializer().deserialize('', r.key), r.value === null])).to.deep.equal([
+      ['x', false],
+      ['y', false],
+      ['y', true]
+    ])
     const second = open()
     second.restore()(first.log.map(r => ({ key: r.key, value: r.value, timestamp: 0 })))
     expect(drain(second.buffer)).to.deep.equal([['x', 1, null, 4]])

@@ -15,7 +15,7 @@ const L = Serdes.Long()
 const TOPIC = 'input'
 
 /** SessionWindowedKStreamImplTest's processData. */
-function processData (driver: TopologyTestDriver): void {
+function processData(driver: TopologyTestDriver): void {
   const input = driver.createInputTopic(TOPIC, S, S)
   input.pipeInput('1', '1', 10)
   input.pipeInput('1', '2', 15)
@@ -24,8 +24,12 @@ function processData (driver: TopologyTestDriver): void {
   input.pipeInput('2', '2', 599)
 }
 
-function sessions (builder: StreamsBuilder, strategy: EmitStrategy): SessionWindowedKStream<string, string> {
-  return builder.stream(TOPIC, Consumed.with(S, S)).groupByKey(Grouped.with(S, S)).windowedBy(SessionWindows.ofInactivityGapWithNoGrace(500)).emitStrategy(strategy)
+function sessions(builder: StreamsBuilder, strategy: EmitStrategy): SessionWindowedKStream<string, string> {
+  return builder
+    .stream(TOPIC, Consumed.with(S, S))
+    .groupByKey(Grouped.with(S, S))
+    .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(500))
+    .emitStrategy(strategy)
 }
 
 /**
@@ -34,7 +38,7 @@ function sessions (builder: StreamsBuilder, strategy: EmitStrategy): SessionWind
  * passes its end + retention (gap + grace), i.e. when it closes. A longer retention keeps closed
  * sessions for the emit pass.
  */
-function retained<K, V> (emitFinal: boolean, m: Materialized<K, V>): Materialized<K, V> {
+function retained<K, V>(emitFinal: boolean, m: Materialized<K, V>): Materialized<K, V> {
   return emitFinal ? m.withRetention(1000) : m
 }
 
@@ -47,42 +51,82 @@ describe('SessionWindowedKStream (SessionWindowedKStreamImplTest)', () => {
       it(`counts per session; a merged session is deleted with a tombstone (${strategy.type}, cache ${cacheBytes === 0 ? 'off' : 'on'})`, () => {
         const builder = new StreamsBuilder()
         const { supplier, processed } = windowedCapture<string, number>()
-        sessions(builder, strategy).count(retained(emitFinal, Materialized.with<string, number>(S, L))).toStream().process(supplier)
+        sessions(builder, strategy)
+          .count(retained(emitFinal, Materialized.with<string, number>(S, L)))
+          .toStream()
+          .process(supplier)
         const driver = new TopologyTestDriver(builder.build(), { statestoreCacheMaxBytes: cacheBytes })
         processData(driver)
         driver.close()
-        expect(processed).to.deep.equal(emitFinal
-          ? [[w('1', 10, 15), 2, 15]]
-          : [[w('1', 10, 10), 1, 10], [w('1', 10, 10), null, 10], [w('1', 10, 15), 2, 15], [w('1', 600, 600), 1, 600],
-              [w('2', 600, 600), 1, 600], [w('2', 600, 600), null, 600], [w('2', 599, 600), 2, 600]])
+        expect(processed).to.deep.equal(
+          emitFinal
+            ? [[w('1', 10, 15), 2, 15]]
+            : [
+                [w('1', 10, 10), 1, 10],
+                [w('1', 10, 10), null, 10],
+                [w('1', 10, 15), 2, 15],
+                [w('1', 600, 600), 1, 600],
+                [w('2', 600, 600), 1, 600],
+                [w('2', 600, 600), null, 600],
+                [w('2', 599, 600), 2, 600]
+              ]
+        )
       })
     }
 
     it(`reduces per session (${strategy.type})`, () => {
       const builder = new StreamsBuilder()
       const { supplier, processed } = windowedCapture<string, string>()
-      sessions(builder, strategy).reduce((a, b) => a + '+' + b, retained(emitFinal, Materialized.with<string, string>(S, S))).toStream().process(supplier)
+      sessions(builder, strategy)
+        .reduce((a, b) => a + '+' + b, retained(emitFinal, Materialized.with<string, string>(S, S)))
+        .toStream()
+        .process(supplier)
       const driver = new TopologyTestDriver(builder.build())
       processData(driver)
       driver.close()
-      expect(processed).to.deep.equal(emitFinal
-        ? [[w('1', 10, 15), '1+2', 15]]
-        : [[w('1', 10, 10), '1', 10], [w('1', 10, 10), null, 10], [w('1', 10, 15), '1+2', 15], [w('1', 600, 600), '3', 600],
-            [w('2', 600, 600), '1', 600], [w('2', 600, 600), null, 600], [w('2', 599, 600), '1+2', 600]])
+      expect(processed).to.deep.equal(
+        emitFinal
+          ? [[w('1', 10, 15), '1+2', 15]]
+          : [
+              [w('1', 10, 10), '1', 10],
+              [w('1', 10, 10), null, 10],
+              [w('1', 10, 15), '1+2', 15],
+              [w('1', 600, 600), '3', 600],
+              [w('2', 600, 600), '1', 600],
+              [w('2', 600, 600), null, 600],
+              [w('2', 599, 600), '1+2', 600]
+            ]
+      )
     })
 
     it(`aggregates per session, merging with the session merger (${strategy.type})`, () => {
       const builder = new StreamsBuilder()
       const { supplier, processed } = windowedCapture<string, string>()
-      sessions(builder, strategy).aggregate(() => '0', (_k, v, agg) => agg + '+' + v, merger, retained(emitFinal, Materialized.with<string, string>(S, S)))
-        .toStream().process(supplier)
+      sessions(builder, strategy)
+        .aggregate(
+          () => '0',
+          (_k, v, agg) => agg + '+' + v,
+          merger,
+          retained(emitFinal, Materialized.with<string, string>(S, S))
+        )
+        .toStream()
+        .process(supplier)
       const driver = new TopologyTestDriver(builder.build())
       processData(driver)
       driver.close()
-      expect(processed).to.deep.equal(emitFinal
-        ? [[w('1', 10, 15), '0+0+1+2', 15]]
-        : [[w('1', 10, 10), '0+1', 10], [w('1', 10, 10), null, 10], [w('1', 10, 15), '0+0+1+2', 15], [w('1', 600, 600), '0+3', 600],
-            [w('2', 600, 600), '0+1', 600], [w('2', 600, 600), null, 600], [w('2', 599, 600), '0+0+1+2', 600]])
+      expect(processed).to.deep.equal(
+        emitFinal
+          ? [[w('1', 10, 15), '0+0+1+2', 15]]
+          : [
+              [w('1', 10, 10), '0+1', 10],
+              [w('1', 10, 10), null, 10],
+              [w('1', 10, 15), '0+0+1+2', 15],
+              [w('1', 600, 600), '0+3', 600],
+              [w('2', 600, 600), '0+1', 600],
+              [w('2', 600, 600), null, 600],
+              [w('2', 599, 600), '0+0+1+2', 600]
+            ]
+      )
     })
 
     it(`materializes the sessions in a queryable session store (${strategy.type})`, () => {
@@ -91,13 +135,31 @@ describe('SessionWindowedKStream (SessionWindowedKStreamImplTest)', () => {
       // A retention beyond gap + grace keeps the first session of "1" (session end 15) readable at stream time 600.
       stream.count(Materialized.as<string, number>('count-store').withRetention(1000))
       stream.reduce((a, b) => a + '+' + b, Materialized.as<string, string>('reduced').withRetention(1000))
-      stream.aggregate(() => '0', (_k, v, agg) => agg + '+' + v, merger, Materialized.as<string, string>('aggregated').withValueSerde(S).withRetention(1000))
+      stream.aggregate(
+        () => '0',
+        (_k, v, agg) => agg + '+' + v,
+        merger,
+        Materialized.as<string, string>('aggregated').withValueSerde(S).withRetention(1000)
+      )
       const driver = new TopologyTestDriver(builder.build(), { defaultKeySerde: S, defaultValueSerde: S })
       processData(driver)
-      const read = <V>(name: string): unknown[] => [...driver.getSessionStore<string, V>(name)!.fetch('1', '2')].map(kv => [kv.key.toString(), kv.value])
-      expect(read<number>('count-store')).to.deep.equal([[w('1', 10, 15), 2], [w('1', 600, 600), 1], [w('2', 599, 600), 2]])
-      expect(read<string>('reduced')).to.deep.equal([[w('1', 10, 15), '1+2'], [w('1', 600, 600), '3'], [w('2', 599, 600), '1+2']])
-      expect(read<string>('aggregated')).to.deep.equal([[w('1', 10, 15), '0+0+1+2'], [w('1', 600, 600), '0+3'], [w('2', 599, 600), '0+0+1+2']])
+      const read = <V>(name: string): unknown[] =>
+        [...driver.getSessionStore<string, V>(name)!.fetch('1', '2')].map(kv => [kv.key.toString(), kv.value])
+      expect(read<number>('count-store')).to.deep.equal([
+        [w('1', 10, 15), 2],
+        [w('1', 600, 600), 1],
+        [w('2', 599, 600), 2]
+      ])
+      expect(read<string>('reduced')).to.deep.equal([
+        [w('1', 10, 15), '1+2'],
+        [w('1', 600, 600), '3'],
+        [w('2', 599, 600), '1+2']
+      ])
+      expect(read<string>('aggregated')).to.deep.equal([
+        [w('1', 10, 15), '0+0+1+2'],
+        [w('1', 600, 600), '0+3'],
+        [w('2', 599, 600), '0+0+1+2']
+      ])
       driver.close()
     })
   }
@@ -107,8 +169,12 @@ describe('SessionWindowedKStream (SessionWindowedKStreamImplTest)', () => {
     sessions(builder, EmitStrategy.onWindowUpdate()).count(Materialized.as<string, number>('count-store').withKeySerde(S))
     const driver = new TopologyTestDriver(builder.build())
     processData(driver)
-    expect([...driver.getSessionStore<string, number>('count-store')!.fetch('1', '2')].map(kv => [kv.key.toString(), kv.value]))
-      .to.deep.equal([[w('1', 600, 600), 1], [w('2', 599, 600), 2]])
+    expect(
+      [...driver.getSessionStore<string, number>('count-store')!.fetch('1', '2')].map(kv => [kv.key.toString(), kv.value])
+    ).to.deep.equal([
+      [w('1', 600, 600), 1],
+      [w('2', 599, 600), 2]
+    ])
     driver.close()
   })
 })
@@ -117,20 +183,47 @@ describe('KStreamSessionWindowAggregate (KStreamSessionWindowAggregateProcessorT
   const GAP = 5 * 60 * 1000
 
   /** count() per session, old values sent, every Change captured with its timestamp. */
-  function changes (windows: SessionWindows, caching: boolean): { driver: TopologyTestDriver, results: unknown[], pipe: (key: string | null, ts: number) => void } {
+  function changes(
+    windows: SessionWindows,
+    caching: boolean
+  ): { driver: TopologyTestDriver; results: unknown[]; pipe: (key: string | null, ts: number) => void } {
     const builder = new StreamsBuilder()
-    const m = Materialized.as<string, number>('session-store').withKeySerde(S).withValueSerde(L).withLoggingDisabled().withRetention(3 * GAP)
-    const table: KTable<Windowed<string>, number> = builder.stream(TOPIC, Consumed.with(S, S)).groupByKey(Grouped.with(S, S)).windowedBy(windows)
-      .aggregate(() => 0, (_k, _v, agg) => agg + 1, (_k, one, two) => one + two, caching ? m.withCachingEnabled() : m.withCachingDisabled())
+    const m = Materialized.as<string, number>('session-store')
+      .withKeySerde(S)
+      .withValueSerde(L)
+      .withLoggingDisabled()
+      .withRetention(3 * GAP)
+    const table: KTable<Windowed<string>, number> = builder
+      .stream(TOPIC, Consumed.with(S, S))
+      .groupByKey(Grouped.with(S, S))
+      .windowedBy(windows)
+      .aggregate(
+        () => 0,
+        (_k, _v, agg) => agg + 1,
+        (_k, one, two) => one + two,
+        caching ? m.withCachingEnabled() : m.withCachingDisabled()
+      )
     table.enableSendingOldValues(true)
     const results: unknown[] = []
     const topology = builder.build()
-    topology.addProcessor('capture', (): Processor<Windowed<string>, Change<number>> => ({
-      process (r) { results.push([r.key.toString(), r.value.newValue, r.value.oldValue, r.timestamp]) }
-    }), table.name)
+    topology.addProcessor(
+      'capture',
+      (): Processor<Windowed<string>, Change<number>> => ({
+        process(r) {
+          results.push([r.key.toString(), r.value.newValue, r.value.oldValue, r.timestamp])
+        }
+      }),
+      table.name
+    )
     const driver = new TopologyTestDriver(topology)
     const input = driver.createInputTopic(TOPIC, S, S)
-    return { driver, results, pipe: (key, ts) => { input.pipeInput(key as string, 'v', ts) } }
+    return {
+      driver,
+      results,
+      pipe: (key, ts) => {
+        input.pipeInput(key as string, 'v', ts)
+      }
+    }
   }
 
   for (const caching of [false, true]) {
@@ -146,7 +239,10 @@ describe('KStreamSessionWindowAggregate (KStreamSessionWindowAggregateProcessorT
         [w('mel', GAP + 1, GAP + 1), null, 1, GAP + 1],
         [w('mel', 0, GAP + 1), 3, null, GAP + 1]
       ])
-      const stored = [...driver.getSessionStore<string, number>('session-store')!.findSessions('mel', 0, GAP + 1)].map(kv => [kv.key.toString(), kv.value])
+      const stored = [...driver.getSessionStore<string, number>('session-store')!.findSessions('mel', 0, GAP + 1)].map(kv => [
+        kv.key.toString(),
+        kv.value
+      ])
       expect(stored).to.deep.equal([[w('mel', 0, GAP + 1), 3]])
       driver.close()
     })
@@ -158,7 +254,10 @@ describe('KStreamSessionWindowAggregate (KStreamSessionWindowAggregateProcessorT
       pipe('mel', 0)
       pipe('mel', 0)
       // Written over, not merged: the processor sends no old value; the cache reads it from the store below on flush.
-      expect(results).to.deep.equal([[w('mel', 0, 0), 1, null, 0], [w('mel', 0, 0), 2, caching ? 1 : null, 0]])
+      expect(results).to.deep.equal([
+        [w('mel', 0, 0), 1, null, 0],
+        [w('mel', 0, 0), 2, caching ? 1 : null, 0]
+      ])
       driver.close()
     })
   }
@@ -169,7 +268,9 @@ describe('KStreamSessionWindowAggregate (KStreamSessionWindowAggregateProcessorT
     pipe('mel', GAP + 1)
     pipe('mel', 2 * GAP + 2)
     expect(results).to.deep.equal([
-      [w('mel', 0, 0), 1, null, 0], [w('mel', GAP + 1, GAP + 1), 1, null, GAP + 1], [w('mel', 2 * GAP + 2, 2 * GAP + 2), 1, null, 2 * GAP + 2]
+      [w('mel', 0, 0), 1, null, 0],
+      [w('mel', GAP + 1, GAP + 1), 1, null, GAP + 1],
+      [w('mel', 2 * GAP + 2, 2 * GAP + 2), 1, null, 2 * GAP + 2]
     ])
     driver.close()
   })
@@ -193,7 +294,10 @@ describe('KStreamSessionWindowAggregate (KStreamSessionWindowAggregateProcessorT
       pipe('OnTime2', 1)
       expect(droppedRecords(driver.metrics())).to.equal(1)
       expect(results.map(r => (r as unknown[])[0])).to.deep.equal([
-        w('dummy', 0, 0), w('OnTime1', 0, 0), w('dummy', 11 + grace, 11 + grace), w('OnTime2', 1, 1)
+        w('dummy', 0, 0),
+        w('OnTime1', 0, 0),
+        w('dummy', 11 + grace, 11 + grace),
+        w('OnTime2', 1, 1)
       ])
       driver.close()
     })
@@ -201,23 +305,36 @@ describe('KStreamSessionWindowAggregate (KStreamSessionWindowAggregateProcessorT
 
   it('reads sessions through the view (value getter), stamped with the session end', () => {
     const builder = new StreamsBuilder()
-    const table = builder.stream(TOPIC, Consumed.with(S, S)).groupByKey(Grouped.with(S, S)).windowedBy(SessionWindows.ofInactivityGapWithNoGrace(GAP))
-      .count(Materialized.as<string, number>('session-store').withKeySerde(S).withRetention(3 * GAP))
+    const table = builder
+      .stream(TOPIC, Consumed.with(S, S))
+      .groupByKey(Grouped.with(S, S))
+      .windowedBy(SessionWindows.ofInactivityGapWithNoGrace(GAP))
+      .count(
+        Materialized.as<string, number>('session-store')
+          .withKeySerde(S)
+          .withRetention(3 * GAP)
+      )
     const view = table.supplier.view()
     const seen: unknown[] = []
     const topology = builder.build()
     topology.addSource('probe-source', 'probe', { keyDeserializer: S, valueDeserializer: S })
-    topology.addProcessor('probe', (): Processor<string, string> => {
-      const getter = view.get()
-      return {
-        init (context) { getter.init(context) },
-        process (r) {
-          const [start, end] = r.value.split('-').map(Number) as [number, number]
-          const vt = getter.get({ key: r.key, window: { start, end } } as unknown as Windowed<string>)
-          seen.push(vt === null ? null : [vt.value, vt.timestamp])
+    topology.addProcessor(
+      'probe',
+      (): Processor<string, string> => {
+        const getter = view.get()
+        return {
+          init(context) {
+            getter.init(context)
+          },
+          process(r) {
+            const [start, end] = r.value.split('-').map(Number) as [number, number]
+            const vt = getter.get({ key: r.key, window: { start, end } } as unknown as Windowed<string>)
+            seen.push(vt === null ? null : [vt.value, vt.timestamp])
+          }
         }
-      }
-    }, 'probe-source')
+      },
+      'probe-source'
+    )
     topology.connectProcessorAndStateStores('probe', ...view.storeNames())
     const driver = new TopologyTestDriver(topology)
     const input = driver.createInputTopic(TOPIC, S, S)

@@ -9,7 +9,7 @@ import { TempDirs } from './temp-dirs.js'
 
 export const b = (...bytes: number[]): Buffer => Buffer.from(bytes)
 export const s = (text: string): Buffer => Buffer.from(text, 'utf8')
-export const entries = (iterator: Iterable<{ key: Buffer, value: Buffer }>): string[] =>
+export const entries = (iterator: Iterable<{ key: Buffer; value: Buffer }>): string[] =>
   [...iterator].map(kv => `${kv.key.toString()}=${kv.value.toString()}`)
 
 /** Counts the batches written through the databases a factory opens, and their sync flags; `onWrite` is told of each before it is written. */
@@ -17,7 +17,7 @@ export class WriteCounter {
   readonly writes: Array<{ sync: boolean }> = []
   readonly factory: NativeDatabaseFactory
 
-  constructor (onWrite?: (sync: boolean) => void) {
+  constructor(onWrite?: (sync: boolean) => void) {
     const real = loadNativeDatabaseFactory()
     this.factory = location => {
       const db: NativeDatabase = real(location)
@@ -33,9 +33,15 @@ export class WriteCounter {
         batch: (): NativeChainedBatch => {
           const native = batch()
           return {
-            _put: (k, v) => { native._put(k, v) },
-            _del: k => { native._del(k) },
-            _closeSync: () => { native._closeSync() },
+            _put: (k, v) => {
+              native._put(k, v)
+            },
+            _del: k => {
+              native._del(k)
+            },
+            _closeSync: () => {
+              native._closeSync()
+            },
             _writeSync: options => {
               writes.push({ sync: options?.sync === true })
               onWrite?.(options?.sync === true)
@@ -53,8 +59,12 @@ export class StoreFixture {
   readonly #stores: RocksDBStore[] = []
 
   /** A store in `stateDir` (a new directory when undefined), opened. */
-  async open (name = 'store', options: RocksDBStoreOptions = {}, stateDir?: string): Promise<{ store: RocksDBStore, context: TestStoreContext, stateDir: string }> {
-    const dir = stateDir ?? await this.dirs.make()
+  async open(
+    name = 'store',
+    options: RocksDBStoreOptions = {},
+    stateDir?: string
+  ): Promise<{ store: RocksDBStore; context: TestStoreContext; stateDir: string }> {
+    const dir = stateDir ?? (await this.dirs.make())
     const store = this.track(new RocksDBStore(name, options))
     const context = createTestStoreContext({ stateDir: dir })
     await store.init(context, store)
@@ -62,20 +72,24 @@ export class StoreFixture {
   }
 
   /** Closes `store`, waits for its files, and opens a new store on them. */
-  async reopen (store: RocksDBStore, stateDir: string, options: RocksDBStoreOptions = {}): Promise<RocksDBStore> {
+  async reopen(store: RocksDBStore, stateDir: string, options: RocksDBStoreOptions = {}): Promise<RocksDBStore> {
     store.close()
     await store.whenClosed()
     return (await this.open(store.name, options, stateDir)).store
   }
 
-  track (store: RocksDBStore): RocksDBStore {
+  track(store: RocksDBStore): RocksDBStore {
     this.#stores.push(store)
     return store
   }
 
-  async cleanup (): Promise<void> {
+  async cleanup(): Promise<void> {
     for (const store of this.#stores.splice(0)) {
-      try { store.close() } catch { /* already failed */ }
+      try {
+        store.close()
+      } catch {
+        /* already failed */
+      }
       await store.whenClosed().catch(() => {})
     }
     await this.dirs.cleanup()

@@ -11,12 +11,12 @@ import { TempDirs } from './temp-dirs.js'
 
 type Closing = { whenClosed?: () => Promise<void> }
 
-async function closed (store: StateStore): Promise<void> {
+async function closed(store: StateStore): Promise<void> {
   store.close()
   await (store as Closing).whenClosed?.().catch(() => {})
 }
 
-export function persistentHarness<S extends StateStore> (name: string, build: () => S): StoreHarness<S> {
+export function persistentHarness<S extends StateStore>(name: string, build: () => S): StoreHarness<S> {
   const dirs = new TempDirs()
   const stateDirs = new Map<StateStore, string>()
   const start = async (stateDir: string): Promise<S> => {
@@ -28,19 +28,19 @@ export function persistentHarness<S extends StateStore> (name: string, build: ()
   return {
     name,
     persistent: true,
-    async open () {
+    async open() {
       return await start(await dirs.make())
     },
-    async reopen (store) {
+    async reopen(store) {
       const stateDir = stateDirs.get(store)
       if (stateDir === undefined) throw new Error(`store ${store.name} was not opened by harness ${name}`)
       await closed(store)
       return await start(stateDir)
     },
-    commit (store) {
+    commit(store) {
       store.flush()
     },
-    async cleanup () {
+    async cleanup() {
       for (const store of stateDirs.keys()) await closed(store)
       stateDirs.clear()
       await dirs.cleanup()

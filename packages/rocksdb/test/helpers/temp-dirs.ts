@@ -6,13 +6,13 @@ import { join } from 'node:path'
 export class TempDirs {
   readonly #dirs: string[] = []
 
-  async make (prefix = 'kstreams-rocksdb-'): Promise<string> {
+  async make(prefix = 'kstreams-rocksdb-'): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), prefix))
     this.#dirs.push(dir)
     return dir
   }
 
-  async cleanup (): Promise<void> {
+  async cleanup(): Promise<void> {
     for (const dir of this.#dirs.splice(0)) await rm(dir, { recursive: true, force: true })
   }
 }

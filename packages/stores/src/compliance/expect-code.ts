@@ -1,7 +1,7 @@
 /** Runs fn and returns the `code` of the StreamsError it throws (fails when it throws nothing). */
 import { StreamsError } from '@kstreams/core'
 
-export function codeOf (fn: () => unknown): string {
+export function codeOf(fn: () => unknown): string {
   try {
     fn()
   } catch (err) {

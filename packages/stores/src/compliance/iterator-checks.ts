@@ -15,23 +15,29 @@ export interface IteratorCheck<S> {
   run(store: S): void
 }
 
-export function expectIteratorClosed (iterator: AnyIterator, what: string): void {
-  expect(codeOf(() => iterator.next()), `${what}: next()`).to.equal('STORE_NOT_OPEN')
-  expect(codeOf(() => iterator.peekNextKey()), `${what}: peekNextKey()`).to.equal('STORE_NOT_OPEN')
+export function expectIteratorClosed(iterator: AnyIterator, what: string): void {
+  expect(
+    codeOf(() => iterator.next()),
+    `${what}: next()`
+  ).to.equal('STORE_NOT_OPEN')
+  expect(
+    codeOf(() => iterator.peekNextKey()),
+    `${what}: peekNextKey()`
+  ).to.equal('STORE_NOT_OPEN')
 }
 
 /**
  * The two closing checks: `write` puts what makes every iterator of `everyKind` (one of each kind
  * the store hands out) see exactly three entries.
  */
-export function iteratorClosingChecks<S extends { close(): void }> (
+export function iteratorClosingChecks<S extends { close(): void }>(
   write: (store: S) => void,
   everyKind: (store: S) => Array<[string, AnyIterator]>
 ): [idempotentClose: IteratorCheck<S>, closedWithStore: IteratorCheck<S>] {
   return [
     {
       title: 'close() is idempotent; a closed iterator throws STORE_NOT_OPEN',
-      run (store) {
+      run(store) {
         write(store)
         for (const [kind, iterator] of everyKind(store)) {
           iterator.next()
@@ -43,7 +49,7 @@ export function iteratorClosingChecks<S extends { close(): void }> (
     },
     {
       title: 'iterators are closed when their store closes: fresh, started and exhausted ones',
-      run (store) {
+      run(store) {
         write(store)
         const fresh = everyKind(store)
         const started = everyKind(store)

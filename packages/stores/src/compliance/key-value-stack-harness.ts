@@ -30,8 +30,9 @@ export interface KeyValueStackHarnessOptions extends StackOptions {
  */
 export interface KeyValueStackHarness extends KeyValueStoreHarness, StackHarnessExtras<BytesStore> {}
 
-export function createKeyValueStackHarness (options: KeyValueStackHarnessOptions): KeyValueStackHarness {
+export function createKeyValueStackHarness(options: KeyValueStackHarnessOptions): KeyValueStackHarness {
   const storeName = options.storeName ?? 'compliance-kv'
   return stackHarness(options, storeName, options.applicationId ?? 'compliance', () =>
-    configureStack(Stores.keyValueStoreBuilder(options.supplier(storeName), Serdes.Buffer(), Serdes.Buffer()), options))
+    configureStack(Stores.keyValueStoreBuilder(options.supplier(storeName), Serdes.Buffer(), Serdes.Buffer()), options)
+  )
 }

@@ -45,7 +45,7 @@ interface Toggles {
 }
 
 /** Enables or disables caching and logging on `builder` as `options` say. */
-export function configureStack<B extends Toggles> (builder: B, options: StackOptions): B {
+export function configureStack<B extends Toggles>(builder: B, options: StackOptions): B {
   if (options.caching ?? true) builder.withCachingEnabled()
   else builder.withCachingDisabled()
   if (options.logging ?? true) builder.withLoggingEnabled()
@@ -54,13 +54,13 @@ export function configureStack<B extends Toggles> (builder: B, options: StackOpt
 }
 
 /** A harness whose stores `newBuilder` makes, named `storeName`, in application `applicationId`. */
-export function stackHarness<S extends StateStore> (
+export function stackHarness<S extends StateStore>(
   options: StackOptions,
   storeName: string,
   applicationId: string,
   newBuilder: () => StoreBuilder<S>
 ): StoreHarness<S> & StackHarnessExtras<S> {
-  const stores = new Map<S, { builder: StoreBuilder<S>, context: TestStoreContext }>()
+  const stores = new Map<S, { builder: StoreBuilder<S>; context: TestStoreContext }>()
   const stateDirs: string[] = []
 
   const newStateDir = async (): Promise<string | undefined> => {
@@ -77,7 +77,7 @@ export function stackHarness<S extends StateStore> (
     stores.set(store, { builder, context })
     return store
   }
-  const entryOf = (store: S): { builder: StoreBuilder<S>, context: TestStoreContext } => {
+  const entryOf = (store: S): { builder: StoreBuilder<S>; context: TestStoreContext } => {
     const entry = stores.get(store)
     if (entry === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${store.name}" was not opened by harness "${options.name}"`)
     return entry
@@ -88,10 +88,10 @@ export function stackHarness<S extends StateStore> (
   return {
     name: options.name,
     persistent: options.persistent,
-    async open () {
+    async open() {
       return await start(newBuilder(), await freshContext())
     },
-    async reopen (store) {
+    async reopen(store) {
       const entry = entryOf(store)
       store.close()
       // The same task reopening its store: same state directory, the changelog continues.
@@ -103,18 +103,18 @@ export function stackHarness<S extends StateStore> (
       })
       return await start(entry.builder, context)
     },
-    commit (store) {
+    commit(store) {
       store.flush()
     },
-    async cleanup () {
+    async cleanup() {
       for (const store of stores.keys()) store.close()
       stores.clear()
       for (const dir of stateDirs.splice(0)) await rm(dir, { recursive: true, force: true, maxRetries: 5 })
     },
-    contextOf (store) {
+    contextOf(store) {
       return entryOf(store).context
     },
-    async openFromChangelog (records) {
+    async openFromChangelog(records) {
       const context = await freshContext()
       const store = await start(newBuilder(), context)
       context.restore(storeName, records)

@@ -6,7 +6,13 @@
  */
 import { resolveStreamsConfig, StreamsError, TaskId } from '@kstreams/core'
 import type {
-  ChangelogWriter, RecordMetadata, ResolvedStreamsConfig, StateRestoreCallback, StateStore, StateStoreContext, StreamsConfig
+  ChangelogWriter,
+  RecordMetadata,
+  ResolvedStreamsConfig,
+  StateRestoreCallback,
+  StateStore,
+  StateStoreContext,
+  StreamsConfig
 } from '@kstreams/core'
 
 /** One record a change-logging layer appended, with the store it belongs to. */
@@ -53,7 +59,7 @@ export class TestStoreContext implements StateStoreContext {
   metadata: RecordMetadata | undefined
   readonly #logging: boolean
 
-  constructor (options: TestStoreContextOptions = {}) {
+  constructor(options: TestStoreContextOptions = {}) {
     this.appConfigs = resolveStreamsConfig({ applicationId: 'test-app', ...options.config })
     this.applicationId = this.appConfigs.applicationId
     this.taskId = options.taskId ?? new TaskId(0, 0)
@@ -64,23 +70,23 @@ export class TestStoreContext implements StateStoreContext {
     this.changelog = options.changelog === false || options.changelog === undefined ? [] : options.changelog
   }
 
-  recordMetadata (): RecordMetadata | undefined {
+  recordMetadata(): RecordMetadata | undefined {
     return this.metadata
   }
 
   /** Throws ILLEGAL_ARGUMENT when a store of that name already registered, like Kafka's state manager. */
-  register (store: StateStore, restore: StateRestoreCallback): void {
+  register(store: StateStore, restore: StateRestoreCallback): void {
     if (this.registered.some(r => r.store.name === store.name)) {
       throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${store.name}" has already been registered`)
     }
     this.registered.push({ store, restore })
   }
 
-  changelogWriter (storeName: string): ChangelogWriter | undefined {
+  changelogWriter(storeName: string): ChangelogWriter | undefined {
     if (!this.#logging) return undefined
     const changelog = this.changelog
     return {
-      append (key: Buffer, value: Buffer | null, timestamp: number): void {
+      append(key: Buffer, value: Buffer | null, timestamp: number): void {
         // Copies, as a producer serializes at send: later writes to the buffers do not show here.
         changelog.push({ storeName, key: Buffer.from(key), value: value === null ? null : Buffer.from(value), timestamp })
       }
@@ -88,12 +94,12 @@ export class TestStoreContext implements StateStoreContext {
   }
 
   /** The captured changelog records of one store, in order. */
-  changelogOf (storeName: string): CapturedChangelogRecord[] {
+  changelogOf(storeName: string): CapturedChangelogRecord[] {
     return this.changelog.filter(r => r.storeName === storeName)
   }
 
   /** Feeds changelog records, as one batch, to the restore callback the named store registered. */
-  restore (storeName: string, records: ReadonlyArray<{ key: Buffer, value: Buffer | null, timestamp?: number }>): void {
+  restore(storeName: string, records: ReadonlyArray<{ key: Buffer; value: Buffer | null; timestamp?: number }>): void {
     const registration = this.registered.find(r => r.store.name === storeName)
     if (registration === undefined) throw new StreamsError('UNKNOWN_STORE', `Store "${storeName}" was not registered`)
     registration.restore(records.map(r => ({ key: r.key, value: r.value, timestamp: r.timestamp ?? 0 })))
@@ -101,6 +107,6 @@ export class TestStoreContext implements StateStoreContext {
 }
 
 /** A TestStoreContext: application id 'test-app', task 0_0, a capturing changelog writer. */
-export function createTestStoreContext (options: TestStoreContextOptions = {}): TestStoreContext {
+export function createTestStoreContext(options: TestStoreContextOptions = {}): TestStoreContext {
   return new TestStoreContext(options)
 }

@@ -27,14 +27,18 @@ export interface SessionStackOptions extends StackOptions {
 
 const APPLICATION_ID = 'compliance'
 
-export function windowStackHarness (options: WindowStackOptions): WindowStoreHarness & StackHarnessExtras<WindowStore<Buffer, Buffer>> {
+export function windowStackHarness(options: WindowStackOptions): WindowStoreHarness & StackHarnessExtras<WindowStore<Buffer, Buffer>> {
   const storeName = 'compliance-window'
-  const stack = stackHarness(options, storeName, APPLICATION_ID, () => configureStack(Stores.windowStoreBuilder(options.supplier(storeName), Serdes.Buffer(), Serdes.Buffer()), options))
+  const stack = stackHarness(options, storeName, APPLICATION_ID, () =>
+    configureStack(Stores.windowStoreBuilder(options.supplier(storeName), Serdes.Buffer(), Serdes.Buffer()), options)
+  )
   return { ...stack, retentionPeriod: options.retentionPeriod, windowSize: options.windowSize, retainDuplicates: options.retainDuplicates }
 }
 
-export function sessionStackHarness (options: SessionStackOptions): SessionStoreHarness & StackHarnessExtras<SessionStore<Buffer, Buffer>> {
+export function sessionStackHarness(options: SessionStackOptions): SessionStoreHarness & StackHarnessExtras<SessionStore<Buffer, Buffer>> {
   const storeName = 'compliance-session'
-  const stack = stackHarness(options, storeName, APPLICATION_ID, () => configureStack(Stores.sessionStoreBuilder(options.supplier(storeName), Serdes.Buffer(), Serdes.Buffer()), options))
+  const stack = stackHarness(options, storeName, APPLICATION_ID, () =>
+    configureStack(Stores.sessionStoreBuilder(options.supplier(storeName), Serdes.Buffer(), Serdes.Buffer()), options)
+  )
   return { ...stack, retentionPeriod: options.retentionPeriod }
 }

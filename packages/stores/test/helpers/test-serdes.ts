@@ -2,8 +2,8 @@
 import type { Serde, Serializer } from '@kstreams/core'
 
 export const stringSerde: Serde<string> = {
-  serializer: () => ({ serialize: (_topic, data) => data === null ? null : Buffer.from(data, 'utf8') }),
-  deserializer: () => ({ deserialize: (_topic, data) => data === null ? null : data.toString('utf8') })
+  serializer: () => ({ serialize: (_topic, data) => (data === null ? null : Buffer.from(data, 'utf8')) }),
+  deserializer: () => ({ deserialize: (_topic, data) => (data === null ? null : data.toString('utf8')) })
 }
 
 /** 4-byte big-endian two's complement, like Kafka's IntegerSerializer. */
@@ -16,7 +16,7 @@ export const intSerde: Serde<number> = {
       return out
     }
   }),
-  deserializer: () => ({ deserialize: (_topic, data) => data === null ? null : data.readInt32BE(0) })
+  deserializer: () => ({ deserialize: (_topic, data) => (data === null ? null : data.readInt32BE(0)) })
 }
 
 export const stringSerializer: Serializer<string> = stringSerde.serializer()

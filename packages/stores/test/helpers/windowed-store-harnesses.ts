@@ -18,17 +18,17 @@ export interface WindowHarnessOptions {
   metered: boolean
 }
 
-function open<S extends StateStore> (store: S): Promise<S> {
+function open<S extends StateStore>(store: S): Promise<S> {
   store.init(createTestStoreContext(), store)
   return Promise.resolve(store)
 }
 
-function reopen<S extends StateStore> (store: S): Promise<S> {
+function reopen<S extends StateStore>(store: S): Promise<S> {
   store.close()
   return open(store)
 }
 
-export function inMemoryWindowHarness (options: WindowHarnessOptions): WindowStoreHarness {
+export function inMemoryWindowHarness(options: WindowHarnessOptions): WindowStoreHarness {
   const { retentionPeriod, windowSize, retainDuplicates, metered } = options
   let count = 0
   const build = (): WindowStore<Buffer, Buffer> => {
@@ -43,12 +43,14 @@ export function inMemoryWindowHarness (options: WindowHarnessOptions): WindowSto
     retainDuplicates,
     open: async () => await open(build()),
     reopen,
-    commit: store => { store.flush() },
+    commit: store => {
+      store.flush()
+    },
     cleanup: async () => {}
   }
 }
 
-export function inMemorySessionHarness (options: { retentionPeriod: number, metered: boolean }): SessionStoreHarness {
+export function inMemorySessionHarness(options: { retentionPeriod: number; metered: boolean }): SessionStoreHarness {
   const { retentionPeriod, metered } = options
   let count = 0
   const build = (): SessionStore<Buffer, Buffer> => {
@@ -61,7 +63,9 @@ export function inMemorySessionHarness (options: { retentionPeriod: number, mete
     retentionPeriod,
     open: async () => await open(build()),
     reopen,
-    commit: store => { store.flush() },
+    commit: store => {
+      store.flush()
+    },
     cleanup: async () => {}
   }
 }

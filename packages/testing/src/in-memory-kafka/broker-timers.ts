@@ -12,16 +12,16 @@ export class BrokerTimers {
   readonly #oneOff = new Set<() => void>()
   #closed = false
 
-  constructor (scheduler: Scheduler) {
+  constructor(scheduler: Scheduler) {
     this.#scheduler = scheduler
   }
 
-  now (): number {
+  now(): number {
     return this.#scheduler.milliseconds()
   }
 
   /** Schedules `task` under `key`, replacing (cancelling) whatever was scheduled under it. */
-  schedule (key: string, delayMs: number, task: () => void): void {
+  schedule(key: string, delayMs: number, task: () => void): void {
     this.cancel(key)
     if (this.#closed) return
     const cancel = this.#scheduler.schedule(delayMs, () => {
@@ -32,19 +32,19 @@ export class BrokerTimers {
     this.#keyed.set(key, cancel)
   }
 
-  cancel (key: string): void {
+  cancel(key: string): void {
     const cancel = this.#keyed.get(key)
     if (cancel === undefined) return
     this.#keyed.delete(key)
     cancel()
   }
 
-  isScheduled (key: string): boolean {
+  isScheduled(key: string): boolean {
     return this.#keyed.has(key)
   }
 
   /** A one-off timer; the returned function cancels it. */
-  after (delayMs: number, task: () => void): () => void {
+  after(delayMs: number, task: () => void): () => void {
     if (this.#closed) return () => {}
     let cancel: () => void = () => {}
     const wrapped = (): void => {
@@ -60,11 +60,13 @@ export class BrokerTimers {
     return cancel
   }
 
-  async sleep (ms: number): Promise<void> {
-    await new Promise<void>(resolve => { this.after(ms, resolve) })
+  async sleep(ms: number): Promise<void> {
+    await new Promise<void>(resolve => {
+      this.after(ms, resolve)
+    })
   }
 
-  close (): void {
+  close(): void {
     this.#closed = true
     for (const cancel of [...this.#keyed.values(), ...this.#oneOff]) cancel()
     this.#keyed.clear()

@@ -10,12 +10,12 @@ export class ChangeSignal {
   readonly #timers: BrokerTimers
   readonly #waiters = new Set<() => void>()
 
-  constructor (timers: BrokerTimers) {
+  constructor(timers: BrokerTimers) {
     this.#timers = timers
   }
 
   /** Resolves at the next notify(), or after `timeoutMs` when given. */
-  async wait (timeoutMs?: number): Promise<void> {
+  async wait(timeoutMs?: number): Promise<void> {
     await new Promise<void>(resolve => {
       let cancel = (): void => {}
       const wake = (): void => {
@@ -28,7 +28,7 @@ export class ChangeSignal {
     })
   }
 
-  notify (): void {
+  notify(): void {
     for (const wake of [...this.#waiters]) wake()
   }
 }

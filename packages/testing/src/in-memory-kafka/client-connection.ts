@@ -12,20 +12,22 @@ export class ClientConnection {
   readonly #inFlight = new Set<(error: Error) => void>()
   #closed = false
 
-  constructor (clientId: string, describe: string) {
+  constructor(clientId: string, describe: string) {
     this.clientId = clientId
     this.#describe = describe
   }
 
-  get closed (): boolean {
+  get closed(): boolean {
     return this.#closed
   }
 
   /** Runs a request; it rejects early with the error of drop() if the connection drops meanwhile. */
-  async track<T> (request: () => Promise<T>): Promise<T> {
+  async track<T>(request: () => Promise<T>): Promise<T> {
     if (this.#closed) throw new IllegalStateError(`${this.#describe} (client ${this.clientId}) is closed`)
     let fail!: (error: Error) => void
-    const dropped = new Promise<never>((_resolve, reject) => { fail = reject })
+    const dropped = new Promise<never>((_resolve, reject) => {
+      fail = reject
+    })
     this.#inFlight.add(fail)
     const running = request()
     running.catch(() => {})
@@ -37,13 +39,13 @@ export class ClientConnection {
   }
 
   /** Fails every request in flight with `error`. */
-  drop (error: () => Error): void {
+  drop(error: () => Error): void {
     for (const fail of [...this.#inFlight]) fail(error())
     this.#inFlight.clear()
   }
 
   /** The port closed: fails what is in flight; later requests are refused. Idempotent. */
-  close (): void {
+  close(): void {
     if (this.#closed) return
     this.#closed = true
     this.drop(() => new IllegalStateError(`${this.#describe} (client ${this.clientId}) was closed with the request in flight`))

@@ -8,9 +8,12 @@ export interface Deferred<T> {
   readonly reject: (error: Error) => void
 }
 
-export function deferred<T> (): Deferred<T> {
+export function deferred<T>(): Deferred<T> {
   let resolve!: (value: T) => void
   let reject!: (error: Error) => void
-  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej })
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res
+    reject = rej
+  })
   return { promise, resolve, reject }
 }

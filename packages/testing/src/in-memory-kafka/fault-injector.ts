@@ -43,7 +43,7 @@ export interface DelaySpec extends FaultTarget {
 export interface Fault {
   readonly hits: number
   readonly remaining: number
-  remove (): void
+  remove(): void
 }
 
 /** What a request carries that faults match on. */
@@ -66,51 +66,58 @@ interface Rule {
 export class FaultInjector {
   #rules: Rule[] = []
 
-  fail (spec: FailureSpec): Fault {
+  fail(spec: FailureSpec): Fault {
     return this.#add(spec, spec, 0)
   }
 
-  delay (spec: DelaySpec): Fault {
+  delay(spec: DelaySpec): Fault {
     if (!(spec.ms >= 0)) throw new StreamsError('ILLEGAL_ARGUMENT', `delay: ms must be a non-negative number, got ${spec.ms}`)
     return this.#add(spec, undefined, spec.ms)
   }
 
-  clear (): void {
+  clear(): void {
     this.#rules = []
   }
 
   /** Takes the delay of the first matching delay rule (0 when none). */
-  takeDelay (scope: RequestScope): number {
+  takeDelay(scope: RequestScope): number {
     return this.#take(scope, r => r.failure === undefined)?.delayMs ?? 0
   }
 
   /** Takes the first matching request-level failure (a partition-targeted fetch failure is not one). */
-  takeFailure (scope: RequestScope): FailureSpec | undefined {
+  takeFailure(scope: RequestScope): FailureSpec | undefined {
     return this.#take(scope, r => r.failure !== undefined && !isPartitionFetchFailure(r))?.failure
   }
 
   /** Takes the first failure targeting this partition of a fetch. */
-  takePartitionFailure (scope: RequestScope, tp: TopicPartition): FailureSpec | undefined {
+  takePartitionFailure(scope: RequestScope, tp: TopicPartition): FailureSpec | undefined {
     return this.#take({ ...scope, partitions: [tp] }, isPartitionFetchFailure)?.failure
   }
 
-  #add (target: FaultTarget, failure: FailureSpec | undefined, delayMs: number): Fault {
+  #add(target: FaultTarget, failure: FailureSpec | undefined, delayMs: number): Fault {
     const apis = new Set(typeof target.api === 'string' ? [target.api] : target.api)
     for (const api of apis) {
-      if (!(KAFKA_APIS as readonly string[]).includes(api)) throw new StreamsError('ILLEGAL_ARGUMENT', `unknown api '${api}' (one of ${KAFKA_APIS.join(', ')})`)
+      if (!(KAFKA_APIS as readonly string[]).includes(api))
+        throw new StreamsError('ILLEGAL_ARGUMENT', `unknown api '${api}' (one of ${KAFKA_APIS.join(', ')})`)
     }
     const times = target.times ?? 1
     if (!(times > 0)) throw new StreamsError('ILLEGAL_ARGUMENT', `times must be positive, got ${times}`)
     const rule: Rule = { target, apis, failure, delayMs, hits: 0, remaining: times }
     this.#rules.push(rule)
     return {
-      get hits () { return rule.hits },
-      get remaining () { return rule.remaining },
-      remove: () => { this.#rules = this.#rules.filter(r => r !== rule) }
+      get hits() {
+        return rule.hits
+      },
+      get remaining() {
+        return rule.remaining
+      },
+      remove: () => {
+        this.#rules = this.#rules.filter(r => r !== rule)
+      }
     }
   }
 
-  #take (scope: RequestScope, kind: (rule: Rule) => boolean): Rule | undefined {
+  #take(scope: RequestScope, kind: (rule: Rule) => boolean): Rule | undefined {
     const rule = this.#rules.find(r => kind(r) && matches(r, scope))
     if (rule === undefined) return undefined
     rule.hits++
@@ -119,11 +126,11 @@ export class FaultInjector {
   }
 }
 
-function isPartitionFetchFailure (rule: Rule): boolean {
+function isPartitionFetchFailure(rule: Rule): boolean {
   return rule.failure !== undefined && rule.target.topic !== undefined && rule.apis.size === 1 && rule.apis.has('fetch')
 }
 
-function matches (rule: Rule, scope: RequestScope): boolean {
+function matches(rule: Rule, scope: RequestScope): boolean {
   const t = rule.target
   if (!rule.apis.has(scope.api)) return false
   if (t.clientId !== undefined && !clientIdMatches(t.clientId, scope.clientId)) return false
@@ -135,7 +142,7 @@ function matches (rule: Rule, scope: RequestScope): boolean {
 }
 
 /** A string matches the whole client id; a RegExp anywhere in it. */
-export function clientIdMatches (pattern: string | RegExp, clientId: string): boolean {
+export function clientIdMatches(pattern: string | RegExp, clientId: string): boolean {
   if (typeof pattern === 'string') return pattern === clientId
   pattern.lastIndex = 0
   return pattern.test(clientId)

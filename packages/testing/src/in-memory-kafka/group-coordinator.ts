@@ -32,22 +32,25 @@ export class GroupCoordinator {
   readonly #timers: BrokerTimers
   readonly #groups = new Map<string, ClassicGroup>()
 
-  constructor (options: GroupCoordinatorOptions) {
+  constructor(options: GroupCoordinatorOptions) {
     this.#o = options
     this.#timers = options.timers
   }
 
-  group (groupId: string): ClassicGroup | undefined {
+  group(groupId: string): ClassicGroup | undefined {
     return this.#groups.get(groupId)
   }
 
-  groupIds (): string[] {
+  groupIds(): string[] {
     return [...this.#groups.keys()]
   }
 
-  async joinGroup (groupId: string, clientId: string, request: JoinGroupRequest): Promise<JoinGroupResponse> {
+  async joinGroup(groupId: string, clientId: string, request: JoinGroupRequest): Promise<JoinGroupResponse> {
     if (request.sessionTimeoutMs < this.#o.minSessionTimeoutMs || request.sessionTimeoutMs > this.#o.maxSessionTimeoutMs) {
-      throw kafkaError('INVALID_SESSION_TIMEOUT', `session timeout ${request.sessionTimeoutMs} ms is outside [${this.#o.minSessionTimeoutMs}, ${this.#o.maxSessionTimeoutMs}]`)
+      throw kafkaError(
+        'INVALID_SESSION_TIMEOUT',
+        `session timeout ${request.sessionTimeoutMs} ms is outside [${this.#o.minSessionTimeoutMs}, ${this.#o.maxSessionTimeoutMs}]`
+      )
     }
     let group = this.#groups.get(groupId)
     if (group === undefined) {
@@ -57,25 +60,35 @@ export class GroupCoordinator {
     }
     if (group.is('Dead')) throw kafkaError('COORDINATOR_NOT_AVAILABLE', `group ${groupId} is dead`)
     if (!group.supportsProtocols(request.protocolType, request.protocols)) {
-      throw kafkaError('INCONSISTENT_GROUP_PROTOCOL', `group ${groupId} (protocol type ${group.protocolType ?? 'none'}) cannot take protocol type ${request.protocolType} with protocols ${request.protocols.map(p => p.name).join(', ')}`)
+      throw kafkaError(
+        'INCONSISTENT_GROUP_PROTOCOL',
+        `group ${groupId} (protocol type ${group.protocolType ?? 'none'}) cannot take protocol type ${request.protocolType} with protocols ${request.protocols.map(p => p.name).join(', ')}`
+      )
     }
     const answer = deferred<JoinGroupResponse>()
-    const staticMemberId = request.memberId === '' && request.groupInstanceId !== undefined ? group.staticMemberId(request.groupInstanceId) : undefined
+    const staticMemberId =
+      request.memberId === '' && request.groupInstanceId !== undefined ? group.staticMemberId(request.groupInstanceId) : undefined
     if (staticMemberId !== undefined) this.#rejoinStaticMember(group, clientId, staticMemberId, request, answer)
     else if (request.memberId === '') this.#joinNewMember(group, clientId, request, answer)
     else this.#joinExistingMember(group, request, answer)
     return await answer.promise
   }
 
-  async syncGroup (groupId: string, request: SyncGroupRequest): Promise<Buffer> {
+  async syncGroup(groupId: string, request: SyncGroupRequest): Promise<Buffer> {
     const group = this.#groups.get(groupId)
-    if (group === undefined || group.is('Empty')) throw kafkaError('UNKNOWN_MEMBER_ID', `member ${request.memberId} is not in group ${groupId}`)
+    if (group === undefined || group.is('Empty'))
+      throw kafkaError('UNKNOWN_MEMBER_ID', `member ${request.memberId} is not in group ${groupId}`)
     if (group.is('Dead')) throw kafkaError('COORDINATOR_NOT_AVAILABLE', `group ${groupId} is dead`)
     const member = group.requireMember(request.memberId, request.groupInstanceId)
     this.#checkGeneration(group, request.generationId)
-    if ((request.protocolType !== '' && group.protocolType !== undefined && request.protocolType !== group.protocolType) ||
-      (request.protocolName !== '' && group.protocolName !== undefined && request.protocolName !== group.protocolName)) {
-      throw kafkaError('INCONSISTENT_GROUP_PROTOCOL', `SyncGroup names ${request.protocolType}/${request.protocolName}, group ${groupId} uses ${group.protocolType ?? ''}/${group.protocolName ?? ''}`)
+    if (
+      (request.protocolType !== '' && group.protocolType !== undefined && request.protocolType !== group.protocolType) ||
+      (request.protocolName !== '' && group.protocolName !== undefined && request.protocolName !== group.protocolName)
+    ) {
+      throw kafkaError(
+        'INCONSISTENT_GROUP_PROTOCOL',
+        `SyncGroup names ${request.protocolType}/${request.protocolName}, group ${groupId} uses ${group.protocolType ?? ''}/${group.protocolName ?? ''}`
+      )
     }
     member.lastSeenMs = this.#timers.now()
     if (group.is('PreparingRebalance')) throw kafkaError('REBALANCE_IN_PROGRESS', `group ${groupId} is rebalancing`)
@@ -96,7 +109,7 @@ export class GroupCoordinator {
     return await answer.promise
   }
 
-  heartbeat (groupId: string, generation: GroupGeneration): void {
+  heartbeat(groupId: string, generation: GroupGeneration): void {
     const group = this.#groups.get(groupId)
     if (group === undefined) throw kafkaError('UNKNOWN_MEMBER_ID', `group ${groupId} does not exist`)
     if (group.is('Dead')) throw kafkaError('COORDINATOR_NOT_AVAILABLE', `group ${groupId} is dead`)
@@ -108,19 +121,21 @@ export class GroupCoordinator {
   }
 
   /** LeaveGroup; a static member may be named by its group instance id alone (member id ''). */
-  leaveGroup (groupId: string, leaving: { readonly memberId: string, readonly groupInstanceId?: string | undefined }): void {
+  leaveGroup(groupId: string, leaving: { readonly memberId: string; readonly groupInstanceId?: string | undefined }): void {
     const group = this.#groups.get(groupId)
     if (group === undefined) throw kafkaError('UNKNOWN_MEMBER_ID', `group ${groupId} does not exist`)
     if (group.is('Dead')) throw kafkaError('COORDINATOR_NOT_AVAILABLE', `group ${groupId} is dead`)
-    const byInstance = leaving.memberId === '' && leaving.groupInstanceId !== undefined ? group.staticMemberId(leaving.groupInstanceId) : undefined
-    const member = byInstance !== undefined ? group.requireMember(byInstance) : group.requireMember(leaving.memberId, leaving.groupInstanceId)
+    const byInstance =
+      leaving.memberId === '' && leaving.groupInstanceId !== undefined ? group.staticMemberId(leaving.groupInstanceId) : undefined
+    const member =
+      byInstance !== undefined ? group.requireMember(byInstance) : group.requireMember(leaving.memberId, leaving.groupInstanceId)
     this.#removeMember(group, member)
     if (group.is('Stable') || group.is('CompletingRebalance')) this.#maybePrepareRebalanceOrCompleteJoin(group)
     else if (group.is('PreparingRebalance')) this.#maybeCompleteJoinPhase(group)
   }
 
   /** Removes a member as its session expiring would. */
-  evictMember (groupId: string, memberId: string): void {
+  evictMember(groupId: string, memberId: string): void {
     const member = this.#groups.get(groupId)?.member(memberId)
     if (member === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `evictMember: no member ${memberId} in group ${groupId}`)
     this.#removeMemberAndUpdateGroup(this.#groups.get(groupId)!, member)
@@ -131,7 +146,7 @@ export class GroupCoordinator {
    * generation -1 creates an Empty group). A plain commit in Stable or PreparingRebalance keeps
    * the member's session alive.
    */
-  validateOffsetCommit (groupId: string, generation: GroupGeneration, isTransactional: boolean): ClassicGroup {
+  validateOffsetCommit(groupId: string, generation: GroupGeneration, isTransactional: boolean): ClassicGroup {
     let group = this.#groups.get(groupId)
     if (group === undefined) {
       if (generation.generationId >= 0) throw kafkaError('ILLEGAL_GENERATION', `group ${groupId} does not exist`)
@@ -147,7 +162,7 @@ export class GroupCoordinator {
   }
 
   /** Marks every group Dead (the coordinator is gone); timers are the caller's to cancel. */
-  close (): void {
+  close(): void {
     for (const group of this.#groups.values()) {
       for (const m of group.members) {
         m.completeJoin(kafkaError('COORDINATOR_NOT_AVAILABLE', 'the coordinator shut down'))
@@ -157,7 +172,7 @@ export class GroupCoordinator {
     }
   }
 
-  #joinNewMember (group: ClassicGroup, clientId: string, request: JoinGroupRequest, answer: Deferred<JoinGroupResponse>): void {
+  #joinNewMember(group: ClassicGroup, clientId: string, request: JoinGroupRequest, answer: Deferred<JoinGroupResponse>): void {
     const member = new GroupMember({
       // Kafka names a member after its group instance id, or else its client id.
       memberId: `${request.groupInstanceId ?? clientId}-${randomUUID()}`,
@@ -183,17 +198,33 @@ export class GroupCoordinator {
    * member's place under a new id. In a Stable group whose protocol stays the same there is no
    * rebalance: it gets the current generation back, as a follower (the port has no skipAssignment).
    */
-  #rejoinStaticMember (group: ClassicGroup, clientId: string, oldMemberId: string, request: JoinGroupRequest, answer: Deferred<JoinGroupResponse>): void {
+  #rejoinStaticMember(
+    group: ClassicGroup,
+    clientId: string,
+    oldMemberId: string,
+    request: JoinGroupRequest,
+    answer: Deferred<JoinGroupResponse>
+  ): void {
     const previousLeader = group.leaderId
     this.#timers.cancel(heartbeatKey(group.groupId, oldMemberId))
-    const member = group.replaceStaticMember(request.groupInstanceId!, oldMemberId, { memberId: `${request.groupInstanceId!}-${randomUUID()}`, clientId, nowMs: this.#timers.now() })
+    const member = group.replaceStaticMember(request.groupInstanceId!, oldMemberId, {
+      memberId: `${request.groupInstanceId!}-${randomUUID()}`,
+      clientId,
+      nowMs: this.#timers.now()
+    })
     this.#rescheduleHeartbeat(group, member)
     group.updateProtocols(member, request.protocols)
     member.rebalanceTimeoutMs = request.rebalanceTimeoutMs
     member.sessionTimeoutMs = request.sessionTimeoutMs
     member.awaitJoin(answer)
     if (group.is('Stable') && group.selectProtocol() === group.protocolName) {
-      member.completeJoin({ generationId: group.generationId, protocolName: group.protocolName, leaderId: previousLeader ?? '', memberId: member.memberId, members: [] })
+      member.completeJoin({
+        generationId: group.generationId,
+        protocolName: group.protocolName,
+        leaderId: previousLeader ?? '',
+        memberId: member.memberId,
+        members: []
+      })
     } else if (group.is('CompletingRebalance')) {
       this.#prepareRebalance(group)
     } else {
@@ -201,7 +232,7 @@ export class GroupCoordinator {
     }
   }
 
-  #joinExistingMember (group: ClassicGroup, request: JoinGroupRequest, answer: Deferred<JoinGroupResponse>): void {
+  #joinExistingMember(group: ClassicGroup, request: JoinGroupRequest, answer: Deferred<JoinGroupResponse>): void {
     let member: GroupMember
     try {
       member = group.requireMember(request.memberId, request.groupInstanceId)
@@ -233,7 +264,12 @@ export class GroupCoordinator {
     }
   }
 
-  #updateMemberThenRebalanceOrCompleteJoin (group: ClassicGroup, member: GroupMember, request: JoinGroupRequest, answer: Deferred<JoinGroupResponse>): void {
+  #updateMemberThenRebalanceOrCompleteJoin(
+    group: ClassicGroup,
+    member: GroupMember,
+    request: JoinGroupRequest,
+    answer: Deferred<JoinGroupResponse>
+  ): void {
     group.updateProtocols(member, request.protocols)
     member.rebalanceTimeoutMs = request.rebalanceTimeoutMs
     member.sessionTimeoutMs = request.sessionTimeoutMs
@@ -241,17 +277,18 @@ export class GroupCoordinator {
     this.#maybePrepareRebalanceOrCompleteJoin(group)
   }
 
-  #maybePrepareRebalanceOrCompleteJoin (group: ClassicGroup): void {
+  #maybePrepareRebalanceOrCompleteJoin(group: ClassicGroup): void {
     if (group.canRebalance()) this.#prepareRebalance(group)
     else this.#maybeCompleteJoinPhase(group)
   }
 
-  #prepareRebalance (group: ClassicGroup): void {
+  #prepareRebalance(group: ClassicGroup): void {
     if (group.is('CompletingRebalance')) {
       // Members waiting in SyncGroup must rejoin.
       for (const m of group.members) {
         m.assignment = EMPTY_ASSIGNMENT
-        if (m.completeSync(kafkaError('REBALANCE_IN_PROGRESS', `group ${group.groupId} is rebalancing again`))) this.#rescheduleHeartbeat(group, m)
+        if (m.completeSync(kafkaError('REBALANCE_IN_PROGRESS', `group ${group.groupId} is rebalancing again`)))
+          this.#rescheduleHeartbeat(group, m)
       }
     }
     group.clearPendingSync()
@@ -269,24 +306,26 @@ export class GroupCoordinator {
     else this.#timers.schedule(joinKey(group.groupId), group.rebalanceTimeoutMs(), () => this.#completeJoin(group))
   }
 
-  #tryCompleteInitialRebalance (group: ClassicGroup, delayMs: number, remainingMs: number): void {
+  #tryCompleteInitialRebalance(group: ClassicGroup, delayMs: number, remainingMs: number): void {
     if (group.newMemberAdded && remainingMs !== 0) {
       group.newMemberAdded = false
       const nextDelayMs = Math.min(this.#o.initialRebalanceDelayMs, remainingMs)
       const nextRemainingMs = Math.max(remainingMs - delayMs, 0)
-      this.#timers.schedule(joinKey(group.groupId), nextDelayMs, () => this.#tryCompleteInitialRebalance(group, nextDelayMs, nextRemainingMs))
+      this.#timers.schedule(joinKey(group.groupId), nextDelayMs, () =>
+        this.#tryCompleteInitialRebalance(group, nextDelayMs, nextRemainingMs)
+      )
     } else {
       this.#completeJoin(group)
     }
   }
 
   /** Completes the join phase early once every member rejoined (never during the initial delay). */
-  #maybeCompleteJoinPhase (group: ClassicGroup): void {
+  #maybeCompleteJoinPhase(group: ClassicGroup): void {
     if (group.is('PreparingRebalance') && group.previousState !== 'Empty' && group.hasAllMembersJoined()) this.#completeJoin(group)
   }
 
   /** The join barrier falls: drop members that did not rejoin, start the next generation, answer every JoinGroup. */
-  #completeJoin (group: ClassicGroup): void {
+  #completeJoin(group: ClassicGroup): void {
     if (!group.is('PreparingRebalance')) return
     this.#timers.cancel(joinKey(group.groupId))
     for (const m of group.notYetRejoinedDynamic()) {
@@ -310,7 +349,7 @@ export class GroupCoordinator {
     this.#timers.schedule(syncKey(group.groupId), group.rebalanceTimeoutMs(), () => this.#expirePendingSync(group, generationId))
   }
 
-  #joinResponse (group: ClassicGroup, member: GroupMember): JoinGroupResponse {
+  #joinResponse(group: ClassicGroup, member: GroupMember): JoinGroupResponse {
     return {
       generationId: group.generationId,
       protocolName: group.protocolName ?? '',
@@ -320,19 +359,19 @@ export class GroupCoordinator {
     }
   }
 
-  #propagateAssignment (group: ClassicGroup): void {
+  #propagateAssignment(group: ClassicGroup): void {
     for (const m of group.members) {
       if (m.completeSync(m.assignment)) this.#rescheduleHeartbeat(group, m)
     }
   }
 
-  #removePendingSync (group: ClassicGroup, memberId: string): void {
+  #removePendingSync(group: ClassicGroup, memberId: string): void {
     group.removePendingSync(memberId)
     if (group.pendingSyncMembers.length === 0) this.#timers.cancel(syncKey(group.groupId))
   }
 
   /** Members that did not send SyncGroup within the rebalance timeout are removed; the group rebalances. */
-  #expirePendingSync (group: ClassicGroup, generationId: number): void {
+  #expirePendingSync(group: ClassicGroup, generationId: number): void {
     if (generationId !== group.generationId || !(group.is('CompletingRebalance') || group.is('Stable'))) return
     const pending = group.pendingSyncMembers
     if (pending.length === 0) return
@@ -343,36 +382,39 @@ export class GroupCoordinator {
     this.#prepareRebalance(group)
   }
 
-  #rescheduleHeartbeat (group: ClassicGroup, member: GroupMember): void {
+  #rescheduleHeartbeat(group: ClassicGroup, member: GroupMember): void {
     member.lastSeenMs = this.#timers.now()
     this.#scheduleHeartbeat(group, member, member.sessionTimeoutMs)
   }
 
-  #scheduleHeartbeat (group: ClassicGroup, member: GroupMember, timeoutMs: number): void {
+  #scheduleHeartbeat(group: ClassicGroup, member: GroupMember, timeoutMs: number): void {
     this.#timers.schedule(heartbeatKey(group.groupId, member.memberId), timeoutMs, () => this.#expireHeartbeat(group, member))
   }
 
-  #expireHeartbeat (group: ClassicGroup, member: GroupMember): void {
+  #expireHeartbeat(group: ClassicGroup, member: GroupMember): void {
     if (group.is('Dead') || group.member(member.memberId) !== member || member.hasSatisfiedHeartbeat) return
     this.#removeMemberAndUpdateGroup(group, member)
   }
 
-  #removeMemberAndUpdateGroup (group: ClassicGroup, member: GroupMember): void {
+  #removeMemberAndUpdateGroup(group: ClassicGroup, member: GroupMember): void {
     this.#removeMember(group, member)
     if (group.is('Stable') || group.is('CompletingRebalance')) this.#maybePrepareRebalanceOrCompleteJoin(group)
     else if (group.is('PreparingRebalance') && group.hasAllMembersJoined()) this.#completeJoin(group)
   }
 
-  #removeMember (group: ClassicGroup, member: GroupMember): void {
+  #removeMember(group: ClassicGroup, member: GroupMember): void {
     this.#timers.cancel(heartbeatKey(group.groupId, member.memberId))
     member.completeJoin(kafkaError('UNKNOWN_MEMBER_ID', `member ${member.memberId} was removed from group ${group.groupId}`))
     member.completeSync(kafkaError('UNKNOWN_MEMBER_ID', `member ${member.memberId} was removed from group ${group.groupId}`))
     group.remove(member.memberId)
   }
 
-  #checkGeneration (group: ClassicGroup, generationId: number): void {
+  #checkGeneration(group: ClassicGroup, generationId: number): void {
     if (generationId !== group.generationId) {
-      throw kafkaError('ILLEGAL_GENERATION', `generation ${generationId} of group ${group.groupId} is not the current one (${group.generationId})`)
+      throw kafkaError(
+        'ILLEGAL_GENERATION',
+        `generation ${generationId} of group ${group.groupId} is not the current one (${group.generationId})`
+      )
     }
   }
 }

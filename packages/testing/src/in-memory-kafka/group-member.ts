@@ -32,7 +32,7 @@ export class GroupMember {
   #join: Deferred<JoinGroupResponse> | undefined
   #sync: Deferred<Buffer> | undefined
 
-  constructor (options: {
+  constructor(options: {
     memberId: string
     clientId: string
     groupInstanceId: string | undefined
@@ -52,32 +52,32 @@ export class GroupMember {
     this.lastSeenMs = options.nowMs
   }
 
-  get isAwaitingJoin (): boolean {
+  get isAwaitingJoin(): boolean {
     return this.#join !== undefined
   }
 
-  get isAwaitingSync (): boolean {
+  get isAwaitingSync(): boolean {
     return this.#sync !== undefined
   }
 
   /** Kafka's hasSatisfiedHeartbeat: an existing member parked in a rebalance needs no heartbeat. */
-  get hasSatisfiedHeartbeat (): boolean {
+  get hasSatisfiedHeartbeat(): boolean {
     return !this.isNew && (this.isAwaitingJoin || this.isAwaitingSync)
   }
 
   /** Parks a JoinGroup; a JoinGroup it replaces is answered REQUEST_TIMED_OUT (its client gave up on it). */
-  awaitJoin (join: Deferred<JoinGroupResponse> | undefined): void {
+  awaitJoin(join: Deferred<JoinGroupResponse> | undefined): void {
     this.#join?.reject(kafkaError('REQUEST_TIMED_OUT', `JoinGroup of ${this.memberId} superseded by a newer one`))
     this.#join = join
   }
 
-  awaitSync (sync: Deferred<Buffer>): void {
+  awaitSync(sync: Deferred<Buffer>): void {
     this.#sync?.reject(kafkaError('REQUEST_TIMED_OUT', `SyncGroup of ${this.memberId} superseded by a newer one`))
     this.#sync = sync
   }
 
   /** Answers the parked JoinGroup; false when there is none. */
-  completeJoin (result: JoinGroupResponse | KafkaRequestError): boolean {
+  completeJoin(result: JoinGroupResponse | KafkaRequestError): boolean {
     const join = this.#join
     if (join === undefined) return false
     this.#join = undefined
@@ -87,7 +87,7 @@ export class GroupMember {
   }
 
   /** Answers the parked SyncGroup; false when there is none. */
-  completeSync (result: Buffer | KafkaRequestError): boolean {
+  completeSync(result: Buffer | KafkaRequestError): boolean {
     const sync = this.#sync
     if (sync === undefined) return false
     this.#sync = undefined
@@ -97,19 +97,21 @@ export class GroupMember {
   }
 
   /** Same protocols, in the same order, with the same metadata bytes. */
-  matches (protocols: readonly MemberProtocol[]): boolean {
-    return protocols.length === this.protocols.length &&
+  matches(protocols: readonly MemberProtocol[]): boolean {
+    return (
+      protocols.length === this.protocols.length &&
       protocols.every((p, i) => p.name === this.protocols[i]!.name && p.metadata.equals(this.protocols[i]!.metadata))
+    )
   }
 
   /** The member's most preferred protocol among `candidates`. */
-  vote (candidates: ReadonlySet<string>): string {
+  vote(candidates: ReadonlySet<string>): string {
     const choice = this.protocols.find(p => candidates.has(p.name))
     if (choice === undefined) throw new IllegalStateError(`member ${this.memberId} supports none of ${[...candidates].join(', ')}`)
     return choice.name
   }
 
-  metadata (protocolName: string): Buffer {
+  metadata(protocolName: string): Buffer {
     return this.protocols.find(p => p.name === protocolName)?.metadata ?? EMPTY_ASSIGNMENT
   }
 }

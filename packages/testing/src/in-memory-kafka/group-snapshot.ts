@@ -39,7 +39,7 @@ export interface GroupSnapshot {
 }
 
 /** @internal */
-export function snapshotGroup (group: ClassicGroup, committed: ReadonlyMap<string, CommittedOffset>): GroupSnapshot {
+export function snapshotGroup(group: ClassicGroup, committed: ReadonlyMap<string, CommittedOffset>): GroupSnapshot {
   return {
     groupId: group.groupId,
     state: group.state,

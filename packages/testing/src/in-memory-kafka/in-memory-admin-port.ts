@@ -15,12 +15,12 @@ export class InMemoryAdminPort implements AdminPort {
   readonly #broker: InMemoryBroker
   readonly #connection: ClientConnection
 
-  constructor (broker: InMemoryBroker, options: { clientId: string }) {
+  constructor(broker: InMemoryBroker, options: { clientId: string }) {
     this.#broker = broker
     this.#connection = broker.connect(options.clientId, 'admin port')
   }
 
-  async partitionCounts (topics: readonly string[]): Promise<Map<string, number>> {
+  async partitionCounts(topics: readonly string[]): Promise<Map<string, number>> {
     return await this.#call('partitionCounts', undefined, () => {
       const result = new Map<string, number>()
       for (const name of topics) {
@@ -31,7 +31,7 @@ export class InMemoryAdminPort implements AdminPort {
     })
   }
 
-  async createTopics (topics: readonly NewTopic[]): Promise<void> {
+  async createTopics(topics: readonly NewTopic[]): Promise<void> {
     await this.#call('createTopics', undefined, () => {
       // Each topic on its own, as Kafka answers per topic; the first error rejects the call.
       let firstError: unknown
@@ -49,22 +49,26 @@ export class InMemoryAdminPort implements AdminPort {
     })
   }
 
-  async endOffsets (partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+  async endOffsets(partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
     return await this.#offsets('endOffsets', partitions, tp => this.#broker.topics.requireLog(tp).highWatermark)
   }
 
-  async beginningOffsets (partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+  async beginningOffsets(partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
     return await this.#offsets('beginningOffsets', partitions, tp => this.#broker.topics.requireLog(tp).logStartOffset)
   }
 
-  async committedOffsets (groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
-    return await this.#broker.call(this.#connection, { api: 'committedOffsets', clientId: this.#connection.clientId, groupId, partitions }, async () => {
-      const committed = await this.#broker.offsets.fetch(groupId, partitions, false)
-      return new Map([...committed].map(([key, c]) => [key, c.offset]))
-    })
+  async committedOffsets(groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+    return await this.#broker.call(
+      this.#connection,
+      { api: 'committedOffsets', clientId: this.#connection.clientId, groupId, partitions },
+      async () => {
+        const committed = await this.#broker.offsets.fetch(groupId, partitions, false)
+        return new Map([...committed].map(([key, c]) => [key, c.offset]))
+      }
+    )
   }
 
-  async deleteRecords (offsets: readonly TopicPartitionOffset[]): Promise<void> {
+  async deleteRecords(offsets: readonly TopicPartitionOffset[]): Promise<void> {
     await this.#call('deleteRecords', offsets, () => {
       for (const o of offsets) this.#broker.topics.requireLog(o)
       for (const o of offsets) this.#broker.topics.requireLog(o).deleteBefore(o.offset)
@@ -72,11 +76,11 @@ export class InMemoryAdminPort implements AdminPort {
     })
   }
 
-  async listTopics (): Promise<string[]> {
+  async listTopics(): Promise<string[]> {
     return await this.#call('listTopics', undefined, () => this.#broker.topics.names())
   }
 
-  async topicConfigs (topics: readonly string[]): Promise<Map<string, Readonly<Record<string, string>>>> {
+  async topicConfigs(topics: readonly string[]): Promise<Map<string, Readonly<Record<string, string>>>> {
     return await this.#call('topicConfigs', undefined, () => {
       const result = new Map<string, Readonly<Record<string, string>>>()
       for (const name of topics) {
@@ -87,15 +91,19 @@ export class InMemoryAdminPort implements AdminPort {
     })
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     this.#broker.release(this.#connection)
   }
 
-  async #offsets (api: 'endOffsets' | 'beginningOffsets', partitions: readonly TopicPartition[], offsetOf: (tp: TopicPartition) => number): Promise<Map<string, number>> {
+  async #offsets(
+    api: 'endOffsets' | 'beginningOffsets',
+    partitions: readonly TopicPartition[],
+    offsetOf: (tp: TopicPartition) => number
+  ): Promise<Map<string, number>> {
     return await this.#call(api, partitions, () => new Map(partitions.map(tp => [tpKey(tp.topic, tp.partition), offsetOf(tp)])))
   }
 
-  async #call<T> (api: KafkaApi, partitions: readonly TopicPartition[] | undefined, handler: () => T): Promise<T> {
+  async #call<T>(api: KafkaApi, partitions: readonly TopicPartition[] | undefined, handler: () => T): Promise<T> {
     return await this.#broker.call(this.#connection, { api, clientId: this.#connection.clientId, partitions }, handler)
   }
 }

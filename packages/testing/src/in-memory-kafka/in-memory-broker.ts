@@ -45,10 +45,13 @@ export class InMemoryBroker {
   #log: RequestRecord[] = []
   #closed = false
 
-  constructor (options: InMemoryBrokerOptions) {
+  constructor(options: InMemoryBrokerOptions) {
     this.timers = new BrokerTimers(options.scheduler)
     this.signal = new ChangeSignal(this.timers)
-    this.topics = new TopicRegistry(Array.from({ length: options.nodes }, (_, i) => i + 1), this.signal)
+    this.topics = new TopicRegistry(
+      Array.from({ length: options.nodes }, (_, i) => i + 1),
+      this.signal
+    )
     this.coordinator = new GroupCoordinator({
       timers: this.timers,
       initialRebalanceDelayMs: options.initialRebalanceDelayMs,
@@ -62,25 +65,25 @@ export class InMemoryBroker {
     this.#maxRequestLog = options.maxRequestLog
   }
 
-  get closed (): boolean {
+  get closed(): boolean {
     return this.#closed
   }
 
   /** A connection for a new port. */
-  connect (clientId: string, describe: string): ClientConnection {
+  connect(clientId: string, describe: string): ClientConnection {
     const connection = new ClientConnection(clientId, describe)
     this.#connections.add(connection)
     return connection
   }
 
   /** A port closed. */
-  release (connection: ClientConnection): void {
+  release(connection: ClientConnection): void {
     connection.close()
     this.#connections.delete(connection)
   }
 
   /** Requests of matching clients fail with NETWORK_EXCEPTION, those in flight at once, until reconnect(). */
-  disconnect (clientId: string | RegExp): void {
+  disconnect(clientId: string | RegExp): void {
     this.#disconnected.push(clientId)
     for (const connection of this.#connections) {
       if (clientIdMatches(clientId, connection.clientId)) connection.drop(() => networkError(connection.clientId))
@@ -88,16 +91,16 @@ export class InMemoryBroker {
   }
 
   /** Lifts disconnect(pattern) for an equal pattern, or every disconnect when none is given. */
-  reconnect (clientId?: string | RegExp): void {
+  reconnect(clientId?: string | RegExp): void {
     this.#disconnected = clientId === undefined ? [] : this.#disconnected.filter(p => !samePattern(p, clientId))
   }
 
-  isDisconnected (clientId: string): boolean {
+  isDisconnected(clientId: string): boolean {
     return this.#disconnected.some(p => clientIdMatches(p, clientId))
   }
 
   /** Runs one request of a port through connection checks, injected faults and the request log. */
-  async call<T> (connection: ClientConnection, scope: RequestScope, handler: () => T | Promise<T>): Promise<T> {
+  async call<T>(connection: ClientConnection, scope: RequestScope, handler: () => T | Promise<T>): Promise<T> {
     const startMs = this.timers.now()
     let error: unknown
     try {
@@ -122,16 +125,16 @@ export class InMemoryBroker {
     }
   }
 
-  requests (): RequestRecord[] {
+  requests(): RequestRecord[] {
     return [...this.#log]
   }
 
-  clearRequests (): void {
+  clearRequests(): void {
     this.#log = []
   }
 
   /** The broker goes away: requests in flight fail with NETWORK_EXCEPTION, groups die, timers stop. */
-  close (): void {
+  close(): void {
     if (this.#closed) return
     this.#closed = true
     for (const connection of this.#connections) connection.drop(() => kafkaError('NETWORK_EXCEPTION', 'the in-memory Kafka was closed'))
@@ -140,17 +143,26 @@ export class InMemoryBroker {
     this.timers.close()
   }
 
-  #checkReachable (clientId: string): void {
+  #checkReachable(clientId: string): void {
     if (this.#closed) throw kafkaError('NETWORK_EXCEPTION', 'the in-memory Kafka is closed')
     if (this.isDisconnected(clientId)) throw networkError(clientId)
   }
 
-  #record (scope: RequestScope, startMs: number, error: unknown): void {
-    const name = error === undefined
-      ? undefined
-      : typeof (error as { errorName?: unknown }).errorName === 'string' ? (error as { errorName: string }).errorName : (error as Error).name
+  #record(scope: RequestScope, startMs: number, error: unknown): void {
+    const name =
+      error === undefined
+        ? undefined
+        : typeof (error as { errorName?: unknown }).errorName === 'string'
+          ? (error as { errorName: string }).errorName
+          : (error as Error).name
     this.#log.push({
-      api: scope.api, clientId: scope.clientId, groupId: scope.groupId, partitions: scope.partitions, startMs, endMs: this.timers.now(), error: name
+      api: scope.api,
+      clientId: scope.clientId,
+      groupId: scope.groupId,
+      partitions: scope.partitions,
+      startMs,
+      endMs: this.timers.now(),
+      error: name
     })
     if (this.#log.length > this.#maxRequestLog) this.#log.splice(0, this.#log.length - this.#maxRequestLog)
   }
@@ -160,7 +172,7 @@ const networkError = (clientId: string): Error => kafkaError('NETWORK_EXCEPTION'
 const injected = (error: BrokerErrorName, scope: RequestScope): Error =>
   kafkaError(error, `injected fault on ${scope.api} of client ${scope.clientId}`)
 
-function samePattern (a: string | RegExp, b: string | RegExp): boolean {
+function samePattern(a: string | RegExp, b: string | RegExp): boolean {
   if (typeof a === 'string' || typeof b === 'string') return a === b
   return a.source === b.source && a.flags === b.flags
 }

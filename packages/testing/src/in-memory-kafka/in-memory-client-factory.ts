@@ -19,24 +19,24 @@ export class InMemoryClientFactory implements KafkaClientFactory {
   readonly #broker: InMemoryBroker
   readonly #transactionTimeoutMs: number
 
-  constructor (broker: InMemoryBroker, settings?: Pick<KafkaClientSettings, 'transactionTimeoutMs'>) {
+  constructor(broker: InMemoryBroker, settings?: Pick<KafkaClientSettings, 'transactionTimeoutMs'>) {
     this.#broker = broker
     this.#transactionTimeoutMs = settings?.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS
   }
 
-  groupCoordinator (options: { groupId: string, clientId: string }): GroupCoordinatorPort {
+  groupCoordinator(options: { groupId: string; clientId: string }): GroupCoordinatorPort {
     return new InMemoryGroupCoordinatorPort(this.#broker, options)
   }
 
-  fetcher (options: { clientId: string }): FetchPort {
+  fetcher(options: { clientId: string }): FetchPort {
     return new InMemoryFetchPort(this.#broker, options)
   }
 
-  producer (options: { clientId: string, transactionalId?: string }): ProducerPort {
+  producer(options: { clientId: string; transactionalId?: string }): ProducerPort {
     return new InMemoryProducerPort(this.#broker, { ...options, transactionTimeoutMs: this.#transactionTimeoutMs })
   }
 
-  admin (options: { clientId: string }): AdminPort {
+  admin(options: { clientId: string }): AdminPort {
     return new InMemoryAdminPort(this.#broker, options)
   }
 }

@@ -5,7 +5,15 @@
  * @internal
  */
 import { tpKey } from '@kstreams/core'
-import type { FetchedBatch, FetchPort, FetchRequest, IsolationLevel, PartitionError, TopicPartition, TopicPartitionOffset } from '@kstreams/core'
+import type {
+  FetchedBatch,
+  FetchPort,
+  FetchRequest,
+  IsolationLevel,
+  PartitionError,
+  TopicPartition,
+  TopicPartitionOffset
+} from '@kstreams/core'
 import type { ClientConnection } from './client-connection.js'
 import type { InMemoryBroker } from './in-memory-broker.js'
 import { kafkaError } from './request-errors.js'
@@ -21,12 +29,12 @@ export class InMemoryFetchPort implements FetchPort {
   readonly #connection: ClientConnection
   readonly #leaders = new Map<string, number>()
 
-  constructor (broker: InMemoryBroker, options: { clientId: string }) {
+  constructor(broker: InMemoryBroker, options: { clientId: string }) {
     this.#broker = broker
     this.#connection = broker.connect(options.clientId, 'fetch port')
   }
 
-  async leaders (partitions: readonly TopicPartition[], refresh: boolean): Promise<Map<string, number>> {
+  async leaders(partitions: readonly TopicPartition[], refresh: boolean): Promise<Map<string, number>> {
     return await this.#call('leaders', partitions, () => {
       const result = new Map<string, number>()
       for (const tp of partitions) {
@@ -43,14 +51,18 @@ export class InMemoryFetchPort implements FetchPort {
     })
   }
 
-  async fetch (request: FetchRequest): Promise<Array<FetchedBatch | PartitionError>> {
+  async fetch(request: FetchRequest): Promise<Array<FetchedBatch | PartitionError>> {
     const scope = { api: 'fetch' as const, clientId: this.#connection.clientId, partitions: request.partitions }
     return await this.#broker.call(this.#connection, scope, async () => {
       const injected = new Map<string, PartitionError>()
       for (const tp of request.partitions) {
         const failure = this.#broker.faults.takePartitionFailure(scope, tp)
         if (failure !== undefined) {
-          injected.set(tpKey(tp.topic, tp.partition), { topic: tp.topic, partition: tp.partition, error: kafkaError(failure.error, `injected fault on fetch of ${tpKey(tp.topic, tp.partition)}`) })
+          injected.set(tpKey(tp.topic, tp.partition), {
+            topic: tp.topic,
+            partition: tp.partition,
+            error: kafkaError(failure.error, `injected fault on fetch of ${tpKey(tp.topic, tp.partition)}`)
+          })
         }
       }
       const deadline = this.#broker.timers.now() + request.maxWaitMs
@@ -63,7 +75,11 @@ export class InMemoryFetchPort implements FetchPort {
     })
   }
 
-  async listOffsets (partitions: readonly TopicPartition[], spec: 'earliest' | 'latest', isolationLevel: IsolationLevel): Promise<Map<string, number>> {
+  async listOffsets(
+    partitions: readonly TopicPartition[],
+    spec: 'earliest' | 'latest',
+    isolationLevel: IsolationLevel
+  ): Promise<Map<string, number>> {
     return await this.#call('listOffsets', partitions, () => {
       const result = new Map<string, number>()
       for (const tp of partitions) {
@@ -74,11 +90,11 @@ export class InMemoryFetchPort implements FetchPort {
     })
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     this.#broker.release(this.#connection)
   }
 
-  #evaluate (request: FetchRequest, injected: ReadonlyMap<string, PartitionError>): Evaluation {
+  #evaluate(request: FetchRequest, injected: ReadonlyMap<string, PartitionError>): Evaluation {
     const results: Array<FetchedBatch | PartitionError> = []
     let ready = injected.size > 0
     let bytes = 0
@@ -121,21 +137,30 @@ export class InMemoryFetchPort implements FetchPort {
     return { results, ready }
   }
 
-  #partitionError (request: FetchRequest, tp: TopicPartitionOffset): PartitionError | undefined {
+  #partitionError(request: FetchRequest, tp: TopicPartitionOffset): PartitionError | undefined {
     const key = tpKey(tp.topic, tp.partition)
     const log = this.#broker.topics.log(tp)
-    if (log === undefined) return { topic: tp.topic, partition: tp.partition, error: kafkaError('UNKNOWN_TOPIC_OR_PARTITION', `unknown partition ${key}`) }
+    if (log === undefined)
+      return { topic: tp.topic, partition: tp.partition, error: kafkaError('UNKNOWN_TOPIC_OR_PARTITION', `unknown partition ${key}`) }
     const leader = this.#broker.topics.leader(tp)
     if (leader !== request.node) {
-      return { topic: tp.topic, partition: tp.partition, error: kafkaError('NOT_LEADER_OR_FOLLOWER', `node ${request.node} does not lead ${key} (node ${leader ?? 'none'} does)`) }
+      return {
+        topic: tp.topic,
+        partition: tp.partition,
+        error: kafkaError('NOT_LEADER_OR_FOLLOWER', `node ${request.node} does not lead ${key} (node ${leader ?? 'none'} does)`)
+      }
     }
     if (tp.offset < log.logStartOffset || tp.offset > log.highWatermark) {
-      return { topic: tp.topic, partition: tp.partition, error: kafkaError('OFFSET_OUT_OF_RANGE', `offset ${tp.offset} of ${key} is outside [${log.logStartOffset}, ${log.highWatermark}]`) }
+      return {
+        topic: tp.topic,
+        partition: tp.partition,
+        error: kafkaError('OFFSET_OUT_OF_RANGE', `offset ${tp.offset} of ${key} is outside [${log.logStartOffset}, ${log.highWatermark}]`)
+      }
     }
     return undefined
   }
 
-  async #call<T> (api: 'leaders' | 'listOffsets', partitions: readonly TopicPartition[], handler: () => T): Promise<T> {
+  async #call<T>(api: 'leaders' | 'listOffsets', partitions: readonly TopicPartition[], handler: () => T): Promise<T> {
     return await this.#broker.call(this.#connection, { api, clientId: this.#connection.clientId, partitions }, handler)
   }
 }

@@ -53,15 +53,17 @@ export interface ProducedOffset {
   readonly offset: number
 }
 
-const bytes = (x: Buffer | string | null | undefined): Buffer | null => x === undefined || x === null ? null : typeof x === 'string' ? Buffer.from(x) : x
+const bytes = (x: Buffer | string | null | undefined): Buffer | null =>
+  x === undefined || x === null ? null : typeof x === 'string' ? Buffer.from(x) : x
 
 export class InMemoryKafka {
   readonly #broker: InMemoryBroker
   readonly #roundRobin = new Map<string, number>()
 
-  constructor (options: InMemoryKafkaOptions = {}) {
+  constructor(options: InMemoryKafkaOptions = {}) {
     const nodes = options.nodes ?? 1
-    if (!(Number.isInteger(nodes) && nodes >= 1)) throw new StreamsError('ILLEGAL_ARGUMENT', `nodes must be a positive integer, got ${nodes}`)
+    if (!(Number.isInteger(nodes) && nodes >= 1))
+      throw new StreamsError('ILLEGAL_ARGUMENT', `nodes must be a positive integer, got ${nodes}`)
     this.#broker = new InMemoryBroker({
       nodes,
       scheduler: options.scheduler ?? new SystemScheduler(),
@@ -75,64 +77,68 @@ export class InMemoryKafka {
   }
 
   /** The broker node ids. */
-  get nodes (): readonly number[] {
+  get nodes(): readonly number[] {
     return this.#broker.topics.nodes
   }
 
   /** The transactional ids the transaction coordinator knows, with producer id and epoch (each InitProducerId bumps it). */
-  transactionalIds (): Array<{ readonly transactionalId: string, readonly producerId: number, readonly epoch: number }> {
+  transactionalIds(): Array<{ readonly transactionalId: string; readonly producerId: number; readonly epoch: number }> {
     return this.#broker.transactions.identities()
   }
 
   /** The client for KafkaStreams: `new KafkaStreams(topology, config, { client: kafka.client() })`. */
-  client (): KafkaClient {
+  client(): KafkaClient {
     return settings => new InMemoryClientFactory(this.#broker, settings)
   }
 
   /** A client factory without KafkaStreams' settings, for tests that drive the ports themselves. */
-  clientFactory (options: { transactionTimeoutMs?: number } = {}): KafkaClientFactory {
+  clientFactory(options: { transactionTimeoutMs?: number } = {}): KafkaClientFactory {
     return new InMemoryClientFactory(this.#broker, options)
   }
 
   // --- topics ------------------------------------------------------------------------------
 
   /** Creates a topic; a topic that exists already is an error. */
-  createTopic (name: string, partitions = 1, configs: Readonly<Record<string, string>> = {}): TopicView {
-    if (!this.#broker.topics.create(name, partitions, { configs })) throw new StreamsError('ILLEGAL_ARGUMENT', `topic ${name} exists already`)
+  createTopic(name: string, partitions = 1, configs: Readonly<Record<string, string>> = {}): TopicView {
+    if (!this.#broker.topics.create(name, partitions, { configs }))
+      throw new StreamsError('ILLEGAL_ARGUMENT', `topic ${name} exists already`)
     return new TopicView(this.#broker.topics, name)
   }
 
-  deleteTopic (name: string): void {
+  deleteTopic(name: string): void {
     this.#topicOrThrow(name)
     this.#broker.topics.delete(name)
   }
 
   /** Grows a topic to `total` partitions (CreatePartitions). */
-  addPartitions (name: string, total: number): void {
+  addPartitions(name: string, total: number): void {
     this.#topicOrThrow(name)
     this.#broker.topics.addPartitions(name, total)
   }
 
-  topic (name: string): TopicView {
+  topic(name: string): TopicView {
     this.#topicOrThrow(name)
     return new TopicView(this.#broker.topics, name)
   }
 
-  topics (): string[] {
+  topics(): string[] {
     return this.#broker.topics.names()
   }
 
   /** Appends records outside any transaction (as an idempotent producer would); returns where each went. */
-  produce (topic: string, records: ProduceInput | readonly ProduceInput[]): ProducedOffset[] {
+  produce(topic: string, records: ProduceInput | readonly ProduceInput[]): ProducedOffset[] {
     const entry = this.#topicOrThrow(topic)
-    return (Array.isArray(records) ? records : [records] as readonly ProduceInput[]).map(r => {
+    return (Array.isArray(records) ? records : ([records] as readonly ProduceInput[])).map(r => {
       const key = bytes(r.key)
-      const partition = r.partition ?? (key === null ? this.#nextRoundRobin(topic, entry.logs.length) : partitionFor(key, entry.logs.length))
+      const partition =
+        r.partition ?? (key === null ? this.#nextRoundRobin(topic, entry.logs.length) : partitionFor(key, entry.logs.length))
       if (!(Number.isInteger(partition) && partition >= 0 && partition < entry.logs.length)) {
         throw new StreamsError('ILLEGAL_ARGUMENT', `topic ${topic} has no partition ${partition} (it has ${entry.logs.length})`)
       }
       const headers = r.headers instanceof Headers ? r.headers : new Headers(r.headers ?? [])
-      const offset = this.#broker.topics.append({ topic, partition }, [{ key, value: bytes(r.value), headers, timestamp: r.timestamp ?? this.#broker.timers.now() }])
+      const offset = this.#broker.topics.append({ topic, partition }, [
+        { key, value: bytes(r.value), headers, timestamp: r.timestamp ?? this.#broker.timers.now() }
+      ])
       return { partition, offset }
     })
   }
@@ -141,30 +147,30 @@ export class InMemoryKafka {
    * Truncates a partition's log to `offset`, as an unclean leader election does (the new leader
    * never had the records from `offset` on): a reader past the new end gets OFFSET_OUT_OF_RANGE.
    */
-  truncateLog (topic: string, partition: number, offset: number): void {
+  truncateLog(topic: string, partition: number, offset: number): void {
     this.#broker.topics.requireLog({ topic, partition }).truncateTo(offset)
     this.#broker.signal.notify()
   }
 
   /** Moves a partition's leadership to another node: fetches at the old leader get NOT_LEADER_OR_FOLLOWER. */
-  moveLeader (topic: string, partition: number, node: number): void {
+  moveLeader(topic: string, partition: number, node: number): void {
     this.#broker.topics.moveLeader({ topic, partition }, node)
   }
 
   // --- groups ------------------------------------------------------------------------------
 
   /** A snapshot of a consumer group, or undefined when the coordinator does not know it. */
-  group (groupId: string): GroupSnapshot | undefined {
+  group(groupId: string): GroupSnapshot | undefined {
     const group = this.#broker.coordinator.group(groupId)
     return group === undefined ? undefined : snapshotGroup(group, this.#broker.offsets.committed(groupId))
   }
 
-  groups (): string[] {
+  groups(): string[] {
     return this.#broker.coordinator.groupIds()
   }
 
   /** Removes a member as if its session had expired: its group rebalances without it. */
-  evictMember (groupId: string, memberId: string): void {
+  evictMember(groupId: string, memberId: string): void {
     this.#broker.coordinator.evictMember(groupId, memberId)
   }
 
@@ -174,17 +180,17 @@ export class InMemoryKafka {
    * The next matching request(s) fail with Kafka's `error` (before the broker handles them, or,
    * with `afterProcessing`, after: the request takes effect but the client sees the error).
    */
-  failNext (spec: FailureSpec): Fault {
+  failNext(spec: FailureSpec): Fault {
     return this.#broker.faults.fail(spec)
   }
 
   /** The next matching request(s) reach the broker `ms` later. */
-  delay (spec: DelaySpec): Fault {
+  delay(spec: DelaySpec): Fault {
     return this.#broker.faults.delay(spec)
   }
 
   /** Withdraws every failNext() and delay() not used up yet. */
-  clearFaults (): void {
+  clearFaults(): void {
     this.#broker.faults.clear()
   }
 
@@ -193,41 +199,45 @@ export class InMemoryKafka {
    * broker: their requests in flight and to come fail with NETWORK_EXCEPTION until reconnect().
    * Group members of those clients stop heartbeating and expire after their session timeout.
    */
-  disconnect (clientId: string | RegExp): void {
+  disconnect(clientId: string | RegExp): void {
     this.#broker.disconnect(clientId)
   }
 
   /** Lifts disconnect() of an equal pattern, or every disconnect when called without one. */
-  reconnect (clientId?: string | RegExp): void {
+  reconnect(clientId?: string | RegExp): void {
     this.#broker.reconnect(clientId)
   }
 
   // --- observation -------------------------------------------------------------------------
 
   /** The requests the broker answered (or failed), oldest first. */
-  requests (filter: { readonly api?: KafkaApi, readonly clientId?: string | RegExp, readonly groupId?: string } = {}): RequestRecord[] {
-    return this.#broker.requests().filter(r =>
-      (filter.api === undefined || r.api === filter.api) &&
-      (filter.clientId === undefined || clientIdMatches(filter.clientId, r.clientId)) &&
-      (filter.groupId === undefined || r.groupId === filter.groupId))
+  requests(filter: { readonly api?: KafkaApi; readonly clientId?: string | RegExp; readonly groupId?: string } = {}): RequestRecord[] {
+    return this.#broker
+      .requests()
+      .filter(
+        r =>
+          (filter.api === undefined || r.api === filter.api) &&
+          (filter.clientId === undefined || clientIdMatches(filter.clientId, r.clientId)) &&
+          (filter.groupId === undefined || r.groupId === filter.groupId)
+      )
   }
 
-  clearRequests (): void {
+  clearRequests(): void {
     this.#broker.clearRequests()
   }
 
   /** Shuts the broker down: requests in flight and to come fail with NETWORK_EXCEPTION, every timer stops. Idempotent. */
-  close (): void {
+  close(): void {
     this.#broker.close()
   }
 
-  #topicOrThrow (name: string): TopicEntry {
+  #topicOrThrow(name: string): TopicEntry {
     const topic = this.#broker.topics.get(name)
     if (topic === undefined) throw new StreamsError('UNKNOWN_TOPIC', `topic ${name} does not exist`)
     return topic
   }
 
-  #nextRoundRobin (topic: string, partitions: number): number {
+  #nextRoundRobin(topic: string, partitions: number): number {
     const next = this.#roundRobin.get(topic) ?? 0
     this.#roundRobin.set(topic, next + 1)
     return next % partitions

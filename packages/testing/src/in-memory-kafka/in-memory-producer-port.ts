@@ -23,30 +23,45 @@ export class InMemoryProducerPort implements ProducerPort {
   readonly #transactions: ProducerTransactions | undefined
   readonly transactions: ProducerPort['transactions']
 
-  constructor (broker: InMemoryBroker, options: { clientId: string, transactionalId?: string, transactionTimeoutMs: number }) {
+  constructor(broker: InMemoryBroker, options: { clientId: string; transactionalId?: string; transactionTimeoutMs: number }) {
     this.#broker = broker
     this.#connection = broker.connect(options.clientId, 'producer port')
     if (options.transactionalId !== undefined) {
-      const transactions = new ProducerTransactions(broker, this.#connection, { transactionalId: options.transactionalId, transactionTimeoutMs: options.transactionTimeoutMs })
+      const transactions = new ProducerTransactions(broker, this.#connection, {
+        transactionalId: options.transactionalId,
+        transactionTimeoutMs: options.transactionTimeoutMs
+      })
       this.#transactions = transactions
       this.transactions = {
-        init: async () => { await transactions.init() },
-        begin: async () => { await transactions.begin() },
-        sendOffsets: async (groupId: string, generation: GroupGeneration, offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>) => {
+        init: async () => {
+          await transactions.init()
+        },
+        begin: async () => {
+          await transactions.begin()
+        },
+        sendOffsets: async (
+          groupId: string,
+          generation: GroupGeneration,
+          offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>
+        ) => {
           await transactions.sendOffsets(groupId, generation, offsets)
         },
-        commit: async () => { await transactions.commit() },
-        abort: async () => { await transactions.abort() }
+        commit: async () => {
+          await transactions.commit()
+        },
+        abort: async () => {
+          await transactions.abort()
+        }
       }
     }
   }
 
-  async send (records: readonly ProducedRecord[]): Promise<SendResult> {
+  async send(records: readonly ProducedRecord[]): Promise<SendResult> {
     const byPartition = new Map<string, ProducedRecord[]>()
     for (const r of records) {
       const key = tpKey(r.topic, r.partition)
       let group = byPartition.get(key)
-      if (group === undefined) byPartition.set(key, group = [])
+      if (group === undefined) byPartition.set(key, (group = []))
       group.push(r)
     }
     if (this.#transactions !== undefined) return await this.#transactions.send(records, byPartition)
@@ -63,16 +78,20 @@ export class InMemoryProducerPort implements ProducerPort {
   }
 
   /** A partition's records are one record batch: MESSAGE_TOO_LARGE past the topic's max.message.bytes. */
-  #checkSize (group: readonly ProducedRecord[]): void {
+  #checkSize(group: readonly ProducedRecord[]): void {
     const first = group[0]!
     const configured = Number(this.#broker.topics.get(first.topic)?.configs['max.message.bytes'])
     const limit = Number.isSafeInteger(configured) && configured > 0 ? configured : DEFAULT_MAX_MESSAGE_BYTES
     let size = RECORD_BATCH_OVERHEAD
     for (const r of group) size += recordSize(r)
-    if (size > limit) throw kafkaError('MESSAGE_TOO_LARGE', `the record batch for ${tpKey(first.topic, first.partition)} is ${size} bytes, larger than max.message.bytes (${limit})`)
+    if (size > limit)
+      throw kafkaError(
+        'MESSAGE_TOO_LARGE',
+        `the record batch for ${tpKey(first.topic, first.partition)} is ${size} bytes, larger than max.message.bytes (${limit})`
+      )
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     this.#broker.release(this.#connection)
   }
 }

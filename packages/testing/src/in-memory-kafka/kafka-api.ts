@@ -6,16 +6,34 @@ import type { TopicPartition } from '@kstreams/core'
 
 export const KAFKA_APIS = [
   // GroupCoordinatorPort
-  'joinGroup', 'syncGroup', 'heartbeat', 'leaveGroup', 'commitOffsets', 'fetchCommittedOffsets',
+  'joinGroup',
+  'syncGroup',
+  'heartbeat',
+  'leaveGroup',
+  'commitOffsets',
+  'fetchCommittedOffsets',
   // FetchPort
-  'leaders', 'fetch', 'listOffsets',
+  'leaders',
+  'fetch',
+  'listOffsets',
   // ProducerPort and its transactions
-  'send', 'beginTransaction', 'sendOffsets', 'commitTransaction', 'abortTransaction',
+  'send',
+  'beginTransaction',
+  'sendOffsets',
+  'commitTransaction',
+  'abortTransaction',
   // AdminPort
-  'partitionCounts', 'createTopics', 'endOffsets', 'beginningOffsets', 'committedOffsets', 'deleteRecords', 'listTopics', 'topicConfigs'
+  'partitionCounts',
+  'createTopics',
+  'endOffsets',
+  'beginningOffsets',
+  'committedOffsets',
+  'deleteRecords',
+  'listTopics',
+  'topicConfigs'
 ] as const
 
-export type KafkaApi = typeof KAFKA_APIS[number]
+export type KafkaApi = (typeof KAFKA_APIS)[number]
 
 /** One request as the broker saw it, for assertions. */
 export interface RequestRecord {

@@ -20,22 +20,24 @@ export class ManualScheduler implements Scheduler {
   #seq = 0
   #tasks: Task[] = []
 
-  constructor (startMs = 0) {
+  constructor(startMs = 0) {
     this.#now = startMs
   }
 
-  milliseconds (): number {
+  milliseconds(): number {
     return this.#now
   }
 
-  schedule (delayMs: number, task: () => void): () => void {
+  schedule(delayMs: number, task: () => void): () => void {
     const entry: Task = { at: this.#now + Math.max(0, delayMs), seq: this.#seq++, run: task, cancelled: false }
     this.#tasks.push(entry)
-    return () => { entry.cancelled = true }
+    return () => {
+      entry.cancelled = true
+    }
   }
 
   /** Moves the clock forward by `ms` (0 runs what is due now), running every task that falls due. */
-  advance (ms: number): void {
+  advance(ms: number): void {
     if (!(ms >= 0)) throw new StreamsError('ILLEGAL_ARGUMENT', `advance() takes a non-negative duration, got ${ms}`)
     const until = this.#now + ms
     for (;;) {
@@ -50,17 +52,17 @@ export class ManualScheduler implements Scheduler {
   }
 
   /** The number of tasks still waiting (not run, not cancelled). */
-  get pending (): number {
+  get pending(): number {
     this.#tasks = this.#tasks.filter(t => !t.cancelled)
     return this.#tasks.length
   }
 
   /** Lets promises settled by the tasks resolve (a few macrotask turns). */
-  async settle (): Promise<void> {
+  async settle(): Promise<void> {
     for (let i = 0; i < 5; i++) await new Promise<void>(resolve => setImmediate(resolve))
   }
 
-  #nextDue (until: number): Task | undefined {
+  #nextDue(until: number): Task | undefined {
     let best: Task | undefined
     for (const task of this.#tasks) {
       if (task.cancelled || task.at > until) continue

@@ -25,31 +25,31 @@ export class OffsetStore {
   /** Pending transactional offsets: group -> producer id -> partition -> offset. */
   readonly #pending = new Map<string, Map<number, Map<string, CommittedOffset>>>()
 
-  constructor (options: { coordinator: GroupCoordinator, topics: TopicRegistry, signal: ChangeSignal }) {
+  constructor(options: { coordinator: GroupCoordinator; topics: TopicRegistry; signal: ChangeSignal }) {
     this.#coordinator = options.coordinator
     this.#topics = options.topics
     this.#signal = options.signal
   }
 
   /** OffsetCommit: commits every valid partition, then rejects with the first partition error, if any. */
-  commit (groupId: string, generation: GroupGeneration, offsets: readonly OffsetCommitEntry[]): void {
+  commit(groupId: string, generation: GroupGeneration, offsets: readonly OffsetCommitEntry[]): void {
     this.#coordinator.validateOffsetCommit(groupId, generation, false)
     const committed = this.#committedOf(groupId)
     this.#store(offsets, (key, value) => committed.set(key, value))
   }
 
   /** TxnOffsetCommit: the offsets wait in the transaction until it commits (or vanish on abort). */
-  commitTransactional (groupId: string, producerId: number, generation: GroupGeneration, offsets: readonly OffsetCommitEntry[]): void {
+  commitTransactional(groupId: string, producerId: number, generation: GroupGeneration, offsets: readonly OffsetCommitEntry[]): void {
     this.#coordinator.validateOffsetCommit(groupId, generation, true)
     const byProducer = this.#pendingOf(groupId)
     let pending = byProducer.get(producerId)
-    if (pending === undefined) byProducer.set(producerId, pending = new Map())
+    if (pending === undefined) byProducer.set(producerId, (pending = new Map()))
     const target = pending
     this.#store(offsets, (key, value) => target.set(key, value))
   }
 
   /** The transaction of `producerId` ended: its pending offsets of `groupIds` become committed, or are dropped. */
-  completeTransaction (producerId: number, groupIds: Iterable<string>, commit: boolean): void {
+  completeTransaction(producerId: number, groupIds: Iterable<string>, commit: boolean): void {
     for (const groupId of groupIds) {
       const pending = this.#pending.get(groupId)?.get(producerId)
       if (pending === undefined) continue
@@ -63,7 +63,7 @@ export class OffsetStore {
   }
 
   /** OffsetFetch: committed offsets of `partitions`, keyed by topic-partition; `requireStable` waits out pending transactional ones. */
-  async fetch (groupId: string, partitions: readonly TopicPartition[], requireStable: boolean): Promise<Map<string, CommittedOffset>> {
+  async fetch(groupId: string, partitions: readonly TopicPartition[], requireStable: boolean): Promise<Map<string, CommittedOffset>> {
     while (requireStable && partitions.some(tp => this.#hasPending(groupId, tpKey(tp.topic, tp.partition)))) {
       await this.#signal.wait()
     }
@@ -78,16 +78,16 @@ export class OffsetStore {
   }
 
   /** Every committed offset of a group, keyed by topic-partition. */
-  committed (groupId: string): Map<string, CommittedOffset> {
+  committed(groupId: string): Map<string, CommittedOffset> {
     return new Map(this.#committed.get(groupId))
   }
 
-  #hasPending (groupId: string, key: string): boolean {
+  #hasPending(groupId: string, key: string): boolean {
     for (const pending of this.#pending.get(groupId)?.values() ?? []) if (pending.has(key)) return true
     return false
   }
 
-  #store (offsets: readonly OffsetCommitEntry[], put: (key: string, value: CommittedOffset) => void): void {
+  #store(offsets: readonly OffsetCommitEntry[], put: (key: string, value: CommittedOffset) => void): void {
     let firstError: Error | undefined
     for (const o of offsets) {
       const key = tpKey(o.topic, o.partition)
@@ -103,15 +103,15 @@ export class OffsetStore {
     if (firstError !== undefined) throw firstError
   }
 
-  #committedOf (groupId: string): Map<string, CommittedOffset> {
+  #committedOf(groupId: string): Map<string, CommittedOffset> {
     let offsets = this.#committed.get(groupId)
-    if (offsets === undefined) this.#committed.set(groupId, offsets = new Map())
+    if (offsets === undefined) this.#committed.set(groupId, (offsets = new Map()))
     return offsets
   }
 
-  #pendingOf (groupId: string): Map<number, Map<string, CommittedOffset>> {
+  #pendingOf(groupId: string): Map<number, Map<string, CommittedOffset>> {
     let offsets = this.#pending.get(groupId)
-    if (offsets === undefined) this.#pending.set(groupId, offsets = new Map())
+    if (offsets === undefined) this.#pending.set(groupId, (offsets = new Map()))
     return offsets
   }
 }

@@ -44,10 +44,10 @@ export interface LogRead {
   readonly bytes: number
 }
 
-const copy = (b: Buffer | null): Buffer | null => b === null ? null : Buffer.from(b)
+const copy = (b: Buffer | null): Buffer | null => (b === null ? null : Buffer.from(b))
 
 /** Roughly Kafka's DefaultRecord size: a few varint fields, key, value and headers (batch headers ignored). */
-export function recordSize (r: AppendedRecord): number {
+export function recordSize(r: AppendedRecord): number {
   let size = 8 + (r.key?.length ?? 0) + (r.value?.length ?? 0)
   for (const h of r.headers) size += 2 + Buffer.byteLength(h.key) + (h.value?.length ?? 0)
   return size
@@ -62,34 +62,34 @@ export class PartitionLog {
   /** Open transactions on this partition, with the offset of their first record. */
   readonly #open = new Map<TransactionMark, number>()
 
-  constructor (topic: string, partition: number) {
+  constructor(topic: string, partition: number) {
     this.topic = topic
     this.partition = partition
   }
 
-  get logStartOffset (): number {
+  get logStartOffset(): number {
     return this.#logStart
   }
 
   /** The offset the next record gets (with one replica, also the high watermark). */
-  get highWatermark (): number {
+  get highWatermark(): number {
     return this.#end
   }
 
   /** The first offset of the oldest open transaction, or the high watermark. */
-  get lastStableOffset (): number {
+  get lastStableOffset(): number {
     let lso = this.#end
     for (const first of this.#open.values()) lso = Math.min(lso, first)
     return lso
   }
 
   /** Where a consumer at this isolation level sees the partition end. */
-  endOffset (isolationLevel: IsolationLevel): number {
+  endOffset(isolationLevel: IsolationLevel): number {
     return isolationLevel === 'READ_COMMITTED' ? this.lastStableOffset : this.highWatermark
   }
 
   /** Appends records (copies of keys, values and headers); returns the offset of the last one. */
-  append (records: readonly AppendedRecord[], transaction?: TransactionMark): number {
+  append(records: readonly AppendedRecord[], transaction?: TransactionMark): number {
     if (transaction !== undefined && !this.#open.has(transaction) && records.length > 0) {
       this.#open.set(transaction, this.#end)
     }
@@ -110,24 +110,34 @@ export class PartitionLog {
   }
 
   /** Whether `transaction` wrote to this partition and is still open. */
-  hasOpen (transaction: TransactionMark): boolean {
+  hasOpen(transaction: TransactionMark): boolean {
     return this.#open.has(transaction)
   }
 
   /** Writes the transaction's marker (a control record taking one offset) if it wrote here. */
-  writeMarker (transaction: TransactionMark, result: 'COMMIT' | 'ABORT', timestamp: number): void {
+  writeMarker(transaction: TransactionMark, result: 'COMMIT' | 'ABORT', timestamp: number): void {
     if (!this.#open.delete(transaction)) return
     this.#entries.push({
-      offset: this.#end, timestamp, key: null, value: null, headers: new Headers(), size: 0, transaction, control: result
+      offset: this.#end,
+      timestamp,
+      key: null,
+      value: null,
+      headers: new Headers(),
+      size: 0,
+      transaction,
+      control: result
     })
     this.#end++
   }
 
   /** DeleteRecords: moves the log start to `offset` (-1: the high watermark). */
-  deleteBefore (offset: number): void {
+  deleteBefore(offset: number): void {
     const target = offset === -1 ? this.#end : offset
     if (target < 0 || target > this.#end) {
-      throw kafkaError('OFFSET_OUT_OF_RANGE', `cannot delete ${this.topic}-${this.partition} before ${offset}: high watermark is ${this.#end}`)
+      throw kafkaError(
+        'OFFSET_OUT_OF_RANGE',
+        `cannot delete ${this.topic}-${this.partition} before ${offset}: high watermark is ${this.#end}`
+      )
     }
     if (target <= this.#logStart) return
     this.#entries.splice(0, target - this.#baseOffset())
@@ -138,9 +148,12 @@ export class PartitionLog {
    * Truncates the log to `offset` (an unclean leader election: the new leader never had the
    * records from `offset` on); open transactions that began there are forgotten.
    */
-  truncateTo (offset: number): void {
+  truncateTo(offset: number): void {
     if (offset < this.#logStart || offset > this.#end) {
-      throw kafkaError('OFFSET_OUT_OF_RANGE', `cannot truncate ${this.topic}-${this.partition} to ${offset}: the log holds [${this.#logStart}, ${this.#end})`)
+      throw kafkaError(
+        'OFFSET_OUT_OF_RANGE',
+        `cannot truncate ${this.topic}-${this.partition} to ${offset}: the log holds [${this.#logStart}, ${this.#end})`
+      )
     }
     this.#entries.splice(offset - this.#baseOffset())
     this.#end = offset
@@ -152,7 +165,7 @@ export class PartitionLog {
    * aborted records are skipped; markers are always skipped. The first record is taken even when
    * larger than `maxBytes` if `takeOversized` (Kafka returns the first batch of a fetch whole).
    */
-  read (offset: number, isolationLevel: IsolationLevel, maxBytes: number, takeOversized: boolean): LogRead {
+  read(offset: number, isolationLevel: IsolationLevel, maxBytes: number, takeOversized: boolean): LogRead {
     const end = this.endOffset(isolationLevel)
     const records: LogEntry[] = []
     let bytes = 0
@@ -171,11 +184,11 @@ export class PartitionLog {
   }
 
   /** The data records (no markers) from the log start; READ_COMMITTED leaves out aborted and open transactions. */
-  entries (isolationLevel: IsolationLevel = 'READ_UNCOMMITTED'): LogEntry[] {
+  entries(isolationLevel: IsolationLevel = 'READ_UNCOMMITTED'): LogEntry[] {
     return [...this.read(this.#logStart, isolationLevel, Number.POSITIVE_INFINITY, true).records]
   }
 
-  #baseOffset (): number {
+  #baseOffset(): number {
     return this.#end - this.#entries.length
   }
 }

@@ -33,31 +33,36 @@ export class ProducerTransactions {
   #identity: ProducerIdentity | undefined
   #abortableCause: Error | undefined
 
-  constructor (broker: InMemoryBroker, connection: ClientConnection, options: { transactionalId: string, transactionTimeoutMs: number }) {
+  constructor(broker: InMemoryBroker, connection: ClientConnection, options: { transactionalId: string; transactionTimeoutMs: number }) {
     this.#broker = broker
     this.#connection = connection
     this.#transactionalId = options.transactionalId
     this.#timeoutMs = options.transactionTimeoutMs
   }
 
-  get state (): TransactionState {
+  get state(): TransactionState {
     return this.#state
   }
 
   /** InitProducerId now (Java's initTransactions): fences earlier producers of this transactional id. */
-  async init (): Promise<void> {
+  async init(): Promise<void> {
     this.#failIfFenced()
     if (this.#state !== 'UNINITIALIZED') return
-    this.#identity = await this.#call('beginTransaction', undefined, () => this.#broker.transactions.initProducerId(this.#transactionalId, this.#timeoutMs))
+    this.#identity = await this.#call('beginTransaction', undefined, () =>
+      this.#broker.transactions.initProducerId(this.#transactionalId, this.#timeoutMs)
+    )
     this.#moveTo('READY')
   }
 
-  async begin (): Promise<void> {
+  async begin(): Promise<void> {
     this.#failIfFenced()
     if (this.#state !== 'UNINITIALIZED') this.#require('READY', 'begin a transaction')
     // InitProducerId on first use; a retry after a failed begin initialises again (a new epoch).
-    const identity = await this.#call('beginTransaction', undefined, () =>
-      this.#identity ?? this.#broker.transactions.initProducerId(this.#transactionalId, this.#timeoutMs))
+    const identity = await this.#call(
+      'beginTransaction',
+      undefined,
+      () => this.#identity ?? this.#broker.transactions.initProducerId(this.#transactionalId, this.#timeoutMs)
+    )
     if (this.#state === 'UNINITIALIZED') {
       this.#identity = identity
       this.#moveTo('READY')
@@ -66,7 +71,7 @@ export class ProducerTransactions {
   }
 
   /** Produce inside the open transaction. */
-  async send (records: readonly ProducedRecord[], byPartition: ReadonlyMap<string, ProducedRecord[]>): Promise<SendResult> {
+  async send(records: readonly ProducedRecord[], byPartition: ReadonlyMap<string, ProducedRecord[]>): Promise<SendResult> {
     return await this.#inTransaction('send', records, () => {
       for (const group of byPartition.values()) this.#broker.topics.requireLog(group[0]!)
       const result: SendResult = new Map()
@@ -75,39 +80,72 @@ export class ProducerTransactions {
     })
   }
 
-  async sendOffsets (groupId: string, generation: GroupGeneration, offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>): Promise<void> {
-    await this.#inTransaction('sendOffsets', offsets, () => {
-      this.#broker.transactions.addOffsets(this.#identity!, groupId, generation, offsets)
-    }, groupId)
+  async sendOffsets(
+    groupId: string,
+    generation: GroupGeneration,
+    offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>
+  ): Promise<void> {
+    await this.#inTransaction(
+      'sendOffsets',
+      offsets,
+      () => {
+        this.#broker.transactions.addOffsets(this.#identity!, groupId, generation, offsets)
+      },
+      groupId
+    )
   }
 
   /** EndTxn(commit). A commit whose answer was lost may be retried: the coordinator has nothing open then. */
-  async commit (): Promise<void> {
+  async commit(): Promise<void> {
     this.#failIfFenced()
     if (this.#state === 'ABORTABLE_ERROR') {
-      throw kafkaError('INVALID_TXN_STATE', `cannot commit: the transaction of ${this.#transactionalId} failed (${this.#abortableCause?.message ?? ''}) and must be aborted`)
+      throw kafkaError(
+        'INVALID_TXN_STATE',
+        `cannot commit: the transaction of ${this.#transactionalId} failed (${this.#abortableCause?.message ?? ''}) and must be aborted`
+      )
     }
     this.#require('IN_TRANSACTION', 'commit')
-    await this.#call('commitTransaction', undefined, () => { this.#broker.transactions.endTransaction(this.#identity!, true) })
+    await this.#call('commitTransaction', undefined, () => {
+      this.#broker.transactions.endTransaction(this.#identity!, true)
+    })
     this.#moveTo('READY')
   }
 
-  async abort (): Promise<void> {
+  async abort(): Promise<void> {
     this.#failIfFenced()
     if (this.#state !== 'ABORTABLE_ERROR') this.#require('IN_TRANSACTION', 'abort')
-    await this.#call('abortTransaction', undefined, () => { this.#broker.transactions.endTransaction(this.#identity!, false) })
+    await this.#call('abortTransaction', undefined, () => {
+      this.#broker.transactions.endTransaction(this.#identity!, false)
+    })
     this.#abortableCause = undefined
     this.#moveTo('READY')
   }
 
   /** A send or sendOffsets: needs an open transaction; a failure leaves the transaction abortable only. */
-  async #inTransaction<T> (api: 'send' | 'sendOffsets', partitions: ReadonlyArray<{ topic: string, partition: number }>, handler: () => T, groupId?: string): Promise<T> {
+  async #inTransaction<T>(
+    api: 'send' | 'sendOffsets',
+    partitions: ReadonlyArray<{ topic: string; partition: number }>,
+    handler: () => T,
+    groupId?: string
+  ): Promise<T> {
     this.#failIfFenced()
     if (this.#state !== 'IN_TRANSACTION') {
-      throw kafkaError('INVALID_TXN_STATE', `cannot ${api} outside a transaction (transactional id ${this.#transactionalId} is ${this.#state})`)
+      throw kafkaError(
+        'INVALID_TXN_STATE',
+        `cannot ${api} outside a transaction (transactional id ${this.#transactionalId} is ${this.#state})`
+      )
     }
     try {
-      return await this.#broker.call(this.#connection, { api, clientId: this.#connection.clientId, groupId, partitions: partitions.map(p => ({ topic: p.topic, partition: p.partition })) }, handler)
+      return await this.#broker.call(
+        this.#connection,
+        {
+          api,
+          clientId: this.#connection.clientId,
+          groupId,
+          partitions: partitions.map(p => ({ topic: p.topic, partition: p.partition }))
+        },
+        handler
+      )
     } catch (error) {
       this.#onError(error)
       if (this.#state === 'IN_TRANSACTION') {
@@ -118,7 +156,11 @@ export class ProducerTransactions {
     }
   }
 
-  async #call<T> (api: 'beginTransaction' | 'commitTransaction' | 'abortTransaction', groupId: string | undefined, handler: () => T): Promise<T> {
+  async #call<T>(
+    api: 'beginTransaction' | 'commitTransaction' | 'abortTransaction',
+    groupId: string | undefined,
+    handler: () => T
+  ): Promise<T> {
     try {
       return await this.#broker.call(this.#connection, { api, clientId: this.#connection.clientId, groupId }, handler)
     } catch (error) {
@@ -127,22 +169,23 @@ export class ProducerTransactions {
     }
   }
 
-  #onError (error: unknown): void {
+  #onError(error: unknown): void {
     const name = (error as { errorName?: unknown }).errorName
     if (typeof name === 'string' && FENCING_ERRORS.has(name) && this.#state !== 'FENCED') this.#moveTo('FENCED')
   }
 
-  #failIfFenced (): void {
+  #failIfFenced(): void {
     if (this.#state === 'FENCED') {
       throw kafkaError('PRODUCER_FENCED', `transactional id ${this.#transactionalId}: this producer was fenced by a newer one`)
     }
   }
 
-  #require (state: TransactionState, what: string): void {
-    if (this.#state !== state) throw kafkaError('INVALID_TXN_STATE', `cannot ${what}: transactional id ${this.#transactionalId} is ${this.#state}`)
+  #require(state: TransactionState, what: string): void {
+    if (this.#state !== state)
+      throw kafkaError('INVALID_TXN_STATE', `cannot ${what}: transactional id ${this.#transactionalId} is ${this.#state}`)
   }
 
-  #moveTo (state: TransactionState): void {
+  #moveTo(state: TransactionState): void {
     if (!TRANSITIONS[this.#state].includes(state)) {
       throw kafkaError('INVALID_TXN_STATE', `transactional producer ${this.#transactionalId} cannot move from ${this.#state} to ${state}`)
     }

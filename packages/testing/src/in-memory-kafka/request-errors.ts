@@ -4,6 +4,6 @@ import type { KafkaErrorName } from '@kstreams/core'
 
 export type BrokerErrorName = KafkaErrorName
 
-export function kafkaError (name: BrokerErrorName, message: string): KafkaRequestError {
+export function kafkaError(name: BrokerErrorName, message: string): KafkaRequestError {
   return new KafkaRequestError(name, message)
 }

@@ -7,15 +7,15 @@ import type { Clock } from '@kstreams/core'
 
 export interface Scheduler extends Clock {
   /** Runs `task` once, `delayMs` from now; the returned function cancels it. */
-  schedule (delayMs: number, task: () => void): () => void
+  schedule(delayMs: number, task: () => void): () => void
 }
 
 export class SystemScheduler implements Scheduler {
-  milliseconds (): number {
+  milliseconds(): number {
     return Date.now()
   }
 
-  schedule (delayMs: number, task: () => void): () => void {
+  schedule(delayMs: number, task: () => void): () => void {
     const timer = setTimeout(task, Math.max(0, delayMs))
     timer.unref()
     return () => clearTimeout(timer)

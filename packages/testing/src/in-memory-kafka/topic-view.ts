@@ -18,64 +18,67 @@ export class TopicView {
   readonly #topics: TopicRegistry
 
   /** @internal */
-  constructor (topics: TopicRegistry, name: string) {
+  constructor(topics: TopicRegistry, name: string) {
     this.#topics = topics
     this.name = name
   }
 
-  get partitions (): number {
+  get partitions(): number {
     return this.#topic().logs.length
   }
 
-  get configs (): Readonly<Record<string, string>> {
+  get configs(): Readonly<Record<string, string>> {
     return this.#topic().configs
   }
 
   /** The partition's data records from its log start (READ_COMMITTED: committed ones below the last stable offset). */
-  records (partition: number, options: { readonly isolationLevel?: IsolationLevel } = {}): TopicRecord[] {
-    return this.#log(partition).entries(options.isolationLevel).map(e => ({
-      topic: this.name,
-      partition,
-      offset: e.offset,
-      timestamp: e.timestamp,
-      key: e.key === null ? null : Buffer.from(e.key),
-      value: e.value === null ? null : Buffer.from(e.value),
-      headers: e.headers.copy(),
-      transaction: e.transaction?.status
-    }))
+  records(partition: number, options: { readonly isolationLevel?: IsolationLevel } = {}): TopicRecord[] {
+    return this.#log(partition)
+      .entries(options.isolationLevel)
+      .map(e => ({
+        topic: this.name,
+        partition,
+        offset: e.offset,
+        timestamp: e.timestamp,
+        key: e.key === null ? null : Buffer.from(e.key),
+        value: e.value === null ? null : Buffer.from(e.value),
+        headers: e.headers.copy(),
+        transaction: e.transaction?.status
+      }))
   }
 
   /** Every partition's records, partition by partition. */
-  allRecords (options: { readonly isolationLevel?: IsolationLevel } = {}): TopicRecord[] {
+  allRecords(options: { readonly isolationLevel?: IsolationLevel } = {}): TopicRecord[] {
     return Array.from({ length: this.partitions }, (_, p) => this.records(p, options)).flat()
   }
 
-  highWatermark (partition: number): number {
+  highWatermark(partition: number): number {
     return this.#log(partition).highWatermark
   }
 
-  lastStableOffset (partition: number): number {
+  lastStableOffset(partition: number): number {
     return this.#log(partition).lastStableOffset
   }
 
-  logStartOffset (partition: number): number {
+  logStartOffset(partition: number): number {
     return this.#log(partition).logStartOffset
   }
 
-  leader (partition: number): number {
+  leader(partition: number): number {
     this.#log(partition)
     return this.#topic().leaders[partition]!
   }
 
-  #topic (): TopicEntry {
+  #topic(): TopicEntry {
     const topic = this.#topics.get(this.name)
     if (topic === undefined) throw new StreamsError('UNKNOWN_TOPIC', `topic ${this.name} does not exist (any more)`)
     return topic
   }
 
-  #log (partition: number): PartitionLog {
+  #log(partition: number): PartitionLog {
     const log = this.#topic().logs[partition]
-    if (log === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `topic ${this.name} has no partition ${partition} (it has ${this.partitions})`)
+    if (log === undefined)
+      throw new StreamsError('ILLEGAL_ARGUMENT', `topic ${this.name} has no partition ${partition} (it has ${this.partitions})`)
     return log
   }
 }

@@ -40,14 +40,14 @@ export class TransactionCoordinator {
   readonly #ids = new Map<string, TransactionalIdEntry>()
   #nextProducerId = 1000
 
-  constructor (options: { topics: TopicRegistry, offsets: OffsetStore, timers: BrokerTimers }) {
+  constructor(options: { topics: TopicRegistry; offsets: OffsetStore; timers: BrokerTimers }) {
     this.#topics = options.topics
     this.#offsets = options.offsets
     this.#timers = options.timers
   }
 
   /** InitProducerId: aborts the transactional id's open transaction and fences its older producers. */
-  initProducerId (transactionalId: string, transactionTimeoutMs: number): ProducerIdentity {
+  initProducerId(transactionalId: string, transactionTimeoutMs: number): ProducerIdentity {
     let entry = this.#ids.get(transactionalId)
     if (entry === undefined) {
       entry = { producerId: this.#nextProducerId++, epoch: 0, timeoutMs: transactionTimeoutMs, open: undefined }
@@ -61,12 +61,12 @@ export class TransactionCoordinator {
   }
 
   /** Every transactional id the coordinator knows, with its producer id and current epoch. */
-  identities (): ProducerIdentity[] {
+  identities(): ProducerIdentity[] {
     return [...this.#ids].map(([transactionalId, e]) => ({ transactionalId, producerId: e.producerId, epoch: e.epoch }))
   }
 
   /** Produce within the transaction (AddPartitionsToTxn + Produce); returns the last offset. */
-  append (producer: ProducerIdentity, tp: TopicPartition, records: readonly AppendedRecord[]): number {
+  append(producer: ProducerIdentity, tp: TopicPartition, records: readonly AppendedRecord[]): number {
     const entry = this.#check(producer, 'INVALID_PRODUCER_EPOCH')
     const log = this.#topics.requireLog(tp)
     const open = this.#open(producer.transactionalId, entry)
@@ -75,7 +75,7 @@ export class TransactionCoordinator {
   }
 
   /** AddOffsetsToTxn + TxnOffsetCommit: group offsets that commit with the transaction. */
-  addOffsets (producer: ProducerIdentity, groupId: string, generation: GroupGeneration, offsets: readonly OffsetCommitEntry[]): void {
+  addOffsets(producer: ProducerIdentity, groupId: string, generation: GroupGeneration, offsets: readonly OffsetCommitEntry[]): void {
     const entry = this.#check(producer, 'PRODUCER_FENCED')
     const open = this.#open(producer.transactionalId, entry)
     open.groups.add(groupId)
@@ -83,20 +83,23 @@ export class TransactionCoordinator {
   }
 
   /** EndTxn: commits or aborts the open transaction (nothing to do when none is open). */
-  endTransaction (producer: ProducerIdentity, commit: boolean): void {
+  endTransaction(producer: ProducerIdentity, commit: boolean): void {
     const entry = this.#check(producer, 'PRODUCER_FENCED')
     this.#end(producer.transactionalId, entry, commit)
   }
 
-  #check (producer: ProducerIdentity, fencedError: 'PRODUCER_FENCED' | 'INVALID_PRODUCER_EPOCH'): TransactionalIdEntry {
+  #check(producer: ProducerIdentity, fencedError: 'PRODUCER_FENCED' | 'INVALID_PRODUCER_EPOCH'): TransactionalIdEntry {
     const entry = this.#ids.get(producer.transactionalId)
     if (entry === undefined || entry.epoch !== producer.epoch) {
-      throw kafkaError(fencedError, `producer epoch ${producer.epoch} of transactional id ${producer.transactionalId} is fenced (current epoch ${entry?.epoch ?? 'none'})`)
+      throw kafkaError(
+        fencedError,
+        `producer epoch ${producer.epoch} of transactional id ${producer.transactionalId} is fenced (current epoch ${entry?.epoch ?? 'none'})`
+      )
     }
     return entry
   }
 
-  #open (transactionalId: string, entry: TransactionalIdEntry): OpenTransaction {
+  #open(transactionalId: string, entry: TransactionalIdEntry): OpenTransaction {
     if (entry.open === undefined) {
       entry.open = { mark: { producerId: entry.producerId, status: 'ongoing' }, logs: new Map(), groups: new Set() }
       const epoch = entry.epoch
@@ -110,7 +113,7 @@ export class TransactionCoordinator {
     return entry.open
   }
 
-  #end (transactionalId: string, entry: TransactionalIdEntry, commit: boolean): void {
+  #end(transactionalId: string, entry: TransactionalIdEntry, commit: boolean): void {
     const open = entry.open
     if (open === undefined) return
     entry.open = undefined

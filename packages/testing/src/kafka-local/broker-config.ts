@@ -30,11 +30,16 @@ export interface BrokerConfigOptions {
   readonly overrides?: BrokerProperties
 }
 
-export function bootstrapServers (nodes: readonly BrokerNode[]): string {
+export function bootstrapServers(nodes: readonly BrokerNode[]): string {
   return nodes.map(n => `127.0.0.1:${n.port}`).join(',')
 }
 
-export function brokerProperties (node: BrokerNode, nodes: readonly BrokerNode[], kafka: KafkaVersion, options: BrokerConfigOptions = {}): BrokerProperties {
+export function brokerProperties(
+  node: BrokerNode,
+  nodes: readonly BrokerNode[],
+  kafka: KafkaVersion,
+  options: BrokerConfigOptions = {}
+): BrokerProperties {
   const count = nodes.length
   const replication = Math.min(count, 3)
   const minIsr = replication > 1 ? 2 : 1
@@ -77,12 +82,16 @@ export function brokerProperties (node: BrokerNode, nodes: readonly BrokerNode[]
   return { ...props, ...options.overrides }
 }
 
-export function renderProperties (props: BrokerProperties): string {
-  return Object.entries(props).map(([key, value]) => `${key}=${String(value)}`).join('\n') + '\n'
+export function renderProperties(props: BrokerProperties): string {
+  return (
+    Object.entries(props)
+      .map(([key, value]) => `${key}=${String(value)}`)
+      .join('\n') + '\n'
+  )
 }
 
 /** What Kafka's Uuid.randomUuid() gives: 16 random bytes, base64url, no padding, never starting with "-". */
-export function randomClusterId (): string {
+export function randomClusterId(): string {
   for (;;) {
     const bytes = randomBytes(16)
     bytes[6] = (bytes[6]! & 0x0f) | 0x40

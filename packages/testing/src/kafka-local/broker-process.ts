@@ -14,8 +14,11 @@ import { KafkaLocalError } from './kafka-local-error.js'
 import type { BrokerLogLevel } from './logging-config.js'
 
 const DEFAULT_JVM_ARGS = [
-  '-XX:+UseG1GC', '-XX:MaxGCPauseMillis=20', '-XX:InitiatingHeapOccupancyPercent=35',
-  '-XX:+ExplicitGCInvokesConcurrent', '-Djava.awt.headless=true'
+  '-XX:+UseG1GC',
+  '-XX:MaxGCPauseMillis=20',
+  '-XX:InitiatingHeapOccupancyPercent=35',
+  '-XX:+ExplicitGCInvokesConcurrent',
+  '-Djava.awt.headless=true'
 ]
 
 export interface BrokerLaunchOptions {
@@ -38,26 +41,43 @@ export class BrokerProcess {
   readonly #exited: Promise<number | null> | undefined
   #exitCode: number | null | undefined
 
-  private constructor (node: BrokerNode, pid: number, child?: ChildProcess, exited?: Promise<number | null>) {
+  private constructor(node: BrokerNode, pid: number, child?: ChildProcess, exited?: Promise<number | null>) {
     this.node = node
     this.pid = pid
     this.#child = child
-    this.#exited = exited?.then(code => { this.#exitCode = code; return code })
+    this.#exited = exited?.then(code => {
+      this.#exitCode = code
+      return code
+    })
   }
 
-  static async spawn (distribution: KafkaDistribution, node: BrokerNode, options: BrokerLaunchOptions = {}): Promise<BrokerProcess> {
+  static async spawn(distribution: KafkaDistribution, node: BrokerNode, options: BrokerLaunchOptions = {}): Promise<BrokerProcess> {
     const args = [
-      `-Xmx${options.heap ?? '512m'}`, ...DEFAULT_JVM_ARGS,
-      ...(options.classDataSharing === false ? [] : distribution.classArchiveArgs('broker')), ...(options.jvmArgs ?? []),
-      ...distribution.loggingJvmArgs(options.logLevel), '-cp', distribution.classpath, 'kafka.Kafka', node.configPath
+      `-Xmx${options.heap ?? '512m'}`,
+      ...DEFAULT_JVM_ARGS,
+      ...(options.classDataSharing === false ? [] : distribution.classArchiveArgs('broker')),
+      ...(options.jvmArgs ?? []),
+      ...distribution.loggingJvmArgs(options.logLevel),
+      '-cp',
+      distribution.classpath,
+      'kafka.Kafka',
+      node.configPath
     ]
     const log = await open(node.logPath, 'a')
     try {
       const child = spawn(distribution.javaCommand, args, { stdio: ['ignore', log.fd, log.fd], detached: options.detached ?? false })
       const exited = new Promise<number | null>(resolve => child.once('exit', resolve))
       const pid = await new Promise<number>((resolve, reject) => {
-        child.once('error', (error) => { reject(new KafkaLocalError('JAVA_NOT_FOUND', `cannot start "${distribution.javaCommand}": set JAVA_HOME or install Java 17`, { cause: error })) })
-        child.once('spawn', () => { resolve(child.pid!) })
+        child.once('error', error => {
+          reject(
+            new KafkaLocalError('JAVA_NOT_FOUND', `cannot start "${distribution.javaCommand}": set JAVA_HOME or install Java 17`, {
+              cause: error
+            })
+          )
+        })
+        child.once('spawn', () => {
+          resolve(child.pid!)
+        })
       })
       if (options.detached === true) child.unref()
       return new BrokerProcess(node, pid, child, exited)
@@ -67,31 +87,31 @@ export class BrokerProcess {
   }
 
   /** A broker started by another process, known by its recorded pid. */
-  static attach (node: BrokerNode, pid: number): BrokerProcess {
+  static attach(node: BrokerNode, pid: number): BrokerProcess {
     return new BrokerProcess(node, pid)
   }
 
   /** Exit code when this process started the JVM and it has exited. */
-  get exitCode (): number | null | undefined {
+  get exitCode(): number | null | undefined {
     return this.#exitCode
   }
 
   /** True while the pid is alive and runs this node's broker. */
-  async isRunning (): Promise<boolean> {
+  async isRunning(): Promise<boolean> {
     if (this.#child !== undefined && this.#exitCode !== undefined) return false
     const command = await commandLineOf(this.pid)
     return command !== undefined && command.includes('kafka.Kafka') && command.includes(this.node.configPath)
   }
 
   /** SIGTERM (clean shutdown), then SIGKILL if it is still running after `timeoutMs`. */
-  async stop (timeoutMs = 20_000): Promise<void> {
+  async stop(timeoutMs = 20_000): Promise<void> {
     if (!(await this.#signal('SIGTERM'))) return
     if (await this.#waitForExit(timeoutMs)) return
     await this.kill()
   }
 
   /** SIGKILL (a crash), and wait until the process is gone. */
-  async kill (): Promise<void> {
+  async kill(): Promise<void> {
     if (!(await this.#signal('SIGKILL'))) return
     if (!(await this.#waitForExit(10_000))) {
       throw new KafkaLocalError('BROKER_EXITED', `broker ${this.node.nodeId} (pid ${this.pid}) survived SIGKILL`)
@@ -102,14 +122,14 @@ export class BrokerProcess {
    * For a process 'exit' hook: SIGKILL, synchronously, a JVM this process spawned and that has not
    * exited yet (its pid cannot have been reused). Does nothing for attached brokers.
    */
-  killChildSync (): void {
+  killChildSync(): void {
     if (this.#child === undefined || this.#exitCode !== undefined) return
     try {
       process.kill(this.pid, 'SIGKILL')
     } catch {}
   }
 
-  async #signal (signal: NodeJS.Signals): Promise<boolean> {
+  async #signal(signal: NodeJS.Signals): Promise<boolean> {
     if (!(await this.isRunning())) return false
     try {
       process.kill(this.pid, signal)
@@ -119,11 +139,15 @@ export class BrokerProcess {
     }
   }
 
-  async #waitForExit (timeoutMs: number): Promise<boolean> {
+  async #waitForExit(timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs
     if (this.#exited !== undefined) {
       let timer: NodeJS.Timeout | undefined
-      const timeout = new Promise<false>(resolve => { timer = setTimeout(() => { resolve(false) }, timeoutMs) })
+      const timeout = new Promise<false>(resolve => {
+        timer = setTimeout(() => {
+          resolve(false)
+        }, timeoutMs)
+      })
       const result = await Promise.race([this.#exited.then(() => true), timeout])
       clearTimeout(timer)
       return result
@@ -140,7 +164,7 @@ const execFileAsync = promisify(execFile)
 const HAS_PROC = existsSync('/proc/self/cmdline')
 
 /** The command line of a live process, undefined when there is none (zombies count as gone). */
-export async function commandLineOf (pid: number): Promise<string | undefined> {
+export async function commandLineOf(pid: number): Promise<string | undefined> {
   if (!Number.isInteger(pid) || pid <= 0) return undefined
   if (HAS_PROC) {
     try {

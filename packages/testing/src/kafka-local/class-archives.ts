@@ -22,7 +22,10 @@ import { formatStorage } from './storage-tool.js'
 const TRAINING_TIMEOUT_MS = 60_000
 
 /** Creates whichever archive is missing. Never throws: without archives the JVMs just start slower. */
-export async function ensureClassArchives (distribution: KafkaDistribution, onProgress: (message: string) => void = () => {}): Promise<void> {
+export async function ensureClassArchives(
+  distribution: KafkaDistribution,
+  onProgress: (message: string) => void = () => {}
+): Promise<void> {
   const missing = (['tool', 'broker'] as const).filter(kind => distribution.classArchiveArgs(kind).length === 0)
   const unsupported = join(distribution.home, 'cds', 'unsupported')
   if (missing.length === 0 || existsSync(unsupported)) return
@@ -32,10 +35,16 @@ export async function ensureClassArchives (distribution: KafkaDistribution, onPr
   try {
     const [port, controllerPort] = await freePorts(2)
     const node: BrokerNode = {
-      nodeId: 1, port: port!, controllerPort: controllerPort!, dataDir: join(dir, 'data'), configPath: join(dir, 'server.properties'), logPath: join(dir, 'broker.log')
+      nodeId: 1,
+      port: port!,
+      controllerPort: controllerPort!,
+      dataDir: join(dir, 'data'),
+      configPath: join(dir, 'server.properties'),
+      logPath: join(dir, 'broker.log')
     }
     await writeFile(node.configPath, renderProperties(brokerProperties(node, [node], distribution.kafka)))
-    const dump = (kind: ClassArchiveKind): string => `${distribution.classArchivePath(kind)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`
+    const dump = (kind: ClassArchiveKind): string =>
+      `${distribution.classArchivePath(kind)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`
     const toolDump = dump('tool')
     await formatStorage(distribution, node, randomClusterId(), dumpArgs(toolDump))
     await publish(toolDump, distribution.classArchivePath('tool'))
@@ -43,7 +52,10 @@ export async function ensureClassArchives (distribution: KafkaDistribution, onPr
     const brokerDump = dump('broker')
     const broker = await BrokerProcess.spawn(distribution, node, { classDataSharing: false, jvmArgs: dumpArgs(brokerDump) })
     try {
-      await waitForPort(node.port, Date.now() + TRAINING_TIMEOUT_MS, { isAlive: async () => await broker.isRunning(), describeFailure: async () => '' })
+      await waitForPort(node.port, Date.now() + TRAINING_TIMEOUT_MS, {
+        isAlive: async () => await broker.isRunning(),
+        describeFailure: async () => ''
+      })
     } finally {
       await broker.stop(TRAINING_TIMEOUT_MS)
     }
@@ -67,13 +79,16 @@ export async function ensureClassArchives (distribution: KafkaDistribution, onPr
   }
 }
 
-function dumpArgs (path: string): string[] {
+function dumpArgs(path: string): string[] {
   // IgnoreUnrecognizedVMOptions: a JDK without dynamic archives (< 13) just runs without dumping.
   return ['-XX:+IgnoreUnrecognizedVMOptions', `-XX:ArchiveClassesAtExit=${path}`, '-Xlog:cds=off', '-Xlog:cds+dynamic=off']
 }
 
-async function publish (dump: string, target: string): Promise<void> {
-  const size = await stat(dump).then(s => s.size, () => 0)
+async function publish(dump: string, target: string): Promise<void> {
+  const size = await stat(dump).then(
+    s => s.size,
+    () => 0
+  )
   if (size === 0) {
     await rm(dump, { force: true })
     return

@@ -34,12 +34,12 @@ export interface ClusterState {
 export const STATE_FILE = 'cluster.json'
 export const BOOTSTRAP_FILE = 'bootstrap.servers'
 
-export async function writeClusterState (runDir: string, state: ClusterState): Promise<void> {
+export async function writeClusterState(runDir: string, state: ClusterState): Promise<void> {
   await writeAtomic(join(runDir, STATE_FILE), JSON.stringify(state, null, 2) + '\n')
   await writeAtomic(join(runDir, BOOTSTRAP_FILE), state.bootstrapServers + '\n')
 }
 
-export async function readClusterState (runDir: string): Promise<ClusterState | undefined> {
+export async function readClusterState(runDir: string): Promise<ClusterState | undefined> {
   let text: string
   try {
     text = await readFile(join(runDir, STATE_FILE), 'utf8')
@@ -50,12 +50,12 @@ export async function readClusterState (runDir: string): Promise<ClusterState | 
   return Array.isArray(state.brokers) ? state : undefined
 }
 
-export async function clearClusterState (runDir: string): Promise<void> {
+export async function clearClusterState(runDir: string): Promise<void> {
   await rm(join(runDir, STATE_FILE), { force: true })
   await rm(join(runDir, BOOTSTRAP_FILE), { force: true })
 }
 
-async function writeAtomic (path: string, content: string): Promise<void> {
+async function writeAtomic(path: string, content: string): Promise<void> {
   const tmp = `${path}.tmp-${process.pid}`
   await writeFile(tmp, content)
   await rename(tmp, path)

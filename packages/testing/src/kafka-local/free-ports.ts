@@ -12,7 +12,7 @@ import { createServer, type Server } from 'node:net'
 const LOWEST = 20_000
 const DEFAULT_EPHEMERAL_START = 32_768
 
-export async function freePorts (count: number): Promise<number[]> {
+export async function freePorts(count: number): Promise<number[]> {
   const below = await ephemeralRangeStart()
   const servers: Server[] = []
   try {
@@ -24,12 +24,16 @@ export async function freePorts (count: number): Promise<number[]> {
     while (servers.length < count) servers.push(await listen(0))
     return servers.map(portOf)
   } finally {
-    await Promise.all(servers.map(async s => { await new Promise(resolve => s.close(resolve)) }))
+    await Promise.all(
+      servers.map(async s => {
+        await new Promise(resolve => s.close(resolve))
+      })
+    )
   }
 }
 
 /** True when nothing listens on 127.0.0.1:port yet. */
-export async function isPortFree (port: number): Promise<boolean> {
+export async function isPortFree(port: number): Promise<boolean> {
   try {
     const server = await listen(port)
     await new Promise(resolve => server.close(resolve))
@@ -39,23 +43,25 @@ export async function isPortFree (port: number): Promise<boolean> {
   }
 }
 
-async function ephemeralRangeStart (): Promise<number> {
+async function ephemeralRangeStart(): Promise<number> {
   const text = await readFile('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').catch(() => '')
   const start = Number(text.trim().split(/\s+/)[0])
   return Number.isInteger(start) && start > 0 ? start : DEFAULT_EPHEMERAL_START
 }
 
-function portOf (server: Server): number {
+function portOf(server: Server): number {
   const address = server.address()
   if (address === null || typeof address === 'string') throw new Error('unexpected server address')
   return address.port
 }
 
-async function listen (port: number): Promise<Server> {
+async function listen(port: number): Promise<Server> {
   return await new Promise((resolve, reject) => {
     const server = createServer()
     server.unref()
     server.once('error', reject)
-    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => { resolve(server) })
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => {
+      resolve(server)
+    })
   })
 }

@@ -38,13 +38,13 @@ export interface KafkaDistributionOptions {
 }
 
 /** `$KAFKA_LOCAL_CACHE_DIR`, else `$XDG_CACHE_HOME/kstreams`, else `~/.cache/kstreams`. */
-export function defaultCacheDir (env: NodeJS.ProcessEnv = process.env): string {
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
   if (env.KAFKA_LOCAL_CACHE_DIR !== undefined && env.KAFKA_LOCAL_CACHE_DIR !== '') return env.KAFKA_LOCAL_CACHE_DIR
   const xdg = env.XDG_CACHE_HOME !== undefined && env.XDG_CACHE_HOME !== '' ? env.XDG_CACHE_HOME : join(homedir(), '.cache')
   return join(xdg, 'kstreams')
 }
 
-export function defaultJavaCommand (env: NodeJS.ProcessEnv = process.env): string {
+export function defaultJavaCommand(env: NodeJS.ProcessEnv = process.env): string {
   return env.JAVA_HOME !== undefined && env.JAVA_HOME !== '' ? join(env.JAVA_HOME, 'bin', 'java') : 'java'
 }
 
@@ -57,7 +57,7 @@ export class KafkaDistribution {
   /** True when this call ran Maven, false on a cache hit. */
   readonly downloaded: boolean
 
-  private constructor (kafka: KafkaVersion, home: string, javaCommand: string, downloaded: boolean) {
+  private constructor(kafka: KafkaVersion, home: string, javaCommand: string, downloaded: boolean) {
     this.kafka = kafka
     this.home = home
     this.libsDir = join(home, 'libs')
@@ -65,7 +65,7 @@ export class KafkaDistribution {
     this.downloaded = downloaded
   }
 
-  static async resolve (options: KafkaDistributionOptions = {}): Promise<KafkaDistribution> {
+  static async resolve(options: KafkaDistributionOptions = {}): Promise<KafkaDistribution> {
     const kafka = resolveKafkaVersion(options.version)
     const home = join(options.cacheDir ?? defaultCacheDir(), `kafka-${kafka.version}`)
     const javaCommand = options.javaCommand ?? defaultJavaCommand()
@@ -81,34 +81,37 @@ export class KafkaDistribution {
   }
 
   /** Class path for `java -cp` (the JVM expands the wildcard). */
-  get classpath (): string {
+  get classpath(): string {
     return join(this.libsDir, '*')
   }
 
   /** Where the class-data sharing archive of one kind of JVM lives (it may not exist yet). */
-  classArchivePath (kind: ClassArchiveKind): string {
+  classArchivePath(kind: ClassArchiveKind): string {
     return join(this.home, 'cds', `${kind}.jsa`)
   }
 
   /** JVM flags that use the class-data archive when it exists (JDK 13+ dynamic AppCDS), else none. */
-  classArchiveArgs (kind: ClassArchiveKind): string[] {
+  classArchiveArgs(kind: ClassArchiveKind): string[] {
     const path = this.classArchivePath(kind)
     return existsSync(path) ? [`-XX:SharedArchiveFile=${path}`] : []
   }
 
   /** System properties that point the logging backend at our config file, with a root level. */
-  loggingJvmArgs (level?: BrokerLogLevel): string[] {
+  loggingJvmArgs(level?: BrokerLogLevel): string[] {
     return loggingJvmArgs(this.kafka, join(this.home, loggingConfigFileName(this.kafka)), level)
   }
 }
 
-async function copyDependencies (home: string, mvn: string, attempts: number, progress: (m: string) => void): Promise<void> {
+async function copyDependencies(home: string, mvn: string, attempts: number, progress: (m: string) => void): Promise<void> {
   const libs = join(home, 'libs')
   let failure = ''
   for (let attempt = 1; attempt <= attempts; attempt++) {
     const tmp = join(home, `libs.tmp-${process.pid}-${randomBytes(4).toString('hex')}`)
     const args = [
-      '-q', '-B', '-f', join(home, 'pom.xml'),
+      '-q',
+      '-B',
+      '-f',
+      join(home, 'pom.xml'),
       '-Dmaven.wagon.http.retryHandler.count=3',
       '-Dmaven.wagon.httpconnectionManager.ttlSeconds=25',
       `${DEPENDENCY_PLUGIN}:copy-dependencies`,
@@ -136,7 +139,7 @@ async function copyDependencies (home: string, mvn: string, attempts: number, pr
 }
 
 /** Writes the marker into the finished folder, then renames it to `libs` (atomic on one file system). */
-async function publish (tmp: string, libs: string): Promise<void> {
+async function publish(tmp: string, libs: string): Promise<void> {
   const jars = (await readdir(tmp)).filter(f => f.endsWith('.jar')).sort()
   if (jars.length === 0) throw new KafkaLocalError('MAVEN_FAILED', `Maven copied no jars into ${tmp}`)
   await writeFile(join(tmp, MARKER), JSON.stringify({ jars }, null, 2) + '\n')
@@ -150,7 +153,7 @@ async function publish (tmp: string, libs: string): Promise<void> {
   }
 }
 
-async function isComplete (libs: string): Promise<boolean> {
+async function isComplete(libs: string): Promise<boolean> {
   let jars: unknown
   try {
     jars = (JSON.parse(await readFile(join(libs, MARKER), 'utf8')) as { jars?: unknown }).jars
@@ -158,11 +161,19 @@ async function isComplete (libs: string): Promise<boolean> {
     return false
   }
   if (!Array.isArray(jars) || jars.length === 0) return false
-  const present = await Promise.all(jars.map(async (jar) => await stat(join(libs, String(jar))).then(s => s.isFile(), () => false)))
+  const present = await Promise.all(
+    jars.map(
+      async jar =>
+        await stat(join(libs, String(jar))).then(
+          s => s.isFile(),
+          () => false
+        )
+    )
+  )
   return present.every(Boolean)
 }
 
-async function writeIfChanged (path: string, content: string): Promise<void> {
+async function writeIfChanged(path: string, content: string): Promise<void> {
   const current = await readFile(path, 'utf8').catch(() => undefined)
   if (current === content) return
   const tmp = `${path}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`

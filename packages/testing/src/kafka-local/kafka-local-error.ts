@@ -17,7 +17,7 @@ export type KafkaLocalErrorCode =
 export class KafkaLocalError extends Error {
   readonly code: KafkaLocalErrorCode
 
-  constructor (code: KafkaLocalErrorCode, message: string, options: { cause?: unknown } = {}) {
+  constructor(code: KafkaLocalErrorCode, message: string, options: { cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause })
     this.name = 'KafkaLocalError'
     this.code = code

@@ -39,7 +39,7 @@ const LOG4J2: Readonly<Record<string, string>> = {
   '4.1.2': '2.25.3'
 }
 
-export function resolveKafkaVersion (spec: string = DEFAULT_KAFKA_VERSION): KafkaVersion {
+export function resolveKafkaVersion(spec: string = DEFAULT_KAFKA_VERSION): KafkaVersion {
   const version = SHORT_FORMS[spec] ?? spec
   const match = /^(\d+)\.(\d+)\.(\d+)$/.exec(version)
   if (match === null) {
@@ -53,5 +53,8 @@ export function resolveKafkaVersion (spec: string = DEFAULT_KAFKA_VERSION): Kafk
   if (major === 3 && minor >= 5) {
     return { version, major, minor, logging: 'reload4j', loggingVersion: '1.2.25', shareCoordinator: false }
   }
-  throw new KafkaLocalError('INVALID_OPTION', `Kafka ${version} is not supported: use 4.x (default ${DEFAULT_KAFKA_VERSION}) or 3.5+ in KRaft mode (fallback ${FALLBACK_KAFKA_VERSION})`)
+  throw new KafkaLocalError(
+    'INVALID_OPTION',
+    `Kafka ${version} is not supported: use 4.x (default ${DEFAULT_KAFKA_VERSION}) or 3.5+ in KRaft mode (fallback ${FALLBACK_KAFKA_VERSION})`
+  )
 }

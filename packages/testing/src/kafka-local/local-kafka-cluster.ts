@@ -11,7 +11,14 @@
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { BrokerProcess, type BrokerLaunchOptions } from './broker-process.js'
-import { bootstrapServers, brokerProperties, randomClusterId, renderProperties, type BrokerConfigOptions, type BrokerNode } from './broker-config.js'
+import {
+  bootstrapServers,
+  brokerProperties,
+  randomClusterId,
+  renderProperties,
+  type BrokerConfigOptions,
+  type BrokerNode
+} from './broker-config.js'
 import { ensureClassArchives } from './class-archives.js'
 import { clearClusterState, readClusterState, writeClusterState, type ClusterState } from './cluster-state.js'
 import { freePorts, isPortFree } from './free-ports.js'
@@ -60,7 +67,7 @@ export class LocalKafkaCluster {
   readonly #launch: BrokerLaunchOptions
   readonly #startTimeoutMs: number
 
-  private constructor (runDir: string, state: ClusterState, brokers: BrokerProcess[], launch: BrokerLaunchOptions, startTimeoutMs: number) {
+  private constructor(runDir: string, state: ClusterState, brokers: BrokerProcess[], launch: BrokerLaunchOptions, startTimeoutMs: number) {
     this.runDir = runDir
     this.#state = state
     this.#brokers = brokers
@@ -68,7 +75,7 @@ export class LocalKafkaCluster {
     this.#startTimeoutMs = startTimeoutMs
   }
 
-  static async start (options: LocalKafkaClusterOptions): Promise<LocalKafkaCluster> {
+  static async start(options: LocalKafkaClusterOptions): Promise<LocalKafkaCluster> {
     const count = options.brokers ?? 1
     if (!Number.isInteger(count) || count < 1 || count > 9) {
       throw new KafkaLocalError('INVALID_OPTION', `brokers must be an integer from 1 to 9, got ${String(count)}`)
@@ -76,7 +83,10 @@ export class LocalKafkaCluster {
     const runDir = resolve(options.runDir)
     const previous = await LocalKafkaCluster.attach(runDir)
     if (previous !== undefined && (await previous.status()).some(b => b.running)) {
-      throw new KafkaLocalError('ALREADY_RUNNING', `a cluster from ${runDir} is still running at ${previous.bootstrapServers}; stop it first`)
+      throw new KafkaLocalError(
+        'ALREADY_RUNNING',
+        `a cluster from ${runDir} is still running at ${previous.bootstrapServers}; stop it first`
+      )
     }
     const progress = options.onProgress ?? (() => {})
     const began = Date.now()
@@ -85,17 +95,29 @@ export class LocalKafkaCluster {
     if (options.classDataSharing !== false) await ensureClassArchives(distribution, progress)
     const nodes = await prepareNodes(runDir, count, options.port)
     const clusterId = randomClusterId()
-    await Promise.all(nodes.map(async (node) => {
-      await mkdir(node.dataDir, { recursive: true })
-      await writeFile(node.configPath, renderProperties(brokerProperties(node, nodes, distribution.kafka, options)))
-    }))
+    await Promise.all(
+      nodes.map(async node => {
+        await mkdir(node.dataDir, { recursive: true })
+        await writeFile(node.configPath, renderProperties(brokerProperties(node, nodes, distribution.kafka, options)))
+      })
+    )
     const formatting = Date.now()
     const toolArgs = options.classDataSharing === false ? [] : distribution.classArchiveArgs('tool')
-    await Promise.all(nodes.map(async node => { await formatStorage(distribution, node, clusterId, toolArgs) }))
+    await Promise.all(
+      nodes.map(async node => {
+        await formatStorage(distribution, node, clusterId, toolArgs)
+      })
+    )
     progress(`formatted ${count} node(s) in ${Date.now() - formatting} ms (cluster id ${clusterId})`)
 
     const brokers: BrokerProcess[] = []
-    const launch: BrokerLaunchOptions = { heap: options.heap, jvmArgs: options.jvmArgs, logLevel: options.logLevel, classDataSharing: options.classDataSharing, detached: options.detached }
+    const launch: BrokerLaunchOptions = {
+      heap: options.heap,
+      jvmArgs: options.jvmArgs,
+      logLevel: options.logLevel,
+      classDataSharing: options.classDataSharing,
+      detached: options.detached
+    }
     const startedAt = new Date().toISOString()
     const state = (): ClusterState => ({
       kafkaVersion: distribution.kafka.version,
@@ -118,7 +140,11 @@ export class LocalKafkaCluster {
       await cluster.#waitUntilReady(brokers)
       progress(`Kafka ${distribution.kafka.version} ready at ${cluster.bootstrapServers} after ${Date.now() - began} ms`)
     } catch (error) {
-      await Promise.all(brokers.map(async b => { await b.kill().catch(() => {}) }))
+      await Promise.all(
+        brokers.map(async b => {
+          await b.kill().catch(() => {})
+        })
+      )
       await clearClusterState(runDir)
       throw error
     }
@@ -126,7 +152,10 @@ export class LocalKafkaCluster {
   }
 
   /** The cluster recorded in `runDir` by an earlier start (possibly by another process). */
-  static async attach (runDir: string, options: { startTimeoutMs?: number, detached?: boolean } = {}): Promise<LocalKafkaCluster | undefined> {
+  static async attach(
+    runDir: string,
+    options: { startTimeoutMs?: number; detached?: boolean } = {}
+  ): Promise<LocalKafkaCluster | undefined> {
     const dir = resolve(runDir)
     const state = await readClusterState(dir)
     if (state === undefined) return undefined
@@ -138,64 +167,74 @@ export class LocalKafkaCluster {
     return new LocalKafkaCluster(dir, state, brokers, launch, options.startTimeoutMs ?? 120_000)
   }
 
-  get bootstrapServers (): string {
+  get bootstrapServers(): string {
     return this.#state.bootstrapServers
   }
 
-  get kafkaVersion (): string {
+  get kafkaVersion(): string {
     return this.#state.kafkaVersion
   }
 
-  get clusterId (): string {
+  get clusterId(): string {
     return this.#state.clusterId
   }
 
-  get brokerCount (): number {
+  get brokerCount(): number {
     return this.#brokers.length
   }
 
   /** Node ids and client ports, by index (0-based; node.id is index + 1). */
-  get nodes (): readonly BrokerNode[] {
+  get nodes(): readonly BrokerNode[] {
     return this.#brokers.map(b => b.node)
   }
 
-  async status (): Promise<BrokerStatus[]> {
-    return await Promise.all(this.#brokers.map(async b => ({
-      nodeId: b.node.nodeId,
-      pid: b.pid,
-      port: b.node.port,
-      running: await b.isRunning(),
-      reachable: await canConnect(b.node.port, 500),
-      logPath: b.node.logPath
-    })))
+  async status(): Promise<BrokerStatus[]> {
+    return await Promise.all(
+      this.#brokers.map(async b => ({
+        nodeId: b.node.nodeId,
+        pid: b.pid,
+        port: b.node.port,
+        running: await b.isRunning(),
+        reachable: await canConnect(b.node.port, 500),
+        logPath: b.node.logPath
+      }))
+    )
   }
 
   /** SIGTERM every broker at once, SIGKILL what is left after the timeout; forgets the recorded state. */
-  async stop (options: StopOptions = {}): Promise<void> {
-    await Promise.all(this.#brokers.map(async b => { await (options.kill === true ? b.kill() : b.stop(options.timeoutMs)) }))
+  async stop(options: StopOptions = {}): Promise<void> {
+    await Promise.all(
+      this.#brokers.map(async b => {
+        await (options.kill === true ? b.kill() : b.stop(options.timeoutMs))
+      })
+    )
     await clearClusterState(this.runDir)
   }
 
   /** For a process 'exit' hook: SIGKILL, synchronously, every broker JVM this process spawned. */
-  killSpawnedSync (): void {
+  killSpawnedSync(): void {
     for (const b of this.#brokers) b.killChildSync()
   }
 
   /** SIGKILL one broker (a crash); index is 0-based. */
-  async killBroker (index: number): Promise<void> {
+  async killBroker(index: number): Promise<void> {
     await this.#broker(index).kill()
   }
 
   /** SIGTERM one broker (a clean shutdown); index is 0-based. */
-  async stopBroker (index: number, options: StopOptions = {}): Promise<void> {
+  async stopBroker(index: number, options: StopOptions = {}): Promise<void> {
     await this.#broker(index).stop(options.timeoutMs)
   }
 
   /** Starts a stopped or killed broker again on the same ports and data, and waits until it is back. */
-  async restartBroker (index: number): Promise<void> {
+  async restartBroker(index: number): Promise<void> {
     const old = this.#broker(index)
     if (await old.isRunning()) throw new KafkaLocalError('ALREADY_RUNNING', `broker ${old.node.nodeId} (pid ${old.pid}) is running`)
-    const distribution = await KafkaDistribution.resolve({ version: this.#state.kafkaVersion, cacheDir: this.#state.cacheDir, javaCommand: this.#state.javaCommand })
+    const distribution = await KafkaDistribution.resolve({
+      version: this.#state.kafkaVersion,
+      cacheDir: this.#state.cacheDir,
+      javaCommand: this.#state.javaCommand
+    })
     const broker = await BrokerProcess.spawn(distribution, old.node, this.#launch)
     this.#brokers[index] = broker
     this.#state = { ...this.#state, brokers: this.#brokers.map(b => ({ ...b.node, pid: b.pid })) }
@@ -204,24 +243,30 @@ export class LocalKafkaCluster {
   }
 
   /** The last lines of one broker's log (stdout and stderr of its JVM). */
-  async logs (index: number, lines = 100): Promise<string> {
+  async logs(index: number, lines = 100): Promise<string> {
     return lastLines(await readFile(this.#broker(index).node.logPath, 'utf8').catch(() => ''), lines)
   }
 
-  async #waitUntilReady (starting: readonly BrokerProcess[]): Promise<void> {
+  async #waitUntilReady(starting: readonly BrokerProcess[]): Promise<void> {
     const deadline = Date.now() + this.#startTimeoutMs
-    await Promise.all(starting.map(async b => {
-      await waitForPort(b.node.port, deadline, {
-        isAlive: async () => await b.isRunning(),
-        describeFailure: async () => await readFile(b.node.logPath, 'utf8').then(t => lastLines(t), () => '(no log)')
+    await Promise.all(
+      starting.map(async b => {
+        await waitForPort(b.node.port, deadline, {
+          isAlive: async () => await b.isRunning(),
+          describeFailure: async () =>
+            await readFile(b.node.logPath, 'utf8').then(
+              t => lastLines(t),
+              () => '(no log)'
+            )
+        })
       })
-    }))
+    )
     const alive: number[] = []
     for (const b of this.#brokers) if (await b.isRunning()) alive.push(b.node.nodeId)
     await waitForMetadata(starting.map(b => `127.0.0.1:${b.node.port}`).join(','), alive, deadline)
   }
 
-  #broker (index: number): BrokerProcess {
+  #broker(index: number): BrokerProcess {
     const broker = this.#brokers[index]
     if (broker === undefined) {
       throw new KafkaLocalError('INVALID_OPTION', `broker index ${index} is out of range 0..${this.#brokers.length - 1}`)
@@ -230,7 +275,7 @@ export class LocalKafkaCluster {
   }
 }
 
-async function prepareNodes (runDir: string, count: number, firstPort: number | undefined): Promise<BrokerNode[]> {
+async function prepareNodes(runDir: string, count: number, firstPort: number | undefined): Promise<BrokerNode[]> {
   await mkdir(runDir, { recursive: true })
   for (const entry of await readdir(runDir)) {
     if (entry.startsWith('node-')) await rm(join(runDir, entry), { recursive: true, force: true })

@@ -11,11 +11,11 @@ const LEVEL_PROPERTY = 'kstreams.kafka.log.level'
 
 export type BrokerLogLevel = 'ERROR' | 'WARN' | 'INFO' | 'DEBUG'
 
-export function loggingConfigFileName (kafka: KafkaVersion): string {
+export function loggingConfigFileName(kafka: KafkaVersion): string {
   return kafka.logging === 'log4j2' ? 'log4j2.properties' : 'log4j.properties'
 }
 
-export function loggingConfig (kafka: KafkaVersion): string {
+export function loggingConfig(kafka: KafkaVersion): string {
   if (kafka.logging === 'log4j2') {
     return [
       'status = warn',
@@ -40,7 +40,7 @@ export function loggingConfig (kafka: KafkaVersion): string {
   ].join('\n')
 }
 
-export function loggingJvmArgs (kafka: KafkaVersion, configPath: string, level: BrokerLogLevel = 'WARN'): string[] {
+export function loggingJvmArgs(kafka: KafkaVersion, configPath: string, level: BrokerLogLevel = 'WARN'): string[] {
   const file = kafka.logging === 'log4j2' ? `-Dlog4j2.configurationFile=${configPath}` : `-Dlog4j.configuration=file:${configPath}`
   return [file, `-D${LEVEL_PROPERTY}=${level}`]
 }

@@ -17,7 +17,7 @@ export interface ReadinessProbe {
 
 const POLL_MS = 100
 
-export async function waitForPort (port: number, deadline: number, probe: ReadinessProbe): Promise<void> {
+export async function waitForPort(port: number, deadline: number, probe: ReadinessProbe): Promise<void> {
   for (;;) {
     if (await canConnect(port)) return
     if (!(await probe.isAlive())) {
@@ -31,7 +31,7 @@ export async function waitForPort (port: number, deadline: number, probe: Readin
 }
 
 /** Waits until a Metadata request answered through `bootstrapServers` lists all `nodeIds`. */
-export async function waitForMetadata (bootstrapServers: string, nodeIds: readonly number[], deadline: number): Promise<void> {
+export async function waitForMetadata(bootstrapServers: string, nodeIds: readonly number[], deadline: number): Promise<void> {
   const kafka = new Kafka({
     clientId: 'kstreams-kafka-local-readiness',
     brokers: bootstrapServers.split(','),
@@ -55,22 +55,33 @@ export async function waitForMetadata (bootstrapServers: string, nodeIds: readon
       await admin.disconnect().catch(() => {})
     }
     if (Date.now() > deadline) {
-      throw new KafkaLocalError('START_TIMEOUT', `cluster at ${bootstrapServers} did not answer metadata with every broker in time`, { cause: last })
+      throw new KafkaLocalError('START_TIMEOUT', `cluster at ${bootstrapServers} did not answer metadata with every broker in time`, {
+        cause: last
+      })
     }
     await sleep(200)
   }
 }
 
-export async function canConnect (port: number, timeoutMs = 1000): Promise<boolean> {
+export async function canConnect(port: number, timeoutMs = 1000): Promise<boolean> {
   return await new Promise(resolve => {
     const socket = connect({ host: '127.0.0.1', port })
-    const done = (ok: boolean): void => { socket.destroy(); resolve(ok) }
-    socket.setTimeout(timeoutMs, () => { done(false) })
-    socket.once('connect', () => { done(true) })
-    socket.once('error', () => { done(false) })
+    const done = (ok: boolean): void => {
+      socket.destroy()
+      resolve(ok)
+    }
+    socket.setTimeout(timeoutMs, () => {
+      done(false)
+    })
+    socket.once('connect', () => {
+      done(true)
+    })
+    socket.once('error', () => {
+      done(false)
+    })
   })
 }
 
-async function sleep (ms: number): Promise<void> {
+async function sleep(ms: number): Promise<void> {
   await new Promise(resolve => setTimeout(resolve, ms))
 }

@@ -18,7 +18,7 @@ export interface RunCommandOptions {
 }
 
 /** Resolves with the result of a finished command; rejects only when it cannot be started (ENOENT ...). */
-export async function runCommand (command: string, args: readonly string[], options: RunCommandOptions = {}): Promise<CommandResult> {
+export async function runCommand(command: string, args: readonly string[], options: RunCommandOptions = {}): Promise<CommandResult> {
   const max = options.maxOutputChars ?? 20_000
   return await new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: options.env ?? process.env, cwd: options.cwd, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -37,6 +37,6 @@ export async function runCommand (command: string, args: readonly string[], opti
 }
 
 /** The last `lines` lines of a text, for error messages. */
-export function lastLines (text: string, lines = 30): string {
+export function lastLines(text: string, lines = 30): string {
   return text.trimEnd().split('\n').slice(-lines).join('\n')
 }

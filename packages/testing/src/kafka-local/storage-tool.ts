@@ -10,18 +10,38 @@ import { lastLines, runCommand } from './run-command.js'
 
 const TOOL_JVM_ARGS = ['-Xmx256m', '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Djava.awt.headless=true']
 
-export async function formatStorage (distribution: KafkaDistribution, node: BrokerNode, clusterId: string, jvmArgs: readonly string[] = distribution.classArchiveArgs('tool')): Promise<void> {
+export async function formatStorage(
+  distribution: KafkaDistribution,
+  node: BrokerNode,
+  clusterId: string,
+  jvmArgs: readonly string[] = distribution.classArchiveArgs('tool')
+): Promise<void> {
   const args = [
-    ...TOOL_JVM_ARGS, ...jvmArgs, ...distribution.loggingJvmArgs(), '-cp', distribution.classpath,
-    'kafka.tools.StorageTool', 'format', '--cluster-id', clusterId, '--config', node.configPath, '--ignore-formatted'
+    ...TOOL_JVM_ARGS,
+    ...jvmArgs,
+    ...distribution.loggingJvmArgs(),
+    '-cp',
+    distribution.classpath,
+    'kafka.tools.StorageTool',
+    'format',
+    '--cluster-id',
+    clusterId,
+    '--config',
+    node.configPath,
+    '--ignore-formatted'
   ]
   let result
   try {
     result = await runCommand(distribution.javaCommand, args)
   } catch (error) {
-    throw new KafkaLocalError('JAVA_NOT_FOUND', `cannot start "${distribution.javaCommand}": set JAVA_HOME or install Java 17`, { cause: error })
+    throw new KafkaLocalError('JAVA_NOT_FOUND', `cannot start "${distribution.javaCommand}": set JAVA_HOME or install Java 17`, {
+      cause: error
+    })
   }
   if (result.exitCode !== 0) {
-    throw new KafkaLocalError('FORMAT_FAILED', `formatting ${node.dataDir} failed (exit ${String(result.exitCode)}):\n${lastLines(result.output)}`)
+    throw new KafkaLocalError(
+      'FORMAT_FAILED',
+      `formatting ${node.dataDir} failed (exit ${String(result.exitCode)}):\n${lastLines(result.output)}`
+    )
   }
 }

@@ -5,7 +5,13 @@ import { InMemoryKafka } from '@kstreams/testing/in-memory-kafka'
 import { errorNameOf, eventually, formGroup, isSettled, joinRequest, manualKafka } from './helpers.js'
 
 const fetchAll = (partitions: number[], overrides: Partial<FetchRequest> = {}): FetchRequest => ({
-  node: 1, partitions: partitions.map(partition => ({ topic: 't', partition, offset: 0 })), isolationLevel: 'READ_UNCOMMITTED', maxWaitMs: 0, maxBytes: 1 << 20, maxPartitionBytes: 1 << 20, ...overrides
+  node: 1,
+  partitions: partitions.map(partition => ({ topic: 't', partition, offset: 0 })),
+  isolationLevel: 'READ_UNCOMMITTED',
+  maxWaitMs: 0,
+  maxBytes: 1 << 20,
+  maxPartitionBytes: 1 << 20,
+  ...overrides
 })
 
 describe('InMemoryKafka fault injection', () => {
@@ -33,11 +39,16 @@ describe('InMemoryKafka fault injection', () => {
     expect(kafka.group('app')?.committed.get('t-0')?.offset).to.equal(1)
   })
 
-  it('a failure can carry retriable as Kafka\'s error table has it', async () => {
+  it("a failure can carry retriable as Kafka's error table has it", async () => {
     const { kafka } = setup()
     const admin = kafka.clientFactory().admin({ clientId: 'admin' })
     kafka.failNext({ api: 'listTopics', error: 'NETWORK_EXCEPTION' })
-    const error = await admin.listTopics().catch((e: unknown) => e) as { errorName: string, retriable: boolean, code: string, errorCode: number }
+    const error = (await admin.listTopics().catch((e: unknown) => e)) as {
+      errorName: string
+      retriable: boolean
+      code: string
+      errorCode: number
+    }
     expect(error).to.include({ errorName: 'NETWORK_EXCEPTION', retriable: true, code: 'KAFKA', errorCode: 13 })
   })
 
@@ -57,7 +68,8 @@ describe('InMemoryKafka fault injection', () => {
     const two = factory.groupCoordinator({ groupId: 'app', clientId: 'app-StreamThread-2-consumer' })
     const [j1, j2] = await formGroup(scheduler, [one, two], { request: { sessionTimeoutMs: 60_000 } })
     const fault = kafka.failNext({ api: 'heartbeat', error: 'COORDINATOR_NOT_AVAILABLE', clientId: /StreamThread-1/, times: Infinity })
-    for (let i = 0; i < 3; i++) expect(await errorNameOf(one.heartbeat({ generationId: 1, memberId: j1!.memberId }))).to.equal('COORDINATOR_NOT_AVAILABLE')
+    for (let i = 0; i < 3; i++)
+      expect(await errorNameOf(one.heartbeat({ generationId: 1, memberId: j1!.memberId }))).to.equal('COORDINATOR_NOT_AVAILABLE')
     await two.heartbeat({ generationId: 1, memberId: j2!.memberId })
     expect(fault.hits).to.equal(3)
     fault.remove()
@@ -67,15 +79,20 @@ describe('InMemoryKafka fault injection', () => {
     await one.heartbeat({ generationId: 1, memberId: j1!.memberId })
     kafka.failNext({ api: 'commitOffsets', error: 'UNKNOWN_TOPIC_OR_PARTITION', topic: 't', partition: 1, times: 2 })
     await one.commitOffsets({ generationId: 1, memberId: j1!.memberId }, [{ topic: 't', partition: 0, offset: 1 }])
-    expect(await errorNameOf(one.commitOffsets({ generationId: 1, memberId: j1!.memberId }, [{ topic: 't', partition: 1, offset: 1 }]))).to.equal('UNKNOWN_TOPIC_OR_PARTITION')
+    expect(
+      await errorNameOf(one.commitOffsets({ generationId: 1, memberId: j1!.memberId }, [{ topic: 't', partition: 1, offset: 1 }]))
+    ).to.equal('UNKNOWN_TOPIC_OR_PARTITION')
     kafka.clearFaults()
     await one.commitOffsets({ generationId: 1, memberId: j1!.memberId }, [{ topic: 't', partition: 1, offset: 1 }])
     expect(() => kafka.failNext({ api: 'nope' as 'fetch', error: 'NETWORK_EXCEPTION' })).to.throw(/unknown api/)
   })
 
-  it('a fetch failure targeted at a partition comes back as that partition\'s PartitionError', async () => {
+  it("a fetch failure targeted at a partition comes back as that partition's PartitionError", async () => {
     const { kafka } = setup()
-    kafka.produce('t', [{ value: 'a', partition: 0 }, { value: 'b', partition: 1 }])
+    kafka.produce('t', [
+      { value: 'a', partition: 0 },
+      { value: 'b', partition: 1 }
+    ])
     const fetcher = kafka.clientFactory().fetcher({ clientId: 'f' })
     kafka.failNext({ api: 'fetch', error: 'NOT_LEADER_OR_FOLLOWER', topic: 't', partition: 1 })
     const [p0, p1] = await fetcher.fetch(fetchAll([0, 1]))
@@ -122,13 +139,31 @@ describe('InMemoryKafka fault injection', () => {
     cleanup = () => kafka.close()
     const factory = kafka.clientFactory()
     const session = { sessionTimeoutMs: 300, rebalanceTimeoutMs: 5000 }
-    const ports = [factory.groupCoordinator({ groupId: 'app', clientId: 'p1' }), factory.groupCoordinator({ groupId: 'app', clientId: 'p2' })]
+    const ports = [
+      factory.groupCoordinator({ groupId: 'app', clientId: 'p1' }),
+      factory.groupCoordinator({ groupId: 'app', clientId: 'p2' })
+    ]
     const joins = await Promise.all(ports.map(async p => await p.joinGroup(joinRequest(session))))
-    await Promise.all(ports.map(async (p, i) => await p.syncGroup({ generationId: 1, memberId: joins[i]!.memberId, protocolType: 'consumer', protocolName: 'range', assignments: [] })))
+    await Promise.all(
+      ports.map(
+        async (p, i) =>
+          await p.syncGroup({
+            generationId: 1,
+            memberId: joins[i]!.memberId,
+            protocolType: 'consumer',
+            protocolName: 'range',
+            assignments: []
+          })
+      )
+    )
     const errors: string[] = []
-    const beats = ports.map((p, i) => setInterval(() => {
-      p.heartbeat({ generationId: 1, memberId: joins[i]!.memberId }).catch((e: { errorName: string }) => { if (i === 1) errors.push(e.errorName) })
-    }, 50))
+    const beats = ports.map((p, i) =>
+      setInterval(() => {
+        p.heartbeat({ generationId: 1, memberId: joins[i]!.memberId }).catch((e: { errorName: string }) => {
+          if (i === 1) errors.push(e.errorName)
+        })
+      }, 50)
+    )
     try {
       kafka.disconnect('p2')
       await eventually(() => kafka.group('app')?.members.length === 1, 3000)

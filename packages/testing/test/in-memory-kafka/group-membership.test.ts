@@ -3,7 +3,11 @@ import type { GroupCoordinatorPort } from '@kstreams/core'
 import { errorNameOf, formGroup, isSettled, joinRequest, manualKafka } from './helpers.js'
 
 describe('InMemoryKafka group coordinator: membership', () => {
-  const setup = (): { kafka: ReturnType<typeof manualKafka>['kafka'], scheduler: ReturnType<typeof manualKafka>['scheduler'], port: (clientId: string) => GroupCoordinatorPort } => {
+  const setup = (): {
+    kafka: ReturnType<typeof manualKafka>['kafka']
+    scheduler: ReturnType<typeof manualKafka>['scheduler']
+    port: (clientId: string) => GroupCoordinatorPort
+  } => {
     const { kafka, scheduler } = manualKafka()
     const factory = kafka.clientFactory()
     return { kafka, scheduler, port: clientId => factory.groupCoordinator({ groupId: 'app', clientId }) }
@@ -22,8 +26,19 @@ describe('InMemoryKafka group coordinator: membership', () => {
     expect(joined.memberId).to.match(/^client-a-[0-9a-f-]{36}$/)
     expect(joined).to.include({ generationId: 1, protocolName: 'range', leaderId: joined.memberId })
     expect(joined.members).to.deep.equal([{ memberId: joined.memberId, groupInstanceId: undefined, metadata: Buffer.from('subscription') }])
-    expect(kafka.group('app')).to.include({ state: 'CompletingRebalance', generationId: 1, leaderId: joined.memberId, protocolType: 'consumer' })
-    const assignment = await a.syncGroup({ generationId: 1, memberId: joined.memberId, protocolType: 'consumer', protocolName: 'range', assignments: [{ memberId: joined.memberId, assignment: Buffer.from('all') }] })
+    expect(kafka.group('app')).to.include({
+      state: 'CompletingRebalance',
+      generationId: 1,
+      leaderId: joined.memberId,
+      protocolType: 'consumer'
+    })
+    const assignment = await a.syncGroup({
+      generationId: 1,
+      memberId: joined.memberId,
+      protocolType: 'consumer',
+      protocolName: 'range',
+      assignments: [{ memberId: joined.memberId, assignment: Buffer.from('all') }]
+    })
     expect(assignment.toString()).to.equal('all')
     const group = kafka.group('app')!
     expect(group.state).to.equal('Stable')
@@ -49,7 +64,7 @@ describe('InMemoryKafka group coordinator: membership', () => {
     expect(kafka.group('app')?.state).to.equal('CompletingRebalance')
   })
 
-  it('the leader keeps its role across rebalances; the leader alone gets every member\'s metadata', async () => {
+  it("the leader keeps its role across rebalances; the leader alone gets every member's metadata", async () => {
     const { kafka, scheduler, port } = setup()
     cleanup = () => kafka.close()
     const [a, b] = [port('a'), port('b')]
@@ -61,7 +76,9 @@ describe('InMemoryKafka group coordinator: membership', () => {
     expect(follower.join.members).to.deep.equal([])
 
     // The follower rejoins first with new metadata; the leader keeps its role.
-    const f = follower.port.joinGroup(joinRequest({ memberId: follower.join.memberId, protocols: [{ name: 'range', metadata: Buffer.from('v2') }] }))
+    const f = follower.port.joinGroup(
+      joinRequest({ memberId: follower.join.memberId, protocols: [{ name: 'range', metadata: Buffer.from('v2') }] })
+    )
     const l = leader.port.joinGroup(joinRequest({ memberId: leader.join.memberId }))
     const [rf, rl] = await Promise.all([f, l])
     expect(rf.leaderId).to.equal(leaderId)
@@ -76,7 +93,14 @@ describe('InMemoryKafka group coordinator: membership', () => {
     const [a, b] = [port('a'), port('b')]
     const [ja, jb] = await formGroup(scheduler, [a, b], { request: { rebalanceTimeoutMs: 5000, sessionTimeoutMs: 60_000 } })
     const follower = ja!.memberId === ja!.leaderId ? { port: b, join: jb! } : { port: a, join: ja! }
-    const rejoin = follower.port.joinGroup(joinRequest({ memberId: follower.join.memberId, rebalanceTimeoutMs: 5000, sessionTimeoutMs: 60_000, protocols: [{ name: 'range', metadata: Buffer.from('v2') }] }))
+    const rejoin = follower.port.joinGroup(
+      joinRequest({
+        memberId: follower.join.memberId,
+        rebalanceTimeoutMs: 5000,
+        sessionTimeoutMs: 60_000,
+        protocols: [{ name: 'range', metadata: Buffer.from('v2') }]
+      })
+    )
     scheduler.advance(4999)
     expect(await isSettled(rejoin)).to.equal(false)
     scheduler.advance(1)
@@ -89,7 +113,7 @@ describe('InMemoryKafka group coordinator: membership', () => {
   it('chooses the protocol every member supports with the most votes, and rejects a join without a common protocol or type', async () => {
     const { kafka, scheduler, port } = setup()
     cleanup = () => kafka.close()
-    const p = (names: string[]): Array<{ name: string, metadata: Buffer }> => names.map(name => ({ name, metadata: Buffer.from(name) }))
+    const p = (names: string[]): Array<{ name: string; metadata: Buffer }> => names.map(name => ({ name, metadata: Buffer.from(name) }))
     const ja = port('a').joinGroup(joinRequest({ protocols: p(['cooperative', 'range']) }))
     const jb = port('b').joinGroup(joinRequest({ protocols: p(['range', 'cooperative']) }))
     const jc = port('c').joinGroup(joinRequest({ protocols: p(['range']) }))
@@ -111,7 +135,13 @@ describe('InMemoryKafka group coordinator: membership', () => {
     const again = await follower.port.joinGroup(joinRequest({ memberId: follower.join.memberId }))
     expect(again).to.include({ generationId: 1, leaderId: ja!.leaderId })
     expect(kafka.group('app')?.state).to.equal('Stable')
-    const assignment = await follower.port.syncGroup({ generationId: 1, memberId: follower.join.memberId, protocolType: 'consumer', protocolName: 'range', assignments: [] })
+    const assignment = await follower.port.syncGroup({
+      generationId: 1,
+      memberId: follower.join.memberId,
+      protocolType: 'consumer',
+      protocolName: 'range',
+      assignments: []
+    })
     expect(assignment.toString()).to.equal(`for ${follower.join.memberId}`)
   })
 
@@ -135,8 +165,17 @@ describe('InMemoryKafka group coordinator: membership', () => {
     scheduler.advance(0)
     const responses = await Promise.all(joins)
     const leaderIndex = responses.findIndex(r => r.memberId === r.leaderId)
-    const followers = responses.map((r, i) => i).filter(i => i !== leaderIndex)
-    const followerSyncs = followers.map(async i => await ports[i]!.syncGroup({ generationId: 1, memberId: responses[i]!.memberId, protocolType: 'consumer', protocolName: 'range', assignments: [] }))
+    const followers = responses.map((_r, i) => i).filter(i => i !== leaderIndex)
+    const followerSyncs = followers.map(
+      async i =>
+        await ports[i]!.syncGroup({
+          generationId: 1,
+          memberId: responses[i]!.memberId,
+          protocolType: 'consumer',
+          protocolName: 'range',
+          assignments: []
+        })
+    )
     expect(await isSettled(Promise.all(followerSyncs))).to.equal(false)
     const first = responses[followers[0]!]!.memberId
     const mine = await ports[leaderIndex]!.syncGroup({
@@ -144,7 +183,10 @@ describe('InMemoryKafka group coordinator: membership', () => {
       memberId: responses[leaderIndex]!.memberId,
       protocolType: 'consumer',
       protocolName: 'range',
-      assignments: [{ memberId: responses[leaderIndex]!.memberId, assignment: Buffer.from('L') }, { memberId: first, assignment: Buffer.from('F') }]
+      assignments: [
+        { memberId: responses[leaderIndex]!.memberId, assignment: Buffer.from('L') },
+        { memberId: first, assignment: Buffer.from('F') }
+      ]
     })
     expect(mine.toString()).to.equal('L')
     expect((await Promise.all(followerSyncs)).map(b => b.toString())).to.deep.equal(['F', ''])
@@ -163,7 +205,14 @@ describe('InMemoryKafka group coordinator: membership', () => {
     expect(await errorNameOf(sync(a, ja!.memberId, 1, 'sticky'))).to.equal('INCONSISTENT_GROUP_PROTOCOL')
     void b.joinGroup(joinRequest({ memberId: jb!.memberId, protocols: [{ name: 'range', metadata: Buffer.from('new') }] }))
     expect(await errorNameOf(sync(a, ja!.memberId, 1))).to.equal('REBALANCE_IN_PROGRESS')
-    expect(await errorNameOf(kafka.clientFactory().groupCoordinator({ groupId: 'other', clientId: 'c' }).syncGroup({ generationId: 0, memberId: 'x', protocolType: '', protocolName: '', assignments: [] }))).to.equal('UNKNOWN_MEMBER_ID')
+    expect(
+      await errorNameOf(
+        kafka
+          .clientFactory()
+          .groupCoordinator({ groupId: 'other', clientId: 'c' })
+          .syncGroup({ generationId: 0, memberId: 'x', protocolType: '', protocolName: '', assignments: [] })
+      )
+    ).to.equal('UNKNOWN_MEMBER_ID')
   })
 
   it('a rebalance starting during CompletingRebalance answers the parked SyncGroups with REBALANCE_IN_PROGRESS', async () => {
@@ -174,7 +223,13 @@ describe('InMemoryKafka group coordinator: membership', () => {
     scheduler.advance(0)
     const [ja, jb] = await Promise.all(joins)
     const follower = ja!.memberId === ja!.leaderId ? { port: b, join: jb! } : { port: a, join: ja! }
-    const parked = follower.port.syncGroup({ generationId: 1, memberId: follower.join.memberId, protocolType: 'consumer', protocolName: 'range', assignments: [] })
+    const parked = follower.port.syncGroup({
+      generationId: 1,
+      memberId: follower.join.memberId,
+      protocolType: 'consumer',
+      protocolName: 'range',
+      assignments: []
+    })
     void port('c').joinGroup(joinRequest())
     expect(await errorNameOf(parked)).to.equal('REBALANCE_IN_PROGRESS')
     expect(kafka.group('app')?.state).to.equal('PreparingRebalance')
@@ -191,15 +246,33 @@ describe('InMemoryKafka group coordinator: membership', () => {
     await a.heartbeat({ generationId: 1, memberId: ja!.memberId })
     const leader = ja!.memberId === ja!.leaderId ? { port: a, join: ja! } : { port: b, join: jb! }
     const follower = leader.port === a ? { port: b, join: jb! } : { port: a, join: ja! }
-    const followerSync = follower.port.syncGroup({ generationId: 1, memberId: follower.join.memberId, protocolType: 'consumer', protocolName: 'range', assignments: [] })
-    await leader.port.syncGroup({ generationId: 1, memberId: leader.join.memberId, protocolType: 'consumer', protocolName: 'range', assignments: [] })
+    const followerSync = follower.port.syncGroup({
+      generationId: 1,
+      memberId: follower.join.memberId,
+      protocolType: 'consumer',
+      protocolName: 'range',
+      assignments: []
+    })
+    await leader.port.syncGroup({
+      generationId: 1,
+      memberId: leader.join.memberId,
+      protocolType: 'consumer',
+      protocolName: 'range',
+      assignments: []
+    })
     await followerSync
     await a.heartbeat({ generationId: 1, memberId: ja!.memberId })
     expect(await errorNameOf(a.heartbeat({ generationId: 0, memberId: ja!.memberId }))).to.equal('ILLEGAL_GENERATION')
     expect(await errorNameOf(a.heartbeat({ generationId: 1, memberId: 'stranger' }))).to.equal('UNKNOWN_MEMBER_ID')
-    expect(await errorNameOf(kafka.clientFactory().groupCoordinator({ groupId: 'other', clientId: 'x' }).heartbeat({ generationId: 1, memberId: 'm' }))).to.equal('UNKNOWN_MEMBER_ID')
+    expect(
+      await errorNameOf(
+        kafka.clientFactory().groupCoordinator({ groupId: 'other', clientId: 'x' }).heartbeat({ generationId: 1, memberId: 'm' })
+      )
+    ).to.equal('UNKNOWN_MEMBER_ID')
     void leader.port.joinGroup(joinRequest({ memberId: leader.join.memberId }))
-    expect(await errorNameOf(follower.port.heartbeat({ generationId: 1, memberId: follower.join.memberId }))).to.equal('REBALANCE_IN_PROGRESS')
+    expect(await errorNameOf(follower.port.heartbeat({ generationId: 1, memberId: follower.join.memberId }))).to.equal(
+      'REBALANCE_IN_PROGRESS'
+    )
   })
 
   it('LeaveGroup removes the member and rebalances the rest; the last one leaving empties the group', async () => {
@@ -228,7 +301,12 @@ describe('InMemoryKafka group coordinator: membership', () => {
     await c.leaveGroup({ memberId: jc!.memberId })
     const [ra, rb] = await Promise.all([rejoinA, rejoinB])
     expect([ra.generationId, rb.generationId]).to.deep.equal([2, 2])
-    expect(kafka.group('app')?.members.map(m => m.memberId).sort()).to.deep.equal([ja!.memberId, jb!.memberId].sort())
+    expect(
+      kafka
+        .group('app')
+        ?.members.map(m => m.memberId)
+        .sort()
+    ).to.deep.equal([ja!.memberId, jb!.memberId].sort())
   })
 
   it('a member parked in JoinGroup that leaves gets UNKNOWN_MEMBER_ID for its JoinGroup', async () => {

@@ -7,7 +7,9 @@ describe('InMemoryKafka group coordinator: timeouts', () => {
   let cleanup: () => void = () => {}
   afterEach(() => cleanup())
 
-  const setup = (options: Parameters<typeof manualKafka>[0] = {}): ReturnType<typeof manualKafka> & { port: (clientId: string) => GroupCoordinatorPort } => {
+  const setup = (
+    options: Parameters<typeof manualKafka>[0] = {}
+  ): ReturnType<typeof manualKafka> & { port: (clientId: string) => GroupCoordinatorPort } => {
     const made = manualKafka(options)
     cleanup = () => made.kafka.close()
     const factory = made.kafka.clientFactory()
@@ -48,7 +50,9 @@ describe('InMemoryKafka group coordinator: timeouts', () => {
     const { kafka, scheduler, port } = setup()
     const [a, b] = [port('a'), port('b')]
     const [ja, jb] = await formGroup(scheduler, [a, b], { request: session })
-    const parked = a.joinGroup(joinRequest({ ...session, memberId: ja!.memberId, protocols: [{ name: 'range', metadata: Buffer.from('v2') }] }))
+    const parked = a.joinGroup(
+      joinRequest({ ...session, memberId: ja!.memberId, protocols: [{ name: 'range', metadata: Buffer.from('v2') }] })
+    )
     for (let t = 0; t < 8; t++) {
       scheduler.advance(200)
       expect(await errorNameOf(b.heartbeat({ generationId: 1, memberId: jb!.memberId }))).to.equal('REBALANCE_IN_PROGRESS')
@@ -63,7 +67,9 @@ describe('InMemoryKafka group coordinator: timeouts', () => {
     const { kafka, scheduler, port } = setup()
     const [a, b] = [port('a'), port('b')]
     const [ja] = await formGroup(scheduler, [a, b], { request: session })
-    const parked = a.joinGroup(joinRequest({ ...session, memberId: ja!.memberId, protocols: [{ name: 'range', metadata: Buffer.from('v2') }] }))
+    const parked = a.joinGroup(
+      joinRequest({ ...session, memberId: ja!.memberId, protocols: [{ name: 'range', metadata: Buffer.from('v2') }] })
+    )
     scheduler.advance(300)
     const joined = await parked
     expect(joined).to.include({ generationId: 2, leaderId: ja!.memberId })
@@ -85,11 +91,20 @@ describe('InMemoryKafka group coordinator: timeouts', () => {
   it('a member that never sends SyncGroup is removed after the rebalance timeout and the group rebalances', async () => {
     const { kafka, scheduler, port } = setup()
     const [a, b] = [port('a'), port('b')]
-    const joins = [a.joinGroup(joinRequest({ sessionTimeoutMs: 60_000, rebalanceTimeoutMs: 5000 })), b.joinGroup(joinRequest({ sessionTimeoutMs: 60_000, rebalanceTimeoutMs: 5000 }))]
+    const joins = [
+      a.joinGroup(joinRequest({ sessionTimeoutMs: 60_000, rebalanceTimeoutMs: 5000 })),
+      b.joinGroup(joinRequest({ sessionTimeoutMs: 60_000, rebalanceTimeoutMs: 5000 }))
+    ]
     scheduler.advance(0)
     const [ja, jb] = await Promise.all(joins)
     const leader = ja!.memberId === ja!.leaderId ? { port: a, join: ja! } : { port: b, join: jb! }
-    await leader.port.syncGroup({ generationId: 1, memberId: leader.join.memberId, protocolType: 'consumer', protocolName: 'range', assignments: [] })
+    await leader.port.syncGroup({
+      generationId: 1,
+      memberId: leader.join.memberId,
+      protocolType: 'consumer',
+      protocolName: 'range',
+      assignments: []
+    })
     expect(kafka.group('app')?.state).to.equal('Stable')
     scheduler.advance(5000)
     expect(kafka.group('app')?.state).to.equal('PreparingRebalance')
@@ -116,19 +131,38 @@ describe('InMemoryKafka group coordinator: timeouts', () => {
     const kafka = new InMemoryKafka()
     cleanup = () => kafka.close()
     const factory = kafka.clientFactory()
-    const [a, b] = [factory.groupCoordinator({ groupId: 'app', clientId: 'a' }), factory.groupCoordinator({ groupId: 'app', clientId: 'b' })]
+    const [a, b] = [
+      factory.groupCoordinator({ groupId: 'app', clientId: 'a' }),
+      factory.groupCoordinator({ groupId: 'app', clientId: 'b' })
+    ]
     const [ja, jb] = await Promise.all([a.joinGroup(joinRequest(session)), b.joinGroup(joinRequest(session))])
     const leader = ja.memberId === ja.leaderId ? { port: a, join: ja } : { port: b, join: jb }
     const follower = leader.port === a ? { port: b, join: jb } : { port: a, join: ja }
     await Promise.all([
-      leader.port.syncGroup({ generationId: 1, memberId: leader.join.memberId, protocolType: 'consumer', protocolName: 'range', assignments: [] }),
-      follower.port.syncGroup({ generationId: 1, memberId: follower.join.memberId, protocolType: 'consumer', protocolName: 'range', assignments: [] })
+      leader.port.syncGroup({
+        generationId: 1,
+        memberId: leader.join.memberId,
+        protocolType: 'consumer',
+        protocolName: 'range',
+        assignments: []
+      }),
+      follower.port.syncGroup({
+        generationId: 1,
+        memberId: follower.join.memberId,
+        protocolType: 'consumer',
+        protocolName: 'range',
+        assignments: []
+      })
     ])
-    const beat = setInterval(() => { leader.port.heartbeat({ generationId: 1, memberId: leader.join.memberId }).catch(() => {}) }, 50)
+    const beat = setInterval(() => {
+      leader.port.heartbeat({ generationId: 1, memberId: leader.join.memberId }).catch(() => {})
+    }, 50)
     try {
       await eventually(() => kafka.group('app')?.members.length === 1, 2000)
       expect(kafka.group('app')?.members[0]?.memberId).to.equal(leader.join.memberId)
-      expect(await errorNameOf(leader.port.heartbeat({ generationId: 1, memberId: leader.join.memberId }))).to.equal('REBALANCE_IN_PROGRESS')
+      expect(await errorNameOf(leader.port.heartbeat({ generationId: 1, memberId: leader.join.memberId }))).to.equal(
+        'REBALANCE_IN_PROGRESS'
+      )
     } finally {
       clearInterval(beat)
     }

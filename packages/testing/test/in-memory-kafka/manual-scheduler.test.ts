@@ -14,21 +14,31 @@ describe('ManualScheduler', () => {
     const cancel = scheduler.schedule(15, () => ran.push(['cancelled', 0]))
     cancel()
     scheduler.advance(19)
-    expect(ran).to.deep.equal([['a', 110], ['a+5', 115]])
+    expect(ran).to.deep.equal([
+      ['a', 110],
+      ['a+5', 115]
+    ])
     expect(scheduler.milliseconds()).to.equal(119)
     scheduler.advance(1)
-    expect(ran.slice(2)).to.deep.equal([['b', 120], ['c', 120]])
+    expect(ran.slice(2)).to.deep.equal([
+      ['b', 120],
+      ['c', 120]
+    ])
     expect(scheduler.pending).to.equal(0)
   })
 
   it('advance(0) runs what is due now; a negative advance is an error', () => {
     const scheduler = new ManualScheduler()
     let ran = false
-    scheduler.schedule(0, () => { ran = true })
+    scheduler.schedule(0, () => {
+      ran = true
+    })
     expect(ran).to.equal(false)
     scheduler.advance(0)
     expect(ran).to.equal(true)
-    expect(() => scheduler.advance(-1)).to.throw(/non-negative/).with.property('code', 'ILLEGAL_ARGUMENT')
+    expect(() => scheduler.advance(-1))
+      .to.throw(/non-negative/)
+      .with.property('code', 'ILLEGAL_ARGUMENT')
   })
 
   it('SystemScheduler runs a task after its delay and can cancel it', async () => {

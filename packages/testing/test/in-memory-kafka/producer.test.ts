@@ -3,10 +3,24 @@ import { Headers, isPartitionError } from '@kstreams/core'
 import type { FetchedBatch, FetchPort, IsolationLevel, ProducedRecord } from '@kstreams/core'
 import { errorNameOf, formGroup, isSettled, manualKafka } from './helpers.js'
 
-const record = (partition: number, value: string, topic = 't'): ProducedRecord => ({ topic, partition, key: null, value: Buffer.from(value), headers: new Headers(), timestamp: 1 })
+const record = (partition: number, value: string, topic = 't'): ProducedRecord => ({
+  topic,
+  partition,
+  key: null,
+  value: Buffer.from(value),
+  headers: new Headers(),
+  timestamp: 1
+})
 
-async function readAll (fetcher: FetchPort, isolationLevel: IsolationLevel, partition = 0): Promise<FetchedBatch> {
-  const [b] = await fetcher.fetch({ node: 1, partitions: [{ topic: 't', partition, offset: 0 }], isolationLevel, maxWaitMs: 0, maxBytes: 1 << 20, maxPartitionBytes: 1 << 20 })
+async function readAll(fetcher: FetchPort, isolationLevel: IsolationLevel, partition = 0): Promise<FetchedBatch> {
+  const [b] = await fetcher.fetch({
+    node: 1,
+    partitions: [{ topic: 't', partition, offset: 0 }],
+    isolationLevel,
+    maxWaitMs: 0,
+    maxBytes: 1 << 20,
+    maxPartitionBytes: 1 << 20
+  })
   if (b === undefined || isPartitionError(b)) throw new Error('expected a batch')
   return b
 }
@@ -16,7 +30,12 @@ describe('InMemoryKafka producer port', () => {
   let cleanup: () => void = () => {}
   afterEach(() => cleanup())
 
-  const setup = (options: { transactionTimeoutMs?: number } = {}): ReturnType<typeof manualKafka> & { factory: ReturnType<ReturnType<typeof manualKafka>['kafka']['clientFactory']>, fetcher: FetchPort } => {
+  const setup = (
+    options: { transactionTimeoutMs?: number } = {}
+  ): ReturnType<typeof manualKafka> & {
+    factory: ReturnType<ReturnType<typeof manualKafka>['kafka']['clientFactory']>
+    fetcher: FetchPort
+  } => {
     const made = manualKafka()
     cleanup = () => made.kafka.close()
     made.kafka.createTopic('t', 2)
@@ -29,8 +48,16 @@ describe('InMemoryKafka producer port', () => {
     const producer = factory.producer({ clientId: 'p' })
     expect(producer.transactions).to.equal(undefined)
     const result = await producer.send([record(0, 'a'), record(1, 'b'), record(0, 'c')])
-    expect([...result]).to.deep.equal([['t-0', 1], ['t-1', 0]])
-    expect(kafka.topic('t').records(0).map(r => r.value?.toString())).to.deep.equal(['a', 'c'])
+    expect([...result]).to.deep.equal([
+      ['t-0', 1],
+      ['t-1', 0]
+    ])
+    expect(
+      kafka
+        .topic('t')
+        .records(0)
+        .map(r => r.value?.toString())
+    ).to.deep.equal(['a', 'c'])
   })
 
   it('a send naming an unknown partition fails with UNKNOWN_TOPIC_OR_PARTITION and appends nothing', async () => {
@@ -52,14 +79,19 @@ describe('InMemoryKafka producer port', () => {
     const committedView = await readAll(fetcher, 'READ_COMMITTED')
     expect(values(committedView)).to.deep.equal(['before'])
     expect(committedView).to.include({ highWatermark: 1, nextOffset: 1 })
-    expect([...await fetcher.listOffsets([{ topic: 't', partition: 0 }], 'latest', 'READ_COMMITTED')]).to.deep.equal([['t-0', 1]])
-    expect([...await fetcher.listOffsets([{ topic: 't', partition: 0 }], 'latest', 'READ_UNCOMMITTED')]).to.deep.equal([['t-0', 4]])
+    expect([...(await fetcher.listOffsets([{ topic: 't', partition: 0 }], 'latest', 'READ_COMMITTED'))]).to.deep.equal([['t-0', 1]])
+    expect([...(await fetcher.listOffsets([{ topic: 't', partition: 0 }], 'latest', 'READ_UNCOMMITTED'))]).to.deep.equal([['t-0', 4]])
 
     await producer.transactions!.commit()
     const after = await readAll(fetcher, 'READ_COMMITTED')
     expect(values(after)).to.deep.equal(['before', 'in-tx-1', 'in-tx-2', 'after'])
     expect(after).to.include({ highWatermark: 5, nextOffset: 5 })
-    expect(kafka.topic('t').records(0).map(r => r.transaction)).to.deep.equal([undefined, 'committed', 'committed', undefined])
+    expect(
+      kafka
+        .topic('t')
+        .records(0)
+        .map(r => r.transaction)
+    ).to.deep.equal([undefined, 'committed', 'committed', undefined])
   })
 
   it('a READ_COMMITTED fetch moves past a trailing marker with no records to return', async () => {
@@ -68,11 +100,18 @@ describe('InMemoryKafka producer port', () => {
     await producer.transactions!.begin()
     await producer.send([record(0, 'x')])
     await producer.transactions!.commit()
-    const [b] = await fetcher.fetch({ node: 1, partitions: [{ topic: 't', partition: 0, offset: 1 }], isolationLevel: 'READ_COMMITTED', maxWaitMs: 0, maxBytes: 1000, maxPartitionBytes: 1000 })
+    const [b] = await fetcher.fetch({
+      node: 1,
+      partitions: [{ topic: 't', partition: 0, offset: 1 }],
+      isolationLevel: 'READ_COMMITTED',
+      maxWaitMs: 0,
+      maxBytes: 1000,
+      maxPartitionBytes: 1000
+    })
     expect(b).to.deep.include({ records: [], nextOffset: 2, highWatermark: 2 })
   })
 
-  it('abort removes the transaction\'s records from the READ_COMMITTED view only', async () => {
+  it("abort removes the transaction's records from the READ_COMMITTED view only", async () => {
     const { kafka, factory, fetcher } = setup()
     const producer = factory.producer({ clientId: 'p', transactionalId: 'tx-1' })
     await producer.transactions!.begin()
@@ -84,10 +123,15 @@ describe('InMemoryKafka producer port', () => {
     expect(committed).to.include({ nextOffset: 3, highWatermark: 3 })
     expect(values(await readAll(fetcher, 'READ_UNCOMMITTED'))).to.deep.equal(['doomed', 'kept'])
     expect(kafka.topic('t').records(1, { isolationLevel: 'READ_COMMITTED' })).to.deep.equal([])
-    expect(kafka.topic('t').records(1).map(r => r.transaction)).to.deep.equal(['aborted'])
+    expect(
+      kafka
+        .topic('t')
+        .records(1)
+        .map(r => r.transaction)
+    ).to.deep.equal(['aborted'])
   })
 
-  it('sendOffsets commits the group\'s offsets only when the transaction commits; requireStable waits for it; abort drops them', async () => {
+  it("sendOffsets commits the group's offsets only when the transaction commits; requireStable waits for it; abort drops them", async () => {
     const { kafka, scheduler, factory } = setup()
     const group = factory.groupCoordinator({ groupId: 'app', clientId: 'consumer' })
     const [joined] = await formGroup(scheduler, [group])
@@ -117,7 +161,13 @@ describe('InMemoryKafka producer port', () => {
     const producer = factory.producer({ clientId: 'p', transactionalId: 'tx-1' })
     await producer.transactions!.begin()
     await producer.send([record(0, 'x')])
-    expect(await errorNameOf(producer.transactions!.sendOffsets('app', { generationId: 0, memberId: joined!.memberId }, [{ topic: 't', partition: 0, offset: 1 }]))).to.equal('ILLEGAL_GENERATION')
+    expect(
+      await errorNameOf(
+        producer.transactions!.sendOffsets('app', { generationId: 0, memberId: joined!.memberId }, [
+          { topic: 't', partition: 0, offset: 1 }
+        ])
+      )
+    ).to.equal('ILLEGAL_GENERATION')
     expect(await errorNameOf(producer.transactions!.commit())).to.equal('INVALID_TXN_STATE')
     await producer.transactions!.abort()
     await producer.transactions!.begin()
@@ -130,7 +180,12 @@ describe('InMemoryKafka producer port', () => {
     await zombie.send([record(0, 'zombie')])
     const fresh = factory.producer({ clientId: 'new', transactionalId: 'tx-1' })
     await fresh.transactions!.begin()
-    expect(kafka.topic('t').records(0).map(r => r.transaction)).to.deep.equal(['aborted'])
+    expect(
+      kafka
+        .topic('t')
+        .records(0)
+        .map(r => r.transaction)
+    ).to.deep.equal(['aborted'])
     expect(await errorNameOf(zombie.send([record(0, 'more')]))).to.equal('INVALID_PRODUCER_EPOCH')
     expect(await errorNameOf(zombie.transactions!.commit())).to.equal('PRODUCER_FENCED')
     expect(await errorNameOf(zombie.transactions!.begin())).to.equal('PRODUCER_FENCED')
@@ -168,7 +223,12 @@ describe('InMemoryKafka producer port', () => {
     scheduler.advance(999)
     expect(kafka.topic('t').lastStableOffset(0)).to.equal(0)
     scheduler.advance(1)
-    expect(kafka.topic('t').records(0).map(r => r.transaction)).to.deep.equal(['aborted'])
+    expect(
+      kafka
+        .topic('t')
+        .records(0)
+        .map(r => r.transaction)
+    ).to.deep.equal(['aborted'])
     expect(kafka.topic('t').lastStableOffset(0)).to.equal(2)
     expect(await errorNameOf(producer.transactions!.commit())).to.equal('PRODUCER_FENCED')
   })

@@ -1,9 +1,22 @@
 import { expect } from 'chai'
-import { bootstrapServers, brokerProperties, randomClusterId, renderProperties, type BrokerNode } from '../../src/kafka-local/broker-config.js'
+import {
+  bootstrapServers,
+  brokerProperties,
+  randomClusterId,
+  renderProperties,
+  type BrokerNode
+} from '../../src/kafka-local/broker-config.js'
 import { resolveKafkaVersion } from '../../src/kafka-local/kafka-version.js'
 
-function node (id: number): BrokerNode {
-  return { nodeId: id, port: 19090 + 2 * id, controllerPort: 19091 + 2 * id, dataDir: `/tmp/n${id}/data`, configPath: `/tmp/n${id}/server.properties`, logPath: `/tmp/n${id}/broker.log` }
+function node(id: number): BrokerNode {
+  return {
+    nodeId: id,
+    port: 19090 + 2 * id,
+    controllerPort: 19091 + 2 * id,
+    dataDir: `/tmp/n${id}/data`,
+    configPath: `/tmp/n${id}/server.properties`,
+    logPath: `/tmp/n${id}/broker.log`
+  }
 }
 
 describe('brokerProperties', () => {
@@ -52,7 +65,10 @@ describe('brokerProperties', () => {
   })
 
   it('applies autoCreateTopics and overrides last', () => {
-    const p = brokerProperties(node(1), [node(1)], k41, { autoCreateTopics: true, overrides: { 'num.partitions': 4, 'log.retention.ms': 1000 } })
+    const p = brokerProperties(node(1), [node(1)], k41, {
+      autoCreateTopics: true,
+      overrides: { 'num.partitions': 4, 'log.retention.ms': 1000 }
+    })
     expect(p).to.include({ 'auto.create.topics.enable': true, 'num.partitions': 4, 'log.retention.ms': 1000 })
   })
 

@@ -3,7 +3,7 @@ import { BrokerProcess, commandLineOf } from '../../src/kafka-local/broker-proce
 import type { BrokerNode } from '../../src/kafka-local/broker-config.js'
 import { spawnFakeBroker, type FakeBroker } from './fake-broker.js'
 
-function node (configPath: string): BrokerNode {
+function node(configPath: string): BrokerNode {
   return { nodeId: 1, port: 1, controllerPort: 2, dataDir: '/nowhere/data', configPath, logPath: '/nowhere/broker.log' }
 }
 

@@ -10,14 +10,18 @@ export interface FakeBroker {
   readonly exited: Promise<NodeJS.Signals | null>
 }
 
-export async function spawnFakeBroker (...args: string[]): Promise<FakeBroker> {
+export async function spawnFakeBroker(...args: string[]): Promise<FakeBroker> {
   const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', ...args], { stdio: 'ignore' })
-  const exited = new Promise<NodeJS.Signals | null>(resolve => child.once('exit', (_code, signal) => { resolve(signal) }))
+  const exited = new Promise<NodeJS.Signals | null>(resolve =>
+    child.once('exit', (_code, signal) => {
+      resolve(signal)
+    })
+  )
   await new Promise(resolve => child.once('spawn', resolve))
   return { child, pid: child.pid!, exited }
 }
 
-export function isAlive (pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
     return true

@@ -25,7 +25,9 @@ describe('resolveKafkaVersion', () => {
 
   for (const bad of ['latest', '4.1.x', '2.8.2', '3.4.0', '']) {
     it(`rejects "${bad}" with INVALID_OPTION`, () => {
-      expect(() => resolveKafkaVersion(bad)).to.throw(KafkaLocalError).with.property('code', 'INVALID_OPTION')
+      expect(() => resolveKafkaVersion(bad))
+        .to.throw(KafkaLocalError)
+        .with.property('code', 'INVALID_OPTION')
     })
   }
 })

@@ -9,7 +9,7 @@ import { writeClusterState } from '../../src/kafka-local/cluster-state.js'
 import { spawnFakeBroker, type FakeBroker } from './fake-broker.js'
 
 /** A jar cache that passes the completeness check but holds no Kafka classes. */
-async function fakeCache (root: string): Promise<string> {
+async function fakeCache(root: string): Promise<string> {
   const libs = join(root, 'cache', 'kafka-4.1.1', 'libs')
   await mkdir(libs, { recursive: true })
   await writeFile(join(libs, 'empty.jar'), '')
@@ -17,8 +17,11 @@ async function fakeCache (root: string): Promise<string> {
   return join(root, 'cache')
 }
 
-async function codeOf (promise: Promise<unknown>): Promise<string | undefined> {
-  const error = await promise.then(() => undefined, (e: unknown) => e)
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e
+  )
   expect(error).to.be.instanceOf(KafkaLocalError)
   return (error as KafkaLocalError).code
 }
@@ -27,7 +30,9 @@ describe('LocalKafkaCluster (without a real broker)', () => {
   let dir: string
   const fakes: FakeBroker[] = []
 
-  beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'kafka-local-test-')) })
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kafka-local-test-'))
+  })
   afterEach(async () => {
     for (const f of fakes.splice(0)) f.child.kill('SIGKILL')
     await rm(dir, { recursive: true, force: true })
@@ -45,11 +50,18 @@ describe('LocalKafkaCluster (without a real broker)', () => {
   })
 
   it('fails with PORT_IN_USE when a fixed port is taken', async () => {
-    const server = await new Promise<Server>(resolve => { const s = createServer(); s.listen(0, '127.0.0.1', () => { resolve(s) }) })
+    const server = await new Promise<Server>(resolve => {
+      const s = createServer()
+      s.listen(0, '127.0.0.1', () => {
+        resolve(s)
+      })
+    })
     try {
       const address = server.address()
       const port = typeof address === 'object' && address !== null ? address.port : 0
-      const code = await codeOf(LocalKafkaCluster.start({ runDir: join(dir, 'run'), cacheDir: await fakeCache(dir), port: port - 1, classDataSharing: false }))
+      const code = await codeOf(
+        LocalKafkaCluster.start({ runDir: join(dir, 'run'), cacheDir: await fakeCache(dir), port: port - 1, classDataSharing: false })
+      )
       expect(code).to.equal('PORT_IN_USE')
     } finally {
       server.close()
@@ -59,7 +71,9 @@ describe('LocalKafkaCluster (without a real broker)', () => {
   it('reports FORMAT_FAILED with the tool output and records no cluster when the jars are not Kafka', async function () {
     this.timeout(30_000)
     const runDir = join(dir, 'run')
-    const error = await LocalKafkaCluster.start({ runDir, cacheDir: await fakeCache(dir), classDataSharing: false }).catch((e: unknown) => e)
+    const error = await LocalKafkaCluster.start({ runDir, cacheDir: await fakeCache(dir), classDataSharing: false }).catch(
+      (e: unknown) => e
+    )
     expect(error).to.be.instanceOf(KafkaLocalError).with.property('code', 'FORMAT_FAILED')
     expect((error as Error).message).to.contain('kafka.tools.StorageTool')
     expect(await readdir(runDir)).to.not.include('cluster.json')
@@ -80,7 +94,17 @@ describe('LocalKafkaCluster (without a real broker)', () => {
       bootstrapServers: '127.0.0.1:1',
       startedAt: new Date().toISOString(),
       launch: {},
-      brokers: [{ nodeId: 1, pid: fake.pid, port: 1, controllerPort: 2, dataDir: join(runDir, 'node-1', 'data'), configPath, logPath: join(runDir, 'node-1', 'broker.log') }]
+      brokers: [
+        {
+          nodeId: 1,
+          pid: fake.pid,
+          port: 1,
+          controllerPort: 2,
+          dataDir: join(runDir, 'node-1', 'data'),
+          configPath,
+          logPath: join(runDir, 'node-1', 'broker.log')
+        }
+      ]
     })
 
     expect(await codeOf(LocalKafkaCluster.start({ runDir, cacheDir: await fakeCache(dir) }))).to.equal('ALREADY_RUNNING')

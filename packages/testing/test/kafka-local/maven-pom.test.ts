@@ -2,7 +2,8 @@ import { expect } from 'chai'
 import { brokerDependencies, brokerPom } from '../../src/kafka-local/maven-pom.js'
 import { resolveKafkaVersion } from '../../src/kafka-local/kafka-version.js'
 
-const ids = (version: string): string[] => brokerDependencies(resolveKafkaVersion(version)).map(d => `${d.groupId}:${d.artifactId}:${d.version}`)
+const ids = (version: string): string[] =>
+  brokerDependencies(resolveKafkaVersion(version)).map(d => `${d.groupId}:${d.artifactId}:${d.version}`)
 
 describe('brokerPom', () => {
   it('fetches kafka_2.13 plus the SLF4J 1.7 binding for log4j2 on 4.x, versions pinned', () => {

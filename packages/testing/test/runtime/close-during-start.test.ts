@@ -10,19 +10,26 @@ import { eventually } from '../in-memory-kafka/helpers.js'
 import { Harness, sleep } from './streams-harness.js'
 
 /** When close() resolved, and the requests logged by then (a request logged by then ended, so started, before). */
-interface Closed { readonly at: number, readonly logged: ReadonlySet<RequestRecord> }
+interface Closed {
+  readonly at: number
+  readonly logged: ReadonlySet<RequestRecord>
+}
 
 describe('KafkaStreams on the in-memory Kafka: close() during start()', function () {
   this.timeout(20_000)
   let h: Harness
 
-  beforeEach(() => { h = new Harness({ partitions: 6 }) })
-  afterEach(async () => { await h.cleanup() })
+  beforeEach(() => {
+    h = new Harness({ partitions: 6 })
+  })
+  afterEach(async () => {
+    await h.cleanup()
+  })
 
   const closedNow = (): Closed => ({ at: Date.now(), logged: new Set(h.kafka.requests()) })
 
   /** The instance is stopped for good: NOT_RUNNING, no thread left, nothing sent after close resolved (watched for `watchMs`). */
-  async function expectStopped (app: App, closed: Closed, watchMs = 700): Promise<void> {
+  async function expectStopped(app: App, closed: Closed, watchMs = 700): Promise<void> {
     await sleep(watchMs)
     expect(app.streams.state()).to.equal('NOT_RUNNING')
     expect(app.states.slice(-2)).to.deep.equal(['PENDING_SHUTDOWN', 'NOT_RUNNING'])
@@ -50,7 +57,11 @@ describe('KafkaStreams on the in-memory Kafka: close() during start()', function
     h.kafka.delay({ api: 'joinGroup', ms: 1500, times: 3, clientId: /-StreamThread-\d-consumer$/ })
     const app = await h.create({ config: { numStreamThreads: 3 } })
     await app.streams.start()
-    expect(app.streams.metadataForLocalThreads().map(t => t.threadName)).to.deep.equal(['StreamThread-1', 'StreamThread-2', 'StreamThread-3'])
+    expect(app.streams.metadataForLocalThreads().map(t => t.threadName)).to.deep.equal([
+      'StreamThread-1',
+      'StreamThread-2',
+      'StreamThread-3'
+    ])
     await sleep(100)
     expect(app.streams.state()).to.equal('REBALANCING')
     const started = Date.now()

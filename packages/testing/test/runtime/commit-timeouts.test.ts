@@ -15,8 +15,12 @@ describe('KafkaStreams on the in-memory Kafka: commits timing out', function () 
   this.timeout(20_000)
   let h: Harness
 
-  beforeEach(() => { h = new Harness({ partitions: 4 }) })
-  afterEach(async () => { await h.cleanup() })
+  beforeEach(() => {
+    h = new Harness({ partitions: 4 })
+  })
+  afterEach(async () => {
+    await h.cleanup()
+  })
 
   it('a few REQUEST_TIMED_OUT answers are retried by the group member; no ERROR, counts right', async () => {
     await h.start({ config: { numStreamThreads: 2 } })
@@ -30,7 +34,12 @@ describe('KafkaStreams on the in-memory Kafka: commits timing out', function () 
     const commits = h.kafka.requests({ api: 'commitOffsets', clientId: THREAD_1 })
     const firstFailure = commits.findIndex(r => r.error === 'REQUEST_TIMED_OUT')
     // Three failures in a row, then the same commit went through: no rebalance in between.
-    expect(commits.slice(firstFailure, firstFailure + 4).map(r => r.error)).to.deep.equal(['REQUEST_TIMED_OUT', 'REQUEST_TIMED_OUT', 'REQUEST_TIMED_OUT', undefined])
+    expect(commits.slice(firstFailure, firstFailure + 4).map(r => r.error)).to.deep.equal([
+      'REQUEST_TIMED_OUT',
+      'REQUEST_TIMED_OUT',
+      'REQUEST_TIMED_OUT',
+      undefined
+    ])
     expect(h.apps[0]!.states).to.deep.equal(['REBALANCING', 'RUNNING'])
   })
 
@@ -53,7 +62,10 @@ describe('KafkaStreams on the in-memory Kafka: commits timing out', function () 
   })
 
   it('commits failing for longer than taskTimeoutMs fail the thread with a typed error, through the handler', async () => {
-    const app = await h.start({ config: { numStreamThreads: 1, taskTimeoutMs: 2000, defaultApiTimeoutMs: 500 }, handlerResponse: 'SHUTDOWN_CLIENT' })
+    const app = await h.start({
+      config: { numStreamThreads: 1, taskTimeoutMs: 2000, defaultApiTimeoutMs: 500 },
+      handlerResponse: 'SHUTDOWN_CLIENT'
+    })
     h.produce(200)
     await h.settle()
     const committedBefore = h.kafka.group(h.applicationId)!.committed

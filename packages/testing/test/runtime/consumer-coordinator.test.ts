@@ -15,19 +15,26 @@ const TOPIC = 'in'
 class TestAssignor implements GroupAssignor {
   readonly name = 'test'
   readonly seen: GroupMemberSubscription[][] = []
-  constructor (readonly tag: string) {}
-  subscriptionUserData (): Buffer { return Buffer.from(this.tag) }
-  async assign (members: readonly GroupMemberSubscription[], counts: ReadonlyMap<string, number>): Promise<Map<string, MemberAssignment>> {
+  constructor(readonly tag: string) {}
+  subscriptionUserData(): Buffer {
+    return Buffer.from(this.tag)
+  }
+  async assign(members: readonly GroupMemberSubscription[], counts: ReadonlyMap<string, number>): Promise<Map<string, MemberAssignment>> {
     this.seen.push([...members])
     const partitions: TopicPartition[] = []
     for (const topic of new Set(members.flatMap(m => m.topics))) {
       for (let p = 0; p < (counts.get(topic) ?? 0); p++) partitions.push({ topic, partition: p })
     }
-    const sorted = [...members].sort((a, b) => a.memberId < b.memberId ? -1 : 1)
-    return new Map(sorted.map((m, i) => [m.memberId, {
-      partitions: partitions.filter((_, j) => j % sorted.length === i),
-      userData: Buffer.from(`for ${m.userData.toString()}`)
-    }]))
+    const sorted = [...members].sort((a, b) => (a.memberId < b.memberId ? -1 : 1))
+    return new Map(
+      sorted.map((m, i) => [
+        m.memberId,
+        {
+          partitions: partitions.filter((_, j) => j % sorted.length === i),
+          userData: Buffer.from(`for ${m.userData.toString()}`)
+        }
+      ])
+    )
   }
 }
 
@@ -41,22 +48,48 @@ interface Member {
   poll: () => Promise<void>
 }
 
-function member (kafka: InMemoryKafka, tag: string, options: { clock?: Clock, sessionTimeoutMs?: number, maxPollIntervalMs?: number, onRevoked?: (c: ConsumerCoordinator) => Promise<void>, onAssigned?: () => Promise<void> } = {}): Member {
+function member(
+  kafka: InMemoryKafka,
+  tag: string,
+  options: {
+    clock?: Clock
+    sessionTimeoutMs?: number
+    maxPollIntervalMs?: number
+    onRevoked?: (c: ConsumerCoordinator) => Promise<void>
+    onAssigned?: () => Promise<void>
+  } = {}
+): Member {
   const events: Event[] = []
   const assignor = new TestAssignor(tag)
-  const factory = kafka.client()({ bootstrapServers: [], clientId: tag, ssl: undefined, sasl: undefined, connectionTimeoutMs: 1000, requestTimeoutMs: 1000, logger: silentLogger })
+  const factory = kafka.client()({
+    bootstrapServers: [],
+    clientId: tag,
+    ssl: undefined,
+    sasl: undefined,
+    connectionTimeoutMs: 1000,
+    requestTimeoutMs: 1000,
+    logger: silentLogger
+  })
   const coordinator: ConsumerCoordinator = new ConsumerCoordinator({
     port: factory.groupCoordinator({ groupId: GROUP, clientId: tag }),
     groupId: GROUP,
     clientId: tag,
     assignor,
     listener: {
-      onPartitionsRevoked: async (p) => { events.push(['revoked', [...p]]); await options.onRevoked?.(coordinator) },
-      onPartitionsLost: async (p) => { events.push(['lost', [...p]]) },
-      onPartitionsAssigned: async (a) => { events.push(['assigned', a]); await options.onAssigned?.() }
+      onPartitionsRevoked: async p => {
+        events.push(['revoked', [...p]])
+        await options.onRevoked?.(coordinator)
+      },
+      onPartitionsLost: async p => {
+        events.push(['lost', [...p]])
+      },
+      onPartitionsAssigned: async a => {
+        events.push(['assigned', a])
+        await options.onAssigned?.()
+      }
     },
     subscription: async () => [TOPIC],
-    partitionCounts: async (topics) => new Map(topics.map(t => [t, kafka.topic(t)?.partitions ?? 0])),
+    partitionCounts: async topics => new Map(topics.map(t => [t, kafka.topic(t)?.partitions ?? 0])),
     onAssignment: () => {},
     onAssignmentCleared: () => {},
     onRejoinNeeded: () => {},
@@ -68,10 +101,17 @@ function member (kafka: InMemoryKafka, tag: string, options: { clock?: Clock, se
     clock: options.clock ?? systemClock,
     logger: silentLogger
   })
-  return { coordinator, events, assignor, poll: async () => { await coordinator.ensureActiveGroup() } }
+  return {
+    coordinator,
+    events,
+    assignor,
+    poll: async () => {
+      await coordinator.ensureActiveGroup()
+    }
+  }
 }
 
-const lastAssignment = (m: Member): MemberAssignment => (m.events.filter(e => e[0] === 'assigned').at(-1)![1] as MemberAssignment)
+const lastAssignment = (m: Member): MemberAssignment => m.events.filter(e => e[0] === 'assigned').at(-1)![1] as MemberAssignment
 
 describe('ConsumerCoordinator on the in-memory Kafka', function () {
   this.timeout(10_000)
@@ -113,8 +153,12 @@ describe('ConsumerCoordinator on the in-memory Kafka', function () {
   it('a second member makes the first revoke (committing in its old generation) and rejoin; each gets its own assignment', async () => {
     let commitInRevocation: unknown
     const a = join('a', {
-      onRevoked: async (c) => {
-        try { await c.commitOffsets([{ topic: TOPIC, partition: 0, offset: 5 }]) } catch (e) { commitInRevocation = e }
+      onRevoked: async c => {
+        try {
+          await c.commitOffsets([{ topic: TOPIC, partition: 0, offset: 5 }])
+        } catch (e) {
+          commitInRevocation = e
+        }
       }
     })
     await a.poll()
@@ -132,7 +176,12 @@ describe('ConsumerCoordinator on the in-memory Kafka', function () {
     expect(a.coordinator.generation.generationId).to.equal(b.coordinator.generation.generationId)
     // The leader ran the assignor on both subscriptions.
     const leader = [a, b].find(m => m.coordinator.memberId === kafka.group(GROUP)!.leaderId)!
-    expect(leader.assignor.seen.at(-1)!.map(s => s.userData.toString()).sort()).to.deep.equal(['a', 'b'])
+    expect(
+      leader.assignor.seen
+        .at(-1)!
+        .map(s => s.userData.toString())
+        .sort()
+    ).to.deep.equal(['a', 'b'])
   })
 
   it('heartbeats on their own timer: a member that does not poll for longer than the session timeout stays in the group', async () => {
@@ -181,7 +230,10 @@ describe('ConsumerCoordinator on the in-memory Kafka', function () {
     kafka.evictMember(GROUP, b.coordinator.memberId)
     clock.advance(1000)
     kafka.clearRequests()
-    const error = await b.coordinator.commitOffsets([{ topic: TOPIC, partition: 0, offset: 1 }]).then(() => undefined, (e: unknown) => e)
+    const error = await b.coordinator.commitOffsets([{ topic: TOPIC, partition: 0, offset: 1 }]).then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect(error).to.have.property('code', 'TASK_MIGRATED')
     expect(kafka.requests({ api: 'commitOffsets' })).to.have.length(0)
     expect(kafka.requests({ api: 'heartbeat' }).length).to.be.greaterThan(0)
@@ -201,10 +253,17 @@ describe('ConsumerCoordinator on the in-memory Kafka', function () {
     expect(a.coordinator.state).to.equal('UNJOINED')
   })
 
-  it('an error the listener throws from onPartitionsAssigned is the poll\'s, even a retriable one (no JoinGroup retry)', async () => {
+  it("an error the listener throws from onPartitionsAssigned is the poll's, even a retriable one (no JoinGroup retry)", async () => {
     let calls = 0
-    const a = join('a', { onAssigned: async () => { if (calls++ === 0) throw new KafkaRequestError('REQUEST_TIMED_OUT', 'listener') } })
-    const error = await a.poll().then(() => undefined, (e: unknown) => e)
+    const a = join('a', {
+      onAssigned: async () => {
+        if (calls++ === 0) throw new KafkaRequestError('REQUEST_TIMED_OUT', 'listener')
+      }
+    })
+    const error = await a.poll().then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect(error).to.have.property('errorName', 'REQUEST_TIMED_OUT')
     expect(kafka.requests({ api: 'joinGroup' })).to.have.length(1)
     expect(a.coordinator.state).to.equal('STABLE')
@@ -215,7 +274,10 @@ describe('ConsumerCoordinator on the in-memory Kafka', function () {
     const a = join('a')
     await a.poll()
     kafka.failNext({ api: 'commitOffsets', error: 'ILLEGAL_GENERATION' })
-    const error = await a.coordinator.commitOffsets([{ topic: TOPIC, partition: 0, offset: 1 }]).then(() => undefined, (e: unknown) => e)
+    const error = await a.coordinator.commitOffsets([{ topic: TOPIC, partition: 0, offset: 1 }]).then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect(error).to.have.property('code', 'TASK_MIGRATED')
     expect(a.coordinator.generation.generationId).to.equal(-1)
     await a.poll()
@@ -226,7 +288,10 @@ describe('ConsumerCoordinator on the in-memory Kafka', function () {
     const a = join('a')
     await a.poll()
     kafka.failNext({ api: 'commitOffsets', error: 'REBALANCE_IN_PROGRESS' })
-    const error = await a.coordinator.commitOffsets([{ topic: TOPIC, partition: 0, offset: 1 }]).then(() => undefined, (e: unknown) => e)
+    const error = await a.coordinator.commitOffsets([{ topic: TOPIC, partition: 0, offset: 1 }]).then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect(error).to.have.property('code', 'TASK_MIGRATED')
     expect(a.coordinator.rejoinNeeded).to.equal(true)
     await a.poll()
@@ -242,7 +307,10 @@ describe('ConsumerCoordinator on the in-memory Kafka', function () {
     expect(kafka.group(GROUP)!.committed.get(`${TOPIC}-1`)?.offset).to.equal(7)
     kafka.failNext({ api: 'commitOffsets', error: 'NETWORK_EXCEPTION', times: 1000 })
     const started = Date.now()
-    const error = await a.coordinator.commitOffsets([{ topic: TOPIC, partition: 1, offset: 8 }]).then(() => undefined, (e: unknown) => e)
+    const error = await a.coordinator.commitOffsets([{ topic: TOPIC, partition: 1, offset: 8 }]).then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect(Date.now() - started).to.be.within(1500, 5000)
     expect(error).to.have.property('retriable', true)
     expect(error).to.have.property('errorName', 'NETWORK_EXCEPTION')
@@ -258,7 +326,10 @@ describe('ConsumerCoordinator on the in-memory Kafka', function () {
     expect(kafka.requests({ api: 'joinGroup' })).to.have.length(3)
     a.coordinator.requestRejoin('test')
     kafka.failNext({ api: 'joinGroup', error: 'GROUP_AUTHORIZATION_FAILED' })
-    const error = await a.poll().then(() => undefined, (e: unknown) => e)
+    const error = await a.poll().then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect(error).to.have.property('errorName', 'GROUP_AUTHORIZATION_FAILED')
   })
 

@@ -14,21 +14,27 @@ import { countingTopology, Harness, memberOf, sleep } from './streams-harness.js
 const EOS = { processingGuarantee: 'exactly_once_v2' } as const
 
 /** The harness's checks, exact: no key above its true count either, and only committed changelog records count. */
-async function verifyExactlyOnce (h: Harness): Promise<void> {
+async function verifyExactlyOnce(h: Harness): Promise<void> {
   await h.verify()
   const contents = h.storeContents()
   expect(sortedEntries(contents), 'stores == true counts').to.deep.equal(sortedEntries(h.trueCounts))
-  expect(sortedEntries(h.changelogReplay('READ_COMMITTED')), 'committed changelog == true counts').to.deep.equal(sortedEntries(h.trueCounts))
+  expect(sortedEntries(h.changelogReplay('READ_COMMITTED')), 'committed changelog == true counts').to.deep.equal(
+    sortedEntries(h.trueCounts)
+  )
 }
 
-const sortedEntries = (m: ReadonlyMap<string, number>): Array<[string, number]> => [...m].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
+const sortedEntries = (m: ReadonlyMap<string, number>): Array<[string, number]> => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
 
 describe('KafkaStreams on the in-memory Kafka: exactly_once_v2', function () {
   this.timeout(20_000)
   let h: Harness
 
-  beforeEach(() => { h = new Harness({ partitions: 4 }) })
-  afterEach(async () => { await h.cleanup() })
+  beforeEach(() => {
+    h = new Harness({ partitions: 4 })
+  })
+  afterEach(async () => {
+    await h.cleanup()
+  })
 
   it('commits output, changelog and offsets in one transaction per commit: sendOffsets with the generation, no plain offset commit', async () => {
     await h.start({ config: EOS })
@@ -43,10 +49,21 @@ describe('KafkaStreams on the in-memory Kafka: exactly_once_v2', function () {
     for (let p = 0; p < changelog.partitions; p++) expect(changelog.lastStableOffset(p)).to.equal(changelog.highWatermark(p))
   })
 
-  for (const error of ['REQUEST_TIMED_OUT', 'COORDINATOR_NOT_AVAILABLE', 'NOT_ENOUGH_REPLICAS'] as const satisfies readonly KafkaErrorName[]) {
+  for (const error of [
+    'REQUEST_TIMED_OUT',
+    'COORDINATOR_NOT_AVAILABLE',
+    'NOT_ENOUGH_REPLICAS'
+  ] as const satisfies readonly KafkaErrorName[]) {
     it(`a transaction commit failing with ${error} is aborted; the tasks process again from the committed offsets: counts exact, no ERROR`, async () => {
       const restores: number[] = []
-      const app = await h.start({ config: EOS, restoreListener: { onRestoreStart: (tp) => { restores.push(tp.partition) } } })
+      const app = await h.start({
+        config: EOS,
+        restoreListener: {
+          onRestoreStart: tp => {
+            restores.push(tp.partition)
+          }
+        }
+      })
       h.produce(200)
       await h.settle()
       const flowing = h.produceSlowly(300)
@@ -145,8 +162,16 @@ describe('KafkaStreams on the in-memory Kafka: exactly_once_v2', function () {
   it('refuses a transaction timeout below the commit interval, naming transactionTimeoutMs', () => {
     const kafka = new InMemoryKafka()
     try {
-      expect(() => new KafkaStreams(countingTopology(), { applicationId: 'x', ...EOS, commitIntervalMs: 5000, transactionTimeoutMs: 1000 }, { client: kafka.client() }))
-        .to.throw(ConfigError).with.property('key', 'transactionTimeoutMs')
+      expect(
+        () =>
+          new KafkaStreams(
+            countingTopology(),
+            { applicationId: 'x', ...EOS, commitIntervalMs: 5000, transactionTimeoutMs: 1000 },
+            { client: kafka.client() }
+          )
+      )
+        .to.throw(ConfigError)
+        .with.property('key', 'transactionTimeoutMs')
     } finally {
       kafka.close()
     }

@@ -13,8 +13,12 @@ describe('KafkaStreams on the in-memory Kafka: fetch errors', function () {
   this.timeout(20_000)
   let h: Harness
 
-  beforeEach(() => { h = new Harness({ partitions: 4, kafka: { nodes: 3 } }) })
-  afterEach(async () => { await h.cleanup() })
+  beforeEach(() => {
+    h = new Harness({ partitions: 4, kafka: { nodes: 3 } })
+  })
+  afterEach(async () => {
+    await h.cleanup()
+  })
 
   it('partition leaders moving while records flow: fetches at the old leader get NOT_LEADER_OR_FOLLOWER, leaders are looked up again', async () => {
     const app = await h.start()
@@ -23,12 +27,16 @@ describe('KafkaStreams on the in-memory Kafka: fetch errors', function () {
     const flowing = h.produceSlowly(300)
     const movedAt = Date.now()
     const input = h.kafka.topic(INPUT)
-    for (let p = 0; p < 4; p++) h.kafka.moveLeader(INPUT, p, input.leader(p) % 3 + 1)
+    for (let p = 0; p < 4; p++) h.kafka.moveLeader(INPUT, p, (input.leader(p) % 3) + 1)
     await flowing
     await h.verify()
     // The consumer asked for the leaders of every moved partition again.
-    const asked = new Set(h.kafka.requests({ api: 'leaders', clientId: MAIN }).filter(r => r.startMs >= movedAt && r.error === undefined)
-      .flatMap(r => (r.partitions ?? []).map(tp => tp.partition)))
+    const asked = new Set(
+      h.kafka
+        .requests({ api: 'leaders', clientId: MAIN })
+        .filter(r => r.startMs >= movedAt && r.error === undefined)
+        .flatMap(r => (r.partitions ?? []).map(tp => tp.partition))
+    )
     expect([...asked].sort()).to.deep.equal([0, 1, 2, 3])
     expect(app.states).to.deep.equal(['REBALANCING', 'RUNNING'])
   })
@@ -66,7 +74,13 @@ describe('KafkaStreams on the in-memory Kafka: fetch errors', function () {
     await first.streams.close()
     const fault = h.kafka.failNext({ api: 'fetch', error: 'NETWORK_EXCEPTION', times: 5, clientId: /-StreamThread-1-restore-consumer$/ })
     let restored = 0
-    const app = await h.start({ restoreListener: { onRestoreEnd: (_p, _s, total) => { restored += total } } })
+    const app = await h.start({
+      restoreListener: {
+        onRestoreEnd: (_p, _s, total) => {
+          restored += total
+        }
+      }
+    })
     await h.verify()
     expect(fault.hits).to.equal(5)
     expect(restored).to.equal(200)

@@ -15,15 +15,26 @@ import { FAST } from './streams-harness.js'
 
 const S = Serdes.String()
 
-function topology (): Topology {
+function topology(): Topology {
   return new Topology()
-    .addGlobalStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('G'), S, S).withLoggingDisabled(), 'G-source', { keyDeserializer: S, valueDeserializer: S }, 'glob', 'G-updater', () => {
-      let store: KeyValueStore<string, string>
-      return {
-        init (ctx: ProcessorContext<never, never>) { store = ctx.getStateStore('G') },
-        process (r: Record<string, string>) { store.put(r.key, r.value) }
+    .addGlobalStore(
+      Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('G'), S, S).withLoggingDisabled(),
+      'G-source',
+      { keyDeserializer: S, valueDeserializer: S },
+      'glob',
+      'G-updater',
+      () => {
+        let store: KeyValueStore<string, string>
+        return {
+          init(ctx: ProcessorContext<never, never>) {
+            store = ctx.getStateStore('G')
+          },
+          process(r: Record<string, string>) {
+            store.put(r.key, r.value)
+          }
+        }
       }
-    })
+    )
     .addSource('in', 'in', { keyDeserializer: S, valueDeserializer: S })
     .addSink('out', 'out', { keySerializer: S, valueSerializer: S }, 'in')
 }
@@ -35,7 +46,10 @@ describe('KafkaStreams on the in-memory Kafka: an in-memory global store across 
     const kafka = new InMemoryKafka()
     const stateDir = await mkdtemp(join(tmpdir(), 'kstreams-global-restart-'))
     for (const t of ['in', 'out', 'glob']) kafka.createTopic(t, 1)
-    kafka.produce('glob', Array.from({ length: 5 }, (_, i) => ({ key: `k${i}`, value: 'v' })))
+    kafka.produce(
+      'glob',
+      Array.from({ length: 5 }, (_, i) => ({ key: `k${i}`, value: 'v' }))
+    )
     const config = { ...FAST, applicationId: `global-restart-${process.pid}`, stateDir }
     const keys = (streams: KafkaStreams): string[] => {
       using all = streams.store({ storeName: 'G', queryableStoreType: QueryableStoreTypes.keyValueStore<string, string>() }).all()

@@ -29,7 +29,9 @@ const roundRobin: GroupAssignor = {
   subscriptionUserData: () => Buffer.alloc(0),
   assign: async (members: readonly GroupMemberSubscription[], counts: ReadonlyMap<string, number>) => {
     const partitions = [...counts].flatMap(([topic, n]) => Array.from({ length: n }, (_, partition) => ({ topic, partition })))
-    return new Map<string, MemberAssignment>(members.map((m, i) => [m.memberId, { partitions: partitions.filter((_, j) => j % members.length === i), userData: Buffer.alloc(0) }]))
+    return new Map<string, MemberAssignment>(
+      members.map((m, i) => [m.memberId, { partitions: partitions.filter((_, j) => j % members.length === i), userData: Buffer.alloc(0) }])
+    )
   }
 }
 
@@ -39,7 +41,11 @@ const offsetsOf = (batches: readonly FetchedBatch[], partition: number): number[
 
 /** The offsets a client's fetches asked for, of one partition. */
 const fetchedAt = (kafka: InMemoryKafka, clientId: string, partition: number): number[] =>
-  kafka.requests({ api: 'fetch', clientId }).flatMap(r => (r.partitions ?? []) as TopicPartitionOffset[]).filter(p => p.partition === partition).map(p => p.offset)
+  kafka
+    .requests({ api: 'fetch', clientId })
+    .flatMap(r => (r.partitions ?? []) as TopicPartitionOffset[])
+    .filter(p => p.partition === partition)
+    .map(p => p.offset)
 
 describe('GroupConsumer and AssignedPartitionReader on the in-memory Kafka', function () {
   this.timeout(10_000)
@@ -61,7 +67,7 @@ describe('GroupConsumer and AssignedPartitionReader on the in-memory Kafka', fun
     kafka.close()
   })
 
-  function consumer (clientId: string, fetchMaxWaitMs = config.fetchMaxWaitMs): GroupConsumer {
+  function consumer(clientId: string, fetchMaxWaitMs = config.fetchMaxWaitMs): GroupConsumer {
     const c = new GroupConsumer({
       clients,
       groupId: GROUP,
@@ -80,16 +86,19 @@ describe('GroupConsumer and AssignedPartitionReader on the in-memory Kafka', fun
   }
 
   /** Polls until each `partition` has handed out its `count` records (or more), for up to 5 s; returns every batch polled. */
-  async function pollFor (c: GroupConsumer, counts: Readonly<Record<number, number>>): Promise<FetchedBatch[]> {
+  async function pollFor(c: GroupConsumer, counts: Readonly<Record<number, number>>): Promise<FetchedBatch[]> {
     const batches: FetchedBatch[] = []
     const deadline = Date.now() + 5000
     const done = (): boolean => Object.entries(counts).every(([p, n]) => offsetsOf(batches, Number(p)).length >= n)
-    while (!done() && Date.now() < deadline) batches.push(...await c.poll(100))
+    while (!done() && Date.now() < deadline) batches.push(...(await c.poll(100)))
     return batches
   }
 
   const produce = (partition: number, n: number): void => {
-    kafka.produce(TOPIC, Array.from({ length: n }, (_, i) => ({ partition, value: `v${i}` })))
+    kafka.produce(
+      TOPIC,
+      Array.from({ length: n }, (_, i) => ({ partition, value: `v${i}` }))
+    )
   }
 
   it('starts at the committed offsets, else at the earliest offset (the log start)', async () => {
@@ -103,7 +112,12 @@ describe('GroupConsumer and AssignedPartitionReader on the in-memory Kafka', fun
 
     const second = consumer('second')
     const batches = await pollFor(second, { 0: 5, 1: 7 })
-    expect(second.assignment().map(p => p.partition).sort()).to.deep.equal([0, 1])
+    expect(
+      second
+        .assignment()
+        .map(p => p.partition)
+        .sort()
+    ).to.deep.equal([0, 1])
     expect(offsetsOf(batches, 0)).to.deep.equal([5, 6, 7, 8, 9])
     expect(offsetsOf(batches, 1)).to.deep.equal([3, 4, 5, 6, 7, 8, 9])
   })
@@ -112,12 +126,30 @@ describe('GroupConsumer and AssignedPartitionReader on the in-memory Kafka', fun
     kafka.createTopic('other', 1)
     produce(0, 10)
     const c = consumer('c')
-    expect(() => { c.pause([tp(0)]) }).to.throw().with.property('code', 'ILLEGAL_STATE') // nothing assigned yet
+    expect(() => {
+      c.pause([tp(0)])
+    })
+      .to.throw()
+      .with.property('code', 'ILLEGAL_STATE') // nothing assigned yet
     await pollFor(c, { 0: 10 })
-    for (const call of [() => { c.pause([{ topic: 'other', partition: 0 }]) }, () => { c.resume([tp(2)]) }, () => { c.seek({ topic: TOPIC, partition: 5, offset: 0 }) }]) {
+    for (const call of [
+      () => {
+        c.pause([{ topic: 'other', partition: 0 }])
+      },
+      () => {
+        c.resume([tp(2)])
+      },
+      () => {
+        c.seek({ topic: TOPIC, partition: 5, offset: 0 })
+      }
+    ]) {
       expect(call).to.throw().with.property('code', 'ILLEGAL_STATE')
     }
-    expect(() => { c.seek({ ...tp(0), offset: -1 }) }).to.throw().with.property('code', 'ILLEGAL_ARGUMENT')
+    expect(() => {
+      c.seek({ ...tp(0), offset: -1 })
+    })
+      .to.throw()
+      .with.property('code', 'ILLEGAL_ARGUMENT')
     c.seek({ ...tp(0), offset: 7 })
     expect(offsetsOf(await pollFor(c, { 0: 3 }), 0)).to.deep.equal([7, 8, 9])
   })
@@ -133,7 +165,7 @@ describe('GroupConsumer and AssignedPartitionReader on the in-memory Kafka', fun
     await eventually(() => kafka.requests({ api: 'fetch', clientId: 'c' }).some(r => r.endMs >= producedAt && r.error === undefined))
     c.pause([tp(0)])
     produce(1, 2)
-    const whilePaused = [...await c.poll(200), ...await c.poll(200)]
+    const whilePaused = [...(await c.poll(200)), ...(await c.poll(200))]
     expect(offsetsOf(whilePaused, 0)).to.deep.equal([])
     expect(offsetsOf(whilePaused, 1)).to.deep.equal([5, 6])
     c.resume([tp(0)])
@@ -166,15 +198,23 @@ describe('GroupConsumer and AssignedPartitionReader on the in-memory Kafka', fun
     await admin.deleteRecords([{ topic: TOPIC, partition: 0, offset: 6 }])
     const reader = AssignedPartitionReader.create(clients, 'reader', config, silentLogger)
     try {
-      reader.assign([{ ...tp(0), offset: 2 }, { ...tp(1), offset: undefined }])
+      reader.assign([
+        { ...tp(0), offset: 2 },
+        { ...tp(1), offset: undefined }
+      ])
       const batches: FetchedBatch[] = []
       const deadline = Date.now() + 5000
-      while (offsetsOf(batches, 0).length < 4 && Date.now() < deadline) batches.push(...await reader.poll(100))
+      while (offsetsOf(batches, 0).length < 4 && Date.now() < deadline) batches.push(...(await reader.poll(100)))
       const forP0 = batches.filter(b => b.partition === 0)
       expect(forP0[0]).to.deep.include({ topic: TOPIC, partition: 0, records: [], nextOffset: 6 })
       expect(forP0.slice(1).flatMap(b => b.records.map(r => r.offset))).to.deep.equal([6, 7, 8, 9])
       expect(batches.filter(b => b.partition === 1).flatMap(b => b.records)).to.deep.equal([])
-      expect(kafka.requests({ api: 'listOffsets', clientId: 'reader' }).flatMap(r => r.partitions!.map(p => tpKey(p.topic, p.partition))).sort()).to.deep.equal([`${TOPIC}-0`, `${TOPIC}-1`])
+      expect(
+        kafka
+          .requests({ api: 'listOffsets', clientId: 'reader' })
+          .flatMap(r => r.partitions!.map(p => tpKey(p.topic, p.partition)))
+          .sort()
+      ).to.deep.equal([`${TOPIC}-0`, `${TOPIC}-1`])
     } finally {
       await reader.close()
     }

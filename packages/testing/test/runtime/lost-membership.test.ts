@@ -11,10 +11,14 @@ import { eventually } from '../in-memory-kafka/helpers.js'
 import { Harness, memberOf, sleep } from './streams-harness.js'
 
 /** Records the changelog partitions whose restore started, with the time. */
-function restoreRecorder (): { listener: StateRestoreListener, restoredSince: (ms: number) => number[] } {
-  const starts: Array<{ at: number, partition: number, startOffset: number }> = []
+function restoreRecorder(): { listener: StateRestoreListener; restoredSince: (ms: number) => number[] } {
+  const starts: Array<{ at: number; partition: number; startOffset: number }> = []
   return {
-    listener: { onRestoreStart: (tp, _store, startOffset) => { starts.push({ at: Date.now(), partition: tp.partition, startOffset }) } },
+    listener: {
+      onRestoreStart: (tp, _store, startOffset) => {
+        starts.push({ at: Date.now(), partition: tp.partition, startOffset })
+      }
+    },
     restoredSince: ms => [...new Set(starts.filter(s => s.at >= ms && s.startOffset === 0).map(s => s.partition))].sort()
   }
 }
@@ -23,8 +27,12 @@ describe('KafkaStreams on the in-memory Kafka: lost membership', function () {
   this.timeout(20_000)
   let h: Harness
 
-  beforeEach(() => { h = new Harness({ partitions: 4 }) })
-  afterEach(async () => { await h.cleanup() })
+  beforeEach(() => {
+    h = new Harness({ partitions: 4 })
+  })
+  afterEach(async () => {
+    await h.cleanup()
+  })
 
   it('an evicted thread closes its tasks as lost, rejoins as a new member, and processing goes on', async () => {
     const restores = restoreRecorder()
@@ -32,7 +40,11 @@ describe('KafkaStreams on the in-memory Kafka: lost membership', function () {
     h.produce(200)
     await h.settle()
     const evicted = memberOf(h.kafka, h.applicationId, 'StreamThread-1-consumer')!
-    const itsTasks = app.streams.metadataForLocalThreads().find(t => t.threadName === 'StreamThread-1')!.activeTasks.map(t => t.taskId.partition).sort()
+    const itsTasks = app.streams
+      .metadataForLocalThreads()
+      .find(t => t.threadName === 'StreamThread-1')!
+      .activeTasks.map(t => t.taskId.partition)
+      .sort()
     expect(itsTasks).to.have.length(2)
     const flowing = h.produceSlowly(300)
     await sleep(100) // in the middle of processing

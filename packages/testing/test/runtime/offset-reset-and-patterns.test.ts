@@ -30,18 +30,34 @@ describe('KafkaStreams on the in-memory Kafka: offset reset policies and pattern
     await rm(stateDir, { recursive: true, force: true })
   })
 
-  const start = async (topology: Topology, config: StreamsConfig = {}): Promise<{ streams: KafkaStreams, states: KafkaStreamsState[], errors: StreamsError[] }> => {
-    const streams = new KafkaStreams(topology, { applicationId: 'app', stateDir, commitIntervalMs: 100, sessionTimeoutMs: 1000, heartbeatIntervalMs: 100, ...config }, { client: kafka.client() })
+  const start = async (
+    topology: Topology,
+    config: StreamsConfig = {}
+  ): Promise<{ streams: KafkaStreams; states: KafkaStreamsState[]; errors: StreamsError[] }> => {
+    const streams = new KafkaStreams(
+      topology,
+      { applicationId: 'app', stateDir, commitIntervalMs: 100, sessionTimeoutMs: 1000, heartbeatIntervalMs: 100, ...config },
+      { client: kafka.client() }
+    )
     const states: KafkaStreamsState[] = []
     const errors: StreamsError[] = []
-    streams.setStateListener(to => { states.push(to) })
-    streams.setUncaughtExceptionHandler(error => { errors.push(error); return 'SHUTDOWN_CLIENT' })
+    streams.setStateListener(to => {
+      states.push(to)
+    })
+    streams.setUncaughtExceptionHandler(error => {
+      errors.push(error)
+      return 'SHUTDOWN_CLIENT'
+    })
     running.push(streams)
     await streams.start()
     return { streams, states, errors }
   }
 
-  const values = (topic: string): string[] => kafka.topic(topic)!.allRecords().map(r => r.value?.toString() ?? 'null')
+  const values = (topic: string): string[] =>
+    kafka
+      .topic(topic)!
+      .allRecords()
+      .map(r => r.value?.toString() ?? 'null')
 
   it("a source with offsetReset 'latest' skips what was there before its first start; the others start at the earliest offset", async () => {
     for (const t of ['old', 'new', 'out']) kafka.createTopic(t, 1)

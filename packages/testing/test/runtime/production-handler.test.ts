@@ -20,16 +20,16 @@ const S = Serdes.String()
 const L = Serdes.Long()
 
 /** in -> count per key (logged store Counts) and the input value forwarded to `out`. */
-function topology (): Topology {
+function topology(): Topology {
   class CountAndForward implements Processor<string, string, string, string> {
     #store!: KeyValueStore<string, number>
     #ctx!: ProcessorContext<string, string>
-    init (ctx: ProcessorContext<string, string>): void {
+    init(ctx: ProcessorContext<string, string>): void {
       this.#ctx = ctx
       this.#store = ctx.getStateStore('Counts')
     }
 
-    process (record: Record<string, string>): void {
+    process(record: Record<string, string>): void {
       this.#store.put(record.key, (this.#store.get(record.key) ?? 0) + 1)
       this.#ctx.forward(record)
     }
@@ -61,25 +61,55 @@ describe('KafkaStreams on the in-memory Kafka: the production exception handler'
     await rm(dir, { recursive: true, force: true })
   })
 
-  async function start (config: StreamsConfig): Promise<{ streams: KafkaStreams, errors: StreamsError[] }> {
+  async function start(config: StreamsConfig): Promise<{ streams: KafkaStreams; errors: StreamsError[] }> {
     const errors: StreamsError[] = []
     streams = new KafkaStreams(topology(), { ...FAST, applicationId, stateDir: dir, ...config }, { client: kafka.client() })
-    streams.setUncaughtExceptionHandler(error => { errors.push(error); return 'SHUTDOWN_CLIENT' })
+    streams.setUncaughtExceptionHandler(error => {
+      errors.push(error)
+      return 'SHUTDOWN_CLIENT'
+    })
     await streams.start()
     return { streams, errors }
   }
 
   const changelog = `${applicationId}-Counts-changelog`
-  const changelogCounts = (): Map<string, number | null> => new Map(kafka.topic(changelog).allRecords().map(r => [r.key!.toString(), L.deserializer().deserialize(changelog, r.value)]))
+  const changelogCounts = (): Map<string, number | null> =>
+    new Map(
+      kafka
+        .topic(changelog)
+        .allRecords()
+        .map(r => [r.key!.toString(), L.deserializer().deserialize(changelog, r.value)])
+    )
 
   it('one record too large for its topic, with continue: only it is dropped (dropped-records-total 1), the rest arrives, the changelog is complete', async () => {
     const app = await start({ productionExceptionHandler: 'continue' })
-    const values = Array.from({ length: 20 }, (_, i) => i === 7 ? 'x'.repeat(5000) : `v${i}`)
-    kafka.produce('in', values.map((value, i) => ({ key: `k${i % 4}`, value })))
-    await eventually(() => kafka.topic('out').records(0).length === 19 && (kafka.group(applicationId)?.committed.get('in-0')?.offset ?? 0) === 20, 10_000)
-    expect(kafka.topic('out').records(0).map(r => r.value!.toString())).to.deep.equal(values.filter((_, i) => i !== 7))
-    expect(changelogCounts()).to.deep.equal(new Map([['k0', 5], ['k1', 5], ['k2', 5], ['k3', 5]]))
-    const dropped = app.streams.metrics().filter(m => m.name === 'dropped-records-total' && m.group === 'stream-task-metrics').reduce((n, m) => n + Number(m.value), 0)
+    const values = Array.from({ length: 20 }, (_, i) => (i === 7 ? 'x'.repeat(5000) : `v${i}`))
+    kafka.produce(
+      'in',
+      values.map((value, i) => ({ key: `k${i % 4}`, value }))
+    )
+    await eventually(
+      () => kafka.topic('out').records(0).length === 19 && (kafka.group(applicationId)?.committed.get('in-0')?.offset ?? 0) === 20,
+      10_000
+    )
+    expect(
+      kafka
+        .topic('out')
+        .records(0)
+        .map(r => r.value!.toString())
+    ).to.deep.equal(values.filter((_, i) => i !== 7))
+    expect(changelogCounts()).to.deep.equal(
+      new Map([
+        ['k0', 5],
+        ['k1', 5],
+        ['k2', 5],
+        ['k3', 5]
+      ])
+    )
+    const dropped = app.streams
+      .metrics()
+      .filter(m => m.name === 'dropped-records-total' && m.group === 'stream-task-metrics')
+      .reduce((n, m) => n + Number(m.value), 0)
     expect(dropped).to.equal(1)
     expect(app.errors).to.deep.equal([])
     expect(app.streams.state()).to.equal('RUNNING')

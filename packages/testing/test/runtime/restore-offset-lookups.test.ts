@@ -13,10 +13,18 @@ describe('KafkaStreams on the in-memory Kafka: changelog offset lookups failing 
   this.timeout(20_000)
   let h: Harness
 
-  beforeEach(() => { h = new Harness({ partitions: 4 }) })
-  afterEach(async () => { await h.cleanup() })
+  beforeEach(() => {
+    h = new Harness({ partitions: 4 })
+  })
+  afterEach(async () => {
+    await h.cleanup()
+  })
 
-  for (const [api, error] of [['endOffsets', 'REQUEST_TIMED_OUT'], ['beginningOffsets', 'LEADER_NOT_AVAILABLE'], ['endOffsets', 'NETWORK_EXCEPTION']] as const satisfies ReadonlyArray<readonly ['endOffsets' | 'beginningOffsets', KafkaErrorName]>) {
+  for (const [api, error] of [
+    ['endOffsets', 'REQUEST_TIMED_OUT'],
+    ['beginningOffsets', 'LEADER_NOT_AVAILABLE'],
+    ['endOffsets', 'NETWORK_EXCEPTION']
+  ] as const satisfies ReadonlyArray<readonly ['endOffsets' | 'beginningOffsets', KafkaErrorName]>) {
     it(`${api} answered ${error} three times: retried, the store is restored, no ERROR`, async () => {
       // A first instance counts and stops; its in-memory stores live on in the changelog only.
       const first = await h.start()
@@ -57,7 +65,9 @@ describe('KafkaStreams on the in-memory Kafka: changelog offset lookups failing 
     const app = await h.start({ config: { taskTimeoutMs: 1000 }, handlerResponse: 'SHUTDOWN_CLIENT' })
     await eventually(() => app.streams.state() === 'ERROR', 10_000)
     expect(Date.now() - started).to.be.at.least(1000)
-    expect(app.errors.map(e => [e.code, (e as KafkaRequestError).errorName, e.retriable])).to.deep.equal([['KAFKA', 'REQUEST_TIMED_OUT', true]])
+    expect(app.errors.map(e => [e.code, (e as KafkaRequestError).errorName, e.retriable])).to.deep.equal([
+      ['KAFKA', 'REQUEST_TIMED_OUT', true]
+    ])
     expect(app.states).to.deep.equal(['REBALANCING', 'PENDING_ERROR', 'ERROR'])
   })
 })

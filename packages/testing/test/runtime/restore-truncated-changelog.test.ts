@@ -14,8 +14,12 @@ describe('KafkaStreams on the in-memory Kafka: a changelog truncated under a res
   this.timeout(20_000)
   let h: Harness
 
-  beforeEach(() => { h = new Harness({ partitions: 1 }) })
-  afterEach(async () => { await h.cleanup() })
+  beforeEach(() => {
+    h = new Harness({ partitions: 1 })
+  })
+  afterEach(async () => {
+    await h.cleanup()
+  })
 
   it('below the restore position: the task is wiped and restored from the truncated changelog, then runs; no hang, no ERROR', async () => {
     // A first instance counts and stops; its in-memory store lives on in the changelog only.
@@ -32,8 +36,12 @@ describe('KafkaStreams on the in-memory Kafka: a changelog truncated under a res
     const app = await h.start({
       config: { maxPartitionFetchBytes: 200 },
       restoreListener: {
-        onRestoreStart: (_p, _s, start) => { starts.push(start) },
-        onBatchRestored: (_p, _s, _end, n) => { applied += n }
+        onRestoreStart: (_p, _s, start) => {
+          starts.push(start)
+        },
+        onBatchRestored: (_p, _s, _end, n) => {
+          applied += n
+        }
       }
     })
     await eventually(() => applied >= 100, 10_000)

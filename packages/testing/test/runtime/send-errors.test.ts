@@ -16,8 +16,12 @@ describe('KafkaStreams on the in-memory Kafka: send errors', function () {
   this.timeout(20_000)
   let h: Harness
 
-  beforeEach(() => { h = new Harness({ partitions: 4 }) })
-  afterEach(async () => { await h.cleanup() })
+  beforeEach(() => {
+    h = new Harness({ partitions: 4 })
+  })
+  afterEach(async () => {
+    await h.cleanup()
+  })
 
   for (const error of ['NETWORK_EXCEPTION', 'NOT_LEADER_OR_FOLLOWER', 'REQUEST_TIMED_OUT'] as const satisfies readonly KafkaErrorName[]) {
     it(`changelog sends answered ${error} are sent again; no ERROR, counts right`, async () => {

@@ -13,15 +13,24 @@ describe('KafkaStreams on the in-memory Kafka: a member that stops heartbeating'
   this.timeout(20_000)
   let h: Harness
 
-  beforeEach(() => { h = new Harness({ partitions: 4 }) })
-  afterEach(async () => { await h.cleanup() })
+  beforeEach(() => {
+    h = new Harness({ partitions: 4 })
+  })
+  afterEach(async () => {
+    await h.cleanup()
+  })
 
   it('the group moves its tasks; after reconnecting it loses its partitions (no commit, no late write), rejoins, and no count is lost', async () => {
     const [a, b] = [await h.start({ config: { clientId: 'a' } }), await h.start({ config: { clientId: 'b' } })]
     h.produce(200)
     await h.settle()
     const before = memberOf(h.kafka, h.applicationId, 'b-StreamThread-1-consumer')!
-    expect(h.kafka.group(h.applicationId)!.members.map(m => m.clientId).sort()).to.deep.equal(['a-StreamThread-1-consumer', 'b-StreamThread-1-consumer'])
+    expect(
+      h.kafka
+        .group(h.applicationId)!
+        .members.map(m => m.clientId)
+        .sort()
+    ).to.deep.equal(['a-StreamThread-1-consumer', 'b-StreamThread-1-consumer'])
     const flowing = h.produceSlowly(300)
     await sleep(150) // b is in the middle of processing and sending
     const cutAt = Date.now()
@@ -41,13 +50,17 @@ describe('KafkaStreams on the in-memory Kafka: a member that stops heartbeating'
     }, 5000)
     await flowing
     await h.verify()
-    const rejoinedAt = h.kafka.requests({ api: 'syncGroup', clientId: before.clientId }).find(r => r.startMs >= reconnectedAt && r.error === undefined)!.endMs
-    const between = (r: { startMs: number, endMs: number }): boolean => r.startMs >= cutAt && r.endMs <= rejoinedAt
+    const rejoinedAt = h.kafka
+      .requests({ api: 'syncGroup', clientId: before.clientId })
+      .find(r => r.startMs >= reconnectedAt && r.error === undefined)!.endMs
+    const between = (r: { startMs: number; endMs: number }): boolean => r.startMs >= cutAt && r.endMs <= rejoinedAt
     // b's sends failed while it was cut off, and none took effect before it rejoined: the output of its lost tasks was dropped.
     const sends = h.kafka.requests({ api: 'send', clientId: 'b-StreamThread-1-producer' }).filter(between)
     expect(sends.filter(r => r.error === undefined)).to.deep.equal([])
     // Lost, not revoked: none of b's commits took effect from the cut until it rejoined.
-    expect(h.kafka.requests({ api: 'commitOffsets', clientId: before.clientId }).filter(r => between(r) && r.error === undefined)).to.deep.equal([])
+    expect(
+      h.kafka.requests({ api: 'commitOffsets', clientId: before.clientId }).filter(r => between(r) && r.error === undefined)
+    ).to.deep.equal([])
     expect([a.streams.state(), b.streams.state()]).to.deep.equal(['RUNNING', 'RUNNING'])
   })
 })

@@ -31,12 +31,23 @@ describe('KafkaStreams on the in-memory Kafka: offsets of skipped records', func
     kafka.createTopic('in', 1)
     kafka.createTopic('out', 1)
     const applicationId = `skipped-offsets-${process.pid}`
-    const topology = (): Topology => new Topology()
-      .addSource('in', 'in', { keyDeserializer: S, valueDeserializer: picky })
-      .addSink('out', 'out', { keySerializer: S, valueSerializer: S }, 'in')
-    const config = { ...FAST, applicationId, stateDir: dir, deserializationExceptionHandler: 'logAndContinue' as const, defaultTimestampExtractor: logAndSkipOnInvalidTimestamp }
+    const topology = (): Topology =>
+      new Topology()
+        .addSource('in', 'in', { keyDeserializer: S, valueDeserializer: picky })
+        .addSink('out', 'out', { keySerializer: S, valueSerializer: S }, 'in')
+    const config = {
+      ...FAST,
+      applicationId,
+      stateDir: dir,
+      deserializationExceptionHandler: 'logAndContinue' as const,
+      defaultTimestampExtractor: logAndSkipOnInvalidTimestamp
+    }
     const committed = (): number => kafka.group(applicationId)?.committed.get('in-0')?.offset ?? -1
-    const dropped = (streams: KafkaStreams): number => streams.metrics().filter(m => m.name === 'dropped-records-total').reduce((n, m) => n + Number(m.value), 0)
+    const dropped = (streams: KafkaStreams): number =>
+      streams
+        .metrics()
+        .filter(m => m.name === 'dropped-records-total')
+        .reduce((n, m) => n + Number(m.value), 0)
     try {
       kafka.produce('in', [
         ...['a', 'b', 'c'].map(value => ({ key: 'k', value })),
@@ -48,7 +59,12 @@ describe('KafkaStreams on the in-memory Kafka: offsets of skipped records', func
       await first.start()
       try {
         await eventually(() => committed() === 6, 10_000)
-        expect(kafka.topic('out').records(0).map(r => r.value!.toString())).to.deep.equal(['a', 'b', 'c'])
+        expect(
+          kafka
+            .topic('out')
+            .records(0)
+            .map(r => r.value!.toString())
+        ).to.deep.equal(['a', 'b', 'c'])
         expect(dropped(first)).to.equal(3)
       } finally {
         await first.close()

@@ -11,7 +11,10 @@ import { join } from 'node:path'
 import { eventually } from '../in-memory-kafka/helpers.js'
 import { Harness } from './streams-harness.js'
 
-const taskDirs = (dir: string): string[] => readdirSync(dir).filter(n => /^\d+_\d+$/.test(n)).sort()
+const taskDirs = (dir: string): string[] =>
+  readdirSync(dir)
+    .filter(n => /^\d+_\d+$/.test(n))
+    .sort()
 
 describe('KafkaStreams on the in-memory Kafka: the state directory', function () {
   this.timeout(20_000)
@@ -36,10 +39,16 @@ describe('KafkaStreams on the in-memory Kafka: the state directory', function ()
     expect(taskDirs(appDir)).to.have.length(4)
 
     const second = await h.create({ config: { stateDir: shared } })
-    const cleaned = await second.streams.cleanUp().then(() => undefined, (e: unknown) => e)
+    const cleaned = await second.streams.cleanUp().then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect(cleaned).to.have.property('code', 'STATE_DIR_LOCKED')
     expect((await readdir(appDir)).sort()).to.deep.equal(before.sort())
-    const started = await second.streams.start().then(() => undefined, (e: unknown) => e)
+    const started = await second.streams.start().then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect(started).to.have.property('code', 'STATE_DIR_LOCKED')
     expect(running.streams.state()).to.equal('RUNNING')
 
@@ -58,7 +67,10 @@ describe('KafkaStreams on the in-memory Kafka: the state directory', function ()
     expect(taskDirs(appDir)).to.deep.equal(['0_0', '0_1', '0_2', '0_3'])
     await h.start() // takes two of the four tasks
     await h.settle()
-    const kept = first.streams.metadataForLocalThreads().flatMap(t => t.activeTasks.map(a => a.taskId.toString())).sort()
+    const kept = first.streams
+      .metadataForLocalThreads()
+      .flatMap(t => t.activeTasks.map(a => a.taskId.toString()))
+      .sort()
     expect(kept).to.have.length(2)
     await eventually(() => taskDirs(appDir).length === 2, 5000)
     expect(taskDirs(appDir)).to.deep.equal(kept)

@@ -50,13 +50,14 @@ export interface AssignmentInfo extends AssignmentInfoData {
 const comparePartitions = (a: TopicPartition, b: TopicPartition): number =>
   a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition
 
-export function sortPartitions (partitions: Iterable<TopicPartition>): TopicPartition[] {
+export function sortPartitions(partitions: Iterable<TopicPartition>): TopicPartition[] {
   return [...partitions].sort(comparePartitions)
 }
 
-export function encodeAssignmentInfo (info: AssignmentInfoData): Buffer {
+export function encodeAssignmentInfo(info: AssignmentInfoData): Buffer {
   const nextRebalanceMs = info.nextRebalanceMs ?? -1
-  if (!Number.isSafeInteger(nextRebalanceMs) || nextRebalanceMs < -1) throw new StreamsError('ILLEGAL_ARGUMENT', `nextRebalanceMs must be a non-negative integer, got ${nextRebalanceMs}`)
+  if (!Number.isSafeInteger(nextRebalanceMs) || nextRebalanceMs < -1)
+    throw new StreamsError('ILLEGAL_ARGUMENT', `nextRebalanceMs must be a non-negative integer, got ${nextRebalanceMs}`)
   const topics = new Map<string, number>()
   const allMaps = [info.activeTasks, info.standbyTasks, info.partitionsByHost, info.standbyPartitionsByHost]
   const names = new Set<string>()
@@ -96,11 +97,13 @@ export function encodeAssignmentInfo (info: AssignmentInfoData): Buffer {
   return writer.toBuffer()
 }
 
-export function decodeAssignmentInfo (data: Buffer): AssignmentInfo {
+export function decodeAssignmentInfo(data: Buffer): AssignmentInfo {
   const reader = new ByteReader(data, 'assignment userData')
   const version = reader.uint16()
   if (version < 1 || version > LATEST_SUPPORTED_ASSIGNMENT_VERSION) {
-    throw new SerializationError(`Unsupported assignment userData version ${version} (this code supports up to ${LATEST_SUPPORTED_ASSIGNMENT_VERSION})`)
+    throw new SerializationError(
+      `Unsupported assignment userData version ${version} (this code supports up to ${LATEST_SUPPORTED_ASSIGNMENT_VERSION})`
+    )
   }
   const errorCode = reader.uint8()
   if (!isAssignorErrorCode(errorCode)) throw new SerializationError(`Corrupt assignment userData: unknown error code ${errorCode}`)
@@ -157,12 +160,20 @@ export function decodeAssignmentInfo (data: Buffer): AssignmentInfo {
 }
 
 /** Member side: reads the assignment this member received (its partitions are those of its active tasks). */
-export function decodeAssignment (assignment: MemberAssignment): AssignmentInfo {
+export function decodeAssignment(assignment: MemberAssignment): AssignmentInfo {
   return decodeAssignmentInfo(assignment.userData)
 }
 
 /** An assignment that carries only an error, for every member. */
-export function errorAssignmentInfo (errorCode: AssignorErrorCode, errorMessage: string): AssignmentInfoData {
+export function errorAssignmentInfo(errorCode: AssignorErrorCode, errorMessage: string): AssignmentInfoData {
   const empty = new Map<string, TopicPartition[]>()
-  return { errorCode, errorMessage, nextRebalanceMs: undefined, activeTasks: empty, standbyTasks: empty, partitionsByHost: empty, standbyPartitionsByHost: empty }
+  return {
+    errorCode,
+    errorMessage,
+    nextRebalanceMs: undefined,
+    activeTasks: empty,
+    standbyTasks: empty,
+    partitionsByHost: empty,
+    standbyPartitionsByHost: empty
+  }
 }

@@ -14,10 +14,10 @@ export const AssignorError = {
   SHUTDOWN_REQUESTED: 4
 } as const
 
-export type AssignorErrorCode = typeof AssignorError[keyof typeof AssignorError]
+export type AssignorErrorCode = (typeof AssignorError)[keyof typeof AssignorError]
 
 const codes = new Set<number>(Object.values(AssignorError))
 
-export function isAssignorErrorCode (code: number): code is AssignorErrorCode {
+export function isAssignorErrorCode(code: number): code is AssignorErrorCode {
   return codes.has(code)
 }

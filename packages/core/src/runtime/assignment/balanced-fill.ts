@@ -26,7 +26,7 @@ export interface BalancedFillOptions<B extends Bin> {
   readonly place: (bin: B, task: string) => void
 }
 
-export function fillBalanced<B extends Bin> (options: BalancedFillOptions<B>): void {
+export function fillBalanced<B extends Bin>(options: BalancedFillOptions<B>): void {
   const { bins, tasks } = options
   if (tasks.length === 0) return
   if (bins.length === 0) throw new IllegalStateError(`No client or thread to place ${tasks.length} tasks on`)
@@ -68,12 +68,12 @@ export function fillBalanced<B extends Bin> (options: BalancedFillOptions<B>): v
 }
 
 /** A `choose` that takes the least loaded bin (units per capacity), first in bin order on ties. */
-export function leastLoaded<B extends Bin> (_task: string, candidates: readonly B[], countOf: (bin: B) => number): B {
+export function leastLoaded<B extends Bin>(_task: string, candidates: readonly B[], countOf: (bin: B) => number): B {
   return minBy(candidates, bin => [countOf(bin) / bin.capacity])
 }
 
 /** The item with the smallest key (compared element by element), the first one on ties. */
-export function minBy<T> (items: readonly T[], key: (item: T) => readonly number[]): T {
+export function minBy<T>(items: readonly T[], key: (item: T) => readonly number[]): T {
   let best = items[0]!
   let bestKey = key(best)
   for (let i = 1; i < items.length; i++) {
@@ -86,7 +86,7 @@ export function minBy<T> (items: readonly T[], key: (item: T) => readonly number
   return best
 }
 
-function compareKeys (a: readonly number[], b: readonly number[]): number {
+function compareKeys(a: readonly number[], b: readonly number[]): number {
   for (let i = 0; i < a.length; i++) {
     if (a[i]! !== b[i]!) return a[i]! < b[i]! ? -1 : 1
   }

@@ -10,51 +10,51 @@ export class ByteReader {
   #offset = 0
 
   /** `what` names the payload in error messages (e.g. "subscription userData"). */
-  constructor (buffer: Buffer, what: string) {
+  constructor(buffer: Buffer, what: string) {
     this.#buffer = buffer
     this.#what = what
   }
 
-  get remaining (): number {
+  get remaining(): number {
     return this.#buffer.length - this.#offset
   }
 
-  int8 (): number {
+  int8(): number {
     this.#need(1)
     const value = this.#buffer.readInt8(this.#offset)
     this.#offset += 1
     return value
   }
 
-  uint8 (): number {
+  uint8(): number {
     this.#need(1)
     const value = this.#buffer.readUInt8(this.#offset)
     this.#offset += 1
     return value
   }
 
-  uint16 (): number {
+  uint16(): number {
     this.#need(2)
     const value = this.#buffer.readUInt16BE(this.#offset)
     this.#offset += 2
     return value
   }
 
-  int32 (): number {
+  int32(): number {
     this.#need(4)
     const value = this.#buffer.readInt32BE(this.#offset)
     this.#offset += 4
     return value
   }
 
-  uint32 (): number {
+  uint32(): number {
     this.#need(4)
     const value = this.#buffer.readUInt32BE(this.#offset)
     this.#offset += 4
     return value
   }
 
-  int64 (): number {
+  int64(): number {
     this.#need(8)
     const value = this.#buffer.readBigInt64BE(this.#offset)
     this.#offset += 8
@@ -64,34 +64,35 @@ export class ByteReader {
     return Number(value)
   }
 
-  bytes (length: number): Buffer {
+  bytes(length: number): Buffer {
     this.#need(length)
     const value = this.#buffer.subarray(this.#offset, this.#offset + length)
     this.#offset += length
     return value
   }
 
-  string16 (): string {
+  string16(): string {
     return this.bytes(this.uint16()).toString('utf8')
   }
 
-  string32 (): string {
+  string32(): string {
     return this.bytes(this.uint32()).toString('utf8')
   }
 
   /** A count prefix; rejects counts that could not fit in what is left (each item >= `minItemBytes`). */
-  count (minItemBytes: number): number {
+  count(minItemBytes: number): number {
     const n = this.uint32()
-    if (n * minItemBytes > this.remaining) throw new SerializationError(`Corrupt ${this.#what}: count ${n} exceeds the remaining ${this.remaining} bytes`)
+    if (n * minItemBytes > this.remaining)
+      throw new SerializationError(`Corrupt ${this.#what}: count ${n} exceeds the remaining ${this.remaining} bytes`)
     return n
   }
 
   /** Fails unless every byte was read. */
-  end (): void {
+  end(): void {
     if (this.remaining !== 0) throw new SerializationError(`Corrupt ${this.#what}: ${this.remaining} trailing bytes`)
   }
 
-  #need (n: number): void {
+  #need(n: number): void {
     if (this.#offset + n > this.#buffer.length) {
       throw new SerializationError(`Corrupt ${this.#what}: needed ${n} bytes at offset ${this.#offset}, only ${this.remaining} left`)
     }

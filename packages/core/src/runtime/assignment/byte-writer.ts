@@ -6,39 +6,39 @@ export class ByteWriter {
   #buffer: Buffer
   #length = 0
 
-  constructor (initialCapacity = 256) {
+  constructor(initialCapacity = 256) {
     this.#buffer = Buffer.alloc(initialCapacity)
   }
 
-  int8 (value: number): this {
+  int8(value: number): this {
     this.#ensure(1)
     this.#buffer.writeInt8(value, this.#length)
     this.#length += 1
     return this
   }
 
-  uint8 (value: number): this {
+  uint8(value: number): this {
     this.#ensure(1)
     this.#buffer.writeUInt8(value, this.#length)
     this.#length += 1
     return this
   }
 
-  uint16 (value: number): this {
+  uint16(value: number): this {
     this.#ensure(2)
     this.#buffer.writeUInt16BE(value, this.#length)
     this.#length += 2
     return this
   }
 
-  int32 (value: number): this {
+  int32(value: number): this {
     this.#ensure(4)
     this.#buffer.writeInt32BE(value, this.#length)
     this.#length += 4
     return this
   }
 
-  uint32 (value: number): this {
+  uint32(value: number): this {
     this.#ensure(4)
     this.#buffer.writeUInt32BE(value, this.#length)
     this.#length += 4
@@ -46,14 +46,14 @@ export class ByteWriter {
   }
 
   /** A safe JS integer as a signed 64-bit value. */
-  int64 (value: number): this {
+  int64(value: number): this {
     this.#ensure(8)
     this.#buffer.writeBigInt64BE(BigInt(value), this.#length)
     this.#length += 8
     return this
   }
 
-  bytes (value: Uint8Array): this {
+  bytes(value: Uint8Array): this {
     this.#ensure(value.length)
     this.#buffer.set(value, this.#length)
     this.#length += value.length
@@ -61,22 +61,22 @@ export class ByteWriter {
   }
 
   /** A UTF-8 string prefixed with its byte length as uint16. */
-  string16 (value: string): this {
+  string16(value: string): this {
     const encoded = Buffer.from(value, 'utf8')
     return this.uint16(encoded.length).bytes(encoded)
   }
 
   /** A UTF-8 string prefixed with its byte length as uint32. */
-  string32 (value: string): this {
+  string32(value: string): this {
     const encoded = Buffer.from(value, 'utf8')
     return this.uint32(encoded.length).bytes(encoded)
   }
 
-  toBuffer (): Buffer {
+  toBuffer(): Buffer {
     return Buffer.from(this.#buffer.subarray(0, this.#length))
   }
 
-  #ensure (extra: number): void {
+  #ensure(extra: number): void {
     if (this.#length + extra <= this.#buffer.length) return
     let capacity = this.#buffer.length * 2
     while (capacity < this.#length + extra) capacity *= 2

@@ -25,35 +25,38 @@ export class ClientState implements Bin {
   /** The standby tasks that are warm-up replicas (extra copies catching up before a move). */
   readonly warmups = new Set<string>()
 
-  constructor (readonly id: string, readonly input: ClientInput) {}
+  constructor(
+    readonly id: string,
+    readonly input: ClientInput
+  ) {}
 
-  get capacity (): number {
+  get capacity(): number {
     return this.input.capacity
   }
 
-  hasTask (task: string): boolean {
+  hasTask(task: string): boolean {
     return this.active.has(task) || this.standby.has(task)
   }
 
   /** Running active here, or a known lag within `acceptableRecoveryLag`. */
-  isCaughtUp (task: string, acceptableRecoveryLag: number): boolean {
+  isCaughtUp(task: string, acceptableRecoveryLag: number): boolean {
     const lag = this.input.lags.get(task)
     if (lag === undefined || lag === UNKNOWN_OFFSET_SUM) return false
     return lag === LATEST_OFFSET || (lag >= 0 && lag <= acceptableRecoveryLag)
   }
 
   /** Sort key, lower = more caught up: -1 running active, the lag when known, Infinity when unknown. */
-  lagRank (task: string): number {
+  lagRank(task: string): number {
     const lag = this.input.lags.get(task)
     if (lag === undefined || lag === UNKNOWN_OFFSET_SUM || (lag < 0 && lag !== LATEST_OFFSET)) return Number.POSITIVE_INFINITY
     return lag === LATEST_OFFSET ? -1 : lag
   }
 
-  activeLoad (): number {
+  activeLoad(): number {
     return this.active.size / this.capacity
   }
 
-  totalLoad (): number {
+  totalLoad(): number {
     return (this.active.size + this.standby.size) / this.capacity
   }
 }

@@ -24,17 +24,20 @@ class ConsumerBin implements Bin {
   readonly capacity = 1
   readonly active: string[] = []
   readonly standby: string[] = []
-  constructor (readonly id: string, readonly input: ConsumerInput) {}
+  constructor(
+    readonly id: string,
+    readonly input: ConsumerInput
+  ) {}
 }
 
-export function assignTasksToConsumers (
+export function assignTasksToConsumers(
   consumers: readonly ConsumerInput[],
   active: readonly string[],
   standby: readonly string[],
   statefulTasks: ReadonlySet<string>
 ): Map<string, ConsumerTasks> {
   const bins = [...consumers]
-    .sort((a, b) => a.memberId < b.memberId ? -1 : a.memberId > b.memberId ? 1 : 0)
+    .sort((a, b) => (a.memberId < b.memberId ? -1 : a.memberId > b.memberId ? 1 : 0))
     .map(consumer => new ConsumerBin(consumer.memberId, consumer))
   const previous = (tasks: ReadonlySet<string>, wanted: ReadonlySet<string>): string[] =>
     [...tasks].filter(task => wanted.has(task)).sort(compareTaskIds)

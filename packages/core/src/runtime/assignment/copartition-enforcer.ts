@@ -7,8 +7,11 @@
 import { StreamsError, TopologyError } from '../../errors.js'
 
 /** Partition counts as `{a=3, b=4}`, sorted by topic, like a Java TreeMap. */
-function describeCounts (counts: ReadonlyMap<string, number>): string {
-  return `{${[...counts.keys()].sort().map(topic => `${topic}=${counts.get(topic)!}`).join(', ')}}`
+function describeCounts(counts: ReadonlyMap<string, number>): string {
+  return `{${[...counts.keys()]
+    .sort()
+    .map(topic => `${topic}=${counts.get(topic)!}`)
+    .join(', ')}}`
 }
 
 /**
@@ -17,7 +20,7 @@ function describeCounts (counts: ReadonlyMap<string, number>): string {
  * Throws TopologyError (TOPOLOGY_INVALID) for mismatches, StreamsError UNKNOWN_TOPIC for a user
  * topic missing from `topicCounts`.
  */
-export function enforceCopartitioning (
+export function enforceCopartitioning(
   groups: ReadonlyArray<readonly string[]>,
   repartitionCounts: Map<string, number>,
   enforced: ReadonlySet<string>,
@@ -39,7 +42,10 @@ export function enforceCopartitioning (
       const fixed = new Map(internal.filter(topic => enforced.has(topic)).map(topic => [topic, repartitionCounts.get(topic)!]))
       if (fixed.size > 0) {
         if (new Set(fixed.values()).size > 1) {
-          throw new TopologyError('TOPOLOGY_INVALID', `Following topics do not have the same number of partitions: [${describeCounts(fixed)}]`)
+          throw new TopologyError(
+            'TOPOLOGY_INVALID',
+            `Following topics do not have the same number of partitions: [${describeCounts(fixed)}]`
+          )
         }
         target = fixed.values().next().value!
       } else {
@@ -56,7 +62,10 @@ export function enforceCopartitioning (
       if (!enforced.has(topic)) repartitionCounts.set(topic, target)
       const count = repartitionCounts.get(topic)!
       if (count !== target) {
-        throw new TopologyError('TOPOLOGY_INVALID', `Number of partitions [${count}] of repartition topic [${topic}] doesn't match number of partitions [${target}] of the source topic.`)
+        throw new TopologyError(
+          'TOPOLOGY_INVALID',
+          `Number of partitions [${count}] of repartition topic [${topic}] doesn't match number of partitions [${target}] of the source topic.`
+        )
       }
     }
   }

@@ -29,7 +29,7 @@ export const REPARTITION_TOPIC_DEFAULT_CONFIGS: Readonly<Record<string, string>>
 export class InternalTopicManager {
   readonly #admin: AdminPort
 
-  constructor (admin: AdminPort) {
+  constructor(admin: AdminPort) {
     this.#admin = admin
   }
 
@@ -37,13 +37,18 @@ export class InternalTopicManager {
    * Makes sure every topic exists with its partition count. Throws StreamsError ILLEGAL_STATE
    * naming an existing topic whose partition count differs; AdminPort failures propagate.
    */
-  async makeReady (topics: readonly NewTopic[]): Promise<void> {
+  async makeReady(topics: readonly NewTopic[]): Promise<void> {
     if (topics.length === 0) return
     const existing = await this.#admin.partitionCounts(topics.map(topic => topic.topic))
     const wrong = topics.filter(topic => existing.has(topic.topic) && existing.get(topic.topic) !== topic.numPartitions)
     if (wrong.length > 0) {
-      const details = wrong.map(topic => `${topic.topic} (expected: ${topic.numPartitions}; actual: ${existing.get(topic.topic)!})`).join(', ')
-      throw new StreamsError('ILLEGAL_STATE', `Existing internal topics have invalid partitions: ${details}. Use the application reset tool to clean up invalid topics before processing.`)
+      const details = wrong
+        .map(topic => `${topic.topic} (expected: ${topic.numPartitions}; actual: ${existing.get(topic.topic)!})`)
+        .join(', ')
+      throw new StreamsError(
+        'ILLEGAL_STATE',
+        `Existing internal topics have invalid partitions: ${details}. Use the application reset tool to clean up invalid topics before processing.`
+      )
     }
     const missing = topics.filter(topic => !existing.has(topic.topic))
     if (missing.length > 0) await this.#admin.createTopics(missing)

@@ -24,7 +24,7 @@ export interface TaskGrouping {
  * @param userSourceTopics resolved user source topics per sub-topology
  * @param counts partition counts of every source topic, repartition topics included
  */
-export function groupPartitions (
+export function groupPartitions(
   topology: AssignorTopology,
   userSourceTopics: ReadonlyMap<number, readonly string[]>,
   counts: ReadonlyMap<string, number>
@@ -40,7 +40,12 @@ export function groupPartitions (
       tasks.set(`${sub.id}_${partition}`, {
         subtopology: sub.id,
         sourcePartitions: sources.filter(topic => partition < (counts.get(topic) ?? 0)).map(topic => ({ topic, partition })),
-        changelogPartitions: [...sub.changelogTopics, ...(sub.sourceChangelogTopics ?? []).filter(topic => partition < (counts.get(topic) ?? 0))].sort().map(topic => ({ topic, partition }))
+        changelogPartitions: [
+          ...sub.changelogTopics,
+          ...(sub.sourceChangelogTopics ?? []).filter(topic => partition < (counts.get(topic) ?? 0))
+        ]
+          .sort()
+          .map(topic => ({ topic, partition }))
       })
     }
   }

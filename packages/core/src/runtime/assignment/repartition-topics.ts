@@ -11,7 +11,7 @@ import type { AssignorTopology } from './topology-metadata.js'
  * @param topicCounts partition counts of the user topics
  * Throws StreamsError ILLEGAL_STATE when a count cannot be computed (no writer, or no known upstream).
  */
-export function computeRepartitionTopicCounts (
+export function computeRepartitionTopicCounts(
   topology: AssignorTopology,
   userSourceTopics: ReadonlyMap<number, readonly string[]>,
   topicCounts: ReadonlyMap<string, number>
@@ -24,7 +24,7 @@ export function computeRepartitionTopicCounts (
   for (const sub of topology.subtopologies) {
     for (const topic of sub.repartitionSinkTopics ?? []) {
       let list = writers.get(topic)
-      if (list === undefined) writers.set(topic, list = [])
+      if (list === undefined) writers.set(topic, (list = []))
       list.push(sub.id)
     }
   }
@@ -47,7 +47,7 @@ export function computeRepartitionTopicCounts (
 
   const pending = (): string[] => [...topology.repartitionTopics.keys()].filter(topic => !counts.has(topic))
   // Strict passes resolve acyclic chains exactly; a relaxed pass breaks cycles with what is known.
-  for (let progress = true; progress;) {
+  for (let progress = true; progress; ) {
     progress = false
     for (const strict of [true, false]) {
       for (const topic of pending()) {
@@ -63,7 +63,10 @@ export function computeRepartitionTopicCounts (
   }
   const missing = pending()
   if (missing.length > 0) {
-    throw new StreamsError('ILLEGAL_STATE', `Failed to compute the number of partitions of repartition topics [${missing.join(', ')}]: make sure all user input topics are created and all pattern subscriptions match at least one topic in the cluster`)
+    throw new StreamsError(
+      'ILLEGAL_STATE',
+      `Failed to compute the number of partitions of repartition topics [${missing.join(', ')}]: make sure all user input topics are created and all pattern subscriptions match at least one topic in the cluster`
+    )
   }
   return counts
 }

@@ -12,7 +12,7 @@ import type { AssignorTopology } from './topology-metadata.js'
  * sorted). Throws StreamsError UNKNOWN_TOPIC naming every missing fixed source topic, and
  * TopologyError DUPLICATE_TOPIC when a topic would feed two sub-topologies.
  */
-export function resolveUserSourceTopics (topology: AssignorTopology, topicCounts: ReadonlyMap<string, number>): Map<number, string[]> {
+export function resolveUserSourceTopics(topology: AssignorTopology, topicCounts: ReadonlyMap<string, number>): Map<number, string[]> {
   const internal = new Set<string>(topology.repartitionTopics.keys())
   for (const sub of topology.subtopologies) for (const topic of sub.changelogTopics) internal.add(topic)
   const known = [...topicCounts.keys()].filter(topic => !internal.has(topic)).sort()

@@ -78,7 +78,12 @@ type Resolved = Required<Omit<StreamsPartitionAssignorConfig, 'topicConfigs'>> &
 
 /** Stops assignment with an error code every member receives. */
 class AssignmentFailure extends Error {
-  constructor (readonly errorCode: AssignorErrorCode, message: string) { super(message) }
+  constructor(
+    readonly errorCode: AssignorErrorCode,
+    message: string
+  ) {
+    super(message)
+  }
 }
 
 export class StreamsPartitionAssignor implements GroupAssignor {
@@ -97,7 +102,7 @@ export class StreamsPartitionAssignor implements GroupAssignor {
    * topic serving as a changelog (reuse.ktable.source.topics) the group's committed offset (0
    * when none), as Kafka Streams does: a store is only ever restored up to it.
    */
-  async #changelogEnds (partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+  async #changelogEnds(partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
     const sourceChangelogs = new Set(this.#topology.subtopologies.flatMap(s => s.sourceChangelogTopics ?? []))
     const sources = partitions.filter(p => sourceChangelogs.has(p.topic))
     const [ends, committed] = await Promise.all([
@@ -111,7 +116,7 @@ export class StreamsPartitionAssignor implements GroupAssignor {
     return ends
   }
 
-  constructor (options: StreamsPartitionAssignorOptions) {
+  constructor(options: StreamsPartitionAssignorOptions) {
     this.#topology = options.topology
     this.#config = resolveConfig(options.config)
     this.#localState = options.localState
@@ -121,7 +126,7 @@ export class StreamsPartitionAssignor implements GroupAssignor {
     this.#topics = new InternalTopicManager(options.admin)
   }
 
-  subscriptionUserData (_topics: readonly string[]): Buffer {
+  subscriptionUserData(_topics: readonly string[]): Buffer {
     const state = this.#localState()
     this.#uniqueField = (this.#uniqueField + 1) & 0xff
     return encodeSubscriptionInfo({
@@ -135,7 +140,10 @@ export class StreamsPartitionAssignor implements GroupAssignor {
     })
   }
 
-  async assign (members: readonly GroupMemberSubscription[], partitionCounts: ReadonlyMap<string, number>): Promise<Map<string, MemberAssignment>> {
+  async assign(
+    members: readonly GroupMemberSubscription[],
+    partitionCounts: ReadonlyMap<string, number>
+  ): Promise<Map<string, MemberAssignment>> {
     try {
       return await this.#assign(members, partitionCounts)
     } catch (error) {
@@ -146,14 +154,20 @@ export class StreamsPartitionAssignor implements GroupAssignor {
     }
   }
 
-  async #assign (members: readonly GroupMemberSubscription[], partitionCounts: ReadonlyMap<string, number>): Promise<Map<string, MemberAssignment>> {
+  async #assign(
+    members: readonly GroupMemberSubscription[],
+    partitionCounts: ReadonlyMap<string, number>
+  ): Promise<Map<string, MemberAssignment>> {
     if (members.length === 0) return new Map()
     const subscriptions = new Map<string, SubscriptionInfo>()
     for (const member of members) {
       try {
         subscriptions.set(member.memberId, decodeSubscriptionInfo(member.userData))
       } catch (error) {
-        throw new AssignmentFailure(AssignorError.ASSIGNMENT_ERROR, `Cannot read the subscription of member ${member.memberId}: ${(error as Error).message}`)
+        throw new AssignmentFailure(
+          AssignorError.ASSIGNMENT_ERROR,
+          `Cannot read the subscription of member ${member.memberId}: ${(error as Error).message}`
+        )
       }
     }
     const shutdown = [...subscriptions].find(([, info]) => info.errorCode === AssignorError.SHUTDOWN_REQUESTED)
@@ -163,10 +177,10 @@ export class StreamsPartitionAssignor implements GroupAssignor {
     const statefulTasks = new Set([...grouping.tasks].filter(([, info]) => info.changelogPartitions.length > 0).map(([task]) => task))
 
     // Clients: the members of one process.
-    const processes = new Map<string, Array<{ memberId: string, info: SubscriptionInfo }>>()
+    const processes = new Map<string, Array<{ memberId: string; info: SubscriptionInfo }>>()
     for (const [memberId, info] of subscriptions) {
       let list = processes.get(info.processId)
-      if (list === undefined) processes.set(info.processId, list = [])
+      if (list === undefined) processes.set(info.processId, (list = []))
       list.push({ memberId, info })
     }
 
@@ -177,32 +191,45 @@ export class StreamsPartitionAssignor implements GroupAssignor {
         endSums = endOffsetSums(changelogPartitions, await this.#changelogEnds([...changelogPartitions.values()].flat()))
       } catch (error) {
         // As Kafka Streams: assign without lags (running actives stay put) and retry right away.
-        this.#logger.warn(`Could not fetch changelog end offsets, assigning without lags and rebalancing again: ${(error as Error).message}`)
+        this.#logger.warn(
+          `Could not fetch changelog end offsets, assigning without lags and rebalancing again: ${(error as Error).message}`
+        )
         endSums = undefined
       }
     }
 
     const known = (tasks: Iterable<string>): Set<string> => new Set([...tasks].filter(task => grouping.tasks.has(task)))
     const assignment = assignTasks({
-      clients: new Map([...processes].map(([processId, threads]) => [processId, {
-        capacity: threads.length,
-        previousActive: known(threads.flatMap(thread => thread.info.activeTasks)),
-        previousStandby: known(threads.flatMap(thread => thread.info.standbyTasks)),
-        lags: taskLags(mergeOffsetSums(threads.map(thread => thread.info.taskOffsetSums)), statefulTasks, endSums)
-      }])),
+      clients: new Map(
+        [...processes].map(([processId, threads]) => [
+          processId,
+          {
+            capacity: threads.length,
+            previousActive: known(threads.flatMap(thread => thread.info.activeTasks)),
+            previousStandby: known(threads.flatMap(thread => thread.info.standbyTasks)),
+            lags: taskLags(mergeOffsetSums(threads.map(thread => thread.info.taskOffsetSums)), statefulTasks, endSums)
+          }
+        ])
+      ),
       allTasks: grouping.tasks.keys(),
       statefulTasks,
       config: this.#config
     })
 
     if (assignment.missingStandbys > 0) {
-      this.#logger.warn(`Could not place ${assignment.missingStandbys} standby replicas: ${processes.size} processes are too few for numStandbyReplicas=${this.#config.numStandbyReplicas}`)
+      this.#logger.warn(
+        `Could not place ${assignment.missingStandbys} standby replicas: ${processes.size} processes are too few for numStandbyReplicas=${this.#config.numStandbyReplicas}`
+      )
     }
     const now = this.#clock.milliseconds()
-    const nextRebalanceMs = statefulTasks.size > 0 && endSums === undefined
-      ? now
-      : assignment.probingRebalanceNeeded ? now + this.#config.probingRebalanceIntervalMs : undefined
-    if (assignment.probingRebalanceNeeded) this.#logger.info(`Some tasks stay on caught-up clients while others warm up; probing rebalance at ${nextRebalanceMs!}`)
+    const nextRebalanceMs =
+      statefulTasks.size > 0 && endSums === undefined
+        ? now
+        : assignment.probingRebalanceNeeded
+          ? now + this.#config.probingRebalanceIntervalMs
+          : undefined
+    if (assignment.probingRebalanceNeeded)
+      this.#logger.info(`Some tasks stay on caught-up clients while others warm up; probing rebalance at ${nextRebalanceMs!}`)
     return this.#memberAssignments(processes, assignment, grouping, statefulTasks, nextRebalanceMs)
   }
 
@@ -210,33 +237,42 @@ export class StreamsPartitionAssignor implements GroupAssignor {
    * Creates the internal topics now (before the consumers subscribe, since a subscription to a
    * topic that does not exist yet fails); throws a StreamsError naming the problem.
    */
-  async prepareInternalTopics (partitionCounts: ReadonlyMap<string, number>): Promise<void> {
+  async prepareInternalTopics(partitionCounts: ReadonlyMap<string, number>): Promise<void> {
     try {
       await this.#prepareTopics(partitionCounts)
     } catch (error) {
-      if (error instanceof AssignmentFailure) throw new StreamsError(error.errorCode === AssignorError.INCOMPLETE_SOURCE_TOPIC_METADATA ? 'UNKNOWN_TOPIC' : 'ASSIGNMENT_ERROR', error.message)
+      if (error instanceof AssignmentFailure)
+        throw new StreamsError(
+          error.errorCode === AssignorError.INCOMPLETE_SOURCE_TOPIC_METADATA ? 'UNKNOWN_TOPIC' : 'ASSIGNMENT_ERROR',
+          error.message
+        )
       throw error
     }
   }
 
   /** Resolves topics, sizes and creates internal topics, and groups partitions into tasks. */
-  async #prepareTopics (partitionCounts: ReadonlyMap<string, number>): Promise<TaskGrouping> {
+  async #prepareTopics(partitionCounts: ReadonlyMap<string, number>): Promise<TaskGrouping> {
     const topology = this.#topology
     let userSources: Map<number, string[]>
     try {
       userSources = resolveUserSourceTopics(topology, partitionCounts)
     } catch (error) {
-      if (error instanceof StreamsError && error.code === 'UNKNOWN_TOPIC') throw new AssignmentFailure(AssignorError.INCOMPLETE_SOURCE_TOPIC_METADATA, error.message)
+      if (error instanceof StreamsError && error.code === 'UNKNOWN_TOPIC')
+        throw new AssignmentFailure(AssignorError.INCOMPLETE_SOURCE_TOPIC_METADATA, error.message)
       throw asAssignmentError(error)
     }
     let grouping: TaskGrouping
     const repartitionTopics: NewTopic[] = []
     try {
       const counts = computeRepartitionTopicCounts(topology, userSources, partitionCounts)
-      const enforced = new Set([...topology.repartitionTopics].filter(([, spec]) => spec.numPartitions !== undefined).map(([topic]) => topic))
+      const enforced = new Set(
+        [...topology.repartitionTopics].filter(([, spec]) => spec.numPartitions !== undefined).map(([topic]) => topic)
+      )
       enforceCopartitioning(topology.copartitionGroups, counts, enforced, partitionCounts)
       for (const [topic, numPartitions] of counts) {
-        repartitionTopics.push(this.#newTopic(topic, numPartitions, REPARTITION_TOPIC_DEFAULT_CONFIGS, topology.repartitionTopics.get(topic)?.configs))
+        repartitionTopics.push(
+          this.#newTopic(topic, numPartitions, REPARTITION_TOPIC_DEFAULT_CONFIGS, topology.repartitionTopics.get(topic)?.configs)
+        )
       }
       grouping = groupPartitions(topology, userSources, new Map([...partitionCounts, ...counts]))
     } catch (error) {
@@ -259,18 +295,29 @@ export class StreamsPartitionAssignor implements GroupAssignor {
     return grouping
   }
 
-  #newTopic (topic: string, numPartitions: number, defaults: Readonly<Record<string, string>>, overrides: Readonly<Record<string, string>> | undefined): NewTopic {
-    return { topic, numPartitions, replicationFactor: this.#config.replicationFactor, configs: { ...defaults, ...this.#config.topicConfigs, ...overrides } }
+  #newTopic(
+    topic: string,
+    numPartitions: number,
+    defaults: Readonly<Record<string, string>>,
+    overrides: Readonly<Record<string, string>> | undefined
+  ): NewTopic {
+    return {
+      topic,
+      numPartitions,
+      replicationFactor: this.#config.replicationFactor,
+      configs: { ...defaults, ...this.#config.topicConfigs, ...overrides }
+    }
   }
 
-  #memberAssignments (
-    processes: ReadonlyMap<string, ReadonlyArray<{ memberId: string, info: SubscriptionInfo }>>,
+  #memberAssignments(
+    processes: ReadonlyMap<string, ReadonlyArray<{ memberId: string; info: SubscriptionInfo }>>,
     assignment: TaskAssignment,
     grouping: TaskGrouping,
     statefulTasks: ReadonlySet<string>,
     nextRebalanceMs: number | undefined
   ): Map<string, MemberAssignment> {
-    const sourcePartitions = (tasks: readonly string[]): TopicPartition[] => tasks.flatMap(task => grouping.tasks.get(task)!.sourcePartitions)
+    const sourcePartitions = (tasks: readonly string[]): TopicPartition[] =>
+      tasks.flatMap(task => grouping.tasks.get(task)!.sourcePartitions)
     const partitionsByHost = new Map<string, TopicPartition[]>()
     const standbyPartitionsByHost = new Map<string, TopicPartition[]>()
     for (const [processId, threads] of processes) {
@@ -285,7 +332,11 @@ export class StreamsPartitionAssignor implements GroupAssignor {
     for (const [processId, threads] of processes) {
       const tasks = assignment.clients.get(processId)!
       const byConsumer = assignTasksToConsumers(
-        threads.map(({ memberId, info }) => ({ memberId, previousActive: new Set(info.activeTasks), previousStandby: new Set(info.standbyTasks) })),
+        threads.map(({ memberId, info }) => ({
+          memberId,
+          previousActive: new Set(info.activeTasks),
+          previousStandby: new Set(info.standbyTasks)
+        })),
         tasks.active,
         tasks.standby,
         statefulTasks
@@ -311,11 +362,11 @@ export class StreamsPartitionAssignor implements GroupAssignor {
   }
 }
 
-function asAssignmentError (error: unknown): unknown {
+function asAssignmentError(error: unknown): unknown {
   return error instanceof StreamsError ? new AssignmentFailure(AssignorError.ASSIGNMENT_ERROR, error.message) : error
 }
 
-function resolveConfig (config: StreamsPartitionAssignorConfig): Resolved {
+function resolveConfig(config: StreamsPartitionAssignorConfig): Resolved {
   const resolved: Resolved = {
     applicationId: config.applicationId,
     numStandbyReplicas: config.numStandbyReplicas ?? 0,
@@ -329,10 +380,30 @@ function resolveConfig (config: StreamsPartitionAssignorConfig): Resolved {
     if (!ok) throw new ConfigError(key, `${key} ${what}, got ${String(resolved[key])}`)
   }
   check('applicationId', typeof resolved.applicationId === 'string' && resolved.applicationId.length > 0, 'must be a non-empty string')
-  check('numStandbyReplicas', Number.isSafeInteger(resolved.numStandbyReplicas) && resolved.numStandbyReplicas >= 0, 'must be a non-negative integer')
-  check('acceptableRecoveryLag', Number.isSafeInteger(resolved.acceptableRecoveryLag) && resolved.acceptableRecoveryLag >= 0, 'must be a non-negative integer')
-  check('maxWarmupReplicas', Number.isSafeInteger(resolved.maxWarmupReplicas) && resolved.maxWarmupReplicas >= 1, 'must be a positive integer')
-  check('probingRebalanceIntervalMs', Number.isSafeInteger(resolved.probingRebalanceIntervalMs) && resolved.probingRebalanceIntervalMs >= 60_000, 'must be at least 60000')
-  check('replicationFactor', Number.isSafeInteger(resolved.replicationFactor) && (resolved.replicationFactor >= 1 || resolved.replicationFactor === -1), 'must be a positive integer or -1')
+  check(
+    'numStandbyReplicas',
+    Number.isSafeInteger(resolved.numStandbyReplicas) && resolved.numStandbyReplicas >= 0,
+    'must be a non-negative integer'
+  )
+  check(
+    'acceptableRecoveryLag',
+    Number.isSafeInteger(resolved.acceptableRecoveryLag) && resolved.acceptableRecoveryLag >= 0,
+    'must be a non-negative integer'
+  )
+  check(
+    'maxWarmupReplicas',
+    Number.isSafeInteger(resolved.maxWarmupReplicas) && resolved.maxWarmupReplicas >= 1,
+    'must be a positive integer'
+  )
+  check(
+    'probingRebalanceIntervalMs',
+    Number.isSafeInteger(resolved.probingRebalanceIntervalMs) && resolved.probingRebalanceIntervalMs >= 60_000,
+    'must be at least 60000'
+  )
+  check(
+    'replicationFactor',
+    Number.isSafeInteger(resolved.replicationFactor) && (resolved.replicationFactor >= 1 || resolved.replicationFactor === -1),
+    'must be a positive integer or -1'
+  )
   return resolved
 }

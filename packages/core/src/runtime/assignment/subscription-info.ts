@@ -52,9 +52,10 @@ export interface SubscriptionInfo extends SubscriptionInfoData {
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-export function encodeSubscriptionInfo (info: SubscriptionInfoData): Buffer {
+export function encodeSubscriptionInfo(info: SubscriptionInfoData): Buffer {
   if (!UUID_PATTERN.test(info.processId)) throw new StreamsError('ILLEGAL_ARGUMENT', `processId must be a UUID, got "${info.processId}"`)
-  if (!Number.isInteger(info.errorCode) || info.errorCode < 0 || info.errorCode > 255) throw new StreamsError('ILLEGAL_ARGUMENT', `errorCode must be 0..255, got ${info.errorCode}`)
+  if (!Number.isInteger(info.errorCode) || info.errorCode < 0 || info.errorCode > 255)
+    throw new StreamsError('ILLEGAL_ARGUMENT', `errorCode must be 0..255, got ${info.errorCode}`)
   const writer = new ByteWriter()
     .uint16(SUBSCRIPTION_INFO_VERSION)
     .uint16(LATEST_SUPPORTED_SUBSCRIPTION_VERSION)
@@ -80,11 +81,13 @@ export function encodeSubscriptionInfo (info: SubscriptionInfoData): Buffer {
   return writer.toBuffer()
 }
 
-export function decodeSubscriptionInfo (data: Buffer): SubscriptionInfo {
+export function decodeSubscriptionInfo(data: Buffer): SubscriptionInfo {
   const reader = new ByteReader(data, 'subscription userData')
   const version = reader.uint16()
   if (version < 1 || version > LATEST_SUPPORTED_SUBSCRIPTION_VERSION) {
-    throw new SerializationError(`Unsupported subscription userData version ${version} (this code supports up to ${LATEST_SUPPORTED_SUBSCRIPTION_VERSION})`)
+    throw new SerializationError(
+      `Unsupported subscription userData version ${version} (this code supports up to ${LATEST_SUPPORTED_SUBSCRIPTION_VERSION})`
+    )
   }
   const latestSupportedVersion = reader.uint16()
   const hex = reader.bytes(16).toString('hex')
@@ -98,7 +101,8 @@ export function decodeSubscriptionInfo (data: Buffer): SubscriptionInfo {
   for (let i = 0; i < offsetCount; i++) {
     const id = readTaskId(reader)
     const sum = reader.int64()
-    if (sum < 0 && sum !== LATEST_OFFSET && sum !== UNKNOWN_OFFSET_SUM) throw new SerializationError(`Corrupt subscription userData: offset sum ${sum} of task ${id}`)
+    if (sum < 0 && sum !== LATEST_OFFSET && sum !== UNKNOWN_OFFSET_SUM)
+      throw new SerializationError(`Corrupt subscription userData: offset sum ${sum} of task ${id}`)
     taskOffsetSums.set(id, sum)
   }
   const readList = (): string[] => {
@@ -113,12 +117,12 @@ export function decodeSubscriptionInfo (data: Buffer): SubscriptionInfo {
   return { version, latestSupportedVersion, processId, userEndpoint, taskOffsetSums, activeTasks, standbyTasks, errorCode, uniqueField }
 }
 
-function writeTaskId (writer: ByteWriter, id: string): ByteWriter {
+function writeTaskId(writer: ByteWriter, id: string): ByteWriter {
   const task = taskIdOf(id)
   return writer.uint32(task.subtopology).uint32(task.partition)
 }
 
-function readTaskId (reader: ByteReader): string {
+function readTaskId(reader: ByteReader): string {
   const subtopology = reader.uint32()
   const partition = reader.uint32()
   return `${subtopology}_${partition}`

@@ -59,10 +59,10 @@ interface Movement {
   readonly caughtUpClients: number
 }
 
-export function assignTasks (input: TaskAssignmentInput): TaskAssignment {
+export function assignTasks(input: TaskAssignmentInput): TaskAssignment {
   const { config } = input
   const clients = [...input.clients.entries()]
-    .sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([id, client]) => new ClientState(id, client))
   const allTasks = sortedTaskIds(new Set(input.allTasks))
   const stateful = allTasks.filter(task => input.statefulTasks.has(task))
@@ -70,7 +70,11 @@ export function assignTasks (input: TaskAssignmentInput): TaskAssignment {
   const order = new Map(clients.map((client, i) => [client, i]))
 
   const caughtUp = new Map<string, ClientState[]>()
-  for (const task of stateful) caughtUp.set(task, clients.filter(client => client.isCaughtUp(task, config.acceptableRecoveryLag)))
+  for (const task of stateful)
+    caughtUp.set(
+      task,
+      clients.filter(client => client.isCaughtUp(task, config.acceptableRecoveryLag))
+    )
   const isCaughtUp = (client: ClientState, task: string): boolean => caughtUp.get(task)!.includes(client)
 
   assignStatefulActives(clients, stateful, caughtUp, order)
@@ -99,7 +103,12 @@ export function assignTasks (input: TaskAssignmentInput): TaskAssignment {
   return { clients: result, probingRebalanceNeeded: movements.length > 0, missingStandbys }
 }
 
-function assignStatefulActives (clients: ClientState[], stateful: string[], caughtUp: Map<string, ClientState[]>, order: Map<ClientState, number>): void {
+function assignStatefulActives(
+  clients: ClientState[],
+  stateful: string[],
+  caughtUp: Map<string, ClientState[]>,
+  order: Map<ClientState, number>
+): void {
   const statefulSet = new Set(stateful)
   // Tasks with few caught-up clients choose first, so they find room on one of them.
   const byConstraint = (task: string): number => caughtUp.get(task)!.length || Number.MAX_SAFE_INTEGER
@@ -109,18 +118,28 @@ function assignStatefulActives (clients: ClientState[], stateful: string[], caug
     tasks,
     initialCount: () => 0,
     // An owner over its quota gives up first the tasks another client is caught up on.
-    previousTasks: client => [...client.input.previousActive]
-      .filter(task => statefulSet.has(task))
-      .sort((a, b) => Number(caughtUp.get(a)!.some(c => c !== client)) - Number(caughtUp.get(b)!.some(c => c !== client)) || compareTaskIds(a, b)),
-    choose: (task, candidates, countOf) => minBy(candidates, client => {
-      const up = caughtUp.get(task)!.includes(client)
-      return [up ? 0 : 1, up ? 0 : client.lagRank(task), countOf(client) / client.capacity, order.get(client)!]
-    }),
+    previousTasks: client =>
+      [...client.input.previousActive]
+        .filter(task => statefulSet.has(task))
+        .sort(
+          (a, b) =>
+            Number(caughtUp.get(a)!.some(c => c !== client)) - Number(caughtUp.get(b)!.some(c => c !== client)) || compareTaskIds(a, b)
+        ),
+    choose: (task, candidates, countOf) =>
+      minBy(candidates, client => {
+        const up = caughtUp.get(task)!.includes(client)
+        return [up ? 0 : 1, up ? 0 : client.lagRank(task), countOf(client) / client.capacity, order.get(client)!]
+      }),
     place: (client, task) => client.active.add(task)
   })
 }
 
-function moveToCaughtUpClients (clients: ClientState[], stateful: string[], caughtUp: Map<string, ClientState[]>, order: Map<ClientState, number>): Movement[] {
+function moveToCaughtUpClients(
+  clients: ClientState[],
+  stateful: string[],
+  caughtUp: Map<string, ClientState[]>,
+  order: Map<ClientState, number>
+): Movement[] {
   const owner = new Map<string, ClientState>()
   for (const client of clients) for (const task of client.active) owner.set(task, client)
   const movements: Movement[] = []
@@ -128,7 +147,12 @@ function moveToCaughtUpClients (clients: ClientState[], stateful: string[], caug
     const target = owner.get(task)!
     const candidates = caughtUp.get(task)!
     if (candidates.length === 0 || candidates.includes(target)) continue
-    const source = minBy(candidates, client => [client.lagRank(task) === -1 ? 0 : 1, client.activeLoad(), client.lagRank(task), order.get(client)!])
+    const source = minBy(candidates, client => [
+      client.lagRank(task) === -1 ? 0 : 1,
+      client.activeLoad(),
+      client.lagRank(task),
+      order.get(client)!
+    ])
     target.active.delete(task)
     source.active.add(task)
     movements.push({ task, destination: target, caughtUpClients: candidates.length })
@@ -136,7 +160,7 @@ function moveToCaughtUpClients (clients: ClientState[], stateful: string[], caug
   return movements.sort((a, b) => a.caughtUpClients - b.caughtUpClients || compareTaskIds(a.task, b.task))
 }
 
-function assignStandbys (
+function assignStandbys(
   clients: ClientState[],
   stateful: string[],
   movements: Movement[],
@@ -147,7 +171,7 @@ function assignStandbys (
   const slots = new Map(stateful.map(task => [task, config.numStandbyReplicas]))
   const totalCapacity = clients.reduce((sum, client) => sum + client.capacity, 0)
   const copies = Math.min(config.numStandbyReplicas, clients.length - 1)
-  const quota = (client: ClientState): number => Math.ceil(stateful.length * copies * client.capacity / totalCapacity)
+  const quota = (client: ClientState): number => Math.ceil((stateful.length * copies * client.capacity) / totalCapacity)
   const add = (client: ClientState, task: string): void => {
     client.standby.add(task)
     slots.set(task, slots.get(task)! - 1)

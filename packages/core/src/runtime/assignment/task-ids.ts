@@ -8,7 +8,7 @@ import { TaskId } from '../../task-id.js'
 const parsed = new Map<string, TaskId>()
 
 /** Parses a task id string (memoized); throws ILLEGAL_ARGUMENT for malformed ids. */
-export function taskIdOf (id: string): TaskId {
+export function taskIdOf(id: string): TaskId {
   let task = parsed.get(id)
   if (task === undefined) {
     task = TaskId.parse(id)
@@ -18,14 +18,13 @@ export function taskIdOf (id: string): TaskId {
   return task
 }
 
-export function compareTaskIds (a: string, b: string): number {
+export function compareTaskIds(a: string, b: string): number {
   const ta = taskIdOf(a)
   const tb = taskIdOf(b)
   return ta.subtopology - tb.subtopology || ta.partition - tb.partition
 }
 
 /** A sorted copy. */
-export function sortedTaskIds (ids: Iterable<string>): string[] {
+export function sortedTaskIds(ids: Iterable<string>): string[] {
   return [...ids].sort(compareTaskIds)
 }
-

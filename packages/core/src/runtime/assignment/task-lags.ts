@@ -12,7 +12,7 @@ import { LATEST_OFFSET, UNKNOWN_OFFSET_SUM } from './subscription-info.js'
  * Merges the offset sums several threads of one process reported: LATEST_OFFSET wins, then the
  * largest known sum, then UNKNOWN_OFFSET_SUM.
  */
-export function mergeOffsetSums (reports: Iterable<ReadonlyMap<string, number>>): Map<string, number> {
+export function mergeOffsetSums(reports: Iterable<ReadonlyMap<string, number>>): Map<string, number> {
   const merged = new Map<string, number>()
   for (const report of reports) {
     for (const [task, sum] of report) {
@@ -23,12 +23,15 @@ export function mergeOffsetSums (reports: Iterable<ReadonlyMap<string, number>>)
   return merged
 }
 
-function rankOf (sum: number): number {
+function rankOf(sum: number): number {
   return sum === LATEST_OFFSET ? 2 : sum === UNKNOWN_OFFSET_SUM ? 0 : 1
 }
 
 /** Sum of the end offsets of each task's changelog partitions (`endOffsets` keyed by `topic-partition`). */
-export function endOffsetSums (changelogPartitions: ReadonlyMap<string, readonly TopicPartition[]>, endOffsets: ReadonlyMap<string, number>): Map<string, number> {
+export function endOffsetSums(
+  changelogPartitions: ReadonlyMap<string, readonly TopicPartition[]>,
+  endOffsets: ReadonlyMap<string, number>
+): Map<string, number> {
   const sums = new Map<string, number>()
   for (const [task, partitions] of changelogPartitions) {
     let sum = 0
@@ -42,7 +45,11 @@ export function endOffsetSums (changelogPartitions: ReadonlyMap<string, readonly
  * Lags of one client on the stateful tasks. With `endSums` undefined (end offsets could not be
  * fetched) every lag is unknown except for running actives.
  */
-export function taskLags (offsetSums: ReadonlyMap<string, number>, statefulTasks: Iterable<string>, endSums: ReadonlyMap<string, number> | undefined): Map<string, number> {
+export function taskLags(
+  offsetSums: ReadonlyMap<string, number>,
+  statefulTasks: Iterable<string>,
+  endSums: ReadonlyMap<string, number> | undefined
+): Map<string, number> {
   const lags = new Map<string, number>()
   for (const task of statefulTasks) {
     const offsetSum = offsetSums.get(task) ?? 0

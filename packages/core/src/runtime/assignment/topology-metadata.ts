@@ -47,12 +47,12 @@ export interface AssignorTopologyExtras {
 }
 
 /** `<applicationId>-<storeName>-changelog`. */
-export function changelogTopicName (applicationId: string, storeName: string): string {
+export function changelogTopicName(applicationId: string, storeName: string): string {
   return `${applicationId}-${storeName}-changelog`
 }
 
 /** `<applicationId>-<name>` for an internal topic name as it appears in the topology. */
-export function internalTopicName (applicationId: string, name: string): string {
+export function internalTopicName(applicationId: string, name: string): string {
   return `${applicationId}-${name}`
 }
 
@@ -62,9 +62,9 @@ export function internalTopicName (applicationId: string, name: string): string 
  * `extras` names them, and sources and sinks on those topics become repartition sources and
  * sinks.
  */
-export function assignorTopologyFrom (def: TopologyDef, applicationId: string, extras: AssignorTopologyExtras = {}): AssignorTopology {
+export function assignorTopologyFrom(def: TopologyDef, applicationId: string, extras: AssignorTopologyExtras = {}): AssignorTopology {
   const repartitionShort = extras.repartitionTopics ?? new Map<string, RepartitionTopicSpec>()
-  const full = (name: string): string => repartitionShort.has(name) ? internalTopicName(applicationId, name) : name
+  const full = (name: string): string => (repartitionShort.has(name) ? internalTopicName(applicationId, name) : name)
   const changelogConfigs = new Map<string, Readonly<Record<string, string>>>()
 
   const subtopologies = def.subtopologies.map((sub): AssignorSubtopology => {
@@ -88,7 +88,9 @@ export function assignorTopologyFrom (def: TopologyDef, applicationId: string, e
       sourceTopics: sub.sourceTopics.filter(topic => !repartitionShort.has(topic)),
       sourcePatterns: sub.sourcePatterns,
       changelogTopics,
-      sourceChangelogTopics: [...new Set(sub.stores.flatMap(store => def.sourceChangelogs.has(store) ? [def.sourceChangelogs.get(store)!] : []))],
+      sourceChangelogTopics: [
+        ...new Set(sub.stores.flatMap(store => (def.sourceChangelogs.has(store) ? [def.sourceChangelogs.get(store)!] : [])))
+      ],
       repartitionSourceTopics: sub.sourceTopics.filter(topic => repartitionShort.has(topic)).map(full),
       repartitionSinkTopics: [...new Set(repartitionSinkTopics)]
     }

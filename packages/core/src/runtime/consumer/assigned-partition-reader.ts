@@ -26,7 +26,7 @@ export class AssignedPartitionReader implements PartitionReader {
   readonly #fetcher: Fetcher
 
   /** A reader on its own fetch client, set up from the streams config (isolation level, fetch sizes). */
-  static create (clients: KafkaClientFactory, clientId: string, config: ResolvedStreamsConfig, logger: Logger): AssignedPartitionReader {
+  static create(clients: KafkaClientFactory, clientId: string, config: ResolvedStreamsConfig, logger: Logger): AssignedPartitionReader {
     return new AssignedPartitionReader({
       port: clients.fetcher({ clientId }),
       clientId,
@@ -39,7 +39,7 @@ export class AssignedPartitionReader implements PartitionReader {
     })
   }
 
-  constructor (options: AssignedPartitionReaderOptions) {
+  constructor(options: AssignedPartitionReaderOptions) {
     this.#fetcher = new Fetcher({
       port: options.port,
       clientId: options.clientId,
@@ -54,15 +54,15 @@ export class AssignedPartitionReader implements PartitionReader {
     })
   }
 
-  assign (partitions: ReadonlyArray<TopicPartition & { offset: number | undefined }>): void {
+  assign(partitions: ReadonlyArray<TopicPartition & { offset: number | undefined }>): void {
     this.#fetcher.assign(partitions)
   }
 
-  async poll (maxWaitMs: number): Promise<FetchedBatch[]> {
+  async poll(maxWaitMs: number): Promise<FetchedBatch[]> {
     return await this.#fetcher.poll(maxWaitMs)
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     await this.#fetcher.close()
   }
 }

@@ -22,39 +22,39 @@ export interface MemberAssignment {
 export interface GroupAssignor {
   readonly name: string
   /** This member's subscription userData, computed on every (re)join. Synchronous. */
-  subscriptionUserData (topics: readonly string[]): Buffer
+  subscriptionUserData(topics: readonly string[]): Buffer
   /** Leader only: assigns partitions to members. `partitionCounts` is fresh cluster metadata. */
-  assign (members: readonly GroupMemberSubscription[], partitionCounts: ReadonlyMap<string, number>): Promise<Map<string, MemberAssignment>>
+  assign(members: readonly GroupMemberSubscription[], partitionCounts: ReadonlyMap<string, number>): Promise<Map<string, MemberAssignment>>
 }
 
 /** Kafka's ConsumerRebalanceListener for the eager protocol; each call is awaited inside poll(). */
 export interface RebalanceListener {
   /** Before the member rejoins, while it still is in its generation (commits are accepted): everything it owns is revoked. */
-  onPartitionsRevoked (revoked: readonly TopicPartition[]): Promise<void>
+  onPartitionsRevoked(revoked: readonly TopicPartition[]): Promise<void>
   /** The membership is gone (evicted, fenced, generation reset): the partitions already belong to others; no commit. */
-  onPartitionsLost (lost: readonly TopicPartition[]): Promise<void>
+  onPartitionsLost(lost: readonly TopicPartition[]): Promise<void>
   /** After SyncGroup, before anything of the new assignment is fetched. */
-  onPartitionsAssigned (assignment: MemberAssignment): Promise<void>
+  onPartitionsAssigned(assignment: MemberAssignment): Promise<void>
 }
 
 /** The consumer of a stream thread's source and repartition topics: Java's KafkaConsumer, as Kafka Streams uses it. */
 export interface MainConsumer {
-  pause (partitions: readonly TopicPartition[]): void
-  resume (partitions: readonly TopicPartition[]): void
-  seek (partition: TopicPartitionOffset): void
+  pause(partitions: readonly TopicPartition[]): void
+  resume(partitions: readonly TopicPartition[]): void
+  seek(partition: TopicPartitionOffset): void
   /** Forgets the positions of `partitions`: they are read again from the committed offsets (or the reset policy), as after an assignment. */
-  resetToCommitted (partitions: readonly TopicPartition[]): void
+  resetToCommitted(partitions: readonly TopicPartition[]): void
   /** Commits offsets (next offset to read) with optional metadata in the current generation; TASK_MIGRATED when the generation is gone. */
-  commit (offsets: ReadonlyArray<TopicPartitionOffset & { metadata?: string }>): Promise<void>
+  commit(offsets: ReadonlyArray<TopicPartitionOffset & { metadata?: string }>): Promise<void>
   /** The group's committed offsets of `partitions`, keyed by `topic-partition`; absent = none. */
-  committed (partitions: readonly TopicPartition[]): Promise<Map<string, CommittedOffset>>
+  committed(partitions: readonly TopicPartition[]): Promise<Map<string, CommittedOffset>>
 }
 
 /** Reads the partitions it is told to read, from given offsets, without a group (restore, standby, global). */
 export interface PartitionReader {
   /** Replaces the assignment; each partition starts at its offset (or earliest when undefined). */
-  assign (partitions: ReadonlyArray<TopicPartition & { offset: number | undefined }>): void
+  assign(partitions: ReadonlyArray<TopicPartition & { offset: number | undefined }>): void
   /** Fetches what is available, waiting at most `maxWaitMs` when nothing is. */
-  poll (maxWaitMs: number): Promise<FetchedBatch[]>
-  close (): Promise<void>
+  poll(maxWaitMs: number): Promise<FetchedBatch[]>
+  close(): Promise<void>
 }

@@ -22,7 +22,14 @@ import type { Clock } from '../../clock.js'
 import type { Logger } from '../../logger.js'
 import { Lifecycle } from '../lifecycle.js'
 import { isKafkaError } from '../kafka/kafka-request-error.js'
-import type { CommittedOffset, GroupCoordinatorPort, GroupGeneration, JoinGroupResponse, TopicPartition, TopicPartitionOffset } from '../kafka/ports.js'
+import type {
+  CommittedOffset,
+  GroupCoordinatorPort,
+  GroupGeneration,
+  JoinGroupResponse,
+  TopicPartition,
+  TopicPartitionOffset
+} from '../kafka/ports.js'
 import type { GroupAssignor, MemberAssignment, RebalanceListener } from './consumer-api.js'
 import { decodeAssignment, decodeSubscription, encodeAssignment, encodeSubscription } from './consumer-protocol.js'
 import { Wakeup } from './wakeup.js'
@@ -94,25 +101,39 @@ export class ConsumerCoordinator {
   #rejectInterrupted: (error: Error) => void = () => {}
   #interruptCalled = false
 
-  constructor (options: ConsumerCoordinatorOptions) {
+  constructor(options: ConsumerCoordinatorOptions) {
     this.#o = options
     this.#lifecycle = new Lifecycle(`group member ${options.clientId}`, 'UNJOINED', TRANSITIONS)
     this.#heardFrom = options.clock.milliseconds()
     this.#lastPoll = this.#heardFrom
-    this.#interrupted = new Promise<never>((_resolve, reject) => { this.#rejectInterrupted = reject })
+    this.#interrupted = new Promise<never>((_resolve, reject) => {
+      this.#rejectInterrupted = reject
+    })
     this.#interrupted.catch(() => undefined)
   }
 
-  get state (): MemberState { return this.#lifecycle.state }
-  #isClosed (): boolean { return this.#lifecycle.state === 'CLOSED' }
-  get generation (): GroupGeneration { return this.#generation }
-  get memberId (): string { return this.#generation.memberId }
+  get state(): MemberState {
+    return this.#lifecycle.state
+  }
+  #isClosed(): boolean {
+    return this.#lifecycle.state === 'CLOSED'
+  }
+  get generation(): GroupGeneration {
+    return this.#generation
+  }
+  get memberId(): string {
+    return this.#generation.memberId
+  }
   /** The partitions of the current assignment. */
-  get owned (): readonly TopicPartition[] { return this.#owned }
-  get rejoinNeeded (): boolean { return this.#rejoinReason !== undefined || this.state !== 'STABLE' }
+  get owned(): readonly TopicPartition[] {
+    return this.#owned
+  }
+  get rejoinNeeded(): boolean {
+    return this.#rejoinReason !== undefined || this.state !== 'STABLE'
+  }
 
   /** Asks for a rejoin at the next poll (Java's enforceRebalance(), a probing rebalance). */
-  requestRejoin (reason: string): void {
+  requestRejoin(reason: string): void {
     if (this.state === 'CLOSED') return
     this.#rejoinReason ??= reason
     this.#o.onRejoinNeeded()
@@ -123,7 +144,7 @@ export class ConsumerCoordinator {
    * included) when needed. Retries what can be retried until it succeeds or the member closes;
    * rejects with what cannot (and with what the listener threw).
    */
-  async ensureActiveGroup (): Promise<void> {
+  async ensureActiveGroup(): Promise<void> {
     this.#lastPoll = this.#o.clock.milliseconds()
     await this.#confirmMembershipIfStale()
     let attempts = 0
@@ -151,11 +172,13 @@ export class ConsumerCoordinator {
   }
 
   /** Gives up the owned partitions: revoked while the generation is valid, lost when it is gone. */
-  async #onJoinPrepare (): Promise<void> {
+  async #onJoinPrepare(): Promise<void> {
     const owned = this.#owned
     if (owned.length > 0) {
       if (this.#generation.generationId < 0) {
-        this.#o.logger.info(`Group member ${this.#o.clientId} of ${this.#o.groupId}: partitions lost (${this.#rejoinReason ?? 'membership gone'})`)
+        this.#o.logger.info(
+          `Group member ${this.#o.clientId} of ${this.#o.groupId}: partitions lost (${this.#rejoinReason ?? 'membership gone'})`
+        )
         await this.#o.listener.onPartitionsLost(owned)
       } else {
         await this.#o.listener.onPartitionsRevoked(owned)
@@ -166,7 +189,7 @@ export class ConsumerCoordinator {
   }
 
   /** JoinGroup and SyncGroup; returns the new assignment (the listener is told by the caller). */
-  async #joinAndSync (): Promise<MemberAssignment> {
+  async #joinAndSync(): Promise<MemberAssignment> {
     const topics = await this.#o.subscription()
     const reason = this.#rejoinReason
     this.#rejoinReason = undefined
@@ -175,14 +198,21 @@ export class ConsumerCoordinator {
     let joined: JoinGroupResponse
     const joinSent = this.#o.clock.milliseconds()
     try {
-      joined = await this.#orInterrupt(this.#o.port.joinGroup({
-        memberId: this.#generation.memberId,
-        sessionTimeoutMs: this.#o.sessionTimeoutMs,
-        rebalanceTimeoutMs: this.#o.maxPollIntervalMs,
-        protocolType: 'consumer',
-        protocols: [{ name: this.#o.assignor.name, metadata: encodeSubscription({ topics, userData: this.#o.assignor.subscriptionUserData(topics) }) }],
-        reason
-      }))
+      joined = await this.#orInterrupt(
+        this.#o.port.joinGroup({
+          memberId: this.#generation.memberId,
+          sessionTimeoutMs: this.#o.sessionTimeoutMs,
+          rebalanceTimeoutMs: this.#o.maxPollIntervalMs,
+          protocolType: 'consumer',
+          protocols: [
+            {
+              name: this.#o.assignor.name,
+              metadata: encodeSubscription({ topics, userData: this.#o.assignor.subscriptionUserData(topics) })
+            }
+          ],
+          reason
+        })
+      )
     } catch (error) {
       this.#onRebalanceError(error, 'JoinGroup', reason)
       throw error
@@ -196,13 +226,15 @@ export class ConsumerCoordinator {
     try {
       const assignments = joined.leaderId === joined.memberId ? await this.#orInterrupt(this.#assign(joined)) : []
       syncSent = this.#o.clock.milliseconds()
-      bytes = await this.#orInterrupt(this.#o.port.syncGroup({
-        generationId: joined.generationId,
-        memberId: joined.memberId,
-        protocolType: 'consumer',
-        protocolName: joined.protocolName,
-        assignments
-      }))
+      bytes = await this.#orInterrupt(
+        this.#o.port.syncGroup({
+          generationId: joined.generationId,
+          memberId: joined.memberId,
+          protocolType: 'consumer',
+          protocolName: joined.protocolName,
+          assignments
+        })
+      )
       if (this.state !== 'COMPLETING_REBALANCE') {
         // A heartbeat found the membership gone while the assignment was on its way.
         throw new StreamsError('KAFKA', `Group member ${this.#o.clientId}: membership lost during SyncGroup`, { retriable: true })
@@ -215,13 +247,15 @@ export class ConsumerCoordinator {
     this.#lifecycle.transition('STABLE')
     this.#heardFrom = Math.max(this.#heardFrom, syncSent)
     this.#owned = [...assignment.partitions]
-    this.#o.logger.info(`Group member ${this.#o.clientId} joined ${this.#o.groupId} in generation ${joined.generationId}${joined.leaderId === joined.memberId ? ' as leader' : ''} with ${assignment.partitions.length} partition(s)`)
+    this.#o.logger.info(
+      `Group member ${this.#o.clientId} joined ${this.#o.groupId} in generation ${joined.generationId}${joined.leaderId === joined.memberId ? ' as leader' : ''} with ${assignment.partitions.length} partition(s)`
+    )
     this.#o.onAssignment(assignment)
     return assignment
   }
 
   /** Leader only: every member's subscription through the assignor. */
-  async #assign (joined: JoinGroupResponse): Promise<Array<{ memberId: string, assignment: Buffer }>> {
+  async #assign(joined: JoinGroupResponse): Promise<Array<{ memberId: string; assignment: Buffer }>> {
     const members = joined.members.map(m => ({ memberId: m.memberId, ...decodeSubscription(m.metadata) }))
     const topics = new Set(members.flatMap(m => m.topics))
     const counts = await this.#o.partitionCounts([...topics])
@@ -230,7 +264,7 @@ export class ConsumerCoordinator {
   }
 
   /** A failed JoinGroup or SyncGroup: forget what the coordinator no longer knows, and rejoin. */
-  #onRebalanceError (error: unknown, what: string, reason: string | undefined): void {
+  #onRebalanceError(error: unknown, what: string, reason: string | undefined): void {
     if (this.state === 'CLOSED') return
     this.#stopHeartbeats()
     if (this.state !== 'UNJOINED') this.#lifecycle.transition('UNJOINED')
@@ -240,7 +274,7 @@ export class ConsumerCoordinator {
   }
 
   /** The membership is gone: the next poll calls onPartitionsLost and rejoins. */
-  #membershipLost (reason: string, resetMemberId: boolean): void {
+  #membershipLost(reason: string, resetMemberId: boolean): void {
     if (this.state === 'CLOSED') return
     this.#o.logger.warn(`Group member ${this.#o.clientId} of ${this.#o.groupId} lost its membership: ${reason}`)
     this.#generation = { generationId: -1, memberId: resetMemberId ? '' : this.#generation.memberId }
@@ -251,13 +285,14 @@ export class ConsumerCoordinator {
   }
 
   /** Whether an error from a group request means the membership is lost; if so, marks it lost. */
-  #checkLost (error: unknown, generation: GroupGeneration, what: string): boolean {
+  #checkLost(error: unknown, generation: GroupGeneration, what: string): boolean {
     if (!isKafkaError(error, ...MEMBERSHIP_LOST)) return false
-    if (generation === this.#generation) this.#membershipLost(`${what} answered ${error.errorName}`, error.errorName !== 'ILLEGAL_GENERATION')
+    if (generation === this.#generation)
+      this.#membershipLost(`${what} answered ${error.errorName}`, error.errorName !== 'ILLEGAL_GENERATION')
     return true
   }
 
-  #startHeartbeats (): void {
+  #startHeartbeats(): void {
     this.#stopHeartbeats()
     const tick = (): void => {
       this.#heartbeatTimer = undefined
@@ -272,24 +307,26 @@ export class ConsumerCoordinator {
     this.#heartbeatTimer.unref()
   }
 
-  #stopHeartbeats (): void {
+  #stopHeartbeats(): void {
     if (this.#heartbeatTimer !== undefined) clearTimeout(this.#heartbeatTimer)
     this.#heartbeatTimer = undefined
   }
 
   /** One heartbeat (at most one in flight); also leaves the group when the member stopped polling. */
-  async #heartbeat (): Promise<void> {
+  async #heartbeat(): Promise<void> {
     if (this.state !== 'STABLE' && this.state !== 'COMPLETING_REBALANCE') return
     const now = this.#o.clock.milliseconds()
     if (this.state === 'STABLE' && now - this.#lastPoll > this.#o.maxPollIntervalMs) {
       await this.#leavePollTimeout()
       return
     }
-    this.#heartbeatInFlight ??= this.#sendHeartbeat().finally(() => { this.#heartbeatInFlight = undefined })
+    this.#heartbeatInFlight ??= this.#sendHeartbeat().finally(() => {
+      this.#heartbeatInFlight = undefined
+    })
     await this.#heartbeatInFlight
   }
 
-  async #sendHeartbeat (): Promise<void> {
+  async #sendHeartbeat(): Promise<void> {
     const generation = this.#generation
     const sent = this.#o.clock.milliseconds()
     try {
@@ -308,9 +345,11 @@ export class ConsumerCoordinator {
     }
   }
 
-  async #leavePollTimeout (): Promise<void> {
+  async #leavePollTimeout(): Promise<void> {
     const generation = this.#generation
-    this.#o.logger.warn(`Group member ${this.#o.clientId} of ${this.#o.groupId} did not poll for ${this.#o.maxPollIntervalMs} ms (maxPollIntervalMs): leaving the group`)
+    this.#o.logger.warn(
+      `Group member ${this.#o.clientId} of ${this.#o.groupId} did not poll for ${this.#o.maxPollIntervalMs} ms (maxPollIntervalMs): leaving the group`
+    )
     this.#membershipLost('the poll timeout expired', true)
     await this.#o.port.leaveGroup({ memberId: generation.memberId, reason: 'consumer poll timeout has expired' }).catch(() => undefined)
   }
@@ -322,11 +361,13 @@ export class ConsumerCoordinator {
    * Past the whole session timeout the member waits until the coordinator answers either way:
    * going on could write what the group's new owner of its tasks also writes.
    */
-  async #confirmMembershipIfStale (): Promise<void> {
+  async #confirmMembershipIfStale(): Promise<void> {
     const session = this.#o.sessionTimeoutMs
     for (let attempt = 0; this.state === 'STABLE' && !this.#interruptCalled; attempt++) {
       if (this.#o.clock.milliseconds() - this.#heardFrom <= session / 2) return
-      this.#heartbeatInFlight ??= this.#sendHeartbeat().finally(() => { this.#heartbeatInFlight = undefined })
+      this.#heartbeatInFlight ??= this.#sendHeartbeat().finally(() => {
+        this.#heartbeatInFlight = undefined
+      })
       await this.#heartbeatInFlight
       if (this.#o.clock.milliseconds() - this.#heardFrom <= session) return
       await this.#sleep.wait(backoffDelay(this.#o.retryBackoffMs, attempt))
@@ -337,7 +378,7 @@ export class ConsumerCoordinator {
    * Whether the member still holds a generation; after a gap without a successful heartbeat
    * longer than the session timeout it asks the coordinator first (it may have been evicted).
    */
-  async confirmMembership (): Promise<boolean> {
+  async confirmMembership(): Promise<boolean> {
     await this.#confirmMembershipIfStale()
     return this.#generation.generationId >= 0
   }
@@ -347,11 +388,14 @@ export class ConsumerCoordinator {
    * gone or rebalancing; transient errors are retried until defaultApiTimeoutMs, then the last
    * one is thrown (retriable).
    */
-  async commitOffsets (offsets: ReadonlyArray<TopicPartitionOffset & { metadata?: string | undefined }>): Promise<void> {
+  async commitOffsets(offsets: ReadonlyArray<TopicPartitionOffset & { metadata?: string | undefined }>): Promise<void> {
     await this.#confirmMembershipIfStale()
     const generation = this.#generation
     if (this.state !== 'STABLE' || generation.generationId < 0) {
-      throw new StreamsError('TASK_MIGRATED', `Offset commit of group ${this.#o.groupId}: the member is not in a stable generation (${this.state})`)
+      throw new StreamsError(
+        'TASK_MIGRATED',
+        `Offset commit of group ${this.#o.groupId}: the member is not in a stable generation (${this.state})`
+      )
     }
     await this.#retrying(`Offset commit of group ${this.#o.groupId}`, async () => {
       try {
@@ -359,7 +403,11 @@ export class ConsumerCoordinator {
       } catch (error) {
         if (this.#checkLost(error, generation, 'OffsetCommit') || isKafkaError(error, 'REBALANCE_IN_PROGRESS')) {
           if (isKafkaError(error, 'REBALANCE_IN_PROGRESS')) this.requestRejoin('the group is rebalancing')
-          throw new StreamsError('TASK_MIGRATED', `Offset commit of group ${this.#o.groupId} failed: the group moved on (${errorText(error)})`, { cause: error })
+          throw new StreamsError(
+            'TASK_MIGRATED',
+            `Offset commit of group ${this.#o.groupId} failed: the group moved on (${errorText(error)})`,
+            { cause: error }
+          )
         }
         throw error
       }
@@ -367,19 +415,26 @@ export class ConsumerCoordinator {
   }
 
   /** OffsetFetch, retrying transient errors until defaultApiTimeoutMs. */
-  async fetchCommittedOffsets (partitions: readonly TopicPartition[], requireStable = false): Promise<Map<string, CommittedOffset>> {
+  async fetchCommittedOffsets(partitions: readonly TopicPartition[], requireStable = false): Promise<Map<string, CommittedOffset>> {
     if (partitions.length === 0) return new Map()
-    return await this.#retrying(`Fetching committed offsets of group ${this.#o.groupId}`, async () => await this.#o.port.fetchCommittedOffsets(partitions, { requireStable }))
+    return await this.#retrying(
+      `Fetching committed offsets of group ${this.#o.groupId}`,
+      async () => await this.#o.port.fetchCommittedOffsets(partitions, { requireStable })
+    )
   }
 
-  async #retrying<T> (what: string, request: () => Promise<T>): Promise<T> {
+  async #retrying<T>(what: string, request: () => Promise<T>): Promise<T> {
     return await retrying(request, {
       timeoutMs: this.#o.defaultApiTimeoutMs,
       backoffMs: this.#o.retryBackoffMs,
       clock: this.#o.clock,
       stopped: () => this.state === 'CLOSED',
-      sleep: async ms => { await this.#sleep.wait(ms) },
-      onRetry: error => { this.#o.logger.debug(`${what}: ${errorText(error)}; retrying`) }
+      sleep: async ms => {
+        await this.#sleep.wait(ms)
+      },
+      onRetry: error => {
+        this.#o.logger.debug(`${what}: ${errorText(error)}; retrying`)
+      }
     })
   }
 
@@ -387,19 +442,19 @@ export class ConsumerCoordinator {
    * Makes a rebalance in progress give up (a pending JoinGroup or SyncGroup is abandoned, a
    * backoff ends) and every later ensureActiveGroup() return at once: the thread is shutting down.
    */
-  interrupt (): void {
+  interrupt(): void {
     if (this.#interruptCalled) return
     this.#interruptCalled = true
     this.#rejectInterrupted(new StreamsError('ILLEGAL_STATE', `Group member ${this.#o.clientId} is shutting down`))
     this.#sleep.wake()
   }
 
-  async #orInterrupt<T> (work: Promise<T>): Promise<T> {
+  async #orInterrupt<T>(work: Promise<T>): Promise<T> {
     return await Promise.race([work, this.#interrupted])
   }
 
   /** Stops heartbeating and, when `leaveGroup`, sends LeaveGroup. The listener is not called. */
-  async close (leaveGroup: boolean): Promise<void> {
+  async close(leaveGroup: boolean): Promise<void> {
     if (this.state === 'CLOSED') return
     const { memberId } = this.#generation
     this.#lifecycle.transition('CLOSED')
@@ -416,11 +471,11 @@ export class ConsumerCoordinator {
 }
 
 /** JoinGroup/SyncGroup errors after which the member simply tries again (after a backoff). */
-function isRetriableJoinError (error: unknown): boolean {
+function isRetriableJoinError(error: unknown): boolean {
   if (isKafkaError(error, 'UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION', 'REBALANCE_IN_PROGRESS', 'MEMBER_ID_REQUIRED')) return true
   return isRetriable(error)
 }
 
-function errorText (error: unknown): string {
+function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }

@@ -18,13 +18,13 @@ export interface Subscription {
   readonly userData: Buffer
 }
 
-export function encodeSubscription (subscription: Subscription): Buffer {
+export function encodeSubscription(subscription: Subscription): Buffer {
   const w = new ByteWriter().uint16(WRITE_VERSION).uint32(subscription.topics.length)
   for (const topic of subscription.topics) w.string16(topic)
   return writeBytes(w, subscription.userData).toBuffer()
 }
 
-export function decodeSubscription (bytes: Buffer): Subscription {
+export function decodeSubscription(bytes: Buffer): Subscription {
   const r = new ByteReader(bytes, 'consumer protocol subscription')
   r.uint16() // version: every version starts with the fields read here
   const topics: string[] = []
@@ -32,7 +32,7 @@ export function decodeSubscription (bytes: Buffer): Subscription {
   return { topics, userData: readBytes(r) }
 }
 
-export function encodeAssignment (assignment: MemberAssignment | undefined): Buffer {
+export function encodeAssignment(assignment: MemberAssignment | undefined): Buffer {
   const byTopic = new Map<string, number[]>()
   for (const { topic, partition } of assignment?.partitions ?? []) {
     const list = byTopic.get(topic) ?? []
@@ -48,7 +48,7 @@ export function encodeAssignment (assignment: MemberAssignment | undefined): Buf
 }
 
 /** An empty buffer (a member the leader gave nothing, or an older coordinator) is an empty assignment. */
-export function decodeAssignment (bytes: Buffer): MemberAssignment {
+export function decodeAssignment(bytes: Buffer): MemberAssignment {
   if (bytes.length === 0) return { partitions: [], userData: EMPTY }
   const r = new ByteReader(bytes, 'consumer protocol assignment')
   r.uint16() // version
@@ -60,12 +60,12 @@ export function decodeAssignment (bytes: Buffer): MemberAssignment {
   return { partitions, userData: readBytes(r) }
 }
 
-function writeBytes (w: ByteWriter, bytes: Buffer): ByteWriter {
+function writeBytes(w: ByteWriter, bytes: Buffer): ByteWriter {
   return w.int32(bytes.length).bytes(bytes)
 }
 
 /** Nullable bytes (length -1 = null, read as empty). */
-function readBytes (r: ByteReader): Buffer {
+function readBytes(r: ByteReader): Buffer {
   const length = r.int32()
   return length < 0 ? EMPTY : Buffer.from(r.bytes(length))
 }

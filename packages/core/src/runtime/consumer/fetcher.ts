@@ -12,13 +12,30 @@
 import type { Logger } from '../../logger.js'
 import { StreamsError } from '../../errors.js'
 import { isKafkaError } from '../kafka/kafka-request-error.js'
-import { isPartitionError, tpKey, type FetchedBatch, type FetchPort, type IsolationLevel, type PartitionError, type TopicPartition } from '../kafka/ports.js'
+import {
+  isPartitionError,
+  tpKey,
+  type FetchedBatch,
+  type FetchPort,
+  type IsolationLevel,
+  type PartitionError,
+  type TopicPartition
+} from '../kafka/ports.js'
 import { Wakeup } from './wakeup.js'
 
 export type ResetPolicy = 'earliest' | 'latest' | 'none'
 
 /** Errors after which the partition's leader must be looked up again. */
-const STALE_LEADER = ['NOT_LEADER_OR_FOLLOWER', 'LEADER_NOT_AVAILABLE', 'FENCED_LEADER_EPOCH', 'UNKNOWN_LEADER_EPOCH', 'UNKNOWN_TOPIC_OR_PARTITION', 'REPLICA_NOT_AVAILABLE', 'KAFKA_STORAGE_ERROR', 'OFFSET_NOT_AVAILABLE'] as const
+const STALE_LEADER = [
+  'NOT_LEADER_OR_FOLLOWER',
+  'LEADER_NOT_AVAILABLE',
+  'FENCED_LEADER_EPOCH',
+  'UNKNOWN_LEADER_EPOCH',
+  'UNKNOWN_TOPIC_OR_PARTITION',
+  'REPLICA_NOT_AVAILABLE',
+  'KAFKA_STORAGE_ERROR',
+  'OFFSET_NOT_AVAILABLE'
+] as const
 
 export interface FetcherOptions {
   readonly port: FetchPort
@@ -71,40 +88,57 @@ export class Fetcher {
   #closed = false
   #lastError: unknown
 
-  constructor (options: FetcherOptions) {
+  constructor(options: FetcherOptions) {
     this.#o = options
   }
 
   /** Replaces the assignment (pause state belongs to an assignment); a partition without an offset gets one from initialOffsets or the reset policy. */
-  assign (partitions: ReadonlyArray<TopicPartition & { offset?: number | undefined }>): void {
+  assign(partitions: ReadonlyArray<TopicPartition & { offset?: number | undefined }>): void {
     const next = new Map<string, Position>()
     for (const p of partitions) {
       const key = tpKey(p.topic, p.partition)
-      next.set(key, { topic: p.topic, partition: p.partition, key, offset: p.offset, outOfRange: undefined, paused: false, buffered: undefined, lag: undefined, inFlight: false })
+      next.set(key, {
+        topic: p.topic,
+        partition: p.partition,
+        key,
+        offset: p.offset,
+        outOfRange: undefined,
+        paused: false,
+        buffered: undefined,
+        lag: undefined,
+        inFlight: false
+      })
     }
     this.#positions = next
     this.#wakeup.wake()
   }
 
-  assignment (): TopicPartition[] {
+  assignment(): TopicPartition[] {
     return [...this.#positions.values()].map(p => ({ topic: p.topic, partition: p.partition }))
   }
 
-  isAssigned (tp: TopicPartition): boolean {
+  isAssigned(tp: TopicPartition): boolean {
     return this.#positions.has(tpKey(tp.topic, tp.partition))
   }
 
-  seek (tp: TopicPartition, offset: number): void {
+  seek(tp: TopicPartition, offset: number): void {
     const old = this.#require(tp)
     this.#positions.set(old.key, { ...old, offset, outOfRange: undefined, buffered: undefined, lag: undefined, inFlight: false })
     this.#wakeup.wake()
   }
 
   /** Forgets the positions of `partitions` (and what was fetched for them): the next poll starts them from initialOffsets or the reset policy. */
-  resetPositions (partitions: readonly TopicPartition[]): void {
+  resetPositions(partitions: readonly TopicPartition[]): void {
     for (const tp of partitions) {
       const old = this.#require(tp)
-      this.#positions.set(old.key, { ...old, offset: undefined, outOfRange: undefined, buffered: undefined, lag: undefined, inFlight: false })
+      this.#positions.set(old.key, {
+        ...old,
+        offset: undefined,
+        outOfRange: undefined,
+        buffered: undefined,
+        lag: undefined,
+        inFlight: false
+      })
     }
     this.#wakeup.wake()
   }
@@ -114,26 +148,26 @@ export class Fetcher {
    * READ_COMMITTED), as the last fetch response said: Java's currentLag, what max.task.idle.ms
    * decides on. Undefined until a response came for the current position.
    */
-  currentLag (tp: TopicPartition): number | undefined {
+  currentLag(tp: TopicPartition): number | undefined {
     return this.#positions.get(tpKey(tp.topic, tp.partition))?.lag
   }
 
   /** The next offset to hand out; undefined before it is known. */
-  position (tp: TopicPartition): number | undefined {
+  position(tp: TopicPartition): number | undefined {
     return this.#require(tp).offset
   }
 
-  pause (partitions: readonly TopicPartition[]): void {
+  pause(partitions: readonly TopicPartition[]): void {
     for (const tp of partitions) this.#require(tp).paused = true
   }
 
-  resume (partitions: readonly TopicPartition[]): void {
+  resume(partitions: readonly TopicPartition[]): void {
     for (const tp of partitions) this.#require(tp).paused = false
     this.#wakeup.wake()
   }
 
   /** Ends a poll waiting for data (a rebalance is needed, the consumer closes). */
-  wakeup (): void {
+  wakeup(): void {
     this.#wakeup.wake()
   }
 
@@ -141,7 +175,7 @@ export class Fetcher {
    * The batches fetched for unpaused partitions (positions move past them), waiting up to
    * `timeoutMs` when there are none; the next fetches are on their way when it returns.
    */
-  async poll (timeoutMs: number): Promise<FetchedBatch[]> {
+  async poll(timeoutMs: number): Promise<FetchedBatch[]> {
     const deadline = Date.now() + timeoutMs
     for (;;) {
       if (this.#fatal !== undefined) throw this.#fatal
@@ -154,21 +188,21 @@ export class Fetcher {
     }
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     this.#closed = true
     this.#positions = new Map()
     this.#wakeup.wake()
     await this.#o.port.close()
   }
 
-  #require (tp: TopicPartition): Position {
+  #require(tp: TopicPartition): Position {
     const p = this.#positions.get(tpKey(tp.topic, tp.partition))
     if (p === undefined) throw new Error(`${tp.topic}-${tp.partition} is not assigned to ${this.#o.clientId}`)
     return p
   }
 
   /** Hands out buffered batches of unpaused partitions and moves their positions. */
-  #drain (): FetchedBatch[] {
+  #drain(): FetchedBatch[] {
     const out: FetchedBatch[] = []
     for (const p of this.#positions.values()) {
       const batch = p.buffered
@@ -182,21 +216,27 @@ export class Fetcher {
   }
 
   /** Finds a starting offset for every partition without one (at most one lookup at a time). */
-  async #resolvePositions (): Promise<void> {
+  async #resolvePositions(): Promise<void> {
     const missing = [...this.#positions.values()].filter(p => p.offset === undefined)
     if (missing.length === 0) return
-    this.#resolving ??= this.#resolve(missing).finally(() => { this.#resolving = undefined })
+    this.#resolving ??= this.#resolve(missing).finally(() => {
+      this.#resolving = undefined
+    })
     await this.#resolving
   }
 
-  async #resolve (missing: readonly Position[]): Promise<void> {
+  async #resolve(missing: readonly Position[]): Promise<void> {
     try {
       const fresh = missing.filter(p => p.outOfRange === undefined)
-      const known = this.#o.initialOffsets === undefined || fresh.length === 0 ? new Map<string, number>() : await this.#o.initialOffsets(fresh)
+      const known =
+        this.#o.initialOffsets === undefined || fresh.length === 0 ? new Map<string, number>() : await this.#o.initialOffsets(fresh)
       const reset = missing.filter(p => !known.has(p.key))
       const none = reset.find(p => this.#o.resetPolicy(p) === 'none')
       if (none !== undefined) {
-        this.#fatal = new StreamsError('KAFKA', `No valid committed offset found for input topic ${none.topic} (partition ${none.partition})${none.outOfRange === undefined ? '' : ` (offset ${none.outOfRange} is out of range)`} and no valid reset policy configured: set autoOffsetReset or a reset policy on the source`)
+        this.#fatal = new StreamsError(
+          'KAFKA',
+          `No valid committed offset found for input topic ${none.topic} (partition ${none.partition})${none.outOfRange === undefined ? '' : ` (offset ${none.outOfRange} is out of range)`} and no valid reset policy configured: set autoOffsetReset or a reset policy on the source`
+        )
         return
       }
       const offsets = new Map<string, number>()
@@ -219,7 +259,7 @@ export class Fetcher {
   }
 
   /** Sends one Fetch to every broker that leads a fetchable partition and has none in flight. */
-  #sendFetches (): void {
+  #sendFetches(): void {
     if (this.#closed) return
     const now = Date.now()
     const byNode = new Map<number, Position[]>()
@@ -227,7 +267,10 @@ export class Fetcher {
     for (const p of this.#positions.values()) {
       if (p.offset === undefined || p.paused || p.buffered !== undefined || p.inFlight) continue
       const node = this.#leaders.get(p.key)
-      if (node === undefined) { unknownLeaders = true; continue }
+      if (node === undefined) {
+        unknownLeaders = true
+        continue
+      }
       if (this.#busyNodes.has(node) || (this.#nodeBackoff.get(node) ?? 0) > now) continue
       const list = byNode.get(node) ?? []
       list.push(p)
@@ -239,7 +282,7 @@ export class Fetcher {
 
   #lookingUp: Promise<void> | undefined
 
-  async #lookUpLeaders (): Promise<void> {
+  async #lookUpLeaders(): Promise<void> {
     if (this.#lookingUp !== undefined) return
     this.#lookingUp = (async () => {
       const wanted = [...this.#positions.values()].filter(p => !this.#leaders.has(p.key))
@@ -264,7 +307,7 @@ export class Fetcher {
     await this.#lookingUp
   }
 
-  async #fetch (node: number, positions: readonly Position[]): Promise<void> {
+  async #fetch(node: number, positions: readonly Position[]): Promise<void> {
     this.#busyNodes.add(node)
     const requested = new Map(positions.map(p => [p.key, { position: p, offset: p.offset! }]))
     for (const p of positions) p.inFlight = true
@@ -300,9 +343,11 @@ export class Fetcher {
     }
   }
 
-  #onPartitionError (position: Position, offset: number, { error }: PartitionError): void {
+  #onPartitionError(position: Position, offset: number, { error }: PartitionError): void {
     if (isKafkaError(error, 'OFFSET_OUT_OF_RANGE')) {
-      this.#o.logger.warn(`${this.#o.clientId}: offset ${offset} of ${position.topic}-${position.partition} is out of range; resetting it (${this.#o.resetPolicy(position)})`)
+      this.#o.logger.warn(
+        `${this.#o.clientId}: offset ${offset} of ${position.topic}-${position.partition} is out of range; resetting it (${this.#o.resetPolicy(position)})`
+      )
       position.offset = undefined
       position.outOfRange = offset
     } else if (isKafkaError(error, ...STALE_LEADER)) {
@@ -314,7 +359,7 @@ export class Fetcher {
   }
 
   /** Logs a failure once until something succeeds again (a broker down must not flood the log). */
-  #warnOnce (error: unknown, what: string): void {
+  #warnOnce(error: unknown, what: string): void {
     if (this.#closed) return
     const message = error instanceof Error ? error.message : String(error)
     if (this.#lastError === message) return

@@ -11,7 +11,15 @@ import { IllegalStateError, StreamsError } from '../../errors.js'
 import type { Clock } from '../../clock.js'
 import type { Logger } from '../../logger.js'
 import type { ResolvedStreamsConfig } from '../../config/streams-config.js'
-import type { AdminPort, CommittedOffset, FetchedBatch, GroupGeneration, KafkaClientFactory, TopicPartition, TopicPartitionOffset } from '../kafka/ports.js'
+import type {
+  AdminPort,
+  CommittedOffset,
+  FetchedBatch,
+  GroupGeneration,
+  KafkaClientFactory,
+  TopicPartition,
+  TopicPartitionOffset
+} from '../kafka/ports.js'
 import type { GroupAssignor, MainConsumer, RebalanceListener } from './consumer-api.js'
 import { ConsumerCoordinator } from './consumer-coordinator.js'
 import { Fetcher, type ResetPolicy } from './fetcher.js'
@@ -43,7 +51,7 @@ export class GroupConsumer implements MainConsumer {
   #nextPatternCheck = 0
   #closed: Promise<void> | undefined
 
-  constructor (options: GroupConsumerOptions) {
+  constructor(options: GroupConsumerOptions) {
     const { config, topics } = options
     this.#o = options
     this.#clientId = options.clientId
@@ -56,7 +64,7 @@ export class GroupConsumer implements MainConsumer {
       maxPartitionBytes: config.maxPartitionFetchBytes,
       retryBackoffMs: config.retryBackoffMs,
       resetPolicy: options.resetPolicy,
-      initialOffsets: async (partitions) => {
+      initialOffsets: async partitions => {
         const committed = await this.#coordinator.fetchCommittedOffsets(partitions, config.processingGuarantee === 'exactly_once_v2')
         return new Map([...committed].map(([key, c]) => [key, c.offset]))
       },
@@ -72,10 +80,16 @@ export class GroupConsumer implements MainConsumer {
         this.#subscribed = topics instanceof RegExp ? await this.#matchingTopics(topics) : topics
         return this.#subscribed
       },
-      partitionCounts: async (names) => await options.admin.partitionCounts(names),
-      onAssignment: (assignment) => { this.#fetcher.assign(assignment.partitions) },
-      onAssignmentCleared: () => { this.#fetcher.assign([]) },
-      onRejoinNeeded: () => { this.#fetcher.wakeup() },
+      partitionCounts: async names => await options.admin.partitionCounts(names),
+      onAssignment: assignment => {
+        this.#fetcher.assign(assignment.partitions)
+      },
+      onAssignmentCleared: () => {
+        this.#fetcher.assign([])
+      },
+      onRejoinNeeded: () => {
+        this.#fetcher.wakeup()
+      },
       sessionTimeoutMs: config.sessionTimeoutMs,
       maxPollIntervalMs: config.maxPollIntervalMs,
       heartbeatIntervalMs: config.heartbeatIntervalMs,
@@ -86,12 +100,11 @@ export class GroupConsumer implements MainConsumer {
     })
   }
 
-
   /**
    * Rejoins the group when needed (the listener runs inside), then returns the fetched batches,
    * waiting up to `timeoutMs`; returns early when a rebalance becomes necessary.
    */
-  async poll (timeoutMs: number): Promise<FetchedBatch[]> {
+  async poll(timeoutMs: number): Promise<FetchedBatch[]> {
     this.#requireOpen('poll')
     await this.#coordinator.ensureActiveGroup()
     if (this.#coordinator.rejoinNeeded) return []
@@ -99,40 +112,46 @@ export class GroupConsumer implements MainConsumer {
     return await this.#fetcher.poll(timeoutMs)
   }
 
-  async #matchingTopics (pattern: RegExp): Promise<string[]> {
+  async #matchingTopics(pattern: RegExp): Promise<string[]> {
     return (await this.#o.admin.listTopics()).filter(t => pattern.test(t)).sort()
   }
 
   /** A pattern subscription rejoins when the topics it matches change (Java checks at each metadata refresh). */
-  #maybeCheckPattern (): void {
+  #maybeCheckPattern(): void {
     const { topics, clock, config } = this.#o
     if (!(topics instanceof RegExp) || clock.milliseconds() < this.#nextPatternCheck) return
     this.#nextPatternCheck = clock.milliseconds() + config.metadataMaxAgeMs
-    void this.#matchingTopics(topics).then(matching => {
-      if (matching.join('\0') !== this.#subscribed.join('\0')) this.enforceRebalance('the topics matching the subscription pattern changed')
-    }, (error: unknown) => { this.#o.logger.debug(`${this.#clientId}: listing topics for the subscription pattern failed: ${String(error)}`) })
+    void this.#matchingTopics(topics).then(
+      matching => {
+        if (matching.join('\0') !== this.#subscribed.join('\0'))
+          this.enforceRebalance('the topics matching the subscription pattern changed')
+      },
+      (error: unknown) => {
+        this.#o.logger.debug(`${this.#clientId}: listing topics for the subscription pattern failed: ${String(error)}`)
+      }
+    )
   }
 
   /** Records between the position and the end of an assigned partition, as last fetched; undefined before the first fetch response. */
-  currentLag (tp: TopicPartition): number | undefined {
+  currentLag(tp: TopicPartition): number | undefined {
     return this.#fetcher.currentLag(tp)
   }
 
-  assignment (): TopicPartition[] {
+  assignment(): TopicPartition[] {
     return this.#fetcher.assignment()
   }
 
-  pause (partitions: readonly TopicPartition[]): void {
+  pause(partitions: readonly TopicPartition[]): void {
     this.#assignedOnly(partitions, 'pause')
     this.#fetcher.pause(partitions)
   }
 
-  resume (partitions: readonly TopicPartition[]): void {
+  resume(partitions: readonly TopicPartition[]): void {
     this.#assignedOnly(partitions, 'resume')
     this.#fetcher.resume(partitions)
   }
 
-  seek (partition: TopicPartitionOffset): void {
+  seek(partition: TopicPartitionOffset): void {
     this.#assignedOnly([partition], 'seek')
     if (!Number.isSafeInteger(partition.offset) || partition.offset < 0) {
       throw new StreamsError('ILLEGAL_ARGUMENT', `seek(): invalid offset ${partition.offset} for ${partition.topic}-${partition.partition}`)
@@ -140,51 +159,51 @@ export class GroupConsumer implements MainConsumer {
     this.#fetcher.seek(partition, partition.offset)
   }
 
-  resetToCommitted (partitions: readonly TopicPartition[]): void {
+  resetToCommitted(partitions: readonly TopicPartition[]): void {
     this.#assignedOnly(partitions, 'resetToCommitted')
     this.#fetcher.resetPositions(partitions)
   }
 
   /** The group and this member's generation: what a transactional offset commit carries (KIP-447). */
-  groupMetadata (): { groupId: string, generation: GroupGeneration } {
+  groupMetadata(): { groupId: string; generation: GroupGeneration } {
     return { groupId: this.#o.groupId, generation: this.#coordinator.generation }
   }
 
-  async commit (offsets: ReadonlyArray<TopicPartitionOffset & { metadata?: string }>): Promise<void> {
+  async commit(offsets: ReadonlyArray<TopicPartitionOffset & { metadata?: string }>): Promise<void> {
     this.#requireOpen('commit')
     if (offsets.length === 0) return
     await this.#coordinator.commitOffsets(offsets)
   }
 
   /** Whether this member still holds its generation, asking the coordinator after a long gap without heartbeats. */
-  async confirmMembership (): Promise<boolean> {
+  async confirmMembership(): Promise<boolean> {
     return await this.#coordinator.confirmMembership()
   }
 
-  async committed (partitions: readonly TopicPartition[]): Promise<Map<string, CommittedOffset>> {
+  async committed(partitions: readonly TopicPartition[]): Promise<Map<string, CommittedOffset>> {
     this.#requireOpen('committed')
     // Under exactly-once, offsets a transaction is still committing are waited for (KIP-447).
     return await this.#coordinator.fetchCommittedOffsets(partitions, this.#o.config.processingGuarantee === 'exactly_once_v2')
   }
 
   /** Asks the group to rebalance at the next poll (Java's enforceRebalance()). */
-  enforceRebalance (reason: string): void {
+  enforceRebalance(reason: string): void {
     this.#coordinator.requestRejoin(reason)
   }
 
   /** Ends a poll in progress. */
-  wakeup (): void {
+  wakeup(): void {
     this.#fetcher.wakeup()
   }
 
   /** The thread is shutting down: a poll in progress returns, a rebalance in progress is given up. */
-  interrupt (): void {
+  interrupt(): void {
     this.#coordinator.interrupt()
     this.#fetcher.wakeup()
   }
 
   /** Stops fetching and heartbeating; leaves the group when `leaveGroup`. Idempotent. */
-  async close (options: { leaveGroup: boolean }): Promise<void> {
+  async close(options: { leaveGroup: boolean }): Promise<void> {
     this.#closed ??= (async () => {
       const results = await Promise.allSettled([this.#coordinator.close(options.leaveGroup), this.#fetcher.close()])
       const failed = results.find(r => r.status === 'rejected')
@@ -193,14 +212,15 @@ export class GroupConsumer implements MainConsumer {
     await this.#closed
   }
 
-  #assignedOnly (partitions: readonly TopicPartition[], what: string): void {
+  #assignedOnly(partitions: readonly TopicPartition[], what: string): void {
     this.#requireOpen(what)
     for (const tp of partitions) {
-      if (!this.#fetcher.isAssigned(tp)) throw new IllegalStateError(`${what}(): ${tp.topic}-${tp.partition} is not assigned to ${this.#clientId}`)
+      if (!this.#fetcher.isAssigned(tp))
+        throw new IllegalStateError(`${what}(): ${tp.topic}-${tp.partition} is not assigned to ${this.#clientId}`)
     }
   }
 
-  #requireOpen (what: string): void {
+  #requireOpen(what: string): void {
     if (this.#closed !== undefined) throw new IllegalStateError(`${what}() on closed consumer ${this.#clientId}`)
   }
 }

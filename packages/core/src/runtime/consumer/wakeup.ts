@@ -6,7 +6,7 @@
 export class Wakeup {
   #waiters = new Set<() => void>()
 
-  async wait (ms: number): Promise<void> {
+  async wait(ms: number): Promise<void> {
     if (ms <= 0) return
     await new Promise<void>(resolve => {
       const done = (): void => {
@@ -20,7 +20,7 @@ export class Wakeup {
   }
 
   /** Ends every wait in progress. */
-  wake (): void {
+  wake(): void {
     for (const done of [...this.#waiters]) done()
   }
 }

@@ -16,14 +16,14 @@ export class CompositeKeyValueIterator<S, K, V> implements KeyValueIterator<K, V
   #current: KeyValueIterator<K, V> | undefined
   #closed = false
 
-  constructor (storeName: string, stores: readonly S[], open: (store: S) => KeyValueIterator<K, V>) {
+  constructor(storeName: string, stores: readonly S[], open: (store: S) => KeyValueIterator<K, V>) {
     this.#storeName = storeName
     this.#stores = [...stores]
     this.#open = open
   }
 
   /** The current iterator if it has a next entry, opening the next stores' iterators as needed. */
-  #advance (): KeyValueIterator<K, V> | undefined {
+  #advance(): KeyValueIterator<K, V> | undefined {
     if (this.#closed) return undefined
     for (;;) {
       if (this.#current !== undefined) {
@@ -38,29 +38,29 @@ export class CompositeKeyValueIterator<S, K, V> implements KeyValueIterator<K, V
     }
   }
 
-  next (): IteratorResult<KeyValue<K, V>, undefined> {
+  next(): IteratorResult<KeyValue<K, V>, undefined> {
     const current = this.#advance()
     if (current === undefined) return { done: true, value: undefined }
     return guardStoreCall(this.#storeName, () => current.next())
   }
 
-  peekNextKey (): K | undefined {
+  peekNextKey(): K | undefined {
     const current = this.#advance()
     return current === undefined ? undefined : guardStoreCall(this.#storeName, () => current.peekNextKey())
   }
 
-  close (): void {
+  close(): void {
     if (this.#closed) return
     this.#closed = true
     this.#current?.close()
     this.#current = undefined
   }
 
-  [Symbol.dispose] (): void {
+  [Symbol.dispose](): void {
     this.close()
   }
 
-  [Symbol.iterator] (): this {
+  [Symbol.iterator](): this {
     return this
   }
 }

@@ -13,11 +13,11 @@ import { guardStoreCall, type StateStoreProvider } from './state-store-provider.
 export class CompositeReadOnlyKeyValueStore<K, V> implements ReadOnlyKeyValueStore<K, V> {
   readonly #provider: StateStoreProvider<ReadOnlyKeyValueStore<K, V>>
 
-  constructor (provider: StateStoreProvider<ReadOnlyKeyValueStore<K, V>>) {
+  constructor(provider: StateStoreProvider<ReadOnlyKeyValueStore<K, V>>) {
     this.#provider = provider
   }
 
-  get (key: K): V | null {
+  get(key: K): V | null {
     if (key === null || key === undefined) throw new TypeError('key cannot be null')
     for (const store of this.#provider.stores()) {
       const value = guardStoreCall(this.#provider.storeName, () => store.get(key))
@@ -26,28 +26,28 @@ export class CompositeReadOnlyKeyValueStore<K, V> implements ReadOnlyKeyValueSto
     return null
   }
 
-  range (from: K | undefined, to: K | undefined): KeyValueIterator<K, V> {
+  range(from: K | undefined, to: K | undefined): KeyValueIterator<K, V> {
     return this.#concat(store => store.range(from, to))
   }
 
-  reverseRange (from: K | undefined, to: K | undefined): KeyValueIterator<K, V> {
+  reverseRange(from: K | undefined, to: K | undefined): KeyValueIterator<K, V> {
     return this.#concat(store => store.reverseRange(from, to))
   }
 
-  all (): KeyValueIterator<K, V> {
+  all(): KeyValueIterator<K, V> {
     return this.#concat(store => store.all())
   }
 
-  reverseAll (): KeyValueIterator<K, V> {
+  reverseAll(): KeyValueIterator<K, V> {
     return this.#concat(store => store.reverseAll())
   }
 
-  prefixScan<P> (prefix: P, prefixKeySerializer: Serializer<P>): KeyValueIterator<K, V> {
+  prefixScan<P>(prefix: P, prefixKeySerializer: Serializer<P>): KeyValueIterator<K, V> {
     return this.#concat(store => store.prefixScan(prefix, prefixKeySerializer))
   }
 
   /** The sum over the local stores, capped at Number.MAX_SAFE_INTEGER. */
-  approximateNumEntries (): number {
+  approximateNumEntries(): number {
     let total = 0
     for (const store of this.#provider.stores()) {
       total += guardStoreCall(this.#provider.storeName, () => store.approximateNumEntries())
@@ -56,7 +56,7 @@ export class CompositeReadOnlyKeyValueStore<K, V> implements ReadOnlyKeyValueSto
     return total
   }
 
-  #concat (open: (store: ReadOnlyKeyValueStore<K, V>) => KeyValueIterator<K, V>): KeyValueIterator<K, V> {
+  #concat(open: (store: ReadOnlyKeyValueStore<K, V>) => KeyValueIterator<K, V>): KeyValueIterator<K, V> {
     return new CompositeKeyValueIterator(this.#provider.storeName, this.#provider.stores(), open)
   }
 }

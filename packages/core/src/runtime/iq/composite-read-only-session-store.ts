@@ -16,13 +16,13 @@ type Iter<K, AGG> = KeyValueIterator<Windowed<K>, AGG>
 export class CompositeReadOnlySessionStore<K, AGG> implements ReadOnlySessionStore<K, AGG> {
   readonly #provider: StateStoreProvider<Store<K, AGG>>
 
-  constructor (provider: StateStoreProvider<Store<K, AGG>>) {
+  constructor(provider: StateStoreProvider<Store<K, AGG>>) {
     this.#provider = provider
   }
 
-  findSessions (key: K, earliestSessionEndTime: number, latestSessionStartTime: number): Iter<K, AGG>
-  findSessions (keyFrom: K | undefined, keyTo: K | undefined, earliestSessionEndTime: number, latestSessionStartTime: number): Iter<K, AGG>
-  findSessions (...args: unknown[]): Iter<K, AGG> {
+  findSessions(key: K, earliestSessionEndTime: number, latestSessionStartTime: number): Iter<K, AGG>
+  findSessions(keyFrom: K | undefined, keyTo: K | undefined, earliestSessionEndTime: number, latestSessionStartTime: number): Iter<K, AGG>
+  findSessions(...args: unknown[]): Iter<K, AGG> {
     if (args.length === 3) {
       const [key, end, start] = args as [K, number, number]
       return this.#firstNonEmpty(store => store.findSessions(key, end, start))
@@ -31,9 +31,14 @@ export class CompositeReadOnlySessionStore<K, AGG> implements ReadOnlySessionSto
     return this.#concat(store => store.findSessions(from, to, end, start))
   }
 
-  backwardFindSessions (key: K, earliestSessionEndTime: number, latestSessionStartTime: number): Iter<K, AGG>
-  backwardFindSessions (keyFrom: K | undefined, keyTo: K | undefined, earliestSessionEndTime: number, latestSessionStartTime: number): Iter<K, AGG>
-  backwardFindSessions (...args: unknown[]): Iter<K, AGG> {
+  backwardFindSessions(key: K, earliestSessionEndTime: number, latestSessionStartTime: number): Iter<K, AGG>
+  backwardFindSessions(
+    keyFrom: K | undefined,
+    keyTo: K | undefined,
+    earliestSessionEndTime: number,
+    latestSessionStartTime: number
+  ): Iter<K, AGG>
+  backwardFindSessions(...args: unknown[]): Iter<K, AGG> {
     if (args.length === 3) {
       const [key, end, start] = args as [K, number, number]
       return this.#firstNonEmpty(store => store.backwardFindSessions(key, end, start))
@@ -42,7 +47,7 @@ export class CompositeReadOnlySessionStore<K, AGG> implements ReadOnlySessionSto
     return this.#concat(store => store.backwardFindSessions(from, to, end, start))
   }
 
-  fetchSession (key: K, sessionStartTime: number, sessionEndTime: number): AGG | null {
+  fetchSession(key: K, sessionStartTime: number, sessionEndTime: number): AGG | null {
     for (const store of this.#provider.stores()) {
       const value = guardStoreCall(this.#provider.storeName, () => store.fetchSession(key, sessionStartTime, sessionEndTime))
       if (value !== null && value !== undefined) return value
@@ -50,9 +55,9 @@ export class CompositeReadOnlySessionStore<K, AGG> implements ReadOnlySessionSto
     return null
   }
 
-  fetch (key: K): Iter<K, AGG>
-  fetch (keyFrom: K | undefined, keyTo: K | undefined): Iter<K, AGG>
-  fetch (...args: unknown[]): Iter<K, AGG> {
+  fetch(key: K): Iter<K, AGG>
+  fetch(keyFrom: K | undefined, keyTo: K | undefined): Iter<K, AGG>
+  fetch(...args: unknown[]): Iter<K, AGG> {
     if (args.length === 1) {
       const [key] = args as [K]
       return this.#firstNonEmpty(store => store.fetch(key))
@@ -61,9 +66,9 @@ export class CompositeReadOnlySessionStore<K, AGG> implements ReadOnlySessionSto
     return this.#concat(store => store.fetch(from, to))
   }
 
-  backwardFetch (key: K): Iter<K, AGG>
-  backwardFetch (keyFrom: K | undefined, keyTo: K | undefined): Iter<K, AGG>
-  backwardFetch (...args: unknown[]): Iter<K, AGG> {
+  backwardFetch(key: K): Iter<K, AGG>
+  backwardFetch(keyFrom: K | undefined, keyTo: K | undefined): Iter<K, AGG>
+  backwardFetch(...args: unknown[]): Iter<K, AGG> {
     if (args.length === 1) {
       const [key] = args as [K]
       return this.#firstNonEmpty(store => store.backwardFetch(key))
@@ -72,7 +77,7 @@ export class CompositeReadOnlySessionStore<K, AGG> implements ReadOnlySessionSto
     return this.#concat(store => store.backwardFetch(from, to))
   }
 
-  #firstNonEmpty (open: (store: Store<K, AGG>) => Iter<K, AGG>): Iter<K, AGG> {
+  #firstNonEmpty(open: (store: Store<K, AGG>) => Iter<K, AGG>): Iter<K, AGG> {
     for (const store of this.#provider.stores()) {
       const it = guardStoreCall(this.#provider.storeName, () => open(store))
       if (it.peekNextKey() !== undefined) return it
@@ -81,7 +86,7 @@ export class CompositeReadOnlySessionStore<K, AGG> implements ReadOnlySessionSto
     return this.#concat(open, [])
   }
 
-  #concat (open: (store: Store<K, AGG>) => Iter<K, AGG>, stores = this.#provider.stores()): Iter<K, AGG> {
+  #concat(open: (store: Store<K, AGG>) => Iter<K, AGG>, stores = this.#provider.stores()): Iter<K, AGG> {
     return new CompositeKeyValueIterator(this.#provider.storeName, stores, open)
   }
 }

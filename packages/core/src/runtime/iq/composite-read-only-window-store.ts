@@ -15,14 +15,14 @@ type Store<K, V> = ReadOnlyWindowStore<K, V>
 export class CompositeReadOnlyWindowStore<K, V> implements ReadOnlyWindowStore<K, V> {
   readonly #provider: StateStoreProvider<Store<K, V>>
 
-  constructor (provider: StateStoreProvider<Store<K, V>>) {
+  constructor(provider: StateStoreProvider<Store<K, V>>) {
     this.#provider = provider
   }
 
-  fetch (key: K, windowStartTime: number): V | null
-  fetch (key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V>
-  fetch (keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V>
-  fetch (...args: unknown[]): V | null | WindowStoreIterator<V> | KeyValueIterator<Windowed<K>, V> {
+  fetch(key: K, windowStartTime: number): V | null
+  fetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V>
+  fetch(keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V>
+  fetch(...args: unknown[]): V | null | WindowStoreIterator<V> | KeyValueIterator<Windowed<K>, V> {
     if (args.length === 2) {
       const [key, time] = args as [K, number]
       for (const store of this.#provider.stores()) {
@@ -39,9 +39,9 @@ export class CompositeReadOnlyWindowStore<K, V> implements ReadOnlyWindowStore<K
     return this.#concat(store => store.fetch(keyFrom, keyTo, from, to))
   }
 
-  backwardFetch (key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V>
-  backwardFetch (keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V>
-  backwardFetch (...args: unknown[]): WindowStoreIterator<V> | KeyValueIterator<Windowed<K>, V> {
+  backwardFetch(key: K, timeFrom: number, timeTo: number): WindowStoreIterator<V>
+  backwardFetch(keyFrom: K | undefined, keyTo: K | undefined, timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V>
+  backwardFetch(...args: unknown[]): WindowStoreIterator<V> | KeyValueIterator<Windowed<K>, V> {
     if (args.length === 3) {
       const [key, from, to] = args as [K, number, number]
       return this.#firstNonEmpty(store => store.backwardFetch(key, from, to))
@@ -50,24 +50,24 @@ export class CompositeReadOnlyWindowStore<K, V> implements ReadOnlyWindowStore<K
     return this.#concat(store => store.backwardFetch(keyFrom, keyTo, from, to))
   }
 
-  fetchAll (timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V> {
+  fetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V> {
     return this.#concat(store => store.fetchAll(timeFrom, timeTo))
   }
 
-  backwardFetchAll (timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V> {
+  backwardFetchAll(timeFrom: number, timeTo: number): KeyValueIterator<Windowed<K>, V> {
     return this.#concat(store => store.backwardFetchAll(timeFrom, timeTo))
   }
 
-  all (): KeyValueIterator<Windowed<K>, V> {
+  all(): KeyValueIterator<Windowed<K>, V> {
     return this.#concat(store => store.all())
   }
 
-  backwardAll (): KeyValueIterator<Windowed<K>, V> {
+  backwardAll(): KeyValueIterator<Windowed<K>, V> {
     return this.#concat(store => store.backwardAll())
   }
 
   /** The iterator of the first store that has entries (the key's partition); an empty one otherwise. */
-  #firstNonEmpty (open: (store: Store<K, V>) => WindowStoreIterator<V>): WindowStoreIterator<V> {
+  #firstNonEmpty(open: (store: Store<K, V>) => WindowStoreIterator<V>): WindowStoreIterator<V> {
     const stores = this.#provider.stores()
     for (const store of stores) {
       const it = guardStoreCall(this.#provider.storeName, () => open(store))
@@ -77,7 +77,7 @@ export class CompositeReadOnlyWindowStore<K, V> implements ReadOnlyWindowStore<K
     return new CompositeKeyValueIterator<Store<K, V>, number, V>(this.#provider.storeName, [], open)
   }
 
-  #concat (open: (store: Store<K, V>) => KeyValueIterator<Windowed<K>, V>): KeyValueIterator<Windowed<K>, V> {
+  #concat(open: (store: Store<K, V>) => KeyValueIterator<Windowed<K>, V>): KeyValueIterator<Windowed<K>, V> {
     return new CompositeKeyValueIterator(this.#provider.storeName, this.#provider.stores(), open)
   }
 }

@@ -83,9 +83,17 @@ const PATH = /^\/stores\/([^/]+)\/keys\/([^/]+)(?:\/(windows|sessions))?$/
 const RELAYED_STATUS = new Set([200, 400, 403, 404, 500, 503])
 
 /** What a request asks for: one value, or the windows (or sessions) of the key. */
-interface Query { readonly kind: 'value' | 'windows' | 'sessions', readonly from: number, readonly to: number }
+interface Query {
+  readonly kind: 'value' | 'windows' | 'sessions'
+  readonly from: number
+  readonly to: number
+}
 
-interface Answer { status: number, body: unknown, retryAfter?: boolean }
+interface Answer {
+  status: number
+  body: unknown
+  retryAfter?: boolean
+}
 
 export class InteractiveQueryServer<K = string> {
   readonly #streams: QueryableStreams
@@ -94,7 +102,7 @@ export class InteractiveQueryServer<K = string> {
   readonly #logger: Logger
   #server: Server | undefined
 
-  constructor (streams: QueryableStreams, options: InteractiveQueryServerOptions<K>) {
+  constructor(streams: QueryableStreams, options: InteractiveQueryServerOptions<K>) {
     this.#streams = streams
     this.#o = options
     this.#keySerializer = toSerializer(options.keySerializer)
@@ -107,7 +115,7 @@ export class InteractiveQueryServer<K = string> {
    * `(req, reply) => { reply.hijack(); handler(req.raw, reply.raw) }`
    * (fastify). It answers every request it is given (404 for other paths).
    */
-  handler (): (request: IncomingMessage, response: ServerResponse) => void {
+  handler(): (request: IncomingMessage, response: ServerResponse) => void {
     return (req, res) => {
       this.#handle(req, res).catch((err: unknown) => {
         this.#logger.error(`Interactive query ${req.method ?? ''} ${req.url ?? ''}: could not answer: ${describe(err)}`)
@@ -117,29 +125,36 @@ export class InteractiveQueryServer<K = string> {
   }
 
   /** Starts listening; resolves with the address it listens on. */
-  async start (): Promise<HostInfo> {
+  async start(): Promise<HostInfo> {
     if (this.#server !== undefined) throw new StreamsError('ILLEGAL_STATE', 'The interactive query server has already been started')
     const port = this.#o.port ?? portOf(this.#streams.applicationServer)
-    if (port === undefined) throw new StreamsError('INVALID_CONFIG', 'The interactive query server needs a port or an applicationServer ("host:port") config')
+    if (port === undefined)
+      throw new StreamsError('INVALID_CONFIG', 'The interactive query server needs a port or an applicationServer ("host:port") config')
     const headersTimeout = this.#o.headersTimeoutMs ?? 10_000
-    const server = createServer({
-      headersTimeout,
-      requestTimeout: Math.max(headersTimeout, this.#o.requestTimeoutMs ?? 30_000),
-      keepAliveTimeout: this.#o.keepAliveTimeoutMs ?? 5_000,
-      // How often the two limits above are enforced (Node's default: 30 s).
-      connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(headersTimeout / 2)))
-    }, this.handler())
+    const server = createServer(
+      {
+        headersTimeout,
+        requestTimeout: Math.max(headersTimeout, this.#o.requestTimeoutMs ?? 30_000),
+        keepAliveTimeout: this.#o.keepAliveTimeoutMs ?? 5_000,
+        // How often the two limits above are enforced (Node's default: 30 s).
+        connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(headersTimeout / 2)))
+      },
+      this.handler()
+    )
     server.maxConnections = this.#o.maxConnections ?? 1000
     this.#server = server
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
-      server.listen(port, this.#o.host ?? '127.0.0.1', () => { server.off('error', reject); resolve() })
+      server.listen(port, this.#o.host ?? '127.0.0.1', () => {
+        server.off('error', reject)
+        resolve()
+      })
     })
     const address = server.address() as AddressInfo
     return { host: address.address, port: address.port }
   }
 
-  async close (): Promise<void> {
+  async close(): Promise<void> {
     const server = this.#server
     if (server === undefined) return
     this.#server = undefined
@@ -147,7 +162,7 @@ export class InteractiveQueryServer<K = string> {
     await new Promise<void>(resolve => server.close(() => resolve()))
   }
 
-  async #handle (req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let status: number
     let body: string
     let retryAfter = false
@@ -167,8 +182,8 @@ export class InteractiveQueryServer<K = string> {
     res.end(body)
   }
 
-  async #answer (req: IncomingMessage): Promise<Answer> {
-    if (this.#o.authorize !== undefined && !await this.#o.authorize(req)) return { status: 403, body: { error: 'FORBIDDEN' } }
+  async #answer(req: IncomingMessage): Promise<Answer> {
+    if (this.#o.authorize !== undefined && !(await this.#o.authorize(req))) return { status: 403, body: { error: 'FORBIDDEN' } }
     const url = new URL(stripBase(req.url ?? '/', this.#o.basePath ?? ''), 'http://localhost')
     const match = req.method === 'GET' ? PATH.exec(url.pathname) : null
     if (match === null) return { status: 404, body: { error: 'NOT_FOUND' } }
@@ -184,7 +199,7 @@ export class InteractiveQueryServer<K = string> {
     if (typeof query === 'string') return badRequest('ILLEGAL_ARGUMENT', query)
     let key: K
     try {
-      key = this.#o.parseKey === undefined ? rawKey as unknown as K : this.#o.parseKey(rawKey)
+      key = this.#o.parseKey === undefined ? (rawKey as unknown as K) : this.#o.parseKey(rawKey)
     } catch (err) {
       this.#logger.debug(`Interactive query: key ${JSON.stringify(rawKey)} could not be parsed: ${describe(err)}`)
       return badRequest('ILLEGAL_ARGUMENT', 'The key could not be parsed')
@@ -205,25 +220,43 @@ export class InteractiveQueryServer<K = string> {
     if (meta.activeHost.port < 0) return unavailable('NOT_AVAILABLE')
     const owner = hostKey(meta.activeHost)
     // A global store has no partition (-1): every instance has all of it.
-    if (owner === this.#streams.applicationServer) return this.#local(storeName, key, rawKey, meta.partition < 0 ? undefined : meta.partition, owner, query)
+    if (owner === this.#streams.applicationServer)
+      return this.#local(storeName, key, rawKey, meta.partition < 0 ? undefined : meta.partition, owner, query)
     // One hop only: an instance asked by another one that does not host the key either is mid-rebalance.
     if (req.headers[FORWARDED] !== undefined) return unavailable('STATE_STORE_MIGRATED')
     return this.#forward(meta.activeHost, `${this.#o.basePath ?? ''}${url.pathname}${url.search}`)
   }
 
-  #local (storeName: string, key: K, rawKey: string, partition: number | undefined, host: string, query: Query): Answer {
+  #local(storeName: string, key: K, rawKey: string, partition: number | undefined, host: string, query: Query): Answer {
     const where = partition === undefined ? {} : { partition }
     try {
       if (query.kind === 'value') {
-        const store = this.#streams.store({ storeName, queryableStoreType: QueryableStoreTypes.keyValueStore<K, unknown>(), ...where }) as ReadOnlyKeyValueStore<K, unknown>
+        const store = this.#streams.store({
+          storeName,
+          queryableStoreType: QueryableStoreTypes.keyValueStore<K, unknown>(),
+          ...where
+        }) as ReadOnlyKeyValueStore<K, unknown>
         const value = store.get(key)
         if (value === null) return { status: 404, body: { error: 'KEY_NOT_FOUND', key: rawKey, host, partition } }
         return { status: 200, body: { key: rawKey, value, host, partition } }
       }
-      const iterator = query.kind === 'windows'
-        ? (this.#streams.store({ storeName, queryableStoreType: QueryableStoreTypes.windowStore<K, unknown>(), ...where }) as ReadOnlyWindowStore<K, unknown>).fetch(key, key, query.from, query.to)
-        : (this.#streams.store({ storeName, queryableStoreType: QueryableStoreTypes.sessionStore<K, unknown>(), ...where }) as ReadOnlySessionStore<K, unknown>).fetch(key)
-      const windows: Array<{ start: number, end: number, value: unknown }> = []
+      const iterator =
+        query.kind === 'windows'
+          ? (
+              this.#streams.store({
+                storeName,
+                queryableStoreType: QueryableStoreTypes.windowStore<K, unknown>(),
+                ...where
+              }) as ReadOnlyWindowStore<K, unknown>
+            ).fetch(key, key, query.from, query.to)
+          : (
+              this.#streams.store({
+                storeName,
+                queryableStoreType: QueryableStoreTypes.sessionStore<K, unknown>(),
+                ...where
+              }) as ReadOnlySessionStore<K, unknown>
+            ).fetch(key)
+      const windows: Array<{ start: number; end: number; value: unknown }> = []
       try {
         for (const { key: windowed, value } of iterator) windows.push({ start: windowed.window.start, end: windowed.window.end, value })
       } finally {
@@ -235,7 +268,7 @@ export class InteractiveQueryServer<K = string> {
     }
   }
 
-  async #forward (owner: HostInfo, path: string): Promise<Answer> {
+  async #forward(owner: HostInfo, path: string): Promise<Answer> {
     const result = await forwardQuery(owner, path, {
       protocol: this.#o.forwardProtocol ?? 'http',
       requestOptions: this.#o.forwardRequestOptions ?? {},
@@ -243,7 +276,8 @@ export class InteractiveQueryServer<K = string> {
       maxBytes: this.#o.maxForwardedBytes ?? 1024 * 1024,
       forwardedHeader: FORWARDED
     })
-    if (result.kind === 'answer' && RELAYED_STATUS.has(result.status)) return { status: result.status, body: result.body, retryAfter: result.retryAfter }
+    if (result.kind === 'answer' && RELAYED_STATUS.has(result.status))
+      return { status: result.status, body: result.body, retryAfter: result.retryAfter }
     const reason = result.kind === 'answer' ? `answered status ${result.status}` : result.reason
     this.#logger.warn(`Interactive query forwarded to ${hostKey(owner)}: ${reason}`)
     return result.kind === 'unreachable' ? unavailable('OWNER_UNREACHABLE') : { status: 502, body: { error: 'OWNER_ANSWER_INVALID' } }
@@ -251,7 +285,7 @@ export class InteractiveQueryServer<K = string> {
 }
 
 /** The kind of answer and the window range; a string is what is wrong with the query. */
-function parseQuery (kind: string | undefined, params: URLSearchParams): Query | string {
+function parseQuery(kind: string | undefined, params: URLSearchParams): Query | string {
   const bound = (name: string, fallback: number): number | string => {
     const raw = params.get(name)
     if (raw === null) return fallback
@@ -265,45 +299,51 @@ function parseQuery (kind: string | undefined, params: URLSearchParams): Query |
   return { kind: kind === 'windows' || kind === 'sessions' ? kind : 'value', from, to }
 }
 
-function badRequest (error: string, message: string): Answer {
+function badRequest(error: string, message: string): Answer {
   return { status: 400, body: { error, message } }
 }
 
 /** The request path without the prefix the handler is mounted under (when it is still there). */
-function stripBase (path: string, base: string): string {
+function stripBase(path: string, base: string): string {
   if (base === '' || !path.startsWith(base)) return path
   const rest = path.slice(base.length)
   return rest.startsWith('/') ? rest : `/${rest}`
 }
 
-function describe (err: unknown): string {
+function describe(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err)
 }
 
-function unavailable (error: string): Answer {
+function unavailable(error: string): Answer {
   return { status: 503, body: { error }, retryAfter: true }
 }
 
-function errorAnswer (err: unknown): Answer {
+function errorAnswer(err: unknown): Answer {
   if (!(err instanceof StreamsError)) throw err
   if (err.retriable) return unavailable(err.code)
   if (err.code === 'UNKNOWN_STATE_STORE') return { status: 404, body: { error: err.code } }
-  if (err.code === 'ILLEGAL_ARGUMENT' || err.code === 'INVALID_STATE_STORE_PARTITION') return { status: 400, body: { error: err.code, message: err.message } }
+  if (err.code === 'ILLEGAL_ARGUMENT' || err.code === 'INVALID_STATE_STORE_PARTITION')
+    return { status: 400, body: { error: err.code, message: err.message } }
   // A stored value that cannot be read does not get better by asking again.
   if (err.code === 'SERIALIZATION') return { status: 500, body: { error: err.code } }
   return { status: 503, body: { error: err.code }, retryAfter: true }
 }
 
-function portOf (endpoint: string | undefined): number | undefined {
+function portOf(endpoint: string | undefined): number | undefined {
   if (endpoint === undefined) return undefined
   const port = Number(endpoint.slice(endpoint.lastIndexOf(':') + 1))
   return Number.isInteger(port) ? port : undefined
 }
 
 /** JSON for values JSON cannot show: bigint as a string, Buffers as base64. */
-function jsonValue (_key: string, value: unknown): unknown {
+function jsonValue(_key: string, value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString()
-  if (value !== null && typeof value === 'object' && (value as { type?: unknown }).type === 'Buffer' && Array.isArray((value as { data?: unknown }).data)) {
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    (value as { type?: unknown }).type === 'Buffer' &&
+    Array.isArray((value as { data?: unknown }).data)
+  ) {
     return Buffer.from((value as { data: number[] }).data).toString('base64')
   }
   return value

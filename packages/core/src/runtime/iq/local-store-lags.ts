@@ -20,7 +20,10 @@ export interface ChangelogPosition {
   readonly position: number | 'latest'
 }
 
-export async function localStorePartitionLags (positions: readonly ChangelogPosition[], admin: Pick<AdminPort, 'endOffsets'>): Promise<Map<string, Map<number, LagInfo>>> {
+export async function localStorePartitionLags(
+  positions: readonly ChangelogPosition[],
+  admin: Pick<AdminPort, 'endOffsets'>
+): Promise<Map<string, Map<number, LagInfo>>> {
   const lags = new Map<string, Map<number, LagInfo>>()
   if (positions.length === 0) return lags
   const ends = await admin.endOffsets(positions.map(p => p.changelog))
@@ -29,8 +32,12 @@ export async function localStorePartitionLags (positions: readonly ChangelogPosi
     if (end === undefined) continue
     const current = p.position === 'latest' ? end : Math.min(p.position, end)
     let byPartition = lags.get(p.storeName)
-    if (byPartition === undefined) lags.set(p.storeName, byPartition = new Map())
-    byPartition.set(p.changelog.partition, { currentOffsetPosition: current, endOffsetPosition: end, offsetLag: Math.max(0, end - current) })
+    if (byPartition === undefined) lags.set(p.storeName, (byPartition = new Map()))
+    byPartition.set(p.changelog.partition, {
+      currentOffsetPosition: current,
+      endOffsetPosition: end,
+      offsetLag: Math.max(0, end - current)
+    })
   }
   for (const [store, byPartition] of lags) lags.set(store, new Map([...byPartition].sort((a, b) => a[0] - b[0])))
   return lags

@@ -11,8 +11,8 @@ import type { HostInfo } from './streams-metadata-state.js'
 
 /** What the instance asked says, or why there is nothing to relay. */
 export type ForwardResult =
-  | { readonly kind: 'answer', readonly status: number, readonly body: string, readonly retryAfter: boolean }
-  | { readonly kind: 'unreachable' | 'invalid', readonly reason: string }
+  | { readonly kind: 'answer'; readonly status: number; readonly body: string; readonly retryAfter: boolean }
+  | { readonly kind: 'unreachable' | 'invalid'; readonly reason: string }
 
 export interface ForwardOptions {
   readonly protocol: 'http' | 'https'
@@ -24,7 +24,7 @@ export interface ForwardOptions {
   readonly forwardedHeader: string
 }
 
-export async function forwardQuery (owner: HostInfo, path: string, o: ForwardOptions): Promise<ForwardResult> {
+export async function forwardQuery(owner: HostInfo, path: string, o: ForwardOptions): Promise<ForwardResult> {
   const send = o.protocol === 'https' ? httpsRequest : httpRequest
   return await new Promise<ForwardResult>(resolve => {
     let settled = false
@@ -36,35 +36,45 @@ export async function forwardQuery (owner: HostInfo, path: string, o: ForwardOpt
       resolve(result)
     }
     const timer = setTimeout(() => finish({ kind: 'unreachable', reason: `no complete answer within ${o.timeoutMs} ms` }), o.timeoutMs)
-    const req = send({
-      ...o.requestOptions,
-      host: owner.host,
-      port: owner.port,
-      path,
-      method: 'GET',
-      headers: { ...o.requestOptions.headers, [o.forwardedHeader]: '1' }
-    }, (res: IncomingMessage) => {
-      const type = res.headers['content-type'] ?? ''
-      if (!/^application\/json\b/i.test(type)) {
-        finish({ kind: 'invalid', reason: `answered ${res.statusCode ?? '?'} with content-type "${type}"` })
-        return
+    const req = send(
+      {
+        ...o.requestOptions,
+        host: owner.host,
+        port: owner.port,
+        path,
+        method: 'GET',
+        headers: { ...o.requestOptions.headers, [o.forwardedHeader]: '1' }
+      },
+      (res: IncomingMessage) => {
+        const type = res.headers['content-type'] ?? ''
+        if (!/^application\/json\b/i.test(type)) {
+          finish({ kind: 'invalid', reason: `answered ${res.statusCode ?? '?'} with content-type "${type}"` })
+          return
+        }
+        const declared = Number(res.headers['content-length'] ?? 0)
+        if (declared > o.maxBytes) {
+          finish({ kind: 'invalid', reason: `announced ${declared} bytes (limit ${o.maxBytes})` })
+          return
+        }
+        const chunks: Buffer[] = []
+        let bytes = 0
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length
+          if (bytes > o.maxBytes) finish({ kind: 'invalid', reason: `answered more than ${o.maxBytes} bytes` })
+          else chunks.push(chunk)
+        })
+        res.on('end', () =>
+          finish({
+            kind: 'answer',
+            status: res.statusCode ?? 502,
+            body: Buffer.concat(chunks).toString('utf8'),
+            retryAfter: res.headers['retry-after'] !== undefined
+          })
+        )
+        res.on('error', err => finish({ kind: 'unreachable', reason: err.message }))
       }
-      const declared = Number(res.headers['content-length'] ?? 0)
-      if (declared > o.maxBytes) {
-        finish({ kind: 'invalid', reason: `announced ${declared} bytes (limit ${o.maxBytes})` })
-        return
-      }
-      const chunks: Buffer[] = []
-      let bytes = 0
-      res.on('data', (chunk: Buffer) => {
-        bytes += chunk.length
-        if (bytes > o.maxBytes) finish({ kind: 'invalid', reason: `answered more than ${o.maxBytes} bytes` })
-        else chunks.push(chunk)
-      })
-      res.on('end', () => finish({ kind: 'answer', status: res.statusCode ?? 502, body: Buffer.concat(chunks).toString('utf8'), retryAfter: res.headers['retry-after'] !== undefined }))
-      res.on('error', (err) => finish({ kind: 'unreachable', reason: err.message }))
-    })
-    req.on('error', (err) => finish({ kind: 'unreachable', reason: err.message }))
+    )
+    req.on('error', err => finish({ kind: 'unreachable', reason: err.message }))
     req.end()
   })
 }

@@ -6,7 +6,7 @@
  * is rebalancing a query fails with the retriable STREAMS_REBALANCING instead of reading a
  * store that may be about to move. @internal
  */
-import { InvalidStateStoreError, StreamsError } from '../../errors.js'
+import { InvalidStateStoreError, type StreamsError } from '../../errors.js'
 import type { StateStore } from '../../state/state-store.js'
 import type { QueryableStoreType } from './queryable-store-types.js'
 import { storeMigratedError, type StateStoreProvider } from './state-store-provider.js'
@@ -49,36 +49,54 @@ const DEAD_THREAD = new Set(['PENDING_SHUTDOWN', 'DEAD'])
 export class QueryableStoreProvider {
   readonly #o: QueryableStoreProviderOptions
 
-  constructor (options: QueryableStoreProviderOptions) {
+  constructor(options: QueryableStoreProviderOptions) {
     this.#o = options
   }
 
-  getStore<T> (params: StoreQueryParameters<T>): T {
+  getStore<T>(params: StoreQueryParameters<T>): T {
     this.#checkClientState()
     const { storeName, queryableStoreType: type } = params
     if (!this.#o.storeNames.has(storeName)) {
-      throw new InvalidStateStoreError('UNKNOWN_STATE_STORE', `Cannot get state store ${storeName} because no such store is registered in the topology`)
+      throw new InvalidStateStoreError(
+        'UNKNOWN_STATE_STORE',
+        `Cannot get state store ${storeName} because no such store is registered in the topology`
+      )
     }
     const global = this.#o.globalStores.get(storeName)
     if (global !== undefined) {
       this.#checkType(type, global, storeName)
-      return type.create({ storeName, stores: () => { this.#checkClientState(); return [global] } })
+      return type.create({
+        storeName,
+        stores: () => {
+          this.#checkClientState()
+          return [global]
+        }
+      })
     }
     const provider: StateStoreProvider<StateStore> = { storeName, stores: () => this.#localStores(params) }
     return type.create(provider)
   }
 
-  #checkClientState (): void {
+  #checkClientState(): void {
     const state = this.#o.clientState()
-    if (state === 'CREATED') throw new InvalidStateStoreError('STREAMS_NOT_STARTED', 'KafkaStreams has not been started yet (state CREATED); start it before querying its stores')
-    if (state !== 'RUNNING' && state !== 'REBALANCING') throw new InvalidStateStoreError('NOT_RUNNING', `KafkaStreams is not running (state ${state})`)
+    if (state === 'CREATED')
+      throw new InvalidStateStoreError(
+        'STREAMS_NOT_STARTED',
+        'KafkaStreams has not been started yet (state CREATED); start it before querying its stores'
+      )
+    if (state !== 'RUNNING' && state !== 'REBALANCING')
+      throw new InvalidStateStoreError('NOT_RUNNING', `KafkaStreams is not running (state ${state})`)
   }
 
-  #checkType<T> (type: QueryableStoreType<T>, store: StateStore, storeName: string): void {
-    if (!type.accepts(store)) throw new InvalidStateStoreError('ILLEGAL_ARGUMENT', `Cannot get state store ${storeName}: the queryable store type ${type.kind} does not accept the actual store type`)
+  #checkType<T>(type: QueryableStoreType<T>, store: StateStore, storeName: string): void {
+    if (!type.accepts(store))
+      throw new InvalidStateStoreError(
+        'ILLEGAL_ARGUMENT',
+        `Cannot get state store ${storeName}: the queryable store type ${type.kind} does not accept the actual store type`
+      )
   }
 
-  #localStores<T> (params: StoreQueryParameters<T>): StateStore[] {
+  #localStores<T>(params: StoreQueryParameters<T>): StateStore[] {
     this.#checkClientState()
     const { storeName, partition } = params
     const stale = params.enableStaleStores === true
@@ -91,7 +109,10 @@ export class QueryableStoreProvider {
     }
     if (found.length === 0) {
       if (partition !== undefined && this.#o.partitionExists?.(storeName, partition) === false) {
-        throw new InvalidStateStoreError('INVALID_STATE_STORE_PARTITION', `The specified partition ${partition} for store ${storeName} does not exist`)
+        throw new InvalidStateStoreError(
+          'INVALID_STATE_STORE_PARTITION',
+          `The specified partition ${partition} for store ${storeName} does not exist`
+        )
       }
       throw storeMigratedError(storeName)
     }
@@ -101,6 +122,10 @@ export class QueryableStoreProvider {
   }
 }
 
-function rebalancing (storeName: string): StreamsError {
-  return new InvalidStateStoreError('STREAMS_REBALANCING', `Cannot get state store ${storeName}: KafkaStreams is rebalancing; retry when it is RUNNING again`, { retriable: true })
+function rebalancing(storeName: string): StreamsError {
+  return new InvalidStateStoreError(
+    'STREAMS_REBALANCING',
+    `Cannot get state store ${storeName}: KafkaStreams is rebalancing; retry when it is RUNNING again`,
+    { retriable: true }
+  )
 }

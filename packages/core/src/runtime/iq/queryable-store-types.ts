@@ -25,61 +25,93 @@ export interface QueryableStoreType<T> {
   create(provider: StateStoreProvider<StateStore>): T
 }
 
-const has = (store: object, ...methods: string[]): boolean => methods.every(m => typeof (store as Record<string, unknown>)[m] === 'function')
+const has = (store: object, ...methods: string[]): boolean =>
+  methods.every(m => typeof (store as Record<string, unknown>)[m] === 'function')
 const isKeyValue = (s: StateStore): boolean => has(s, 'get', 'range', 'all', 'approximateNumEntries')
 const isWindow = (s: StateStore): boolean => has(s, 'fetch', 'fetchAll', 'backwardFetchAll')
 const isSession = (s: StateStore): boolean => has(s, 'findSessions', 'fetchSession')
 const isTimestampedKeyValue = (s: StateStore): boolean => s instanceof MeteredTimestampedKeyValueStore
 const isTimestampedWindow = (s: StateStore): boolean => s instanceof MeteredTimestampedWindowStore
 
-function mapped<S, T> (provider: StateStoreProvider<StateStore>, view: (store: StateStore) => S, composite: (p: StateStoreProvider<S>) => T): T {
+function mapped<S, T>(
+  provider: StateStoreProvider<StateStore>,
+  view: (store: StateStore) => S,
+  composite: (p: StateStoreProvider<S>) => T
+): T {
   return composite({ storeName: provider.storeName, stores: () => provider.stores().map(view) })
 }
 
 export class QueryableStoreTypes {
-  private constructor () {}
+  private constructor() {}
 
-  static keyValueStore<K, V> (): QueryableStoreType<ReadOnlyKeyValueStore<K, V>> {
+  static keyValueStore<K, V>(): QueryableStoreType<ReadOnlyKeyValueStore<K, V>> {
     return {
       kind: 'keyValueStore',
       accepts: isKeyValue,
-      create: provider => mapped(provider, s => isTimestampedKeyValue(s)
-        ? plainKeyValueView(s as unknown as ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>)
-        : s as unknown as ReadOnlyKeyValueStore<K, V>, p => new CompositeReadOnlyKeyValueStore<K, V>(p))
+      create: provider =>
+        mapped(
+          provider,
+          s =>
+            isTimestampedKeyValue(s)
+              ? plainKeyValueView(s as unknown as ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>)
+              : (s as unknown as ReadOnlyKeyValueStore<K, V>),
+          p => new CompositeReadOnlyKeyValueStore<K, V>(p)
+        )
     }
   }
 
-  static timestampedKeyValueStore<K, V> (): QueryableStoreType<ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>> {
+  static timestampedKeyValueStore<K, V>(): QueryableStoreType<ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>> {
     return {
       kind: 'timestampedKeyValueStore',
       accepts: s => isKeyValue(s) && isTimestampedKeyValue(s),
-      create: provider => mapped(provider, s => s as unknown as ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>, p => new CompositeReadOnlyKeyValueStore(p))
+      create: provider =>
+        mapped(
+          provider,
+          s => s as unknown as ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>,
+          p => new CompositeReadOnlyKeyValueStore(p)
+        )
     }
   }
 
-  static windowStore<K, V> (): QueryableStoreType<ReadOnlyWindowStore<K, V>> {
+  static windowStore<K, V>(): QueryableStoreType<ReadOnlyWindowStore<K, V>> {
     return {
       kind: 'windowStore',
       accepts: isWindow,
-      create: provider => mapped(provider, s => isTimestampedWindow(s)
-        ? plainWindowView(s as unknown as ReadOnlyWindowStore<K, ValueAndTimestamp<V>>)
-        : s as unknown as ReadOnlyWindowStore<K, V>, p => new CompositeReadOnlyWindowStore<K, V>(p))
+      create: provider =>
+        mapped(
+          provider,
+          s =>
+            isTimestampedWindow(s)
+              ? plainWindowView(s as unknown as ReadOnlyWindowStore<K, ValueAndTimestamp<V>>)
+              : (s as unknown as ReadOnlyWindowStore<K, V>),
+          p => new CompositeReadOnlyWindowStore<K, V>(p)
+        )
     }
   }
 
-  static timestampedWindowStore<K, V> (): QueryableStoreType<ReadOnlyWindowStore<K, ValueAndTimestamp<V>>> {
+  static timestampedWindowStore<K, V>(): QueryableStoreType<ReadOnlyWindowStore<K, ValueAndTimestamp<V>>> {
     return {
       kind: 'timestampedWindowStore',
       accepts: s => isWindow(s) && isTimestampedWindow(s),
-      create: provider => mapped(provider, s => s as unknown as ReadOnlyWindowStore<K, ValueAndTimestamp<V>>, p => new CompositeReadOnlyWindowStore(p))
+      create: provider =>
+        mapped(
+          provider,
+          s => s as unknown as ReadOnlyWindowStore<K, ValueAndTimestamp<V>>,
+          p => new CompositeReadOnlyWindowStore(p)
+        )
     }
   }
 
-  static sessionStore<K, AGG> (): QueryableStoreType<ReadOnlySessionStore<K, AGG>> {
+  static sessionStore<K, AGG>(): QueryableStoreType<ReadOnlySessionStore<K, AGG>> {
     return {
       kind: 'sessionStore',
       accepts: isSession,
-      create: provider => mapped(provider, s => s as unknown as ReadOnlySessionStore<K, AGG>, p => new CompositeReadOnlySessionStore<K, AGG>(p))
+      create: provider =>
+        mapped(
+          provider,
+          s => s as unknown as ReadOnlySessionStore<K, AGG>,
+          p => new CompositeReadOnlySessionStore<K, AGG>(p)
+        )
     }
   }
 }

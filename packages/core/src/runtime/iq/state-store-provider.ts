@@ -12,16 +12,21 @@ export interface StateStoreProvider<S> {
   stores(): S[]
 }
 
-export function storeMigratedError (storeName: string, cause?: unknown): InvalidStateStoreError {
-  return new InvalidStateStoreError('STATE_STORE_MIGRATED', `State store ${storeName} is not available anymore and may have been migrated to another instance; re-discover its location from the state metadata`, { retriable: true, cause })
+export function storeMigratedError(storeName: string, cause?: unknown): InvalidStateStoreError {
+  return new InvalidStateStoreError(
+    'STATE_STORE_MIGRATED',
+    `State store ${storeName} is not available anymore and may have been migrated to another instance; re-discover its location from the state metadata`,
+    { retriable: true, cause }
+  )
 }
 
 /** Runs one store call; a store that was closed meanwhile means it migrated. */
-export function guardStoreCall<T> (storeName: string, call: () => T): T {
+export function guardStoreCall<T>(storeName: string, call: () => T): T {
   try {
     return call()
   } catch (err) {
-    if (err instanceof StreamsError && (err.code === 'STORE_NOT_OPEN' || err.code === 'STATE_STORE_MIGRATED')) throw storeMigratedError(storeName, err)
+    if (err instanceof StreamsError && (err.code === 'STORE_NOT_OPEN' || err.code === 'STATE_STORE_MIGRATED'))
+      throw storeMigratedError(storeName, err)
     throw err
   }
 }

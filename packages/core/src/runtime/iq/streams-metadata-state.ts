@@ -37,9 +37,13 @@ export interface StreamsMetadata {
 /** Kafka's HostInfo.unavailable(). */
 export const UNAVAILABLE_HOST: HostInfo = Object.freeze({ host: 'unavailable', port: -1 })
 /** Kafka's KeyQueryMetadata.NOT_AVAILABLE: no assignment has been received yet. */
-export const KEY_QUERY_METADATA_NOT_AVAILABLE: KeyQueryMetadata = Object.freeze({ activeHost: UNAVAILABLE_HOST, standbyHosts: Object.freeze([]) as readonly HostInfo[], partition: -1 })
+export const KEY_QUERY_METADATA_NOT_AVAILABLE: KeyQueryMetadata = Object.freeze({
+  activeHost: UNAVAILABLE_HOST,
+  standbyHosts: Object.freeze([]) as readonly HostInfo[],
+  partition: -1
+})
 
-export function parseHostInfo (endpoint: string): HostInfo {
+export function parseHostInfo(endpoint: string): HostInfo {
   const colon = endpoint.lastIndexOf(':')
   return { host: endpoint.slice(0, colon), port: Number(endpoint.slice(colon + 1)) }
 }
@@ -56,39 +60,43 @@ export class StreamsMetadataState {
   #partitionCounts = new Map<string, number>()
 
   /** `thisHost`: this instance's applicationServer, if it has one. */
-  constructor (def: TopologyDef, applicationId: string, thisHost?: string) {
+  constructor(def: TopologyDef, applicationId: string, thisHost?: string) {
     this.#def = def
     this.#applicationId = applicationId
     this.#thisHost = thisHost === undefined ? undefined : parseHostInfo(thisHost)
   }
 
   /** Whether an assignment has been received. */
-  get initialized (): boolean {
+  get initialized(): boolean {
     return this.#active !== undefined
   }
 
   /** A thread received an assignment: its host maps are the instance's view from now on. */
-  onAssignment (partitionsByHost: ReadonlyMap<string, readonly TopicPartition[]>, standbyPartitionsByHost: ReadonlyMap<string, readonly TopicPartition[]>): void {
+  onAssignment(
+    partitionsByHost: ReadonlyMap<string, readonly TopicPartition[]>,
+    standbyPartitionsByHost: ReadonlyMap<string, readonly TopicPartition[]>
+  ): void {
     this.#active = partitionsByHost
     this.#standby = standbyPartitionsByHost
     const counts = new Map<string, number>()
     for (const map of [partitionsByHost, standbyPartitionsByHost]) {
-      for (const partitions of map.values()) for (const p of partitions) counts.set(p.topic, Math.max(counts.get(p.topic) ?? 0, p.partition + 1))
+      for (const partitions of map.values())
+        for (const p of partitions) counts.set(p.topic, Math.max(counts.get(p.topic) ?? 0, p.partition + 1))
     }
     this.#partitionCounts = counts
   }
 
   /** Source topics (as named at runtime: internal ones prefixed) of the sub-topology that holds the store; undefined for an unknown or global store. */
-  #sourceTopicsOf (storeName: string): readonly string[] | undefined {
+  #sourceTopicsOf(storeName: string): readonly string[] | undefined {
     const sub = this.#def.subtopologies.find(s => s.stores.includes(storeName))
     return sub === undefined ? undefined : this.#runtimeTopics(sub.sourceTopics)
   }
 
-  #runtimeTopics (topics: readonly string[]): string[] {
+  #runtimeTopics(topics: readonly string[]): string[] {
     return topics.map(t => runtimeTopicName(this.#def, this.#applicationId, t))
   }
 
-  #storesOf (partitions: readonly TopicPartition[]): Set<string> {
+  #storesOf(partitions: readonly TopicPartition[]): Set<string> {
     const topics = new Set(partitions.map(p => p.topic))
     const stores = new Set<string>()
     for (const sub of this.#def.subtopologies) {
@@ -98,7 +106,7 @@ export class StreamsMetadataState {
   }
 
   /** Every instance with an applicationServer, sorted by host:port; empty until the first assignment. */
-  allMetadata (): StreamsMetadata[] {
+  allMetadata(): StreamsMetadata[] {
     if (this.#active === undefined) return []
     const hosts = new Set([...this.#active.keys(), ...this.#standby.keys()])
     return [...hosts].sort().map(host => {
@@ -106,18 +114,24 @@ export class StreamsMetadataState {
       const standby = this.#standby.get(host) ?? []
       const stores = this.#storesOf(active)
       if (active.length > 0 || standby.length > 0) for (const g of this.#def.globalStoreNames) stores.add(g)
-      return { hostInfo: parseHostInfo(host), stateStoreNames: stores, topicPartitions: active, standbyStateStoreNames: this.#storesOf(standby), standbyTopicPartitions: standby }
+      return {
+        hostInfo: parseHostInfo(host),
+        stateStoreNames: stores,
+        topicPartitions: active,
+        standbyStateStoreNames: this.#storesOf(standby),
+        standbyTopicPartitions: standby
+      }
     })
   }
 
   /** The instances that host the store (active or standby). */
-  allMetadataForStore (storeName: string): StreamsMetadata[] {
+  allMetadataForStore(storeName: string): StreamsMetadata[] {
     this.#checkStore(storeName)
     return this.allMetadata().filter(m => m.stateStoreNames.has(storeName) || m.standbyStateStoreNames.has(storeName))
   }
 
   /** The number of partitions of the store (the most of its sub-topology's source topics); undefined while unknown. */
-  partitionCount (storeName: string): number | undefined {
+  partitionCount(storeName: string): number | undefined {
     const topics = this.#sourceTopicsOf(storeName)
     if (topics === undefined || this.#active === undefined) return undefined
     const max = Math.max(0, ...topics.map(t => this.#partitionCounts.get(t) ?? 0))
@@ -125,12 +139,12 @@ export class StreamsMetadataState {
   }
 
   /** Whether a partition of the store exists in the cluster; undefined while unknown. */
-  partitionExists (storeName: string, partition: number): boolean | undefined {
+  partitionExists(storeName: string, partition: number): boolean | undefined {
     const count = this.partitionCount(storeName)
     return count === undefined ? undefined : partition >= 0 && partition < count
   }
 
-  keyQueryMetadataForKey<K> (storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata {
+  keyQueryMetadataForKey<K>(storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata {
     this.#checkStore(storeName)
     if (this.#def.globalStoreNames.has(storeName)) {
       // A global store is on every instance: this one answers (Kafka Streams picks the first known host without an applicationServer).
@@ -143,13 +157,15 @@ export class StreamsMetadataState {
     const bytes = keySerializer.serialize(topics[0]!, key)
     if (bytes === null) throw new InvalidStateStoreError('ILLEGAL_ARGUMENT', `The key of a query on ${storeName} serialized to null`)
     const partition = partitionFor(bytes, count)
-    const hosts = (map: ReadonlyMap<string, readonly TopicPartition[]>): HostInfo[] => [...map]
-      .filter(([, partitions]) => partitions.some(p => p.partition === partition && topics.includes(p.topic)))
-      .map(([host]) => parseHostInfo(host))
+    const hosts = (map: ReadonlyMap<string, readonly TopicPartition[]>): HostInfo[] =>
+      [...map]
+        .filter(([, partitions]) => partitions.some(p => p.partition === partition && topics.includes(p.topic)))
+        .map(([host]) => parseHostInfo(host))
     return { activeHost: hosts(this.#active!)[0] ?? UNAVAILABLE_HOST, standbyHosts: hosts(this.#standby), partition }
   }
 
-  #checkStore (storeName: string): void {
-    if (!this.#def.storeBuilders.has(storeName)) throw new InvalidStateStoreError('UNKNOWN_STATE_STORE', `No store ${storeName} in the topology`)
+  #checkStore(storeName: string): void {
+    if (!this.#def.storeBuilders.has(storeName))
+      throw new InvalidStateStoreError('UNKNOWN_STATE_STORE', `No store ${storeName} in the topology`)
   }
 }

@@ -11,14 +11,14 @@ export class SerialExecutor {
   #tail: Promise<unknown> = Promise.resolve()
 
   /** Runs `task` after every task submitted before it has settled. */
-  run<T> (task: () => Promise<T>): Promise<T> {
+  run<T>(task: () => Promise<T>): Promise<T> {
     const result = this.#tail.then(task)
     this.#tail = result.catch(() => undefined)
     return result
   }
 
   /** Resolves once everything submitted so far has settled. */
-  async idle (): Promise<void> {
+  async idle(): Promise<void> {
     await this.#tail
   }
 }
@@ -27,11 +27,11 @@ export class SerialExecutor {
  * Per-partition items grouped by topic, the shape Kafka requests take (`[{ topic, partitions }]`);
  * topics and partitions keep their first-seen order.
  */
-export function groupByTopic<T extends TopicPartition> (items: readonly T[]): Array<{ topic: string, items: T[] }> {
+export function groupByTopic<T extends TopicPartition>(items: readonly T[]): Array<{ topic: string; items: T[] }> {
   const byTopic = new Map<string, T[]>()
   for (const item of items) {
     let list = byTopic.get(item.topic)
-    if (list === undefined) byTopic.set(item.topic, list = [])
+    if (list === undefined) byTopic.set(item.topic, (list = []))
     list.push(item)
   }
   return [...byTopic].map(([topic, list]) => ({ topic, items: list }))

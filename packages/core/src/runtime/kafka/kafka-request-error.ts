@@ -60,14 +60,14 @@ export const KAFKA_ERRORS = {
   UNSTABLE_OFFSET_COMMIT: { code: 88, retriable: true },
   PRODUCER_FENCED: { code: 90, retriable: false },
   TRANSACTION_ABORTABLE: { code: 120, retriable: false }
-} as const satisfies Record<string, { code: number, retriable: boolean }>
+} as const satisfies Record<string, { code: number; retriable: boolean }>
 
 export type KafkaErrorName = keyof typeof KAFKA_ERRORS
 
 const BY_CODE = new Map<number, KafkaErrorName>(Object.entries(KAFKA_ERRORS).map(([name, { code }]) => [code, name as KafkaErrorName]))
 
 /** Kafka's name for an error code; undefined for a code not in the table above. */
-export function kafkaErrorName (code: number): KafkaErrorName | undefined {
+export function kafkaErrorName(code: number): KafkaErrorName | undefined {
   return BY_CODE.get(code)
 }
 
@@ -77,8 +77,8 @@ export class KafkaRequestError extends StreamsError {
   /** Kafka's error code; -1 when the error has none (a client-side failure). */
   readonly errorCode: number
 
-  constructor (errorName: string, message: string, options: { cause?: unknown, retriable?: boolean, errorCode?: number } = {}) {
-    const known = (KAFKA_ERRORS as Record<string, { code: number, retriable: boolean } | undefined>)[errorName]
+  constructor(errorName: string, message: string, options: { cause?: unknown; retriable?: boolean; errorCode?: number } = {}) {
+    const known = (KAFKA_ERRORS as Record<string, { code: number; retriable: boolean } | undefined>)[errorName]
     super('KAFKA', `${message} (${errorName})`, { cause: options.cause, retriable: options.retriable ?? known?.retriable ?? false })
     this.errorName = errorName
     this.errorCode = options.errorCode ?? known?.code ?? -1
@@ -89,8 +89,12 @@ export class KafkaRequestError extends StreamsError {
  * Whether `error` is a KafkaRequestError (by shape, so an adapter built against another copy of
  * @kstreams/core still counts) with one of `names` (any name when none is given).
  */
-export function isKafkaError (error: unknown, ...names: readonly KafkaErrorName[]): error is KafkaRequestError {
+export function isKafkaError(error: unknown, ...names: readonly KafkaErrorName[]): error is KafkaRequestError {
   if (error === null || typeof error !== 'object') return false
   const name = (error as { errorName?: unknown }).errorName
-  return typeof name === 'string' && (error as { code?: unknown }).code === 'KAFKA' && (names.length === 0 || (names as readonly string[]).includes(name))
+  return (
+    typeof name === 'string' &&
+    (error as { code?: unknown }).code === 'KAFKA' &&
+    (names.length === 0 || (names as readonly string[]).includes(name))
+  )
 }

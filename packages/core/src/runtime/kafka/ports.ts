@@ -64,7 +64,7 @@ export interface JoinGroupRequest {
   /** 'consumer' for a consumer group. */
   readonly protocolType: string
   /** The protocols (assignors) this member supports, by preference, each with its subscription bytes. */
-  readonly protocols: ReadonlyArray<{ readonly name: string, readonly metadata: Buffer }>
+  readonly protocols: ReadonlyArray<{ readonly name: string; readonly metadata: Buffer }>
   /** Why this member (re)joins, for the broker log (JoinGroup v8+). */
   readonly reason?: string | undefined
 }
@@ -93,7 +93,7 @@ export interface SyncGroupRequest {
   readonly protocolType: string
   readonly protocolName: string
   /** The leader's assignment bytes per member; empty for the others. */
-  readonly assignments: ReadonlyArray<{ readonly memberId: string, readonly assignment: Buffer }>
+  readonly assignments: ReadonlyArray<{ readonly memberId: string; readonly assignment: Buffer }>
 }
 
 export interface GroupGeneration {
@@ -115,24 +115,34 @@ export interface GroupCoordinatorPort {
    * to the rebalance timeout). A first join answered with MEMBER_ID_REQUIRED is sent again at
    * once with the member id the coordinator gave (KIP-394); that is the adapter's business.
    */
-  joinGroup (request: JoinGroupRequest): Promise<JoinGroupResponse>
+  joinGroup(request: JoinGroupRequest): Promise<JoinGroupResponse>
   /** SyncGroup: resolves with this member's assignment bytes (empty when it has none). */
-  syncGroup (request: SyncGroupRequest): Promise<Buffer>
-  heartbeat (generation: GroupGeneration): Promise<void>
+  syncGroup(request: SyncGroupRequest): Promise<Buffer>
+  heartbeat(generation: GroupGeneration): Promise<void>
   /** LeaveGroup for this member. */
-  leaveGroup (member: { readonly memberId: string, readonly groupInstanceId?: string | undefined, readonly reason?: string | undefined }): Promise<void>
+  leaveGroup(member: {
+    readonly memberId: string
+    readonly groupInstanceId?: string | undefined
+    readonly reason?: string | undefined
+  }): Promise<void>
   /**
    * OffsetCommit in `generation` (offsets are the next offsets to read, metadata optional). A
    * group-level error or the first partition-level error rejects the whole call.
    */
-  commitOffsets (generation: GroupGeneration, offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>): Promise<void>
+  commitOffsets(
+    generation: GroupGeneration,
+    offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>
+  ): Promise<void>
   /**
    * OffsetFetch: the group's committed offsets of `partitions`, keyed by `topic-partition`;
    * partitions without a commit are absent. `requireStable` waits for pending transactional
    * commits (KIP-447), where the client supports it.
    */
-  fetchCommittedOffsets (partitions: readonly TopicPartition[], options?: { readonly requireStable?: boolean }): Promise<Map<string, CommittedOffset>>
-  close (): Promise<void>
+  fetchCommittedOffsets(
+    partitions: readonly TopicPartition[],
+    options?: { readonly requireStable?: boolean }
+  ): Promise<Map<string, CommittedOffset>>
+  close(): Promise<void>
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -154,17 +164,21 @@ export interface FetchPort {
    * The leader node of each partition, keyed by `topic-partition`, from the client's metadata;
    * `refresh` reloads the metadata first. Partitions without a leader (or unknown) are absent.
    */
-  leaders (partitions: readonly TopicPartition[], refresh: boolean): Promise<Map<string, number>>
+  leaders(partitions: readonly TopicPartition[], refresh: boolean): Promise<Map<string, number>>
   /**
    * One Fetch request to one broker. Partitions come back as a batch (possibly without records)
    * or as a PartitionError (OFFSET_OUT_OF_RANGE, NOT_LEADER_OR_FOLLOWER, ...); a partition the
    * broker left out of its answer comes back as neither. A request that fails as a whole
    * (connection lost) rejects.
    */
-  fetch (request: FetchRequest): Promise<Array<FetchedBatch | PartitionError>>
+  fetch(request: FetchRequest): Promise<Array<FetchedBatch | PartitionError>>
   /** Earliest or latest offsets (latest = last stable offset under READ_COMMITTED), keyed by `topic-partition`. */
-  listOffsets (partitions: readonly TopicPartition[], spec: 'earliest' | 'latest', isolationLevel: IsolationLevel): Promise<Map<string, number>>
-  close (): Promise<void>
+  listOffsets(
+    partitions: readonly TopicPartition[],
+    spec: 'earliest' | 'latest',
+    isolationLevel: IsolationLevel
+  ): Promise<Map<string, number>>
+  close(): Promise<void>
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -185,7 +199,7 @@ export interface ProducerPort {
    * Sends records (partitions already chosen) idempotently, acks=all; resolves when all are
    * acknowledged. Calls are not concurrent: the runtime waits for one before the next.
    */
-  send (records: readonly ProducedRecord[]): Promise<SendResult>
+  send(records: readonly ProducedRecord[]): Promise<SendResult>
   /**
    * Transactions (exactly-once); undefined for a non-transactional producer. Fencing (a newer
    * producer with the same transactional id, or a group generation that moved on) rejects with
@@ -198,14 +212,18 @@ export interface ProducerPort {
      * transactional id and aborts its open transaction. Called once before the first begin();
      * waits (retrying CONCURRENT_TRANSACTIONS) while an earlier transaction is still completing.
      */
-    init (): Promise<void>
-    begin (): Promise<void>
+    init(): Promise<void>
+    begin(): Promise<void>
     /** TxnOffsetCommit with the group's generation (KIP-447), so a zombie member is fenced by the group. */
-    sendOffsets (groupId: string, generation: GroupGeneration, offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>): Promise<void>
-    commit (): Promise<void>
-    abort (): Promise<void>
+    sendOffsets(
+      groupId: string,
+      generation: GroupGeneration,
+      offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>
+    ): Promise<void>
+    commit(): Promise<void>
+    abort(): Promise<void>
   }
-  close (): Promise<void>
+  close(): Promise<void>
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -221,25 +239,25 @@ export interface NewTopic {
 
 export interface AdminPort {
   /** Partition counts of existing topics; missing topics are absent. */
-  partitionCounts (topics: readonly string[]): Promise<Map<string, number>>
+  partitionCounts(topics: readonly string[]): Promise<Map<string, number>>
   /** Creates topics that do not exist yet (existing ones are left as they are); resolves when every partition has a leader. */
-  createTopics (topics: readonly NewTopic[]): Promise<void>
+  createTopics(topics: readonly NewTopic[]): Promise<void>
   /** End offsets (high watermarks) of partitions, keyed by `topic-partition`. */
-  endOffsets (partitions: readonly TopicPartition[]): Promise<Map<string, number>>
-  beginningOffsets (partitions: readonly TopicPartition[]): Promise<Map<string, number>>
+  endOffsets(partitions: readonly TopicPartition[]): Promise<Map<string, number>>
+  beginningOffsets(partitions: readonly TopicPartition[]): Promise<Map<string, number>>
   /** The offsets a consumer group committed, keyed by `topic-partition`; partitions without a commit are absent. */
-  committedOffsets (groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, number>>
+  committedOffsets(groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, number>>
   /** Deletes records before the given offsets (repartition topic purge). */
-  deleteRecords (offsets: readonly TopicPartitionOffset[]): Promise<void>
+  deleteRecords(offsets: readonly TopicPartitionOffset[]): Promise<void>
   /** All topic names (for pattern subscriptions). */
-  listTopics (): Promise<string[]>
+  listTopics(): Promise<string[]>
   /**
    * DescribeConfigs of existing topics: each topic's configs (at least those set on the topic or
    * defaulted by the broker, such as `max.message.bytes`), keyed by topic; missing topics are
    * absent. Optional: without it the record collector leaves per-topic size limits to the broker.
    */
-  topicConfigs? (topics: readonly string[]): Promise<Map<string, Readonly<Record<string, string>>>>
-  close (): Promise<void>
+  topicConfigs?(topics: readonly string[]): Promise<Map<string, Readonly<Record<string, string>>>>
+  close(): Promise<void>
 }
 
 /** Creates the clients of one KafkaStreams instance; each port is closed by whoever asked for it. */
@@ -252,10 +270,10 @@ export interface KafkaClientFactory {
    * and committed-offset fetches that wait for pending transactions (OffsetFetch require_stable).
    */
   readonly exactlyOnceV2: boolean
-  groupCoordinator (options: { groupId: string, clientId: string }): GroupCoordinatorPort
-  fetcher (options: { clientId: string }): FetchPort
-  producer (options: { clientId: string, transactionalId?: string }): ProducerPort
-  admin (options: { clientId: string }): AdminPort
+  groupCoordinator(options: { groupId: string; clientId: string }): GroupCoordinatorPort
+  fetcher(options: { clientId: string }): FetchPort
+  producer(options: { clientId: string; transactionalId?: string }): ProducerPort
+  admin(options: { clientId: string }): AdminPort
 }
 
 /** What a client adapter is given to build its factory: the client settings of the StreamsConfig. */

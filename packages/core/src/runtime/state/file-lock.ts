@@ -20,12 +20,16 @@ interface NativeLocks {
 
 let native: NativeLocks | undefined
 
-function nativeLocks (path: string): NativeLocks {
+function nativeLocks(path: string): NativeLocks {
   if (native !== undefined) return native
   try {
     native = createRequire(import.meta.url)('fs-native-extensions') as NativeLocks
   } catch (err) {
-    throw new StreamsError('STATE_DIR_LOCKED', `Cannot lock ${path}: the file-lock addon (fs-native-extensions) has no build for ${process.platform}-${process.arch} or failed to load`, { cause: err })
+    throw new StreamsError(
+      'STATE_DIR_LOCKED',
+      `Cannot lock ${path}: the file-lock addon (fs-native-extensions) has no build for ${process.platform}-${process.arch} or failed to load`,
+      { cause: err }
+    )
   }
   return native
 }
@@ -34,7 +38,7 @@ export class FileLock {
   readonly path: string
   #handle: FileHandle | undefined
 
-  private constructor (path: string, handle: FileHandle) {
+  private constructor(path: string, handle: FileHandle) {
     this.path = path
     this.#handle = handle
   }
@@ -43,7 +47,7 @@ export class FileLock {
    * Takes the lock on `path` (created with mode 0600 when missing) and writes `note` into the file
    * (who holds it, for people and error messages only); undefined when another descriptor holds it.
    */
-  static async tryAcquire (path: string, note: string): Promise<FileLock | undefined> {
+  static async tryAcquire(path: string, note: string): Promise<FileLock | undefined> {
     const locks = nativeLocks(path)
     const handle = await open(path, constants.O_RDWR | constants.O_CREAT, 0o600)
     try {
@@ -61,7 +65,7 @@ export class FileLock {
   }
 
   /** Lets go of the lock (closing the descriptor would too); idempotent. */
-  async release (): Promise<void> {
+  async release(): Promise<void> {
     const handle = this.#handle
     if (handle === undefined) return
     this.#handle = undefined

@@ -15,7 +15,7 @@ export const OFFSET_UNKNOWN = -4
 
 export class CheckpointCorruptedError extends StreamsError {
   readonly path: string
-  constructor (path: string, reason: string) {
+  constructor(path: string, reason: string) {
     super('CHECKPOINT_CORRUPTED', `Checkpoint file ${path} is corrupted: ${reason}`)
     this.path = path
   }
@@ -28,7 +28,7 @@ let tmpSequence = 0
 export class OffsetCheckpoint {
   readonly path: string
 
-  constructor (path: string) {
+  constructor(path: string) {
     this.path = path
   }
 
@@ -36,16 +36,18 @@ export class OffsetCheckpoint {
    * Writes the offsets atomically; an empty list deletes the file. Concurrent writes of the same
    * file (a commit while a restore checkpoints) are serialized, the last call winning.
    */
-  write (offsets: readonly TopicPartitionOffset[]): Promise<void> {
+  write(offsets: readonly TopicPartitionOffset[]): Promise<void> {
     const previous = pendingWrites.get(this.path) ?? Promise.resolve()
     const next = previous.catch(() => {}).then(() => this.#write(offsets))
     pendingWrites.set(this.path, next)
-    const forget = (): void => { if (pendingWrites.get(this.path) === next) pendingWrites.delete(this.path) }
+    const forget = (): void => {
+      if (pendingWrites.get(this.path) === next) pendingWrites.delete(this.path)
+    }
     next.then(forget, forget)
     return next
   }
 
-  async #write (offsets: readonly TopicPartitionOffset[]): Promise<void> {
+  async #write(offsets: readonly TopicPartitionOffset[]): Promise<void> {
     if (offsets.length === 0) {
       await this.delete()
       return
@@ -70,7 +72,7 @@ export class OffsetCheckpoint {
   }
 
   /** Reads the offsets; a missing file gives an empty map. Negative offsets other than OFFSET_UNKNOWN are skipped. */
-  async read (): Promise<Map<string, TopicPartitionOffset>> {
+  async read(): Promise<Map<string, TopicPartitionOffset>> {
     let text: string
     try {
       text = await readFile(this.path, 'utf8')
@@ -99,7 +101,7 @@ export class OffsetCheckpoint {
     return offsets
   }
 
-  async delete (): Promise<void> {
+  async delete(): Promise<void> {
     await rm(this.path, { force: true })
   }
 }

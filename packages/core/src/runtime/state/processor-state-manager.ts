@@ -35,17 +35,17 @@ export class ProcessorStateManager {
   readonly #logger: Logger
   #checkpointed = new Map<string, number>()
 
-  constructor (taskId: TaskId, taskDir: string, logger: Logger) {
+  constructor(taskId: TaskId, taskDir: string, logger: Logger) {
     this.taskId = taskId
     this.#checkpoint = new OffsetCheckpoint(join(taskDir, '.checkpoint'))
     this.#logger = logger
   }
 
-  get stores (): ReadonlyMap<string, StoreMetadata> {
+  get stores(): ReadonlyMap<string, StoreMetadata> {
     return this.#stores
   }
 
-  register (store: StateStore, restore: StateRestoreCallback, changelog: TopicPartition | undefined): void {
+  register(store: StateStore, restore: StateRestoreCallback, changelog: TopicPartition | undefined): void {
     if (this.#stores.has(store.name)) {
       throw new StreamsError('DUPLICATE_STORE', `Store ${store.name} has already been registered in task ${this.taskId.toString()}`)
     }
@@ -57,13 +57,16 @@ export class ProcessorStateManager {
    * the stores may hold anything up to an unknown offset, so restoring over them could keep keys
    * whose tombstones the changelog no longer has; the caller wipes the task and restores it.
    */
-  async loadCheckpoint (eos?: { readonly dirWasEmpty: boolean }): Promise<void> {
+  async loadCheckpoint(eos?: { readonly dirWasEmpty: boolean }): Promise<void> {
     let offsets: Map<string, TopicPartitionOffset>
     try {
       offsets = await this.#checkpoint.read()
     } catch (err) {
       if (!(err instanceof CheckpointCorruptedError)) throw err
-      throw new StreamsError('TASK_CORRUPTED', `Task ${this.taskId.toString()}: ${err.message}`, { cause: err, taskId: this.taskId.toString() })
+      throw new StreamsError('TASK_CORRUPTED', `Task ${this.taskId.toString()}: ${err.message}`, {
+        cause: err,
+        taskId: this.taskId.toString()
+      })
     }
     for (const meta of this.#stores.values()) {
       if (meta.changelog === undefined || !meta.store.persistent) continue
@@ -72,9 +75,16 @@ export class ProcessorStateManager {
       if (meta.offset === undefined && eos !== undefined && !eos.dirWasEmpty) {
         // Under exactly-once a running task writes no checkpoint: state without one may hold
         // writes of a transaction that was aborted (Kafka's TaskCorruptedException).
-        throw new StreamsError('TASK_CORRUPTED', `Task ${this.taskId.toString()}: store ${meta.store.name} has local state but no checkpoint (exactly_once_v2: it may hold uncommitted writes)`, { taskId: this.taskId.toString() })
+        throw new StreamsError(
+          'TASK_CORRUPTED',
+          `Task ${this.taskId.toString()}: store ${meta.store.name} has local state but no checkpoint (exactly_once_v2: it may hold uncommitted writes)`,
+          { taskId: this.taskId.toString() }
+        )
       }
-      if (meta.offset === undefined) this.#logger.info(`Task ${this.taskId.toString()}: no checkpoint for store ${meta.store.name}; restoring it from the beginning of its changelog`)
+      if (meta.offset === undefined)
+        this.#logger.info(
+          `Task ${this.taskId.toString()}: no checkpoint for store ${meta.store.name}; restoring it from the beginning of its changelog`
+        )
     }
     this.#checkpointed = this.#currentOffsets()
     // Under exactly-once the checkpoint is valid once: a crash from now on leaves none.
@@ -86,7 +96,9 @@ export class ProcessorStateManager {
    * took over (recycled): each registered logged store takes the offset the standby applied up
    * to, so its restore reads only the tail of the changelog. Call after the stores registered.
    */
-  adoptOffsets (standby: ReadonlyMap<string, { readonly changelog: TopicPartition | undefined, readonly offset: number | undefined }>): void {
+  adoptOffsets(
+    standby: ReadonlyMap<string, { readonly changelog: TopicPartition | undefined; readonly offset: number | undefined }>
+  ): void {
     for (const [name, meta] of this.#stores) {
       const from = standby.get(name)
       if (meta.changelog === undefined || from?.offset === undefined || from.changelog === undefined) continue
@@ -96,7 +108,7 @@ export class ProcessorStateManager {
   }
 
   /** What the changelog reader must restore: every logged store from its offset + 1. */
-  restoreRegistrations (): ChangelogRegistration[] {
+  restoreRegistrations(): ChangelogRegistration[] {
     const registrations: ChangelogRegistration[] = []
     for (const meta of this.#stores.values()) {
       if (meta.changelog === undefined) continue
@@ -106,14 +118,16 @@ export class ProcessorStateManager {
         taskId: this.taskId,
         startOffset: meta.offset === undefined ? undefined : meta.offset + 1,
         apply: meta.restore,
-        onApplied: (last) => { meta.offset = last }
+        onApplied: last => {
+          meta.offset = last
+        }
       })
     }
     return registrations
   }
 
   /** Records the offsets the task's changelog writes reached (after the producer acknowledged them). */
-  updateChangelogOffsets (acked: (topic: string, partition: number) => number | undefined): void {
+  updateChangelogOffsets(acked: (topic: string, partition: number) => number | undefined): void {
     for (const meta of this.#stores.values()) {
       if (meta.changelog === undefined) continue
       const offset = acked(meta.changelog.topic, meta.changelog.partition)
@@ -122,7 +136,7 @@ export class ProcessorStateManager {
   }
 
   /** Flushes every open store (a persistent store makes what it holds durable). */
-  flush (): void {
+  flush(): void {
     for (const meta of this.#stores.values()) if (meta.store.isOpen()) meta.store.flush()
   }
 
@@ -131,7 +145,7 @@ export class ProcessorStateManager {
    * stores are flushed first (Kafka's maybeCheckpoint), so restored and standby writes are
    * durable before a checkpoint says they are there.
    */
-  async maybeCheckpoint (enforce: boolean): Promise<void> {
+  async maybeCheckpoint(enforce: boolean): Promise<void> {
     const current = this.#currentOffsets()
     if (!enforce) {
       let moved = 0
@@ -148,23 +162,28 @@ export class ProcessorStateManager {
     this.#checkpointed = current
   }
 
-  async deleteCheckpoint (): Promise<void> {
+  async deleteCheckpoint(): Promise<void> {
     await this.#checkpoint.delete()
   }
 
-  #currentOffsets (): Map<string, number> {
+  #currentOffsets(): Map<string, number> {
     const offsets = new Map<string, number>()
     for (const meta of this.#stores.values()) {
-      if (meta.changelog !== undefined && meta.offset !== undefined) offsets.set(tpKey(meta.changelog.topic, meta.changelog.partition), meta.offset)
+      if (meta.changelog !== undefined && meta.offset !== undefined)
+        offsets.set(tpKey(meta.changelog.topic, meta.changelog.partition), meta.offset)
     }
     return offsets
   }
 
   /** Closes every store; reports the first failure after trying all. */
-  close (): void {
+  close(): void {
     let first: unknown
     for (const meta of this.#stores.values()) {
-      try { if (meta.store.isOpen()) meta.store.close() } catch (err) { first ??= err }
+      try {
+        if (meta.store.isOpen()) meta.store.close()
+      } catch (err) {
+        first ??= err
+      }
     }
     if (first !== undefined) throw first
   }

@@ -22,29 +22,36 @@ export class StateCleaner {
   #timer: NodeJS.Timeout | undefined
   #running: Promise<void> | undefined
 
-  constructor (options: StateCleanerOptions) {
+  constructor(options: StateCleanerOptions) {
     this.#o = options
   }
 
   /** Cleans every cleanupDelayMs from now on (the first time one delay from now, as Kafka). */
-  start (): void {
+  start(): void {
     if (this.#timer !== undefined) return
-    this.#timer = setInterval(() => { this.#running ??= this.#clean().finally(() => { this.#running = undefined }) }, this.#o.cleanupDelayMs)
+    this.#timer = setInterval(() => {
+      this.#running ??= this.#clean().finally(() => {
+        this.#running = undefined
+      })
+    }, this.#o.cleanupDelayMs)
     this.#timer.unref()
   }
 
   /** Stops cleaning; resolves once a clean in progress has ended. Idempotent. */
-  async stop (): Promise<void> {
+  async stop(): Promise<void> {
     clearInterval(this.#timer)
     this.#timer = undefined
     await this.#running
   }
 
-  async #clean (): Promise<void> {
+  async #clean(): Promise<void> {
     const { stateDirectory, cleanupDelayMs, clock, logger } = this.#o
     try {
       const removed = await stateDirectory.cleanRemovedTasks(cleanupDelayMs, clock.milliseconds())
-      for (const id of removed) logger.info(`Deleted the state directory of task ${id.toString()}: no thread of this instance has had the task for ${cleanupDelayMs} ms (stateCleanupDelayMs)`)
+      for (const id of removed)
+        logger.info(
+          `Deleted the state directory of task ${id.toString()}: no thread of this instance has had the task for ${cleanupDelayMs} ms (stateCleanupDelayMs)`
+        )
     } catch (err) {
       logger.warn(`The state cleaner could not clean ${stateDirectory.appDir}: ${String(err)}`)
     }

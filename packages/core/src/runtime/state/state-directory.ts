@@ -32,8 +32,14 @@ export class StateDirectory {
   /** Called whenever a task lock is let go: lockTask() callers waiting for one. */
   readonly #released: Array<() => void> = []
 
-  constructor (stateDir: string, applicationId: string) {
-    if (applicationId === '' || applicationId.includes('/') || applicationId.includes('\\') || applicationId === '.' || applicationId === '..') {
+  constructor(stateDir: string, applicationId: string) {
+    if (
+      applicationId === '' ||
+      applicationId.includes('/') ||
+      applicationId.includes('\\') ||
+      applicationId === '.' ||
+      applicationId === '..'
+    ) {
       throw new StreamsError('ILLEGAL_ARGUMENT', `Application id "${applicationId}" cannot be used as a directory name`)
     }
     this.appDir = join(stateDir, applicationId)
@@ -43,15 +49,23 @@ export class StateDirectory {
    * Creates the app directory (or makes an existing one owner-only) and takes the app lock;
    * STATE_DIR_LOCKED when another instance, in any process, holds it.
    */
-  async lock (): Promise<void> {
+  async lock(): Promise<void> {
     if (this.#lock !== undefined) return
     await mkdir(this.appDir, { recursive: true, mode: 0o700 })
     const path = join(this.appDir, LOCK_FILE)
     const lock = await FileLock.tryAcquire(path, `${process.pid}\n`)
     if (lock === undefined) {
       const holder = (await readFile(path, 'utf8').catch(() => '')).trim()
-      const who = holder === String(process.pid) ? 'another KafkaStreams instance in this process' : /^\d+$/.test(holder) ? `process ${holder}` : 'another process'
-      throw new StreamsError('STATE_DIR_LOCKED', `State directory ${this.appDir} is locked by ${who}: an instance with the same applicationId and stateDir is running`)
+      const who =
+        holder === String(process.pid)
+          ? 'another KafkaStreams instance in this process'
+          : /^\d+$/.test(holder)
+            ? `process ${holder}`
+            : 'another process'
+      throw new StreamsError(
+        'STATE_DIR_LOCKED',
+        `State directory ${this.appDir} is locked by ${who}: an instance with the same applicationId and stateDir is running`
+      )
     }
     try {
       await chmod(this.appDir, 0o700)
@@ -63,7 +77,7 @@ export class StateDirectory {
   }
 
   /** Lets go of the app lock (the `.lock` file stays: see FileLock). */
-  async unlock (): Promise<void> {
+  async unlock(): Promise<void> {
     const lock = this.#lock
     if (lock === undefined) return
     this.#lock = undefined
@@ -71,7 +85,7 @@ export class StateDirectory {
   }
 
   /** The processId of this instance: read from the metadata file, or created and stored. */
-  async processId (): Promise<string> {
+  async processId(): Promise<string> {
     const path = join(this.appDir, PROCESS_FILE)
     try {
       const parsed = JSON.parse(await readFile(path, 'utf8')) as { processId?: unknown }
@@ -86,15 +100,15 @@ export class StateDirectory {
     return processId
   }
 
-  taskDir (taskId: TaskId): string {
+  taskDir(taskId: TaskId): string {
     return join(this.appDir, taskId.toString())
   }
 
-  globalDir (): string {
+  globalDir(): string {
     return join(this.appDir, 'global')
   }
 
-  async ensureDir (dir: string): Promise<string> {
+  async ensureDir(dir: string): Promise<string> {
     await mkdir(dir, { recursive: true, mode: 0o700 })
     return dir
   }
@@ -103,7 +117,7 @@ export class StateDirectory {
    * Takes the lock of a task's directory for `owner` (a stream thread's task manager) if nobody
    * else holds it; true when `owner` holds it now (Kafka's StateDirectory.lock(taskId)).
    */
-  tryLockTask (taskId: TaskId, owner: object): boolean {
+  tryLockTask(taskId: TaskId, owner: object): boolean {
     const key = taskId.toString()
     const holder = this.#taskOwners.get(key)
     if (holder !== undefined && holder !== owner) return false
@@ -116,16 +130,25 @@ export class StateDirectory {
    * thread of this instance still has the task (it closes it in its own rebalance), and creates
    * the directory. STATE_DIR_LOCKED (retriable) when it is not let go in time.
    */
-  async lockTask (taskId: TaskId, owner: object, timeoutMs: number): Promise<string> {
+  async lockTask(taskId: TaskId, owner: object, timeoutMs: number): Promise<string> {
     if (!this.tryLockTask(taskId, owner)) {
       let timedOut = false
-      const timer = setTimeout(() => { timedOut = true; this.#wakeWaiters() }, timeoutMs)
+      const timer = setTimeout(() => {
+        timedOut = true
+        this.#wakeWaiters()
+      }, timeoutMs)
       try {
         while (!this.tryLockTask(taskId, owner)) {
           if (timedOut) {
-            throw new StreamsError('STATE_DIR_LOCKED', `The state directory of task ${taskId.toString()} is still used by another stream thread after ${timeoutMs} ms`, { taskId: taskId.toString(), retriable: true })
+            throw new StreamsError(
+              'STATE_DIR_LOCKED',
+              `The state directory of task ${taskId.toString()} is still used by another stream thread after ${timeoutMs} ms`,
+              { taskId: taskId.toString(), retriable: true }
+            )
           }
-          await new Promise<void>(resolve => { this.#released.push(resolve) })
+          await new Promise<void>(resolve => {
+            this.#released.push(resolve)
+          })
         }
       } finally {
         clearTimeout(timer)
@@ -140,7 +163,7 @@ export class StateDirectory {
   }
 
   /** Lets go of a task directory `owner` holds (no effect otherwise). */
-  unlockTask (taskId: TaskId, owner: object): void {
+  unlockTask(taskId: TaskId, owner: object): void {
     const key = taskId.toString()
     if (this.#taskOwners.get(key) !== owner) return
     this.#taskOwners.delete(key)
@@ -148,17 +171,17 @@ export class StateDirectory {
   }
 
   /** Lets go of every task directory `owner` holds (a thread that shuts down). */
-  unlockAllTasks (owner: object): void {
+  unlockAllTasks(owner: object): void {
     for (const [key, holder] of [...this.#taskOwners]) if (holder === owner) this.#taskOwners.delete(key)
     this.#wakeWaiters()
   }
 
-  #wakeWaiters (): void {
+  #wakeWaiters(): void {
     for (const wake of this.#released.splice(0)) wake()
   }
 
   /** Whether a task's directory holds no state (nothing but a checkpoint, or does not exist). */
-  async taskDirIsEmpty (taskId: TaskId): Promise<boolean> {
+  async taskDirIsEmpty(taskId: TaskId): Promise<boolean> {
     try {
       return (await readdir(this.taskDir(taskId))).every(name => name === '.checkpoint')
     } catch (err) {
@@ -168,7 +191,7 @@ export class StateDirectory {
   }
 
   /** Task ids of every task directory on disk. */
-  async listTaskDirs (): Promise<TaskId[]> {
+  async listTaskDirs(): Promise<TaskId[]> {
     let names: string[]
     try {
       names = await readdir(this.appDir)
@@ -183,13 +206,15 @@ export class StateDirectory {
    * Deletes one task's local state (it will be restored from its changelog), for `owner`, which
    * holds its lock or takes it; STATE_DIR_LOCKED when another thread holds it.
    */
-  async wipeTask (taskId: TaskId, owner: object, closed?: { whenStoresClosed: () => Promise<void> }): Promise<void> {
+  async wipeTask(taskId: TaskId, owner: object, closed?: { whenStoresClosed: () => Promise<void> }): Promise<void> {
     // A store that closes in the background (RocksDB) must let go of its files first: deleting
     // them under it, then reopening, corrupts the new store.
     await closed?.whenStoresClosed()
     const held = this.#taskOwners.get(taskId.toString()) === owner
     if (!this.tryLockTask(taskId, owner)) {
-      throw new StreamsError('STATE_DIR_LOCKED', `Cannot wipe the state of task ${taskId.toString()}: another stream thread uses it`, { taskId: taskId.toString() })
+      throw new StreamsError('STATE_DIR_LOCKED', `Cannot wipe the state of task ${taskId.toString()}: another stream thread uses it`, {
+        taskId: taskId.toString()
+      })
     }
     try {
       // A RocksDB store closes in the background (close() only starts it) and may still write a
@@ -204,7 +229,7 @@ export class StateDirectory {
    * Deletes the global stores' state (their checkpoint with it); the global stream thread, which
    * alone uses the directory, calls it with its stores closed.
    */
-  async wipeGlobal (): Promise<void> {
+  async wipeGlobal(): Promise<void> {
     // As wipeTask: a RocksDB store that is still closing may write a file during the delete.
     await rm(this.globalDir(), { recursive: true, force: true, maxRetries: 10, retryDelay: 50 })
   }
@@ -215,12 +240,15 @@ export class StateDirectory {
    * checkpoints when it closes), so a task that comes back much later restores from its
    * changelog instead of over stale local state. Returns the tasks whose directory it deleted.
    */
-  async cleanRemovedTasks (cleanupDelayMs: number, nowMs: number): Promise<TaskId[]> {
+  async cleanRemovedTasks(cleanupDelayMs: number, nowMs: number): Promise<TaskId[]> {
     const removed: TaskId[] = []
     for (const id of await this.listTaskDirs()) {
       if (!this.tryLockTask(id, CLEANER)) continue
       try {
-        const modified = await stat(this.taskDir(id)).then(s => s.mtimeMs, () => undefined)
+        const modified = await stat(this.taskDir(id)).then(
+          s => s.mtimeMs,
+          () => undefined
+        )
         if (modified === undefined || nowMs - cleanupDelayMs <= modified) continue
         await rm(this.taskDir(id), { recursive: true, force: true })
         removed.push(id)
@@ -236,8 +264,14 @@ export class StateDirectory {
    * for the time of the deletion unless this instance holds it: STATE_DIR_LOCKED while another
    * instance runs on this directory.
    */
-  async cleanUp (): Promise<void> {
-    if (!await stat(this.appDir).then(() => true, () => false)) return
+  async cleanUp(): Promise<void> {
+    if (
+      !(await stat(this.appDir).then(
+        () => true,
+        () => false
+      ))
+    )
+      return
     const held = this.#lock !== undefined
     await this.lock()
     try {

@@ -18,7 +18,7 @@ export class LRUCacheEntry {
   readonly size: number
   #dirty: boolean
 
-  constructor (value: Buffer | null, recordContext: ProcessorRecordContext, dirty: boolean) {
+  constructor(value: Buffer | null, recordContext: ProcessorRecordContext, dirty: boolean) {
     this.value = value
     this.recordContext = recordContext
     this.#dirty = dirty
@@ -26,25 +26,25 @@ export class LRUCacheEntry {
   }
 
   /** An entry read from the store below (clean: nothing to flush). */
-  static clean (value: Buffer): LRUCacheEntry {
+  static clean(value: Buffer): LRUCacheEntry {
     return new LRUCacheEntry(value, NO_CONTEXT, false)
   }
 
   /** An entry written by the record being processed (dirty until flushed). */
-  static dirty (value: Buffer | null, recordContext: ProcessorRecordContext): LRUCacheEntry {
+  static dirty(value: Buffer | null, recordContext: ProcessorRecordContext): LRUCacheEntry {
     return new LRUCacheEntry(value, recordContext, true)
   }
 
-  get isDirty (): boolean {
+  get isDirty(): boolean {
     return this.#dirty
   }
 
-  markClean (): void {
+  markClean(): void {
     this.#dirty = false
   }
 }
 
-function contextSize (context: ProcessorRecordContext): number {
+function contextSize(context: ProcessorRecordContext): number {
   let size = 8 + 8 + 4 + (context.topic === undefined ? 0 : context.topic.length)
   const headers = context.headers
   if (headers.size > 0) {

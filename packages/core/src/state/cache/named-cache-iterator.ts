@@ -13,19 +13,19 @@ export class NamedCacheIterator {
   #index: number
   #next: CacheRow | undefined
 
-  constructor (keys: readonly string[], cache: NamedCache | undefined, forward: boolean) {
+  constructor(keys: readonly string[], cache: NamedCache | undefined, forward: boolean) {
     this.#keys = keys
     this.#cache = cache
     this.#forward = forward
     this.#index = forward ? 0 : keys.length - 1
   }
 
-  static empty (): NamedCacheIterator {
+  static empty(): NamedCacheIterator {
     return new NamedCacheIterator([], undefined, true)
   }
 
   /** The next row without consuming it, or undefined at the end. */
-  peek (): CacheRow | undefined {
+  peek(): CacheRow | undefined {
     if (this.#next !== undefined) return this.#next
     const cache = this.#cache
     if (cache === undefined) return undefined
@@ -38,11 +38,11 @@ export class NamedCacheIterator {
     return this.#next
   }
 
-  next (): CacheRow | undefined {
+  next(): CacheRow | undefined {
     const row = this.peek()
     this.#next = undefined
     return row
   }
 
-  close (): void {}
+  close(): void {}
 }

@@ -35,13 +35,13 @@ class LRUNode implements CacheRow {
   previousDirty: LRUNode | undefined
   nextDirty: LRUNode | undefined
 
-  constructor (key: Buffer, id: string, entry: LRUCacheEntry) {
+  constructor(key: Buffer, id: string, entry: LRUCacheEntry) {
     this.key = key
     this.id = id
     this.entry = entry
   }
 
-  get size (): number {
+  get size(): number {
     return this.key.length + NODE_OVERHEAD + this.entry.size
   }
 }
@@ -71,52 +71,67 @@ export class NamedCache {
   #overwrites = 0
   #flushes = 0
 
-  constructor (name: string, tracker: CacheSizeTracker, hitRatio?: Sensor) {
+  constructor(name: string, tracker: CacheSizeTracker, hitRatio?: Sensor) {
     this.name = name
     this.#tracker = tracker
     this.#hitRatio = hitRatio
   }
 
-  get size (): number { return this.#nodes.size }
-  get sizeInBytes (): number { return this.#sizeBytes }
-  get hits (): number { return this.#hits }
-  get misses (): number { return this.#misses }
-  get overwrites (): number { return this.#overwrites }
-  get flushes (): number { return this.#flushes }
+  get size(): number {
+    return this.#nodes.size
+  }
+  get sizeInBytes(): number {
+    return this.#sizeBytes
+  }
+  get hits(): number {
+    return this.#hits
+  }
+  get misses(): number {
+    return this.#misses
+  }
+  get overwrites(): number {
+    return this.#overwrites
+  }
+  get flushes(): number {
+    return this.#flushes
+  }
   /** Dirty keys as latin1 strings, in flush order. */
-  get dirtyKeys (): string[] {
+  get dirtyKeys(): string[] {
     const keys: string[] = []
     for (let node = this.#dirtyHead; node !== undefined; node = node.nextDirty) keys.push(node.id)
     return keys
   }
   /** Keys from least to most recently used, as latin1 strings. */
-  get lruKeys (): string[] {
+  get lruKeys(): string[] {
     const keys: string[] = []
     for (let node = this.#tail; node !== undefined; node = node.previous) keys.push(node.id)
     return keys
   }
 
-  setListener (listener: DirtyEntryFlushListener): void {
+  setListener(listener: DirtyEntryFlushListener): void {
     this.#listener = listener
   }
 
   /** The entry of a key, marking it most recently used; undefined on a miss. */
-  get (id: string): LRUCacheEntry | undefined {
+  get(id: string): LRUCacheEntry | undefined {
     return this.getRow(id)?.entry
   }
 
   /** Like get(), with the key bytes. */
-  getRow (id: string): CacheRow | undefined {
+  getRow(id: string): CacheRow | undefined {
     const node = this.#lookup(id)
     if (node === undefined) return undefined
     this.#moveToHead(node)
     return node
   }
 
-  put (key: Buffer, id: string, entry: LRUCacheEntry): void {
+  put(key: Buffer, id: string, entry: LRUCacheEntry): void {
     let node = this.#nodes.get(id)
     if (!entry.isDirty && node !== undefined && node.dirty) {
-      throw new StreamsError('ILLEGAL_STATE', `Attempting to put a clean entry for a key into NamedCache [${this.name}] when it already contains a dirty entry for the same key`)
+      throw new StreamsError(
+        'ILLEGAL_STATE',
+        `Attempting to put a clean entry for a key into NamedCache [${this.name}] when it already contains a dirty entry for the same key`
+      )
     }
     if (node !== undefined) {
       this.#overwrites++
@@ -137,14 +152,14 @@ export class NamedCache {
   }
 
   /** Puts only when the key is not cached; returns the cached entry, if any. */
-  putIfAbsent (key: Buffer, id: string, entry: LRUCacheEntry): LRUCacheEntry | undefined {
+  putIfAbsent(key: Buffer, id: string, entry: LRUCacheEntry): LRUCacheEntry | undefined {
     const existing = this.get(id)
     if (existing === undefined) this.put(key, id, entry)
     return existing
   }
 
   /** Removes a key (without flushing it) and returns its entry. */
-  delete (id: string): LRUCacheEntry | undefined {
+  delete(id: string): LRUCacheEntry | undefined {
     const node = this.#nodes.get(id)
     if (node === undefined) return undefined
     this.#remove(node)
@@ -153,7 +168,7 @@ export class NamedCache {
   }
 
   /** Evicts the least recently used entry; a dirty one is flushed first, with every other dirty entry. */
-  evict (): void {
+  evict(): void {
     const eldest = this.#tail
     if (eldest === undefined) return
     this.#remove(eldest)
@@ -161,7 +176,7 @@ export class NamedCache {
   }
 
   /** Hands every dirty entry to the listener in write order, marks them clean and drops flushed deletes. */
-  flush (): void {
+  flush(): void {
     this.#flush(undefined)
   }
 
@@ -169,16 +184,19 @@ export class NamedCache {
    * The cached keys in [from, to] (to exclusive when `toInclusive` is false; undefined bounds are
    * open), ascending, as latin1 strings: a snapshot, so later writes do not change it.
    */
-  keyRange (from: string | undefined, to: string | undefined, toInclusive = true): string[] {
+  keyRange(from: string | undefined, to: string | undefined, toInclusive = true): string[] {
     const nodes = this.#nodes
-    const sorted = this.#index.sorted(id => nodes.has(id), () => nodes.keys())
+    const sorted = this.#index.sorted(
+      id => nodes.has(id),
+      () => nodes.keys()
+    )
     const start = from === undefined ? 0 : lowerBound(sorted, from)
     const end = to === undefined ? sorted.length : toInclusive ? upperBound(sorted, to) : lowerBound(sorted, to)
     return start >= end ? [] : sorted.slice(start, end)
   }
 
   /** Drops everything (the store closed); the size leaves the thread total. */
-  close (): void {
+  close(): void {
     this.#tracker.bytes -= this.#sizeBytes
     this.#sizeBytes = 0
     this.#nodes.clear()
@@ -189,7 +207,7 @@ export class NamedCache {
     this.#index.clear()
   }
 
-  #flush (evicted: LRUNode | undefined): void {
+  #flush(evicted: LRUNode | undefined): void {
     this.#flushes++
     const listener = this.#listener
     if (listener === undefined) {
@@ -225,7 +243,7 @@ export class NamedCache {
     }
   }
 
-  #lookup (id: string): LRUNode | undefined {
+  #lookup(id: string): LRUNode | undefined {
     const node = this.#nodes.get(id)
     if (node === undefined) {
       this.#misses++
@@ -236,13 +254,13 @@ export class NamedCache {
   }
 
   /** Kafka counts reading a dirty entry to flush it as a hit, too. */
-  #countHit (): void {
+  #countHit(): void {
     this.#hits++
     const sensor = this.#hitRatio
     if (sensor !== undefined && sensor.recording) sensor.record(this.#hits / (this.#hits + this.#misses))
   }
 
-  #appendDirty (node: LRUNode): void {
+  #appendDirty(node: LRUNode): void {
     node.dirty = true
     node.nextDirty = undefined
     node.previousDirty = this.#dirtyTail
@@ -252,7 +270,7 @@ export class NamedCache {
     this.#dirtyCount++
   }
 
-  #unlinkDirty (node: LRUNode): void {
+  #unlinkDirty(node: LRUNode): void {
     if (node.previousDirty !== undefined) node.previousDirty.nextDirty = node.nextDirty
     else this.#dirtyHead = node.nextDirty
     if (node.nextDirty !== undefined) node.nextDirty.previousDirty = node.previousDirty
@@ -262,19 +280,19 @@ export class NamedCache {
     this.#dirtyCount--
   }
 
-  #resize (delta: number): void {
+  #resize(delta: number): void {
     this.#sizeBytes += delta
     this.#tracker.bytes += delta
   }
 
-  #remove (node: LRUNode): void {
+  #remove(node: LRUNode): void {
     this.#unlink(node)
     this.#nodes.delete(node.id)
     this.#resize(-node.size)
     this.#index.noteRemoved(this.#nodes.size)
   }
 
-  #unlink (node: LRUNode): void {
+  #unlink(node: LRUNode): void {
     if (node.previous !== undefined) node.previous.next = node.next
     else this.#head = node.next
     if (node.next !== undefined) node.next.previous = node.previous
@@ -282,7 +300,7 @@ export class NamedCache {
     node.previous = node.next = undefined
   }
 
-  #putHead (node: LRUNode): void {
+  #putHead(node: LRUNode): void {
     node.next = this.#head
     node.previous = undefined
     if (this.#head !== undefined) this.#head.previous = node
@@ -290,7 +308,7 @@ export class NamedCache {
     if (this.#tail === undefined) this.#tail = node
   }
 
-  #moveToHead (node: LRUNode): void {
+  #moveToHead(node: LRUNode): void {
     if (this.#head === node) return
     this.#unlink(node)
     this.#putHead(node)

@@ -14,21 +14,21 @@ export class SortedKeyIndex {
   #removed = 0
 
   /** A key was added to the cache. */
-  noteAdded (key: string, size: number): void {
+  noteAdded(key: string, size: number): void {
     if (this.#sorted === undefined) return
     this.#added.push(key)
     this.#checkPending(size)
   }
 
   /** A key was removed from the cache. */
-  noteRemoved (size: number): void {
+  noteRemoved(size: number): void {
     if (this.#sorted === undefined) return
     this.#removed++
     this.#checkPending(size)
   }
 
   /** Every live key, ascending; `has` says which keys are live, `keys` lists them all. */
-  sorted (has: (key: string) => boolean, keys: () => Iterable<string>): string[] {
+  sorted(has: (key: string) => boolean, keys: () => Iterable<string>): string[] {
     let sorted = this.#sorted
     if (sorted === undefined) {
       sorted = [...keys()].sort()
@@ -43,19 +43,19 @@ export class SortedKeyIndex {
     return sorted
   }
 
-  clear (): void {
+  clear(): void {
     this.#sorted = undefined
     this.#added = []
     this.#removed = 0
   }
 
-  #checkPending (size: number): void {
+  #checkPending(size: number): void {
     if (this.#added.length + this.#removed > 2 * size + SLACK) this.clear()
   }
 }
 
 /** Merges two ascending lists, keeping one copy of keys present in both or repeated. */
-function mergeDistinct (a: string[], b: string[]): string[] {
+function mergeDistinct(a: string[], b: string[]): string[] {
   const out: string[] = []
   let i = 0
   let j = 0
@@ -67,7 +67,7 @@ function mergeDistinct (a: string[], b: string[]): string[] {
 }
 
 /** First index whose key is >= key. */
-export function lowerBound (sorted: readonly string[], key: string): number {
+export function lowerBound(sorted: readonly string[], key: string): number {
   let lo = 0
   let hi = sorted.length
   while (lo < hi) {
@@ -79,7 +79,7 @@ export function lowerBound (sorted: readonly string[], key: string): number {
 }
 
 /** First index whose key is > key. */
-export function upperBound (sorted: readonly string[], key: string): number {
+export function upperBound(sorted: readonly string[], key: string): number {
   let lo = 0
   let hi = sorted.length
   while (lo < hi) {

@@ -22,20 +22,20 @@ export class InMemoryAdmin implements AdminPort {
   failEndOffsets = false
   endOffsetCalls = 0
 
-  constructor (topics: Record<string, number> = {}) {
+  constructor(topics: Record<string, number> = {}) {
     for (const [topic, count] of Object.entries(topics)) this.topics.set(topic, count)
   }
 
-  setEndOffset (topic: string, partition: number, offset: number): this {
+  setEndOffset(topic: string, partition: number, offset: number): this {
     this.endOffsetsByPartition.set(tpKey(topic, partition), offset)
     return this
   }
 
-  async partitionCounts (topics: readonly string[]): Promise<Map<string, number>> {
+  async partitionCounts(topics: readonly string[]): Promise<Map<string, number>> {
     return new Map(topics.filter(topic => this.topics.has(topic)).map(topic => [topic, this.topics.get(topic)!]))
   }
 
-  async createTopics (topics: readonly NewTopic[]): Promise<void> {
+  async createTopics(topics: readonly NewTopic[]): Promise<void> {
     for (const topic of topics) {
       if (this.topics.has(topic.topic)) continue
       this.topics.set(topic.topic, topic.numPartitions)
@@ -43,13 +43,15 @@ export class InMemoryAdmin implements AdminPort {
     }
   }
 
-  async endOffsets (partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+  async endOffsets(partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
     this.endOffsetCalls++
     if (this.failEndOffsets) throw new Error('end offsets unavailable')
-    return new Map(partitions.map(tp => [tpKey(tp.topic, tp.partition), this.endOffsetsByPartition.get(tpKey(tp.topic, tp.partition)) ?? 0]))
+    return new Map(
+      partitions.map(tp => [tpKey(tp.topic, tp.partition), this.endOffsetsByPartition.get(tpKey(tp.topic, tp.partition)) ?? 0])
+    )
   }
 
-  async committedOffsets (_groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+  async committedOffsets(_groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
     const found = new Map<string, number>()
     for (const tp of partitions) {
       const offset = this.committedByPartition.get(tpKey(tp.topic, tp.partition))
@@ -58,21 +60,21 @@ export class InMemoryAdmin implements AdminPort {
     return found
   }
 
-  async beginningOffsets (partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
+  async beginningOffsets(partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
     return new Map(partitions.map(tp => [tpKey(tp.topic, tp.partition), 0]))
   }
 
-  async deleteRecords (_offsets: readonly TopicPartitionOffset[]): Promise<void> {}
+  async deleteRecords(_offsets: readonly TopicPartitionOffset[]): Promise<void> {}
 
-  async listTopics (): Promise<string[]> {
+  async listTopics(): Promise<string[]> {
     return [...this.topics.keys()]
   }
 
-  async close (): Promise<void> {}
+  async close(): Promise<void> {}
 }
 
 /** A deterministic process id (UUID) for process number n. */
-export function pid (n: number): string {
+export function pid(n: number): string {
   return `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`
 }
 
@@ -86,7 +88,7 @@ export interface MemberSpec {
   readonly errorCode?: number
 }
 
-export function subscription (spec: MemberSpec): GroupMemberSubscription {
+export function subscription(spec: MemberSpec): GroupMemberSubscription {
   return {
     memberId: spec.memberId,
     topics: [],
@@ -103,11 +105,13 @@ export function subscription (spec: MemberSpec): GroupMemberSubscription {
 }
 
 /** `processes[i]` threads for process i+1, members named `p<process>-t<thread>`. */
-export function members (threadsPerProcess: readonly number[]): MemberSpec[] {
-  return threadsPerProcess.flatMap((threads, i) => Array.from({ length: threads }, (_, t) => ({ memberId: `p${i + 1}-t${t + 1}`, process: i + 1 })))
+export function members(threadsPerProcess: readonly number[]): MemberSpec[] {
+  return threadsPerProcess.flatMap((threads, i) =>
+    Array.from({ length: threads }, (_, t) => ({ memberId: `p${i + 1}-t${t + 1}`, process: i + 1 }))
+  )
 }
 
-export function decodeAll (assignments: ReadonlyMap<string, MemberAssignment>): Map<string, AssignmentInfo> {
+export function decodeAll(assignments: ReadonlyMap<string, MemberAssignment>): Map<string, AssignmentInfo> {
   return new Map([...assignments].map(([memberId, assignment]) => [memberId, decodeAssignment(assignment)]))
 }
 
@@ -115,7 +119,11 @@ export function decodeAll (assignments: ReadonlyMap<string, MemberAssignment>): 
  * The subscriptions members send after receiving `previous`: their tasks, LATEST_OFFSET for
  * actives and `standbyOffset(task)` for standbys.
  */
-export function nextSubscriptions (specs: readonly MemberSpec[], previous: ReadonlyMap<string, AssignmentInfo>, standbyOffset: (task: string) => number = () => 0): GroupMemberSubscription[] {
+export function nextSubscriptions(
+  specs: readonly MemberSpec[],
+  previous: ReadonlyMap<string, AssignmentInfo>,
+  standbyOffset: (task: string) => number = () => 0
+): GroupMemberSubscription[] {
   const byProcess = new Map<number, Record<string, number>>()
   for (const spec of specs) {
     const info = previous.get(spec.memberId)
@@ -138,7 +146,7 @@ export function nextSubscriptions (specs: readonly MemberSpec[], previous: Reado
 }
 
 /** mulberry32: a small seeded PRNG, so randomized checks are reproducible. */
-export function seededRandom (seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let a = seed >>> 0
   return () => {
     a = (a + 0x6d2b79f5) >>> 0
@@ -150,21 +158,33 @@ export function seededRandom (seed: number): () => number {
 }
 
 /** Bytes from hex text where `#` starts a comment running to the end of the line. */
-export function hexLines (text: string): Buffer {
-  return Buffer.from(text.split('\n').map(line => line.split('#')[0]!).join('').replace(/\s+/g, ''), 'hex')
+export function hexLines(text: string): Buffer {
+  return Buffer.from(
+    text
+      .split('\n')
+      .map(line => line.split('#')[0]!)
+      .join('')
+      .replace(/\s+/g, ''),
+    'hex'
+  )
 }
 
 /** A sub-topology with only the given parts set. */
-export function sub (id: number, parts: Partial<AssignorSubtopology>): AssignorSubtopology {
+export function sub(id: number, parts: Partial<AssignorSubtopology>): AssignorSubtopology {
   return { id, sourceTopics: [], sourcePatterns: [], changelogTopics: [], repartitionSourceTopics: [], repartitionSinkTopics: [], ...parts }
 }
 
-export function topologyOf (subtopologies: AssignorSubtopology[], extras: Partial<AssignorTopology> = {}): AssignorTopology {
+export function topologyOf(subtopologies: AssignorSubtopology[], extras: Partial<AssignorTopology> = {}): AssignorTopology {
   return { subtopologies, repartitionTopics: new Map(), copartitionGroups: [], ...extras }
 }
 
 /** An assignor for application "app" with a manual clock at 1000 ms. */
-export function assignorFor (topology: AssignorTopology, admin: InMemoryAdmin, config: Partial<StreamsPartitionAssignorConfig> = {}, clock = new ManualClock(1000)): StreamsPartitionAssignor {
+export function assignorFor(
+  topology: AssignorTopology,
+  admin: InMemoryAdmin,
+  config: Partial<StreamsPartitionAssignorConfig> = {},
+  clock = new ManualClock(1000)
+): StreamsPartitionAssignor {
   return new StreamsPartitionAssignor({
     topology,
     admin,
@@ -173,4 +193,3 @@ export function assignorFor (topology: AssignorTopology, admin: InMemoryAdmin, c
     localState: () => ({ processId: pid(1), taskOffsetSums: new Map(), activeTasks: [], standbyTasks: [] })
   })
 }
-

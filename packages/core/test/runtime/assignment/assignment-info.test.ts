@@ -1,6 +1,12 @@
 import { expect } from 'chai'
 import { AssignorError } from '../../../src/runtime/assignment/assignor-error.js'
-import { ASSIGNMENT_INFO_VERSION, decodeAssignment, decodeAssignmentInfo, encodeAssignmentInfo, errorAssignmentInfo } from '../../../src/runtime/assignment/assignment-info.js'
+import {
+  ASSIGNMENT_INFO_VERSION,
+  decodeAssignment,
+  decodeAssignmentInfo,
+  encodeAssignmentInfo,
+  errorAssignmentInfo
+} from '../../../src/runtime/assignment/assignment-info.js'
 import type { AssignmentInfoData } from '../../../src/runtime/assignment/assignment-info.js'
 import { codeOf } from '../../state/helpers/expect-code.js'
 import { hexLines } from './assignment-helpers.js'
@@ -9,9 +15,25 @@ const sample: AssignmentInfoData = {
   errorCode: AssignorError.NONE,
   errorMessage: '',
   nextRebalanceMs: 1000,
-  activeTasks: new Map([['0_1', [{ topic: 'b', partition: 1 }, { topic: 'a', partition: 1 }]]]),
+  activeTasks: new Map([
+    [
+      '0_1',
+      [
+        { topic: 'b', partition: 1 },
+        { topic: 'a', partition: 1 }
+      ]
+    ]
+  ]),
   standbyTasks: new Map([['1_1', [{ topic: 'c', partition: 1 }]]]),
-  partitionsByHost: new Map([['h:1', [{ topic: 'a', partition: 1 }, { topic: 'b', partition: 1 }]]]),
+  partitionsByHost: new Map([
+    [
+      'h:1',
+      [
+        { topic: 'a', partition: 1 },
+        { topic: 'b', partition: 1 }
+      ]
+    ]
+  ]),
   standbyPartitionsByHost: new Map([['h:1', [{ topic: 'a', partition: 0 }]]])
 }
 
@@ -43,9 +65,25 @@ describe('AssignmentInfo encoding', () => {
     expect(decoded.errorCode).to.equal(0)
     expect(decoded.errorMessage).to.equal('')
     expect(decoded.nextRebalanceMs).to.equal(1000)
-    expect([...decoded.activeTasks]).to.deep.equal([['0_1', [{ topic: 'a', partition: 1 }, { topic: 'b', partition: 1 }]]])
+    expect([...decoded.activeTasks]).to.deep.equal([
+      [
+        '0_1',
+        [
+          { topic: 'a', partition: 1 },
+          { topic: 'b', partition: 1 }
+        ]
+      ]
+    ])
     expect([...decoded.standbyTasks]).to.deep.equal([['1_1', [{ topic: 'c', partition: 1 }]]])
-    expect([...decoded.partitionsByHost]).to.deep.equal([['h:1', [{ topic: 'a', partition: 1 }, { topic: 'b', partition: 1 }]]])
+    expect([...decoded.partitionsByHost]).to.deep.equal([
+      [
+        'h:1',
+        [
+          { topic: 'a', partition: 1 },
+          { topic: 'b', partition: 1 }
+        ]
+      ]
+    ])
     expect([...decoded.standbyPartitionsByHost]).to.deep.equal([['h:1', [{ topic: 'a', partition: 0 }]]])
   })
 
@@ -56,16 +94,22 @@ describe('AssignmentInfo encoding', () => {
   })
 
   it('carries an error code and message with no tasks', () => {
-    const info = decodeAssignment({ partitions: [], userData: encodeAssignmentInfo(errorAssignmentInfo(AssignorError.ASSIGNMENT_ERROR, 'Topics not co-partitioned: [{a=1, b=2}] ✗')) })
+    const info = decodeAssignment({
+      partitions: [],
+      userData: encodeAssignmentInfo(errorAssignmentInfo(AssignorError.ASSIGNMENT_ERROR, 'Topics not co-partitioned: [{a=1, b=2}] ✗'))
+    })
     expect(info.errorCode).to.equal(AssignorError.ASSIGNMENT_ERROR)
     expect(info.errorMessage).to.equal('Topics not co-partitioned: [{a=1, b=2}] ✗')
     expect(info.activeTasks.size + info.standbyTasks.size + info.partitionsByHost.size + info.standbyPartitionsByHost.size).to.equal(0)
   })
 
   it('round-trips many tasks and hosts sharing one topic dictionary', () => {
-    const activeTasks = new Map<string, Array<{ topic: string, partition: number }>>()
+    const activeTasks = new Map<string, Array<{ topic: string; partition: number }>>()
     for (let p = 0; p < 50; p++) activeTasks.set(`${p % 3}_${p}`, [{ topic: `topic-${p % 5}`, partition: p }])
-    const hosts = new Map([['a:1', [{ topic: 'topic-1', partition: 3 }]], ['b:2', [{ topic: 'topic-4', partition: 9 }]]])
+    const hosts = new Map([
+      ['a:1', [{ topic: 'topic-1', partition: 3 }]],
+      ['b:2', [{ topic: 'topic-4', partition: 9 }]]
+    ])
     const decoded = decodeAssignmentInfo(encodeAssignmentInfo({ ...sample, activeTasks, partitionsByHost: hosts }))
     expect(new Map([...decoded.activeTasks].sort())).to.deep.equal(new Map([...activeTasks].sort()))
     expect(decoded.partitionsByHost).to.deep.equal(hosts)

@@ -3,22 +3,29 @@ import { fillBalanced, leastLoaded, minBy } from '../../../src/runtime/assignmen
 import type { Bin } from '../../../src/runtime/assignment/balanced-fill.js'
 import { codeOf } from '../../state/helpers/expect-code.js'
 
-interface TestBin extends Bin { readonly tasks: string[], readonly previous: string[] }
+interface TestBin extends Bin {
+  readonly tasks: string[]
+  readonly previous: string[]
+}
 
 const bin = (id: string, capacity: number, previous: string[] = []): TestBin => ({ id, capacity, tasks: [], previous })
-const fill = (bins: TestBin[], tasks: string[], initial: (b: TestBin) => number = () => 0): void => fillBalanced({
-  bins,
-  tasks,
-  initialCount: initial,
-  previousTasks: b => b.previous,
-  choose: leastLoaded,
-  place: (b, task) => b.tasks.push(task)
-})
+const fill = (bins: TestBin[], tasks: string[], initial: (b: TestBin) => number = () => 0): void =>
+  fillBalanced({
+    bins,
+    tasks,
+    initialCount: initial,
+    previousTasks: b => b.previous,
+    choose: leastLoaded,
+    place: (b, task) => b.tasks.push(task)
+  })
 
 describe('fillBalanced', () => {
   it('gives each bin capacity x floor(units / capacity) plus at most its capacity in extra units', () => {
     const bins = [bin('a', 1), bin('b', 2), bin('c', 3)]
-    fill(bins, Array.from({ length: 10 }, (_, i) => `t${i}`))
+    fill(
+      bins,
+      Array.from({ length: 10 }, (_, i) => `t${i}`)
+    )
     const perThread = bins.map(b => b.tasks.length / b.capacity)
     for (const load of perThread) expect(load).to.be.within(1, 2)
     expect(bins.reduce((n, b) => n + b.tasks.length, 0)).to.equal(10)
@@ -34,14 +41,14 @@ describe('fillBalanced', () => {
 
   it('counts units already held toward the balance', () => {
     const bins = [bin('a', 1), bin('b', 1)]
-    fill(bins, ['x', 'y', 'z'], b => b.id === 'a' ? 3 : 0)
+    fill(bins, ['x', 'y', 'z'], b => (b.id === 'a' ? 3 : 0))
     expect(bins[0]!.tasks).to.deep.equal([])
     expect(bins[1]!.tasks).to.deep.equal(['x', 'y', 'z'])
   })
 
   it('falls back to the least loaded bin when held units exceed every quota', () => {
     const bins = [bin('a', 1), bin('b', 1)]
-    fill(bins, ['x'], b => b.id === 'a' ? 5 : 3)
+    fill(bins, ['x'], b => (b.id === 'a' ? 5 : 3))
     expect(bins[1]!.tasks).to.deep.equal(['x'])
   })
 
@@ -50,6 +57,6 @@ describe('fillBalanced', () => {
   })
 
   it('minBy compares keys element by element and keeps the first on ties', () => {
-    expect(minBy(['a', 'b', 'c'], item => item === 'a' ? [1, 2] : item === 'b' ? [1, 1] : [1, 1])).to.equal('b')
+    expect(minBy(['a', 'b', 'c'], item => (item === 'a' ? [1, 2] : item === 'b' ? [1, 1] : [1, 1]))).to.equal('b')
   })
 })

@@ -1,9 +1,19 @@
 import { expect } from 'chai'
 import type { AssignorSubtopology } from '../../../src/runtime/assignment/topology-metadata.js'
-import { assignorFor, decodeAll, InMemoryAdmin, members, nextSubscriptions, seededRandom, sub, subscription, topologyOf } from './assignment-helpers.js'
+import {
+  assignorFor,
+  decodeAll,
+  InMemoryAdmin,
+  members,
+  nextSubscriptions,
+  seededRandom,
+  sub,
+  subscription,
+  topologyOf
+} from './assignment-helpers.js'
 
 describe('StreamsPartitionAssignor: randomized invariants', () => {
-  it('every task active exactly once with its partitions; standbys on distinct processes other than the active\'s', async () => {
+  it("every task active exactly once with its partitions; standbys on distinct processes other than the active's", async () => {
     const random = seededRandom(99)
     const pick = (n: number): number => Math.floor(random() * n)
     for (let round = 0; round < 60; round++) {
@@ -14,7 +24,8 @@ describe('StreamsPartitionAssignor: randomized invariants', () => {
         subtopologies.push(sub(s, { sourceTopics: [`t${s}`], changelogTopics: random() < 0.6 ? [`app-s${s}-changelog`] : [] }))
       }
       const admin = new InMemoryAdmin(topics)
-      for (const s of subtopologies) for (let p = 0; p < topics[`t${s.id}`]!; p++) admin.setEndOffset(`app-s${s.id}-changelog`, p, pick(3) * 10_000)
+      for (const s of subtopologies)
+        for (let p = 0; p < topics[`t${s.id}`]!; p++) admin.setEndOffset(`app-s${s.id}-changelog`, p, pick(3) * 10_000)
       const numStandbyReplicas = pick(3)
       const specs = members(Array.from({ length: 1 + pick(5) }, () => 1 + pick(3)))
       const assignor = assignorFor(topologyOf(subtopologies), admin, { numStandbyReplicas })

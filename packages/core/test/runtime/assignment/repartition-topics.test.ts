@@ -3,7 +3,7 @@ import { computeRepartitionTopicCounts } from '../../../src/runtime/assignment/r
 import type { AssignorSubtopology, AssignorTopology } from '../../../src/runtime/assignment/topology-metadata.js'
 import { errorOf } from '../../state/helpers/expect-code.js'
 
-function sub (id: number, parts: Partial<AssignorSubtopology>): AssignorSubtopology {
+function sub(id: number, parts: Partial<AssignorSubtopology>): AssignorSubtopology {
   return { id, sourceTopics: [], sourcePatterns: [], changelogTopics: [], repartitionSourceTopics: [], repartitionSinkTopics: [], ...parts }
 }
 
@@ -18,7 +18,17 @@ describe('computeRepartitionTopicCounts', () => {
       repartitionTopics: new Map([['app-r-repartition', {}]]),
       copartitionGroups: []
     }
-    const counts = computeRepartitionTopicCounts(topology, new Map([[0, ['a']], [1, ['b']]]), new Map([['a', 3], ['b', 7]]))
+    const counts = computeRepartitionTopicCounts(
+      topology,
+      new Map([
+        [0, ['a']],
+        [1, ['b']]
+      ]),
+      new Map([
+        ['a', 3],
+        ['b', 7]
+      ])
+    )
     expect([...counts]).to.deep.equal([['app-r-repartition', 7]])
   })
 
@@ -29,7 +39,10 @@ describe('computeRepartitionTopicCounts', () => {
         sub(1, { repartitionSourceTopics: ['app-first-repartition'], repartitionSinkTopics: ['app-second-repartition'] }),
         sub(0, { sourceTopics: ['in'], repartitionSinkTopics: ['app-first-repartition'] })
       ],
-      repartitionTopics: new Map([['app-second-repartition', {}], ['app-first-repartition', {}]]),
+      repartitionTopics: new Map([
+        ['app-second-repartition', {}],
+        ['app-first-repartition', {}]
+      ]),
       copartitionGroups: []
     }
     const counts = computeRepartitionTopicCounts(topology, new Map([[0, ['in']]]), new Map([['in', 5]]))
@@ -44,7 +57,10 @@ describe('computeRepartitionTopicCounts', () => {
         sub(1, { repartitionSourceTopics: ['app-first-repartition'], repartitionSinkTopics: ['app-second-repartition'] }),
         sub(2, { repartitionSourceTopics: ['app-second-repartition'] })
       ],
-      repartitionTopics: new Map([['app-first-repartition', { numPartitions: 2 }], ['app-second-repartition', {}]]),
+      repartitionTopics: new Map([
+        ['app-first-repartition', { numPartitions: 2 }],
+        ['app-second-repartition', {}]
+      ]),
       copartitionGroups: []
     }
     const counts = computeRepartitionTopicCounts(topology, new Map([[0, ['in']]]), new Map([['in', 5]]))
@@ -55,14 +71,24 @@ describe('computeRepartitionTopicCounts', () => {
   it('breaks a cycle of repartition topics with the counts that are known', () => {
     const topology: AssignorTopology = {
       subtopologies: [
-        sub(0, { sourceTopics: ['in'], repartitionSourceTopics: ['app-back-repartition'], repartitionSinkTopics: ['app-forth-repartition'] }),
+        sub(0, {
+          sourceTopics: ['in'],
+          repartitionSourceTopics: ['app-back-repartition'],
+          repartitionSinkTopics: ['app-forth-repartition']
+        }),
         sub(1, { repartitionSourceTopics: ['app-forth-repartition'], repartitionSinkTopics: ['app-back-repartition'] })
       ],
-      repartitionTopics: new Map([['app-forth-repartition', {}], ['app-back-repartition', {}]]),
+      repartitionTopics: new Map([
+        ['app-forth-repartition', {}],
+        ['app-back-repartition', {}]
+      ]),
       copartitionGroups: []
     }
     const counts = computeRepartitionTopicCounts(topology, new Map([[0, ['in']]]), new Map([['in', 6]]))
-    expect([...counts].sort()).to.deep.equal([['app-back-repartition', 6], ['app-forth-repartition', 6]])
+    expect([...counts].sort()).to.deep.equal([
+      ['app-back-repartition', 6],
+      ['app-forth-repartition', 6]
+    ])
   })
 
   it('fails when no sub-topology writes a repartition topic', () => {

@@ -26,10 +26,13 @@ describe('StreamsPartitionAssignor', () => {
       expect(info.standbyTasks.size).to.equal(0)
     })
 
-    it('assigns the source partitions of a member\'s active tasks as its partitions', async () => {
+    it("assigns the source partitions of a member's active tasks as its partitions", async () => {
       const admin = new InMemoryAdmin({ a: 4 })
       const assignor = assignorFor(topologyOf([sub(0, { sourceTopics: ['a'] })]), admin)
-      const assignments = await assignor.assign([subscription({ memberId: 'm1', process: 1 }), subscription({ memberId: 'm2', process: 1 })], admin.topics)
+      const assignments = await assignor.assign(
+        [subscription({ memberId: 'm1', process: 1 }), subscription({ memberId: 'm2', process: 1 })],
+        admin.topics
+      )
       const decoded = decodeAll(assignments)
       for (const [memberId, assignment] of assignments) {
         expect(assignment.partitions).to.deep.equal([...decoded.get(memberId)!.activeTasks.values()].flat())
@@ -47,7 +50,7 @@ describe('StreamsPartitionAssignor', () => {
   })
 
   describe('pattern subscriptions', () => {
-    it('matches whole topic names among the known topics, skipping this application\'s internal topics', async () => {
+    it("matches whole topic names among the known topics, skipping this application's internal topics", async () => {
       const admin = new InMemoryAdmin({ 'clicks-eu': 2, 'clicks-us': 1, 'x-clicks-eu': 5, 'app-clicks-store-changelog': 5 })
       const topology = topologyOf([sub(0, { sourcePatterns: [/.*clicks-.*/], changelogTopics: ['app-clicks-store-changelog'] })])
       const assignor = assignorFor(topology, admin)
@@ -70,8 +73,14 @@ describe('StreamsPartitionAssignor', () => {
   describe('errors every member receives', () => {
     it('co-partitioning mismatch -> ASSIGNMENT_ERROR naming the topics and counts, no partitions', async () => {
       const admin = new InMemoryAdmin({ left: 3, right: 2 })
-      const assignor = assignorFor(topologyOf([sub(0, { sourceTopics: ['left', 'right'] })], { copartitionGroups: [['left', 'right']] }), admin)
-      const assignments = await assignor.assign([subscription({ memberId: 'm1', process: 1 }), subscription({ memberId: 'm2', process: 2 })], admin.topics)
+      const assignor = assignorFor(
+        topologyOf([sub(0, { sourceTopics: ['left', 'right'] })], { copartitionGroups: [['left', 'right']] }),
+        admin
+      )
+      const assignments = await assignor.assign(
+        [subscription({ memberId: 'm1', process: 1 }), subscription({ memberId: 'm2', process: 2 })],
+        admin.topics
+      )
       for (const [memberId, info] of decodeAll(assignments)) {
         expect(info.errorCode).to.equal(AssignorError.ASSIGNMENT_ERROR)
         expect(info.errorMessage).to.equal('Topics not co-partitioned: [{left=3, right=2}]')
@@ -92,17 +101,30 @@ describe('StreamsPartitionAssignor', () => {
     it('a member asking for shutdown -> SHUTDOWN_REQUESTED for all', async () => {
       const admin = new InMemoryAdmin({ a: 2 })
       const assignor = assignorFor(topologyOf([sub(0, { sourceTopics: ['a'] })]), admin)
-      const result = decodeAll(await assignor.assign([
-        subscription({ memberId: 'm1', process: 1 }),
-        subscription({ memberId: 'm2', process: 2, errorCode: AssignorError.SHUTDOWN_REQUESTED })
-      ], admin.topics))
-      expect([...result.values()].map(info => info.errorCode)).to.deep.equal([AssignorError.SHUTDOWN_REQUESTED, AssignorError.SHUTDOWN_REQUESTED])
+      const result = decodeAll(
+        await assignor.assign(
+          [
+            subscription({ memberId: 'm1', process: 1 }),
+            subscription({ memberId: 'm2', process: 2, errorCode: AssignorError.SHUTDOWN_REQUESTED })
+          ],
+          admin.topics
+        )
+      )
+      expect([...result.values()].map(info => info.errorCode)).to.deep.equal([
+        AssignorError.SHUTDOWN_REQUESTED,
+        AssignorError.SHUTDOWN_REQUESTED
+      ])
     })
 
     it('an unreadable subscription -> ASSIGNMENT_ERROR naming the member', async () => {
       const admin = new InMemoryAdmin({ a: 2 })
       const assignor = assignorFor(topologyOf([sub(0, { sourceTopics: ['a'] })]), admin)
-      const result = decodeAll(await assignor.assign([subscription({ memberId: 'm1', process: 1 }), { memberId: 'bad', topics: [], userData: Buffer.from([0, 9]) }], admin.topics))
+      const result = decodeAll(
+        await assignor.assign(
+          [subscription({ memberId: 'm1', process: 1 }), { memberId: 'bad', topics: [], userData: Buffer.from([0, 9]) }],
+          admin.topics
+        )
+      )
       expect(result.get('m1')!.errorCode).to.equal(AssignorError.ASSIGNMENT_ERROR)
       expect(result.get('bad')!.errorMessage).to.contain('bad')
     })
@@ -117,25 +139,46 @@ describe('StreamsPartitionAssignor', () => {
 
     it('lets AdminPort failures other than end offsets propagate', async () => {
       const admin = new InMemoryAdmin({ a: 2 })
-      admin.createTopics = async () => { throw new Error('broker down') }
+      admin.createTopics = async () => {
+        throw new Error('broker down')
+      }
       const assignor = assignorFor(topologyOf([sub(0, { sourceTopics: ['a'], changelogTopics: ['app-s-changelog'] })]), admin)
       let caught: unknown
-      try { await assignor.assign([subscription({ memberId: 'm1', process: 1 })], admin.topics) } catch (error) { caught = error }
+      try {
+        await assignor.assign([subscription({ memberId: 'm1', process: 1 })], admin.topics)
+      } catch (error) {
+        caught = error
+      }
       expect((caught as Error).message).to.equal('broker down')
     })
   })
 
   it('logs assignment errors, unplaceable standbys and probing rebalances through the logger', async () => {
     const lines: string[] = []
-    const record = (level: string) => (message: string): void => { lines.push(`${level} ${message}`) }
+    const record =
+      (level: string) =>
+      (message: string): void => {
+        lines.push(`${level} ${message}`)
+      }
     const logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') }
     const admin = new InMemoryAdmin({ a: 2, b: 3 })
-    const make = (topology: ReturnType<typeof topologyOf>) => new StreamsPartitionAssignor({
-      topology, admin, logger, config: { applicationId: 'app', numStandbyReplicas: 1 }, localState: () => ({ processId: pid(1), taskOffsetSums: new Map(), activeTasks: [], standbyTasks: [] })
-    })
-    await make(topologyOf([sub(0, { sourceTopics: ['a'], changelogTopics: ['app-s-changelog'] })])).assign([subscription({ memberId: 'm1', process: 1 })], admin.topics)
+    const make = (topology: ReturnType<typeof topologyOf>) =>
+      new StreamsPartitionAssignor({
+        topology,
+        admin,
+        logger,
+        config: { applicationId: 'app', numStandbyReplicas: 1 },
+        localState: () => ({ processId: pid(1), taskOffsetSums: new Map(), activeTasks: [], standbyTasks: [] })
+      })
+    await make(topologyOf([sub(0, { sourceTopics: ['a'], changelogTopics: ['app-s-changelog'] })])).assign(
+      [subscription({ memberId: 'm1', process: 1 })],
+      admin.topics
+    )
     expect(lines.filter(line => line.startsWith('warn'))).to.have.length(1)
-    await make(topologyOf([sub(0, { sourceTopics: ['a', 'b'] })], { copartitionGroups: [['a', 'b']] })).assign([subscription({ memberId: 'm1', process: 1 })], admin.topics)
+    await make(topologyOf([sub(0, { sourceTopics: ['a', 'b'] })], { copartitionGroups: [['a', 'b']] })).assign(
+      [subscription({ memberId: 'm1', process: 1 })],
+      admin.topics
+    )
     expect(lines.filter(line => line.startsWith('error'))).to.have.length(1)
     expect(lines.at(-1)).to.contain('Topics not co-partitioned')
   })
@@ -146,11 +189,23 @@ describe('StreamsPartitionAssignor', () => {
         topology: topologyOf([]),
         admin: new InMemoryAdmin(),
         config: { applicationId: 'app' },
-        localState: () => ({ processId: pid(3), userEndpoint: 'host:9000', taskOffsetSums: new Map([['0_1', LATEST_OFFSET]]), activeTasks: new Set(['0_1']), standbyTasks: ['1_0'] })
+        localState: () => ({
+          processId: pid(3),
+          userEndpoint: 'host:9000',
+          taskOffsetSums: new Map([['0_1', LATEST_OFFSET]]),
+          activeTasks: new Set(['0_1']),
+          standbyTasks: ['1_0']
+        })
       })
       const first = decodeSubscriptionInfo(assignor.subscriptionUserData(['a']))
       const second = decodeSubscriptionInfo(assignor.subscriptionUserData(['a']))
-      expect(first).to.deep.include({ processId: pid(3), userEndpoint: 'host:9000', activeTasks: ['0_1'], standbyTasks: ['1_0'], errorCode: 0 })
+      expect(first).to.deep.include({
+        processId: pid(3),
+        userEndpoint: 'host:9000',
+        activeTasks: ['0_1'],
+        standbyTasks: ['1_0'],
+        errorCode: 0
+      })
       expect([...first.taskOffsetSums]).to.deep.equal([['0_1', LATEST_OFFSET]])
       expect(second.uniqueField).to.not.equal(first.uniqueField)
       expect(assignor.name).to.equal('stream')

@@ -1,5 +1,11 @@
 import { expect } from 'chai'
-import { decodeSubscriptionInfo, encodeSubscriptionInfo, LATEST_OFFSET, SUBSCRIPTION_INFO_VERSION, UNKNOWN_OFFSET_SUM } from '../../../src/runtime/assignment/subscription-info.js'
+import {
+  decodeSubscriptionInfo,
+  encodeSubscriptionInfo,
+  LATEST_OFFSET,
+  SUBSCRIPTION_INFO_VERSION,
+  UNKNOWN_OFFSET_SUM
+} from '../../../src/runtime/assignment/subscription-info.js'
 import type { SubscriptionInfoData } from '../../../src/runtime/assignment/subscription-info.js'
 import { codeOf } from '../../state/helpers/expect-code.js'
 import { hexLines } from './assignment-helpers.js'
@@ -7,7 +13,10 @@ import { hexLines } from './assignment-helpers.js'
 const sample: SubscriptionInfoData = {
   processId: '0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0',
   userEndpoint: 'h:1',
-  taskOffsetSums: new Map([['1_0', LATEST_OFFSET], ['0_1', 5]]),
+  taskOffsetSums: new Map([
+    ['1_0', LATEST_OFFSET],
+    ['0_1', 5]
+  ]),
   activeTasks: ['1_0'],
   standbyTasks: ['0_1'],
   errorCode: 0,
@@ -31,12 +40,27 @@ describe('SubscriptionInfo encoding', () => {
   })
 
   it('round-trips every field', () => {
-    const decoded = decodeSubscriptionInfo(encodeSubscriptionInfo({ ...sample, taskOffsetSums: new Map([['3_12', UNKNOWN_OFFSET_SUM], ['0_0', 2 ** 40], ['2_1', LATEST_OFFSET]]), errorCode: 4, uniqueField: 255 }))
+    const decoded = decodeSubscriptionInfo(
+      encodeSubscriptionInfo({
+        ...sample,
+        taskOffsetSums: new Map([
+          ['3_12', UNKNOWN_OFFSET_SUM],
+          ['0_0', 2 ** 40],
+          ['2_1', LATEST_OFFSET]
+        ]),
+        errorCode: 4,
+        uniqueField: 255
+      })
+    )
     expect(decoded.version).to.equal(SUBSCRIPTION_INFO_VERSION)
     expect(decoded.latestSupportedVersion).to.equal(1)
     expect(decoded.processId).to.equal(sample.processId)
     expect(decoded.userEndpoint).to.equal('h:1')
-    expect([...decoded.taskOffsetSums]).to.deep.equal([['0_0', 2 ** 40], ['2_1', LATEST_OFFSET], ['3_12', UNKNOWN_OFFSET_SUM]])
+    expect([...decoded.taskOffsetSums]).to.deep.equal([
+      ['0_0', 2 ** 40],
+      ['2_1', LATEST_OFFSET],
+      ['3_12', UNKNOWN_OFFSET_SUM]
+    ])
     expect(decoded.activeTasks).to.deep.equal(['1_0'])
     expect(decoded.standbyTasks).to.deep.equal(['0_1'])
     expect(decoded.errorCode).to.equal(4)
@@ -44,14 +68,37 @@ describe('SubscriptionInfo encoding', () => {
   })
 
   it('round-trips an empty endpoint and empty task lists; upper-case process ids come back lower-case', () => {
-    const decoded = decodeSubscriptionInfo(encodeSubscriptionInfo({ ...sample, processId: sample.processId.toUpperCase(), userEndpoint: '', taskOffsetSums: new Map(), activeTasks: [], standbyTasks: [] }))
+    const decoded = decodeSubscriptionInfo(
+      encodeSubscriptionInfo({
+        ...sample,
+        processId: sample.processId.toUpperCase(),
+        userEndpoint: '',
+        taskOffsetSums: new Map(),
+        activeTasks: [],
+        standbyTasks: []
+      })
+    )
     expect(decoded).to.deep.include({ processId: sample.processId, userEndpoint: '', activeTasks: [], standbyTasks: [] })
     expect(decoded.taskOffsetSums.size).to.equal(0)
   })
 
   it('writes equal content as equal bytes whatever the input order', () => {
-    const a = encodeSubscriptionInfo({ ...sample, activeTasks: ['1_0', '0_2', '0_10'], taskOffsetSums: new Map([['0_2', 1], ['0_10', 2]]) })
-    const b = encodeSubscriptionInfo({ ...sample, activeTasks: ['0_10', '1_0', '0_2', '0_2'], taskOffsetSums: new Map([['0_10', 2], ['0_2', 1]]) })
+    const a = encodeSubscriptionInfo({
+      ...sample,
+      activeTasks: ['1_0', '0_2', '0_10'],
+      taskOffsetSums: new Map([
+        ['0_2', 1],
+        ['0_10', 2]
+      ])
+    })
+    const b = encodeSubscriptionInfo({
+      ...sample,
+      activeTasks: ['0_10', '1_0', '0_2', '0_2'],
+      taskOffsetSums: new Map([
+        ['0_10', 2],
+        ['0_2', 1]
+      ])
+    })
     expect(a.equals(b)).to.equal(true)
     expect(decodeSubscriptionInfo(a).activeTasks).to.deep.equal(['0_2', '0_10', '1_0'])
   })

@@ -5,7 +5,13 @@ import { assignTasks } from '../../../src/runtime/assignment/task-assignor.js'
 import type { TaskAssignment, TaskAssignorConfig } from '../../../src/runtime/assignment/task-assignor.js'
 import { seededRandom } from './assignment-helpers.js'
 
-function checkInvariants (result: TaskAssignment, allTasks: string[], stateful: Set<string>, config: TaskAssignorConfig, label: string): void {
+function checkInvariants(
+  result: TaskAssignment,
+  allTasks: string[],
+  stateful: Set<string>,
+  config: TaskAssignorConfig,
+  label: string
+): void {
   const clients = [...result.clients]
   for (const task of allTasks) {
     const owners = clients.filter(([, c]) => c.active.includes(task)).map(([id]) => id)
@@ -28,7 +34,7 @@ function checkInvariants (result: TaskAssignment, allTasks: string[], stateful: 
 }
 
 describe('assignTasks: randomized invariants', () => {
-  it('assigns every task once as active, standbys on distinct clients other than the active\'s, warm-ups within budget', () => {
+  it("assigns every task once as active, standbys on distinct clients other than the active's, warm-ups within budget", () => {
     const random = seededRandom(20240611)
     const pick = (n: number): number => Math.floor(random() * n)
     for (let round = 0; round < 300; round++) {
@@ -68,14 +74,24 @@ describe('assignTasks: randomized invariants', () => {
       const stateful = new Set(allTasks.filter(task => !task.startsWith('1_')))
       const config: TaskAssignorConfig = { numStandbyReplicas: pick(3), acceptableRecoveryLag: 100, maxWarmupReplicas: 2 }
       const capacities = Array.from({ length: 1 + pick(5) }, () => 1 + pick(3))
-      const fresh = new Map(capacities.map((capacity, i) => [`c${i}`, { capacity, previousActive: new Set<string>(), previousStandby: new Set<string>(), lags: new Map<string, number>() }]))
+      const fresh = new Map(
+        capacities.map((capacity, i) => [
+          `c${i}`,
+          { capacity, previousActive: new Set<string>(), previousStandby: new Set<string>(), lags: new Map<string, number>() }
+        ])
+      )
       const first = assignTasks({ clients: fresh, allTasks, statefulTasks: stateful, config })
-      const reported = new Map([...first.clients].map(([id, c]) => [id, {
-        capacity: fresh.get(id)!.capacity,
-        previousActive: new Set(c.active),
-        previousStandby: new Set(c.standby),
-        lags: new Map([...c.standby.map(task => [task, 0] as const), ...c.active.map(task => [task, LATEST_OFFSET] as const)])
-      }]))
+      const reported = new Map(
+        [...first.clients].map(([id, c]) => [
+          id,
+          {
+            capacity: fresh.get(id)!.capacity,
+            previousActive: new Set(c.active),
+            previousStandby: new Set(c.standby),
+            lags: new Map([...c.standby.map(task => [task, 0] as const), ...c.active.map(task => [task, LATEST_OFFSET] as const)])
+          }
+        ])
+      )
       const second = assignTasks({ clients: reported, allTasks, statefulTasks: stateful, config })
       expect(second.clients, `round ${round}`).to.deep.equal(first.clients)
       expect(second.probingRebalanceNeeded).to.equal(false)
@@ -86,20 +102,36 @@ describe('assignTasks: randomized invariants', () => {
     const stateful = Array.from({ length: 12 }, (_, p) => `0_${p}`)
     const config: TaskAssignorConfig = { numStandbyReplicas: 0, acceptableRecoveryLag: 100, maxWarmupReplicas: 2 }
     // Which client has (caught-up) state for which task: starts with all on a.
-    const hasState = new Map<string, Set<string>>([['a', new Set(stateful)], ['b', new Set()], ['c', new Set()]])
-    let previous = new Map<string, { active: readonly string[], standby: readonly string[] }>([['a', { active: stateful, standby: [] }], ['b', { active: [], standby: [] }], ['c', { active: [], standby: [] }]])
+    const hasState = new Map<string, Set<string>>([
+      ['a', new Set(stateful)],
+      ['b', new Set()],
+      ['c', new Set()]
+    ])
+    let previous = new Map<string, { active: readonly string[]; standby: readonly string[] }>([
+      ['a', { active: stateful, standby: [] }],
+      ['b', { active: [], standby: [] }],
+      ['c', { active: [], standby: [] }]
+    ])
     let rounds = 0
     for (; rounds < 20; rounds++) {
-      const clients = new Map([...previous].map(([id, prev]) => [id, {
-        capacity: 1,
-        previousActive: new Set(prev.active),
-        previousStandby: new Set(prev.standby),
-        lags: new Map(stateful.map(task => [task, prev.active.includes(task) ? LATEST_OFFSET : hasState.get(id)!.has(task) ? 0 : 50_000]))
-      }]))
+      const clients = new Map(
+        [...previous].map(([id, prev]) => [
+          id,
+          {
+            capacity: 1,
+            previousActive: new Set(prev.active),
+            previousStandby: new Set(prev.standby),
+            lags: new Map(
+              stateful.map(task => [task, prev.active.includes(task) ? LATEST_OFFSET : hasState.get(id)!.has(task) ? 0 : 50_000])
+            )
+          }
+        ])
+      )
       const result = assignTasks({ clients, allTasks: stateful, statefulTasks: new Set(stateful), config })
       checkInvariants(result, stateful, new Set(stateful), config, `rebalance ${rounds}`)
       // Every move is to a caught-up client: no active ever lands where state is missing.
-      for (const [id, c] of result.clients) for (const task of c.active) expect(hasState.get(id)!.has(task), `rebalance ${rounds}: ${task} on ${id}`).to.equal(true)
+      for (const [id, c] of result.clients)
+        for (const task of c.active) expect(hasState.get(id)!.has(task), `rebalance ${rounds}: ${task} on ${id}`).to.equal(true)
       // Warm-ups catch up before the probing rebalance.
       for (const [id, c] of result.clients) for (const task of c.standby) hasState.get(id)!.add(task)
       previous = new Map([...result.clients].map(([id, c]) => [id, { active: c.active, standby: c.standby }]))

@@ -13,7 +13,7 @@ interface ClientSpec {
   lags?: Record<string, number>
 }
 
-function client (spec: ClientSpec = {}): ClientInput {
+function client(spec: ClientSpec = {}): ClientInput {
   return {
     capacity: spec.capacity ?? 1,
     previousActive: new Set(spec.active ?? []),
@@ -22,11 +22,16 @@ function client (spec: ClientSpec = {}): ClientInput {
   }
 }
 
-function tasks (subtopology: number, count: number): string[] {
+function tasks(subtopology: number, count: number): string[] {
   return Array.from({ length: count }, (_, p) => `${subtopology}_${p}`)
 }
 
-function run (clients: Record<string, ClientSpec>, all: string[], stateful: string[], config: Partial<TaskAssignorConfig> = {}): TaskAssignment {
+function run(
+  clients: Record<string, ClientSpec>,
+  all: string[],
+  stateful: string[],
+  config: Partial<TaskAssignorConfig> = {}
+): TaskAssignment {
   return assignTasks({
     clients: new Map(Object.entries(clients).map(([id, spec]) => [id, client(spec)])),
     allTasks: all,
@@ -40,7 +45,7 @@ const standbyOf = (result: TaskAssignment, id: string): readonly string[] => res
 const warmupsOf = (result: TaskAssignment, id: string): readonly string[] => result.clients.get(id)!.warmups
 
 /** Lags as clients report them after `result`: actives running, standbys at `standbyLag`. */
-function reportFrom (result: TaskAssignment, stateful: string[], standbyLag = 0): Record<string, ClientSpec> {
+function reportFrom(result: TaskAssignment, stateful: string[], standbyLag = 0): Record<string, ClientSpec> {
   const specs: Record<string, ClientSpec> = {}
   for (const [id, assigned] of result.clients) {
     const lags: Record<string, number> = {}
@@ -73,7 +78,8 @@ describe('assignTasks (high-availability task assignor)', () => {
             const result = run(clients, all, stateful)
             const perThread = Object.entries(clients).map(([id, spec]) => activeOf(result, id).length / spec.capacity!)
             const floor = Math.floor(all.length / Object.values(clients).reduce((n, spec) => n + spec.capacity!, 0))
-            for (const load of perThread) expect(load).to.be.within(floor, floor + 1, `${processes} processes x ${threads} threads (mixed ${String(mixed)})`)
+            for (const load of perThread)
+              expect(load).to.be.within(floor, floor + 1, `${processes} processes x ${threads} threads (mixed ${String(mixed)})`)
           }
         }
       }
@@ -100,7 +106,7 @@ describe('assignTasks (high-availability task assignor)', () => {
       expect(second.probingRebalanceNeeded).to.equal(false)
     })
 
-    it('keeps previous owners when another client joins and moves only the new client\'s share', () => {
+    it("keeps previous owners when another client joins and moves only the new client's share", () => {
       const all = tasks(0, 12)
       const before = { a: { active: tasks(0, 12).slice(0, 6) }, b: { active: tasks(0, 12).slice(6) } }
       const result = run({ ...before, c: {} }, all, [])
@@ -119,7 +125,7 @@ describe('assignTasks (high-availability task assignor)', () => {
   })
 
   describe('standby replicas', () => {
-    it('never places a standby on the active\'s client, and places numStandbyReplicas copies on distinct clients', () => {
+    it("never places a standby on the active's client, and places numStandbyReplicas copies on distinct clients", () => {
       const stateful = tasks(0, 6)
       const result = run({ a: {}, b: {}, c: {}, d: {} }, stateful, stateful, { numStandbyReplicas: 2 })
       for (const task of stateful) {
@@ -156,11 +162,16 @@ describe('assignTasks (high-availability task assignor)', () => {
         standby,
         lags: Object.fromEntries([...active.map(task => [task, LATEST_OFFSET]), ...standby.map(task => [task, 0])])
       })
-      const result = run({
-        a: running(['0_0', '0_1'], ['0_2', '0_4']),
-        b: running(['0_2', '0_3'], ['0_5', '0_0']),
-        c: running(['0_4', '0_5'], ['0_1', '0_3'])
-      }, stateful, stateful, { numStandbyReplicas: 1 })
+      const result = run(
+        {
+          a: running(['0_0', '0_1'], ['0_2', '0_4']),
+          b: running(['0_2', '0_3'], ['0_5', '0_0']),
+          c: running(['0_4', '0_5'], ['0_1', '0_3'])
+        },
+        stateful,
+        stateful,
+        { numStandbyReplicas: 1 }
+      )
       expect(activeOf(result, 'a')).to.deep.equal(['0_0', '0_1'])
       expect(standbyOf(result, 'a')).to.deep.equal(['0_2', '0_4'])
       expect(standbyOf(result, 'b')).to.deep.equal(['0_0', '0_5'])
@@ -169,11 +180,16 @@ describe('assignTasks (high-availability task assignor)', () => {
 
     it('moves an active to a caught-up standby when its owner must give it up, without a probing rebalance', () => {
       const stateful = tasks(0, 4)
-      const result = run({
-        a: { active: ['0_0', '0_1'], standby: ['0_2'], lags: { '0_0': LATEST_OFFSET, '0_1': LATEST_OFFSET, '0_2': 0 } },
-        b: { active: ['0_2', '0_3'], standby: ['0_1'], lags: { '0_2': LATEST_OFFSET, '0_3': LATEST_OFFSET, '0_1': 0 } },
-        c: { standby: ['0_0', '0_3'], lags: { '0_0': 0, '0_3': 0 } }
-      }, stateful, stateful, { numStandbyReplicas: 1 })
+      const result = run(
+        {
+          a: { active: ['0_0', '0_1'], standby: ['0_2'], lags: { '0_0': LATEST_OFFSET, '0_1': LATEST_OFFSET, '0_2': 0 } },
+          b: { active: ['0_2', '0_3'], standby: ['0_1'], lags: { '0_2': LATEST_OFFSET, '0_3': LATEST_OFFSET, '0_1': 0 } },
+          c: { standby: ['0_0', '0_3'], lags: { '0_0': 0, '0_3': 0 } }
+        },
+        stateful,
+        stateful,
+        { numStandbyReplicas: 1 }
+      )
       expect(activeOf(result, 'c')).to.have.length(1)
       expect(['0_0', '0_3']).to.include(activeOf(result, 'c')[0])
       expect(result.probingRebalanceNeeded).to.equal(false)
@@ -183,10 +199,14 @@ describe('assignTasks (high-availability task assignor)', () => {
   describe('lag-aware placement', () => {
     it('keeps an active on its caught-up owner and warms up the balanced target, then asks for a probing rebalance', () => {
       const stateful = tasks(0, 2)
-      const result = run({
-        a: { active: stateful, lags: { '0_0': LATEST_OFFSET, '0_1': LATEST_OFFSET } },
-        b: { lags: { '0_0': 5000, '0_1': 5000 } }
-      }, stateful, stateful)
+      const result = run(
+        {
+          a: { active: stateful, lags: { '0_0': LATEST_OFFSET, '0_1': LATEST_OFFSET } },
+          b: { lags: { '0_0': 5000, '0_1': 5000 } }
+        },
+        stateful,
+        stateful
+      )
       expect(activeOf(result, 'a')).to.deep.equal(['0_0', '0_1'])
       expect(activeOf(result, 'b')).to.deep.equal([])
       expect(warmupsOf(result, 'b')).to.have.length(1)
@@ -196,15 +216,23 @@ describe('assignTasks (high-availability task assignor)', () => {
 
     it('moves the task once the warm-up is caught up (within acceptableRecoveryLag)', () => {
       const stateful = tasks(0, 2)
-      const first = run({
-        a: { active: stateful, lags: { '0_0': LATEST_OFFSET, '0_1': LATEST_OFFSET } },
-        b: { lags: { '0_0': 5000, '0_1': 5000 } }
-      }, stateful, stateful)
+      const first = run(
+        {
+          a: { active: stateful, lags: { '0_0': LATEST_OFFSET, '0_1': LATEST_OFFSET } },
+          b: { lags: { '0_0': 5000, '0_1': 5000 } }
+        },
+        stateful,
+        stateful
+      )
       const warmed = warmupsOf(first, 'b')[0]!
-      const second = run({
-        a: { active: stateful, lags: { '0_0': LATEST_OFFSET, '0_1': LATEST_OFFSET } },
-        b: { standby: [warmed], lags: { '0_0': 5000, '0_1': 5000, [warmed]: 100 } }
-      }, stateful, stateful)
+      const second = run(
+        {
+          a: { active: stateful, lags: { '0_0': LATEST_OFFSET, '0_1': LATEST_OFFSET } },
+          b: { standby: [warmed], lags: { '0_0': 5000, '0_1': 5000, [warmed]: 100 } }
+        },
+        stateful,
+        stateful
+      )
       expect(activeOf(second, 'b')).to.deep.equal([warmed])
       expect(activeOf(second, 'a')).to.have.length(1)
       expect(warmupsOf(second, 'a').length + warmupsOf(second, 'b').length).to.equal(0)
@@ -213,10 +241,14 @@ describe('assignTasks (high-availability task assignor)', () => {
 
     it('hands an active to a caught-up standby instead of a client without state', () => {
       const stateful = tasks(0, 2)
-      const result = run({
-        b: { standby: ['0_1'], lags: { '0_0': 9000, '0_1': 10 } },
-        c: { lags: { '0_0': 9000, '0_1': 9000 } }
-      }, stateful, stateful)
+      const result = run(
+        {
+          b: { standby: ['0_1'], lags: { '0_0': 9000, '0_1': 10 } },
+          c: { lags: { '0_0': 9000, '0_1': 9000 } }
+        },
+        stateful,
+        stateful
+      )
       expect(activeOf(result, 'b')).to.deep.equal(['0_1'])
       expect(activeOf(result, 'c')).to.deep.equal(['0_0'])
       expect(result.probingRebalanceNeeded).to.equal(false)
@@ -233,10 +265,15 @@ describe('assignTasks (high-availability task assignor)', () => {
 
     it('uses a free standby slot on the target instead of a warm-up', () => {
       const stateful = tasks(0, 2)
-      const result = run({
-        a: { active: stateful, lags: { '0_0': LATEST_OFFSET, '0_1': LATEST_OFFSET } },
-        b: { lags: { '0_0': 5000, '0_1': 5000 } }
-      }, stateful, stateful, { numStandbyReplicas: 1 })
+      const result = run(
+        {
+          a: { active: stateful, lags: { '0_0': LATEST_OFFSET, '0_1': LATEST_OFFSET } },
+          b: { lags: { '0_0': 5000, '0_1': 5000 } }
+        },
+        stateful,
+        stateful,
+        { numStandbyReplicas: 1 }
+      )
       expect(activeOf(result, 'a')).to.deep.equal(stateful)
       expect(standbyOf(result, 'b')).to.deep.equal(stateful)
       expect(warmupsOf(result, 'b')).to.deep.equal([])

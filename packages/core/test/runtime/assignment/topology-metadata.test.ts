@@ -5,12 +5,19 @@ import { Topology } from '../../../src/topology/topology.js'
 import { assignorTopologyFrom, changelogTopicName } from '../../../src/runtime/assignment/topology-metadata.js'
 import { noop } from '../../topology/topology-helpers.js'
 
-function builder (name: string, loggingEnabled: boolean, logConfig: Record<string, string> = {}): StoreBuilder<StateStore> {
-  return { name, build: () => { throw new Error('not built') }, loggingEnabled, logConfig }
+function builder(name: string, loggingEnabled: boolean, logConfig: Record<string, string> = {}): StoreBuilder<StateStore> {
+  return {
+    name,
+    build: () => {
+      throw new Error('not built')
+    },
+    loggingEnabled,
+    logConfig
+  }
 }
 
 describe('assignorTopologyFrom', () => {
-  it('lists each sub-topology\'s sources, patterns and the changelogs of its logged stores', () => {
+  it("lists each sub-topology's sources, patterns and the changelogs of its logged stores", () => {
     const def = new Topology()
       .addSource('s1', ['orders', 'payments'])
       .addProcessor('p1', noop(), 's1')
@@ -23,7 +30,13 @@ describe('assignorTopologyFrom', () => {
     const topology = assignorTopologyFrom(def, 'app')
     expect(topology.subtopologies).to.have.length(2)
     const [first, second] = topology.subtopologies
-    expect(first).to.deep.include({ id: 0, sourceTopics: ['orders', 'payments'], changelogTopics: ['app-counts-changelog'], repartitionSourceTopics: [], repartitionSinkTopics: [] })
+    expect(first).to.deep.include({
+      id: 0,
+      sourceTopics: ['orders', 'payments'],
+      changelogTopics: ['app-counts-changelog'],
+      repartitionSourceTopics: [],
+      repartitionSinkTopics: []
+    })
     expect(second!.sourceTopics).to.deep.equal([])
     expect(second!.sourcePatterns.map(p => p.source)).to.deep.equal(['clicks-.*'])
     expect(second!.changelogTopics).to.deep.equal([])
@@ -55,6 +68,8 @@ describe('assignorTopologyFrom', () => {
   })
 
   it('names changelogs <applicationId>-<store>-changelog', () => {
-    expect(changelogTopicName('my-app', 'KSTREAM-AGGREGATE-STATE-STORE-0000000003')).to.equal('my-app-KSTREAM-AGGREGATE-STATE-STORE-0000000003-changelog')
+    expect(changelogTopicName('my-app', 'KSTREAM-AGGREGATE-STATE-STORE-0000000003')).to.equal(
+      'my-app-KSTREAM-AGGREGATE-STATE-STORE-0000000003-changelog'
+    )
   })
 })

@@ -1,5 +1,10 @@
 import { expect } from 'chai'
-import { decodeAssignment, decodeSubscription, encodeAssignment, encodeSubscription } from '../../../src/runtime/consumer/consumer-protocol.js'
+import {
+  decodeAssignment,
+  decodeSubscription,
+  encodeAssignment,
+  encodeSubscription
+} from '../../../src/runtime/consumer/consumer-protocol.js'
 
 // Bytes as Java's ConsumerProtocol writes them (schema ConsumerProtocolSubscription /
 // ConsumerProtocolAssignment): int16 version, then the fields of that version.
@@ -25,15 +30,33 @@ describe('ConsumerProtocol envelopes', () => {
   })
 
   it('writes an assignment with sorted partitions per topic and reads it back; empty bytes are an empty assignment', () => {
-    const bytes = encodeAssignment({ partitions: [{ topic: 't', partition: 2 }, { topic: 'u', partition: 0 }, { topic: 't', partition: 0 }], userData: Buffer.from('x') })
-    expect(bytes.toString('hex')).to.equal(hex('0000 00000002 0001 74 00000002 00000000 00000002 0001 75 00000001 00000000 00000001 78').toString('hex'))
-    expect(decodeAssignment(bytes)).to.deep.equal({ partitions: [{ topic: 't', partition: 0 }, { topic: 't', partition: 2 }, { topic: 'u', partition: 0 }], userData: Buffer.from('x') })
+    const bytes = encodeAssignment({
+      partitions: [
+        { topic: 't', partition: 2 },
+        { topic: 'u', partition: 0 },
+        { topic: 't', partition: 0 }
+      ],
+      userData: Buffer.from('x')
+    })
+    expect(bytes.toString('hex')).to.equal(
+      hex('0000 00000002 0001 74 00000002 00000000 00000002 0001 75 00000001 00000000 00000001 78').toString('hex')
+    )
+    expect(decodeAssignment(bytes)).to.deep.equal({
+      partitions: [
+        { topic: 't', partition: 0 },
+        { topic: 't', partition: 2 },
+        { topic: 'u', partition: 0 }
+      ],
+      userData: Buffer.from('x')
+    })
     expect(decodeAssignment(Buffer.alloc(0))).to.deep.equal({ partitions: [], userData: Buffer.alloc(0) })
     expect(decodeAssignment(encodeAssignment(undefined))).to.deep.equal({ partitions: [], userData: Buffer.alloc(0) })
   })
 
   it('rejects truncated bytes with a SerializationError naming the envelope', () => {
-    expect(() => decodeSubscription(hex('0000 00000003 0001'))).to.throw().with.property('code', 'SERIALIZATION')
+    expect(() => decodeSubscription(hex('0000 00000003 0001')))
+      .to.throw()
+      .with.property('code', 'SERIALIZATION')
     expect(() => decodeAssignment(hex('0000 00000001 0001 74 00000009'))).to.throw(/consumer protocol assignment/)
   })
 })

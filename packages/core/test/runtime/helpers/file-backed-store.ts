@@ -15,37 +15,38 @@ export class FileBackedBytesStore extends SimpleBytesStore {
   readonly flushes: string[] = []
   #dir: string | undefined
 
-  override init (context: StateStoreContext, root: StateStore): void {
+  override init(context: StateStoreContext, root: StateStore): void {
     this.#dir = context.stateDir
     const file = this.#file()
     if (existsSync(file)) {
-      for (const [key, value] of JSON.parse(readFileSync(file, 'utf8')) as Array<[string, string]>) this.entries.set(Buffer.from(key).toString('hex'), Buffer.from(value))
+      for (const [key, value] of JSON.parse(readFileSync(file, 'utf8')) as Array<[string, string]>)
+        this.entries.set(Buffer.from(key).toString('hex'), Buffer.from(value))
     }
     super.init(context, root)
   }
 
-  override flush (): void {
+  override flush(): void {
     const checkpoint = join(this.#dir!, '.checkpoint')
     this.flushes.push(existsSync(checkpoint) ? readFileSync(checkpoint, 'utf8') : '')
     this.#write()
   }
 
-  override close (): void {
+  override close(): void {
     if (this.isOpen()) this.#write()
     super.close()
   }
 
-  #write (): void {
+  #write(): void {
     const rows = [...this.entries].map(([hex, value]) => [Buffer.from(hex, 'hex').toString(), value.toString()])
     writeFileSync(this.#file(), JSON.stringify(rows))
   }
 
-  #file (): string {
+  #file(): string {
     return join(this.#dir!, `${this.name}.json`)
   }
 
   /** Writes a store file as a previous owner of the task would have left it. */
-  static leave (taskDir: string, name: string, rows: Record<string, string>): void {
+  static leave(taskDir: string, name: string, rows: Record<string, string>): void {
     writeFileSync(join(taskDir, `${name}.json`), JSON.stringify(Object.entries(rows)))
   }
 }

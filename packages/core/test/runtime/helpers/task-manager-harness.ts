@@ -10,7 +10,10 @@ import { StreamsMetricsRegistry } from '../../../src/metrics/streams-metrics-reg
 import { ChangelogReader } from '../../../src/runtime/changelog-reader.js'
 import { KafkaRecordCollector } from '../../../src/runtime/kafka-record-collector.js'
 import type { FetchedBatch, ProducedRecord, ProducerPort, SendResult, TopicPartition } from '../../../src/runtime/kafka/ports.js'
-import type { MainConsumer as GroupConsumerPort, PartitionReader as PartitionReaderPort } from '../../../src/runtime/consumer/consumer-api.js'
+import type {
+  MainConsumer as GroupConsumerPort,
+  PartitionReader as PartitionReaderPort
+} from '../../../src/runtime/consumer/consumer-api.js'
 import { StateDirectory } from '../../../src/runtime/state/state-directory.js'
 import { TaskManager } from '../../../src/runtime/task-manager.js'
 import { ThreadCache } from '../../../src/state/cache/thread-cache.js'
@@ -22,37 +25,37 @@ const key = (topic: string, partition: number): string => `${topic}-${partition}
 
 /** Topic partitions as arrays of key/value pairs: what the producer writes, the reader reads. */
 export class FakeLog {
-  readonly partitions = new Map<string, Array<{ key: Buffer | null, value: Buffer | null }>>()
+  readonly partitions = new Map<string, Array<{ key: Buffer | null; value: Buffer | null }>>()
   /** Log-start offsets (records before them are deleted); 0 when not set. */
   readonly starts = new Map<string, number>()
 
   /** DeleteRecords: the records before `offset` are gone. */
-  deleteBefore (topic: string, partition: number, offset: number): void {
+  deleteBefore(topic: string, partition: number, offset: number): void {
     this.starts.set(key(topic, partition), offset)
   }
 
-  start (topic: string, partition: number): number {
+  start(topic: string, partition: number): number {
     return this.starts.get(key(topic, partition)) ?? 0
   }
 
-  of (topic: string, partition: number): Array<{ key: Buffer | null, value: Buffer | null }> {
+  of(topic: string, partition: number): Array<{ key: Buffer | null; value: Buffer | null }> {
     let records = this.partitions.get(key(topic, partition))
-    if (records === undefined) this.partitions.set(key(topic, partition), records = [])
+    if (records === undefined) this.partitions.set(key(topic, partition), (records = []))
     return records
   }
 
-  append (topic: string, partition: number, k: string, v: string): void {
+  append(topic: string, partition: number, k: string, v: string): void {
     this.of(topic, partition).push({ key: Buffer.from(k), value: Buffer.from(v) })
   }
 
-  text (topic: string, partition: number): string[] {
+  text(topic: string, partition: number): string[] {
     return this.of(topic, partition).map(r => `${r.key?.toString()}=${r.value?.toString()}`)
   }
 }
 
 class FakeProducer implements ProducerPort {
-  constructor (readonly log: FakeLog) {}
-  async send (records: readonly ProducedRecord[]): Promise<SendResult> {
+  constructor(readonly log: FakeLog) {}
+  async send(records: readonly ProducedRecord[]): Promise<SendResult> {
     const result: SendResult = new Map()
     for (const r of records) {
       const partition = this.log.of(r.topic, r.partition)
@@ -62,7 +65,7 @@ class FakeProducer implements ProducerPort {
     return result
   }
 
-  async close (): Promise<void> {}
+  async close(): Promise<void> {}
 }
 
 /**
@@ -72,33 +75,50 @@ class FakeProducer implements ProducerPort {
  */
 class FakeReader implements PartitionReaderPort {
   positions = new Map<string, TopicPartition & { offset: number }>()
-  constructor (readonly log: FakeLog) {}
-  assign (partitions: ReadonlyArray<TopicPartition & { offset: number | undefined }>): void {
+  constructor(readonly log: FakeLog) {}
+  assign(partitions: ReadonlyArray<TopicPartition & { offset: number | undefined }>): void {
     this.positions = new Map(partitions.map(p => [key(p.topic, p.partition), { ...p, offset: p.offset ?? 0 }]))
   }
 
-  async poll (): Promise<FetchedBatch[]> {
+  async poll(): Promise<FetchedBatch[]> {
     const batches: FetchedBatch[] = []
     for (const p of this.positions.values()) {
       const all = this.log.of(p.topic, p.partition)
       const start = this.log.start(p.topic, p.partition)
       if (p.offset < start || p.offset > all.length) {
         p.offset = start
-        batches.push({ topic: p.topic, partition: p.partition, records: [], highWatermark: start, nextOffset: start, logStartOffset: start })
+        batches.push({
+          topic: p.topic,
+          partition: p.partition,
+          records: [],
+          highWatermark: start,
+          nextOffset: start,
+          logStartOffset: start
+        })
         continue
       }
       const to = Math.min(all.length, p.offset + 2)
-      const records = all.slice(p.offset, to).map((r, i) => ({ topic: p.topic, partition: p.partition, offset: p.offset + i, timestamp: 0, key: r.key, value: r.value, headers: new Headers() }))
+      const records = all
+        .slice(p.offset, to)
+        .map((r, i) => ({
+          topic: p.topic,
+          partition: p.partition,
+          offset: p.offset + i,
+          timestamp: 0,
+          key: r.key,
+          value: r.value,
+          headers: new Headers()
+        }))
       p.offset = to
       batches.push({ topic: p.topic, partition: p.partition, records, highWatermark: all.length, nextOffset: to, logStartOffset: start })
     }
     return batches
   }
 
-  async close (): Promise<void> {}
+  async close(): Promise<void> {}
 }
 
-function consumer (): GroupConsumerPort {
+function consumer(): GroupConsumerPort {
   return {
     pause: () => {},
     resume: () => {},
@@ -118,26 +138,44 @@ export interface SetupOptions {
 }
 
 /** One thread's TaskManager over a counting topology whose store `counts` is built by `newStore`. */
-export function setup (stateDir: string, newStore: () => KeyValueBytesStore, options: SetupOptions = {}) {
+export function setup(stateDir: string, newStore: () => KeyValueBytesStore, options: SetupOptions = {}) {
   const log = options.log ?? new FakeLog()
   const built: KeyValueBytesStore[] = []
-  const supplier = { name: 'counts', metricsScope: 'in-memory', get: () => { const s = newStore(); built.push(s); return s } }
+  const supplier = {
+    name: 'counts',
+    metricsScope: 'in-memory',
+    get: () => {
+      const s = newStore()
+      built.push(s)
+      return s
+    }
+  }
   const topology = new Topology()
     .addSource('src', 'in', { keyDeserializer: S, valueDeserializer: S })
-    .addProcessor('count', () => {
-      let store: KeyValueStore<string, string>
-      return {
-        init (ctx: ProcessorContext<string, string>) { store = ctx.getStateStore('counts') },
-        process (r: Record<string, string>) { store.put(r.key, String(Number(store.get(r.key) ?? '0') + 1)) }
-      }
-    }, 'src')
+    .addProcessor(
+      'count',
+      () => {
+        let store: KeyValueStore<string, string>
+        return {
+          init(ctx: ProcessorContext<string, string>) {
+            store = ctx.getStateStore('counts')
+          },
+          process(r: Record<string, string>) {
+            store.put(r.key, String(Number(store.get(r.key) ?? '0') + 1))
+          }
+        }
+      },
+      'src'
+    )
     .addStateStore(new KeyValueStoreBuilder(supplier, S, S).withCachingEnabled(), 'count')
   const events: string[] = []
   const metrics = new StreamsMetricsRegistry({ recordingLevel: 'INFO', clock: new ManualClock(0), threadId: 't1' })
   const cache = new ThreadCache({ maxCacheSizeBytes: 1024 * 1024 })
   const admin = {
-    endOffsets: async (tps: readonly TopicPartition[]) => new Map(tps.map(p => [key(p.topic, p.partition), log.of(p.topic, p.partition).length])),
-    beginningOffsets: async (tps: readonly TopicPartition[]) => new Map(tps.map(p => [key(p.topic, p.partition), log.start(p.topic, p.partition)]))
+    endOffsets: async (tps: readonly TopicPartition[]) =>
+      new Map(tps.map(p => [key(p.topic, p.partition), log.of(p.topic, p.partition).length])),
+    beginningOffsets: async (tps: readonly TopicPartition[]) =>
+      new Map(tps.map(p => [key(p.topic, p.partition), log.start(p.topic, p.partition)]))
   }
   const changelogReader = new ChangelogReader({
     reader: new FakeReader(log),
@@ -153,7 +191,10 @@ export function setup (stateDir: string, newStore: () => KeyValueBytesStore, opt
     clock: new ManualClock(0),
     logger: silentLogger,
     stateDirectory: options.stateDirectory ?? new StateDirectory(stateDir, 'app'),
-    collector: new KafkaRecordCollector({ producer: new FakeProducer(log), admin: { partitionCounts: async (topics) => new Map(topics.map(t => [t, 1])) } }),
+    collector: new KafkaRecordCollector({
+      producer: new FakeProducer(log),
+      admin: { partitionCounts: async topics => new Map(topics.map(t => [t, 1])) }
+    }),
     consumer: consumer(),
     changelogReader,
     globalStores: new Map(),
@@ -163,4 +204,3 @@ export function setup (stateDir: string, newStore: () => KeyValueBytesStore, opt
   })
   return { tm, log, built, events, metrics, cache }
 }
-

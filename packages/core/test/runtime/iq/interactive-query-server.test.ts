@@ -4,13 +4,17 @@ import { connect, createServer } from 'node:net'
 import { InvalidStateStoreError } from '../../../src/errors.js'
 import type { Logger } from '../../../src/logger.js'
 import { TimeWindow, Windowed } from '../../../src/state/windowed.js'
-import { InteractiveQueryServer, type InteractiveQueryServerOptions, type QueryableStreams } from '../../../src/runtime/iq/interactive-query-server.js'
+import {
+  InteractiveQueryServer,
+  type InteractiveQueryServerOptions,
+  type QueryableStreams
+} from '../../../src/runtime/iq/interactive-query-server.js'
 import type { KeyQueryMetadata } from '../../../src/runtime/iq/streams-metadata-state.js'
 import type { Serializer } from '../../../src/serialization/serde.js'
 import type { StoreQueryParameters } from '../../../src/runtime/iq/queryable-store-provider.js'
 import { stringSerde } from '../../state/helpers/test-serdes.js'
 
-async function freePort (): Promise<number> {
+async function freePort(): Promise<number> {
   const server = createServer()
   await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as { port: number }).port
@@ -18,7 +22,11 @@ async function freePort (): Promise<number> {
   return port
 }
 
-async function get (port: number, path: string, headers: Record<string, string> = {}): Promise<{ status: number, body: any, retryAfter: string | undefined }> {
+async function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {}
+): Promise<{ status: number; body: any; retryAfter: string | undefined }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, headers }, res => {
       const chunks: Buffer[] = []
@@ -26,7 +34,11 @@ async function get (port: number, path: string, headers: Record<string, string> 
       res.on('end', () => {
         const text = Buffer.concat(chunks).toString()
         let body: unknown
-        try { body = JSON.parse(text) } catch { body = text }
+        try {
+          body = JSON.parse(text)
+        } catch {
+          body = text
+        }
         resolve({ status: res.statusCode!, body, retryAfter: res.headers['retry-after'] as string | undefined })
       })
     })
@@ -43,23 +55,40 @@ class FakeStreams implements QueryableStreams {
   readonly queriedKinds: string[] = []
   windows: number[] = [0, 10, 20]
   closedIterators = 0
-  constructor (readonly applicationServer: string, readonly data: Map<string, number>, readonly otherPort: () => number, readonly prefix = 'mine') {}
-  state (): string { return this.state_ }
-  store<T> (params: StoreQueryParameters<T>): T {
+  constructor(
+    readonly applicationServer: string,
+    readonly data: Map<string, number>,
+    readonly otherPort: () => number,
+    readonly prefix = 'mine'
+  ) {}
+  state(): string {
+    return this.state_
+  }
+  store<T>(params: StoreQueryParameters<T>): T {
     if (params.storeName !== 'Counts') throw new InvalidStateStoreError('UNKNOWN_STATE_STORE', 'unknown')
     this.queriedPartitions.push(params.partition!)
     this.queriedKinds.push(params.queryableStoreType.kind)
     // Window and session views: the key's windows [start, start + 10) for every start in `windows`.
-    const windowsOf = (key: string, from = 0, to = Infinity): Array<{ key: Windowed<string>, value: number }> =>
-      this.windows.filter(start => start >= from && start <= to).map(start => ({ key: new Windowed(key, new TimeWindow(start, start + 10)), value: start * 2 }))
-    const iterator = (items: Array<{ key: Windowed<string>, value: number }>) => Object.assign(items[Symbol.iterator](), { close: () => { this.closedIterators++ } })
+    const windowsOf = (key: string, from = 0, to = Infinity): Array<{ key: Windowed<string>; value: number }> =>
+      this.windows
+        .filter(start => start >= from && start <= to)
+        .map(start => ({ key: new Windowed(key, new TimeWindow(start, start + 10)), value: start * 2 }))
+    const iterator = (items: Array<{ key: Windowed<string>; value: number }>) =>
+      Object.assign(items[Symbol.iterator](), {
+        close: () => {
+          this.closedIterators++
+        }
+      })
     return {
-      get: (key: string) => { if (this.storeError !== undefined) throw this.storeError; return this.data.get(key) ?? null },
+      get: (key: string) => {
+        if (this.storeError !== undefined) throw this.storeError
+        return this.data.get(key) ?? null
+      },
       fetch: (key: string, _keyTo?: string, from?: number, to?: number) => iterator(windowsOf(key, from, to))
     } as T
   }
 
-  queryMetadataForKey<K> (storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata {
+  queryMetadataForKey<K>(storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata {
     if (storeName !== 'Counts') throw new InvalidStateStoreError('UNKNOWN_STATE_STORE', 'unknown')
     keySerializer.serialize('input', key) // as KafkaStreams does, to find the partition
     const own = String(key).startsWith(this.prefix)
@@ -70,9 +99,11 @@ class FakeStreams implements QueryableStreams {
 
 describe('InteractiveQueryServer', () => {
   const servers: InteractiveQueryServer[] = []
-  afterEach(async () => { for (const s of servers.splice(0)) await s.close() })
+  afterEach(async () => {
+    for (const s of servers.splice(0)) await s.close()
+  })
 
-  async function pair () {
+  async function pair() {
     const [pa, pb] = [await freePort(), await freePort()]
     const a = new FakeStreams(`127.0.0.1:${pa}`, new Map([['mine-a', 1]]), () => pb)
     const b = new FakeStreams(`127.0.0.1:${pb}`, new Map([['b-1', 2]]), () => pa, 'b-')
@@ -85,9 +116,13 @@ describe('InteractiveQueryServer', () => {
     return { a, b, pa, pb }
   }
 
-  it('answers local keys from the local store of the key\'s partition, forwards the others once to their owner', async () => {
+  it("answers local keys from the local store of the key's partition, forwards the others once to their owner", async () => {
     const { a, b, pa } = await pair()
-    expect(await get(pa, '/stores/Counts/keys/mine-a')).to.deep.equal({ status: 200, body: { key: 'mine-a', value: 1, host: `127.0.0.1:${pa}`, partition: 1 }, retryAfter: undefined })
+    expect(await get(pa, '/stores/Counts/keys/mine-a')).to.deep.equal({
+      status: 200,
+      body: { key: 'mine-a', value: 1, host: `127.0.0.1:${pa}`, partition: 1 },
+      retryAfter: undefined
+    })
     expect(a.queriedPartitions).to.deep.equal([1])
     // a thinks b owns "other", b thinks a does, so b, asked by a, is not the owner: 503 rather than a second hop.
     const forwarded = await get(pa, '/stores/Counts/keys/other')
@@ -115,16 +150,30 @@ describe('InteractiveQueryServer', () => {
     expect((await get(pa, '/stores/Counts/keys/mine-a')).status).to.equal(503)
   })
 
-  it('answers a key\'s windows (window stores, with an optional start range) and sessions, forwarding like key lookups', async () => {
+  it("answers a key's windows (window stores, with an optional start range) and sessions, forwarding like key lookups", async () => {
     const { a, pa, pb } = await pair()
     expect(await get(pa, '/stores/Counts/keys/mine-a/windows?from=5&to=20')).to.deep.equal({
-      status: 200, body: { key: 'mine-a', windows: [{ start: 10, end: 20, value: 20 }, { start: 20, end: 30, value: 40 }], host: `127.0.0.1:${pa}`, partition: 1 }, retryAfter: undefined
+      status: 200,
+      body: {
+        key: 'mine-a',
+        windows: [
+          { start: 10, end: 20, value: 20 },
+          { start: 20, end: 30, value: 40 }
+        ],
+        host: `127.0.0.1:${pa}`,
+        partition: 1
+      },
+      retryAfter: undefined
     })
     expect((await get(pa, '/stores/Counts/keys/mine-a/sessions')).body.windows).to.have.length(3)
     expect(a.queriedKinds).to.deep.equal(['windowStore', 'sessionStore'])
     expect(a.closedIterators).to.equal(2)
     const forwarded = await get(pa, '/stores/Counts/keys/b-1/windows?to=0')
-    expect([forwarded.status, forwarded.body.host, forwarded.body.windows]).to.deep.equal([200, `127.0.0.1:${pb}`, [{ start: 0, end: 10, value: 0 }]])
+    expect([forwarded.status, forwarded.body.host, forwarded.body.windows]).to.deep.equal([
+      200,
+      `127.0.0.1:${pb}`,
+      [{ start: 0, end: 10, value: 0 }]
+    ])
     const bad = await get(pa, '/stores/Counts/keys/mine-a/windows?from=soon')
     expect([bad.status, bad.body.error]).to.deep.equal([400, 'ILLEGAL_ARGUMENT'])
   })
@@ -142,7 +191,11 @@ describe('InteractiveQueryServer', () => {
 
   describe('hardening', () => {
     /** One instance on a free port, with a store whose get() answers `values`' function for the key. */
-    async function single (values: (key: string) => unknown, options: Partial<InteractiveQueryServerOptions<string>> = {}, owner?: () => number) {
+    async function single(
+      values: (key: string) => unknown,
+      options: Partial<InteractiveQueryServerOptions<string>> = {},
+      owner?: () => number
+    ) {
       const port = await freePort()
       const streams = new FakeStreams(`127.0.0.1:${port}`, new Map(), owner ?? (() => port))
       streams.store = (<T>() => ({ get: (key: string) => values(key) }) as T) as FakeStreams['store']
@@ -154,28 +207,55 @@ describe('InteractiveQueryServer', () => {
 
     const recordingLogger = (): Logger & { errors: string[] } => {
       const errors: string[] = []
-      return { errors, debug () {}, info () {}, warn () {}, error (m: string) { errors.push(m) } }
+      return {
+        errors,
+        debug() {},
+        info() {},
+        warn() {},
+        error(m: string) {
+          errors.push(m)
+        }
+      }
     }
 
     it('a key that cannot be parsed or serialized, or a malformed escape, is a 400 without Retry-After', async () => {
-      const parsing = await single(() => 1, { parseKey: raw => { if (!/^mine-\d+$/.test(raw)) throw new Error(`cannot parse ${raw} with /srv/secret`); return raw } })
+      const parsing = await single(() => 1, {
+        parseKey: raw => {
+          if (!/^mine-\d+$/.test(raw)) throw new Error(`cannot parse ${raw} with /srv/secret`)
+          return raw
+        }
+      })
       const badKey = await get(parsing.port, '/stores/Counts/keys/mine-x')
       expect([badKey.status, badKey.body.error, badKey.retryAfter]).to.deep.equal([400, 'ILLEGAL_ARGUMENT', undefined])
       expect(JSON.stringify(badKey.body)).to.not.include('/srv/secret')
       const malformed = await get(parsing.port, '/stores/Counts/keys/%E0%A4%A')
       expect([malformed.status, malformed.body.error, malformed.retryAfter]).to.deep.equal([400, 'ILLEGAL_ARGUMENT', undefined])
-      const serializing = await single(() => 1, { keySerializer: { serialize: () => { throw new Error('not a number') } } })
+      const serializing = await single(() => 1, {
+        keySerializer: {
+          serialize: () => {
+            throw new Error('not a number')
+          }
+        }
+      })
       const unserializable = await get(serializing.port, '/stores/Counts/keys/mine-a')
       expect([unserializable.status, unserializable.body.error, unserializable.retryAfter]).to.deep.equal([400, 'SERIALIZATION', undefined])
     })
 
     it('an internal error is logged, not echoed', async () => {
       const logger = recordingLogger()
-      const { port } = await single(key => {
-        if (key === 'mine-boom') throw new TypeError('Cannot read properties of undefined at /srv/app/node_modules/secret-lib/index.js:42')
-        return 1n
-      }, { logger })
-      expect(await get(port, '/stores/Counts/keys/mine-boom')).to.deep.equal({ status: 500, body: { error: 'INTERNAL' }, retryAfter: undefined })
+      const { port } = await single(
+        key => {
+          if (key === 'mine-boom')
+            throw new TypeError('Cannot read properties of undefined at /srv/app/node_modules/secret-lib/index.js:42')
+          return 1n
+        },
+        { logger }
+      )
+      expect(await get(port, '/stores/Counts/keys/mine-boom')).to.deep.equal({
+        status: 500,
+        body: { error: 'INTERNAL' },
+        retryAfter: undefined
+      })
       expect(logger.errors.join('\n')).to.include('secret-lib')
       expect((await get(port, '/stores/Counts/keys/mine-ok')).body.value).to.equal('1')
     })
@@ -186,11 +266,16 @@ describe('InteractiveQueryServer', () => {
       cyclic.self = cyclic
       const { port } = await single(() => cyclic, { logger })
       const unhandled: unknown[] = []
-      const onUnhandled = (e: unknown): void => { unhandled.push(e) }
+      const onUnhandled = (e: unknown): void => {
+        unhandled.push(e)
+      }
       // mocha fails a test on an unhandled rejection by itself: this listener goes first.
       process.prependListener('unhandledRejection', onUnhandled)
       try {
-        const answer = await Promise.race([get(port, '/stores/Counts/keys/mine-cycle'), new Promise(resolve => setTimeout(() => resolve('no answer'), 1000))])
+        const answer = await Promise.race([
+          get(port, '/stores/Counts/keys/mine-cycle'),
+          new Promise(resolve => setTimeout(() => resolve('no answer'), 1000))
+        ])
         await new Promise(resolve => setTimeout(resolve, 20))
         expect(unhandled.map(String)).to.deep.equal([])
         expect(answer).to.deep.equal({ status: 500, body: { error: 'INTERNAL' }, retryAfter: undefined })
@@ -203,18 +288,32 @@ describe('InteractiveQueryServer', () => {
     it('a forwarded answer is limited in size and time, and relayed only when it is JSON', async () => {
       let mode = 'huge'
       const peer = createHttpServer((_req, res) => {
-        if (mode === 'huge') { res.writeHead(200, { 'content-type': 'application/json' }); res.end(Buffer.alloc(2 * 1024 * 1024, 65)) }
-        if (mode === 'html') { res.writeHead(418, { 'content-type': 'text/html' }); res.end('<script>alert(1)</script>') }
+        if (mode === 'huge') {
+          res.writeHead(200, { 'content-type': 'application/json' })
+          res.end(Buffer.alloc(2 * 1024 * 1024, 65))
+        }
+        if (mode === 'html') {
+          res.writeHead(418, { 'content-type': 'text/html' })
+          res.end('<script>alert(1)</script>')
+        }
         if (mode === 'drip') {
           res.writeHead(200, { 'content-type': 'application/json' })
-          const timer = setInterval(() => { res.write(' ') }, 50)
-          res.on('close', () => { clearInterval(timer) })
+          const timer = setInterval(() => {
+            res.write(' ')
+          }, 50)
+          res.on('close', () => {
+            clearInterval(timer)
+          })
         }
       })
       await new Promise<void>(resolve => peer.listen(0, '127.0.0.1', resolve))
       const peerPort = (peer.address() as { port: number }).port
       try {
-        const { port } = await single(() => 1, { forwardTimeoutMs: 400, maxForwardedBytes: 64 * 1024 }, () => peerPort)
+        const { port } = await single(
+          () => 1,
+          { forwardTimeoutMs: 400, maxForwardedBytes: 64 * 1024 },
+          () => peerPort
+        )
         const huge = await get(port, '/stores/Counts/keys/elsewhere')
         expect([huge.status, huge.body.error]).to.deep.equal([502, 'OWNER_ANSWER_INVALID'])
         mode = 'html'
@@ -245,24 +344,31 @@ describe('InteractiveQueryServer', () => {
       expect(closed, 'slow-header connection still open after 3 s').to.equal(true)
     })
 
-    it('mounts into the application\'s own HTTP server as a request handler; authorize() guards the built-in one', async () => {
+    it("mounts into the application's own HTTP server as a request handler; authorize() guards the built-in one", async () => {
       const port = await freePort()
       const streams = new FakeStreams(`127.0.0.1:${port}`, new Map([['mine-a', 1]]), () => port)
       const iq = new InteractiveQueryServer(streams, { keySerializer: stringSerde, basePath: '/iq' })
       const own: Server = createHttpServer((req, res) => {
         if (req.url?.startsWith('/iq/') === true) return iq.handler()(req, res)
-        res.writeHead(200, { 'content-type': 'text/plain' }).end('the application\'s own route')
+        res.writeHead(200, { 'content-type': 'text/plain' }).end("the application's own route")
       })
       await new Promise<void>(resolve => own.listen(port, '127.0.0.1', resolve))
       try {
-        expect((await get(port, '/iq/stores/Counts/keys/mine-a')).body).to.deep.equal({ key: 'mine-a', value: 1, host: `127.0.0.1:${port}`, partition: 1 })
-        expect((await get(port, '/health')).body).to.equal('the application\'s own route')
+        expect((await get(port, '/iq/stores/Counts/keys/mine-a')).body).to.deep.equal({
+          key: 'mine-a',
+          value: 1,
+          host: `127.0.0.1:${port}`,
+          partition: 1
+        })
+        expect((await get(port, '/health')).body).to.equal("the application's own route")
       } finally {
         await new Promise(resolve => own.close(resolve))
       }
       const guarded = await single(() => 1, { authorize: req => req.headers.authorization === 'Bearer right' })
       expect((await get(guarded.port, '/stores/Counts/keys/mine-a')).status).to.equal(403)
-      expect((await get(guarded.port, '/stores/Counts/keys/mine-a', { authorization: 'Bearer wrong' })).body).to.deep.equal({ error: 'FORBIDDEN' })
+      expect((await get(guarded.port, '/stores/Counts/keys/mine-a', { authorization: 'Bearer wrong' })).body).to.deep.equal({
+        error: 'FORBIDDEN'
+      })
       expect((await get(guarded.port, '/stores/Counts/keys/mine-a', { authorization: 'Bearer right' })).status).to.equal(200)
     })
   })

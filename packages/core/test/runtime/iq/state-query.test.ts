@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { KeyValue } from '../../../src/key-value.js'
+import type { KeyValue } from '../../../src/key-value.js'
 import type { StateStore } from '../../../src/state/state-store.js'
 import { ValueAndTimestamp } from '../../../src/state/key-value-store.js'
 import { MeteredKeyValueStore } from '../../../src/state/metered-key-value-store.js'
@@ -27,31 +27,47 @@ import { intSerde, stringSerde } from '../../state/helpers/test-serdes.js'
 import { codeOf } from '../../state/helpers/expect-code.js'
 
 type TaskKind = 'running' | 'restoring' | 'standby'
-interface FakeTask { partition: number, kind: TaskKind, store: StateStore }
+interface FakeTask {
+  partition: number
+  kind: TaskKind
+  store: StateStore
+}
 
 class FakeThread implements QueryableThread {
   state = 'RUNNING'
   tasks: FakeTask[] = []
-  localStores (storeName: string, stale: boolean): LocalTaskStore[] {
-    return this.tasks.filter(t => t.store.name === storeName && (stale || t.kind === 'running')).map(t => ({ partition: t.partition, store: t.store }))
+  localStores(storeName: string, stale: boolean): LocalTaskStore[] {
+    return this.tasks
+      .filter(t => t.store.name === storeName && (stale || t.kind === 'running'))
+      .map(t => ({ partition: t.partition, store: t.store }))
   }
 }
 
-function kvStore (name: string, entries: Record<string, number>): MeteredKeyValueStore<string, number> {
-  const store = new MeteredKeyValueStore<string, number>({ inner: new SimpleBytesStore(name), metricsScope: 'test', keySerde: stringSerde, valueSerde: intSerde })
+function kvStore(name: string, entries: Record<string, number>): MeteredKeyValueStore<string, number> {
+  const store = new MeteredKeyValueStore<string, number>({
+    inner: new SimpleBytesStore(name),
+    metricsScope: 'test',
+    keySerde: stringSerde,
+    valueSerde: intSerde
+  })
   store.init(new TestStateStoreContext(), store)
   for (const [k, v] of Object.entries(entries)) store.put(k, v)
   return store
 }
 
-function tsStore (name: string, entries: Record<string, [number, number]>): MeteredTimestampedKeyValueStore<string, number> {
-  const store = new MeteredTimestampedKeyValueStore<string, number>({ inner: new SimpleBytesStore(name), metricsScope: 'test', keySerde: stringSerde, valueSerde: intSerde })
+function tsStore(name: string, entries: Record<string, [number, number]>): MeteredTimestampedKeyValueStore<string, number> {
+  const store = new MeteredTimestampedKeyValueStore<string, number>({
+    inner: new SimpleBytesStore(name),
+    metricsScope: 'test',
+    keySerde: stringSerde,
+    valueSerde: intSerde
+  })
   store.init(new TestStateStoreContext(), store)
   for (const [k, [v, t]] of Object.entries(entries)) store.put(k, ValueAndTimestamp.make(v, t))
   return store
 }
 
-function setup (partitionCount = 4) {
+function setup(partitionCount = 4) {
   const threads = [new FakeThread(), new FakeThread()]
   const globals = new Map<string, StateStore>()
   let clientState = 'RUNNING'
@@ -65,7 +81,14 @@ function setup (partitionCount = 4) {
     }
     return runStateQuery(request, options)
   }
-  return { threads, globals, run, setState: (s: string) => { clientState = s } }
+  return {
+    threads,
+    globals,
+    run,
+    setState: (s: string) => {
+      clientState = s
+    }
+  }
 }
 
 const entries = <K, V>(it: Iterable<KeyValue<K, V>>): Array<[K, V]> => [...it].map(kv => [kv.key, kv.value])
@@ -92,9 +115,15 @@ describe('KafkaStreams.query() (IQv2) over local tasks', () => {
     expect(run(request('ts', KeyQuery.withKey<string, number>('b'))).onlyPartitionResult()!.result).to.equal(2)
     const vt = run(request('ts', TimestampedKeyQuery.withKey<string, number>('b'))).onlyPartitionResult()!.result!
     expect([vt.value, vt.timestamp]).to.deep.equal([2, 20])
-    expect(entries(run(request('ts', RangeQuery.withRange<string, number>('b', 'c'))).partitionResults.get(0)!.result)).to.deep.equal([['b', 2], ['c', 3]])
+    expect(entries(run(request('ts', RangeQuery.withRange<string, number>('b', 'c'))).partitionResults.get(0)!.result)).to.deep.equal([
+      ['b', 2],
+      ['c', 3]
+    ])
     const tsRange = entries(run(request('ts', TimestampedRangeQuery.withLowerBound<string, number>('b'))).partitionResults.get(0)!.result)
-    expect(tsRange.map(([k, v]) => [k, v.value, v.timestamp])).to.deep.equal([['b', 2, 20], ['c', 3, 30]])
+    expect(tsRange.map(([k, v]) => [k, v.value, v.timestamp])).to.deep.equal([
+      ['b', 2, 20],
+      ['c', 3, 30]
+    ])
   })
 
   it('RangeQuery bounds: withRange, withLowerBound, withUpperBound, withNoBounds, descending; on every partition', () => {
@@ -109,8 +138,26 @@ describe('KafkaStreams.query() (IQv2) over local tasks', () => {
     expect(all(RangeQuery.withRange('b', 'c'))).to.deep.equal({ 0: [['c', 3]], 2: [['b', 2]] })
     expect(all(RangeQuery.withLowerBound('c'))).to.deep.equal({ 0: [['c', 3]], 2: [['d', 4]] })
     expect(all(RangeQuery.withUpperBound('b'))).to.deep.equal({ 0: [['a', 1]], 2: [['b', 2]] })
-    expect(all(RangeQuery.withNoBounds())).to.deep.equal({ 0: [['a', 1], ['c', 3]], 2: [['b', 2], ['d', 4]] })
-    expect(all(RangeQuery.withNoBounds<string, number>().withDescendingKeys())).to.deep.equal({ 0: [['c', 3], ['a', 1]], 2: [['d', 4], ['b', 2]] })
+    expect(all(RangeQuery.withNoBounds())).to.deep.equal({
+      0: [
+        ['a', 1],
+        ['c', 3]
+      ],
+      2: [
+        ['b', 2],
+        ['d', 4]
+      ]
+    })
+    expect(all(RangeQuery.withNoBounds<string, number>().withDescendingKeys())).to.deep.equal({
+      0: [
+        ['c', 3],
+        ['a', 1]
+      ],
+      2: [
+        ['d', 4],
+        ['b', 2]
+      ]
+    })
     expect(all(RangeQuery.withRange<string, number>(null, 'a'))).to.deep.equal({ 0: [['a', 1]], 2: [] })
   })
 
@@ -146,13 +193,23 @@ describe('KafkaStreams.query() (IQv2) over local tasks', () => {
     const rebalancing = run(request('counts', KeyQuery.withKey<string, number>('a')).requireActive().withPartitions([0]))
     expect(rebalancing.partitionResults.get(0)!.getFailureReason()).to.equal('NOT_ACTIVE')
     threads[0]!.state = 'DEAD'
-    expect(run(request('counts', KeyQuery.withKey<string, number>('a')).withPartitions([0])).partitionResults.get(0)!.getFailureReason()).to.equal('NOT_PRESENT')
+    expect(
+      run(request('counts', KeyQuery.withKey<string, number>('a')).withPartitions([0]))
+        .partitionResults.get(0)!
+        .getFailureReason()
+    ).to.equal('NOT_PRESENT')
   })
 
   it('a query the store kind does not know answers UNKNOWN_QUERY_TYPE', () => {
     const { threads, run } = setup()
     threads[0]!.tasks.push({ partition: 0, kind: 'running', store: kvStore('counts', { a: 1 }) })
-    const win = new MeteredWindowStore<string, number>({ inner: new SimpleWindowBytesStore('win', 10), metricsScope: 'w', windowSize: 10, keySerde: stringSerde, valueSerde: intSerde })
+    const win = new MeteredWindowStore<string, number>({
+      inner: new SimpleWindowBytesStore('win', 10),
+      metricsScope: 'w',
+      windowSize: 10,
+      keySerde: stringSerde,
+      valueSerde: intSerde
+    })
     win.init(new TestStateStoreContext(), win)
     threads[0]!.tasks.push({ partition: 0, kind: 'running', store: win })
     const reason = <R>(store: string, q: Query<R>): string => run(request(store, q)).partitionResults.get(0)!.getFailureReason()
@@ -169,34 +226,84 @@ describe('KafkaStreams.query() (IQv2) over local tasks', () => {
 
   it('window stores: WindowKeyQuery by window-start range (timestamped: ValueAndTimestamp), WindowRangeQuery.withWindowStartRange', () => {
     const { threads, run } = setup()
-    const win = new MeteredWindowStore<string, number>({ inner: new SimpleWindowBytesStore('win', 10), metricsScope: 'w', windowSize: 10, keySerde: stringSerde, valueSerde: intSerde })
+    const win = new MeteredWindowStore<string, number>({
+      inner: new SimpleWindowBytesStore('win', 10),
+      metricsScope: 'w',
+      windowSize: 10,
+      keySerde: stringSerde,
+      valueSerde: intSerde
+    })
     win.init(new TestStateStoreContext(), win)
-    for (const [k, v, t] of [['a', 1, 0], ['a', 2, 10], ['a', 3, 20], ['b', 4, 10]] as const) win.put(k, v, t)
-    const tsWin = new MeteredTimestampedWindowStore<string, number>({ inner: new SimpleWindowBytesStore('tswin', 10), metricsScope: 'w', windowSize: 10, keySerde: stringSerde, valueSerde: intSerde })
+    for (const [k, v, t] of [
+      ['a', 1, 0],
+      ['a', 2, 10],
+      ['a', 3, 20],
+      ['b', 4, 10]
+    ] as const)
+      win.put(k, v, t)
+    const tsWin = new MeteredTimestampedWindowStore<string, number>({
+      inner: new SimpleWindowBytesStore('tswin', 10),
+      metricsScope: 'w',
+      windowSize: 10,
+      keySerde: stringSerde,
+      valueSerde: intSerde
+    })
     tsWin.init(new TestStateStoreContext(), tsWin)
     tsWin.put('a', ValueAndTimestamp.make(7, 15), 10)
     threads[0]!.tasks.push({ partition: 0, kind: 'running', store: win }, { partition: 0, kind: 'running', store: tsWin })
-    const byKey = run(request('win', WindowKeyQuery.withKeyAndWindowStartRange<string, number>('a', 10, 20))).partitionResults.get(0)!.result
-    expect(entries(byKey)).to.deep.equal([[10, 2], [20, 3]])
-    expect(entries(run(request('win', WindowKeyQuery.withKeyAndWindowStartRange<string, number>('a', 9, 9))).partitionResults.get(0)!.result)).to.deep.equal([])
-    const byTime = run(request('win', WindowRangeQuery.withWindowStartRange<string, number>(new Date(10), new Date(10)))).partitionResults.get(0)!.result
-    expect(entries(byTime).map(([w, v]) => [w.key, w.window.start, w.window.end, v])).to.deep.equal([['a', 10, 20, 2], ['b', 10, 20, 4]])
-    const ts = entries(run(request('tswin', WindowKeyQuery.withKeyAndWindowStartRange<string, ValueAndTimestamp<number>>('a', 0, 100))).partitionResults.get(0)!.result)
+    const byKey = run(request('win', WindowKeyQuery.withKeyAndWindowStartRange<string, number>('a', 10, 20))).partitionResults.get(
+      0
+    )!.result
+    expect(entries(byKey)).to.deep.equal([
+      [10, 2],
+      [20, 3]
+    ])
+    expect(
+      entries(run(request('win', WindowKeyQuery.withKeyAndWindowStartRange<string, number>('a', 9, 9))).partitionResults.get(0)!.result)
+    ).to.deep.equal([])
+    const byTime = run(
+      request('win', WindowRangeQuery.withWindowStartRange<string, number>(new Date(10), new Date(10)))
+    ).partitionResults.get(0)!.result
+    expect(entries(byTime).map(([w, v]) => [w.key, w.window.start, w.window.end, v])).to.deep.equal([
+      ['a', 10, 20, 2],
+      ['b', 10, 20, 4]
+    ])
+    const ts = entries(
+      run(request('tswin', WindowKeyQuery.withKeyAndWindowStartRange<string, ValueAndTimestamp<number>>('a', 0, 100))).partitionResults.get(
+        0
+      )!.result
+    )
     expect(ts.map(([start, vt]) => [start, vt.value, vt.timestamp])).to.deep.equal([[10, 7, 15]])
   })
 
   it('session stores: WindowRangeQuery.withKey lists the sessions of the key; withWindowStartRange is UNKNOWN_QUERY_TYPE', () => {
     const { threads, run } = setup()
-    const sessions = new MeteredSessionStore<string, number>({ inner: new SimpleSessionBytesStore('sessions'), metricsScope: 's', keySerde: stringSerde, valueSerde: intSerde })
+    const sessions = new MeteredSessionStore<string, number>({
+      inner: new SimpleSessionBytesStore('sessions'),
+      metricsScope: 's',
+      keySerde: stringSerde,
+      valueSerde: intSerde
+    })
     sessions.init(new TestStateStoreContext(), sessions)
     sessions.put(new Windowed('a', new SessionWindow(0, 5)), 2)
     sessions.put(new Windowed('a', new SessionWindow(20, 30)), 3)
     sessions.put(new Windowed('b', new SessionWindow(1, 1)), 1)
     threads[0]!.tasks.push({ partition: 0, kind: 'running', store: sessions })
     const found = entries(run(request('sessions', WindowRangeQuery.withKey<string, number>('a'))).partitionResults.get(0)!.result)
-    expect(found.map(([w, v]) => [w.key, w.window.start, w.window.end, v])).to.deep.equal([['a', 0, 5, 2], ['a', 20, 30, 3]])
-    expect(run(request('sessions', WindowRangeQuery.withWindowStartRange<string, number>(0, 100))).partitionResults.get(0)!.getFailureReason()).to.equal('UNKNOWN_QUERY_TYPE')
-    expect(run(request('sessions', WindowKeyQuery.withKeyAndWindowStartRange<string, number>('a', 0, 100))).partitionResults.get(0)!.getFailureReason()).to.equal('UNKNOWN_QUERY_TYPE')
+    expect(found.map(([w, v]) => [w.key, w.window.start, w.window.end, v])).to.deep.equal([
+      ['a', 0, 5, 2],
+      ['a', 20, 30, 3]
+    ])
+    expect(
+      run(request('sessions', WindowRangeQuery.withWindowStartRange<string, number>(0, 100)))
+        .partitionResults.get(0)!
+        .getFailureReason()
+    ).to.equal('UNKNOWN_QUERY_TYPE')
+    expect(
+      run(request('sessions', WindowKeyQuery.withKeyAndWindowStartRange<string, number>('a', 0, 100)))
+        .partitionResults.get(0)!
+        .getFailureReason()
+    ).to.equal('UNKNOWN_QUERY_TYPE')
   })
 
   it('a store that throws answers STORE_EXCEPTION; execution info is collected only when enabled', () => {
@@ -231,7 +338,10 @@ describe('KafkaStreams.query() (IQv2) over local tasks', () => {
     expect(codeOf(() => run(request('nope', KeyQuery.withKey<string, number>('a'))))).to.equal('UNKNOWN_STATE_STORE')
     for (const s of ['PENDING_SHUTDOWN', 'NOT_RUNNING', 'PENDING_ERROR', 'ERROR']) {
       setState(s)
-      expect(codeOf(() => run(q)), s).to.equal('NOT_RUNNING')
+      expect(
+        codeOf(() => run(q)),
+        s
+      ).to.equal('NOT_RUNNING')
     }
     setState('REBALANCING')
     expect(run(q).onlyPartitionResult()!.result).to.equal(1)
@@ -242,7 +352,12 @@ describe('KafkaStreams.query() (IQv2) over local tasks', () => {
     const narrowed = base.withPartitions([1, 2]).requireActive().enableExecutionInfo()
     expect([base.isAllPartitions, base.isRequireActive, base.executionInfoEnabled]).to.deep.equal([true, false, false])
     expect(codeOf(() => base.partitions)).to.equal('ILLEGAL_ARGUMENT')
-    expect([narrowed.isAllPartitions, [...narrowed.partitions], narrowed.isRequireActive, narrowed.executionInfoEnabled]).to.deep.equal([false, [1, 2], true, true])
+    expect([narrowed.isAllPartitions, [...narrowed.partitions], narrowed.isRequireActive, narrowed.executionInfoEnabled]).to.deep.equal([
+      false,
+      [1, 2],
+      true,
+      true
+    ])
     expect(narrowed.storeName).to.equal('counts')
     const two = new StateQueryResult<number | null>()
     two.addResult(0, QueryResult.forResult(1))

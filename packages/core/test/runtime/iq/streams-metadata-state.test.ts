@@ -17,20 +17,31 @@ const def: TopologyDef = {
     { id: 1, nodes: [], sourceTopics: ['words', 'more-words'], sourcePatterns: [], stores: ['counts', 'totals'] }
   ],
   globalStores: [],
-  storeBuilders: new Map([['counts', builder], ['totals', builder], ['global', builder]]),
+  storeBuilders: new Map([
+    ['counts', builder],
+    ['totals', builder],
+    ['global', builder]
+  ]),
   globalStoreNames: new Set(['global']),
   internalTopics: new Map(),
-  copartitionGroups: [], sourceChangelogs: new Map()
+  copartitionGroups: [],
+  sourceChangelogs: new Map()
 }
 const tps = (topic: string, ...partitions: number[]): TopicPartition[] => partitions.map(partition => ({ topic, partition }))
 
 describe('StreamsMetadataState', () => {
-  function state () {
+  function state() {
     const s = new StreamsMetadataState(def, 'app')
-    s.onAssignment(new Map([
-      ['a:1', [...tps('words', 0, 1, 2), ...tps('more-words', 0, 1, 2), ...tps('lines', 0)]],
-      ['b:2', [...tps('words', 3, 4, 5), ...tps('more-words', 3, 4, 5), ...tps('lines', 1)]]
-    ]), new Map([['b:2', tps('words', 0, 1)], ['c:3', [...tps('words', 0, 3)]]]))
+    s.onAssignment(
+      new Map([
+        ['a:1', [...tps('words', 0, 1, 2), ...tps('more-words', 0, 1, 2), ...tps('lines', 0)]],
+        ['b:2', [...tps('words', 3, 4, 5), ...tps('more-words', 3, 4, 5), ...tps('lines', 1)]]
+      ]),
+      new Map([
+        ['b:2', tps('words', 0, 1)],
+        ['c:3', [...tps('words', 0, 3)]]
+      ])
+    )
     return s
   }
 
@@ -62,7 +73,11 @@ describe('StreamsMetadataState', () => {
 
   it('metadataForAllStreamsClients: hosts with their partitions and the stores those partitions hold', () => {
     const all = state().allMetadata()
-    expect(all.map(m => m.hostInfo)).to.deep.equal([{ host: 'a', port: 1 }, { host: 'b', port: 2 }, { host: 'c', port: 3 }])
+    expect(all.map(m => m.hostInfo)).to.deep.equal([
+      { host: 'a', port: 1 },
+      { host: 'b', port: 2 },
+      { host: 'c', port: 3 }
+    ])
     expect([...all[0]!.stateStoreNames].sort()).to.deep.equal(['counts', 'global', 'totals'])
     expect(all[0]!.topicPartitions.length).to.equal(7)
     expect([...all[1]!.standbyStateStoreNames].sort()).to.deep.equal(['counts', 'totals'])
@@ -73,13 +88,27 @@ describe('StreamsMetadataState', () => {
 
   it('a global store is answered by this instance (partition -1)', () => {
     const s = new StreamsMetadataState(def, 'app', 'me:9')
-    expect(s.keyQueryMetadataForKey('global', 'x', stringSerializer)).to.deep.equal({ activeHost: { host: 'me', port: 9 }, standbyHosts: [], partition: -1 })
+    expect(s.keyQueryMetadataForKey('global', 'x', stringSerializer)).to.deep.equal({
+      activeHost: { host: 'me', port: 9 },
+      standbyHosts: [],
+      partition: -1
+    })
   })
 
-  it('a store fed by an internal (repartition) topic is found under the topic\'s runtime name <applicationId>-<name>', () => {
-    const internal: TopologyDef = { ...def, subtopologies: [{ id: 0, nodes: [], sourceTopics: ['by-word-repartition'], sourcePatterns: [], stores: ['counts'] }], internalTopics: new Map([['by-word-repartition', {}]]) }
+  it("a store fed by an internal (repartition) topic is found under the topic's runtime name <applicationId>-<name>", () => {
+    const internal: TopologyDef = {
+      ...def,
+      subtopologies: [{ id: 0, nodes: [], sourceTopics: ['by-word-repartition'], sourcePatterns: [], stores: ['counts'] }],
+      internalTopics: new Map([['by-word-repartition', {}]])
+    }
     const s = new StreamsMetadataState(internal, 'app')
-    s.onAssignment(new Map([['a:1', tps('app-by-word-repartition', 0, 1)], ['b:2', tps('app-by-word-repartition', 2, 3)]]), new Map())
+    s.onAssignment(
+      new Map([
+        ['a:1', tps('app-by-word-repartition', 0, 1)],
+        ['b:2', tps('app-by-word-repartition', 2, 3)]
+      ]),
+      new Map()
+    )
     const meta = s.keyQueryMetadataForKey('counts', 'k', stringSerializer)
     expect(meta.partition).to.equal(partitionFor(Buffer.from('k'), 4))
     expect(meta.activeHost.port).to.equal(meta.partition < 2 ? 1 : 2)
@@ -96,12 +125,17 @@ describe('StreamsMetadataState', () => {
 
 describe('localStorePartitionLags', () => {
   it('position against the end offset per store and partition; running active tasks are caught up', async () => {
-    const admin = { endOffsets: async (ps: readonly TopicPartition[]) => new Map(ps.map(p => [`${p.topic}-${p.partition}`, 100 + p.partition])) }
-    const lags = await localStorePartitionLags([
-      { storeName: 'counts', changelog: { topic: 'app-counts-changelog', partition: 2 }, position: 40 },
-      { storeName: 'counts', changelog: { topic: 'app-counts-changelog', partition: 0 }, position: 'latest' },
-      { storeName: 'totals', changelog: { topic: 'app-totals-changelog', partition: 1 }, position: 0 }
-    ], admin)
+    const admin = {
+      endOffsets: async (ps: readonly TopicPartition[]) => new Map(ps.map(p => [`${p.topic}-${p.partition}`, 100 + p.partition]))
+    }
+    const lags = await localStorePartitionLags(
+      [
+        { storeName: 'counts', changelog: { topic: 'app-counts-changelog', partition: 2 }, position: 40 },
+        { storeName: 'counts', changelog: { topic: 'app-counts-changelog', partition: 0 }, position: 'latest' },
+        { storeName: 'totals', changelog: { topic: 'app-totals-changelog', partition: 1 }, position: 0 }
+      ],
+      admin
+    )
     expect([...lags.keys()]).to.deep.equal(['counts', 'totals'])
     expect([...lags.get('counts')!]).to.deep.equal([
       [0, { currentOffsetPosition: 100, endOffsetPosition: 100, offsetLag: 0 }],

@@ -9,12 +9,19 @@ const fixture = fileURLToPath(new URL('../fixtures/checkpoint-v0.txt', import.me
 
 describe('OffsetCheckpoint (.checkpoint file)', () => {
   let dir: string
-  beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'kstreams-ckpt-')) })
-  afterEach(async () => { await rm(dir, { recursive: true, force: true }) })
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'kstreams-ckpt-'))
+  })
+  afterEach(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
 
-  it('writes Kafka Streams\' format byte for byte (golden fixture)', async () => {
+  it("writes Kafka Streams' format byte for byte (golden fixture)", async () => {
     const cp = new OffsetCheckpoint(join(dir, '.checkpoint'))
-    await cp.write([{ topic: 'app-Counts-changelog', partition: 0, offset: 41 }, { topic: 'app-Other-changelog', partition: 3, offset: 7 }])
+    await cp.write([
+      { topic: 'app-Counts-changelog', partition: 0, offset: 41 },
+      { topic: 'app-Other-changelog', partition: 3, offset: 7 }
+    ])
     expect(await readFile(join(dir, '.checkpoint'))).to.deep.equal(await readFile(fixture))
     expect((await stat(join(dir, '.checkpoint'))).mode & 0o777).to.equal(0o600)
   })
@@ -49,7 +56,11 @@ describe('OffsetCheckpoint (.checkpoint file)', () => {
     const offsets = await new OffsetCheckpoint(path).read()
     expect([...offsets.values()]).to.deep.equal([{ topic: 't', partition: 1, offset: OFFSET_UNKNOWN }])
     let err: any
-    try { await new OffsetCheckpoint(path).write([{ topic: 't', partition: 0, offset: -2 }]) } catch (e) { err = e }
+    try {
+      await new OffsetCheckpoint(path).write([{ topic: 't', partition: 0, offset: -2 }])
+    } catch (e) {
+      err = e
+    }
     expect(err).to.have.property('code', 'ILLEGAL_ARGUMENT')
   })
 
@@ -64,7 +75,11 @@ describe('OffsetCheckpoint (.checkpoint file)', () => {
       const path = join(dir, '.checkpoint')
       await writeFile(path, content)
       let err: any
-      try { await new OffsetCheckpoint(path).read() } catch (e) { err = e }
+      try {
+        await new OffsetCheckpoint(path).read()
+      } catch (e) {
+        err = e
+      }
       expect(err).to.have.property('code', 'CHECKPOINT_CORRUPTED')
       expect(err.message).to.contain(path)
     })

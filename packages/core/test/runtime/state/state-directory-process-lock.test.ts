@@ -21,8 +21,10 @@ class LockChild {
   readonly #lines: string[] = []
   readonly #waiting: Array<() => void> = []
 
-  constructor (stateDir: string, holdMs: number) {
-    this.child = spawn(process.execPath, ['--import', 'tsx', '--conditions', '@kstreams/source', CHILD, stateDir, String(holdMs)], { stdio: ['pipe', 'pipe', 'inherit'] })
+  constructor(stateDir: string, holdMs: number) {
+    this.child = spawn(process.execPath, ['--import', 'tsx', '--conditions', '@kstreams/source', CHILD, stateDir, String(holdMs)], {
+      stdio: ['pipe', 'pipe', 'inherit']
+    })
     let out = ''
     this.child.stdout!.on('data', (d: Buffer) => {
       out += d.toString()
@@ -31,20 +33,26 @@ class LockChild {
       this.#lines.push(...parts)
       for (const wake of this.#waiting.splice(0)) wake()
     })
-    this.exited = new Promise<void>(resolve => this.child.on('exit', () => { for (const wake of this.#waiting.splice(0)) wake(); resolve() }))
+    this.exited = new Promise<void>(resolve =>
+      this.child.on('exit', () => {
+        for (const wake of this.#waiting.splice(0)) wake()
+        resolve()
+      })
+    )
   }
 
   /** The `n`-th line the child printed (0-based). */
-  async line (n: number): Promise<string> {
+  async line(n: number): Promise<string> {
     while (this.#lines.length <= n) {
-      if (this.child.exitCode !== null || this.child.signalCode !== null) throw new Error(`lock child exited after ${this.#lines.length} line(s)`)
+      if (this.child.exitCode !== null || this.child.signalCode !== null)
+        throw new Error(`lock child exited after ${this.#lines.length} line(s)`)
       await new Promise<void>(resolve => this.#waiting.push(resolve))
     }
     return this.#lines[n]!
   }
 
   /** Tells the child to take the lock at `goAt` and returns its answer. */
-  async lockAt (goAt: number): Promise<string> {
+  async lockAt(goAt: number): Promise<string> {
     expect(await this.line(0)).to.equal('READY')
     this.child.stdin!.end(`${goAt}\n`)
     return await this.line(1)
@@ -52,7 +60,7 @@ class LockChild {
 }
 
 /** A lock file as a process that died left it: `.lock` naming `pid`. */
-async function staleLock (stateDir: string, pid: number): Promise<void> {
+async function staleLock(stateDir: string, pid: number): Promise<void> {
   await mkdir(join(stateDir, 'app'), { recursive: true })
   await writeFile(join(stateDir, 'app', '.lock'), String(pid))
 }
@@ -60,8 +68,12 @@ async function staleLock (stateDir: string, pid: number): Promise<void> {
 describe('StateDirectory app lock, between processes', function () {
   this.timeout(60_000)
   let root: string
-  beforeEach(async () => { root = await mkdtemp(join(tmpdir(), 'kstreams-sd-proc-')) })
-  afterEach(async () => { await rm(root, { recursive: true, force: true }) })
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'kstreams-sd-proc-'))
+  })
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true })
+  })
 
   it('processes racing for a stale lock: exactly one holds it', async () => {
     await staleLock(root, 999_999_999)
@@ -71,8 +83,15 @@ describe('StateDirectory app lock, between processes', function () {
     for (const r of racers) await r.line(0)
     const goAt = Date.now() + 300
     const answers = await Promise.all(racers.map(async r => await r.lockAt(goAt)))
-    await Promise.all(racers.map(async r => { await r.exited }))
-    expect(answers.filter(a => a.startsWith('LOCKED')), answers.join(', ')).to.have.length(1)
+    await Promise.all(
+      racers.map(async r => {
+        await r.exited
+      })
+    )
+    expect(
+      answers.filter(a => a.startsWith('LOCKED')),
+      answers.join(', ')
+    ).to.have.length(1)
     expect(answers.filter(a => a === 'REFUSED STATE_DIR_LOCKED')).to.have.length(5)
   })
 
@@ -80,7 +99,10 @@ describe('StateDirectory app lock, between processes', function () {
     const holder = new LockChild(root, -1)
     expect(await holder.lockAt(0)).to.match(/^LOCKED \d+$/)
     const second = new StateDirectory(root, 'app')
-    const refused = await second.lock().then(() => undefined, (e: unknown) => e)
+    const refused = await second.lock().then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect(refused).to.have.property('code', 'STATE_DIR_LOCKED')
     holder.child.kill('SIGKILL')
     await holder.exited

@@ -7,8 +7,12 @@ import { TaskId } from '../../../src/task-id.js'
 
 describe('StateDirectory.wipeTask while a closing store still writes files', () => {
   let root: string
-  beforeEach(async () => { root = await mkdtemp(join(tmpdir(), 'kstreams-wipe-')) })
-  afterEach(async () => { await rm(root, { recursive: true, force: true }) })
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'kstreams-wipe-'))
+  })
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true })
+  })
 
   it('deletes the task directory although files keep appearing in it for a while (a RocksDB store closing in the background)', async () => {
     const sd = new StateDirectory(root, 'app')
@@ -25,7 +29,9 @@ describe('StateDirectory.wipeTask while a closing store still writes files', () 
         await new Promise(resolve => setImmediate(resolve))
       }
     })()
-    const stop = setTimeout(() => { writing = false }, 150)
+    const stop = setTimeout(() => {
+      writing = false
+    }, 150)
     try {
       await sd.wipeTask(task, owner)
     } finally {
@@ -34,6 +40,11 @@ describe('StateDirectory.wipeTask while a closing store still writes files', () 
       await writer
     }
     // The writer may have recreated nothing: files go only into a directory that exists.
-    expect(await stat(sd.taskDir(task)).then(() => 'exists', () => 'gone')).to.equal('gone')
+    expect(
+      await stat(sd.taskDir(task)).then(
+        () => 'exists',
+        () => 'gone'
+      )
+    ).to.equal('gone')
   })
 })

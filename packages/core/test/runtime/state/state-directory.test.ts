@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { chmod, mkdtemp, readdir, rm, stat, utimes, writeFile, mkdir } from 'node:fs/promises'
+import { chmod, mkdtemp, readdir, rm, stat, utimes, mkdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { StateDirectory } from '../../../src/runtime/state/state-directory.js'
@@ -7,8 +7,12 @@ import { TaskId } from '../../../src/task-id.js'
 
 describe('StateDirectory', () => {
   let root: string
-  beforeEach(async () => { root = await mkdtemp(join(tmpdir(), 'kstreams-sd-')) })
-  afterEach(async () => { await rm(root, { recursive: true, force: true }) })
+  beforeEach(async () => {
+    root = await mkdtemp(join(tmpdir(), 'kstreams-sd-'))
+  })
+  afterEach(async () => {
+    await rm(root, { recursive: true, force: true })
+  })
 
   it('creates the app and task directories with mode 0700', async () => {
     const sd = new StateDirectory(root, 'app')
@@ -30,7 +34,10 @@ describe('StateDirectory', () => {
     const a = new StateDirectory(root, 'app')
     const b = new StateDirectory(root, 'app')
     await a.lock()
-    const refused = await b.lock().then(() => undefined, (e: unknown) => e)
+    const refused = await b.lock().then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect(refused).to.have.property('code', 'STATE_DIR_LOCKED')
     await a.unlock()
     await b.lock()
@@ -48,7 +55,9 @@ describe('StateDirectory', () => {
 
   it('rejects an application id that is not a plain directory name', () => {
     for (const id of ['..', 'a/b', '']) {
-      expect(() => new StateDirectory(root, id)).to.throw().with.property('code', 'ILLEGAL_ARGUMENT')
+      expect(() => new StateDirectory(root, id))
+        .to.throw()
+        .with.property('code', 'ILLEGAL_ARGUMENT')
     }
   })
 
@@ -64,7 +73,10 @@ describe('StateDirectory', () => {
     await running.lock()
     await running.ensureDir(running.taskDir(new TaskId(0, 0)))
     const other = new StateDirectory(root, 'app')
-    const refused = await other.cleanUp().then(() => undefined, (e: unknown) => e)
+    const refused = await other.cleanUp().then(
+      () => undefined,
+      (e: unknown) => e
+    )
     expect(refused).to.have.property('code', 'STATE_DIR_LOCKED')
     expect((await readdir(running.appDir)).sort()).to.deep.equal(['.lock', '0_0'])
     await running.unlock()
@@ -82,12 +94,17 @@ describe('StateDirectory', () => {
       expect((await stat(sd.taskDir(t00))).mode & 0o777).to.equal(0o700)
       await sd.lockTask(t00, threadA, 0)
       expect(sd.tryLockTask(t00, threadB)).to.equal(false)
-      const refused = await sd.lockTask(t00, threadB, 50).then(() => undefined, (e: unknown) => e)
+      const refused = await sd.lockTask(t00, threadB, 50).then(
+        () => undefined,
+        (e: unknown) => e
+      )
       expect(refused).to.have.property('code', 'STATE_DIR_LOCKED')
       expect(refused).to.have.property('retriable', true)
       expect(refused).to.have.property('taskId', '0_0')
       let taken = false
-      const waiting = sd.lockTask(t00, threadB, 5000).then(() => { taken = true })
+      const waiting = sd.lockTask(t00, threadB, 5000).then(() => {
+        taken = true
+      })
       await new Promise(resolve => setTimeout(resolve, 20))
       expect(taken).to.equal(false)
       sd.unlockTask(t00, threadA)
@@ -103,7 +120,10 @@ describe('StateDirectory', () => {
       const sd = new StateDirectory(root, 'app')
       const [threadA, threadB] = [{}, {}]
       await sd.lockTask(t00, threadA, 0)
-      const refused = await sd.wipeTask(t00, threadB).then(() => undefined, (e: unknown) => e)
+      const refused = await sd.wipeTask(t00, threadB).then(
+        () => undefined,
+        (e: unknown) => e
+      )
       expect(refused).to.have.property('code', 'STATE_DIR_LOCKED')
       expect(await sd.listTaskDirs()).to.have.length(1)
       await sd.wipeTask(t00, threadA)

@@ -7,20 +7,36 @@ import { ThreadCache } from '../../../src/state/cache/thread-cache.js'
 import { codeOf } from '../helpers/expect-code.js'
 
 const s = (text: string): Buffer => Buffer.from(text, 'latin1')
-const ctx = (timestamp: number, topic = 't'): ProcessorRecordContext => ({ topic, partition: 0, offset: 0, timestamp, headers: new Headers() })
+const ctx = (timestamp: number, topic = 't'): ProcessorRecordContext => ({
+  topic,
+  partition: 0,
+  offset: 0,
+  timestamp,
+  headers: new Headers()
+})
 const dirty = (value: string | null, timestamp = 0): LRUCacheEntry => LRUCacheEntry.dirty(value === null ? null : s(value), ctx(timestamp))
 
 /** Key bytes + 24 node overhead + 1 dirty flag + value + 8 + 8 + 4 + topic characters (+ headers). */
-function nodeSize (key: string, value: string | null, topic = 't'): number {
+function nodeSize(key: string, value: string | null, topic = 't'): number {
   return key.length + 24 + 1 + (value === null ? 0 : value.length) + 20 + topic.length
 }
 
-interface Flushed { key: string, value: string | null, timestamp: number }
+interface Flushed {
+  key: string
+  value: string | null
+  timestamp: number
+}
 
-function listen (cache: ThreadCache, namespace: string): Flushed[][] {
+function listen(cache: ThreadCache, namespace: string): Flushed[][] {
   const batches: Flushed[][] = []
   cache.addDirtyEntryFlushListener(namespace, (entries: DirtyEntry[]) => {
-    batches.push(entries.map(e => ({ key: e.key.toString('latin1'), value: e.newValue === null ? null : e.newValue.toString('latin1'), timestamp: e.entry.recordContext.timestamp })))
+    batches.push(
+      entries.map(e => ({
+        key: e.key.toString('latin1'),
+        value: e.newValue === null ? null : e.newValue.toString('latin1'),
+        timestamp: e.entry.recordContext.timestamp
+      }))
+    )
   })
   return batches
 }
@@ -84,12 +100,14 @@ describe('ThreadCache', () => {
     cache.put('n', s('c'), dirty('3', 30))
     cache.get('n', s('a')) // a is now the most recently used; b is the eldest
     cache.put('n', s('d'), dirty('4', 40))
-    expect(flushed).to.deep.equal([[
-      { key: 'b', value: '2', timestamp: 20 },
-      { key: 'a', value: '1', timestamp: 10 },
-      { key: 'c', value: '3', timestamp: 30 },
-      { key: 'd', value: '4', timestamp: 40 }
-    ]])
+    expect(flushed).to.deep.equal([
+      [
+        { key: 'b', value: '2', timestamp: 20 },
+        { key: 'a', value: '1', timestamp: 10 },
+        { key: 'c', value: '3', timestamp: 30 },
+        { key: 'd', value: '4', timestamp: 40 }
+      ]
+    ])
     const named = cache.namedCache('n')!
     expect(named.dirtyKeys).to.deep.equal([])
     expect(named.lruKeys).to.deep.equal(['c', 'a', 'd'])
@@ -102,7 +120,12 @@ describe('ThreadCache', () => {
     cache.put('n', s('b'), dirty('2', 2))
     cache.put('n', s('a'), dirty('3', 3))
     cache.flush('n')
-    expect(flushed).to.deep.equal([[{ key: 'b', value: '2', timestamp: 2 }, { key: 'a', value: '3', timestamp: 3 }]])
+    expect(flushed).to.deep.equal([
+      [
+        { key: 'b', value: '2', timestamp: 2 },
+        { key: 'a', value: '3', timestamp: 3 }
+      ]
+    ])
     cache.flush('n')
     expect(flushed).to.have.length(1)
   })
@@ -146,8 +169,16 @@ describe('ThreadCache', () => {
   it('refuses a clean entry over a dirty one, and a flush without listener', () => {
     const cache = new ThreadCache({ maxCacheSizeBytes: 10_000 })
     cache.put('n', s('a'), dirty('1'))
-    expect(codeOf(() => { cache.put('n', s('a'), LRUCacheEntry.clean(s('2'))) })).to.equal('ILLEGAL_STATE')
-    expect(codeOf(() => { cache.flush('n') })).to.equal('ILLEGAL_STATE')
+    expect(
+      codeOf(() => {
+        cache.put('n', s('a'), LRUCacheEntry.clean(s('2')))
+      })
+    ).to.equal('ILLEGAL_STATE')
+    expect(
+      codeOf(() => {
+        cache.flush('n')
+      })
+    ).to.equal('ILLEGAL_STATE')
     expect(codeOf(() => new ThreadCache({ maxCacheSizeBytes: -1 }))).to.equal('ILLEGAL_ARGUMENT')
   })
 
@@ -190,7 +221,10 @@ describe('ThreadCache', () => {
     listen(cache, 'n')
     const live = new Set<string>()
     let seed = 7
-    const rand = (n: number): number => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed % n }
+    const rand = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648
+      return seed % n
+    }
     for (let i = 0; i < 3000; i++) {
       const key = `k${String(rand(200)).padStart(3, '0')}`
       const op = rand(10)

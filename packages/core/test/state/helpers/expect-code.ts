@@ -1,7 +1,7 @@
 /** Runs fn and returns the `code` of the StreamsError it throws (fails when it throws nothing). */
 import { StreamsError } from '../../../src/errors.js'
 
-export function codeOf (fn: () => unknown): string {
+export function codeOf(fn: () => unknown): string {
   try {
     fn()
   } catch (err) {
@@ -11,7 +11,7 @@ export function codeOf (fn: () => unknown): string {
   throw new Error('expected an error, none was thrown')
 }
 
-export function errorOf (fn: () => unknown): StreamsError {
+export function errorOf(fn: () => unknown): StreamsError {
   try {
     fn()
   } catch (err) {

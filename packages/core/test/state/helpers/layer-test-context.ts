@@ -30,33 +30,38 @@ export class LayerTestContext extends TestStateStoreContext {
   readonly metrics: StreamsMetricsRegistry | undefined
   readonly changelog: ChangelogRecord[] = []
   /** Raw changelog appends (values as given). */
-  readonly rawChangelog: Array<{ key: Buffer, value: Buffer | null, timestamp: number }> = []
+  readonly rawChangelog: Array<{ key: Buffer; value: Buffer | null; timestamp: number }> = []
   current: ProcessorRecordContext = { topic: 'input', partition: 0, offset: 0, timestamp: 0, headers: new Headers() }
   readonly #logged: boolean
 
-  constructor (options: LayerTestContextOptions = {}) {
+  constructor(options: LayerTestContextOptions = {}) {
     super(options.config)
     this.cache = options.cache
     this.metrics = options.metrics
     this.#logged = options.logged ?? true
   }
 
-  recordContext (): ProcessorRecordContext {
+  recordContext(): ProcessorRecordContext {
     return this.current
   }
 
   /** Sets the record being processed. */
-  at (timestamp: number, offset = this.current.offset + 1, topic = 'input'): this {
+  at(timestamp: number, offset = this.current.offset + 1, topic = 'input'): this {
     this.current = { topic, partition: 0, offset, timestamp, headers: new Headers() }
     return this
   }
 
-  override changelogWriter (storeName: string): ChangelogWriter | undefined {
+  override changelogWriter(storeName: string): ChangelogWriter | undefined {
     if (!this.#logged) return undefined
     return {
       append: (key, value, timestamp) => {
         this.rawChangelog.push({ key, value, timestamp })
-        this.changelog.push({ store: storeName, key: key.toString('utf8'), value: value === null ? null : value.toString('utf8'), timestamp })
+        this.changelog.push({
+          store: storeName,
+          key: key.toString('utf8'),
+          value: value === null ? null : value.toString('utf8'),
+          timestamp
+        })
       }
     }
   }

@@ -2,8 +2,8 @@
 import type { Deserializer, Serde, Serializer } from '../../../src/serialization/serde.js'
 
 export const stringSerde: Serde<string> = {
-  serializer: () => ({ serialize: (_topic, data) => data === null ? null : Buffer.from(data, 'utf8') }),
-  deserializer: () => ({ deserialize: (_topic, data) => data === null ? null : data.toString('utf8') })
+  serializer: () => ({ serialize: (_topic, data) => (data === null ? null : Buffer.from(data, 'utf8')) }),
+  deserializer: () => ({ deserialize: (_topic, data) => (data === null ? null : data.toString('utf8')) })
 }
 
 /** 4-byte big-endian two's complement, like Kafka's IntegerSerializer. */
@@ -16,7 +16,7 @@ export const intSerde: Serde<number> = {
       return out
     }
   }),
-  deserializer: () => ({ deserialize: (_topic, data) => data === null ? null : data.readInt32BE(0) })
+  deserializer: () => ({ deserialize: (_topic, data) => (data === null ? null : data.readInt32BE(0)) })
 }
 
 export const stringSerializer: Serializer<string> = stringSerde.serializer()
@@ -28,11 +28,11 @@ export class RecordingSerde<T> implements Serde<T> {
   deserializeCount = 0
   readonly #inner: Serde<T>
 
-  constructor (inner: Serde<T>) {
+  constructor(inner: Serde<T>) {
     this.#inner = inner
   }
 
-  serializer (): Serializer<T> {
+  serializer(): Serializer<T> {
     const inner = this.#inner.serializer()
     return {
       serialize: (topic, data) => {
@@ -42,7 +42,7 @@ export class RecordingSerde<T> implements Serde<T> {
     }
   }
 
-  deserializer (): Deserializer<T> {
+  deserializer(): Deserializer<T> {
     const inner = this.#inner.deserializer()
     return {
       deserialize: (topic, data) => {
@@ -56,6 +56,14 @@ export class RecordingSerde<T> implements Serde<T> {
 
 /** A serde whose serializer and deserializer always throw. */
 export const throwingSerde: Serde<string> = {
-  serializer: () => ({ serialize: () => { throw new TypeError('boom') } }),
-  deserializer: () => ({ deserialize: () => { throw new TypeError('boom') } })
+  serializer: () => ({
+    serialize: () => {
+      throw new TypeError('boom')
+    }
+  }),
+  deserializer: () => ({
+    deserialize: () => {
+      throw new TypeError('boom')
+    }
+  })
 }

@@ -17,25 +17,25 @@ export class TestStateStoreContext implements StateStoreContext {
   readonly stateDir = undefined
   readonly registered: Registration[] = []
 
-  constructor (config: StreamsConfig = {}) {
+  constructor(config: StreamsConfig = {}) {
     this.appConfigs = resolveStreamsConfig({ applicationId: 'test-app', ...config })
     this.applicationId = this.appConfigs.applicationId
   }
 
-  recordMetadata (): RecordMetadata | undefined {
+  recordMetadata(): RecordMetadata | undefined {
     return undefined
   }
 
-  register (store: StateStore, restore: StateRestoreCallback): void {
+  register(store: StateStore, restore: StateRestoreCallback): void {
     this.registered.push({ store, restore })
   }
 
-  changelogWriter (_storeName: string): ChangelogWriter | undefined {
+  changelogWriter(_storeName: string): ChangelogWriter | undefined {
     return undefined
   }
 
   /** Feeds changelog records to the callback the named store registered. */
-  restore (storeName: string, records: Array<{ key: Buffer, value: Buffer | null, timestamp?: number }>): void {
+  restore(storeName: string, records: Array<{ key: Buffer; value: Buffer | null; timestamp?: number }>): void {
     const registration = this.registered.find(r => r.store.name === storeName)
     if (registration === undefined) throw new Error(`store ${storeName} was not registered`)
     registration.restore(records.map(r => ({ key: r.key, value: r.value, timestamp: r.timestamp ?? 0 })))

@@ -38,7 +38,7 @@ export interface ForeignKeyJoinResult<K, VR> {
   readonly queryableStoreName: string | undefined
 }
 
-export function joinOnForeignKey<K, V, KO, VO, VR> (options: {
+export function joinOnForeignKey<K, V, KO, VO, VR>(options: {
   builder: InternalStreamsBuilder
   thisTable: JoinedTable<K, V>
   otherTable: JoinedTable<KO, VO>
@@ -87,15 +87,26 @@ export function joinOnForeignKey<K, V, KO, VO, VR> (options: {
 
   // left table -> subscriptions -> subscription topic
   topology.addProcessor(sendName, subscriptionSendProcessor(leftOptions, options.extractor), thisTable.name)
-  topology.addSink<Uint8Array | null, Uint8Array>(subscriptionSinkName, subscriptionTopic, {
-    keySerializer: bytes, valueSerializer: bytes, partitioner: subscriptionPartitioner(serdes, tableJoined?.otherPartitioner)
-  }, sendName)
+  topology.addSink<Uint8Array | null, Uint8Array>(
+    subscriptionSinkName,
+    subscriptionTopic,
+    {
+      keySerializer: bytes,
+      valueSerializer: bytes,
+      partitioner: subscriptionPartitioner(serdes, tableJoined?.otherPartitioner)
+    },
+    sendName
+  )
   // subscription topic -> subscription store -> answers from the right table's view
   topology.addSource(subscriptionSourceName, subscriptionTopic, { keyDeserializer: bytes, valueDeserializer: bytes })
   // the subscription topic goes with the right table's topics
   copartition(topology, [otherTable.name, subscriptionSourceName])
   topology.addProcessor(receiveName, subscriptionReceiveProcessor(rightOptions), subscriptionSourceName)
-  const store = Stores.timestampedKeyValueStoreBuilder(builder.storeSuppliers.keyValueStore({ name: storeName, isTimestamped: true }), bytes, bytes)
+  const store = Stores.timestampedKeyValueStoreBuilder(
+    builder.storeSuppliers.keyValueStore({ name: storeName, isTimestamped: true }),
+    bytes,
+    bytes
+  )
   store.withCachingDisabled()
   store.withLoggingEnabled({})
   topology.addStateStore(store, receiveName)
@@ -105,9 +116,17 @@ export function joinOnForeignKey<K, V, KO, VO, VR> (options: {
   topology.addProcessor(foreignJoinName, foreignTableJoinProcessor(rightOptions), otherTable.name)
   topology.connectProcessorAndStateStores(foreignJoinName, storeName)
   // answers -> response topic -> join with the current left value -> result table
-  topology.addSink<Uint8Array, Uint8Array>(responseSinkName, responseTopic, {
-    keySerializer: bytes, valueSerializer: bytes, partitioner: responsePartitioner(serdes, tableJoined?.partitioner)
-  }, joinForeignName, foreignJoinName)
+  topology.addSink<Uint8Array, Uint8Array>(
+    responseSinkName,
+    responseTopic,
+    {
+      keySerializer: bytes,
+      valueSerializer: bytes,
+      partitioner: responsePartitioner(serdes, tableJoined?.partitioner)
+    },
+    joinForeignName,
+    foreignJoinName
+  )
   topology.addSource(responseSourceName, responseTopic, { keyDeserializer: bytes, valueDeserializer: bytes })
   // the response topic goes with the left table's topics
   copartition(topology, [thisTable.name, responseSourceName])
@@ -134,7 +153,10 @@ export function joinOnForeignKey<K, V, KO, VO, VR> (options: {
 }
 
 /** Subscriptions go to the partition of their foreign key: the user's partitioner, else the default one. */
-function subscriptionPartitioner<KO> (serdes: ForeignKeyJoinSerdes<unknown, unknown, KO, unknown>, partitioner: StreamPartitioner<KO, void> | undefined): StreamPartitioner<Uint8Array | null, Uint8Array> | undefined {
+function subscriptionPartitioner<KO>(
+  serdes: ForeignKeyJoinSerdes<unknown, unknown, KO, unknown>,
+  partitioner: StreamPartitioner<KO, void> | undefined
+): StreamPartitioner<Uint8Array | null, Uint8Array> | undefined {
   if (partitioner === undefined) return undefined
   return (topic, key, _value, numPartitions) => {
     const codec = serdes.resolved?.foreignKey
@@ -144,11 +166,16 @@ function subscriptionPartitioner<KO> (serdes: ForeignKeyJoinSerdes<unknown, unkn
 }
 
 /** Responses go back to the partition their subscription came from, or where the user's partitioner puts the left key. */
-function responsePartitioner<K> (serdes: ForeignKeyJoinSerdes<K, unknown, unknown, unknown>, partitioner: StreamPartitioner<K, void> | undefined): StreamPartitioner<Uint8Array, Uint8Array> {
+function responsePartitioner<K>(
+  serdes: ForeignKeyJoinSerdes<K, unknown, unknown, unknown>,
+  partitioner: StreamPartitioner<K, void> | undefined
+): StreamPartitioner<Uint8Array, Uint8Array> {
   return (topic, key, value, numPartitions) => {
     if (partitioner !== undefined) {
       const codec = serdes.resolved?.key
-      return codec === undefined ? undefined : partitioner(topic, codec.deserializer.deserialize(serdes.topic(topic), Buffer.from(key)) as K, undefined, numPartitions)
+      return codec === undefined
+        ? undefined
+        : partitioner(topic, codec.deserializer.deserialize(serdes.topic(topic), Buffer.from(key)) as K, undefined, numPartitions)
     }
     const primaryPartition = responsePrimaryPartition(Buffer.from(value))
     return primaryPartition < 0 ? undefined : primaryPartition

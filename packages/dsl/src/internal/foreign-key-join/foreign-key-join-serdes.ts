@@ -34,13 +34,13 @@ export class ForeignKeyJoinSerdes<K, V, KO, VO> {
   #resolved: ResolvedForeignKeyJoinSerdes<K, V, KO, VO> | undefined
   #applicationId = ''
 
-  constructor (spec: ForeignKeyJoinSerdeSpec<K, V, KO, VO>, joinName: string) {
+  constructor(spec: ForeignKeyJoinSerdeSpec<K, V, KO, VO>, joinName: string) {
     this.#spec = spec
     this.#joinName = joinName
   }
 
   /** The serdes once a processor resolved them (sink partitioners run after their task's processors started). */
-  get resolved (): ResolvedForeignKeyJoinSerdes<K, V, KO, VO> | undefined {
+  get resolved(): ResolvedForeignKeyJoinSerdes<K, V, KO, VO> | undefined {
     return this.#resolved
   }
 
@@ -48,18 +48,21 @@ export class ForeignKeyJoinSerdes<K, V, KO, VO> {
    * The name serializers see for an internal topic or pseudo topic (`-pk`, `-fk`, `-vh`):
    * prefixed with the application id, as Kafka Streams decorates them. Valid once resolved.
    */
-  topic (name: string): string {
+  topic(name: string): string {
     return `${this.#applicationId}-${name}`
   }
 
-  resolve (context: ProcessingContext): ResolvedForeignKeyJoinSerdes<K, V, KO, VO> {
+  resolve(context: ProcessingContext): ResolvedForeignKeyJoinSerdes<K, V, KO, VO> {
     if (this.#resolved !== undefined) return this.#resolved
     const { defaultKeySerde, defaultValueSerde, applicationId } = context.appConfigs
     this.#applicationId = applicationId
     const pick = <T>(serde: Serde<T> | undefined, fallback: Serde<T> | undefined, what: string): Codec<T> => {
       const resolved = serde ?? fallback
       if (resolved !== undefined) return { serializer: resolved.serializer(), deserializer: resolved.deserializer() }
-      throw new ConfigError('defaultKeySerde', `Foreign-key join ${this.#joinName} needs a serde for the ${what}: give the tables serdes or configure a default serde`)
+      throw new ConfigError(
+        'defaultKeySerde',
+        `Foreign-key join ${this.#joinName} needs a serde for the ${what}: give the tables serdes or configure a default serde`
+      )
     }
     const spec = this.#spec
     this.#resolved = {

@@ -23,34 +23,36 @@ export interface LeftSideOptions<K, V, KO, VO> {
   readonly responseTopic: string
 }
 
-function sameBytes (a: Buffer | null, b: Buffer | null): boolean {
+function sameBytes(a: Buffer | null, b: Buffer | null): boolean {
   if (a === null || b === null) return a === b
   return a.equals(b)
 }
 
 /** Subscribes each left record to its foreign key; with a changed foreign key, first unsubscribes from the old one. */
-export function subscriptionSendProcessor<K, V, KO> (
-  options: LeftSideOptions<K, V, KO, unknown>, extractor: (key: K, value: V) => KO | null
+export function subscriptionSendProcessor<K, V, KO>(
+  options: LeftSideOptions<K, V, KO, unknown>,
+  extractor: (key: K, value: V) => KO | null
 ): ProcessorSupplier<K, Change<V>, Buffer | null, Buffer> {
   return () => {
     let context: ProcessorContext<Buffer | null, Buffer>
     let serdes: ResolvedForeignKeyJoinSerdes<K, V, KO, unknown>
-    let topics: { sink: string, pk: string, fk: string, vh: string }
-    const serializeFk = (fk: KO | null, topic: string): Buffer | null => fk === null || fk === undefined ? null : serdes.foreignKey.serializer.serialize(topic, fk)
+    let topics: { sink: string; pk: string; fk: string; vh: string }
+    const serializeFk = (fk: KO | null, topic: string): Buffer | null =>
+      fk === null || fk === undefined ? null : serdes.foreignKey.serializer.serialize(topic, fk)
     const extract = (key: K, value: V | null): KO | null => {
       if (value === null) return null
       const fk = extractor(key, value)
       return fk === undefined ? null : fk
     }
     return {
-      init (c) {
+      init(c) {
         context = c
         serdes = options.serdes.resolve(c)
         const topic = (name: string): string => options.serdes.topic(name)
         const sub = options.subscriptionTopic
         topics = { sink: topic(sub), pk: topic(sub + '-pk'), fk: topic(sub + '-fk'), vh: topic(sub + '-vh') }
       },
-      process (record: Record<K, Change<V>>) {
+      process(record: Record<K, Change<V>>) {
         const { newValue, oldValue } = record.value
         let hash: ValueHash | null | undefined
         const send = (fk: KO | null, instruction: Instruction): void => {
@@ -100,8 +102,10 @@ export function subscriptionSendProcessor<K, V, KO> (
 }
 
 /** Joins each response whose hash matches the left table's current value; a stale one is dropped. */
-export function responseJoinProcessor<K, V, VO, VR> (
-  options: LeftSideOptions<K, V, unknown, VO>, leftView: KTableValueGetterSupplier<K, V>, joiner: (value: V | null, foreignValue: VO | null) => VR
+export function responseJoinProcessor<K, V, VO, VR>(
+  options: LeftSideOptions<K, V, unknown, VO>,
+  leftView: KTableValueGetterSupplier<K, V>,
+  joiner: (value: V | null, foreignValue: VO | null) => VR
 ): ProcessorSupplier<Buffer, Buffer, K, VR | null> {
   return () => {
     const getter = leftView.get()
@@ -110,14 +114,14 @@ export function responseJoinProcessor<K, V, VO, VR> (
     let responseTopic: string
     let hashTopic: string
     const processor: Processor<Buffer, Buffer, K, VR | null> = {
-      init (c) {
+      init(c) {
         context = c
         serdes = options.serdes.resolve(c)
         responseTopic = options.serdes.topic(options.responseTopic)
         hashTopic = options.serdes.topic(options.subscriptionTopic + '-vh')
         getter.init(c)
       },
-      process (record: Record<Buffer, Buffer>) {
+      process(record: Record<Buffer, Buffer>) {
         const key = serdes.key.deserializer.deserialize(responseTopic, Buffer.from(record.key)) as K
         const response = deserializeResponse(Buffer.from(record.value))
         const current = getter.get(key)
@@ -127,13 +131,17 @@ export function responseJoinProcessor<K, V, VO, VR> (
           recordDroppedRecord(context)
           return
         }
-        const foreignValue = response.foreignValue === null ? null : serdes.foreignValue.deserializer.deserialize(responseTopic, response.foreignValue)
-        const result = foreignValue === null && (!options.leftJoin || current === null)
-          ? null
-          : joiner(current === null ? null : current.value, foreignValue)
+        const foreignValue =
+          response.foreignValue === null ? null : serdes.foreignValue.deserializer.deserialize(responseTopic, response.foreignValue)
+        const result =
+          foreignValue === null && (!options.leftJoin || current === null)
+            ? null
+            : joiner(current === null ? null : current.value, foreignValue)
         context.forward(record.withKey(key).withValue(result))
       },
-      close () { getter.close?.() }
+      close() {
+        getter.close?.()
+      }
     }
     return processor
   }

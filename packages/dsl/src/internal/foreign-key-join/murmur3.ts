@@ -9,15 +9,15 @@ const C1 = 0x87c37b91114253d5n
 const C2 = 0x4cf5ad432745937fn
 const SEED = 104729n
 
-function rotl (x: bigint, r: bigint): bigint {
+function rotl(x: bigint, r: bigint): bigint {
   return ((x << r) | (x >> (64n - r))) & MASK
 }
 
-function mul (a: bigint, b: bigint): bigint {
+function mul(a: bigint, b: bigint): bigint {
   return (a * b) & MASK
 }
 
-function fmix (h: bigint): bigint {
+function fmix(h: bigint): bigint {
   h ^= h >> 33n
   h = mul(h, 0xff51afd7ed558ccdn)
   h ^= h >> 33n
@@ -26,13 +26,13 @@ function fmix (h: bigint): bigint {
   return h
 }
 
-function readLong (data: Uint8Array, offset: number, length: number): bigint {
+function readLong(data: Uint8Array, offset: number, length: number): bigint {
   let k = 0n
   for (let i = length - 1; i >= 0; i--) k = (k << 8n) | BigInt(data[offset + i]!)
   return k
 }
 
-export function murmur3Hash128 (data: Uint8Array): [bigint, bigint] {
+export function murmur3Hash128(data: Uint8Array): [bigint, bigint] {
   let h1 = SEED
   let h2 = SEED
   const blocks = data.length >> 4

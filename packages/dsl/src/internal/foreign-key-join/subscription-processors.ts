@@ -38,16 +38,20 @@ interface Topics {
   readonly response: string
 }
 
-function topicsOf (options: RightSideOptions<any, any, any>): Topics {
+function topicsOf(options: RightSideOptions<any, any, any>): Topics {
   const topic = (name: string): string => options.serdes.topic(name)
   const sub = options.subscriptionTopic
   return { subscription: topic(sub), pk: topic(sub + '-pk'), fk: topic(sub + '-fk'), response: topic(options.responseTopic) }
 }
 
 /** A response keyed by the primary key (re-serialized for the response topic) with the right value. */
-function response<K, VO> (
-  serdes: ResolvedForeignKeyJoinSerdes<K, unknown, unknown, VO>, topics: Topics, wrapper: SubscriptionWrapper, primaryKey: Buffer, value: VO | null
-): { key: Buffer, value: Buffer } {
+function response<K, VO>(
+  serdes: ResolvedForeignKeyJoinSerdes<K, unknown, unknown, VO>,
+  topics: Topics,
+  wrapper: SubscriptionWrapper,
+  primaryKey: Buffer,
+  value: VO | null
+): { key: Buffer; value: Buffer } {
   const key = serdes.key.deserializer.deserialize(topics.pk, primaryKey) as K
   const foreignValue = value === null ? null : serdes.foreignValue.serializer.serialize(topics.response, value)
   return {
@@ -57,22 +61,25 @@ function response<K, VO> (
 }
 
 /** Stores (or deletes) each subscription and passes it on; a null foreign key passes only to propagate a null result. */
-export function subscriptionReceiveProcessor<KO> (options: RightSideOptions<unknown, KO, unknown>): ProcessorSupplier<Uint8Array | null, Uint8Array, KO | null, ReceivedSubscription> {
+export function subscriptionReceiveProcessor<KO>(
+  options: RightSideOptions<unknown, KO, unknown>
+): ProcessorSupplier<Uint8Array | null, Uint8Array, KO | null, ReceivedSubscription> {
   return () => {
     let context: ProcessorContext<KO | null, ReceivedSubscription>
     let store: BytesStore
     let serdes: ResolvedForeignKeyJoinSerdes<unknown, unknown, KO, unknown>
     let topics: Topics
     return {
-      init (c) {
+      init(c) {
         context = c
         store = c.getStateStore<BytesStore>(options.subscriptionStoreName)
         serdes = options.serdes.resolve(c)
         topics = topicsOf(options)
       },
-      process (record: Record<Uint8Array | null, Uint8Array>) {
+      process(record: Record<Uint8Array | null, Uint8Array>) {
         const wrapper = deserializeSubscription(Buffer.from(record.value))
-        const foreignKey = record.key === null ? null : serdes.foreignKey.deserializer.deserialize(topics.subscription, Buffer.from(record.key))
+        const foreignKey =
+          record.key === null ? null : serdes.foreignKey.deserializer.deserialize(topics.subscription, Buffer.from(record.key))
         if (foreignKey === null && wrapper.instruction !== Instruction.PROPAGATE_NULL_IF_NO_FK_VAL_AVAILABLE) {
           recordDroppedRecord(context)
           return
@@ -93,8 +100,9 @@ export function subscriptionReceiveProcessor<KO> (options: RightSideOptions<unkn
 }
 
 /** Answers a subscription with the right table's value of its foreign key, as its instruction says. */
-export function subscriptionJoinProcessor<KO, VO> (
-  options: RightSideOptions<unknown, KO, VO>, foreignView: KTableValueGetterSupplier<KO, VO>
+export function subscriptionJoinProcessor<KO, VO>(
+  options: RightSideOptions<unknown, KO, VO>,
+  foreignView: KTableValueGetterSupplier<KO, VO>
 ): ProcessorSupplier<KO | null, ReceivedSubscription, Buffer, Buffer> {
   return () => {
     const getter = foreignView.get()
@@ -102,13 +110,13 @@ export function subscriptionJoinProcessor<KO, VO> (
     let serdes: ResolvedForeignKeyJoinSerdes<unknown, unknown, KO, VO>
     let topics: Topics
     return {
-      init (c) {
+      init(c) {
         context = c
         serdes = options.serdes.resolve(c)
         topics = topicsOf(options)
         getter.init(c)
       },
-      process (record: Record<KO | null, ReceivedSubscription>) {
+      process(record: Record<KO | null, ReceivedSubscription>) {
         const { wrapper } = record.value
         const foreign = record.key === null ? null : getter.get(record.key)
         const timestamp = foreign === null ? record.timestamp : Math.max(record.timestamp, foreign.timestamp)
@@ -130,26 +138,30 @@ export function subscriptionJoinProcessor<KO, VO> (
             break
         }
       },
-      close () { getter.close?.() }
+      close() {
+        getter.close?.()
+      }
     }
   }
 }
 
 /** On a right table update, answers every subscriber of the updated foreign key (in primary key byte order) with the new value. */
-export function foreignTableJoinProcessor<KO, VO> (options: RightSideOptions<unknown, KO, VO>): ProcessorSupplier<KO, Change<VO>, Buffer, Buffer> {
+export function foreignTableJoinProcessor<KO, VO>(
+  options: RightSideOptions<unknown, KO, VO>
+): ProcessorSupplier<KO, Change<VO>, Buffer, Buffer> {
   return () => {
     let context: ProcessorContext<Buffer, Buffer>
     let store: BytesStore
     let serdes: ResolvedForeignKeyJoinSerdes<unknown, unknown, KO, VO>
     let topics: Topics
     return {
-      init (c) {
+      init(c) {
         context = c
         store = c.getStateStore<BytesStore>(options.subscriptionStoreName)
         serdes = options.serdes.resolve(c)
         topics = topicsOf(options)
       },
-      process (record: Record<KO, Change<VO>>) {
+      process(record: Record<KO, Change<VO>>) {
         if (record.key === null || record.key === undefined) {
           recordDroppedRecord(context)
           return

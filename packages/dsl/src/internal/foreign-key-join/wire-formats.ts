@@ -18,7 +18,7 @@ export const Instruction = {
   PROPAGATE_NULL_IF_NO_FK_VAL_AVAILABLE: 2,
   PROPAGATE_ONLY_IF_FK_VAL_AVAILABLE: 3
 } as const
-export type Instruction = typeof Instruction[keyof typeof Instruction]
+export type Instruction = (typeof Instruction)[keyof typeof Instruction]
 
 /** The two signed 64-bit halves of a murmur3 128 hash. */
 export type ValueHash = readonly [bigint, bigint]
@@ -39,12 +39,12 @@ export interface SubscriptionResponseWrapper {
 const VERSION = 1
 const HASH_BYTES = 16
 
-function writeHeader (buf: Buffer, hash: ValueHash | null): number {
-  buf.writeUInt8(hash === null ? (VERSION | 0x80) : VERSION, 0)
+function writeHeader(buf: Buffer, hash: ValueHash | null): number {
+  buf.writeUInt8(hash === null ? VERSION | 0x80 : VERSION, 0)
   return 1
 }
 
-function readHeader (data: Buffer, what: string): { hashNull: boolean, version: number } {
+function readHeader(data: Buffer, what: string): { hashNull: boolean; version: number } {
   if (data.length < 1) throw new SerializationError(`Empty ${what}`)
   const first = data.readUInt8(0)
   const version = first & 0x7f
@@ -52,7 +52,7 @@ function readHeader (data: Buffer, what: string): { hashNull: boolean, version: 
   return { hashNull: (first & 0x80) !== 0, version }
 }
 
-export function serializeSubscription (w: SubscriptionWrapper): Buffer {
+export function serializeSubscription(w: SubscriptionWrapper): Buffer {
   const hashLength = w.hash === null ? 0 : HASH_BYTES
   const buf = Buffer.alloc(2 + hashLength + w.primaryKey.length + 4)
   let offset = writeHeader(buf, w.hash)
@@ -67,7 +67,7 @@ export function serializeSubscription (w: SubscriptionWrapper): Buffer {
   return buf
 }
 
-export function deserializeSubscription (data: Buffer): SubscriptionWrapper {
+export function deserializeSubscription(data: Buffer): SubscriptionWrapper {
   const { hashNull, version } = readHeader(data, 'SubscriptionWrapper')
   const instruction = data.readInt8(1) as Instruction
   let offset = 2
@@ -80,7 +80,7 @@ export function deserializeSubscription (data: Buffer): SubscriptionWrapper {
   return { hash, instruction, primaryKey: data.subarray(offset, end), primaryPartition: version > 0 ? data.readInt32BE(end) : -1 }
 }
 
-export function serializeResponse (w: SubscriptionResponseWrapper): Buffer {
+export function serializeResponse(w: SubscriptionResponseWrapper): Buffer {
   const hashLength = w.hash === null ? 0 : HASH_BYTES
   const valueLength = w.foreignValue?.length ?? 0
   const buf = Buffer.alloc(1 + 4 + hashLength + valueLength)
@@ -96,7 +96,7 @@ export function serializeResponse (w: SubscriptionResponseWrapper): Buffer {
   return buf
 }
 
-export function deserializeResponse (data: Buffer): SubscriptionResponseWrapper {
+export function deserializeResponse(data: Buffer): SubscriptionResponseWrapper {
   const { hashNull, version } = readHeader(data, 'SubscriptionResponseWrapper')
   let offset = 1
   const primaryPartition = version > 0 ? data.readInt32BE(offset) : -1
@@ -110,28 +110,28 @@ export function deserializeResponse (data: Buffer): SubscriptionResponseWrapper 
 }
 
 /** The store key of a subscription: the foreign key prefix, then the primary key. */
-export function combinedKey (foreignKey: Buffer, primaryKey: Buffer): Buffer {
+export function combinedKey(foreignKey: Buffer, primaryKey: Buffer): Buffer {
   return Buffer.concat([foreignKeyPrefix(foreignKey), primaryKey])
 }
 
-export function foreignKeyPrefix (foreignKey: Buffer): Buffer {
+export function foreignKeyPrefix(foreignKey: Buffer): Buffer {
   const buf = Buffer.alloc(4 + foreignKey.length)
   buf.writeInt32BE(foreignKey.length, 0)
   foreignKey.copy(buf, 4)
   return buf
 }
 
-export function splitCombinedKey (key: Buffer): { foreignKey: Buffer, primaryKey: Buffer } {
+export function splitCombinedKey(key: Buffer): { foreignKey: Buffer; primaryKey: Buffer } {
   const length = key.readInt32BE(0)
   return { foreignKey: key.subarray(4, 4 + length), primaryKey: key.subarray(4 + length) }
 }
 
-export function hashesEqual (a: ValueHash | null, b: ValueHash | null): boolean {
+export function hashesEqual(a: ValueHash | null, b: ValueHash | null): boolean {
   if (a === null || b === null) return a === b
   return a[0] === b[0] && a[1] === b[1]
 }
 
 /** The primary partition a serialized response goes back to (-1 when unknown). */
-export function responsePrimaryPartition (data: Buffer): number {
+export function responsePrimaryPartition(data: Buffer): number {
   return (data.readUInt8(0) & 0x7f) > 0 ? data.readInt32BE(1) : -1
 }

@@ -21,7 +21,7 @@ const NULL_VALUE = -1
 const OLD_IS_PRIOR = -2
 
 export class BufferValue {
-  constructor (
+  constructor(
     readonly priorValue: Buffer | null,
     readonly oldValue: Buffer | null,
     readonly newValue: Buffer | null,
@@ -29,17 +29,20 @@ export class BufferValue {
   ) {}
 
   /** Kafka Streams' residentMemorySizeEstimate: the old value counts unless it is the prior value itself. */
-  sizeEstimate (): number {
+  sizeEstimate(): number {
     const c = this.context
     let contextSize = 8 + 8 + 4 + (c.topic === undefined ? 0 : c.topic.length)
     for (const header of c.headers) contextSize += header.key.length + (header.value === null ? 0 : header.value.length)
-    return (this.priorValue?.length ?? 0) +
+    return (
+      (this.priorValue?.length ?? 0) +
       (this.oldValue === null || this.priorValue === this.oldValue ? 0 : this.oldValue.length) +
-      (this.newValue?.length ?? 0) + contextSize
+      (this.newValue?.length ?? 0) +
+      contextSize
+    )
   }
 
   /** The changelog value of this entry buffered at `time`. */
-  serialize (time: number): Buffer {
+  serialize(time: number): Buffer {
     const parts: Buffer[] = [serializeContext(this.context), lengthPrefixed(this.priorValue)]
     if (this.oldValue === null) parts.push(int32(NULL_VALUE))
     else if (this.priorValue !== null && this.priorValue.equals(this.oldValue)) parts.push(int32(OLD_IS_PRIOR))
@@ -52,10 +55,18 @@ export class BufferValue {
   }
 
   /** Reads a changelog value back: the entry and its buffer time. */
-  static deserialize (data: Buffer): { value: BufferValue, time: number } {
+  static deserialize(data: Buffer): { value: BufferValue; time: number } {
     let pos = 0
-    const readInt = (): number => { const v = data.readInt32BE(pos); pos += 4; return v }
-    const readBytes = (length: number): Buffer => { const b = Buffer.from(data.subarray(pos, pos + length)); pos += length; return b }
+    const readInt = (): number => {
+      const v = data.readInt32BE(pos)
+      pos += 4
+      return v
+    }
+    const readBytes = (length: number): Buffer => {
+      const b = Buffer.from(data.subarray(pos, pos + length))
+      pos += length
+      return b
+    }
     const timestamp = Number(data.readBigInt64BE(pos))
     const offset = Number(data.readBigInt64BE(pos + 8))
     pos += 16
@@ -68,7 +79,10 @@ export class BufferValue {
       const length = readInt()
       headers.push({ key, value: length < 0 ? null : readBytes(length) })
     }
-    const readValue = (): Buffer | null => { const length = readInt(); return length < 0 ? null : readBytes(length) }
+    const readValue = (): Buffer | null => {
+      const length = readInt()
+      return length < 0 ? null : readBytes(length)
+    }
     const prior = readValue()
     const oldLength = readInt()
     const old = oldLength === OLD_IS_PRIOR ? prior : oldLength < 0 ? null : readBytes(oldLength)
@@ -79,18 +93,18 @@ export class BufferValue {
   }
 }
 
-function int32 (value: number): Buffer {
+function int32(value: number): Buffer {
   const b = Buffer.alloc(4)
   b.writeInt32BE(value)
   return b
 }
 
-function lengthPrefixed (value: Buffer | null): Buffer {
+function lengthPrefixed(value: Buffer | null): Buffer {
   return value === null ? int32(NULL_VALUE) : Buffer.concat([int32(value.length), value])
 }
 
 /** Kafka Streams' ProcessorRecordContext.serialize. */
-function serializeContext (c: BufferedRecordContext): Buffer {
+function serializeContext(c: BufferedRecordContext): Buffer {
   const head = Buffer.alloc(16)
   head.writeBigInt64BE(BigInt(c.timestamp))
   head.writeBigInt64BE(BigInt(c.offset), 8)

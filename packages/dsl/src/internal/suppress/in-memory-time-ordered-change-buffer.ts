@@ -42,14 +42,14 @@ export class InMemoryTimeOrderedKeyValueChangeBuffer<K, V> implements StateStore
   readonly #dirty = new Map<string, Buffer>()
   #memBufferSize = 0
 
-  constructor (name: string, keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined, logged: boolean) {
+  constructor(name: string, keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined, logged: boolean) {
     this.name = name
     this.#keySerde = keySerde
     this.#valueSerde = valueSerde
     this.#logged = logged
   }
 
-  init (context: StateStoreContext, root: StateStore): void {
+  init(context: StateStoreContext, root: StateStore): void {
     this.#storeContext = context
     this.#topic = `${context.applicationId}-${this.name}-changelog`
     this.#writer = this.#logged ? context.changelogWriter(this.name) : undefined
@@ -60,14 +60,16 @@ export class InMemoryTimeOrderedKeyValueChangeBuffer<K, V> implements StateStore
   }
 
   /** Uses the config's default serdes for those not given (Kafka Streams' setSerdesIfNull). */
-  setSerdesIfNull (config: ResolvedStreamsConfig): void {
+  setSerdesIfNull(config: ResolvedStreamsConfig): void {
     this.#keySerde ??= config.defaultKeySerde as Serde<K> | undefined
     this.#valueSerde ??= config.defaultValueSerde as Serde<V> | undefined
   }
 
-  isOpen (): boolean { return this.#open }
+  isOpen(): boolean {
+    return this.#open
+  }
 
-  close (): void {
+  close(): void {
     this.#open = false
     this.#sorted.length = 0
     this.#index.clear()
@@ -75,7 +77,7 @@ export class InMemoryTimeOrderedKeyValueChangeBuffer<K, V> implements StateStore
     this.#memBufferSize = 0
   }
 
-  flush (): void {
+  flush(): void {
     if (this.#writer === undefined) return
     const timestamp = this.#storeContext?.recordContext?.()?.timestamp ?? 0
     for (const [id, key] of this.#dirty) {
@@ -85,11 +87,17 @@ export class InMemoryTimeOrderedKeyValueChangeBuffer<K, V> implements StateStore
     this.#dirty.clear()
   }
 
-  numRecords (): number { return this.#sorted.length }
-  bufferSize (): number { return this.#memBufferSize }
-  minTimestamp (): number { return this.#sorted[0]?.time ?? Number.MAX_SAFE_INTEGER }
+  numRecords(): number {
+    return this.#sorted.length
+  }
+  bufferSize(): number {
+    return this.#memBufferSize
+  }
+  minTimestamp(): number {
+    return this.#sorted[0]?.time ?? Number.MAX_SAFE_INTEGER
+  }
 
-  put (time: number, key: K, change: Change<V>, context: BufferedRecordContext): void {
+  put(time: number, key: K, change: Change<V>, context: BufferedRecordContext): void {
     this.#checkOpen()
     const keyBytes = this.#serializeKey(key)
     const newValue = this.#serializeValue(change.newValue)
@@ -102,7 +110,7 @@ export class InMemoryTimeOrderedKeyValueChangeBuffer<K, V> implements StateStore
   }
 
   /** Evicts the oldest entries, one at a time, while `predicate` holds. */
-  evictWhile (predicate: () => boolean, callback: (eviction: Eviction<K, V>) => void): void {
+  evictWhile(predicate: () => boolean, callback: (eviction: Eviction<K, V>) => void): void {
     while (this.#sorted.length > 0 && predicate()) {
       const entry = this.#sorted[0]!
       const id = entry.key.toString('hex')
@@ -124,14 +132,14 @@ export class InMemoryTimeOrderedKeyValueChangeBuffer<K, V> implements StateStore
    * Kafka's RecordQueue.UNKNOWN: the buffer never learns when the prior value was written);
    * `defined` is false when the key is not buffered.
    */
-  priorValueForBuffered (key: K): { defined: boolean, value: ValueAndTimestamp<V> | null } {
+  priorValueForBuffered(key: K): { defined: boolean; value: ValueAndTimestamp<V> | null } {
     const entry = this.#index.get(this.#serializeKey(key).toString('hex'))
     if (entry === undefined) return { defined: false, value: null }
     const prior = this.#deserializeValue(entry.value.priorValue)
     return { defined: true, value: ValueAndTimestamp.make(prior, -1) }
   }
 
-  #cleanPut (time: number, key: Buffer, value: BufferValue): void {
+  #cleanPut(time: number, key: Buffer, value: BufferValue): void {
     const id = key.toString('hex')
     const previous = this.#index.get(id)
     if (previous === undefined) {
@@ -145,7 +153,7 @@ export class InMemoryTimeOrderedKeyValueChangeBuffer<K, V> implements StateStore
     }
   }
 
-  #restore (key: Buffer, value: Buffer | null): void {
+  #restore(key: Buffer, value: Buffer | null): void {
     const id = key.toString('hex')
     if (value === null) {
       const entry = this.#index.get(id)
@@ -165,35 +173,37 @@ export class InMemoryTimeOrderedKeyValueChangeBuffer<K, V> implements StateStore
     this.#cleanPut(restored.time, Buffer.from(key), restored.value)
   }
 
-  #serializeKey (key: K): Buffer {
-    if (this.#keySerde === undefined) throw new IllegalStateError(`Suppression buffer ${this.name} has no key serde: set one on the table or defaultKeySerde`)
+  #serializeKey(key: K): Buffer {
+    if (this.#keySerde === undefined)
+      throw new IllegalStateError(`Suppression buffer ${this.name} has no key serde: set one on the table or defaultKeySerde`)
     const bytes = this.#keySerde.serializer().serialize(this.#topic, key)
     if (bytes === null) throw new IllegalStateError(`Suppression buffer ${this.name}: the key serializer returned null`)
     return bytes
   }
 
-  #serializeValue (value: V | null): Buffer | null {
+  #serializeValue(value: V | null): Buffer | null {
     if (value === null || value === undefined) return null
-    if (this.#valueSerde === undefined) throw new IllegalStateError(`Suppression buffer ${this.name} has no value serde: set one on the table or defaultValueSerde`)
+    if (this.#valueSerde === undefined)
+      throw new IllegalStateError(`Suppression buffer ${this.name} has no value serde: set one on the table or defaultValueSerde`)
     return this.#valueSerde.serializer().serialize(this.#topic, value)
   }
 
-  #deserializeValue (bytes: Buffer | null): V | null {
+  #deserializeValue(bytes: Buffer | null): V | null {
     if (bytes === null) return null
     return this.#valueSerde!.deserializer().deserialize(this.#topic, bytes)
   }
 
-  #checkOpen (): void {
+  #checkOpen(): void {
     if (!this.#open) throw new IllegalStateError(`Suppression buffer ${this.name} is not open`)
   }
 }
 
 /** Kafka Streams' computeRecordSize: the buffer time, the key and the value's estimate. */
-function recordSize (key: Buffer, value: BufferValue): number {
+function recordSize(key: Buffer, value: BufferValue): number {
   return 8 + key.length + value.sizeEstimate()
 }
 
-function insertionPoint (sorted: readonly Entry[], time: number, key: Buffer): number {
+function insertionPoint(sorted: readonly Entry[], time: number, key: Buffer): number {
   let low = 0
   let high = sorted.length
   while (low < high) {

@@ -11,7 +11,7 @@
  */
 import { Record } from '@kstreams/core'
 import type { Processor, ProcessorContext, Windowed } from '@kstreams/core'
-import { Change } from '../../change.js'
+import type { Change } from '../../change.js'
 import type { BufferConfig } from '../../buffer-config.js'
 import type { KTableProcessorSupplier, KTableValueGetterSupplier } from '../ktable-processor-supplier.js'
 import { BufferFullError } from '../../buffer-full-error.js'
@@ -41,19 +41,19 @@ export class KTableSuppressSupplier<K, V> implements KTableProcessorSupplier<K, 
   readonly #options: SuppressOptions
   readonly #parent: KTableProcessorSupplier<unknown, unknown, K, V>
 
-  constructor (options: SuppressOptions, parent: KTableProcessorSupplier<unknown, unknown, K, V>) {
+  constructor(options: SuppressOptions, parent: KTableProcessorSupplier<unknown, unknown, K, V>) {
     this.#options = options
     this.#parent = parent
     // The buffer needs the old values for the prior-value view.
     parent.enableSendingOldValues(true)
   }
 
-  enableSendingOldValues (forceMaterialization: boolean): boolean {
+  enableSendingOldValues(forceMaterialization: boolean): boolean {
     return this.#parent.enableSendingOldValues(forceMaterialization)
   }
 
   /** The parent's view, except for buffered keys: their value from before they were buffered. */
-  view (): KTableValueGetterSupplier<K, V> {
+  view(): KTableValueGetterSupplier<K, V> {
     const parentView = this.#parent.view()
     const storeName = this.#options.storeName
     return {
@@ -62,21 +62,23 @@ export class KTableSuppressSupplier<K, V> implements KTableProcessorSupplier<K, 
         const parentGetter = parentView.get()
         let buffer: InMemoryTimeOrderedKeyValueChangeBuffer<K, V>
         return {
-          init (context) {
+          init(context) {
             parentGetter.init(context)
             buffer = context.getStateStore<InMemoryTimeOrderedKeyValueChangeBuffer<K, V>>(storeName)
           },
-          get (key) {
+          get(key) {
             const prior = buffer.priorValueForBuffered(key)
             return prior.defined ? prior.value : parentGetter.get(key)
           },
-          close () { parentGetter.close?.() }
+          close() {
+            parentGetter.close?.()
+          }
         }
       }
     }
   }
 
-  get (): Processor<K, Change<V>, K, Change<V>> {
+  get(): Processor<K, Change<V>, K, Change<V>> {
     const { name, storeName, suppressDurationMs, bufferConfig, finalResults } = this.#options
     const { maxRecords, maxBytes, bufferFullStrategy } = bufferConfig
     let context: ProcessorContext<K, Change<V>>
@@ -87,16 +89,19 @@ export class KTableSuppressSupplier<K, V> implements KTableProcessorSupplier<K, 
       if (finalResults && eviction.value.newValue === null) return
       const c = eviction.context
       const record = new Record(eviction.key, eviction.value, c.timestamp, c.headers)
-      if (isInternalContext(context)) context.runAs(context.currentNode, c, () => { context.forward(record) })
+      if (isInternalContext(context))
+        context.runAs(context.currentNode, c, () => {
+          context.forward(record)
+        })
       else context.forward(record)
     }
     return {
-      init (c) {
+      init(c) {
         context = c
         buffer = c.getStateStore<InMemoryTimeOrderedKeyValueChangeBuffer<K, V>>(storeName)
         buffer.setSerdesIfNull(c.appConfigs)
       },
-      process (record: Record<K, Change<V>>) {
+      process(record: Record<K, Change<V>>) {
         observedStreamTime = Math.max(observedStreamTime, record.timestamp)
         const bufferTime = finalResults ? (record.key as Windowed<unknown>).window.end : record.timestamp
         const metadata = context.recordMetadata()
@@ -116,12 +121,14 @@ export class KTableSuppressSupplier<K, V> implements KTableProcessorSupplier<K, 
         }
         throw new BufferFullError(
           `${name} buffer exceeded its max capacity. Currently [${buffer.numRecords()}/${String(maxRecords)}] records and ` +
-          `[${buffer.bufferSize()}/${String(maxBytes)}] bytes.`, context.taskId.toString())
+            `[${buffer.bufferSize()}/${String(maxBytes)}] bytes.`,
+          context.taskId.toString()
+        )
       }
     }
   }
 }
 
-function isInternalContext (context: unknown): context is InternalContext & ProcessorContext<never, never> {
+function isInternalContext(context: unknown): context is InternalContext & ProcessorContext<never, never> {
   return typeof (context as Partial<InternalContext>).runAs === 'function' && 'currentNode' in (context as object)
 }

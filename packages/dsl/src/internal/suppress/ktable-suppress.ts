@@ -29,7 +29,7 @@ export interface WindowCloseDelay {
  * Marks a windowed aggregation's supplier with its window close delay (time and sliding windows:
  * `windows.gracePeriodMs()`; sessions: grace plus inactivity gap), for untilWindowCloses.
  */
-export function withWindowCloseDelay<T extends object> (supplier: T, delayMs: number): T & WindowCloseDelay {
+export function withWindowCloseDelay<T extends object>(supplier: T, delayMs: number): T & WindowCloseDelay {
   return Object.assign(supplier, { windowCloseDelayMs: () => delayMs })
 }
 
@@ -46,14 +46,17 @@ interface HasParentSuppliers {
   readonly parentSuppliers: ReadonlyArray<KTableProcessorSupplier<unknown, unknown, unknown, unknown>>
 }
 
-export function suppressTable<K, V> (table: KTable<K, V>, suppressed: Suppressed<K>): KTable<K, V> {
+export function suppressTable<K, V>(table: KTable<K, V>, suppressed: Suppressed<K>): KTable<K, V> {
   const builder = table.builder
   const name = suppressed.name ?? builder.newProcessorName(SUPPRESS_NAME)
   const finalResults = suppressed.kind === 'UNTIL_WINDOW_CLOSES'
   const suppressDurationMs = finalResults ? findWindowCloseDelay(table.supplier, table.name) : suppressed.timeLimitMs
   const storeName = suppressed.name !== undefined ? suppressed.name + '-store' : builder.newStoreName(SUPPRESS_NAME)
   const config = suppressed.bufferConfig
-  const supplier = new KTableSuppressSupplier<K, V>({ name, storeName, suppressDurationMs, bufferConfig: config, finalResults }, table.supplier)
+  const supplier = new KTableSuppressSupplier<K, V>(
+    { name, storeName, suppressDurationMs, bufferConfig: config, finalResults },
+    table.supplier
+  )
   const storeBuilder: StoreBuilder<InMemoryTimeOrderedKeyValueChangeBuffer<K, V>> = {
     name: storeName,
     loggingEnabled: config.loggingEnabled,
@@ -63,11 +66,16 @@ export function suppressTable<K, V> (table: KTable<K, V>, suppressed: Suppressed
   builder.topology.addProcessor(name, () => supplier.get(), table.name)
   builder.topology.addStateStore(storeBuilder as StoreBuilder<StateStore>, name)
   return new KTable<K, V>(
-    builder, name, table.keySerde, table.valueSerde, supplier as unknown as KTableProcessorSupplier<unknown, unknown, K, V>, undefined
+    builder,
+    name,
+    table.keySerde,
+    table.valueSerde,
+    supplier as unknown as KTableProcessorSupplier<unknown, unknown, K, V>,
+    undefined
   )
 }
 
-function findWindowCloseDelay (supplier: unknown, chain: string): number {
+function findWindowCloseDelay(supplier: unknown, chain: string): number {
   if (hasWindowCloseDelay(supplier)) return supplier.windowCloseDelayMs()
   if (hasParent(supplier) && supplier.parentSupplier !== undefined) return findWindowCloseDelay(supplier.parentSupplier, chain)
   if (hasParents(supplier) && supplier.parentSuppliers.length > 0) {
@@ -76,14 +84,14 @@ function findWindowCloseDelay (supplier: unknown, chain: string): number {
   throw new TopologyError('TOPOLOGY_INVALID', `Window close time is only defined for windowed computations. Got [${chain}].`)
 }
 
-function hasWindowCloseDelay (supplier: unknown): supplier is WindowCloseDelay {
+function hasWindowCloseDelay(supplier: unknown): supplier is WindowCloseDelay {
   return typeof (supplier as Partial<WindowCloseDelay> | null)?.windowCloseDelayMs === 'function'
 }
 
-function hasParents (supplier: unknown): supplier is HasParentSuppliers {
+function hasParents(supplier: unknown): supplier is HasParentSuppliers {
   return supplier !== null && typeof supplier === 'object' && Array.isArray((supplier as Partial<HasParentSuppliers>).parentSuppliers)
 }
 
-function hasParent (supplier: unknown): supplier is HasParentSupplier {
+function hasParent(supplier: unknown): supplier is HasParentSupplier {
   return supplier !== null && typeof supplier === 'object' && 'parentSupplier' in supplier
 }

@@ -28,11 +28,11 @@ export const byteOrderSuite: KeyValueOperationSuite = {
   title: 'byte order',
   checks: [
     {
-      title: 'Integer-serialized negatives sort after the positives (unsigned bytes, two\'s complement)',
-      run (store) {
+      title: "Integer-serialized negatives sort after the positives (unsigned bytes, two's complement)",
+      run(store) {
         for (const n of INTS) store.put(int32(n), s(String(n)))
       },
-      verify (store) {
+      verify(store) {
         expect(ints(store.all())).to.deep.equal(INTS_BY_BYTES)
         expect(ints(store.reverseAll())).to.deep.equal([...INTS_BY_BYTES].reverse())
         expect(ints(store.range(int32(1), int32(-1000)))).to.deep.equal([1, 256, 1000, 2147483647, -2147483648, -1000])
@@ -45,10 +45,10 @@ export const byteOrderSuite: KeyValueOperationSuite = {
     },
     {
       title: 'bytes compare unsigned: 0x80 and 0xff sort after 0x7f',
-      run (store) {
+      run(store) {
         for (const key of [b(0xff), b(0x80), b(0x7f), b(0x01), b(0x00), b(0xfe, 0xff), b(0x7f, 0xff), b(0x80, 0x00)]) store.put(key, s('v'))
       },
-      verify (store) {
+      verify(store) {
         expect(hexKeys(store.all())).to.deep.equal(['00', '01', '7f', '7fff', '80', '8000', 'feff', 'ff'])
         expect(hexKeys(store.range(b(0x7f), b(0x80)))).to.deep.equal(['7f', '7fff', '80'])
         expect(hexKeys(store.range(b(0x80), b(0x7f)))).to.deep.equal([])
@@ -56,11 +56,11 @@ export const byteOrderSuite: KeyValueOperationSuite = {
     },
     {
       title: 'multi-byte UTF-8 keys sort by their bytes, after ASCII',
-      run (store) {
+      run(store) {
         for (const key of [...UTF8_BY_BYTES].reverse()) store.put(s(key), s(key))
         store.put(s('e\u0301'), s('decomposed'))
       },
-      verify (store) {
+      verify(store) {
         // 'e' + combining acute (65cc81) is another key than 'é' (c3a9), and sorts before 'z'
         expect(textKeys(store.all())).to.deep.equal(['Z', 'e\u0301', ...UTF8_BY_BYTES.slice(1)])
         expect(textKeys(store.range(s('z'), s('€')))).to.deep.equal(['z', 'é', 'ü', 'ÿ', '€'])
@@ -72,10 +72,10 @@ export const byteOrderSuite: KeyValueOperationSuite = {
     },
     {
       title: 'a proper prefix sorts first: a < a\\0 < a\\0\\0 < a\\1 < ab < abc < b',
-      run (store) {
+      run(store) {
         for (const key of ['abc', 'b', 'a\u0000', 'ab', 'a', 'a\u0001', 'a\u0000\u0000']) store.put(s(key), s('v'))
       },
-      verify (store) {
+      verify(store) {
         expect(textKeys(store.all())).to.deep.equal(PREFIXES_BY_BYTES)
         expect(textKeys(store.range(s('a'), s('a')))).to.deep.equal(['a'])
         expect(textKeys(store.range(s('a'), s('ab')))).to.deep.equal(['a', 'a\u0000', 'a\u0000\u0000', 'a\u0001', 'ab'])
@@ -87,13 +87,13 @@ export const byteOrderSuite: KeyValueOperationSuite = {
     },
     {
       title: 'the empty key is a key, and sorts before every other key',
-      run (store) {
+      run(store) {
         store.put(b(0x00), s('zero'))
         store.put(Buffer.alloc(0), s('empty'))
         store.put(s('a'), s('a'))
         expect(store.get(Buffer.alloc(0))?.toString()).to.equal('empty')
       },
-      verify (store) {
+      verify(store) {
         expect(store.get(Buffer.alloc(0))?.toString()).to.equal('empty')
         expect(hexKeys(store.all())).to.deep.equal(['', '00', '61'])
         expect(hexKeys(store.reverseAll())).to.deep.equal(['61', '00', ''])
@@ -105,26 +105,36 @@ export const byteOrderSuite: KeyValueOperationSuite = {
     },
     {
       title: 'the empty key can be overwritten and deleted',
-      run (store) {
+      run(store) {
         store.put(Buffer.alloc(0), s('1'))
         expect(store.putIfAbsent(Buffer.alloc(0), s('2'))?.toString()).to.equal('1')
         store.put(Buffer.alloc(0), s('3'))
         expect(store.delete(Buffer.alloc(0))?.toString()).to.equal('3')
         store.put(s('k'), s('v'))
       },
-      verify (store) {
+      verify(store) {
         expect(store.get(Buffer.alloc(0))).to.equal(null)
         expect(hexKeys(store.all())).to.deep.equal(['6b'])
       }
     },
     {
       title: 'prefixScan of 0xff prefixes reaches the end of the key space',
-      run (store) {
-        for (const key of [b(0xff, 0xff, 0xff), b(0xff), b(0xfe, 0xff), b(0xff, 0x00), b(0xff, 0xff, 0x01), b(0xff, 0xff), b(0xfe), b(0x01, 0xff), b(0x02)]) {
+      run(store) {
+        for (const key of [
+          b(0xff, 0xff, 0xff),
+          b(0xff),
+          b(0xfe, 0xff),
+          b(0xff, 0x00),
+          b(0xff, 0xff, 0x01),
+          b(0xff, 0xff),
+          b(0xfe),
+          b(0x01, 0xff),
+          b(0x02)
+        ]) {
           store.put(key, s(key.toString('hex')))
         }
       },
-      verify (store) {
+      verify(store) {
         expect(hexKeys(store.prefixScan(b(0xff), bytesSerializer))).to.deep.equal(['ff', 'ff00', 'ffff', 'ffff01', 'ffffff'])
         expect(hexKeys(store.prefixScan(b(0xff, 0xff), bytesSerializer))).to.deep.equal(['ffff', 'ffff01', 'ffffff'])
         expect(hexKeys(store.prefixScan(b(0xff, 0xff, 0xff), bytesSerializer))).to.deep.equal(['ffffff'])

@@ -10,13 +10,13 @@ import type { KeyValueStoreHarness } from '../harness.js'
 import type { KeyValueOperationSuite } from './key-value-check.js'
 import { getText, putText, s, textEntries } from './fixtures.js'
 
-export function closedStoreSuite (harness: KeyValueStoreHarness): KeyValueOperationSuite {
+export function closedStoreSuite(harness: KeyValueStoreHarness): KeyValueOperationSuite {
   return {
     title: 'closed store',
     checks: [
       {
         title: 'is open once opened and not open after close',
-        run (store) {
+        run(store) {
           expect(store.isOpen()).to.equal(true)
           store.close()
           expect(store.isOpen()).to.equal(false)
@@ -24,7 +24,7 @@ export function closedStoreSuite (harness: KeyValueStoreHarness): KeyValueOperat
       },
       {
         title: 'close is idempotent',
-        run (store) {
+        run(store) {
           store.close()
           store.close()
           expect(store.isOpen()).to.equal(false)
@@ -33,7 +33,7 @@ export function closedStoreSuite (harness: KeyValueStoreHarness): KeyValueOperat
       },
       {
         title: `says it is ${harness.persistent ? '' : 'not '}persistent, open or closed`,
-        run (store) {
+        run(store) {
           expect(store.persistent).to.equal(harness.persistent)
           store.close()
           expect(store.persistent).to.equal(harness.persistent)
@@ -41,7 +41,7 @@ export function closedStoreSuite (harness: KeyValueStoreHarness): KeyValueOperat
       },
       {
         title: 'a failed write to a closed store leaves the store closed and writes nothing',
-        async run (store, context) {
+        async run(store, context) {
           putText(store, { a: '1' })
           await context.commit()
           store.close()

@@ -23,7 +23,7 @@ import { reverseRangeSuite } from './reverse-range.js'
 import { runOperationSuite, trackHarness } from './run-operation-suite.js'
 
 /** The operation modules, in the order their tests are listed. */
-export function keyValueOperationSuites (harness: KeyValueStoreHarness): KeyValueOperationSuite[] {
+export function keyValueOperationSuites(harness: KeyValueStoreHarness): KeyValueOperationSuite[] {
   return [
     getPutSuite,
     putIfAbsentSuite,
@@ -46,7 +46,7 @@ export function keyValueOperationSuites (harness: KeyValueStoreHarness): KeyValu
  * Registers the key-value compliance tests for `harness`. A persistent harness must be able to
  * reopen its stores (ILLEGAL_ARGUMENT otherwise). The harness is cleaned up after the last test.
  */
-export function keyValueStoreCompliance (harness: KeyValueStoreHarness): void {
+export function keyValueStoreCompliance(harness: KeyValueStoreHarness): void {
   if (harness.persistent && harness.reopen === undefined) {
     throw new StreamsError('ILLEGAL_ARGUMENT', `Harness "${harness.name}" is persistent but cannot reopen stores`)
   }

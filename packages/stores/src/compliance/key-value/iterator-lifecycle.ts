@@ -11,7 +11,9 @@ import { bytesSerializer, putText, s, textKeys } from './fixtures.js'
 
 type Iterator = KeyValueIterator<Buffer, Buffer>
 
-const write = (store: BytesKeyValueStore): void => { putText(store, { a: '1', b: '2', c: '3' }) }
+const write = (store: BytesKeyValueStore): void => {
+  putText(store, { a: '1', b: '2', c: '3' })
+}
 
 /** One iterator of each kind the store hands out, each over a, b, c. */
 const everyKind = (store: BytesKeyValueStore): Array<[string, Iterator]> => [
@@ -30,7 +32,7 @@ export const iteratorLifecycleSuite: KeyValueOperationSuite = {
     idempotentClose,
     {
       title: 'closing an iterator leaves the store and the other iterators usable',
-      run (store) {
+      run(store) {
         write(store)
         const kept = store.all()
         store.all().close()
@@ -42,7 +44,7 @@ export const iteratorLifecycleSuite: KeyValueOperationSuite = {
     closedWithStore,
     {
       title: 'breaking out of a for...of loop closes the iterator',
-      run (store) {
+      run(store) {
         write(store)
         const iterator = store.all()
         const seen: string[] = []
@@ -56,7 +58,7 @@ export const iteratorLifecycleSuite: KeyValueOperationSuite = {
     },
     {
       title: 'Symbol.dispose closes the iterator, and `using` disposes it at the end of the block',
-      run (store) {
+      run(store) {
         write(store)
         const disposed = store.range(s('a'), s('b'))
         disposed[Symbol.dispose]()
@@ -72,7 +74,7 @@ export const iteratorLifecycleSuite: KeyValueOperationSuite = {
     },
     {
       title: 'iterators are iterable and return themselves',
-      run (store) {
+      run(store) {
         write(store)
         const iterator = store.all()
         expect(iterator[Symbol.iterator]()).to.equal(iterator)
@@ -83,7 +85,7 @@ export const iteratorLifecycleSuite: KeyValueOperationSuite = {
     },
     {
       title: 'peekNextKey returns the next key without consuming it, undefined at the end',
-      run (store) {
+      run(store) {
         write(store)
         for (const [kind, iterator] of everyKind(store)) {
           const expected = kind.startsWith('reverse') ? ['c', 'b', 'a'] : ['a', 'b', 'c']
@@ -102,7 +104,7 @@ export const iteratorLifecycleSuite: KeyValueOperationSuite = {
     },
     {
       title: 'peekNextKey of an empty iterator is undefined',
-      run (store) {
+      run(store) {
         write(store)
         const empty = store.range(s('x'), s('z'))
         expect(empty.peekNextKey()).to.equal(undefined)
@@ -115,7 +117,7 @@ export const iteratorLifecycleSuite: KeyValueOperationSuite = {
     },
     {
       title: 'an exhausted iterator stays done until closed',
-      run (store) {
+      run(store) {
         write(store)
         const iterator = store.range(s('b'), s('b'))
         expect(iterator.next().value?.key.toString()).to.equal('b')

@@ -8,38 +8,38 @@ export const putIfAbsentSuite: KeyValueOperationSuite = {
   checks: [
     {
       title: 'writes an absent key and returns null',
-      run (store) {
+      run(store) {
         expect(store.putIfAbsent(s('k'), s('1'))).to.equal(null)
         expect(getText(store, 'k')).to.equal('1')
       },
-      verify (store) {
+      verify(store) {
         expect(textEntries(store.all())).to.deep.equal(['k=1'])
       }
     },
     {
       title: 'keeps a present value and returns it',
-      run (store) {
+      run(store) {
         store.put(s('k'), s('old'))
         expect(store.putIfAbsent(s('k'), s('new'))?.toString()).to.equal('old')
         expect(store.putIfAbsent(s('k'), s('newer'))?.toString()).to.equal('old')
       },
-      verify (store) {
+      verify(store) {
         expect(getText(store, 'k')).to.equal('old')
       }
     },
     {
       title: 'sees a value written by putIfAbsent itself',
-      run (store) {
+      run(store) {
         expect(store.putIfAbsent(s('k'), s('first'))).to.equal(null)
         expect(store.putIfAbsent(s('k'), s('second'))?.toString()).to.equal('first')
       },
-      verify (store) {
+      verify(store) {
         expect(getText(store, 'k')).to.equal('first')
       }
     },
     {
       title: 'writes again once the key was deleted',
-      run (store) {
+      run(store) {
         store.put(s('k'), s('1'))
         store.delete(s('k'))
         expect(store.putIfAbsent(s('k'), s('2'))).to.equal(null)
@@ -47,39 +47,39 @@ export const putIfAbsentSuite: KeyValueOperationSuite = {
         store.put(s('j'), null)
         expect(store.putIfAbsent(s('j'), s('2'))).to.equal(null)
       },
-      verify (store) {
+      verify(store) {
         expect(textEntries(store.all())).to.deep.equal(['j=2', 'k=2'])
       }
     },
     {
       title: 'with a null value writes nothing, present or absent',
-      run (store) {
+      run(store) {
         expect(store.putIfAbsent(s('absent'), null)).to.equal(null)
         expect(store.get(s('absent'))).to.equal(null)
         store.put(s('present'), s('1'))
         expect(store.putIfAbsent(s('present'), null)?.toString()).to.equal('1')
       },
-      verify (store) {
+      verify(store) {
         expect(textEntries(store.all())).to.deep.equal(['present=1'])
       }
     },
     {
       title: 'treats an empty value as present',
-      run (store) {
+      run(store) {
         store.put(s('k'), Buffer.alloc(0))
         expect(store.putIfAbsent(s('k'), s('v'))?.length).to.equal(0)
       },
-      verify (store) {
+      verify(store) {
         expect(store.get(s('k'))?.length).to.equal(0)
       }
     },
     {
       title: 'leaves other keys alone',
-      run (store) {
+      run(store) {
         putText(store, { a: '1', c: '3' })
         expect(store.putIfAbsent(s('b'), s('2'))).to.equal(null)
       },
-      verify (store) {
+      verify(store) {
         expect(textEntries(store.all())).to.deep.equal(['a=1', 'b=2', 'c=3'])
       }
     }

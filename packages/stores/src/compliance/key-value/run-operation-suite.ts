@@ -22,35 +22,37 @@ export interface TrackedHarness {
   closeAll(): void
 }
 
-export function trackHarness (harness: KeyValueStoreHarness): TrackedHarness {
+export function trackHarness(harness: KeyValueStoreHarness): TrackedHarness {
   const opened: BytesKeyValueStore[] = []
   return {
     harness,
-    async open () {
+    async open() {
       const store = await harness.open()
       opened.push(store)
       return store
     },
-    async reopen (store) {
+    async reopen(store) {
       if (harness.reopen === undefined) throw new Error(`harness "${harness.name}" cannot reopen stores`)
       const reopened = await harness.reopen(store)
       opened.push(reopened)
       return reopened
     },
-    async commit (store) {
+    async commit(store) {
       await harness.commit(store)
     },
-    closeAll () {
+    closeAll() {
       for (const store of opened.splice(0)) store.close()
     }
   }
 }
 
 /** Runs `check` on `store`, then its verify() as-is, after a commit, and after a reopen when persistent. */
-export async function runCheck (tracked: TrackedHarness, check: KeyValueCheck, store: BytesKeyValueStore): Promise<void> {
+export async function runCheck(tracked: TrackedHarness, check: KeyValueCheck, store: BytesKeyValueStore): Promise<void> {
   let current = store
   await check.run(current, {
-    commit: async () => { await tracked.commit(current) },
+    commit: async () => {
+      await tracked.commit(current)
+    },
     reopen: async () => {
       current = await tracked.reopen(current)
       return current
@@ -66,10 +68,12 @@ export async function runCheck (tracked: TrackedHarness, check: KeyValueCheck, s
   }
 }
 
-export function runOperationSuite (tracked: TrackedHarness, suite: KeyValueOperationSuite): void {
+export function runOperationSuite(tracked: TrackedHarness, suite: KeyValueOperationSuite): void {
   const canReopen = tracked.harness.reopen !== undefined
   describe(suite.title, () => {
-    afterEach(() => { tracked.closeAll() })
+    afterEach(() => {
+      tracked.closeAll()
+    })
 
     for (const check of suite.checks) {
       it(check.title, async () => {
@@ -89,7 +93,11 @@ export function runOperationSuite (tracked: TrackedHarness, suite: KeyValueOpera
         store.put(s('a'), s('1'))
         await tracked.commit(store)
         store.close()
-        for (const [name, call] of calls) expect(codeOf(() => call(store)), name).to.equal('STORE_NOT_OPEN')
+        for (const [name, call] of calls)
+          expect(
+            codeOf(() => call(store)),
+            name
+          ).to.equal('STORE_NOT_OPEN')
       })
       if (canReopen) {
         it('throws STORE_NOT_OPEN on a reopened store once it is closed', async () => {
@@ -97,7 +105,11 @@ export function runOperationSuite (tracked: TrackedHarness, suite: KeyValueOpera
           store.put(s('a'), s('1'))
           await tracked.commit(store)
           store.close()
-          for (const [name, call] of calls) expect(codeOf(() => call(store)), name).to.equal('STORE_NOT_OPEN')
+          for (const [name, call] of calls)
+            expect(
+              codeOf(() => call(store)),
+              name
+            ).to.equal('STORE_NOT_OPEN')
         })
       }
     }

@@ -24,25 +24,25 @@ export interface SessionTimes {
   t(i: number): number
 }
 
-export function sessionTimes (harness: SessionStoreHarness): SessionTimes {
+export function sessionTimes(harness: SessionStoreHarness): SessionTimes {
   const step = Math.max(2, Math.floor(harness.retentionPeriod / 20))
   return { retention: harness.retentionPeriod, step, t: i => i * step }
 }
 
-export function session (key: string, start: number, end: number): Windowed<Buffer> {
+export function session(key: string, start: number, end: number): Windowed<Buffer> {
   return new Windowed(s(key), new SessionWindow(start, end))
 }
 
 /** Puts `[key, start, end, aggregate]` rows in order. */
-export function putSessions (store: BytesSessionStore, rows: ReadonlyArray<readonly [string, number, number, string]>): void {
+export function putSessions(store: BytesSessionStore, rows: ReadonlyArray<readonly [string, number, number, string]>): void {
   for (const [key, start, end, value] of rows) store.put(session(key, start, end), s(value))
 }
 
 /** The expected string of a session entry. */
-export function sessionEntry (key: string, start: number, end: number, value: string): string {
+export function sessionEntry(key: string, start: number, end: number, value: string): string {
   return `${key}@${start}/${end}=${value}`
 }
 
-export function fetchSessionText (store: BytesSessionStore, key: string, start: number, end: number): string | null {
+export function fetchSessionText(store: BytesSessionStore, key: string, start: number, end: number): string | null {
   return store.fetchSession(s(key), start, end)?.toString() ?? null
 }

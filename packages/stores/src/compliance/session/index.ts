@@ -15,7 +15,7 @@ import { sessionPutFetchCompliance } from './put-fetch-session.js'
 import { sessionRemoveCompliance } from './remove.js'
 import { sessionRetentionCompliance } from './retention.js'
 
-export function sessionStoreCompliance (harness: SessionStoreHarness): void {
+export function sessionStoreCompliance(harness: SessionStoreHarness): void {
   if (harness.persistent && harness.reopen === undefined) {
     throw new StreamsError('ILLEGAL_ARGUMENT', `Harness "${harness.name}" is persistent but cannot reopen stores`)
   }
@@ -23,7 +23,9 @@ export function sessionStoreCompliance (harness: SessionStoreHarness): void {
     throw new StreamsError('ILLEGAL_ARGUMENT', `Harness "${harness.name}" needs retentionPeriod >= 20`)
   }
   describe(`session store compliance: ${harness.name}`, () => {
-    after(async () => { await harness.cleanup() })
+    after(async () => {
+      await harness.cleanup()
+    })
     sessionPutFetchCompliance(harness)
     sessionRemoveCompliance(harness)
     sessionFindSessionsCompliance(harness)

@@ -13,10 +13,14 @@ import type { BytesSessionStore } from './fixtures.js'
 
 type Iterator = KeyValueIterator<Windowed<Buffer>, Buffer>
 
-export function sessionIteratorCompliance (harness: SessionStoreHarness): void {
+export function sessionIteratorCompliance(harness: SessionStoreHarness): void {
   const { t } = sessionTimes(harness)
   const write = (store: BytesSessionStore): void => {
-    putSessions(store, [['a', t(1), t(2), '1'], ['a', t(3), t(4), '2'], ['a', t(5), t(6), '3']])
+    putSessions(store, [
+      ['a', t(1), t(2), '1'],
+      ['a', t(3), t(4), '2'],
+      ['a', t(5), t(6), '3']
+    ])
   }
   const everyKind = (store: BytesSessionStore): Array<[string, Iterator]> => [
     ['findSessions(key)', store.findSessions(s('a'), 0, ANY_START)],
@@ -35,10 +39,14 @@ export function sessionIteratorCompliance (harness: SessionStoreHarness): void {
     checks: [
       {
         title: 'peekNextKey returns the next session key without consuming it, undefined at the end',
-        run (store) {
+        run(store) {
           write(store)
           const iterator = store.fetch(s('a'))
-          for (const [start, end] of [[1, 2], [3, 4], [5, 6]] as const) {
+          for (const [start, end] of [
+            [1, 2],
+            [3, 4],
+            [5, 6]
+          ] as const) {
             const peeked = iterator.peekNextKey()
             expect(peeked?.key.toString()).to.equal('a')
             expect([peeked?.window.start, peeked?.window.end]).to.deep.equal([t(start), t(end)])
@@ -54,7 +62,7 @@ export function sessionIteratorCompliance (harness: SessionStoreHarness): void {
       closedWithStore,
       {
         title: 'breaking out of a for...of loop, or Symbol.dispose, closes the iterator',
-        run (store) {
+        run(store) {
           write(store)
           const iterator = store.fetch(s('a'))
           for (const kv of iterator) {
@@ -70,7 +78,7 @@ export function sessionIteratorCompliance (harness: SessionStoreHarness): void {
       },
       {
         title: 'an exhausted iterator stays done until closed',
-        run (store) {
+        run(store) {
           write(store)
           const iterator = store.findSessions(s('a'), t(6), ANY_START)
           expect(iterator.next().value?.value.toString()).to.equal('3')

@@ -11,14 +11,17 @@ import type { StoreCheck } from '../window/operation-runner.js'
 import { ANY_START, fetchSessionText, putSessions, s, sessionEntries, sessionEntry, sessionTimes } from './fixtures.js'
 import type { BytesSessionStore } from './fixtures.js'
 
-export function sessionRetentionCompliance (harness: SessionStoreHarness): void {
+export function sessionRetentionCompliance(harness: SessionStoreHarness): void {
   const { t, retention: R } = sessionTimes(harness)
   const T = t(2)
   const checks: Array<StoreCheck<BytesSessionStore>> = [
     {
       title: 'a session expires once stream time reaches its end + retentionPeriod',
-      run (store) {
-        putSessions(store, [['a', T, T, 'old'], ['b', T + 1, T + R - 1, 'mid']])
+      run(store) {
+        putSessions(store, [
+          ['a', T, T, 'old'],
+          ['b', T + 1, T + R - 1, 'mid']
+        ])
         expect(fetchSessionText(store, 'a', T, T)).to.equal('old')
         putSessions(store, [['c', T + R, T + R, 'new']])
         expect(fetchSessionText(store, 'a', T, T)).to.equal(null)
@@ -34,8 +37,12 @@ export function sessionRetentionCompliance (harness: SessionStoreHarness): void 
     },
     {
       title: 'a put of an expired session is dropped; a session ending after the horizon is kept',
-      run (store) {
-        putSessions(store, [['x', T + R, T + R, 'x'], ['a', T, T, 'dropped'], ['a', 0, T + 1, 'kept']])
+      run(store) {
+        putSessions(store, [
+          ['x', T + R, T + R, 'x'],
+          ['a', T, T, 'dropped'],
+          ['a', 0, T + 1, 'kept']
+        ])
         expect(fetchSessionText(store, 'a', T, T)).to.equal(null)
         expect(fetchSessionText(store, 'a', 0, T + 1)).to.equal('kept')
         expect(sessionEntries(store.fetch(s('a')))).to.deep.equal([sessionEntry('a', 0, T + 1, 'kept')])
@@ -43,8 +50,12 @@ export function sessionRetentionCompliance (harness: SessionStoreHarness): void 
     },
     {
       title: 'stream time does not go back: an older put does not revive expired sessions',
-      run (store) {
-        putSessions(store, [['a', T, T, 'old'], ['b', T + R, T + R, 'new'], ['a', T + 1, T + 2, 'older']])
+      run(store) {
+        putSessions(store, [
+          ['a', T, T, 'old'],
+          ['b', T + R, T + R, 'new'],
+          ['a', T + 1, T + 2, 'older']
+        ])
         expect(sessionEntries(store.fetch(s('a')))).to.deep.equal([sessionEntry('a', T + 1, T + 2, 'older')])
       }
     }
@@ -52,8 +63,11 @@ export function sessionRetentionCompliance (harness: SessionStoreHarness): void 
   if (harness.persistent && harness.reopen !== undefined) {
     checks.push({
       title: 'after a reopen, sessions that expired stay hidden once stream time is seen again',
-      async run (store, context) {
-        putSessions(store, [['a', T, T, 'old'], ['c', T + R, T + R, 'new']])
+      async run(store, context) {
+        putSessions(store, [
+          ['a', T, T, 'old'],
+          ['c', T + R, T + R, 'new']
+        ])
         await context.commit()
         const reopened = await context.reopen()
         putSessions(reopened, [['d', T + R, T + R, 'd']])

@@ -20,13 +20,13 @@ export interface WindowTimes {
   t(i: number): number
 }
 
-export function windowTimes (harness: WindowStoreHarness): WindowTimes {
+export function windowTimes(harness: WindowStoreHarness): WindowTimes {
   const step = Math.max(2, Math.floor(harness.retentionPeriod / 20))
   return { retention: harness.retentionPeriod, windowSize: harness.windowSize, step, t: i => i * step }
 }
 
 /** Entries of a single-key fetch as `start=value`; closes the iterator. */
-export function timeEntries (iterator: KeyValueIterator<number, Buffer>): string[] {
+export function timeEntries(iterator: KeyValueIterator<number, Buffer>): string[] {
   try {
     return [...iterator].map(kv => `${kv.key}=${kv.value.toString()}`)
   } finally {
@@ -35,7 +35,7 @@ export function timeEntries (iterator: KeyValueIterator<number, Buffer>): string
 }
 
 /** Entries of a windowed iterator as `key@start/end=value`; closes the iterator. */
-export function windowedEntries (iterator: KeyValueIterator<Windowed<Buffer>, Buffer>): string[] {
+export function windowedEntries(iterator: KeyValueIterator<Windowed<Buffer>, Buffer>): string[] {
   try {
     return [...iterator].map(kv => `${kv.key.key.toString()}@${kv.key.window.start}/${kv.key.window.end}=${kv.value.toString()}`)
   } finally {
@@ -44,18 +44,18 @@ export function windowedEntries (iterator: KeyValueIterator<Windowed<Buffer>, Bu
 }
 
 /** The expected string of a window entry of a store with window size `windowSize`. */
-export function windowEntry (key: string, start: number, value: string, windowSize: number): string {
+export function windowEntry(key: string, start: number, value: string, windowSize: number): string {
   return `${key}@${start}/${start + windowSize}=${value}`
 }
 
 export const sorted = (entries: readonly string[]): string[] => [...entries].sort()
 
 /** Puts text values: `[key, windowStart, value]` triples in order. */
-export function putAll (store: BytesWindowStore, rows: ReadonlyArray<readonly [string, number, string]>): void {
+export function putAll(store: BytesWindowStore, rows: ReadonlyArray<readonly [string, number, string]>): void {
   for (const [key, start, value] of rows) store.put(s(key), s(value), start)
 }
 
 /** The value of one window as text, or null. */
-export function fetchText (store: BytesWindowStore, key: string, start: number): string | null {
+export function fetchText(store: BytesWindowStore, key: string, start: number): string | null {
   return store.fetch(s(key), start)?.toString() ?? null
 }

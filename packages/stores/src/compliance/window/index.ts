@@ -17,16 +17,21 @@ import { windowPutFetchCompliance } from './put-fetch.js'
 import { windowRetainDuplicatesCompliance } from './retain-duplicates.js'
 import { windowRetentionCompliance } from './retention.js'
 
-export function windowStoreCompliance (harness: WindowStoreHarness): void {
+export function windowStoreCompliance(harness: WindowStoreHarness): void {
   if (harness.persistent && harness.reopen === undefined) {
     throw new StreamsError('ILLEGAL_ARGUMENT', `Harness "${harness.name}" is persistent but cannot reopen stores`)
   }
   if (!(harness.retentionPeriod >= 20) || !(harness.windowSize >= 1) || harness.windowSize > harness.retentionPeriod) {
-    throw new StreamsError('ILLEGAL_ARGUMENT', `Harness "${harness.name}" needs retentionPeriod >= 20 and 1 <= windowSize <= retentionPeriod`)
+    throw new StreamsError(
+      'ILLEGAL_ARGUMENT',
+      `Harness "${harness.name}" needs retentionPeriod >= 20 and 1 <= windowSize <= retentionPeriod`
+    )
   }
   const mode = harness.retainDuplicates ? ', retaining duplicates' : ''
   describe(`window store compliance: ${harness.name}${mode}`, () => {
-    after(async () => { await harness.cleanup() })
+    after(async () => {
+      await harness.cleanup()
+    })
     windowPutFetchCompliance(harness)
     windowFetchTimeRangeCompliance(harness)
     windowFetchKeyRangeCompliance(harness)

@@ -11,13 +11,22 @@ import { describeOperation } from './operation-runner.js'
 import { putAll, s, windowedEntries, windowTimes } from './fixtures.js'
 import type { BytesWindowStore } from './fixtures.js'
 
-export function windowIteratorCompliance (harness: WindowStoreHarness): void {
+export function windowIteratorCompliance(harness: WindowStoreHarness): void {
   const { t, windowSize } = windowTimes(harness)
-  const write = (store: BytesWindowStore): void => { putAll(store, [['a', t(1), '1'], ['b', t(2), '2'], ['c', t(3), '3']]) }
+  const write = (store: BytesWindowStore): void => {
+    putAll(store, [
+      ['a', t(1), '1'],
+      ['b', t(2), '2'],
+      ['c', t(3), '3']
+    ])
+  }
   /** Adds two more windows of 'a', so that every kind of iterator below sees three entries. */
   const writeMore = (store: BytesWindowStore): void => {
     write(store)
-    putAll(store, [['a', t(4), '4'], ['a', t(5), '5']])
+    putAll(store, [
+      ['a', t(4), '4'],
+      ['a', t(5), '5']
+    ])
   }
   /** One iterator of each kind, each over three entries (after writeMore). */
   const everyKind = (store: BytesWindowStore): Array<[string, AnyIterator]> => [
@@ -34,10 +43,14 @@ export function windowIteratorCompliance (harness: WindowStoreHarness): void {
     checks: [
       {
         title: 'peekNextKey returns the next windowed key without consuming it, undefined at the end',
-        run (store) {
+        run(store) {
           write(store)
           const iterator = store.fetchAll(t(0), t(9))
-          for (const [key, i] of [['a', 1], ['b', 2], ['c', 3]] as const) {
+          for (const [key, i] of [
+            ['a', 1],
+            ['b', 2],
+            ['c', 3]
+          ] as const) {
             const peeked = iterator.peekNextKey()
             expect(peeked?.key.toString()).to.equal(key)
             expect(peeked?.window.start).to.equal(t(i))
@@ -54,7 +67,7 @@ export function windowIteratorCompliance (harness: WindowStoreHarness): void {
       closedWithStore,
       {
         title: 'breaking out of a for...of loop, or Symbol.dispose, closes the iterator',
-        run (store) {
+        run(store) {
           write(store)
           const iterator = store.all()
           for (const kv of iterator) {
@@ -70,7 +83,7 @@ export function windowIteratorCompliance (harness: WindowStoreHarness): void {
       },
       {
         title: 'an exhausted iterator stays done until closed',
-        run (store) {
+        run(store) {
           write(store)
           const iterator = store.fetch(s('b'), t(0), t(9))
           expect(iterator.next().value?.key).to.equal(t(2))

@@ -38,7 +38,7 @@ export interface OperationChecks<S> {
 }
 
 /** Declares the tests of one module. */
-export function describeOperation<S extends StateStore> (harness: StoreHarness<S>, suite: OperationChecks<S>): void {
+export function describeOperation<S extends StateStore>(harness: StoreHarness<S>, suite: OperationChecks<S>): void {
   describe(suite.title, () => {
     const opened: S[] = []
     const open = async (): Promise<S> => {
@@ -55,7 +55,9 @@ export function describeOperation<S extends StateStore> (harness: StoreHarness<S
     const runCheck = async (check: StoreCheck<S>, store: S): Promise<void> => {
       let current = store
       await check.run(current, {
-        commit: async () => { await harness.commit(current) },
+        commit: async () => {
+          await harness.commit(current)
+        },
         reopen: async () => {
           current = await reopen(current)
           return current
@@ -78,9 +80,13 @@ export function describeOperation<S extends StateStore> (harness: StoreHarness<S
     })
 
     for (const check of suite.checks) {
-      it(check.title, async () => { await runCheck(check, await open()) })
+      it(check.title, async () => {
+        await runCheck(check, await open())
+      })
       if (harness.reopen !== undefined) {
-        it(`${check.title} (on a reopened store)`, async () => { await runCheck(check, await reopen(await open())) })
+        it(`${check.title} (on a reopened store)`, async () => {
+          await runCheck(check, await reopen(await open()))
+        })
       }
     }
 
@@ -91,11 +97,19 @@ export function describeOperation<S extends StateStore> (harness: StoreHarness<S
       await harness.commit(store)
       store.close()
       expect(store.isOpen()).to.equal(false)
-      for (const [name, call] of calls) expect(codeOf(() => call(store)), name).to.equal('STORE_NOT_OPEN')
+      for (const [name, call] of calls)
+        expect(
+          codeOf(() => call(store)),
+          name
+        ).to.equal('STORE_NOT_OPEN')
     }
-    it('throws STORE_NOT_OPEN on a closed store', async () => { await expectNotOpen(await open()) })
+    it('throws STORE_NOT_OPEN on a closed store', async () => {
+      await expectNotOpen(await open())
+    })
     if (harness.reopen !== undefined) {
-      it('throws STORE_NOT_OPEN on a reopened store once it is closed', async () => { await expectNotOpen(await reopen(await open())) })
+      it('throws STORE_NOT_OPEN on a reopened store once it is closed', async () => {
+        await expectNotOpen(await reopen(await open()))
+      })
     }
   })
 }

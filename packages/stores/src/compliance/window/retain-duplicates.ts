@@ -10,14 +10,21 @@ import type { StoreCheck } from './operation-runner.js'
 import { putAll, s, timeEntries, windowedEntries, windowEntry, windowTimes } from './fixtures.js'
 import type { BytesWindowStore } from './fixtures.js'
 
-export function windowRetainDuplicatesCompliance (harness: WindowStoreHarness): void {
+export function windowRetainDuplicatesCompliance(harness: WindowStoreHarness): void {
   const { t, windowSize } = windowTimes(harness)
   const e = (key: string, i: number, value: string): string => windowEntry(key, t(i), value, windowSize)
   const duplicates: Array<StoreCheck<BytesWindowStore>> = [
     {
       title: 'every put of a key and window is kept, in put order',
-      run (store) { putAll(store, [['a', t(1), 'x'], ['a', t(1), 'y'], ['a', t(1), 'x'], ['a', t(2), 'z']]) },
-      verify (store) {
+      run(store) {
+        putAll(store, [
+          ['a', t(1), 'x'],
+          ['a', t(1), 'y'],
+          ['a', t(1), 'x'],
+          ['a', t(2), 'z']
+        ])
+      },
+      verify(store) {
         expect(timeEntries(store.fetch(s('a'), t(1), t(1)))).to.deep.equal([`${t(1)}=x`, `${t(1)}=y`, `${t(1)}=x`])
         expect(timeEntries(store.backwardFetch(s('a'), t(0), t(9)))).to.deep.equal([`${t(2)}=z`, `${t(1)}=x`, `${t(1)}=y`, `${t(1)}=x`])
         expect(windowedEntries(store.fetchAll(t(1), t(1)))).to.deep.equal([e('a', 1, 'x'), e('a', 1, 'y'), e('a', 1, 'x')])
@@ -26,20 +33,27 @@ export function windowRetainDuplicatesCompliance (harness: WindowStoreHarness): 
     },
     {
       title: 'a null put is ignored',
-      run (store) {
+      run(store) {
         putAll(store, [['a', t(1), 'x']])
         store.put(s('a'), null, t(1))
         store.put(s('b'), null, t(1))
       },
-      verify (store) {
+      verify(store) {
         expect(timeEntries(store.fetch(s('a'), t(0), t(9)))).to.deep.equal([`${t(1)}=x`])
         expect(windowedEntries(store.all())).to.deep.equal([e('a', 1, 'x')])
       }
     },
     {
       title: 'duplicates of a key are not mixed up with keys it is a prefix of',
-      run (store) { putAll(store, [['a', t(1), 'a1'], ['ab', t(1), 'ab1'], ['a', t(1), 'a2'], ['aa', t(1), 'aa1']]) },
-      verify (store) {
+      run(store) {
+        putAll(store, [
+          ['a', t(1), 'a1'],
+          ['ab', t(1), 'ab1'],
+          ['a', t(1), 'a2'],
+          ['aa', t(1), 'aa1']
+        ])
+      },
+      verify(store) {
         expect(timeEntries(store.fetch(s('a'), t(0), t(9)))).to.deep.equal([`${t(1)}=a1`, `${t(1)}=a2`])
         expect(timeEntries(store.fetch(s('ab'), t(0), t(9)))).to.deep.equal([`${t(1)}=ab1`])
         expect(windowedEntries(store.fetch(s('a'), s('a'), t(0), t(9)))).to.deep.equal([e('a', 1, 'a1'), e('a', 1, 'a2')])
@@ -48,8 +62,13 @@ export function windowRetainDuplicatesCompliance (harness: WindowStoreHarness): 
     },
     {
       title: 'windowed keys carry the key without its sequence number',
-      run (store) { putAll(store, [['k', t(1), 'v'], ['k', t(1), 'w']]) },
-      verify (store) {
+      run(store) {
+        putAll(store, [
+          ['k', t(1), 'v'],
+          ['k', t(1), 'w']
+        ])
+      },
+      verify(store) {
         const iterator = store.fetchAll(t(0), t(9))
         const keys = [...iterator].map(kv => kv.key.key.toString('hex'))
         iterator.close()
@@ -60,8 +79,13 @@ export function windowRetainDuplicatesCompliance (harness: WindowStoreHarness): 
   const unique: Array<StoreCheck<BytesWindowStore>> = [
     {
       title: 'without retainDuplicates a put replaces the value of its key and window',
-      run (store) { putAll(store, [['a', t(1), 'x'], ['a', t(1), 'y']]) },
-      verify (store) {
+      run(store) {
+        putAll(store, [
+          ['a', t(1), 'x'],
+          ['a', t(1), 'y']
+        ])
+      },
+      verify(store) {
         expect(timeEntries(store.fetch(s('a'), t(0), t(9)))).to.deep.equal([`${t(1)}=y`])
         expect(windowedEntries(store.all())).to.deep.equal([e('a', 1, 'y')])
       }

@@ -11,15 +11,18 @@ import type { StoreCheck } from './operation-runner.js'
 import { fetchText, putAll, s, timeEntries, windowedEntries, windowEntry, windowTimes } from './fixtures.js'
 import type { BytesWindowStore } from './fixtures.js'
 
-export function windowRetentionCompliance (harness: WindowStoreHarness): void {
+export function windowRetentionCompliance(harness: WindowStoreHarness): void {
   const { t, retention: R, windowSize } = windowTimes(harness)
   const T = t(2)
   const e = (key: string, start: number, value: string): string => windowEntry(key, start, value, windowSize)
   const checks: Array<StoreCheck<BytesWindowStore>> = [
     {
       title: 'a window expires once stream time reaches its start + retentionPeriod',
-      run (store) {
-        putAll(store, [['a', T, 'old'], ['b', T + R - 1, 'mid']])
+      run(store) {
+        putAll(store, [
+          ['a', T, 'old'],
+          ['b', T + R - 1, 'mid']
+        ])
         expect(timeEntries(store.fetch(s('a'), 0, T + R))).to.deep.equal([`${T}=old`])
         if (!harness.retainDuplicates) expect(fetchText(store, 'a', T)).to.equal('old')
         putAll(store, [['c', T + R, 'new']])
@@ -37,8 +40,11 @@ export function windowRetentionCompliance (harness: WindowStoreHarness): void {
     },
     {
       title: 'a put into an expired window is dropped; the oldest live window still takes puts',
-      run (store) {
-        putAll(store, [['x', T + R, 'x'], ['a', T, 'dropped']])
+      run(store) {
+        putAll(store, [
+          ['x', T + R, 'x'],
+          ['a', T, 'dropped']
+        ])
         expect(timeEntries(store.fetch(s('a'), 0, T + R))).to.deep.equal([])
         expect(windowedEntries(store.all())).to.deep.equal([e('x', T + R, 'x')])
         putAll(store, [['a', T + 1, 'kept']])
@@ -48,16 +54,25 @@ export function windowRetentionCompliance (harness: WindowStoreHarness): void {
     },
     {
       title: 'stream time does not go back: an older put does not revive expired windows',
-      run (store) {
-        putAll(store, [['a', T, 'old'], ['a', T + 1, 'live'], ['b', T + R, 'new'], ['b', T + 2, 'older']])
+      run(store) {
+        putAll(store, [
+          ['a', T, 'old'],
+          ['a', T + 1, 'live'],
+          ['b', T + R, 'new'],
+          ['b', T + 2, 'older']
+        ])
         expect(timeEntries(store.fetch(s('a'), 0, T + R))).to.deep.equal([`${T + 1}=live`])
         expect(timeEntries(store.fetch(s('b'), 0, T + R))).to.deep.equal([`${T + 2}=older`, `${T + R}=new`])
       }
     },
     {
       title: 'a time range reaching before the retention horizon returns only the live windows',
-      run (store) {
-        putAll(store, [['a', T, '0'], ['a', T + 1, '1'], ['a', T + R, 'R']])
+      run(store) {
+        putAll(store, [
+          ['a', T, '0'],
+          ['a', T + 1, '1'],
+          ['a', T + R, 'R']
+        ])
         expect(timeEntries(store.fetch(s('a'), 0, T + R))).to.deep.equal([`${T + 1}=1`, `${T + R}=R`])
         expect(timeEntries(store.backwardFetch(s('a'), 0, T + R))).to.deep.equal([`${T + R}=R`, `${T + 1}=1`])
         expect(timeEntries(store.fetch(s('a'), T, T))).to.deep.equal([])
@@ -67,8 +82,11 @@ export function windowRetentionCompliance (harness: WindowStoreHarness): void {
   if (harness.persistent && harness.reopen !== undefined) {
     checks.push({
       title: 'after a reopen, windows that expired stay hidden once stream time is seen again',
-      async run (store, context) {
-        putAll(store, [['a', T, 'old'], ['c', T + R, 'new']])
+      async run(store, context) {
+        putAll(store, [
+          ['a', T, 'old'],
+          ['c', T + R, 'new']
+        ])
         await context.commit()
         const reopened = await context.reopen()
         putAll(reopened, [['d', T + R, 'd']])

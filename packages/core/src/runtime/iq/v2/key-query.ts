@@ -8,18 +8,21 @@ import { QUERY_RESULT, type Query } from './query.js'
 export class KeyQuery<K, V> implements Query<V | null> {
   declare readonly [QUERY_RESULT]?: V | null
 
-  private constructor (readonly key: K, readonly skipsCache: boolean) {}
+  private constructor(
+    readonly key: K,
+    readonly skipsCache: boolean
+  ) {}
 
-  static withKey<K, V> (key: K): KeyQuery<K, V> {
+  static withKey<K, V>(key: K): KeyQuery<K, V> {
     return new KeyQuery<K, V>(key, false)
   }
 
   /** Reads the store below its record cache: the value as of the last flush (commit), not newer cached updates. */
-  skipCache (): KeyQuery<K, V> {
+  skipCache(): KeyQuery<K, V> {
     return new KeyQuery<K, V>(this.key, true)
   }
 
-  toString (): string {
+  toString(): string {
     return `KeyQuery{key=${String(this.key)}}`
   }
 }

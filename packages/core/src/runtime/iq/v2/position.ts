@@ -9,27 +9,32 @@
 export class Position {
   readonly #offsets: Map<string, Map<number, number>>
 
-  private constructor (offsets: Map<string, Map<number, number>>) {
+  private constructor(offsets: Map<string, Map<number, number>>) {
     this.#offsets = offsets
   }
 
-  static emptyPosition (): Position {
+  static emptyPosition(): Position {
     return new Position(new Map())
   }
 
   /** From `{ topic: { partition: offset } }` or the same as nested Maps. */
-  static fromMap (map: ReadonlyMap<string, ReadonlyMap<number, number>> | Readonly<Record<string, Readonly<Record<number, number>>>>): Position {
+  static fromMap(
+    map: ReadonlyMap<string, ReadonlyMap<number, number>> | Readonly<Record<string, Readonly<Record<number, number>>>>
+  ): Position {
     const offsets = new Map<string, Map<number, number>>()
     const entries = map instanceof Map ? [...map] : Object.entries(map as Record<string, Record<number, number>>)
     for (const [topic, partitions] of entries) {
-      const inner = partitions instanceof Map ? [...partitions] : Object.entries(partitions as Record<number, number>).map(([p, o]) => [Number(p), o] as const)
+      const inner =
+        partitions instanceof Map
+          ? [...partitions]
+          : Object.entries(partitions as Record<number, number>).map(([p, o]) => [Number(p), o] as const)
       offsets.set(topic, new Map(inner as Array<[number, number]>))
     }
     return new Position(offsets)
   }
 
   /** Sets the offset of a topic partition (mutates; returns this). */
-  withComponent (topic: string, partition: number, offset: number): this {
+  withComponent(topic: string, partition: number, offset: number): this {
     let partitions = this.#offsets.get(topic)
     if (partitions === undefined) {
       partitions = new Map()
@@ -40,18 +45,18 @@ export class Position {
   }
 
   /** Records a write by the record at `offset`: keeps the larger offset per partition. @internal */
-  update (topic: string, partition: number, offset: number): void {
+  update(topic: string, partition: number, offset: number): void {
     const partitions = this.#offsets.get(topic)
     const current = partitions?.get(partition)
     if (current === undefined || offset > current) this.withComponent(topic, partition, offset)
   }
 
-  copy (): Position {
+  copy(): Position {
     return Position.fromMap(this.#offsets)
   }
 
   /** A new position with the larger offset of the two for every topic partition. */
-  merge (other: Position): Position {
+  merge(other: Position): Position {
     const merged = this.copy()
     for (const topic of other.getTopics()) {
       for (const [partition, offset] of other.getPartitionPositions(topic)) merged.update(topic, partition, offset)
@@ -59,24 +64,30 @@ export class Position {
     return merged
   }
 
-  getTopics (): Set<string> {
+  getTopics(): Set<string> {
     return new Set(this.#offsets.keys())
   }
 
-  getPartitionPositions (topic: string): Map<number, number> {
+  getPartitionPositions(topic: string): Map<number, number> {
     return new Map(this.#offsets.get(topic) ?? [])
   }
 
-  isEmpty (): boolean {
+  isEmpty(): boolean {
     return this.#offsets.size === 0
   }
 
-  equals (other: Position): boolean {
+  equals(other: Position): boolean {
     return this.toString() === other.toString()
   }
 
-  toString (): string {
-    const topics = [...this.#offsets.keys()].sort().map(t => `${t}={${[...this.#offsets.get(t)!].sort((a, b) => a[0] - b[0]).map(([p, o]) => `${p}=${o}`).join(', ')}}`)
+  toString(): string {
+    const topics = [...this.#offsets.keys()].sort().map(
+      t =>
+        `${t}={${[...this.#offsets.get(t)!]
+          .sort((a, b) => a[0] - b[0])
+          .map(([p, o]) => `${p}=${o}`)
+          .join(', ')}}`
+    )
     return `Position{position={${topics.join(', ')}}}`
   }
 }
@@ -85,25 +96,25 @@ export class Position {
 export class PositionBound {
   readonly #position: Position | undefined
 
-  private constructor (position: Position | undefined) {
+  private constructor(position: Position | undefined) {
     this.#position = position
   }
 
   /** Any position will do (the default). */
-  static unbounded (): PositionBound {
+  static unbounded(): PositionBound {
     return new PositionBound(undefined)
   }
 
   /** The store must have seen at least these offsets (of the partitions the query asks). */
-  static at (position: Position): PositionBound {
+  static at(position: Position): PositionBound {
     return new PositionBound(position.copy())
   }
 
-  isUnbounded (): boolean {
+  isUnbounded(): boolean {
     return this.#position === undefined
   }
 
-  position (): Position {
+  position(): Position {
     return this.#position?.copy() ?? Position.emptyPosition()
   }
 
@@ -112,7 +123,7 @@ export class PositionBound {
    * every topic the bound names for `partition`, the store has seen that partition at least up
    * to the bound's offset.
    */
-  permits (position: Position, partition: number): boolean {
+  permits(position: Position, partition: number): boolean {
     if (this.#position === undefined) return true
     for (const topic of this.#position.getTopics()) {
       const bound = this.#position.getPartitionPositions(topic).get(partition)
@@ -123,7 +134,7 @@ export class PositionBound {
     return true
   }
 
-  toString (): string {
+  toString(): string {
     return this.#position === undefined ? 'PositionBound{unbounded}' : `PositionBound{position=${this.#position.toString()}}`
   }
 }

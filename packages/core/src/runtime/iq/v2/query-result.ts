@@ -28,83 +28,89 @@ export class QueryResult<R> {
   readonly #executionInfo: string[] = []
   #position: Position | undefined
 
-  private constructor (result: R | undefined, reason: FailureReason | undefined, message: string | undefined) {
+  private constructor(result: R | undefined, reason: FailureReason | undefined, message: string | undefined) {
     this.#result = result
     this.#reason = reason
     this.#message = message
   }
 
-  static forResult<R> (result: R): QueryResult<R> {
+  static forResult<R>(result: R): QueryResult<R> {
     return new QueryResult<R>(result, undefined, undefined)
   }
 
-  static forFailure<R> (reason: FailureReason, message: string): QueryResult<R> {
+  static forFailure<R>(reason: FailureReason, message: string): QueryResult<R> {
     return new QueryResult<R>(undefined, reason, message)
   }
 
   /** The NOT_UP_TO_BOUND failure of a store partition behind the bound (Kafka's notUpToBound). */
-  static notUpToBound<R> (current: Position, bound: PositionBound, partition: number): QueryResult<R> {
-    const result = QueryResult.forFailure<R>('NOT_UP_TO_BOUND', `For store partition ${partition}, the current position ${current.toString()} is not yet up to the bound ${bound.toString()}`)
+  static notUpToBound<R>(current: Position, bound: PositionBound, partition: number): QueryResult<R> {
+    const result = QueryResult.forFailure<R>(
+      'NOT_UP_TO_BOUND',
+      `For store partition ${partition}, the current position ${current.toString()} is not yet up to the bound ${bound.toString()}`
+    )
     result.setPosition(current)
     return result
   }
 
   /** Shorthand for the UNKNOWN_QUERY_TYPE failure of a store that does not know `query`. */
-  static forUnknownQueryType<R> (query: unknown, storeDescription: string, why = ''): QueryResult<R> {
+  static forUnknownQueryType<R>(query: unknown, storeDescription: string, why = ''): QueryResult<R> {
     return QueryResult.forFailure(
       'UNKNOWN_QUERY_TYPE',
       `Store ${storeDescription} cannot answer ${String(query)}${why === '' ? '' : `: ${why}`}`
     )
   }
 
-  isSuccess (): boolean {
+  isSuccess(): boolean {
     return this.#reason === undefined
   }
 
-  isFailure (): boolean {
+  isFailure(): boolean {
     return this.#reason !== undefined
   }
 
-  getResult (): R {
-    if (this.#reason !== undefined) throw new StreamsError('ILLEGAL_ARGUMENT', `A failed query result has no result (${this.#reason}: ${this.#message ?? ''})`)
+  getResult(): R {
+    if (this.#reason !== undefined)
+      throw new StreamsError('ILLEGAL_ARGUMENT', `A failed query result has no result (${this.#reason}: ${this.#message ?? ''})`)
     return this.#result as R
   }
 
-  get result (): R {
+  get result(): R {
     return this.getResult()
   }
 
-  getFailureReason (): FailureReason {
+  getFailureReason(): FailureReason {
     if (this.#reason === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', 'A successful query result has no failure reason')
     return this.#reason
   }
 
-  getFailureMessage (): string {
+  getFailureMessage(): string {
     if (this.#reason === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', 'A successful query result has no failure message')
     return this.#message ?? ''
   }
 
   /** The position of the store partition that answered (empty when it tracks none). */
-  getPosition (): Position {
+  getPosition(): Position {
     return this.#position?.copy() ?? Position.emptyPosition()
   }
 
   /** Sets the answering store's position (used by the query runner). */
-  setPosition (position: Position): void {
+  setPosition(position: Position): void {
     this.#position = position.copy()
   }
 
   /** What the layers that handled the query noted, when the request enabled execution info. */
-  getExecutionInfo (): readonly string[] {
+  getExecutionInfo(): readonly string[] {
     return this.#executionInfo
   }
 
   /** Adds a line of execution info (used by the query runner). */
-  addExecutionInfo (line: string): void {
+  addExecutionInfo(line: string): void {
     this.#executionInfo.push(line)
   }
 
-  toString (): string {
-    return this.#reason === undefined ? `QueryResult{result=${String(this.#result)}}` : `QueryResult{failure=${this.#reason}, message=${this.#message ?? ''}}`
+  toString(): string {
+    return this.#reason === undefined
+      ? `QueryResult{result=${String(this.#result)}}`
+      : `QueryResult{failure=${this.#reason}, message=${this.#message ?? ''}}`
   }
 }

@@ -12,34 +12,38 @@ export type ResultOrder = 'ANY' | 'ASCENDING' | 'DESCENDING'
 export class RangeQuery<K, V> implements Query<KeyValueIterator<K, V>> {
   declare readonly [QUERY_RESULT]?: KeyValueIterator<K, V>
 
-  private constructor (readonly lowerBound: K | undefined, readonly upperBound: K | undefined, readonly resultOrder: ResultOrder) {}
+  private constructor(
+    readonly lowerBound: K | undefined,
+    readonly upperBound: K | undefined,
+    readonly resultOrder: ResultOrder
+  ) {}
 
   /** Keys in [lower, upper]; a null or undefined bound is open. */
-  static withRange<K, V> (lower: K | null | undefined, upper: K | null | undefined): RangeQuery<K, V> {
+  static withRange<K, V>(lower: K | null | undefined, upper: K | null | undefined): RangeQuery<K, V> {
     return new RangeQuery<K, V>(lower ?? undefined, upper ?? undefined, 'ANY')
   }
 
-  static withLowerBound<K, V> (lower: K): RangeQuery<K, V> {
+  static withLowerBound<K, V>(lower: K): RangeQuery<K, V> {
     return new RangeQuery<K, V>(lower, undefined, 'ANY')
   }
 
-  static withUpperBound<K, V> (upper: K): RangeQuery<K, V> {
+  static withUpperBound<K, V>(upper: K): RangeQuery<K, V> {
     return new RangeQuery<K, V>(undefined, upper, 'ANY')
   }
 
-  static withNoBounds<K, V> (): RangeQuery<K, V> {
+  static withNoBounds<K, V>(): RangeQuery<K, V> {
     return new RangeQuery<K, V>(undefined, undefined, 'ANY')
   }
 
-  withDescendingKeys (): RangeQuery<K, V> {
+  withDescendingKeys(): RangeQuery<K, V> {
     return new RangeQuery<K, V>(this.lowerBound, this.upperBound, 'DESCENDING')
   }
 
-  withAscendingKeys (): RangeQuery<K, V> {
+  withAscendingKeys(): RangeQuery<K, V> {
     return new RangeQuery<K, V>(this.lowerBound, this.upperBound, 'ASCENDING')
   }
 
-  toString (): string {
+  toString(): string {
     return `RangeQuery{lower=${String(this.lowerBound)}, upper=${String(this.upperBound)}, order=${this.resultOrder}}`
   }
 }

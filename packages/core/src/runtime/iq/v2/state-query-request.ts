@@ -27,72 +27,81 @@ export interface InStore {
 export class StateQueryRequest<R> {
   readonly #f: RequestFields<R>
 
-  private constructor (fields: RequestFields<R>) {
+  private constructor(fields: RequestFields<R>) {
     this.#f = fields
   }
 
-  static inStore (storeName: string): InStore {
+  static inStore(storeName: string): InStore {
     return {
       storeName,
-      withQuery: <R>(query: Query<R>) => new StateQueryRequest<R>({ storeName, query, partitions: undefined, requireActive: false, executionInfo: false, positionBound: PositionBound.unbounded() })
+      withQuery: <R>(query: Query<R>) =>
+        new StateQueryRequest<R>({
+          storeName,
+          query,
+          partitions: undefined,
+          requireActive: false,
+          executionInfo: false,
+          positionBound: PositionBound.unbounded()
+        })
     }
   }
 
   /** Query every local partition of the store (the default). */
-  withAllPartitions (): StateQueryRequest<R> {
+  withAllPartitions(): StateQueryRequest<R> {
     return new StateQueryRequest({ ...this.#f, partitions: undefined })
   }
 
   /** Query only these partitions; each one this instance lacks answers NOT_PRESENT. */
-  withPartitions (partitions: Iterable<number>): StateQueryRequest<R> {
+  withPartitions(partitions: Iterable<number>): StateQueryRequest<R> {
     return new StateQueryRequest({ ...this.#f, partitions: new Set(partitions) })
   }
 
   /** Only RUNNING active tasks answer; standbys and restoring tasks answer NOT_ACTIVE. */
-  requireActive (): StateQueryRequest<R> {
+  requireActive(): StateQueryRequest<R> {
     return new StateQueryRequest({ ...this.#f, requireActive: true })
   }
 
   /** Only store partitions that have seen their input up to `bound` answer; the others answer NOT_UP_TO_BOUND. */
-  withPositionBound (bound: PositionBound): StateQueryRequest<R> {
+  withPositionBound(bound: PositionBound): StateQueryRequest<R> {
     return new StateQueryRequest({ ...this.#f, positionBound: bound })
   }
 
-  get positionBound (): PositionBound {
+  get positionBound(): PositionBound {
     return this.#f.positionBound
   }
 
-  enableExecutionInfo (): StateQueryRequest<R> {
+  enableExecutionInfo(): StateQueryRequest<R> {
     return new StateQueryRequest({ ...this.#f, executionInfo: true })
   }
 
-  get storeName (): string {
+  get storeName(): string {
     return this.#f.storeName
   }
 
-  get query (): Query<R> {
+  get query(): Query<R> {
     return this.#f.query
   }
 
-  get isAllPartitions (): boolean {
+  get isAllPartitions(): boolean {
     return this.#f.partitions === undefined
   }
 
   /** The requested partitions; ILLEGAL_ARGUMENT when the request is for all partitions. */
-  get partitions (): ReadonlySet<number> {
-    if (this.#f.partitions === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', 'The request is for all partitions; check isAllPartitions first')
+  get partitions(): ReadonlySet<number> {
+    if (this.#f.partitions === undefined)
+      throw new StreamsError('ILLEGAL_ARGUMENT', 'The request is for all partitions; check isAllPartitions first')
     return this.#f.partitions
   }
 
-  get isRequireActive (): boolean {
+  get isRequireActive(): boolean {
     return this.#f.requireActive
   }
 
-  get executionInfoEnabled (): boolean {
+  get executionInfoEnabled(): boolean {
     return this.#f.executionInfo
   }
 
-  toString (): string {
+  toString(): string {
     const parts = this.#f.partitions === undefined ? 'all' : [...this.#f.partitions].join(',')
     return `StateQueryRequest{store=${this.#f.storeName}, query=${String(this.#f.query)}, partitions=${parts}, requireActive=${String(this.#f.requireActive)}}`
   }

@@ -30,28 +30,42 @@ export interface StateQueryRunnerOptions {
 const DEAD_THREAD = new Set(['PENDING_SHUTDOWN', 'DEAD'])
 
 /** The store's position: tracked by its typed outer layer (the metered store); empty otherwise. */
-function positionOf (store: StateStore): Position {
+function positionOf(store: StateStore): Position {
   const position = (store as { position?: unknown }).position
   return position instanceof Position ? position : Position.emptyPosition()
 }
 
 /** A partition already answered by another thread, unless only as NOT_ACTIVE (a running active copy wins). */
-const answered = (r: QueryResult<unknown> | undefined): boolean => r !== undefined && (r.isSuccess() || r.getFailureReason() !== 'NOT_ACTIVE')
+const answered = (r: QueryResult<unknown> | undefined): boolean =>
+  r !== undefined && (r.isSuccess() || r.getFailureReason() !== 'NOT_ACTIVE')
 
-function checkCanQuery (storeName: string, o: StateQueryRunnerOptions): void {
-  if (!o.storeNames.has(storeName)) throw new InvalidStateStoreError('UNKNOWN_STATE_STORE', `Cannot query state store ${storeName}: no such store is registered in the topology`)
-  if (o.clientState === 'CREATED') throw new InvalidStateStoreError('STREAMS_NOT_STARTED', 'KafkaStreams has not been started yet (state CREATED); start it before querying')
+function checkCanQuery(storeName: string, o: StateQueryRunnerOptions): void {
+  if (!o.storeNames.has(storeName))
+    throw new InvalidStateStoreError(
+      'UNKNOWN_STATE_STORE',
+      `Cannot query state store ${storeName}: no such store is registered in the topology`
+    )
+  if (o.clientState === 'CREATED')
+    throw new InvalidStateStoreError(
+      'STREAMS_NOT_STARTED',
+      'KafkaStreams has not been started yet (state CREATED); start it before querying'
+    )
   if (o.clientState !== 'RUNNING' && o.clientState !== 'REBALANCING') {
     throw new StreamsError('NOT_RUNNING', `KafkaStreams is stopped or stopping (state ${o.clientState}) and can no longer answer queries`)
   }
 }
 
-export function runStateQuery<R> (request: StateQueryRequest<R>, o: StateQueryRunnerOptions): StateQueryResult<R> {
+export function runStateQuery<R>(request: StateQueryRequest<R>, o: StateQueryRunnerOptions): StateQueryResult<R> {
   const storeName = request.storeName
   checkCanQuery(storeName, o)
   const result = new StateQueryResult<R>()
   if (o.globalStores.has(storeName)) {
-    result.setGlobalResult(QueryResult.forFailure('UNKNOWN_QUERY_TYPE', `${storeName} is a global store; global stores do not answer query() yet, read them through store()`))
+    result.setGlobalResult(
+      QueryResult.forFailure(
+        'UNKNOWN_QUERY_TYPE',
+        `${storeName} is a global store; global stores do not answer query() yet, read them through store()`
+      )
+    )
     return result
   }
   const wanted = (p: number): boolean => request.isAllPartitions || request.partitions.has(p)
@@ -62,7 +76,13 @@ export function runStateQuery<R> (request: StateQueryRequest<R>, o: StateQueryRu
       if (!wanted(partition) || answered(result.partitionResults.get(partition))) continue
       const active = running.has(partition)
       if (request.isRequireActive && (thread.state !== 'RUNNING' || !active)) {
-        result.addResult(partition, QueryResult.forFailure('NOT_ACTIVE', `Partition ${partition} of ${storeName} needs a RUNNING active task, but here it is ${active ? 'active' : 'not a running active task'} on a thread in state ${thread.state}`))
+        result.addResult(
+          partition,
+          QueryResult.forFailure(
+            'NOT_ACTIVE',
+            `Partition ${partition} of ${storeName} needs a RUNNING active task, but here it is ${active ? 'active' : 'not a running active task'} on a thread in state ${thread.state}`
+          )
+        )
         continue
       }
       const position = positionOf(store)
@@ -78,9 +98,15 @@ export function runStateQuery<R> (request: StateQueryRequest<R>, o: StateQueryRu
   if (!request.isAllPartitions) {
     for (const partition of request.partitions) {
       if (result.partitionResults.has(partition)) continue
-      result.addResult(partition, o.partitionExists?.(storeName, partition) === false
-        ? QueryResult.forFailure('DOES_NOT_EXIST', `Store ${storeName} has no partition ${partition}`)
-        : QueryResult.forFailure('NOT_PRESENT', `Partition ${partition} of ${storeName} is not hosted by this instance now; it may be on another instance`))
+      result.addResult(
+        partition,
+        o.partitionExists?.(storeName, partition) === false
+          ? QueryResult.forFailure('DOES_NOT_EXIST', `Store ${storeName} has no partition ${partition}`)
+          : QueryResult.forFailure(
+              'NOT_PRESENT',
+              `Partition ${partition} of ${storeName} is not hosted by this instance now; it may be on another instance`
+            )
+      )
     }
   }
   return result

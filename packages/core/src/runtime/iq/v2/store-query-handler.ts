@@ -19,24 +19,30 @@ import { TimestampedRangeQuery } from './timestamped-range-query.js'
 import { WindowKeyQuery } from './window-key-query.js'
 import { WindowRangeQuery } from './window-range-query.js'
 
-const has = (store: object, ...methods: string[]): boolean => methods.every(m => typeof (store as Record<string, unknown>)[m] === 'function')
+const has = (store: object, ...methods: string[]): boolean =>
+  methods.every(m => typeof (store as Record<string, unknown>)[m] === 'function')
 const isKeyValue = (s: StateStore): boolean => has(s, 'get', 'range', 'all', 'approximateNumEntries')
 const isWindow = (s: StateStore): boolean => has(s, 'fetch', 'fetchAll', 'backwardFetchAll')
 const isSession = (s: StateStore): boolean => has(s, 'findSessions', 'fetchSession')
 
 type AnyKv = ReadOnlyKeyValueStore<unknown, unknown>
 
-function storeLabel (store: StateStore): string {
+function storeLabel(store: StateStore): string {
   return `${store.name} (${store.constructor.name})`
 }
 
-function range<V> (store: ReadOnlyKeyValueStore<unknown, V>, lower: unknown, upper: unknown, order: ResultOrder): KeyValueIterator<unknown, V> {
+function range<V>(
+  store: ReadOnlyKeyValueStore<unknown, V>,
+  lower: unknown,
+  upper: unknown,
+  order: ResultOrder
+): KeyValueIterator<unknown, V> {
   const descending = order === 'DESCENDING'
   if (lower === undefined && upper === undefined) return descending ? store.reverseAll() : store.all()
   return descending ? store.reverseRange(lower, upper) : store.range(lower, upper)
 }
 
-function keyValueQuery (store: StateStore, query: Query<unknown>): QueryResult<unknown> | undefined {
+function keyValueQuery(store: StateStore, query: Query<unknown>): QueryResult<unknown> | undefined {
   const timestamped = store instanceof MeteredTimestampedKeyValueStore
   const raw = store as unknown as AnyKv
   const plain: AnyKv = timestamped ? plainKeyValueView(raw as ReadOnlyKeyValueStore<unknown, ValueAndTimestamp<unknown>>) : raw
@@ -52,11 +58,12 @@ function keyValueQuery (store: StateStore, query: Query<unknown>): QueryResult<u
   if (query instanceof RangeQuery) return QueryResult.forResult(range(plain, query.lowerBound, query.upperBound, query.resultOrder))
   if (!timestamped) return undefined
   if (query instanceof TimestampedKeyQuery) return QueryResult.forResult(query.skipsCache ? uncached(query.key) : raw.get(query.key))
-  if (query instanceof TimestampedRangeQuery) return QueryResult.forResult(range(raw, query.lowerBound, query.upperBound, query.resultOrder))
+  if (query instanceof TimestampedRangeQuery)
+    return QueryResult.forResult(range(raw, query.lowerBound, query.upperBound, query.resultOrder))
   return undefined
 }
 
-function windowQuery (store: StateStore, query: Query<unknown>): QueryResult<unknown> | undefined {
+function windowQuery(store: StateStore, query: Query<unknown>): QueryResult<unknown> | undefined {
   const s = store as unknown as ReadOnlyWindowStore<unknown, unknown>
   if (query instanceof WindowKeyQuery) return QueryResult.forResult(s.fetch(query.key, query.timeFrom, query.timeTo))
   if (query instanceof WindowRangeQuery) {
@@ -68,17 +75,18 @@ function windowQuery (store: StateStore, query: Query<unknown>): QueryResult<unk
   return undefined
 }
 
-function sessionQuery (store: StateStore, query: Query<unknown>): QueryResult<unknown> | undefined {
+function sessionQuery(store: StateStore, query: Query<unknown>): QueryResult<unknown> | undefined {
   const s = store as unknown as ReadOnlySessionStore<unknown, unknown>
   if (query instanceof WindowRangeQuery) {
-    if (query.key === undefined) return QueryResult.forUnknownQueryType(query, storeLabel(store), 'session stores answer only WindowRangeQuery.withKey')
+    if (query.key === undefined)
+      return QueryResult.forUnknownQueryType(query, storeLabel(store), 'session stores answer only WindowRangeQuery.withKey')
     return QueryResult.forResult(s.fetch(query.key))
   }
   return undefined
 }
 
 /** Runs `query` on the local `store` of one partition. */
-export function queryStore<R> (store: StateStore, query: Query<R>, collectExecutionInfo: boolean): QueryResult<R> {
+export function queryStore<R>(store: StateStore, query: Query<R>, collectExecutionInfo: boolean): QueryResult<R> {
   let result: QueryResult<unknown> | undefined
   try {
     if (isKeyValue(store)) result = keyValueQuery(store, query)
@@ -86,7 +94,10 @@ export function queryStore<R> (store: StateStore, query: Query<R>, collectExecut
     else if (isWindow(store)) result = windowQuery(store, query)
     result ??= QueryResult.forUnknownQueryType(query, storeLabel(store))
   } catch (err) {
-    result = QueryResult.forFailure('STORE_EXCEPTION', `Store ${storeLabel(store)} failed to answer ${String(query)}: ${err instanceof Error ? err.message : String(err)}`)
+    result = QueryResult.forFailure(
+      'STORE_EXCEPTION',
+      `Store ${storeLabel(store)} failed to answer ${String(query)}: ${err instanceof Error ? err.message : String(err)}`
+    )
   }
   if (collectExecutionInfo) result.addExecutionInfo(`Handled in ${store.constructor.name} of store ${store.name}`)
   return result as QueryResult<R>

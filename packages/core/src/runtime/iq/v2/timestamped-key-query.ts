@@ -9,18 +9,21 @@ import { QUERY_RESULT, type Query } from './query.js'
 export class TimestampedKeyQuery<K, V> implements Query<ValueAndTimestamp<V> | null> {
   declare readonly [QUERY_RESULT]?: ValueAndTimestamp<V> | null
 
-  private constructor (readonly key: K, readonly skipsCache: boolean) {}
+  private constructor(
+    readonly key: K,
+    readonly skipsCache: boolean
+  ) {}
 
-  static withKey<K, V> (key: K): TimestampedKeyQuery<K, V> {
+  static withKey<K, V>(key: K): TimestampedKeyQuery<K, V> {
     return new TimestampedKeyQuery<K, V>(key, false)
   }
 
   /** Reads the store below its record cache: the value as of the last flush (commit), not newer cached updates. */
-  skipCache (): TimestampedKeyQuery<K, V> {
+  skipCache(): TimestampedKeyQuery<K, V> {
     return new TimestampedKeyQuery<K, V>(this.key, true)
   }
 
-  toString (): string {
+  toString(): string {
     return `TimestampedKeyQuery{key=${String(this.key)}}`
   }
 }

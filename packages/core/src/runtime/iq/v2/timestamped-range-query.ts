@@ -9,33 +9,37 @@ import type { ResultOrder } from './range-query.js'
 export class TimestampedRangeQuery<K, V> implements Query<KeyValueIterator<K, ValueAndTimestamp<V>>> {
   declare readonly [QUERY_RESULT]?: KeyValueIterator<K, ValueAndTimestamp<V>>
 
-  private constructor (readonly lowerBound: K | undefined, readonly upperBound: K | undefined, readonly resultOrder: ResultOrder) {}
+  private constructor(
+    readonly lowerBound: K | undefined,
+    readonly upperBound: K | undefined,
+    readonly resultOrder: ResultOrder
+  ) {}
 
-  static withRange<K, V> (lower: K | null | undefined, upper: K | null | undefined): TimestampedRangeQuery<K, V> {
+  static withRange<K, V>(lower: K | null | undefined, upper: K | null | undefined): TimestampedRangeQuery<K, V> {
     return new TimestampedRangeQuery<K, V>(lower ?? undefined, upper ?? undefined, 'ANY')
   }
 
-  static withLowerBound<K, V> (lower: K): TimestampedRangeQuery<K, V> {
+  static withLowerBound<K, V>(lower: K): TimestampedRangeQuery<K, V> {
     return new TimestampedRangeQuery<K, V>(lower, undefined, 'ANY')
   }
 
-  static withUpperBound<K, V> (upper: K): TimestampedRangeQuery<K, V> {
+  static withUpperBound<K, V>(upper: K): TimestampedRangeQuery<K, V> {
     return new TimestampedRangeQuery<K, V>(undefined, upper, 'ANY')
   }
 
-  static withNoBounds<K, V> (): TimestampedRangeQuery<K, V> {
+  static withNoBounds<K, V>(): TimestampedRangeQuery<K, V> {
     return new TimestampedRangeQuery<K, V>(undefined, undefined, 'ANY')
   }
 
-  withDescendingKeys (): TimestampedRangeQuery<K, V> {
+  withDescendingKeys(): TimestampedRangeQuery<K, V> {
     return new TimestampedRangeQuery<K, V>(this.lowerBound, this.upperBound, 'DESCENDING')
   }
 
-  withAscendingKeys (): TimestampedRangeQuery<K, V> {
+  withAscendingKeys(): TimestampedRangeQuery<K, V> {
     return new TimestampedRangeQuery<K, V>(this.lowerBound, this.upperBound, 'ASCENDING')
   }
 
-  toString (): string {
+  toString(): string {
     return `TimestampedRangeQuery{lower=${String(this.lowerBound)}, upper=${String(this.upperBound)}, order=${this.resultOrder}}`
   }
 }

@@ -10,13 +10,17 @@ import { QUERY_RESULT, type Query } from './query.js'
 export class WindowKeyQuery<K, V> implements Query<WindowStoreIterator<V>> {
   declare readonly [QUERY_RESULT]?: WindowStoreIterator<V>
 
-  private constructor (readonly key: K, readonly timeFrom: number, readonly timeTo: number) {}
+  private constructor(
+    readonly key: K,
+    readonly timeFrom: number,
+    readonly timeTo: number
+  ) {}
 
-  static withKeyAndWindowStartRange<K, V> (key: K, timeFrom: number | Date, timeTo: number | Date): WindowKeyQuery<K, V> {
+  static withKeyAndWindowStartRange<K, V>(key: K, timeFrom: number | Date, timeTo: number | Date): WindowKeyQuery<K, V> {
     return new WindowKeyQuery<K, V>(key, +timeFrom, +timeTo)
   }
 
-  toString (): string {
+  toString(): string {
     return `WindowKeyQuery{key=${String(this.key)}, timeFrom=${this.timeFrom}, timeTo=${this.timeTo}}`
   }
 }

@@ -11,17 +11,21 @@ import { QUERY_RESULT, type Query } from './query.js'
 export class WindowRangeQuery<K, V> implements Query<KeyValueIterator<Windowed<K>, V>> {
   declare readonly [QUERY_RESULT]?: KeyValueIterator<Windowed<K>, V>
 
-  private constructor (readonly key: K | undefined, readonly timeFrom: number | undefined, readonly timeTo: number | undefined) {}
+  private constructor(
+    readonly key: K | undefined,
+    readonly timeFrom: number | undefined,
+    readonly timeTo: number | undefined
+  ) {}
 
-  static withKey<K, V> (key: K): WindowRangeQuery<K, V> {
+  static withKey<K, V>(key: K): WindowRangeQuery<K, V> {
     return new WindowRangeQuery<K, V>(key, undefined, undefined)
   }
 
-  static withWindowStartRange<K, V> (timeFrom: number | Date, timeTo: number | Date): WindowRangeQuery<K, V> {
+  static withWindowStartRange<K, V>(timeFrom: number | Date, timeTo: number | Date): WindowRangeQuery<K, V> {
     return new WindowRangeQuery<K, V>(undefined, +timeFrom, +timeTo)
   }
 
-  toString (): string {
+  toString(): string {
     return `WindowRangeQuery{key=${String(this.key)}, timeFrom=${String(this.timeFrom)}, timeTo=${String(this.timeTo)}}`
   }
 }
