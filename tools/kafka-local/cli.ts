@@ -1,20 +1,22 @@
 /**
  * `npm run kafka -- <command>`: a real Apache Kafka (KRaft) on 127.0.0.1 for this repository's
  * tests and demos, run from Maven Central jars with `java -cp`. Command-line layer only: parsing,
- * defaults from the environment, printing. The implementation is @kstreams/testing's
- * kafka-local library (the same one `KafkaTestCluster` uses). `start` prints only the bootstrap
+ * defaults from the environment, printing. The implementation is @kstreams/kafka-local's
+ * LocalKafkaCluster (the class `KafkaTestCluster` wraps). `start` prints only the bootstrap
  * servers on stdout; progress goes to stderr. See README.md next to this file.
  */
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { BOOTSTRAP_FILE } from '../../packages/testing/src/kafka-local/cluster-state.js'
-import { KafkaDistribution } from '../../packages/testing/src/kafka-local/kafka-distribution.js'
-import { KafkaLocalError } from '../../packages/testing/src/kafka-local/kafka-local-error.js'
-import { resolveKafkaVersion } from '../../packages/testing/src/kafka-local/kafka-version.js'
-import { LocalKafkaCluster } from '../../packages/testing/src/kafka-local/local-kafka-cluster.js'
-import type { BrokerLogLevel } from '../../packages/testing/src/kafka-local/logging-config.js'
-import { brokerPom } from '../../packages/testing/src/kafka-local/maven-pom.js'
+import {
+  BOOTSTRAP_FILE,
+  KafkaDistribution,
+  KafkaLocalError,
+  LocalKafkaCluster,
+  brokerPom,
+  resolveKafkaVersion,
+  type BrokerLogLevel
+} from '@kstreams/kafka-local'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
 

@@ -3,7 +3,7 @@
  * developer running `npm test` on a fresh clone), start a local broker for the run and stop it
  * afterwards, so no test is skipped for want of a broker. CI starts one itself (.ci/run).
  */
-import { KafkaTestCluster } from '@kstreams/testing'
+import { KafkaTestCluster } from '@kstreams/kafka-local'
 
 let cluster: KafkaTestCluster | undefined
 

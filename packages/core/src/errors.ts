@@ -3,6 +3,8 @@
  * closed list below; tests assert codes, not messages. What user code or a client library threw
  * is kept as `cause`.
  */
+
+/** The stable codes of StreamsError (`error.code`), a closed list. */
 export type StreamsErrorCode =
   | 'TOPOLOGY_INVALID'
   | 'DUPLICATE_NODE'
@@ -38,15 +40,23 @@ export type StreamsErrorCode =
   | 'UNKNOWN_STATE_STORE'
   | 'INVALID_STATE_STORE_PARTITION'
 
+/** The optional parts of a StreamsError. */
 export interface StreamsErrorOptions {
+  /** What user code or a client library threw, kept as the error's `cause`. */
   cause?: unknown
+  /** The task the error happened in (TaskId.toString(), e.g. `0_1`). */
   taskId?: string
+  /** Whether trying again may succeed (default: false). */
   retriable?: boolean
 }
 
+/** The base of every error kstreams throws: a stable `code`, the task it happened in, and whether it is retriable. */
 export class StreamsError extends Error {
+  /** The stable error code; tests and handlers check it, not the message. */
   readonly code: StreamsErrorCode
+  /** The task the error happened in (TaskId.toString()), when there is one. */
   readonly taskId: string | undefined
+  /** Whether trying again may succeed (a rebalance in progress, a request that timed out). */
   readonly retriable: boolean
 
   constructor(code: StreamsErrorCode, message: string, options: StreamsErrorOptions = {}) {
@@ -70,6 +80,7 @@ export class SerializationError extends StreamsError {
 
 /** A config key that is unknown or has an invalid value: names the key. */
 export class ConfigError extends StreamsError {
+  /** The config key that is wrong. */
   readonly key: string
   constructor(key: string, message: string) {
     super('INVALID_CONFIG', message)

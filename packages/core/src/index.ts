@@ -1,4 +1,7 @@
-/** @kstreams/core: the public API. Internal parts for sibling packages are in ./internal. */
+/**
+ * `@kstreams/core`: the public API. Internal parts for sibling packages are in ./internal.
+ * @packageDocumentation
+ */
 export {
   StreamsError,
   TopologyError,

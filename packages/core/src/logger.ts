@@ -3,12 +3,17 @@
  * `{ debug: (m, f) => pino.debug(f, m), ... }`). Fields never carry secrets.
  */
 export interface Logger {
+  /** Logs details that help debugging (a failed request that is tried again). */
   debug(message: string, fields?: Record<string, unknown>): void
+  /** Logs lifecycle events (rebalances, tasks created and revoked, state changes). */
   info(message: string, fields?: Record<string, unknown>): void
+  /** Logs something unexpected that kstreams recovers from. */
   warn(message: string, fields?: Record<string, unknown>): void
+  /** Logs a failure. */
   error(message: string, fields?: Record<string, unknown>): void
 }
 
+/** A logger that drops every message: the default. */
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} }
 
 /** A logger writing one line per message to stderr at or above `level`. */

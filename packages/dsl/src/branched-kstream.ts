@@ -10,6 +10,10 @@ import type { Predicate } from './functions.js'
 import { branchProcessor, passThroughProcessor } from './internal/stateless-processors.js'
 import { KStream } from './kstream.js'
 
+/**
+ * The branches of `KStream.split()` (Kafka Streams' BranchedKStream): each record goes to the first
+ * branch whose predicate it satisfies.
+ */
 export class BranchedKStream<K, V> {
   readonly #source: KStream<K, V>
   readonly #splitterName: string
@@ -24,6 +28,7 @@ export class BranchedKStream<K, V> {
     source.builder.topology.addProcessor(splitterName, branchProcessor(this.#predicates, this.#childNames), source.name)
   }
 
+  /** Adds a branch of the records that satisfy `predicate` (and no earlier branch's). */
   branch(predicate: Predicate<K, V>, branched?: Branched<K, V>): this {
     this.#predicates.push(predicate)
     this.#createBranch(branched, this.#predicates.length)

@@ -9,14 +9,21 @@
  */
 import { StreamsError } from '@kstreams/core'
 
+/** What a full suppression buffer does: emit its oldest records early, or stop with a BufferFullError. */
 export type BufferFullStrategy = 'EMIT' | 'SHUT_DOWN'
 
+/** The bound of a suppression buffer and what happens when it is exceeded (Kafka Streams' Suppressed.BufferConfig). Immutable. */
 export class BufferConfig<S extends BufferFullStrategy = BufferFullStrategy> {
   private constructor(
+    /** Most records buffered; Infinity for no bound. */
     readonly maxRecords: number,
+    /** Most bytes buffered (estimated as Kafka Streams does); Infinity for no bound. */
     readonly maxBytes: number,
+    /** What happens when a bound is exceeded. */
     readonly bufferFullStrategy: S,
+    /** Whether the buffer is logged to a changelog topic (default true). */
     readonly loggingEnabled: boolean,
+    /** Topic configs of the changelog topic. */
     readonly logConfig: Readonly<Record<string, string>>
   ) {}
 
@@ -35,6 +42,7 @@ export class BufferConfig<S extends BufferFullStrategy = BufferFullStrategy> {
     return new BufferConfig(Infinity, checkLimit('byteLimit', byteLimit), 'EMIT', true, {})
   }
 
+  /** A copy with at most `recordLimit` records. */
   withMaxRecords(recordLimit: number): BufferConfig<S> {
     return new BufferConfig(
       checkLimit('recordLimit', recordLimit),
@@ -45,6 +53,7 @@ export class BufferConfig<S extends BufferFullStrategy = BufferFullStrategy> {
     )
   }
 
+  /** A copy with at most `byteLimit` bytes. */
   withMaxBytes(byteLimit: number): BufferConfig<S> {
     return new BufferConfig(
       this.maxRecords,
@@ -70,6 +79,7 @@ export class BufferConfig<S extends BufferFullStrategy = BufferFullStrategy> {
     return new BufferConfig(this.maxRecords, this.maxBytes, 'SHUT_DOWN', this.loggingEnabled, this.logConfig)
   }
 
+  /** A copy whose buffer has no changelog. */
   withLoggingDisabled(): BufferConfig<S> {
     return new BufferConfig(this.maxRecords, this.maxBytes, this.bufferFullStrategy, false, {})
   }
@@ -80,7 +90,9 @@ export class BufferConfig<S extends BufferFullStrategy = BufferFullStrategy> {
   }
 }
 
+/** A buffer config that never emits early: what untilWindowCloses takes. */
 export type StrictBufferConfig = BufferConfig<'SHUT_DOWN'>
+/** A buffer config that emits its oldest records early when full. */
 export type EagerBufferConfig = BufferConfig<'EMIT'>
 
 function checkLimit(what: string, limit: number): number {

@@ -5,6 +5,7 @@
  */
 import { StreamsError } from '@kstreams/core'
 
+/** Thrown when a suppression buffer configured with `shutDownWhenFull()` exceeds its bound (code PROCESSING). */
 export class BufferFullError extends StreamsError {
   constructor(message: string, taskId?: string) {
     super('PROCESSING', message, taskId === undefined ? {} : { taskId })

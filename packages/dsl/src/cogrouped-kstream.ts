@@ -24,6 +24,7 @@ import type { KTable } from './ktable.js'
 import { Materialized } from './materialized.js'
 import type { Named } from './named.js'
 
+/** Several grouped streams aggregated into one table (Kafka Streams' CogroupedKStream), made by KGroupedStream.cogroup. */
 export class CogroupedKStream<K, VOut> {
   readonly #builder: InternalStreamsBuilder
   readonly #patterns: Array<CogroupPattern<K, VOut>> = []

@@ -5,11 +5,15 @@
  */
 export type EmitStrategyType = 'ON_WINDOW_UPDATE' | 'ON_WINDOW_CLOSE'
 
+/** When a windowed aggregation emits its results (Kafka Streams' EmitStrategy). */
 export class EmitStrategy {
   static readonly #onWindowClose = new EmitStrategy('ON_WINDOW_CLOSE')
   static readonly #onWindowUpdate = new EmitStrategy('ON_WINDOW_UPDATE')
 
-  private constructor(readonly type: EmitStrategyType) {}
+  private constructor(
+    /** Which strategy. */
+    readonly type: EmitStrategyType
+  ) {}
 
   /** One final result per window, when the window closes. */
   static onWindowClose(): EmitStrategy {
@@ -21,6 +25,7 @@ export class EmitStrategy {
     return EmitStrategy.#onWindowUpdate
   }
 
+  /** `EmitStrategy{type}`. */
   toString(): string {
     return `EmitStrategy{${this.type}}`
   }

@@ -5,17 +5,23 @@
  */
 import type { Processor, ProcessingContext, ProcessorContext, ProcessorSupplier, Record } from '@kstreams/core'
 
+/** The context of a FixedKeyProcessor: forwards records under the input record's key. */
 export interface FixedKeyProcessorContext<K, VForward> extends ProcessingContext {
   /** Sends the record, with the key of the input record, to all children or the named child. */
   forward(record: Record<K, VForward>, childName?: string): void
 }
 
+/** A processor that may change values but never keys (Kafka Streams' FixedKeyProcessor), run by KStream.processValues. */
 export interface FixedKeyProcessor<K, VIn, VOut> {
+  /** Called once before the first record, with the context to keep. */
   init?(context: FixedKeyProcessorContext<K, VOut>): void
+  /** Processes one record, synchronously; forwards output through the context. */
   process(record: Record<K, VIn>): void
+  /** Called when the task closes. */
   close?(): void
 }
 
+/** Returns a new fixed-key processor on every call (one per task). */
 export type FixedKeyProcessorSupplier<K, VIn, VOut> = () => FixedKeyProcessor<K, VIn, VOut>
 
 /** @internal Adapts a fixed-key processor to a Processor API processor. */

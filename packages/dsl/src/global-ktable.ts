@@ -5,6 +5,7 @@
  */
 import type { KTableValueGetterSupplier } from './internal/ktable-processor-supplier.js'
 
+/** A table replicated in full on every instance (Kafka Streams' GlobalKTable); streams join it with a key selector. */
 export class GlobalKTable<K, V> {
   /** @internal Reads the global store by key. */
   readonly valueGetterSupplier: KTableValueGetterSupplier<K, V>

@@ -1,4 +1,8 @@
-/** @kstreams/dsl: the Kafka Streams DSL (StreamsBuilder, KStream, KTable, GlobalKTable, grouping, windows, joins, suppress) over the core Topology. */
+/**
+ * `@kstreams/dsl`: the Kafka Streams DSL (StreamsBuilder, KStream, KTable, GlobalKTable, grouping,
+ * windows, joins, suppress) over the core Topology.
+ * @packageDocumentation
+ */
 export { StreamsBuilder } from './streams-builder.js'
 export { KStream } from './kstream.js'
 export { KTable } from './ktable.js'

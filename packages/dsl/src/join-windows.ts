@@ -7,6 +7,7 @@
  */
 import { StreamsError } from '@kstreams/core'
 
+/** The time bounds of a stream-stream join (Kafka Streams' JoinWindows): how far apart joined records may be, and the grace period. */
 export class JoinWindows {
   /** How far back (ms) a record of this stream joins records of the other stream. */
   readonly beforeMs: number
@@ -56,6 +57,7 @@ export class JoinWindows {
     return this.#graceMs
   }
 
+  /** The windows as Kafka Streams prints them. */
   toString(): string {
     return `JoinWindows{beforeMs=${this.beforeMs}, afterMs=${this.afterMs}, graceMs=${this.#graceMs}}`
   }

@@ -27,6 +27,7 @@ import type { SlidingWindows } from './sliding-windows.js'
 import { TimeWindowedKStream } from './time-windowed-kstream.js'
 import type { TimeWindows } from './time-windows.js'
 
+/** A grouped stream (Kafka Streams' KGroupedStream): count, reduce and aggregate per key into a KTable, or window first. */
 export class KGroupedStream<K, V> {
   readonly #builder: InternalStreamsBuilder
   readonly #name: string

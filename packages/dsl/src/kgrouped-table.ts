@@ -28,6 +28,10 @@ import type { Change } from './change.js'
 const AGGREGATE_NAME = 'KTABLE-AGGREGATE-'
 const REDUCE_NAME = 'KTABLE-REDUCE-'
 
+/**
+ * A re-grouped table (Kafka Streams' KGroupedTable), made by KTable.groupBy: count, reduce and
+ * aggregate with an adder and a subtractor.
+ */
 export class KGroupedTable<K, V> {
   readonly #builder: InternalStreamsBuilder
   readonly #selectName: string

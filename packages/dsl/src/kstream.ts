@@ -41,6 +41,7 @@ import type { JoinKind } from './internal/kstream-joins.js'
 import type { Repartitioned } from './repartitioned.js'
 import { repartitionStream } from './internal/kstream-repartition.js'
 
+/** A record stream (Kafka Streams' KStream): each operator adds its processor to the topology and returns the resulting stream or table. */
 export class KStream<K, V> {
   /** @internal */
   readonly builder: InternalStreamsBuilder
@@ -68,10 +69,12 @@ export class KStream<K, V> {
     this.repartitionRequired = repartitionRequired
   }
 
+  /** The records that satisfy `predicate`. */
   filter(predicate: Predicate<K, V>, named?: Named): KStream<K, V> {
     return this.#same(this.#add('KSTREAM-FILTER-', named, filterProcessor(predicate, false)))
   }
 
+  /** The records that do not satisfy `predicate`. */
   filterNot(predicate: Predicate<K, V>, named?: Named): KStream<K, V> {
     return this.#same(this.#add('KSTREAM-FILTER-', named, filterProcessor(predicate, true)))
   }
@@ -113,6 +116,7 @@ export class KStream<K, V> {
     return new KStream<K, VR>(this.builder, name, this.keySerde, undefined, this.repartitionRequired)
   }
 
+  /** Calls `action` for every record and passes the records on unchanged. */
   peek(action: ForeachAction<K, V>, named?: Named): KStream<K, V> {
     return this.#same(this.#add('KSTREAM-PEEK-', named, peekProcessor(action, true)))
   }

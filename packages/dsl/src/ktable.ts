@@ -26,6 +26,7 @@ import { groupTable } from './internal/ktable-group-by.js'
 import type { Suppressed } from './suppressed.js'
 import { suppressTable } from './internal/suppress/ktable-suppress.js'
 
+/** A changelog stream (Kafka Streams' KTable): each record updates the value of its key, a null value deleting it. */
 export class KTable<K, V> {
   /** @internal */
   readonly builder: InternalStreamsBuilder
@@ -70,6 +71,7 @@ export class KTable<K, V> {
     return this.#filter(predicate, false, named, materialized)
   }
 
+  /** filter() with the predicate negated: keeps the values that do not satisfy it. */
   filterNot(predicate: Predicate<K, V>, named?: Named | Materialized<K, V>, materialized?: Materialized<K, V>): KTable<K, V> {
     return this.#filter(predicate, true, named, materialized)
   }

@@ -18,13 +18,24 @@ interface MaterializedFields<K, V> {
   readonly windowedStoreSupplier?: WindowBytesStoreSupplier | SessionBytesStoreSupplier | undefined
 }
 
+/**
+ * How a DSL state store is built (Kafka Streams' Materialized): a name (which makes the store
+ * queryable) or a bytes store supplier, serdes, caching and logging. Immutable.
+ */
 export class Materialized<K, V> {
+  /** The store's name; undefined: a generated name (not queryable). */
   readonly storeName: string | undefined
+  /** The bytes store supplier of a key-value store; undefined: the config's dslStoreSuppliers. */
   readonly storeSupplier: KeyValueBytesStoreSupplier | undefined
+  /** The key serde; undefined: the upstream or default serde. */
   readonly keySerde: Serde<K> | undefined
+  /** The value serde; undefined: the upstream or default serde. */
   readonly valueSerde: Serde<V> | undefined
+  /** Whether the store has a caching layer (default true). */
   readonly cachingEnabled: boolean
+  /** Whether the store writes a changelog topic (default true). */
   readonly loggingEnabled: boolean
+  /** Topic configs of the changelog topic. */
   readonly logConfig: Readonly<Record<string, string>>
   /** The retention of a window or session store (ms), when set by withRetention(). */
   readonly retentionMs: number | undefined
@@ -69,26 +80,32 @@ export class Materialized<K, V> {
     return new Materialized<K, V>({ keySerde, valueSerde })
   }
 
+  /** A copy with another key serde. */
   withKeySerde(keySerde: Serde<K>): Materialized<K, V> {
     return new Materialized({ ...this.#fields(), keySerde })
   }
 
+  /** A copy with another value serde. */
   withValueSerde(valueSerde: Serde<V>): Materialized<K, V> {
     return new Materialized({ ...this.#fields(), valueSerde })
   }
 
+  /** A copy with the caching layer (the default). */
   withCachingEnabled(): Materialized<K, V> {
     return new Materialized({ ...this.#fields(), cachingEnabled: true })
   }
 
+  /** A copy without the caching layer: every update goes downstream. */
   withCachingDisabled(): Materialized<K, V> {
     return new Materialized({ ...this.#fields(), cachingEnabled: false })
   }
 
+  /** A copy that logs to a changelog topic created with `config` as topic configs. */
   withLoggingEnabled(config: Readonly<Record<string, string>> = {}): Materialized<K, V> {
     return new Materialized({ ...this.#fields(), loggingEnabled: true, logConfig: { ...config } })
   }
 
+  /** A copy without a changelog: the store is not restored after a failure or a move. */
   withLoggingDisabled(): Materialized<K, V> {
     return new Materialized({ ...this.#fields(), loggingEnabled: false, logConfig: {} })
   }

@@ -4,14 +4,19 @@ import { StreamsError } from '@kstreams/core'
 const LEGAL = /^[a-zA-Z0-9._-]+$/
 const MAX_NAME_LENGTH = 249
 
+/** The name of a DSL operator (Kafka Streams' Named): overrides the generated processor name. */
 export class Named {
-  private constructor(readonly name: string) {}
+  private constructor(
+    /** The name. */
+    readonly name: string
+  ) {}
 
   /** A processor name: at most 249 characters of ASCII alphanumerics, '.', '_' and '-'. */
   static as(name: string): Named {
     return new Named(validateName(name))
   }
 
+  /** Another name (Named.as). */
   withName(name: string): Named {
     return Named.as(name)
   }

@@ -12,10 +12,15 @@ interface ProducedFields<K, V> {
   readonly name?: string | undefined
 }
 
+/** How a stream is written to a topic (Kafka Streams' Produced): serdes, partitioner, name. */
 export class Produced<K, V> {
+  /** The key serde; undefined: the config's defaultKeySerde. */
   readonly keySerde: Serde<K> | undefined
+  /** The value serde; undefined: the config's defaultValueSerde. */
   readonly valueSerde: Serde<V> | undefined
+  /** Chooses each record's partition; undefined: murmur2 of the serialized key. */
   readonly partitioner: StreamPartitioner<K, V> | undefined
+  /** The sink processor's name; undefined: a generated one. */
   readonly name: string | undefined
 
   private constructor(fields: ProducedFields<K, V>) {
@@ -25,6 +30,7 @@ export class Produced<K, V> {
     this.name = fields.name
   }
 
+  /** Serdes, and optionally a partitioner. */
   static with<K, V>(
     keySerde: Serde<K> | undefined,
     valueSerde: Serde<V> | undefined,
@@ -33,22 +39,27 @@ export class Produced<K, V> {
     return new Produced({ keySerde, valueSerde, partitioner })
   }
 
+  /** Only a sink processor name; serdes come from the config defaults. */
   static as<K = unknown, V = unknown>(processorName: string): Produced<K, V> {
     return new Produced({ name: validateName(processorName) })
   }
 
+  /** A copy with another key serde. */
   withKeySerde(keySerde: Serde<K>): Produced<K, V> {
     return new Produced({ ...this.#fields(), keySerde })
   }
 
+  /** A copy with another value serde. */
   withValueSerde(valueSerde: Serde<V>): Produced<K, V> {
     return new Produced({ ...this.#fields(), valueSerde })
   }
 
+  /** A copy with another partitioner. */
   withStreamPartitioner(partitioner: StreamPartitioner<K, V>): Produced<K, V> {
     return new Produced({ ...this.#fields(), partitioner })
   }
 
+  /** A copy with another sink processor name. */
   withName(processorName: string): Produced<K, V> {
     return new Produced({ ...this.#fields(), name: validateName(processorName) })
   }

@@ -15,11 +15,17 @@ interface RepartitionedFields<K, V> {
   readonly partitioner?: StreamPartitioner<K, V> | undefined
 }
 
+/** How KStream.repartition writes its topic (Kafka Streams' Repartitioned): serdes, name, partitions, partitioner. Immutable. */
 export class Repartitioned<K, V> {
+  /** The topic is `<name>-repartition`; undefined: generated. */
   readonly name: string | undefined
+  /** The key serde; undefined: the upstream or default serde. */
   readonly keySerde: Serde<K> | undefined
+  /** The value serde; undefined: the upstream or default serde. */
   readonly valueSerde: Serde<V> | undefined
+  /** The topic's partition count; undefined: that of the upstream topics. */
   readonly numberOfPartitions: number | undefined
+  /** Chooses each record's partition; undefined: murmur2 of the serialized key. */
   readonly partitioner: StreamPartitioner<K, V> | undefined
 
   private constructor(fields: RepartitionedFields<K, V>) {
@@ -30,6 +36,7 @@ export class Repartitioned<K, V> {
     this.partitioner = fields.partitioner
   }
 
+  /** The serdes of the topic. */
   static with<K, V>(keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined): Repartitioned<K, V> {
     return new Repartitioned<K, V>({ keySerde, valueSerde })
   }
@@ -39,30 +46,37 @@ export class Repartitioned<K, V> {
     return new Repartitioned<K, V>({ name: validateName(name) })
   }
 
+  /** Only a partition count (positive). */
   static numberOfPartitions<K = unknown, V = unknown>(numberOfPartitions: number): Repartitioned<K, V> {
     return new Repartitioned<K, V>({ numberOfPartitions: checkPartitions(numberOfPartitions) })
   }
 
+  /** Only a partitioner. */
   static streamPartitioner<K, V>(partitioner: StreamPartitioner<K, V>): Repartitioned<K, V> {
     return new Repartitioned<K, V>({ partitioner: checkPartitioner(partitioner) })
   }
 
+  /** A copy with another name. */
   withName(name: string): Repartitioned<K, V> {
     return new Repartitioned({ ...this.#fields(), name: validateName(name) })
   }
 
+  /** A copy with another key serde. */
   withKeySerde(keySerde: Serde<K>): Repartitioned<K, V> {
     return new Repartitioned({ ...this.#fields(), keySerde })
   }
 
+  /** A copy with another value serde. */
   withValueSerde(valueSerde: Serde<V>): Repartitioned<K, V> {
     return new Repartitioned({ ...this.#fields(), valueSerde })
   }
 
+  /** A copy with another partition count. */
   withNumberOfPartitions(numberOfPartitions: number): Repartitioned<K, V> {
     return new Repartitioned({ ...this.#fields(), numberOfPartitions: checkPartitions(numberOfPartitions) })
   }
 
+  /** A copy with another partitioner. */
   withStreamPartitioner(partitioner: StreamPartitioner<K, V>): Repartitioned<K, V> {
     return new Repartitioned({ ...this.#fields(), partitioner: checkPartitioner(partitioner) })
   }

@@ -19,6 +19,7 @@ import { Materialized } from './materialized.js'
 import type { Named } from './named.js'
 import type { SessionWindows } from './session-windows.js'
 
+/** Cogrouped streams windowed by sessions (Kafka Streams' SessionWindowedCogroupedKStream). */
 export class SessionWindowedCogroupedKStream<K, VOut> {
   readonly #builder: InternalStreamsBuilder
   readonly #patterns: ReadonlyArray<CogroupPattern<K, VOut>>

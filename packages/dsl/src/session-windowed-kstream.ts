@@ -21,6 +21,7 @@ import type { Materialized } from './materialized.js'
 import type { Named } from './named.js'
 import type { SessionWindows } from './session-windows.js'
 
+/** A grouped stream windowed by sessions (Kafka Streams' SessionWindowedKStream): aggregations per key and session. */
 export class SessionWindowedKStream<K, V> {
   readonly #source: GroupedStreamSource<K, V>
   readonly #windows: SessionWindows

@@ -7,6 +7,7 @@
 import { StreamsError } from '@kstreams/core'
 import { checkMillis } from './window-duration.js'
 
+/** Session windows (Kafka Streams' SessionWindows): per key, records closer than the inactivity gap form a session. */
 export class SessionWindows {
   readonly #gapMs: number
   readonly #graceMs: number
@@ -28,18 +29,22 @@ export class SessionWindows {
     return new SessionWindows(checkMillis(inactivityGapMs, 'inactivityGap'), checkMillis(graceMs, 'afterWindowEnd'))
   }
 
+  /** The inactivity gap (ms) that ends a session. */
   inactivityGap(): number {
     return this.#gapMs
   }
 
+  /** How long (ms) after a session's close it still accepts out-of-order records. */
   gracePeriodMs(): number {
     return this.#graceMs
   }
 
+  /** Whether `other` is SessionWindows of the same gap and grace. */
   equals(other: unknown): boolean {
     return other instanceof SessionWindows && other.#gapMs === this.#gapMs && other.#graceMs === this.#graceMs
   }
 
+  /** The windows as Kafka Streams prints them. */
   toString(): string {
     return `SessionWindows{gapMs=${this.#gapMs}, graceMs=${this.#graceMs}}`
   }

@@ -7,6 +7,7 @@
 import { StreamsError } from '@kstreams/core'
 import { checkMillis } from './window-duration.js'
 
+/** Sliding windows (Kafka Streams' SlidingWindows): [start, start + timeDifference], only where records are. */
 export class SlidingWindows {
   readonly #timeDifferenceMs: number
   readonly #graceMs: number
@@ -28,18 +29,22 @@ export class SlidingWindows {
     return new SlidingWindows(checkMillis(timeDifferenceMs, 'timeDifference'), checkMillis(graceMs, 'afterWindowEnd'))
   }
 
+  /** The largest time difference (ms) between records of one window. */
   timeDifferenceMs(): number {
     return this.#timeDifferenceMs
   }
 
+  /** How long (ms) after a window's end it still accepts out-of-order records. */
   gracePeriodMs(): number {
     return this.#graceMs
   }
 
+  /** Whether `other` is SlidingWindows of the same time difference and grace. */
   equals(other: unknown): boolean {
     return other instanceof SlidingWindows && other.#timeDifferenceMs === this.#timeDifferenceMs && other.#graceMs === this.#graceMs
   }
 
+  /** The windows as Kafka Streams prints them. */
   toString(): string {
     return `SlidingWindows{, sizeMs=${this.#timeDifferenceMs}, graceMs=${this.#graceMs}}`
   }

@@ -21,16 +21,30 @@ interface StreamJoinedFields<K, V, VO> {
   readonly logConfig?: Readonly<Record<string, string>>
 }
 
+/**
+ * How a stream-stream join is configured (Kafka Streams' StreamJoined): serdes, names, the join
+ * stores' suppliers or backend, and their changelogs. Immutable.
+ */
 export class StreamJoined<K, V, VO> {
+  /** The key serde; undefined: the upstream or default serde. */
   readonly keySerde: Serde<K> | undefined
+  /** This stream's value serde; undefined: the upstream or default serde. */
   readonly valueSerde: Serde<V> | undefined
+  /** The other stream's value serde; undefined: the upstream or default serde. */
   readonly otherValueSerde: Serde<VO> | undefined
+  /** The window store supplier of this stream's join store; undefined: from the backend. */
   readonly thisStoreSupplier: WindowBytesStoreSupplier | undefined
+  /** The window store supplier of the other stream's join store; undefined: from the backend. */
   readonly otherStoreSupplier: WindowBytesStoreSupplier | undefined
+  /** The backend of join stores without an explicit supplier; undefined: the config's dslStoreSuppliers. */
   readonly dslStoreSuppliers: DslStoreSuppliers | undefined
+  /** The prefix of the join's processor names; undefined: generated. */
   readonly name: string | undefined
+  /** The prefix of the join's store names; undefined: generated. */
   readonly storeName: string | undefined
+  /** Whether the join stores write changelog topics (default true). */
   readonly loggingEnabled: boolean
+  /** Topic configs of the changelog topics. */
   readonly logConfig: Readonly<Record<string, string>>
 
   private constructor(fields: StreamJoinedFields<K, V, VO>) {
@@ -46,6 +60,7 @@ export class StreamJoined<K, V, VO> {
     this.logConfig = fields.logConfig ?? {}
   }
 
+  /** The serdes of the key and of both streams' values. */
   static with<K, V, VO>(
     keySerde: Serde<K> | undefined,
     valueSerde: Serde<V> | undefined,
@@ -77,22 +92,27 @@ export class StreamJoined<K, V, VO> {
     return this.#with({ storeName: validateName(storeName) })
   }
 
+  /** A copy with another key serde. */
   withKeySerde(keySerde: Serde<K>): StreamJoined<K, V, VO> {
     return this.#with({ keySerde })
   }
 
+  /** A copy with another value serde for this stream. */
   withValueSerde(valueSerde: Serde<V>): StreamJoined<K, V, VO> {
     return this.#with({ valueSerde })
   }
 
+  /** A copy with another value serde for the other stream. */
   withOtherValueSerde(otherValueSerde: Serde<VO>): StreamJoined<K, V, VO> {
     return this.#with({ otherValueSerde })
   }
 
+  /** A copy with another supplier of this stream's join store (it must retain duplicates). */
   withThisStoreSupplier(thisStoreSupplier: WindowBytesStoreSupplier): StreamJoined<K, V, VO> {
     return this.#with({ thisStoreSupplier })
   }
 
+  /** A copy with another supplier of the other stream's join store (it must retain duplicates). */
   withOtherStoreSupplier(otherStoreSupplier: WindowBytesStoreSupplier): StreamJoined<K, V, VO> {
     return this.#with({ otherStoreSupplier })
   }
@@ -102,10 +122,12 @@ export class StreamJoined<K, V, VO> {
     return this.#with({ dslStoreSuppliers })
   }
 
+  /** A copy whose join stores log to changelog topics created with `config` as topic configs. */
   withLoggingEnabled(config: Readonly<Record<string, string>> = {}): StreamJoined<K, V, VO> {
     return this.#with({ loggingEnabled: true, logConfig: { ...config } })
   }
 
+  /** A copy whose join stores have no changelog. */
   withLoggingDisabled(): StreamJoined<K, V, VO> {
     return this.#with({ loggingEnabled: false, logConfig: {} })
   }

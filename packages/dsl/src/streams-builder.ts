@@ -18,6 +18,7 @@ import { Materialized } from './materialized.js'
 import type { GlobalKTable } from './global-ktable.js'
 import { addGlobalTable } from './internal/global-table-source.js'
 
+/** The entry point of the DSL (Kafka Streams' StreamsBuilder): sources as KStreams and KTables, and `build()` returning the Topology. */
 export class StreamsBuilder {
   readonly #internal: InternalStreamsBuilder
 

@@ -12,8 +12,10 @@ import { StreamsError } from '@kstreams/core'
 import type { BufferConfig, StrictBufferConfig } from './buffer-config.js'
 import { validateName } from './named.js'
 
+/** Which suppression: final results of windows, or the latest update per key after a time limit. */
 export type SuppressionKind = 'UNTIL_WINDOW_CLOSES' | 'UNTIL_TIME_LIMIT'
 
+/** How KTable.suppress holds back updates (Kafka Streams' Suppressed). Immutable. */
 export class Suppressed<K> {
   /**
    * Type-level only (contravariant, as Java's `Suppressed<? super K>`): a table of keys K takes a
@@ -22,9 +24,13 @@ export class Suppressed<K> {
   declare readonly _keyType?: (key: K) => void
 
   private constructor(
+    /** Which suppression. */
     readonly kind: SuppressionKind,
+    /** The suppression processor's name; undefined: generated. */
     readonly name: string | undefined,
+    /** How long (ms of stream time) a key's update is held; Infinity for untilWindowCloses. */
     readonly timeLimitMs: number,
+    /** The buffer's bound and what happens when it is full. */
     readonly bufferConfig: BufferConfig
   ) {}
 

@@ -23,6 +23,7 @@ import type { Named } from './named.js'
 import { SlidingWindows } from './sliding-windows.js'
 import type { TimeWindows } from './time-windows.js'
 
+/** Cogrouped streams windowed by time or sliding windows (Kafka Streams' TimeWindowedCogroupedKStream). */
 export class TimeWindowedCogroupedKStream<K, VOut> {
   readonly #builder: InternalStreamsBuilder
   readonly #patterns: ReadonlyArray<CogroupPattern<K, VOut>>

@@ -25,6 +25,7 @@ import type { Named } from './named.js'
 import { SlidingWindows } from './sliding-windows.js'
 import type { TimeWindows } from './time-windows.js'
 
+/** A grouped stream windowed by time or sliding windows (Kafka Streams' TimeWindowedKStream): aggregations per key and window. */
 export class TimeWindowedKStream<K, V> {
   readonly #source: GroupedStreamSource<K, V>
   readonly #windows: TimeWindows | SlidingWindows

@@ -8,6 +8,7 @@
 import { StreamsError, TimeWindow } from '@kstreams/core'
 import { checkMillis } from './window-duration.js'
 
+/** Fixed-size time windows (Kafka Streams' TimeWindows): tumbling or hopping, [start, start + size). */
 export class TimeWindows {
   /** The size of the windows (ms). */
   readonly sizeMs: number
@@ -57,16 +58,19 @@ export class TimeWindows {
     return this.sizeMs
   }
 
+  /** How long (ms) after a window's end it still accepts out-of-order records. */
   gracePeriodMs(): number {
     return this.#graceMs
   }
 
+  /** Whether `other` is TimeWindows of the same size, advance and grace. */
   equals(other: unknown): boolean {
     return (
       other instanceof TimeWindows && other.sizeMs === this.sizeMs && other.advanceMs === this.advanceMs && other.#graceMs === this.#graceMs
     )
   }
 
+  /** The windows as Kafka Streams prints them. */
   toString(): string {
     return `TimeWindows{, sizeMs=${this.sizeMs}, advanceMs=${this.advanceMs}, graceMs=${this.#graceMs}}`
   }

@@ -7,6 +7,7 @@ import { Kafka, type KafkaConfig, type RetryOptions } from 'kafkajs'
 import { ConfigError, systemClock, type Clock, type KafkaClientSettings, type Logger } from '@kstreams/core'
 import { createLogCreator, KAFKAJS_LOG_LEVELS, type KafkajsLogLevelName } from './kafkajs-log-creator.js'
 
+/** The options of the kafkajs adapter: `kafkajs(options)`. */
 export interface KafkajsOptions {
   /** kafkajs' retry settings (connecting, metadata, finding a coordinator, the producer's sends); kafkajs' defaults otherwise. */
   readonly retry?: RetryOptions

@@ -20,6 +20,7 @@ import { KafkajsInternals } from './kafkajs-internals.js'
 import { redact } from './kafkajs-log-creator.js'
 import { KafkajsProducer } from './kafkajs-producer.js'
 
+/** The Kafka client factory of one KafkaStreams instance on kafkajs 2.2.4 (at-least-once only); `kafkajs()` makes it. */
 export class KafkajsClientFactory implements KafkaClientFactory {
   readonly name = '@kstreams/kafkajs'
   /** kafkajs 2.2.4 speaks TxnOffsetCommit v0-1 (no group generation) and OffsetFetch up to v4 (no require_stable). */

@@ -6,6 +6,7 @@
 import { logLevel as KafkajsLogLevel, type logCreator as KafkajsLogCreator, type LogEntry } from 'kafkajs'
 import type { Logger } from '@kstreams/core'
 
+/** kafkajs' log levels, by name. */
 export type KafkajsLogLevelName = 'nothing' | 'error' | 'warn' | 'info' | 'debug'
 
 export const KAFKAJS_LOG_LEVELS: Readonly<Record<KafkajsLogLevelName, KafkajsLogLevel>> = {

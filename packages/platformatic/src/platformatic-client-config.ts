@@ -8,6 +8,7 @@ import type { Broker, ConnectionOptions, SASLOptions } from '@platformatic/kafka
 import { ConfigError, systemClock, type Clock, type KafkaClientSettings, type Logger } from '@kstreams/core'
 import { parseBrokers } from './broker-connections.js'
 
+/** The options of the `@platformatic/kafka` adapter: `platformatic(options)`. */
 export interface PlatformaticOptions {
   /** How long cached leaders are used before they are reloaded; default 300000 (metadata.max.age.ms). */
   readonly metadataMaxAgeMs?: number

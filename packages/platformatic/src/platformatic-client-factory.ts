@@ -25,6 +25,7 @@ import { PlatformaticFetcher } from './platformatic-fetcher.js'
 import { PlatformaticGroupCoordinator } from './platformatic-group-coordinator.js'
 import { PlatformaticProducer } from './platformatic-producer.js'
 
+/** The Kafka client factory of one KafkaStreams instance on `@platformatic/kafka` (with exactly_once_v2); `platformatic()` makes it. */
 export class PlatformaticClientFactory implements KafkaClientFactory {
   readonly name = '@kstreams/platformatic'
   readonly exactlyOnceV2 = true

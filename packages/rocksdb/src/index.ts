@@ -1,4 +1,7 @@
-/** @kstreams/rocksdb: persistent state stores on RocksDB (@nxtedition/rocksdb). */
+/**
+ * `@kstreams/rocksdb`: persistent state stores on RocksDB (`@nxtedition/rocksdb`).
+ * @packageDocumentation
+ */
 export { RocksDBStores } from './rocksdb-stores.js'
 export { RocksDBStore } from './rocksdb-store.js'
 export { RocksDBWindowStore } from './rocksdb-window-store.js'

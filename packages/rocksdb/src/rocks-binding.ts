@@ -9,24 +9,39 @@ import { createRequire } from 'node:module'
 
 /** Open options the binding reads (binding.cc `db_open` / `InitOptions`). */
 export interface NativeOpenOptions {
+  /** Creates the DB when it does not exist. */
   createIfMissing?: boolean
+  /** Fails when the DB already exists. */
   errorIfExists?: boolean
   /** Bytes of this DB's own block cache (HyperClockCache); 0 disables it. Default 8 MiB. */
   cacheSize?: number
+  /** Whether index and filter blocks are kept in (and charged to) the block cache. */
   cacheIndexAndFilterBlocks?: boolean
   /** Only read when `compaction` is set: write_buffer_size = budget / 4, up to 6 memtables. */
   memtableMemoryBudget?: number
+  /** The compaction style; sizes the memtables from memtableMemoryBudget. */
   compaction?: 'level' | 'universal'
+  /** ZSTD compression of the data blocks; default true. */
   compression?: boolean
+  /** The data block size (RocksDB's block_size). */
   blockSize?: number
+  /** Keys between restart points in a data block (RocksDB's block_restart_interval). */
   blockRestartInterval?: number
+  /** A RocksDB filter policy, as RocksDB's string form (e.g. `bloomfilter:10:false`). */
   filterPolicy?: string
+  /** 'point-lookup': a hash index in data blocks and ribbon filters, for gets. */
   optimize?: 'point-lookup' | 'range-lookup'
+  /** Background threads for flushes and compactions; default half the CPUs. */
   parallelism?: number
+  /** How long (ms) archived write-ahead-log files are kept. */
   walTTL?: number
+  /** Size (bytes) up to which archived write-ahead-log files are kept. */
   walSizeLimit?: number
+  /** ZSTD compression of the write-ahead log; default true. */
   walCompression?: boolean
+  /** RocksDB's enable_pipelined_write. */
   pipelinedWrite?: boolean
+  /** RocksDB's own info log level; default none (no info log). */
   infoLogLevel?: 'debug' | 'info' | 'warn' | 'error' | 'fatal' | 'header'
 }
 

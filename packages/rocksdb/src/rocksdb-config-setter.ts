@@ -9,12 +9,20 @@ import { StreamsError } from '@kstreams/core'
 import type { NativeOpenOptions } from './rocks-binding.js'
 import type { RocksDBMemoryAllocation } from './rocksdb-memory-budget.js'
 
-/** The RocksDB options a config setter may change (all read by @nxtedition/rocksdb at open). */
+/**
+ * The RocksDB options a config setter may change (all read by `@nxtedition/rocksdb` at open).
+ * @interface
+ */
 export type RocksDBOptions = Omit<NativeOpenOptions, 'createIfMissing' | 'errorIfExists'>
 
+/**
+ * Tunes each RocksDB instance before it opens (Kafka Streams' `rocksdb.config.setter`): changes the
+ * options kstreams chose from the memory budget.
+ */
 export interface RocksDBConfigSetter {
   /** `storeName` is the store's name, or `<store>.<segmentStart>` for a window or session segment. */
   setConfig(storeName: string, options: RocksDBOptions, configs: ResolvedStreamsConfig): void
+  /** Called when the instance closes, to release what setConfig made for it. */
   close?(storeName: string, options: RocksDBOptions): void
 }
 

@@ -6,6 +6,7 @@
 import type { DslStoreSuppliers } from '@kstreams/core'
 import { RocksDBStores } from './rocksdb-stores.js'
 
+/** The DSL's RocksDB stores: as the config's `dslStoreSuppliers`, every DSL store without an explicit supplier is persistent. */
 export const RocksDBDslStoreSuppliers: DslStoreSuppliers = Object.freeze<DslStoreSuppliers>({
   keyValueStore: ({ name, isTimestamped }) =>
     isTimestamped ? RocksDBStores.persistentTimestampedKeyValueStore(name) : RocksDBStores.persistentKeyValueStore(name),

@@ -9,6 +9,7 @@ import { RocksDBStore } from './rocksdb-store.js'
 import { resolveRocksDBStoreOptions } from './rocksdb-store-options.js'
 import type { RocksDBStoreOptions } from './rocksdb-store-options.js'
 
+/** Supplies RocksDB key-value bytes stores (RocksDBStores.persistentKeyValueStore). */
 export class RocksDBKeyValueBytesStoreSupplier implements KeyValueBytesStoreSupplier {
   readonly name: string
   readonly metricsScope = 'rocksdb'

@@ -24,6 +24,7 @@ const MiB = 1024 * 1024
 /** The binding reads `cacheSize` as a uint32. */
 const MAX_CACHE_SIZE = 0xffff_ffff
 
+/** The sizes of a RocksDBMemoryBudget: totals, and what one DB gets at most and at least. */
 export interface RocksDBMemoryBudgetOptions {
   /** Total block-cache bytes of all DBs. Default 64 MiB. */
   readonly blockCacheBytes?: number
@@ -41,7 +42,9 @@ export interface RocksDBMemoryBudgetOptions {
 
 /** One DB's share of the budget. */
 export interface RocksDBMemoryAllocation {
+  /** The DB's block cache size. */
   readonly blockCacheBytes: number
+  /** The DB's worst-case memtable memory. */
   readonly writeBufferBytes: number
   /** True when the totals were used up and this DB got the per-DB minimum beyond them. */
   readonly overBudget: boolean
@@ -49,10 +52,15 @@ export interface RocksDBMemoryAllocation {
   release(): void
 }
 
+/** What a RocksDBMemoryBudget has handed out. */
 export interface RocksDBMemoryUsage {
+  /** Block cache bytes reserved by open DBs. */
   readonly blockCacheBytes: number
+  /** Memtable bytes reserved by open DBs. */
   readonly writeBufferBytes: number
+  /** How many DBs hold a share. */
   readonly databases: number
+  /** How many of them got the per-DB minimum beyond the totals. */
   readonly overBudgetDatabases: number
 }
 
@@ -60,10 +68,16 @@ export interface RocksDBMemoryUsage {
 const CONFIG_BLOCK_CACHE = 'rocksdbBlockCacheBytes'
 const CONFIG_WRITE_BUFFER = 'rocksdbWriteBufferBytes'
 
+/**
+ * Bounds the native memory of the RocksDB stores of one application instance: each DB gets a block
+ * cache and memtable allowance out of the totals (RocksDB instances cannot share a cache here).
+ */
 export class RocksDBMemoryBudget {
   static readonly #byConfig = new WeakMap<object, RocksDBMemoryBudget>()
 
+  /** Total block-cache bytes of all DBs. */
   readonly totalBlockCacheBytes: number
+  /** Total worst-case memtable bytes of all DBs. */
   readonly totalWriteBufferBytes: number
   readonly #maxCache: number
   readonly #maxWrite: number
@@ -128,6 +142,7 @@ export class RocksDBMemoryBudget {
     }
   }
 
+  /** What is reserved now. */
   usage(): RocksDBMemoryUsage {
     return {
       blockCacheBytes: this.#usedCache,

@@ -9,11 +9,13 @@ import { RocksDBSessionStore } from './rocksdb-session-store.js'
 import { resolveRocksDBStoreOptions } from './rocksdb-store-options.js'
 import type { RocksDBStoreOptions } from './rocksdb-store-options.js'
 
+/** The options of RocksDBStores.persistentSessionStore: the RocksDB store options and the segment interval. */
 export interface RocksDBSessionStoreSupplierOptions extends RocksDBStoreOptions {
   /** Default max(retentionPeriod / 2, 60000). */
   readonly segmentInterval?: number
 }
 
+/** Supplies RocksDB session bytes stores (RocksDBStores.persistentSessionStore). */
 export class RocksDBSessionBytesStoreSupplier implements SessionBytesStoreSupplier {
   readonly name: string
   readonly metricsScope = 'rocksdb-session'

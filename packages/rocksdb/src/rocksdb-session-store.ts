@@ -13,8 +13,10 @@ import { RocksDBSegmentedStore } from './rocksdb-segmented-store.js'
 import type { RocksDBSegmentedStoreOptions } from './rocksdb-segmented-store.js'
 import { sessionSegmentedKeySchema } from './segmented-key-schema.js'
 
+/** The options of a RocksDBSessionStore. */
 export type RocksDBSessionStoreOptions = RocksDBSegmentedStoreOptions
 
+/** @inline */
 type Iter = KeyValueIterator<Windowed<Buffer>, Buffer>
 type FindArgs = [number, number] | [Buffer, number, number] | [Buffer | undefined, Buffer | undefined, number, number]
 type FindKeyArgs = [Buffer, number, number] | [Buffer | undefined, Buffer | undefined, number, number]
@@ -22,6 +24,7 @@ type FetchArgs = [Buffer] | [Buffer | undefined, Buffer | undefined]
 
 const END_OF_TIME = Number.MAX_SAFE_INTEGER
 
+/** The RocksDB session bytes store (Kafka's RocksDBSessionStore): sessions in a RocksDB store segmented by session end. */
 export class RocksDBSessionStore extends RocksDBSegmentedStore implements SessionBytesStore {
   /** Arguments are validated by the supplier. */
   constructor(options: RocksDBSessionStoreOptions) {

@@ -7,10 +7,18 @@
 import { StreamsError } from '@kstreams/core'
 import type { StreamsErrorOptions } from '@kstreams/core'
 
+/** Why a RocksDB store's files cannot be used: corrupt, locked, or failing I/O. */
 export type RocksDBStoreErrorCode = 'STORE_CORRUPTED' | 'STATE_DIR_LOCKED' | 'STORE_IO_ERROR'
 
+/**
+ * The error a RocksDB store throws when its files cannot be used: corrupt (STORE_CORRUPTED; the
+ * runtime wipes the store and restores it from the changelog), locked (STATE_DIR_LOCKED,
+ * retriable), or failing I/O (STORE_IO_ERROR). The binding's error is the `cause`.
+ */
 export class RocksDBStoreError extends StreamsError {
+  /** The store. */
   readonly storeName: string
+  /** The directory of its DB. */
   readonly path: string
 
   constructor(code: RocksDBStoreErrorCode, storeName: string, path: string, message: string, options: StreamsErrorOptions = {}) {

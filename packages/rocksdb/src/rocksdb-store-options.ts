@@ -12,6 +12,7 @@ import type { RocksDBConfigSetter } from './rocksdb-config-setter.js'
 import { RocksDBMemoryBudget } from './rocksdb-memory-budget.js'
 import type { RocksDBDatabaseOptions } from './rocksdb-database.js'
 
+/** The options of every RocksDB store supplier: the memory budget, the config setter and the write path. */
 export interface RocksDBStoreOptions {
   /** The budget this store's DBs draw from. Default: one shared by all stores of the app configs. */
   readonly memoryBudget?: RocksDBMemoryBudget

@@ -36,6 +36,10 @@ const TRANSITIONS: Readonly<Record<StoreState, readonly StoreState[]>> = {
 /** Up to this many keys, approximateNumEntries() counts exactly instead of estimating. */
 const EXACT_COUNT_LIMIT = 1000
 
+/**
+ * The RocksDB key-value bytes store (Kafka's RocksDBStore): one RocksDB instance per store and task;
+ * writes go to RocksDB as one batch at each flush (the commit).
+ */
 export class RocksDBStore implements KeyValueBytesStore {
   readonly name: string
   readonly persistent = true

@@ -12,6 +12,7 @@ import type { RocksDBStoreOptions } from './rocksdb-store-options.js'
 import { RocksDBWindowBytesStoreSupplier } from './rocksdb-window-bytes-store-supplier.js'
 import type { RocksDBWindowStoreSupplierOptions } from './rocksdb-window-bytes-store-supplier.js'
 
+/** The RocksDB store suppliers (the persistent half of Kafka's `Stores`); use them wherever the in-memory suppliers go. */
 export const RocksDBStores = Object.freeze({
   /** A RocksDB key-value bytes store supplier. The name must be a legal store name. */
   persistentKeyValueStore(name: string, options?: RocksDBStoreOptions): KeyValueBytesStoreSupplier {

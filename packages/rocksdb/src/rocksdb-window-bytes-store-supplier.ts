@@ -15,11 +15,13 @@ import { RocksDBWindowStore } from './rocksdb-window-store.js'
 import { resolveRocksDBStoreOptions } from './rocksdb-store-options.js'
 import type { RocksDBStoreOptions } from './rocksdb-store-options.js'
 
+/** The options of RocksDBStores.persistentWindowStore: the RocksDB store options and the segment interval. */
 export interface RocksDBWindowStoreSupplierOptions extends RocksDBStoreOptions {
   /** Default max(retentionPeriod / 2, 60000). */
   readonly segmentInterval?: number
 }
 
+/** Supplies RocksDB window bytes stores (RocksDBStores.persistentWindowStore). */
 export class RocksDBWindowBytesStoreSupplier implements WindowBytesStoreSupplier {
   readonly name: string
   readonly metricsScope = 'rocksdb-window'

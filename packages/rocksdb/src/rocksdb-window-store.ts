@@ -13,17 +13,24 @@ import { RocksDBSegmentedStore } from './rocksdb-segmented-store.js'
 import type { RocksDBSegmentedStoreOptions } from './rocksdb-segmented-store.js'
 import { windowSegmentedKeySchema } from './segmented-key-schema.js'
 
+/** The options of a RocksDBWindowStore. */
 export interface RocksDBWindowStoreOptions extends RocksDBSegmentedStoreOptions {
+  /** The window size (ms). */
   readonly windowSize: number
+  /** Whether every put is kept, even for the same key and window. */
   readonly retainDuplicates: boolean
 }
 
+/** @inline */
 type Iter = KeyValueIterator<Windowed<Buffer>, Buffer>
 type FetchArgs = [Buffer, number] | [Buffer, number, number] | [Buffer | undefined, Buffer | undefined, number, number]
 type RangeArgs = [Buffer, number, number] | [Buffer | undefined, Buffer | undefined, number, number]
 
+/** The RocksDB window bytes store (Kafka's RocksDBWindowStore): windows in a time-segmented RocksDB store. */
 export class RocksDBWindowStore extends RocksDBSegmentedStore implements WindowBytesStore {
+  /** The window size (ms). */
   readonly windowSize: number
+  /** Whether every put is kept, even for the same key and window. */
   readonly retainDuplicates: boolean
   #seqnum = 0
 
@@ -34,6 +41,7 @@ export class RocksDBWindowStore extends RocksDBSegmentedStore implements WindowB
     this.retainDuplicates = options.retainDuplicates
   }
 
+  /** Opens the store's segments (asynchronously) and registers its restore callback. */
   override init(context: StateStoreContext, root: StateStore): Promise<void> {
     this.#seqnum = 0
     return super.init(context, root)

@@ -6,6 +6,7 @@ import { validateStoreName } from '@kstreams/core/internal'
 import type { KeyValueBytesStore, KeyValueBytesStoreSupplier } from '@kstreams/core'
 import { InMemoryKeyValueStore } from './in-memory-key-value-store.js'
 
+/** Supplies in-memory key-value bytes stores (Stores.inMemoryKeyValueStore). */
 export class InMemoryKeyValueBytesStoreSupplier implements KeyValueBytesStoreSupplier {
   readonly name: string
   readonly metricsScope = 'in-memory'

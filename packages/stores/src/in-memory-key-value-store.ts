@@ -12,6 +12,7 @@ import type { SnapshotChunk } from './in-memory-snapshot-iterator.js'
 import { InMemoryStoreLifecycle } from './in-memory-store-lifecycle.js'
 import { OrderedBytesMap } from './ordered-bytes-map.js'
 
+/** The in-memory key-value bytes store (Kafka's InMemoryKeyValueStore): nothing persisted, restored from its changelog on every start. */
 export class InMemoryKeyValueStore implements KeyValueBytesStore {
   readonly name: string
   readonly persistent = false

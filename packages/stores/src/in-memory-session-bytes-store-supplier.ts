@@ -7,6 +7,7 @@ import { checkRetentionPeriod, validateStoreName } from '@kstreams/core/internal
 import type { SessionBytesStore, SessionBytesStoreSupplier } from '@kstreams/core'
 import { InMemorySessionStore } from './in-memory-session-store.js'
 
+/** Supplies in-memory session bytes stores (Stores.inMemorySessionStore). */
 export class InMemorySessionBytesStoreSupplier implements SessionBytesStoreSupplier {
   readonly name: string
   readonly metricsScope = 'in-memory-session'

@@ -17,6 +17,7 @@ import { InMemoryStoreLifecycle } from './in-memory-store-lifecycle.js'
 import { SessionSegment } from './session-segment.js'
 import { RetainedSegments } from './retained-segments.js'
 
+/** @inline */
 type Iter = KeyValueIterator<Windowed<Buffer>, Buffer>
 type FindArgs = [number, number] | [Buffer, number, number] | [Buffer | undefined, Buffer | undefined, number, number]
 type FindKeyArgs = [Buffer, number, number] | [Buffer | undefined, Buffer | undefined, number, number]
@@ -32,9 +33,11 @@ interface Scan {
   latestStart: number
 }
 
+/** The in-memory session bytes store (Kafka's InMemorySessionStore): sessions by end time, within the retention period. */
 export class InMemorySessionStore implements SessionBytesStore {
   readonly name: string
   readonly persistent = false
+  /** How long (ms) sessions are kept, from their end. */
   readonly retentionPeriod: number
   /** Session end -> key -> start -> aggregate. */
   readonly #segments: RetainedSegments<SessionSegment>

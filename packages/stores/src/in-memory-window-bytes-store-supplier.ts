@@ -7,6 +7,7 @@ import { checkRetainDuplicates, checkWindowStoreArguments, validateStoreName } f
 import type { WindowBytesStore, WindowBytesStoreSupplier } from '@kstreams/core'
 import { InMemoryWindowStore } from './in-memory-window-store.js'
 
+/** Supplies in-memory window bytes stores (Stores.inMemoryWindowStore). */
 export class InMemoryWindowBytesStoreSupplier implements WindowBytesStoreSupplier {
   readonly name: string
   readonly metricsScope = 'in-memory-window'

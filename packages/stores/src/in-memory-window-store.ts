@@ -23,21 +23,33 @@ const MIN_SEQNUM = '\x00\x00\x00\x00'
 const MAX_SEQNUM = '\x7f\xff\xff\xff'
 const SEQNUM_SIZE = 4
 
+/**
+ * The options of an InMemoryWindowStore.
+ * @inline
+ */
 export interface InMemoryWindowStoreOptions {
+  /** The store's name. */
   name: string
+  /** How long (ms) windows are kept, from their start. */
   retentionPeriod: number
+  /** The window size (ms). */
   windowSize: number
+  /** Whether every put is kept, even for the same key and window. */
   retainDuplicates: boolean
 }
 
 type FetchArgs = [Buffer, number] | [Buffer, number, number] | [Buffer | undefined, Buffer | undefined, number, number]
 type RangeArgs = [Buffer, number, number] | [Buffer | undefined, Buffer | undefined, number, number]
 
+/** The in-memory window bytes store (Kafka's InMemoryWindowStore): one ordered key map per window start, within the retention period. */
 export class InMemoryWindowStore implements WindowBytesStore {
   readonly name: string
   readonly persistent = false
+  /** How long (ms) windows are kept, from their start. */
   readonly retentionPeriod: number
+  /** The window size (ms). */
   readonly windowSize: number
+  /** Whether every put is kept, even for the same key and window. */
   readonly retainDuplicates: boolean
   /** Window start -> (latin1 key, with the seqnum suffix when retaining duplicates) -> value. */
   readonly #segments: RetainedSegments<OrderedBytesMap>

@@ -1,4 +1,7 @@
-/** @kstreams/stores: built-in store backends and the Stores factory. */
+/**
+ * `@kstreams/stores`: built-in store backends and the Stores factory.
+ * @module \@kstreams/stores
+ */
 export { Stores } from './stores.js'
 export { InMemoryKeyValueStore } from './in-memory-key-value-store.js'
 export { InMemoryKeyValueBytesStoreSupplier } from './in-memory-key-value-bytes-store-supplier.js'

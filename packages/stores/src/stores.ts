@@ -14,6 +14,10 @@ import { InMemoryKeyValueBytesStoreSupplier } from './in-memory-key-value-bytes-
 import { InMemorySessionBytesStoreSupplier } from './in-memory-session-bytes-store-supplier.js'
 import { InMemoryWindowBytesStoreSupplier } from './in-memory-window-bytes-store-supplier.js'
 
+/**
+ * The Stores factory (Kafka's `Stores`): suppliers of the in-memory stores, and the builders that wrap
+ * a supplier's bytes store in the typed layers.
+ */
 export const Stores = Object.freeze({
   /** An in-memory key-value bytes store supplier. The name must be a legal store name. */
   inMemoryKeyValueStore(name: string): KeyValueBytesStoreSupplier {

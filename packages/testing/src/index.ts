@@ -1,4 +1,7 @@
-/** @kstreams/testing: run and unit-test topologies without Kafka. */
+/**
+ * `@kstreams/testing`: run and unit-test topologies without Kafka.
+ * @module \@kstreams/testing
+ */
 export { TopologyTestDriver } from './topology-test-driver.js'
 export { TestInputTopic } from './test-input-topic.js'
 export { TestOutputTopic } from './test-output-topic.js'
@@ -6,9 +9,3 @@ export { TestRecord } from './test-record.js'
 export type { OutputRecord } from './test-record.js'
 export { MockProcessorContext, CapturedPunctuator } from './mock-processor-context.js'
 export type { CapturedForward } from './mock-processor-context.js'
-export { KafkaTestCluster } from './kafka-test-cluster.js'
-export type { KafkaTestClusterOptions } from './kafka-test-cluster.js'
-export type { BrokerStatus } from './kafka-local/local-kafka-cluster.js'
-export type { BrokerProperties } from './kafka-local/broker-config.js'
-export { KafkaLocalError } from './kafka-local/kafka-local-error.js'
-export type { KafkaLocalErrorCode } from './kafka-local/kafka-local-error.js'

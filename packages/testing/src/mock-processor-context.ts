@@ -21,19 +21,26 @@ import {
   resolveStreamsConfig
 } from '@kstreams/core'
 
+/** A record the processor forwarded to a MockProcessorContext. */
 export interface CapturedForward<K, V> {
+  /** The record. */
   readonly record: Record<K, V>
   /** The child it was sent to, or undefined for all children. */
   readonly childName: string | undefined
 }
 
+/** A punctuator the processor scheduled on a MockProcessorContext; the test calls `punctuator` to fire it. */
 export class CapturedPunctuator implements Cancellable {
   #cancelled = false
   constructor(
+    /** The interval it was scheduled with (ms). */
     readonly intervalMs: number,
+    /** Stream time or wall-clock time. */
     readonly type: PunctuationType,
+    /** The punctuator itself. */
     readonly punctuator: Punctuator
   ) {}
+  /** Whether the processor cancelled it. */
   get cancelled(): boolean {
     return this.#cancelled
   }
@@ -42,6 +49,10 @@ export class CapturedPunctuator implements Cancellable {
   }
 }
 
+/**
+ * A ProcessorContext for unit-testing one processor (Kafka Streams' MockProcessorContext): captures
+ * forwards, commit requests and scheduled punctuators; the test sets record metadata and time.
+ */
 export class MockProcessorContext<KForward = unknown, VForward = unknown> implements ProcessorContext<KForward, VForward> {
   readonly applicationId: string
   readonly taskId: TaskId
@@ -65,17 +76,21 @@ export class MockProcessorContext<KForward = unknown, VForward = unknown> implem
 
   // Inputs the test sets
 
+  /** Sets what recordMetadata() returns, as if a record of `topic`, `partition`, `offset` were being processed. */
   setRecordMetadata(topic: string, partition: number, offset: number): void {
     this.#metadata = { topic, partition, offset }
   }
 
+  /** Makes recordMetadata() return undefined again (as inside a punctuation). */
   clearRecordMetadata(): void {
     this.#metadata = undefined
   }
 
+  /** Sets what currentStreamTimeMs() returns. */
   setCurrentStreamTimeMs(ms: number): void {
     this.#streamTime = ms
   }
+  /** Sets what currentSystemTimeMs() returns. */
   setCurrentSystemTimeMs(ms: number): void {
     this.#systemTime = ms
   }
@@ -102,22 +117,27 @@ export class MockProcessorContext<KForward = unknown, VForward = unknown> implem
 
   // Captured outputs
 
+  /** The records forwarded so far, in order; only those sent to `childName` when given. */
   forwarded(childName?: string): Array<CapturedForward<KForward, VForward>> {
     return childName === undefined ? [...this.#forwarded] : this.#forwarded.filter(f => f.childName === childName)
   }
 
+  /** Forgets the records forwarded so far. */
   resetForwards(): void {
     this.#forwarded.length = 0
   }
 
+  /** The punctuators scheduled so far, in order. */
   scheduledPunctuators(): CapturedPunctuator[] {
     return [...this.#punctuators]
   }
 
+  /** Whether the processor requested a commit since the last resetCommit(). */
   committed(): boolean {
     return this.#committed
   }
 
+  /** Forgets the commit request. */
   resetCommit(): void {
     this.#committed = false
   }

@@ -10,7 +10,9 @@ export interface InputPipe {
   pipeRecord(topic: string, key: Buffer | null, value: Buffer | null, timestamp: number, headers: Headers): void
 }
 
+/** Pipes typed records into an input topic of a TopologyTestDriver (Kafka Streams' TestInputTopic). */
 export class TestInputTopic<K, V> {
+  /** The topic's name. */
   readonly name: string
   readonly #driver: InputPipe
   readonly #keySerializer: Serializer<K>
@@ -63,10 +65,12 @@ export class TestInputTopic<K, V> {
     this.#pipe(new TestRecord<K, V>(args[0] as K | null, args[1] as V | null, args[2] as number | undefined))
   }
 
+  /** Pipes a record of each value, without a key. */
   pipeValueList(values: ReadonlyArray<V | null>): void {
     for (const v of values) this.#pipe(new TestRecord<K, V>(null, v))
   }
 
+  /** Pipes a record of each key and value; timestamps from `startTimestampMs` on, `advanceMs` apart, when given. */
   pipeKeyValueList(keyValues: ReadonlyArray<KeyValue<K | null, V | null>>, startTimestampMs?: number, advanceMs?: number): void {
     let ts = startTimestampMs
     for (const kv of keyValues) {
@@ -75,6 +79,7 @@ export class TestInputTopic<K, V> {
     }
   }
 
+  /** Pipes each record (a TestRecord or its fields). */
   pipeRecordList(
     records: ReadonlyArray<TestRecord<K, V> | { key?: K | null; value: V | null; timestamp?: number; headers?: Headers }>
   ): void {
@@ -94,6 +99,7 @@ export class TestInputTopic<K, V> {
     this.#driver.pipeRecord(this.name, key, value, timestamp, record.headers)
   }
 
+  /** `TestInputTopic[topic=name]`. */
   toString(): string {
     return `TestInputTopic[topic=${this.name}]`
   }

@@ -9,7 +9,9 @@ export interface OutputSource {
   outputSize(topic: string): number
 }
 
+/** Reads, deserialized, what a TopologyTestDriver's topology wrote to a topic (Kafka Streams' TestOutputTopic). */
 export class TestOutputTopic<K, V> {
+  /** The topic's name. */
   readonly name: string
   readonly #driver: OutputSource
   readonly #keyDeserializer: Deserializer<K>
@@ -32,19 +34,23 @@ export class TestOutputTopic<K, V> {
     return new TestRecord<K, V>(key, value, captured.timestamp, captured.headers) as OutputRecord<K, V>
   }
 
+  /** Reads the next record's value; throws (code 'ILLEGAL_STATE') if the topic is empty. */
   readValue(): V | null {
     return this.readRecord().value
   }
 
+  /** Reads the next record's key and value; throws (code 'ILLEGAL_STATE') if the topic is empty. */
   readKeyValue(): KeyValue<K | null, V | null> {
     const r = this.readRecord()
     return KeyValue.pair(r.key, r.value)
   }
 
+  /** Reads every record left and returns their values, in order. */
   readValuesToList(): Array<V | null> {
     return this.readRecordsToList().map(r => r.value)
   }
 
+  /** Reads every record left and returns their keys and values, in order. */
   readKeyValuesToList(): Array<KeyValue<K | null, V | null>> {
     return this.readRecordsToList().map(r => KeyValue.pair(r.key, r.value))
   }
@@ -59,20 +65,24 @@ export class TestOutputTopic<K, V> {
     return map
   }
 
+  /** Reads every record left, in order. */
   readRecordsToList(): Array<OutputRecord<K, V>> {
     const out: Array<OutputRecord<K, V>> = []
     while (!this.isEmpty()) out.push(this.readRecord())
     return out
   }
 
+  /** How many records are left to read. */
   getQueueSize(): number {
     return this.#driver.outputSize(this.name)
   }
 
+  /** Whether no record is left to read. */
   isEmpty(): boolean {
     return this.getQueueSize() === 0
   }
 
+  /** `TestOutputTopic[topic=name, size=n]`. */
   toString(): string {
     return `TestOutputTopic[topic=${this.name}, size=${this.getQueueSize()}]`
   }

@@ -54,6 +54,10 @@ import {
 
 const DEFAULT_APPLICATION_ID = 'dummy-topology-test-driver-app-id'
 
+/**
+ * Runs a topology without Kafka (Kafka Streams' TopologyTestDriver): pipe records into its input
+ * topics, read what it wrote from its output topics, inspect its stores, move wall-clock time.
+ */
 export class TopologyTestDriver implements InputPipe, OutputSource {
   readonly #def: TopologyDef
   readonly #clock: ManualClock
@@ -183,6 +187,11 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     }
   }
 
+  /**
+   * An input topic of the topology to pipe records into; records without a timestamp get the topic's
+   * time, which starts at `startTimestampMs` (default: the driver's wall-clock time) and moves by
+   * `autoAdvanceMs` after each.
+   */
   createInputTopic<K, V>(
     name: string,
     keySerializer: SerializerLike<K>,
@@ -194,6 +203,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     return new TestInputTopic(this, name, keySerializer, valueSerializer, startTimestampMs ?? this.#clock.milliseconds(), autoAdvanceMs)
   }
 
+  /** A topic the topology writes to, to read its records from. */
   createOutputTopic<K, V>(
     name: string,
     keyDeserializer: DeserializerLike<K>,
@@ -306,6 +316,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     return (this.#task?.stores.get(name) ?? this.#globalTask?.stores.get(name)) as S | undefined
   }
 
+  /** Every local and global store, by name. */
   getAllStateStores(): Map<string, StateStore> {
     const all = new Map<string, StateStore>()
     for (const [name, s] of this.#globalTask?.stores ?? []) all.set(name, s)
@@ -322,6 +333,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     throw new StreamsError('ILLEGAL_ARGUMENT', `State store ${name} is not a key-value store`)
   }
 
+  /** A timestamped key-value store by name, or undefined. */
   getTimestampedKeyValueStore<K, V>(name: string): TimestampedKeyValueStore<K, V> | undefined {
     const store = this.getStateStore(name)
     if (store === undefined) return undefined
@@ -338,6 +350,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     throw new StreamsError('ILLEGAL_ARGUMENT', `State store ${name} is not a window store`)
   }
 
+  /** A timestamped window store by name, or undefined. */
   getTimestampedWindowStore<K, V>(name: string): TimestampedWindowStore<K, V> | undefined {
     const store = this.getStateStore(name)
     if (store === undefined) return undefined
@@ -345,6 +358,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     throw new StreamsError('ILLEGAL_ARGUMENT', `State store ${name} is not a timestamped window store`)
   }
 
+  /** A session store by name, or undefined. */
   getSessionStore<K, V>(name: string): SessionStore<K, V> | undefined {
     const store = this.getStateStore(name)
     if (store === undefined) return undefined
@@ -388,6 +402,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     rmSync(this.#stateDirToRemove, { recursive: true, force: true, maxRetries: 3 })
   }
 
+  /** Closes the driver (for `using`). */
   [Symbol.dispose](): void {
     this.close()
   }

@@ -1,4 +1,4 @@
-import { KafkaTestCluster } from '@kstreams/testing'
+import { KafkaTestCluster } from '@kstreams/kafka-local'
 import { sleep } from './helpers.js'
 import { FaultApp } from './wordcount-fault-harness.js'
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai'
 import { ConfigResourceTypes } from 'kafkajs'
-import { KafkaTestCluster } from '@kstreams/testing'
+import { KafkaTestCluster } from '@kstreams/kafka-local'
 import { kafka } from './helpers.js'
 import { FaultApp } from './wordcount-fault-harness.js'
 

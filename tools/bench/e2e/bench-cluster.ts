@@ -6,7 +6,7 @@
  * of their output), and deleting the topics and groups a run created.
  */
 import { Kafka, logLevel, type Admin } from 'kafkajs'
-import { KafkaTestCluster } from '@kstreams/testing'
+import { KafkaTestCluster } from '@kstreams/kafka-local'
 
 const READ_TIMEOUT_MS = 300_000
 

@@ -10,14 +10,20 @@ import type { DslStoreSuppliers } from '../state/dsl-store-suppliers.js'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
+/** Kafka Streams' `processing.guarantee`: at-least-once (the default) or exactly-once v2 (transactions, KIP-447). */
 export type ProcessingGuarantee = 'at_least_once' | 'exactly_once_v2'
 
 /** Where a record that failed came from, for the exception handlers. */
 export interface ErrorHandlerContext {
+  /** The topic the record was read from. */
   readonly topic: string
+  /** Its partition. */
   readonly partition: number
+  /** Its offset. */
   readonly offset: number
+  /** Its timestamp (ms). */
   readonly timestamp: number
+  /** The task that read it (TaskId.toString(), e.g. `0_1`). */
   readonly taskId: string
 }
 
@@ -38,25 +44,40 @@ export type ProductionExceptionHandler = (
 
 /** SASL settings, passed to the Kafka client untouched (never logged). */
 export interface SaslConfig {
+  /** The SASL mechanism; the other keys are the mechanism's (username, password, ...). */
   readonly mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512' | 'aws' | 'oauthbearer'
   readonly [key: string]: unknown
 }
 
+/**
+ * The configuration of a Kafka Streams application: Kafka Streams' StreamsConfig keys in camelCase
+ * (`application.id` -> `applicationId`), every one optional. resolveStreamsConfig checks it and fills in
+ * the defaults.
+ */
 export interface StreamsConfig {
   /** Group id, internal-topic prefix and client-id prefix. Required by the runtime. */
   applicationId?: string
+  /** The Kafka brokers to connect to first: `host:port[,host:port]` or an array of `host:port`. */
   bootstrapServers?: string | string[]
+  /** Prefix of the Kafka client ids of this instance's clients; default the application id. */
   clientId?: string
+  /** How many stream threads the instance runs (`num.stream.threads`); default 1. */
   numStreamThreads?: number
   /** Default 30000, or 100 under exactly_once_v2. */
   commitIntervalMs?: number
+  /** The directory below which tasks keep their state (`state.dir`); default `<os tmpdir>/kafka-streams`. */
   stateDir?: string
   /**
    * How long the directory of a task this instance no longer has is kept before the state cleaner
    * deletes it (Kafka's `state.cleanup.delay.ms`); default 600000 (10 min).
    */
   stateCleanupDelayMs?: number
+  /**
+   * The record cache of the caching store layer, shared equally by the stream threads
+   * (`statestore.cache.max.bytes`); default 10 MiB; 0: every write goes straight through.
+   */
   statestoreCacheMaxBytes?: number
+  /** At-least-once (default) or exactly_once_v2; exactly-once needs a client adapter that supports it. */
   processingGuarantee?: ProcessingGuarantee
   /**
    * The transactional producer's `transaction.timeout.ms` under exactly_once_v2: how long the
@@ -65,15 +86,32 @@ export interface StreamsConfig {
    * fences it first). Default 10000 (Kafka Streams' override); at least commitIntervalMs.
    */
   transactionTimeoutMs?: number
+  /** Replication factor of the internal topics (changelogs, repartition topics) the instance creates; default -1, the broker's default. */
   replicationFactor?: number
+  /**
+   * How long a task whose other input partitions are caught up but empty waits for data before it
+   * processes what it has, out of timestamp order across partitions (`max.task.idle.ms`); default 0,
+   * -1 never waits, not even for partitions known to have more data.
+   */
   maxTaskIdleMs?: number
+  /** How long a stream thread's poll waits for records when it has none buffered (`poll.ms`); default 100. */
   pollMs?: number
+  /** Records buffered per input partition before the partition is paused (`buffered.records.per.partition`); default 1000. */
   bufferedRecordsPerPartition?: number
+  /**
+   * How long a task may keep failing with retriable errors (a commit that times out, a locked state
+   * directory) before the thread fails (`task.timeout.ms`); default 300000.
+   */
   taskTimeoutMs?: number
+  /** Standby replicas per stateful task, kept up to date on other instances (`num.standby.replicas`); default 0. */
   numStandbyReplicas?: number
+  /** This instance's `host:port` for interactive queries, shared with the other instances through the group (`application.server`). */
   applicationServer?: string
+  /** The key serde of sources, sinks and stores that do not name one (`default.key.serde`). */
   defaultKeySerde?: Serde<any>
+  /** The value serde of sources, sinks and stores that do not name one (`default.value.serde`). */
   defaultValueSerde?: Serde<any>
+  /** The timestamp extractor of sources that do not name one (`default.timestamp.extractor`); default the record's own timestamp. */
   defaultTimestampExtractor?: TimestampExtractor
   /** 'logAndFail' (default), 'logAndContinue', or a handler function. */
   deserializationExceptionHandler?: 'logAndFail' | 'logAndContinue' | DeserializationExceptionHandler
@@ -81,13 +119,21 @@ export interface StreamsConfig {
   processingExceptionHandler?: 'logAndFail' | 'logAndContinue' | ProcessingExceptionHandler
   /** 'fail' (default), 'continue', or a handler function; for records that cannot be serialized or sent. */
   productionExceptionHandler?: 'fail' | 'continue' | ProductionExceptionHandler
+  /**
+   * The changelog lag up to which an instance counts as caught up on a task and may be given it as active (`acceptable.recovery.lag`); default 10000.
+   */
   acceptableRecoveryLag?: number
+  /** Most warm-up replicas (standbys restoring for a task's move) assigned at once (`max.warmup.replicas`); default 2. */
   maxWarmupReplicas?: number
+  /** How often the group rebalances while warm-up replicas catch up (`probing.rebalance.interval.ms`); default 600000, at least 60000. */
   probingRebalanceIntervalMs?: number
   /** TLS for the Kafka clients: true, or Node TLS options (ca, cert, key, ...). */
   ssl?: boolean | Readonly<Record<string, unknown>>
+  /** SASL authentication for the Kafka clients. */
   sasl?: SaslConfig
+  /** How long the Kafka clients wait for a connection to a broker; default 10000. */
   connectionTimeoutMs?: number
+  /** How long the Kafka clients wait for a broker's answer to a request (`request.timeout.ms`); default 30000. */
   requestTimeoutMs?: number
   /** Group session timeout (consumer `session.timeout.ms`); default 45000. */
   sessionTimeoutMs?: number
@@ -127,7 +173,9 @@ export interface StreamsConfig {
   rocksdbWriteBufferBytes?: number
   /** Tunes each RocksDB store's options before it opens (Kafka's `rocksdb.config.setter`). */
   rocksdbConfigSetter?: {
+    /** Sets a store's RocksDB options before it opens. */
     setConfig: (storeName: string, options: Record<string, unknown>, configs: ResolvedStreamsConfig) => void
+    /** Releases what setConfig made for a store, once the store has closed. */
     close?: (storeName: string, options: Record<string, unknown>) => void
   }
   /** Which metrics are recorded: 'INFO' (default), 'DEBUG' (adds store latencies) or 'TRACE'. */
@@ -147,6 +195,7 @@ export interface StreamsConfig {
   windowedAggregationEmitIntervalMs?: number
 }
 
+/** A StreamsConfig checked and completed with the defaults (resolveStreamsConfig): what the runtime and the stores read. */
 export type ResolvedStreamsConfig = Readonly<
   Required<
     Omit<
@@ -165,15 +214,25 @@ export type ResolvedStreamsConfig = Readonly<
   >
 > &
   Readonly<{
+    /** The store backend of DSL stores without an explicit supplier; undefined: in-memory. */
     dslStoreSuppliers: DslStoreSuppliers | undefined
+    /** Tunes each RocksDB store's options before it opens. */
     rocksdbConfigSetter: StreamsConfig['rocksdbConfigSetter']
+    /** TLS for the Kafka clients. */
     ssl: boolean | Readonly<Record<string, unknown>> | undefined
+    /** SASL authentication for the Kafka clients. */
     sasl: SaslConfig | undefined
+    /** The Kafka brokers to connect to first, as `host:port` (empty when not configured). */
     bootstrapServers: string[]
+    /** Prefix of the Kafka client ids; undefined: the application id. */
     clientId: string | undefined
+    /** This instance's `host:port` for interactive queries. */
     applicationServer: string | undefined
+    /** The default key serde. */
     defaultKeySerde: Serde<any> | undefined
+    /** The default value serde. */
     defaultValueSerde: Serde<any> | undefined
+    /** The default timestamp extractor. */
     defaultTimestampExtractor: TimestampExtractor | undefined
   }>
 

@@ -3,12 +3,17 @@
  * snapshot is one metric's value at the time `metrics()` was called.
  */
 export interface MetricName {
+  /** The metric's name (e.g. `dropped-records-total`). */
   readonly name: string
+  /** Its group (e.g. `stream-task-metrics`). */
   readonly group: string
+  /** What it measures. */
   readonly description: string
+  /** Its tags (e.g. `thread-id`, `task-id`). */
   readonly tags: Readonly<Record<string, string>>
 }
 
+/** One metric's value at the time KafkaStreams.metrics() was called. */
 export interface MetricSnapshot extends MetricName {
   /** NaN for an average, minimum or maximum with nothing recorded in its window, as in Kafka. */
   readonly value: number

@@ -4,6 +4,7 @@
  */
 import { ConfigError } from '../errors.js'
 
+/** Kafka's metrics recording levels, from the fewest metrics to the most. */
 export type RecordingLevel = 'INFO' | 'DEBUG' | 'TRACE'
 
 const ORDER: Readonly<Record<RecordingLevel, number>> = { INFO: 0, DEBUG: 1, TRACE: 2 }

@@ -7,64 +7,99 @@ import type { StateStore } from '../state/state-store.js'
 import type { TaskId } from '../task-id.js'
 import type { ResolvedStreamsConfig } from '../config/streams-config.js'
 
+/** What drives a punctuator scheduled with ProcessingContext.schedule (Kafka Streams' PunctuationType). */
 export enum PunctuationType {
+  /** Stream time: advances with the timestamps of the records the task processes, never by itself. */
   STREAM_TIME = 'STREAM_TIME',
+  /** Wall-clock time: the instance's clock (the system clock unless another is given), checked as the thread runs. */
   WALL_CLOCK_TIME = 'WALL_CLOCK_TIME'
 }
 
 /** Called with the current stream time or wall-clock time (not the scheduled time). */
 export type Punctuator = (timestamp: number) => void
 
+/** A scheduled punctuation, to cancel it. */
 export interface Cancellable {
+  /** Stops the punctuation; it does not run again. */
   cancel(): void
 }
 
 /** Where the record being processed came from. Absent inside a punctuation. */
 export interface RecordMetadata {
+  /** The topic the record was read from. */
   readonly topic: string
+  /** Its partition. */
   readonly partition: number
+  /** Its offset. */
   readonly offset: number
 }
 
 /** What every processor context offers (Kafka Streams' `ProcessingContext`). */
 export interface ProcessingContext {
+  /** The application id of the config. */
   readonly applicationId: string
+  /** The task the processor runs in. */
   readonly taskId: TaskId
+  /** The application's resolved config. */
   readonly appConfigs: ResolvedStreamsConfig
   /** The state directory of this task; undefined where no state directory exists. */
   readonly stateDir: string | undefined
+  /** Where the record being processed came from; undefined inside a punctuation. */
   recordMetadata(): RecordMetadata | undefined
+  /** A state store connected to this processor, by name; an InvalidStateStoreError when it is not. */
   getStateStore<S extends StateStore = StateStore>(name: string): S
+  /**
+   * Schedules `punctuator` every `intervalMs` of stream time or wall-clock time (Kafka Streams'
+   * `schedule`); cancel it with the returned Cancellable.
+   */
   schedule(intervalMs: number, type: PunctuationType, punctuator: Punctuator): Cancellable
   /** Requests a commit after the current record (or punctuation) is processed. */
   commit(): void
+  /** The task's stream time: the largest timestamp it has processed (ms). */
   currentStreamTimeMs(): number
+  /** The current wall-clock time of the task's clock (ms). */
   currentSystemTimeMs(): number
 }
 
+/** The context of a Processor: a ProcessingContext that forwards records to the processor's children. */
 export interface ProcessorContext<KForward = unknown, VForward = unknown> extends ProcessingContext {
   /** Sends the record to all children, or to the named child only. Synchronous, depth-first. */
   forward<K extends KForward, V extends VForward>(record: Record<K, V>, childName?: string): void
 }
 
+/** A node of the topology that processes records one at a time (Kafka Streams' Processor). */
 export interface Processor<KIn, VIn, KOut = never, VOut = never> {
+  /** Called once before the first record, with the context to keep (stores, schedules, forward). */
   init?(context: ProcessorContext<KOut, VOut>): void
+  /** Processes one record, synchronously; forwards output through the context. */
   process(record: Record<KIn, VIn>): void
+  /** Called when the task closes; release what init acquired. */
   close?(): void
 }
 
 /** Returns a new processor instance on every call (one per task). */
 export type ProcessorSupplier<KIn, VIn, KOut = never, VOut = never> = () => Processor<KIn, VIn, KOut, VOut>
 
-/** Chooses the timestamp of a consumed record. */
+/** A consumed record as a TimestampExtractor sees it, key and value deserialized. */
 export interface ConsumerRecordInfo {
+  /** The topic it was read from. */
   readonly topic: string
+  /** Its partition. */
   readonly partition: number
+  /** Its offset. */
   readonly offset: number
+  /** The deserialized key. */
   readonly key: unknown
+  /** The deserialized value. */
   readonly value: unknown
+  /** The record's own timestamp (ms). */
   readonly timestamp: number
 }
+
+/**
+ * Chooses the timestamp of a consumed record (Kafka Streams' TimestampExtractor), given the
+ * partition's time so far (-1 when unknown). A negative result drops the record.
+ */
 export type TimestampExtractor = (record: ConsumerRecordInfo, partitionTime: number) => number
 
 /** Chooses the topic of a record sent by a dynamic sink. */
@@ -72,13 +107,18 @@ export type TopicNameExtractor<K, V> = (key: K, value: V, context: RecordContext
 
 /** The context of the record a dynamic sink is sending. */
 export interface RecordContext {
+  /** The topic the input record came from; undefined when it has none (a punctuation). */
   readonly topic: string | undefined
+  /** Its partition. */
   readonly partition: number
+  /** Its offset. */
   readonly offset: number
+  /** The timestamp of the record being sent (ms). */
   readonly timestamp: number
 }
 
 /** Chooses the partition of an output record; undefined means the default (murmur2 of the key). */
 export type StreamPartitioner<K, V> = (topic: string, key: K, value: V, numPartitions: number) => number | undefined
 
+/** Where a source partition without a committed offset starts: earliest, latest, or none (fail). */
 export type AutoOffsetReset = 'earliest' | 'latest' | 'none'

@@ -57,14 +57,19 @@ interface Restoring {
 
 /** Where the restore of one changelog partition stands. */
 export interface RestoreProgress {
+  /** The changelog partition. */
   readonly partition: TopicPartition
+  /** The store it restores. */
   readonly storeName: string
+  /** The store's task; undefined when it has none. */
   readonly taskId: TaskId | undefined
   /** The next offset to apply. */
   readonly position: number
   /** The end captured when the restore started. */
   readonly endOffset: number
+  /** Records applied so far. */
   readonly restored: number
+  /** Records left to the end. */
   readonly remaining: number
   /** Records applied per second since the restore started. */
   readonly recordsPerSecond: number
@@ -74,8 +79,11 @@ export interface RestoreProgress {
 
 /** Where a standby store stands against its changelog. */
 export interface StandbyProgress {
+  /** The changelog partition. */
   readonly partition: TopicPartition
+  /** The standby store it updates. */
   readonly storeName: string
+  /** The standby task; undefined when it has none. */
   readonly taskId: TaskId | undefined
   /** The next offset to apply. */
   readonly position: number

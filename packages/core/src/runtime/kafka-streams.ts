@@ -34,6 +34,7 @@ import { runStateQuery } from './iq/v2/state-query-runner.js'
 import type { StateQueryRequest } from './iq/v2/state-query-request.js'
 import type { StateQueryResult } from './iq/v2/state-query-result.js'
 
+/** The state of a KafkaStreams instance (Kafka Streams' KafkaStreams.State). */
 export type KafkaStreamsState = 'CREATED' | 'REBALANCING' | 'RUNNING' | 'PENDING_SHUTDOWN' | 'NOT_RUNNING' | 'PENDING_ERROR' | 'ERROR'
 
 const TRANSITIONS: Record<KafkaStreamsState, readonly KafkaStreamsState[]> = {
@@ -46,10 +47,12 @@ const TRANSITIONS: Record<KafkaStreamsState, readonly KafkaStreamsState[]> = {
   ERROR: []
 }
 
+/** Told of every state change of a KafkaStreams instance (Kafka Streams' StateListener). */
 export type StateListener = (newState: KafkaStreamsState, oldState: KafkaStreamsState) => void
 
 /** What to do when a stream thread dies of an error (Kafka Streams' StreamThreadExceptionResponse). */
 export type StreamThreadExceptionResponse = 'REPLACE_THREAD' | 'SHUTDOWN_CLIENT' | 'SHUTDOWN_APPLICATION'
+/** Decides what happens when a stream thread dies of an error; without one, the instance shuts down (SHUTDOWN_CLIENT). */
 export type StreamsUncaughtExceptionHandler = (error: StreamsError) => StreamThreadExceptionResponse
 
 /** The Kafka client, and collaborators a test or an embedding application may replace. */
@@ -59,15 +62,23 @@ export interface KafkaStreamsOptions {
    * @kstreams/testing/in-memory-kafka (`kafka.client()`). Required.
    */
   readonly client?: KafkaClient
+  /** Where kstreams logs; default: nowhere (silentLogger). */
   readonly logger?: Logger
+  /** The wall clock (punctuations, timeouts); default: the system clock. */
   readonly clock?: Clock
 }
 
+/** The options of KafkaStreams.close(). */
 export interface CloseOptions {
   /** How long to wait for threads to finish (default: unbounded). */
   readonly timeoutMs?: number
 }
 
+/**
+ * Runs a topology on a Kafka cluster (Kafka Streams' KafkaStreams): stream threads that share the
+ * work with every other instance of the same application id, state stores restored from their
+ * changelogs, standby tasks, global stores and interactive queries.
+ */
 export class KafkaStreams {
   readonly #def: TopologyDef
   readonly #config: ResolvedStreamsConfig
@@ -145,20 +156,24 @@ export class KafkaStreams {
     })
   }
 
+  /** The instance's state now. */
   state(): KafkaStreamsState {
     return this.#lifecycle.state
   }
 
+  /** Sets the listener told of every state change; only before start(). */
   setStateListener(listener: StateListener): void {
     if (this.state() !== 'CREATED') throw new StreamsError('ILLEGAL_STATE', 'A state listener can only be set before start()')
     this.#stateListener = listener
   }
 
+  /** Sets what happens when a stream thread dies of an error; only before start(). */
   setUncaughtExceptionHandler(handler: StreamsUncaughtExceptionHandler): void {
     if (this.state() !== 'CREATED') throw new StreamsError('ILLEGAL_STATE', 'An uncaught exception handler can only be set before start()')
     this.#exceptionHandler = handler
   }
 
+  /** Sets the listener told as stores (local and global) restore from their changelogs; only before start(). */
   setGlobalStateRestoreListener(listener: StateRestoreListener): void {
     if (this.state() !== 'CREATED') throw new StreamsError('ILLEGAL_STATE', 'A restore listener can only be set before start()')
     this.#restoreListener = listener
@@ -385,6 +400,7 @@ export class KafkaStreams {
     this.#paused = false
   }
 
+  /** Whether the instance is paused (pause() without resume() since). */
   isPaused(): boolean {
     return this.#paused
   }

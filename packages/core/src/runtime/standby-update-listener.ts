@@ -9,6 +9,7 @@ import type { TopicPartition } from './kafka/ports.js'
 /** Why a standby stopped updating: its task moved to another instance, or became active here. */
 export type StandbySuspendReason = 'MIGRATED' | 'PROMOTED'
 
+/** Told as standby tasks update their stores from the changelogs (Kafka Streams' StandbyUpdateListener). */
 export interface StandbyUpdateListener {
   /** The standby starts reading the changelog at `startingOffset` (its checkpoint + 1, or the beginning). */
   onUpdateStart?(partition: TopicPartition, storeName: string, startingOffset: number): void

@@ -6,8 +6,11 @@
 import type { TaskId } from '../task-id.js'
 import type { TopicPartition } from './kafka/ports.js'
 
+/** A task of a stream thread (Kafka Streams' TaskMetadata). */
 export interface TaskMetadata {
+  /** The task's id. */
   readonly taskId: TaskId
+  /** Its input partitions. */
   readonly topicPartitions: readonly TopicPartition[]
   /** The offsets this instance last committed for the task's input partitions (active tasks). */
   readonly committedOffsets: ReadonlyMap<string, number>
@@ -17,13 +20,22 @@ export interface TaskMetadata {
   readonly timeCurrentIdlingStarted: number | undefined
 }
 
+/** A stream thread of this instance (Kafka Streams' ThreadMetadata). */
 export interface ThreadMetadata {
+  /** The thread's name. */
   readonly threadName: string
+  /** Its state (CREATED, STARTING, PARTITIONS_ASSIGNED, RUNNING, ...). */
   readonly threadState: string
+  /** Its active tasks. */
   readonly activeTasks: readonly TaskMetadata[]
+  /** Its standby tasks. */
   readonly standbyTasks: readonly TaskMetadata[]
+  /** The client id of its group member (Kafka Streams' main consumer). */
   readonly mainConsumerClientId: string
+  /** The client id it restores changelogs with. */
   readonly restoreConsumerClientId: string
+  /** The client ids of its producers. */
   readonly producerClientIds: readonly string[]
+  /** The client id of its admin client. */
   readonly adminClientId: string
 }

@@ -9,6 +9,7 @@ import type { Serde } from './serde.js'
 import { serdeFrom } from './serde-from.js'
 import { jsonSerde, stringSerde, uuidSerde } from './text-serdes.js'
 
+/** The built-in serdes (Kafka's `Serdes`): `Serdes.String()`, `Serdes.Long()`, ...; each call returns a new Serde. */
 export const Serdes = {
   /** UTF-8 text (Java StringSerde). */
   String: stringSerde,

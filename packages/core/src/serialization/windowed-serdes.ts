@@ -106,6 +106,7 @@ function checkInner(inner: unknown): void {
   }
 }
 
+/** The serdes of windowed keys (Kafka's `WindowedSerdes`), byte-identical to Java's. */
 export const WindowedSerdes = Object.freeze({
   /**
    * The serde of keys of fixed-size time windows. `windowSize` (ms, > 0) gives the window end on

@@ -13,8 +13,11 @@ import { validateStoreName } from './store-name.js'
 const NO_LOG_CONFIG: Readonly<Record<string, string>> = Object.freeze({})
 
 export abstract class AbstractStoreBuilder<K, V, S extends StateStore> implements StoreBuilder<S> {
+  /** The name of the stores it builds. */
   readonly name: string
+  /** The key serde of the metered layer; undefined: the config's defaultKeySerde. */
   protected readonly keySerde: Serde<K> | undefined
+  /** The value serde of the metered layer; undefined: the config's defaultValueSerde. */
   protected readonly valueSerde: Serde<V> | undefined
   #cachingEnabled = false
   #loggingEnabled = true
@@ -26,9 +29,11 @@ export abstract class AbstractStoreBuilder<K, V, S extends StateStore> implement
     this.valueSerde = checkSerde(name, 'valueSerde', valueSerde)
   }
 
+  /** Whether the stores have a caching layer (default: false). */
   get cachingEnabled(): boolean {
     return this.#cachingEnabled
   }
+  /** Whether the stores write a changelog topic (default: true). */
   get loggingEnabled(): boolean {
     return this.#loggingEnabled
   }
@@ -37,11 +42,13 @@ export abstract class AbstractStoreBuilder<K, V, S extends StateStore> implement
     return this.#logConfig
   }
 
+  /** Adds the caching layer: writes are deduplicated in the thread's record cache until a flush. */
   withCachingEnabled(): this {
     this.#cachingEnabled = true
     return this
   }
 
+  /** Leaves the caching layer out (the default). */
   withCachingDisabled(): this {
     this.#cachingEnabled = false
     return this
@@ -54,6 +61,7 @@ export abstract class AbstractStoreBuilder<K, V, S extends StateStore> implement
     return this
   }
 
+  /** Leaves the changelog out: the stores are not restored after a failure or a move. */
   withLoggingDisabled(): this {
     this.#loggingEnabled = false
     this.#logConfig = NO_LOG_CONFIG

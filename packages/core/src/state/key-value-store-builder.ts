@@ -11,6 +11,10 @@ import { ChangeLoggingKeyValueBytesStore } from './change-logging-key-value-byte
 import type { KeyValueBytesStore, KeyValueBytesStoreSupplier, KeyValueStore } from './key-value-store.js'
 import { MeteredKeyValueStore } from './metered-key-value-store.js'
 
+/**
+ * Builds key-value stores from a bytes-store supplier (Kafka's KeyValueStoreBuilder); see
+ * `Stores.keyValueStoreBuilder` in @kstreams/stores.
+ */
 export class KeyValueStoreBuilder<K, V> extends AbstractStoreBuilder<K, V, KeyValueStore<K, V>> {
   readonly #supplier: KeyValueBytesStoreSupplier
 

@@ -13,6 +13,7 @@ import { MeteredSessionStore } from './metered-session-store.js'
 import type { SessionBytesStore, SessionBytesStoreSupplier, SessionStore } from './session-store.js'
 import { WindowedStoreBuilderBase } from './windowed-store-builder-base.js'
 
+/** Builds session stores from a bytes-store supplier (Kafka's SessionStoreBuilder). */
 export class SessionStoreBuilder<K, AGG> extends WindowedStoreBuilderBase<K, AGG, SessionStore<K, AGG>, SessionBytesStoreSupplier> {
   constructor(supplier: SessionBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<AGG>) {
     super(checkSessionSupplier(supplier), keySerde, valueSerde)

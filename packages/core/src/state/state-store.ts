@@ -9,13 +9,19 @@ import type { ProcessorRecordContext } from '../runtime/record-context.js'
 import type { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
 import type { ThreadCache } from './cache/thread-cache.js'
 
+/** A state store (Kafka Streams' StateStore): local state of a task, backed by its changelog topic. */
 export interface StateStore {
+  /** The store's name, unique in the topology. */
   readonly name: string
+  /** Whether the store keeps its data on disk (RocksDB) rather than in memory. */
   readonly persistent: boolean
   /** Opens the store. Persistent backends may open asynchronously. */
   init(context: StateStoreContext, root: StateStore): void | Promise<void>
+  /** Writes out what is cached or buffered (called before each commit). */
   flush(): void
+  /** Closes the store; it is not used after. */
   close(): void
+  /** Whether the store is open (between init and close). */
   isOpen(): boolean
   /**
    * Resolves once a closed store has let go of its files: a backend that closes in the
@@ -29,37 +35,46 @@ export type StateRestoreCallback = (records: ReadonlyArray<{ key: Buffer; value:
 
 /** The one thing the change-logging layer needs from the task. */
 export interface ChangelogWriter {
+  /** Sends one changelog record (a null value for a delete). */
   append(key: Buffer, value: Buffer | null, timestamp: number): void
 }
 
 /** What a store sees of its task when it is initialised. */
 export interface StateStoreContext {
+  /** The application id of the config. */
   readonly applicationId: string
+  /** The task the store belongs to. */
   readonly taskId: TaskId
+  /** The application's resolved config. */
   readonly appConfigs: ResolvedStreamsConfig
   /** The task's state directory; stores that persist create their files below it. */
   readonly stateDir: string | undefined
+  /** Where the record being processed came from; undefined outside processing. */
   recordMetadata(): RecordMetadata | undefined
   /** Registers the store with the task, with the callback that applies changelog records. */
   register(store: StateStore, restore: StateRestoreCallback): void
   /** The changelog writer for a store, or undefined when the store is not logged. */
   changelogWriter(storeName: string): ChangelogWriter | undefined
   /**
-   * The record being processed (timestamp, headers, origin). The caching layer keeps it with each
+   * @internal The record being processed (timestamp, headers, origin). The caching layer keeps it with each
    * cached write; the change-logging layer stamps changelog records with its timestamp (0 when
    * the context has none).
    */
   recordContext?(): ProcessorRecordContext | undefined
-  /** The thread's record cache. Without one, stores built with caching write straight through. */
+  /** @internal The thread's record cache. Without one, stores built with caching write straight through. */
   readonly cache?: ThreadCache | undefined
-  /** The thread's metrics. Without them, stores count operations but report no metrics. */
+  /** @internal The thread's metrics. Without them, stores count operations but report no metrics. */
   readonly metrics?: StreamsMetricsRegistry | undefined
 }
 
 /** Builds one store instance per task, with the layers it was configured with. */
 export interface StoreBuilder<S extends StateStore = StateStore> {
+  /** The name of the stores it builds. */
   readonly name: string
+  /** A new store (one per task). */
   build(): S
+  /** Whether the stores write a changelog topic. */
   readonly loggingEnabled: boolean
+  /** The topic configs of the changelog topic (e.g. `retention.ms`). */
   readonly logConfig: Readonly<Record<string, string>>
 }

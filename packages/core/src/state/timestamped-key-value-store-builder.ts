@@ -12,6 +12,7 @@ import { checkSupplier, keyValueBytesLayers } from './key-value-store-builder.js
 import type { KeyValueBytesStoreSupplier, TimestampedKeyValueStore } from './key-value-store.js'
 import { MeteredTimestampedKeyValueStore } from './metered-timestamped-key-value-store.js'
 
+/** Builds timestamped key-value stores from a bytes-store supplier (Kafka's TimestampedKeyValueStoreBuilder). */
 export class TimestampedKeyValueStoreBuilder<K, V> extends AbstractStoreBuilder<K, V, TimestampedKeyValueStore<K, V>> {
   readonly #supplier: KeyValueBytesStoreSupplier
 

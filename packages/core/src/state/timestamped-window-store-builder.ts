@@ -12,6 +12,7 @@ import { checkWindowSupplier, windowBytesLayers } from './window-store-builder.j
 import type { TimestampedWindowStore, WindowBytesStoreSupplier } from './window-store.js'
 import { WindowedStoreBuilderBase } from './windowed-store-builder-base.js'
 
+/** Builds timestamped window stores from a bytes-store supplier (Kafka's TimestampedWindowStoreBuilder). */
 export class TimestampedWindowStoreBuilder<K, V> extends WindowedStoreBuilderBase<
   K,
   V,

@@ -20,6 +20,7 @@ export { WINDOWED_CHANGELOG_ADDITIONAL_RETENTION_MS } from './windowed-store-bui
 /** Makes the change-logging layer over a new backend store. */
 type ChangeLoggingLayer = new (inner: WindowBytesStore, retainDuplicates: boolean) => WindowBytesStore
 
+/** Builds window stores from a bytes-store supplier (Kafka's WindowStoreBuilder). */
 export class WindowStoreBuilder<K, V> extends WindowedStoreBuilderBase<K, V, WindowStore<K, V>, WindowBytesStoreSupplier> {
   constructor(supplier: WindowBytesStoreSupplier, keySerde?: Serde<K>, valueSerde?: Serde<V>) {
     super(checkWindowSupplier(supplier), keySerde, valueSerde)

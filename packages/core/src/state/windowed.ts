@@ -4,9 +4,12 @@
  */
 import { StreamsError } from '../errors.js'
 
+/** A window of time (Kafka Streams' Window): its start and end in ms. */
 export abstract class Window {
   constructor(
+    /** The window's start (ms, inclusive). */
     readonly start: number,
+    /** The window's end (ms): exclusive for a TimeWindow, inclusive for a SessionWindow. */
     readonly end: number
   ) {
     if (start < 0) throw new StreamsError('ILLEGAL_ARGUMENT', `Window startMs time cannot be negative, got ${start}`)
@@ -14,12 +17,15 @@ export abstract class Window {
       throw new StreamsError('ILLEGAL_ARGUMENT', `Window endMs time cannot be smaller than window startMs time, got [${start}, ${end}]`)
   }
 
+  /** Whether the two windows share a point in time; an ILLEGAL_ARGUMENT error for windows of different types. */
   abstract overlap(other: Window): boolean
 
+  /** Whether `other` is a window of the same type with the same start and end. */
   equals(other: Window): boolean {
     return other.constructor === this.constructor && other.start === this.start && other.end === this.end
   }
 
+  /** `Window{startMs=…, endMs=…}`, as Kafka Streams prints it. */
   toString(): string {
     return `Window{startMs=${this.start}, endMs=${this.end}}`
   }
@@ -50,10 +56,13 @@ export class SessionWindow extends Window {
 /** A key with the window it belongs to; prints as `[key@start/end]`. */
 export class Windowed<K> {
   constructor(
+    /** The key. */
     readonly key: K,
+    /** The window the key belongs to. */
     readonly window: Window
   ) {}
 
+  /** `[key@start/end]`. */
   toString(): string {
     return `[${String(this.key)}@${this.window.start}/${this.window.end}]`
   }

@@ -7,15 +7,19 @@
 import type { TopicNameExtractor } from '../processor/api.js'
 
 interface NodeDescriptionBase {
+  /** The node's name. */
   readonly name: string
   /** Parent nodes, in the order Kafka prints them after `<--`. */
   readonly predecessors: readonly NodeDescription[]
   /** Child nodes, in the order Kafka prints them after `-->`. */
   readonly successors: readonly NodeDescription[]
+  /** The node as Kafka Streams prints it in describe(). */
   toString(): string
 }
 
+/** A source node (Kafka Streams' TopologyDescription.Source). */
 export interface SourceNodeDescription extends NodeDescriptionBase {
+  /** Tells the node kinds apart. */
   readonly kind: 'source'
   /** The topics, in Kafka's print order; undefined for a pattern source. */
   readonly topicSet: ReadonlySet<string> | undefined
@@ -23,42 +27,56 @@ export interface SourceNodeDescription extends NodeDescriptionBase {
   readonly topicPattern: RegExp | undefined
 }
 
+/** A processor node (Kafka Streams' TopologyDescription.Processor). */
 export interface ProcessorNodeDescription extends NodeDescriptionBase {
+  /** Tells the node kinds apart. */
   readonly kind: 'processor'
   /** Connected store names, in Kafka's print order. */
   readonly stores: ReadonlySet<string>
 }
 
+/** A sink node (Kafka Streams' TopologyDescription.Sink). */
 export interface SinkNodeDescription extends NodeDescriptionBase {
+  /** Tells the node kinds apart. */
   readonly kind: 'sink'
   /** The fixed topic; undefined when a topic name extractor chooses it. */
   readonly topic: string | undefined
+  /** The extractor that chooses the topic per record; undefined for a fixed topic. */
   readonly topicNameExtractor: TopicNameExtractor<any, any> | undefined
 }
 
+/** A node of a described topology: a source, a processor or a sink (`kind` tells which). */
 export type NodeDescription = SourceNodeDescription | ProcessorNodeDescription | SinkNodeDescription
 
 /** A sub-topology: a connected group of nodes that becomes one task per input partition. */
 export interface SubtopologyDescription {
+  /** The sub-topology's id, the first part of its task ids. */
   readonly id: number
   /** Nodes by descending size of the subtree below them, then by name. */
   readonly nodes: readonly NodeDescription[]
+  /** The sub-topology as Kafka Streams prints it. */
   toString(): string
 }
 
 /** A global store with the source and processor that feed it (no tasks). */
 export interface GlobalStoreDescription {
+  /** Its id, counted with the sub-topologies'. */
   readonly id: number
+  /** The source reading the global topic. */
   readonly source: SourceNodeDescription
+  /** The processor that writes the store. */
   readonly processor: ProcessorNodeDescription
+  /** The global store as Kafka Streams prints it. */
   toString(): string
 }
 
+/** What Topology.describe() returns (Kafka Streams' TopologyDescription). */
 export interface TopologyDescription {
   /** By id. */
   readonly subtopologies: readonly SubtopologyDescription[]
   /** By id; ids are shared with the sub-topologies. */
   readonly globalStores: readonly GlobalStoreDescription[]
+  /** The topology as Kafka Streams prints it (`Topologies:` and each sub-topology). */
   toString(): string
 }
 

@@ -17,23 +17,35 @@ import { checkName, checkStoreBuilder, checkSupplier, checkSupplierReturnsNewIns
 import type { TopologyDescription } from './topology-description.js'
 import { validateTopologyDef } from './validate-topology-def.js'
 
+/** The options of Topology.addSource. */
 export interface SourceOptions<K = unknown, V = unknown> {
+  /** The key deserializer (or serde); default: the config's defaultKeySerde. */
   readonly keyDeserializer?: DeserializerLike<K>
+  /** The value deserializer (or serde); default: the config's defaultValueSerde. */
   readonly valueDeserializer?: DeserializerLike<V>
+  /** The source's timestamp extractor; default: the config's defaultTimestampExtractor. */
   readonly timestampExtractor?: TimestampExtractor
   /** Where to start when the group has no committed offset; defaults to the `auto.offset.reset` config. */
   readonly offsetReset?: AutoOffsetReset
 }
 
+/** The options of Topology.addSink. */
 export interface SinkOptions<K = unknown, V = unknown> {
+  /** The key serializer (or serde); default: the config's defaultKeySerde. */
   readonly keySerializer?: SerializerLike<K>
+  /** The value serializer (or serde); default: the config's defaultValueSerde. */
   readonly valueSerializer?: SerializerLike<V>
+  /** Chooses each record's partition; default: murmur2 of the serialized key, as Kafka's producer. */
   readonly partitioner?: StreamPartitioner<K, V>
 }
 
+/** The options of Topology.addGlobalStore: how the global topic is read. */
 export interface GlobalStoreOptions<K = unknown, V = unknown> {
+  /** The key deserializer (or serde); default: the config's defaultKeySerde. */
   readonly keyDeserializer?: DeserializerLike<K>
+  /** The value deserializer (or serde); default: the config's defaultValueSerde. */
   readonly valueDeserializer?: DeserializerLike<V>
+  /** The timestamp extractor; default: the config's defaultTimestampExtractor. */
   readonly timestampExtractor?: TimestampExtractor
 }
 
@@ -46,6 +58,11 @@ interface GlobalStoreEntry {
 
 const OFFSET_RESETS: readonly AutoOffsetReset[] = ['earliest', 'latest', 'none']
 
+/**
+ * A Processor API topology (Kafka Streams' Topology): sources, processors, sinks, state stores and
+ * global stores, each checked when it is added (a TopologyError naming the node, topic or store).
+ * Run it with KafkaStreams, test it with the TopologyTestDriver of @kstreams/testing.
+ */
 export class Topology {
   /** Every node, in insertion order (parents always come before their children). */
   readonly #nodes = new Map<string, NodeDef>()

@@ -1,5 +1,14 @@
 import { expect } from 'chai'
-import { Headers, ManualClock, type Record, Serdes, TaskId, Topology, resolveStreamsConfig, type ProcessorContext } from '../../src/index.js'
+import {
+  Headers,
+  ManualClock,
+  type Record,
+  Serdes,
+  TaskId,
+  Topology,
+  resolveStreamsConfig,
+  type ProcessorContext
+} from '../../src/index.js'
 import { StreamTask, TOPOLOGY_DEF, type CollectedRecord, type ConsumedRecord } from '../../src/internal.js'
 
 const S = Serdes.String()

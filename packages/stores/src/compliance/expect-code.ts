@@ -1,6 +1,7 @@
 /** Runs fn and returns the `code` of the StreamsError it throws (fails when it throws nothing). */
 import { StreamsError } from '@kstreams/core'
 
+/** Runs `fn` and returns the `code` of the StreamsError it throws; fails when it throws nothing. */
 export function codeOf(fn: () => unknown): string {
   try {
     fn()

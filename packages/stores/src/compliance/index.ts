@@ -1,7 +1,8 @@
 /**
- * @kstreams/stores/compliance: the store contract tests any backend runs with its own harness
+ * `@kstreams/stores/compliance`: the store contract tests any backend runs with its own harness
  * (mocha BDD globals and chai are needed at runtime), plus the test context and harness helpers
  * they are built on.
+ * @module \@kstreams/stores/compliance
  */
 export { keyValueStoreCompliance } from './key-value/index.js'
 export { windowStoreCompliance } from './window/index.js'

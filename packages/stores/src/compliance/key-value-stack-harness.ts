@@ -11,6 +11,7 @@ import type { KeyValueStoreHarness } from './harness.js'
 import { configureStack, stackHarness } from './stack-harness.js'
 import type { StackHarnessExtras, StackOptions } from './stack-harness.js'
 
+/** @inline */
 type BytesStore = KeyValueStore<Buffer, Buffer>
 
 /** The stack options (name, persistent, stateDirRoot, newCache, caching, logging) plus: */
@@ -30,6 +31,7 @@ export interface KeyValueStackHarnessOptions extends StackOptions {
  */
 export interface KeyValueStackHarness extends KeyValueStoreHarness, StackHarnessExtras<BytesStore> {}
 
+/** A key-value harness over the full store stack (metered -> caching -> change-logging -> the supplier's backend). */
 export function createKeyValueStackHarness(options: KeyValueStackHarnessOptions): KeyValueStackHarness {
   const storeName = options.storeName ?? 'compliance-kv'
   return stackHarness(options, storeName, options.applicationId ?? 'compliance', () =>

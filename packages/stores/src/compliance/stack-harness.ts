@@ -17,9 +17,11 @@ import type { CapturedChangelogRecord, TestStoreContext } from './test-context.j
 
 type RecordCache = NonNullable<StateStoreContext['cache']>
 
+/** The options of a harness over a full store stack (metered -> caching -> change-logging -> backend). */
 export interface StackOptions {
   /** The display name, e.g. 'metered -> caching -> change-logging -> in-memory'. */
   readonly name: string
+  /** Whether the backend keeps its data across close and reopen. */
   readonly persistent: boolean
   /** Where each open() makes a fresh state directory; the temp directory when persistent, else none. */
   readonly stateDirRoot?: string | undefined
@@ -27,9 +29,11 @@ export interface StackOptions {
   readonly newCache?: (() => RecordCache) | undefined
   /** Whether the builder enables caching (default true) and logging (default true). */
   readonly caching?: boolean
+  /** Whether the builder enables logging (default true). */
   readonly logging?: boolean
 }
 
+/** What a stack harness adds to a StoreHarness: the store's test context, and restores from a changelog. */
 export interface StackHarnessExtras<S extends StateStore> {
   /** The context `store` was initialised with: its registrations and captured changelog. */
   contextOf(store: S): TestStoreContext

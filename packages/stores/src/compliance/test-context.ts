@@ -17,17 +17,25 @@ import type {
 
 /** One record a change-logging layer appended, with the store it belongs to. */
 export interface CapturedChangelogRecord {
+  /** The store whose change-logging layer appended it. */
   readonly storeName: string
+  /** The key bytes (a copy). */
   readonly key: Buffer
+  /** The value bytes (a copy); null for a delete. */
   readonly value: Buffer | null
+  /** The record's timestamp. */
   readonly timestamp: number
 }
 
+/** A store that registered with a TestStoreContext, with its restore callback. */
 export interface StoreRegistration {
+  /** The store (the root of its stack). */
   readonly store: StateStore
+  /** The callback that applies changelog records to it. */
   readonly restore: StateRestoreCallback
 }
 
+/** The options of a TestStoreContext. */
 export interface TestStoreContextOptions {
   /** The task state directory handed to persistent stores; undefined by default. */
   stateDir?: string | undefined
@@ -38,6 +46,7 @@ export interface TestStoreContextOptions {
    * changelog across contexts (a store reopened by the same task), false for no changelog writer.
    */
   changelog?: CapturedChangelogRecord[] | false
+  /** The task id; 0_0 by default. */
   taskId?: TaskId
   /** What recordMetadata() returns until it is changed. */
   recordMetadata?: RecordMetadata | undefined
@@ -45,6 +54,7 @@ export interface TestStoreContextOptions {
   cache?: StateStoreContext['cache']
 }
 
+/** A StateStoreContext for testing stores without a task: records registrations, captures the changelog, replays restores. */
 export class TestStoreContext implements StateStoreContext {
   readonly applicationId: string
   readonly taskId: TaskId

@@ -11,6 +11,7 @@ import { GroupMember } from './group-member.js'
 import type { MemberProtocol } from './group-member.js'
 import { kafkaError } from './request-errors.js'
 
+/** The states of a group in Kafka's classic group protocol (ClassicGroupState). */
 export type ClassicGroupState = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable' | 'Dead'
 
 /** The states a group may enter each state from (ClassicGroupState.validPreviousStates). */

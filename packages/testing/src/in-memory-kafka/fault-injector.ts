@@ -22,11 +22,13 @@ export interface FaultTarget {
    * targeted fails just that partition of the response, as a PartitionError.
    */
   readonly topic?: string
+  /** With `topic`: requests that touch this partition only. */
   readonly partition?: number
   /** How many matching requests it applies to (default 1; Infinity for all of them). */
   readonly times?: number
 }
 
+/** A failure to inject (InMemoryKafka.failNext): which requests, and the Kafka error they get. */
 export interface FailureSpec extends FaultTarget {
   /** Kafka's error name the request rejects with. */
   readonly error: KafkaErrorName
@@ -34,6 +36,7 @@ export interface FailureSpec extends FaultTarget {
   readonly afterProcessing?: boolean
 }
 
+/** A delay to inject (InMemoryKafka.delay): which requests, and by how much. */
 export interface DelaySpec extends FaultTarget {
   /** How long the request takes to reach the broker. */
   readonly ms: number
@@ -41,8 +44,11 @@ export interface DelaySpec extends FaultTarget {
 
 /** A registered fault: how often it struck, how often it still will, and a way to withdraw it. */
 export interface Fault {
+  /** How many requests it struck so far. */
   readonly hits: number
+  /** How many more requests it will strike. */
   readonly remaining: number
+  /** Withdraws it. */
   remove(): void
 }
 

@@ -7,12 +7,17 @@ import type { ClassicGroup, ClassicGroupState } from './classic-group.js'
 
 export type { ClassicGroupState }
 
+/** A member of a consumer group, as a GroupSnapshot shows it. */
 export interface GroupMemberSnapshot {
+  /** The member id. */
   readonly memberId: string
   /** The client id of the port that joined it. */
   readonly clientId: string
+  /** Its static membership id, if it has one. */
   readonly groupInstanceId: string | undefined
+  /** Its session timeout (ms). */
   readonly sessionTimeoutMs: number
+  /** Its rebalance timeout (ms). */
   readonly rebalanceTimeoutMs: number
   /** The member's protocol names, by preference. */
   readonly protocols: readonly string[]
@@ -20,19 +25,27 @@ export interface GroupMemberSnapshot {
   readonly assignment: Buffer
   /** Parked in JoinGroup / SyncGroup right now. */
   readonly awaitingJoin: boolean
+  /** Parked in SyncGroup right now. */
   readonly awaitingSync: boolean
   /** When the coordinator last heard from it (JoinGroup, SyncGroup, Heartbeat, OffsetCommit). */
   readonly lastSeenMs: number
 }
 
+/** A consumer group as InMemoryKafka.group() saw it: state, generation, leader, members, committed offsets. */
 export interface GroupSnapshot {
+  /** The group id. */
   readonly groupId: string
+  /** The group's state in Kafka's classic group protocol. */
   readonly state: ClassicGroupState
+  /** The current generation. */
   readonly generationId: number
+  /** The protocol type ('consumer'); undefined before the first join. */
   readonly protocolType: string | undefined
   /** The protocol (assignor) chosen for the generation. */
   readonly protocolName: string | undefined
+  /** The leader's member id; undefined without members. */
   readonly leaderId: string | undefined
+  /** The members. */
   readonly members: readonly GroupMemberSnapshot[]
   /** Committed offsets, keyed by `topic-partition`. */
   readonly committed: ReadonlyMap<string, CommittedOffset>

@@ -19,6 +19,7 @@ import type { Scheduler } from './scheduler.js'
 import type { TopicEntry } from './topic-registry.js'
 import { TopicView } from './topic-view.js'
 
+/** The options of an InMemoryKafka. */
 export interface InMemoryKafkaOptions {
   /** Broker nodes, with ids 1..n; partition leaders are spread over them (default 1). */
   readonly nodes?: number
@@ -40,22 +41,34 @@ export interface InMemoryKafkaOptions {
 
 /** A record for produce(): strings are UTF-8; without a partition, a keyed record goes where Kafka's default partitioner puts it. */
 export interface ProduceInput {
+  /** The key; none by default. */
   readonly key?: Buffer | string | null
+  /** The value; null (a tombstone) by default. */
   readonly value?: Buffer | string | null
+  /** The partition; default: Kafka's default partitioner for a keyed record, round robin otherwise. */
   readonly partition?: number
   /** Default: the scheduler's now. */
   readonly timestamp?: number
+  /** The record's headers. */
   readonly headers?: Headers | Readonly<Record<string, string | Buffer | null>>
 }
 
+/** Where produce() put a record. */
 export interface ProducedOffset {
+  /** The partition. */
   readonly partition: number
+  /** The record's offset. */
   readonly offset: number
 }
 
 const bytes = (x: Buffer | string | null | undefined): Buffer | null =>
   x === undefined || x === null ? null : typeof x === 'string' ? Buffer.from(x) : x
 
+/**
+ * A single-process Kafka for unit tests of the kstreams runtime and of applications: implements the
+ * wire-level ports of `@kstreams/core` (hand `kafka.client()` to KafkaStreams), with setup without a
+ * producer, inspection, and injected faults.
+ */
 export class InMemoryKafka {
   readonly #broker: InMemoryBroker
   readonly #roundRobin = new Map<string, number>()
@@ -82,7 +95,14 @@ export class InMemoryKafka {
   }
 
   /** The transactional ids the transaction coordinator knows, with producer id and epoch (each InitProducerId bumps it). */
-  transactionalIds(): Array<{ readonly transactionalId: string; readonly producerId: number; readonly epoch: number }> {
+  transactionalIds(): Array<{
+    /** The transactional id. */
+    readonly transactionalId: string
+    /** Its producer id. */
+    readonly producerId: number
+    /** Its current producer epoch. */
+    readonly epoch: number
+  }> {
     return this.#broker.transactions.identities()
   }
 
@@ -105,6 +125,7 @@ export class InMemoryKafka {
     return new TopicView(this.#broker.topics, name)
   }
 
+  /** Deletes a topic; an unknown topic is an error. */
   deleteTopic(name: string): void {
     this.#topicOrThrow(name)
     this.#broker.topics.delete(name)
@@ -116,11 +137,13 @@ export class InMemoryKafka {
     this.#broker.topics.addPartitions(name, total)
   }
 
+  /** A view of a topic's partitions and records; an unknown topic is an error. */
   topic(name: string): TopicView {
     this.#topicOrThrow(name)
     return new TopicView(this.#broker.topics, name)
   }
 
+  /** The names of every topic. */
   topics(): string[] {
     return this.#broker.topics.names()
   }
@@ -165,6 +188,7 @@ export class InMemoryKafka {
     return group === undefined ? undefined : snapshotGroup(group, this.#broker.offsets.committed(groupId))
   }
 
+  /** The ids of every consumer group the coordinator knows. */
   groups(): string[] {
     return this.#broker.coordinator.groupIds()
   }
@@ -222,6 +246,7 @@ export class InMemoryKafka {
       )
   }
 
+  /** Forgets the requests logged so far. */
   clearRequests(): void {
     this.#broker.clearRequests()
   }

@@ -1,7 +1,8 @@
 /**
- * @kstreams/testing/in-memory-kafka: a single-process Kafka that implements the wire-level ports
- * of @kstreams/core, with fault injection and inspection, for tests without a broker. Nothing
+ * `@kstreams/testing/in-memory-kafka`: a single-process Kafka that implements the wire-level ports
+ * of `@kstreams/core`, with fault injection and inspection, for tests without a broker. Nothing
  * here imports kafkajs.
+ * @module \@kstreams/testing/in-memory-kafka
  */
 export { InMemoryKafka } from './in-memory-kafka.js'
 export type { InMemoryKafkaOptions, ProduceInput, ProducedOffset } from './in-memory-kafka.js'

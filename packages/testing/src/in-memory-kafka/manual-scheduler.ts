@@ -15,6 +15,7 @@ interface Task {
   cancelled: boolean
 }
 
+/** A Scheduler whose time moves only through advance(): deterministic timeouts in unit tests. */
 export class ManualScheduler implements Scheduler {
   #now: number
   #seq = 0

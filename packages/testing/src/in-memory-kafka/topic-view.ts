@@ -10,10 +10,13 @@ import type { TopicEntry, TopicRegistry } from './topic-registry.js'
 
 /** A record of a topic, with the state of the transaction that wrote it, if any. */
 export interface TopicRecord extends FetchedRecord {
+  /** The state of the transaction that wrote it; undefined for a record written outside one. */
   readonly transaction: 'ongoing' | 'committed' | 'aborted' | undefined
 }
 
+/** A test's live, read-only view of one topic of an InMemoryKafka: records, offsets, leaders, configs. */
 export class TopicView {
+  /** The topic's name. */
   readonly name: string
   readonly #topics: TopicRegistry
 
@@ -23,10 +26,12 @@ export class TopicView {
     this.name = name
   }
 
+  /** How many partitions the topic has. */
   get partitions(): number {
     return this.#topic().logs.length
   }
 
+  /** The topic's configs. */
   get configs(): Readonly<Record<string, string>> {
     return this.#topic().configs
   }
@@ -52,18 +57,22 @@ export class TopicView {
     return Array.from({ length: this.partitions }, (_, p) => this.records(p, options)).flat()
   }
 
+  /** The partition's high watermark: the offset after its last record. */
   highWatermark(partition: number): number {
     return this.#log(partition).highWatermark
   }
 
+  /** The partition's last stable offset: the first offset of an open transaction, else the high watermark. */
   lastStableOffset(partition: number): number {
     return this.#log(partition).lastStableOffset
   }
 
+  /** The partition's log-start offset (moved forward by DeleteRecords). */
   logStartOffset(partition: number): number {
     return this.#log(partition).logStartOffset
   }
 
+  /** The node that leads the partition. */
   leader(partition: number): number {
     this.#log(partition)
     return this.#topic().leaders[partition]!

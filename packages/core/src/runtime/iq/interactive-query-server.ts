@@ -33,12 +33,17 @@ import { forwardQuery, type ForwardOptions } from './query-forwarder.js'
 
 /** What the server needs of a KafkaStreams instance. */
 export interface QueryableStreams {
+  /** The instance's state (KafkaStreams.state()). */
   state(): string
+  /** The instance's `host:port` (KafkaStreams.applicationServer). */
   readonly applicationServer: string | undefined
+  /** A read-only view of a local store (KafkaStreams.store()). */
   store<T>(params: StoreQueryParameters<T>): T
+  /** Which instance hosts a key (KafkaStreams.queryMetadataForKey()). */
   queryMetadataForKey<K>(storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata
 }
 
+/** The options of an InteractiveQueryServer. */
 export interface InteractiveQueryServerOptions<K> {
   /** The serializer of the stores' keys, used to find a key's partition. */
   readonly keySerializer: SerializerLike<K>
@@ -95,6 +100,11 @@ interface Answer {
   retryAfter?: boolean
 }
 
+/**
+ * An HTTP endpoint for interactive queries over a KafkaStreams instance: `GET /stores/:store/keys/:key`
+ * answers from the instance that hosts the key, forwarding when needed; `start()` runs a built-in
+ * server, `handler()` mounts it into the application's own.
+ */
 export class InteractiveQueryServer<K = string> {
   readonly #streams: QueryableStreams
   readonly #o: InteractiveQueryServerOptions<K>
@@ -154,6 +164,7 @@ export class InteractiveQueryServer<K = string> {
     return { host: address.address, port: address.port }
   }
 
+  /** Stops the built-in server and closes its connections. */
   async close(): Promise<void> {
     const server = this.#server
     if (server === undefined) return

@@ -6,10 +6,13 @@
  */
 import { tpKey, type AdminPort, type TopicPartition } from '../kafka/ports.js'
 
-/** Kafka Streams' LagInfo. */
+/** How far a local store is behind its changelog (Kafka Streams' LagInfo). */
 export interface LagInfo {
+  /** The next changelog offset the store applies. */
   readonly currentOffsetPosition: number
+  /** The changelog's end offset. */
   readonly endOffsetPosition: number
+  /** end - current: 0 when caught up. */
   readonly offsetLag: number
 }
 

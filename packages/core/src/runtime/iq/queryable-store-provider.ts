@@ -13,7 +13,9 @@ import { storeMigratedError, type StateStoreProvider } from './state-store-provi
 
 /** What `KafkaStreams.store()` is asked (Kafka Streams' StoreQueryParameters). */
 export interface StoreQueryParameters<T> {
+  /** The store to query. */
   readonly storeName: string
+  /** Which kind of store, and so which read-only view you get (see QueryableStoreTypes). */
   readonly queryableStoreType: QueryableStoreType<T>
   /** Query only the store of this partition. */
   readonly partition?: number

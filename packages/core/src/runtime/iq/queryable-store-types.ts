@@ -16,12 +16,13 @@ import { CompositeReadOnlySessionStore } from './composite-read-only-session-sto
 import { plainKeyValueView, plainWindowView } from './read-only-facades.js'
 import type { StateStoreProvider } from './state-store-provider.js'
 
+/** A kind of store to query and the read-only view it gives (Kafka Streams' QueryableStoreType); made by QueryableStoreTypes. */
 export interface QueryableStoreType<T> {
   /** e.g. 'keyValueStore', for error messages. */
   readonly kind: string
-  /** Whether a store of this kind can be queried through this type. */
+  /** @internal Whether a store of this kind can be queried through this type. */
   accepts(store: StateStore): boolean
-  /** The read-only view over the stores the provider returns (each accepted by `accepts`). */
+  /** @internal The read-only view over the stores the provider returns (each accepted by `accepts`). */
   create(provider: StateStoreProvider<StateStore>): T
 }
 
@@ -41,9 +42,11 @@ function mapped<S, T>(
   return composite({ storeName: provider.storeName, stores: () => provider.stores().map(view) })
 }
 
+/** The kinds of store KafkaStreams.store() can query (Kafka Streams' QueryableStoreTypes). */
 export class QueryableStoreTypes {
   private constructor() {}
 
+  /** Key-value stores, timestamped ones included (their plain values). */
   static keyValueStore<K, V>(): QueryableStoreType<ReadOnlyKeyValueStore<K, V>> {
     return {
       kind: 'keyValueStore',
@@ -60,6 +63,7 @@ export class QueryableStoreTypes {
     }
   }
 
+  /** Timestamped key-value stores, with each value's timestamp. */
   static timestampedKeyValueStore<K, V>(): QueryableStoreType<ReadOnlyKeyValueStore<K, ValueAndTimestamp<V>>> {
     return {
       kind: 'timestampedKeyValueStore',
@@ -73,6 +77,7 @@ export class QueryableStoreTypes {
     }
   }
 
+  /** Window stores, timestamped ones included (their plain values). */
   static windowStore<K, V>(): QueryableStoreType<ReadOnlyWindowStore<K, V>> {
     return {
       kind: 'windowStore',
@@ -89,6 +94,7 @@ export class QueryableStoreTypes {
     }
   }
 
+  /** Timestamped window stores, with each value's timestamp. */
   static timestampedWindowStore<K, V>(): QueryableStoreType<ReadOnlyWindowStore<K, ValueAndTimestamp<V>>> {
     return {
       kind: 'timestampedWindowStore',
@@ -102,6 +108,7 @@ export class QueryableStoreTypes {
     }
   }
 
+  /** Session stores. */
   static sessionStore<K, AGG>(): QueryableStoreType<ReadOnlySessionStore<K, AGG>> {
     return {
       kind: 'sessionStore',

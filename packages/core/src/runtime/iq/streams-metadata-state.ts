@@ -12,14 +12,19 @@ import { partitionFor } from '../../partitioner/murmur2.js'
 import type { TopicPartition } from '../kafka/ports.js'
 import { runtimeTopicName } from '../processor-graph.js'
 
+/** An instance's interactive-query endpoint, from its `applicationServer` (Kafka Streams' HostInfo). */
 export interface HostInfo {
+  /** The host name or address. */
   readonly host: string
+  /** The port. */
   readonly port: number
 }
 
 /** Where a key's partition is hosted (Kafka Streams' KeyQueryMetadata). */
 export interface KeyQueryMetadata {
+  /** The instance with the key's active task. */
   readonly activeHost: HostInfo
+  /** The instances with a standby of the key's task. */
   readonly standbyHosts: readonly HostInfo[]
   /** The partition of the key; -1 when not available. */
   readonly partition: number
@@ -27,10 +32,15 @@ export interface KeyQueryMetadata {
 
 /** What one instance hosts (Kafka Streams' StreamsMetadata). */
 export interface StreamsMetadata {
+  /** The instance's endpoint. */
   readonly hostInfo: HostInfo
+  /** The stores of its active tasks. */
   readonly stateStoreNames: ReadonlySet<string>
+  /** The source partitions of its active tasks. */
   readonly topicPartitions: readonly TopicPartition[]
+  /** The stores of its standby tasks. */
   readonly standbyStateStoreNames: ReadonlySet<string>
+  /** The source partitions of its standby tasks. */
   readonly standbyTopicPartitions: readonly TopicPartition[]
 }
 

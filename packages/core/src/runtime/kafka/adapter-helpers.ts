@@ -27,7 +27,14 @@ export class SerialExecutor {
  * Per-partition items grouped by topic, the shape Kafka requests take (`[{ topic, partitions }]`);
  * topics and partitions keep their first-seen order.
  */
-export function groupByTopic<T extends TopicPartition>(items: readonly T[]): Array<{ topic: string; items: T[] }> {
+export function groupByTopic<T extends TopicPartition>(
+  items: readonly T[]
+): Array<{
+  /** The topic. */
+  topic: string
+  /** Its items, in first-seen order. */
+  items: T[]
+}> {
   const byTopic = new Map<string, T[]>()
   for (const item of items) {
     let list = byTopic.get(item.topic)

@@ -6,7 +6,10 @@
  */
 import { StreamsError } from '../../errors.js'
 
-/** The Kafka error codes the runtime or the adapters name, with Kafka's retriable flag. */
+/**
+ * The Kafka error codes the runtime or the adapters name, with Kafka's retriable flag.
+ * @internal For client adapters; applications match on KafkaErrorName (`errorName`, isKafkaError).
+ */
 export const KAFKA_ERRORS = {
   UNKNOWN_SERVER_ERROR: { code: -1, retriable: false },
   OFFSET_OUT_OF_RANGE: { code: 1, retriable: false },
@@ -62,6 +65,10 @@ export const KAFKA_ERRORS = {
   TRANSACTION_ABORTABLE: { code: 120, retriable: false }
 } as const satisfies Record<string, { code: number; retriable: boolean }>
 
+/**
+ * The Kafka error names kstreams knows (Java's `Errors` enum names), e.g. `UNKNOWN_MEMBER_ID`.
+ * @useDeclaredType
+ */
 export type KafkaErrorName = keyof typeof KAFKA_ERRORS
 
 const BY_CODE = new Map<number, KafkaErrorName>(Object.entries(KAFKA_ERRORS).map(([name, { code }]) => [code, name as KafkaErrorName]))
@@ -71,6 +78,10 @@ export function kafkaErrorName(code: number): KafkaErrorName | undefined {
   return BY_CODE.get(code)
 }
 
+/**
+ * A Kafka request that failed: Kafka's error name and code, retriable as Kafka counts it. Its
+ * `code` is `KAFKA`; the client library's own error is its `cause`.
+ */
 export class KafkaRequestError extends StreamsError {
   /** Kafka's error name (e.g. UNKNOWN_MEMBER_ID), or another upper-case name an adapter gave an error outside the table. */
   readonly errorName: string

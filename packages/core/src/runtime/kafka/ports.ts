@@ -15,23 +15,33 @@
 import type { Headers } from '../../record.js'
 import type { KafkaRequestError } from './kafka-request-error.js'
 
+/** A partition of a topic. */
 export interface TopicPartition {
+  /** The topic name. */
   readonly topic: string
+  /** The partition number, from 0. */
   readonly partition: number
 }
 
+/** An offset in a partition. */
 export interface TopicPartitionOffset extends TopicPartition {
+  /** The offset. */
   readonly offset: number
 }
 
 /** A fetched record, still in bytes. */
 export interface FetchedRecord extends TopicPartitionOffset {
+  /** The record's timestamp (ms). */
   readonly timestamp: number
+  /** The key bytes; null for a record without a key. */
   readonly key: Buffer | null
+  /** The value bytes; null for a tombstone. */
   readonly value: Buffer | null
+  /** The record's headers. */
   readonly headers: Headers
 }
 
+/** What a Fetch returned for one partition. */
 export interface FetchedBatch extends TopicPartition {
   /** The records at or after the fetch offset: no control records, no aborted ones under READ_COMMITTED. */
   readonly records: readonly FetchedRecord[]
@@ -43,10 +53,12 @@ export interface FetchedBatch extends TopicPartition {
   readonly logStartOffset: number
 }
 
+/** Which records a fetch sees: all (READ_UNCOMMITTED), or only committed transactions' (READ_COMMITTED). */
 export type IsolationLevel = 'READ_UNCOMMITTED' | 'READ_COMMITTED'
 
 /** A partition-level error in a response that otherwise succeeded (Fetch, OffsetCommit, ListOffsets). */
 export interface PartitionError extends TopicPartition {
+  /** The partition's error, with Kafka's error name. */
   readonly error: KafkaRequestError
 }
 
@@ -54,57 +66,89 @@ export interface PartitionError extends TopicPartition {
 // Consumer groups (Kafka's classic group protocol: JoinGroup, SyncGroup, Heartbeat, LeaveGroup,
 // OffsetCommit, OffsetFetch), always sent to the group's coordinator.
 
+/** A JoinGroup request: a member joining or rejoining its group. */
 export interface JoinGroupRequest {
   /** '' for a member joining for the first time. */
   readonly memberId: string
   /** Static membership (group.instance.id); undefined for a dynamic member. */
   readonly groupInstanceId?: string | undefined
+  /** How long the coordinator waits for a heartbeat before it removes the member (`session.timeout.ms`). */
   readonly sessionTimeoutMs: number
+  /** How long the coordinator waits for every member to rejoin in a rebalance (`max.poll.interval.ms`). */
   readonly rebalanceTimeoutMs: number
   /** 'consumer' for a consumer group. */
   readonly protocolType: string
   /** The protocols (assignors) this member supports, by preference, each with its subscription bytes. */
-  readonly protocols: ReadonlyArray<{ readonly name: string; readonly metadata: Buffer }>
+  readonly protocols: ReadonlyArray<{
+    /** The protocol (assignor) name. */
+    readonly name: string
+    /** The member's subscription bytes for it. */
+    readonly metadata: Buffer
+  }>
   /** Why this member (re)joins, for the broker log (JoinGroup v8+). */
   readonly reason?: string | undefined
 }
 
+/** A member of the group, as the group leader sees it in its JoinGroup response. */
 export interface JoinedMember {
+  /** The member id the coordinator gave. */
   readonly memberId: string
+  /** Its static membership id (group.instance.id), if it has one. */
   readonly groupInstanceId: string | undefined
   /** The member's subscription bytes for the chosen protocol. */
   readonly metadata: Buffer
 }
 
+/** The coordinator's answer to a JoinGroup, once the join completed. */
 export interface JoinGroupResponse {
+  /** The group's new generation. */
   readonly generationId: number
   /** The protocol (assignor) the coordinator chose. */
   readonly protocolName: string
+  /** The member id of the group leader, which computes the assignment. */
   readonly leaderId: string
+  /** This member's id. */
   readonly memberId: string
   /** Every member with its subscription: filled for the leader only, empty for the others. */
   readonly members: readonly JoinedMember[]
 }
 
+/** A SyncGroup request: the leader hands out the assignment, the other members ask for theirs. */
 export interface SyncGroupRequest {
+  /** The generation the JoinGroup response gave. */
   readonly generationId: number
+  /** This member's id. */
   readonly memberId: string
+  /** This member's static membership id, if it has one. */
   readonly groupInstanceId?: string | undefined
+  /** 'consumer' for a consumer group. */
   readonly protocolType: string
+  /** The protocol (assignor) the coordinator chose. */
   readonly protocolName: string
   /** The leader's assignment bytes per member; empty for the others. */
-  readonly assignments: ReadonlyArray<{ readonly memberId: string; readonly assignment: Buffer }>
+  readonly assignments: ReadonlyArray<{
+    /** The member the assignment is for. */
+    readonly memberId: string
+    /** Its assignment bytes. */
+    readonly assignment: Buffer
+  }>
 }
 
+/** A member in a generation of its group: what heartbeats and offset commits carry. */
 export interface GroupGeneration {
+  /** The generation id. */
   readonly generationId: number
+  /** The member id. */
   readonly memberId: string
+  /** The static membership id, if the member has one. */
   readonly groupInstanceId?: string | undefined
 }
 
+/** An offset a consumer group committed for a partition. */
 export interface CommittedOffset {
   /** The next offset to read. */
   readonly offset: number
+  /** The metadata string committed with it, if any. */
   readonly metadata: string | undefined
 }
 
@@ -118,6 +162,7 @@ export interface GroupCoordinatorPort {
   joinGroup(request: JoinGroupRequest): Promise<JoinGroupResponse>
   /** SyncGroup: resolves with this member's assignment bytes (empty when it has none). */
   syncGroup(request: SyncGroupRequest): Promise<Buffer>
+  /** Heartbeat: keeps the member in the group; rejects with REBALANCE_IN_PROGRESS when the group rebalances. */
   heartbeat(generation: GroupGeneration): Promise<void>
   /** LeaveGroup for this member. */
   leaveGroup(member: {
@@ -142,23 +187,30 @@ export interface GroupCoordinatorPort {
     partitions: readonly TopicPartition[],
     options?: { readonly requireStable?: boolean }
   ): Promise<Map<string, CommittedOffset>>
+  /** Closes the port; no request is sent after. */
   close(): Promise<void>
 }
 
 // ---------------------------------------------------------------------------------------------
 // Fetching from explicit offsets (main, restore and global consumers alike; no group involved).
 
+/** A Fetch request to one broker: the partitions it leads, from explicit offsets. */
 export interface FetchRequest {
   /** The broker to ask: the leader of every partition in it (see `leaders`). */
   readonly node: number
+  /** The partitions to fetch, each from its offset. */
   readonly partitions: readonly TopicPartitionOffset[]
+  /** Whether records of open or aborted transactions are left out (READ_COMMITTED). */
   readonly isolationLevel: IsolationLevel
   /** How long the broker may wait for data (Fetch max wait). */
   readonly maxWaitMs: number
+  /** Most bytes the response may carry (`fetch.max.bytes`). */
   readonly maxBytes: number
+  /** Most bytes per partition in the response (`max.partition.fetch.bytes`). */
   readonly maxPartitionBytes: number
 }
 
+/** Fetching from explicit offsets, for the main, restore and global consumers; no group involved. */
 export interface FetchPort {
   /**
    * The leader node of each partition, keyed by `topic-partition`, from the client's metadata;
@@ -178,22 +230,29 @@ export interface FetchPort {
     spec: 'earliest' | 'latest',
     isolationLevel: IsolationLevel
   ): Promise<Map<string, number>>
+  /** Closes the port; no request is sent after. */
   close(): Promise<void>
 }
 
 // ---------------------------------------------------------------------------------------------
 // Producing.
 
+/** A record to send, serialized and with its partition chosen. */
 export interface ProducedRecord extends TopicPartition {
+  /** The key bytes; null for none. */
   readonly key: Buffer | null
+  /** The value bytes; null for a tombstone. */
   readonly value: Buffer | null
+  /** The record's headers. */
   readonly headers: Headers
+  /** The record's timestamp (ms). */
   readonly timestamp: number
 }
 
 /** The offset Kafka gave the last record of each partition in a sent batch. */
 export type SendResult = Map<string, number>
 
+/** The producer of a stream thread: idempotent sends, and transactions under exactly-once. */
 export interface ProducerPort {
   /**
    * Sends records (partitions already chosen) idempotently, acks=all; resolves when all are
@@ -213,6 +272,7 @@ export interface ProducerPort {
      * waits (retrying CONCURRENT_TRANSACTIONS) while an earlier transaction is still completing.
      */
     init(): Promise<void>
+    /** Starts a transaction. */
     begin(): Promise<void>
     /** TxnOffsetCommit with the group's generation (KIP-447), so a zombie member is fenced by the group. */
     sendOffsets(
@@ -220,23 +280,31 @@ export interface ProducerPort {
       generation: GroupGeneration,
       offsets: ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>
     ): Promise<void>
+    /** EndTxn(commit): commits the records and offsets sent in the transaction. */
     commit(): Promise<void>
+    /** EndTxn(abort): aborts the transaction; read_committed consumers never see its records. */
     abort(): Promise<void>
   }
+  /** Closes the port; no request is sent after. */
   close(): Promise<void>
 }
 
 // ---------------------------------------------------------------------------------------------
 // Administration.
 
+/** A topic to create. */
 export interface NewTopic {
+  /** The topic name. */
   readonly topic: string
+  /** How many partitions it has. */
   readonly numPartitions: number
   /** -1 = broker default. */
   readonly replicationFactor: number
+  /** Topic configs (e.g. `cleanup.policy`: `compact` for a changelog). */
   readonly configs: Readonly<Record<string, string>>
 }
 
+/** The admin requests of the runtime: internal topics, offsets, repartition purges. */
 export interface AdminPort {
   /** Partition counts of existing topics; missing topics are absent. */
   partitionCounts(topics: readonly string[]): Promise<Map<string, number>>
@@ -244,6 +312,7 @@ export interface AdminPort {
   createTopics(topics: readonly NewTopic[]): Promise<void>
   /** End offsets (high watermarks) of partitions, keyed by `topic-partition`. */
   endOffsets(partitions: readonly TopicPartition[]): Promise<Map<string, number>>
+  /** Beginning offsets (log-start offsets) of partitions, keyed by `topic-partition`. */
   beginningOffsets(partitions: readonly TopicPartition[]): Promise<Map<string, number>>
   /** The offsets a consumer group committed, keyed by `topic-partition`; partitions without a commit are absent. */
   committedOffsets(groupId: string, partitions: readonly TopicPartition[]): Promise<Map<string, number>>
@@ -257,6 +326,7 @@ export interface AdminPort {
    * absent. Optional: without it the record collector leaves per-topic size limits to the broker.
    */
   topicConfigs?(topics: readonly string[]): Promise<Map<string, Readonly<Record<string, string>>>>
+  /** Closes the port; no request is sent after. */
   close(): Promise<void>
 }
 
@@ -270,21 +340,33 @@ export interface KafkaClientFactory {
    * and committed-offset fetches that wait for pending transactions (OffsetFetch require_stable).
    */
   readonly exactlyOnceV2: boolean
+  /** The requests of one consumer group, sent to its coordinator. */
   groupCoordinator(options: { groupId: string; clientId: string }): GroupCoordinatorPort
+  /** A fetcher (a consumer without a group). */
   fetcher(options: { clientId: string }): FetchPort
+  /** A producer; transactional (with `transactions`) when given a transactional id. */
   producer(options: { clientId: string; transactionalId?: string }): ProducerPort
+  /** An admin client. */
   admin(options: { clientId: string }): AdminPort
 }
 
 /** What a client adapter is given to build its factory: the client settings of the StreamsConfig. */
 export interface KafkaClientSettings {
+  /** The brokers to connect to first, as `host:port`. */
   readonly bootstrapServers: readonly string[]
+  /** The client id prefix (the config's clientId, or else the application id). */
   readonly clientId: string
+  /** TLS: true, or Node TLS options; undefined for plaintext. */
   readonly ssl: boolean | Readonly<Record<string, unknown>> | undefined
+  /** SASL settings (a SaslConfig), passed on untouched; undefined for none. */
   readonly sasl: Readonly<Record<string, unknown>> | undefined
+  /** How long to wait for a connection to a broker. */
   readonly connectionTimeoutMs: number
+  /** How long to wait for a broker's answer to a request. */
   readonly requestTimeoutMs: number
+  /** The transactional producers' `transaction.timeout.ms`. */
   readonly transactionTimeoutMs?: number
+  /** Where the adapter logs (the KafkaStreams instance's logger). */
   readonly logger: import('../../logger.js').Logger
 }
 
@@ -294,6 +376,8 @@ export interface KafkaClientSettings {
  */
 export type KafkaClient = (settings: KafkaClientSettings) => KafkaClientFactory
 
+/** The `topic-partition` key of a partition, as the ports key their maps. */
 export const tpKey = (topic: string, partition: number): string => `${topic}-${partition}`
 
+/** Whether a fetch result is a PartitionError rather than a FetchedBatch. */
 export const isPartitionError = (x: FetchedBatch | PartitionError): x is PartitionError => 'error' in x

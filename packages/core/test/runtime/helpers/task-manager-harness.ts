@@ -98,17 +98,15 @@ class FakeReader implements PartitionReaderPort {
         continue
       }
       const to = Math.min(all.length, p.offset + 2)
-      const records = all
-        .slice(p.offset, to)
-        .map((r, i) => ({
-          topic: p.topic,
-          partition: p.partition,
-          offset: p.offset + i,
-          timestamp: 0,
-          key: r.key,
-          value: r.value,
-          headers: new Headers()
-        }))
+      const records = all.slice(p.offset, to).map((r, i) => ({
+        topic: p.topic,
+        partition: p.partition,
+        offset: p.offset + i,
+        timestamp: 0,
+        key: r.key,
+        value: r.value,
+        headers: new Headers()
+      }))
       p.offset = to
       batches.push({ topic: p.topic, partition: p.partition, records, highWatermark: all.length, nextOffset: to, logStartOffset: start })
     }

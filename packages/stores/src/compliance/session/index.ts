@@ -15,6 +15,10 @@ import { sessionPutFetchCompliance } from './put-fetch-session.js'
 import { sessionRemoveCompliance } from './remove.js'
 import { sessionRetentionCompliance } from './retention.js'
 
+/**
+ * Registers the session store compliance tests for `harness` (under mocha; call it at the top level
+ * of a test file). The harness is cleaned up after the last test.
+ */
 export function sessionStoreCompliance(harness: SessionStoreHarness): void {
   if (harness.persistent && harness.reopen === undefined) {
     throw new StreamsError('ILLEGAL_ARGUMENT', `Harness "${harness.name}" is persistent but cannot reopen stores`)

@@ -17,6 +17,10 @@ import { windowPutFetchCompliance } from './put-fetch.js'
 import { windowRetainDuplicatesCompliance } from './retain-duplicates.js'
 import { windowRetentionCompliance } from './retention.js'
 
+/**
+ * Registers the window store compliance tests for `harness` (under mocha; call it at the top level
+ * of a test file). The harness is cleaned up after the last test.
+ */
 export function windowStoreCompliance(harness: WindowStoreHarness): void {
   if (harness.persistent && harness.reopen === undefined) {
     throw new StreamsError('ILLEGAL_ARGUMENT', `Harness "${harness.name}" is persistent but cannot reopen stores`)

@@ -6,13 +6,17 @@
 import { QUERY_RESULT, type Query } from './query.js'
 
 export class KeyQuery<K, V> implements Query<V | null> {
+  /** The type of the result, for the compiler only; never set. */
   declare readonly [QUERY_RESULT]?: V | null
 
   private constructor(
+    /** The key to look up. */
     readonly key: K,
+    /** Whether the lookup skips the record cache (skipCache()). */
     readonly skipsCache: boolean
   ) {}
 
+  /** The lookup of `key`. */
   static withKey<K, V>(key: K): KeyQuery<K, V> {
     return new KeyQuery<K, V>(key, false)
   }
@@ -22,6 +26,7 @@ export class KeyQuery<K, V> implements Query<V | null> {
     return new KeyQuery<K, V>(this.key, true)
   }
 
+  /** The query, for logs. */
   toString(): string {
     return `KeyQuery{key=${String(this.key)}}`
   }

@@ -13,6 +13,7 @@ export class Position {
     this.#offsets = offsets
   }
 
+  /** A position with no offsets. */
   static emptyPosition(): Position {
     return new Position(new Map())
   }
@@ -51,6 +52,7 @@ export class Position {
     if (current === undefined || offset > current) this.withComponent(topic, partition, offset)
   }
 
+  /** A copy that can be changed without changing this one. */
   copy(): Position {
     return Position.fromMap(this.#offsets)
   }
@@ -64,22 +66,27 @@ export class Position {
     return merged
   }
 
+  /** The topics the position has offsets of. */
   getTopics(): Set<string> {
     return new Set(this.#offsets.keys())
   }
 
+  /** The offset per partition of `topic` (a copy; empty for a topic it does not have). */
   getPartitionPositions(topic: string): Map<number, number> {
     return new Map(this.#offsets.get(topic) ?? [])
   }
 
+  /** Whether the position has no offsets. */
   isEmpty(): boolean {
     return this.#offsets.size === 0
   }
 
+  /** Whether `other` has the same offsets. */
   equals(other: Position): boolean {
     return this.toString() === other.toString()
   }
 
+  /** `Position{position={topic={partition=offset, ...}}}`, as Kafka Streams prints it. */
   toString(): string {
     const topics = [...this.#offsets.keys()].sort().map(
       t =>
@@ -110,10 +117,12 @@ export class PositionBound {
     return new PositionBound(position.copy())
   }
 
+  /** Whether any position will do. */
   isUnbounded(): boolean {
     return this.#position === undefined
   }
 
+  /** The bound's position (empty when unbounded). */
   position(): Position {
     return this.#position?.copy() ?? Position.emptyPosition()
   }
@@ -134,6 +143,7 @@ export class PositionBound {
     return true
   }
 
+  /** The bound, for logs. */
   toString(): string {
     return this.#position === undefined ? 'PositionBound{unbounded}' : `PositionBound{position=${this.#position.toString()}}`
   }

@@ -21,6 +21,7 @@ export type FailureReason =
   /** The store threw while answering; the message says what. */
   | 'STORE_EXCEPTION'
 
+/** The answer of one store partition (or a global store) to a query (Kafka Streams' QueryResult): a result or a failure. */
 export class QueryResult<R> {
   readonly #result: R | undefined
   readonly #reason: FailureReason | undefined
@@ -34,10 +35,12 @@ export class QueryResult<R> {
     this.#message = message
   }
 
+  /** A successful answer. */
   static forResult<R>(result: R): QueryResult<R> {
     return new QueryResult<R>(result, undefined, undefined)
   }
 
+  /** A failed answer, with why and a message. */
   static forFailure<R>(reason: FailureReason, message: string): QueryResult<R> {
     return new QueryResult<R>(undefined, reason, message)
   }
@@ -60,29 +63,35 @@ export class QueryResult<R> {
     )
   }
 
+  /** Whether the partition answered. */
   isSuccess(): boolean {
     return this.#reason === undefined
   }
 
+  /** Whether the partition failed to answer. */
   isFailure(): boolean {
     return this.#reason !== undefined
   }
 
+  /** The result; ILLEGAL_ARGUMENT for a failure. */
   getResult(): R {
     if (this.#reason !== undefined)
       throw new StreamsError('ILLEGAL_ARGUMENT', `A failed query result has no result (${this.#reason}: ${this.#message ?? ''})`)
     return this.#result as R
   }
 
+  /** The result, as getResult(). */
   get result(): R {
     return this.getResult()
   }
 
+  /** Why the partition did not answer; ILLEGAL_ARGUMENT for a success. */
   getFailureReason(): FailureReason {
     if (this.#reason === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', 'A successful query result has no failure reason')
     return this.#reason
   }
 
+  /** What went wrong; ILLEGAL_ARGUMENT for a success. */
   getFailureMessage(): string {
     if (this.#reason === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', 'A successful query result has no failure message')
     return this.#message ?? ''
@@ -108,6 +117,7 @@ export class QueryResult<R> {
     this.#executionInfo.push(line)
   }
 
+  /** The result or the failure, for logs. */
   toString(): string {
     return this.#reason === undefined
       ? `QueryResult{result=${String(this.#result)}}`

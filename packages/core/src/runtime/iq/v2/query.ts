@@ -8,5 +8,6 @@ export const QUERY_RESULT: unique symbol = Symbol('kstreams.queryResult')
 
 /** A query whose answer, per store partition, is an `R`. */
 export interface Query<R> {
+  /** The type of the result, for the compiler only; never set. */
   readonly [QUERY_RESULT]?: R
 }

@@ -10,11 +10,15 @@ import { QUERY_RESULT, type Query } from './query.js'
 export type ResultOrder = 'ANY' | 'ASCENDING' | 'DESCENDING'
 
 export class RangeQuery<K, V> implements Query<KeyValueIterator<K, V>> {
+  /** The type of the result, for the compiler only; never set. */
   declare readonly [QUERY_RESULT]?: KeyValueIterator<K, V>
 
   private constructor(
+    /** The lowest key (inclusive); undefined: open. */
     readonly lowerBound: K | undefined,
+    /** The highest key (inclusive); undefined: open. */
     readonly upperBound: K | undefined,
+    /** The key order asked for ('ANY' unless set). */
     readonly resultOrder: ResultOrder
   ) {}
 
@@ -23,26 +27,32 @@ export class RangeQuery<K, V> implements Query<KeyValueIterator<K, V>> {
     return new RangeQuery<K, V>(lower ?? undefined, upper ?? undefined, 'ANY')
   }
 
+  /** Keys from `lower` on. */
   static withLowerBound<K, V>(lower: K): RangeQuery<K, V> {
     return new RangeQuery<K, V>(lower, undefined, 'ANY')
   }
 
+  /** Keys up to `upper`. */
   static withUpperBound<K, V>(upper: K): RangeQuery<K, V> {
     return new RangeQuery<K, V>(undefined, upper, 'ANY')
   }
 
+  /** Every key (a full scan). */
   static withNoBounds<K, V>(): RangeQuery<K, V> {
     return new RangeQuery<K, V>(undefined, undefined, 'ANY')
   }
 
+  /** The same range in descending key order. */
   withDescendingKeys(): RangeQuery<K, V> {
     return new RangeQuery<K, V>(this.lowerBound, this.upperBound, 'DESCENDING')
   }
 
+  /** The same range in ascending key order. */
   withAscendingKeys(): RangeQuery<K, V> {
     return new RangeQuery<K, V>(this.lowerBound, this.upperBound, 'ASCENDING')
   }
 
+  /** The query, for logs. */
   toString(): string {
     return `RangeQuery{lower=${String(this.lowerBound)}, upper=${String(this.upperBound)}, order=${this.resultOrder}}`
   }

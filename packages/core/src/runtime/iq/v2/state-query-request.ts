@@ -20,10 +20,13 @@ interface RequestFields<R> {
 
 /** The first step of building a request: the store is chosen, the query not yet. */
 export interface InStore {
+  /** The store chosen. */
   readonly storeName: string
+  /** The request of `query` to the store. */
   withQuery<R>(query: Query<R>): StateQueryRequest<R>
 }
 
+/** What KafkaStreams.query() is asked (Kafka Streams' StateQueryRequest): a store, a query, which partitions. Immutable. */
 export class StateQueryRequest<R> {
   readonly #f: RequestFields<R>
 
@@ -31,6 +34,7 @@ export class StateQueryRequest<R> {
     this.#f = fields
   }
 
+  /** Starts a request to the store named `storeName`; give the query with `withQuery`. */
   static inStore(storeName: string): InStore {
     return {
       storeName,
@@ -66,22 +70,27 @@ export class StateQueryRequest<R> {
     return new StateQueryRequest({ ...this.#f, positionBound: bound })
   }
 
+  /** How far a store partition must be to answer (unbounded by default). */
   get positionBound(): PositionBound {
     return this.#f.positionBound
   }
 
+  /** Asks the layers that handle the query to note what they did (QueryResult.getExecutionInfo()). */
   enableExecutionInfo(): StateQueryRequest<R> {
     return new StateQueryRequest({ ...this.#f, executionInfo: true })
   }
 
+  /** The store queried. */
   get storeName(): string {
     return this.#f.storeName
   }
 
+  /** The query. */
   get query(): Query<R> {
     return this.#f.query
   }
 
+  /** Whether every local partition is queried. */
   get isAllPartitions(): boolean {
     return this.#f.partitions === undefined
   }
@@ -93,14 +102,17 @@ export class StateQueryRequest<R> {
     return this.#f.partitions
   }
 
+  /** Whether only RUNNING active tasks answer. */
   get isRequireActive(): boolean {
     return this.#f.requireActive
   }
 
+  /** Whether execution info is collected. */
   get executionInfoEnabled(): boolean {
     return this.#f.executionInfo
   }
 
+  /** The request, for logs. */
   toString(): string {
     const parts = this.#f.partitions === undefined ? 'all' : [...this.#f.partitions].join(',')
     return `StateQueryRequest{store=${this.#f.storeName}, query=${String(this.#f.query)}, partitions=${parts}, requireActive=${String(this.#f.requireActive)}}`

@@ -6,6 +6,7 @@ import { StreamsError } from '../../../errors.js'
 import type { QueryResult } from './query-result.js'
 import { Position } from './position.js'
 
+/** The answer of KafkaStreams.query() (Kafka Streams' StateQueryResult): a QueryResult per store partition, or one for a global store. */
 export class StateQueryResult<R> {
   readonly #partitionResults = new Map<number, QueryResult<R>>()
   #globalResult: QueryResult<R> | undefined
@@ -48,6 +49,7 @@ export class StateQueryResult<R> {
     return position
   }
 
+  /** Every result, for logs. */
   toString(): string {
     const parts = [...this.#partitionResults].map(([p, r]) => `${p}=${r.toString()}`).join(', ')
     return `StateQueryResult{partitionResults={${parts}}, globalResult=${String(this.#globalResult)}}`

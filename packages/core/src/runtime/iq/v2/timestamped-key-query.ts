@@ -7,13 +7,17 @@ import type { ValueAndTimestamp } from '../../../state/key-value-store.js'
 import { QUERY_RESULT, type Query } from './query.js'
 
 export class TimestampedKeyQuery<K, V> implements Query<ValueAndTimestamp<V> | null> {
+  /** The type of the result, for the compiler only; never set. */
   declare readonly [QUERY_RESULT]?: ValueAndTimestamp<V> | null
 
   private constructor(
+    /** The key to look up. */
     readonly key: K,
+    /** Whether the lookup skips the record cache (skipCache()). */
     readonly skipsCache: boolean
   ) {}
 
+  /** The lookup of `key`. */
   static withKey<K, V>(key: K): TimestampedKeyQuery<K, V> {
     return new TimestampedKeyQuery<K, V>(key, false)
   }
@@ -23,6 +27,7 @@ export class TimestampedKeyQuery<K, V> implements Query<ValueAndTimestamp<V> | n
     return new TimestampedKeyQuery<K, V>(this.key, true)
   }
 
+  /** The query, for logs. */
   toString(): string {
     return `TimestampedKeyQuery{key=${String(this.key)}}`
   }

@@ -9,22 +9,29 @@ import type { Windowed } from '../../../state/windowed.js'
 import { QUERY_RESULT, type Query } from './query.js'
 
 export class WindowRangeQuery<K, V> implements Query<KeyValueIterator<Windowed<K>, V>> {
+  /** The type of the result, for the compiler only; never set. */
   declare readonly [QUERY_RESULT]?: KeyValueIterator<Windowed<K>, V>
 
   private constructor(
+    /** The key whose sessions are asked for (withKey); undefined for a time range. */
     readonly key: K | undefined,
+    /** The earliest window start (ms, inclusive; withWindowStartRange). */
     readonly timeFrom: number | undefined,
+    /** The latest window start (ms, inclusive; withWindowStartRange). */
     readonly timeTo: number | undefined
   ) {}
 
+  /** Every session of `key` (session stores). */
   static withKey<K, V>(key: K): WindowRangeQuery<K, V> {
     return new WindowRangeQuery<K, V>(key, undefined, undefined)
   }
 
+  /** The windows of every key starting in [timeFrom, timeTo] (window stores). */
   static withWindowStartRange<K, V>(timeFrom: number | Date, timeTo: number | Date): WindowRangeQuery<K, V> {
     return new WindowRangeQuery<K, V>(undefined, +timeFrom, +timeTo)
   }
 
+  /** The query, for logs. */
   toString(): string {
     return `WindowRangeQuery{key=${String(this.key)}, timeFrom=${String(this.timeFrom)}, timeTo=${String(this.timeTo)}}`
   }
