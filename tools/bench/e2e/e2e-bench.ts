@@ -287,7 +287,7 @@ async function main(): Promise<void> {
       `${options.rounds} round(s)`
     const settings =
       `commitIntervalMs ${options.commitIntervalMs} (${options.eosCommitIntervalMs} for the rows marked "commit ${options.eosCommitIntervalMs} ms"); output/changelog max.message.bytes ${options.maxMessageBytes === 0 ? 'broker default' : options.maxMessageBytes}; ` +
-      `raw-loop sends in slices of ${options.baselineSlice === 0 ? 'a whole fetched batch' : `${options.baselineSlice} messages`}; kafkajs grouping ${options.linearGrouping ? 'replaced by a linear one (--linear-grouping)' : 'as installed (linear since the kstreams kafkajs patch)'}`
+      `raw-loop sends in slices of ${options.baselineSlice === 0 ? 'a whole fetched batch' : `${options.baselineSlice} messages`}; kafkajs grouping ${options.linearGrouping ? 'replaced by a linear one (--linear-grouping)' : 'as installed (stock kafkajs 2.2.4)'}`
     const labelOf = new Map(contenders.map(c => [c.id, c.label]))
     const ratios = RATIOS.filter(r => labelOf.has(r.numerator) && labelOf.has(r.denominator)).map(
       (r): Ratio => ({ label: r.label, numerator: labelOf.get(r.numerator)!, denominator: labelOf.get(r.denominator)! })

@@ -17,6 +17,7 @@ import type { BenchCluster } from './bench-cluster.js'
 import type { PipelineSpec } from './pipelines.js'
 import { LINEAR_GROUPING_ARG, SOURCE_MAPS_ENV, type ParentMessage, type WorkerMessage } from './worker-protocol.js'
 import { mapsPathOf } from './profile-summary.js'
+import { ChildInbox } from './child-inbox.js'
 
 export const POLL_MS = 250
 const WORKER = fileURLToPath(new URL('./pipeline-worker.ts', import.meta.url))
@@ -138,22 +139,19 @@ async function keepMainThreadProfile(profilePath: string): Promise<void> {
 /** The parent's side of the IPC protocol with one worker. */
 class WorkerHandle {
   readonly #child: ChildProcess
-  readonly #messages: WorkerMessage[] = []
-  #failure: Error | undefined
-  #wake: (() => void) | undefined
+  readonly #inbox: ChildInbox<WorkerMessage>
   readonly #exit: Promise<void>
 
   constructor(child: ChildProcess) {
     this.#child = child
+    this.#inbox = new ChildInbox('pipeline worker', () => child.exitCode !== null)
     child.on('message', (message: WorkerMessage) => {
-      if (message.type === 'failed') this.#failure ??= new Error(`pipeline worker failed: ${message.message}`)
-      else this.#messages.push(message)
-      this.#wake?.()
+      if (message.type === 'failed') this.#inbox.fail(new Error(`pipeline worker failed: ${message.message}`))
+      else this.#inbox.push(message)
     })
     this.#exit = new Promise(resolve => {
       child.on('exit', (code, signal) => {
-        if (code !== 0) this.#failure ??= new Error(`pipeline worker exited with ${signal ?? `code ${String(code)}`}`)
-        this.#wake?.()
+        this.#inbox.fail(code !== 0 ? new Error(`pipeline worker exited with ${signal ?? `code ${String(code)}`}`) : undefined)
         resolve()
       })
     })
@@ -168,32 +166,14 @@ class WorkerHandle {
     return { maxBlockMs: message.type === 'stopped' ? message.maxBlockMs : Number.NaN }
   }
 
-  /** Waits for a message of this type; throws if the worker failed or exited first. */
+  /** Waits for a message of this type and takes it; throws if the worker failed or exited first. */
   async next(type: WorkerMessage['type'], timeoutMs = 300_000): Promise<WorkerMessage> {
-    const end = Date.now() + timeoutMs
-    for (;;) {
-      const index = this.#messages.findIndex(m => m.type === type)
-      if (index >= 0) return this.#messages.splice(index, 1)[0]!
-      this.#throwIfFailed()
-      if (this.#child.exitCode !== null) throw new Error(`pipeline worker exited before '${type}'`)
-      if (Date.now() > end) throw new Error(`pipeline worker sent no '${type}' within ${timeoutMs} ms`)
-      await this.sleepOrFail(200)
-    }
+    return await this.#inbox.waitFor(type, timeoutMs, true)
   }
 
   /** Sleeps (woken early by a message or the exit); throws if the worker failed. */
   async sleepOrFail(ms: number): Promise<void> {
-    this.#throwIfFailed()
-    await new Promise<void>(resolve => {
-      const timer = setTimeout(done, ms)
-      function done(): void {
-        clearTimeout(timer)
-        resolve()
-      }
-      this.#wake = done
-    })
-    this.#wake = undefined
-    this.#throwIfFailed()
+    await this.#inbox.sleepOrFail(ms)
   }
 
   async exited(): Promise<void> {
@@ -202,9 +182,5 @@ class WorkerHandle {
 
   kill(): void {
     if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill('SIGKILL')
-  }
-
-  #throwIfFailed(): void {
-    if (this.#failure !== undefined) throw this.#failure
   }
 }

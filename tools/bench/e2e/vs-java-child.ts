@@ -9,6 +9,7 @@ import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:c
 import { readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
 import { createInterface } from 'node:readline'
+import { ChildInbox } from './child-inbox.js'
 
 /** A message from the child, with performance.now() when it arrived. */
 export interface ChildMessage {
@@ -19,17 +20,18 @@ export interface ChildMessage {
 
 export class ContenderProcess {
   readonly #child: ChildProcessWithoutNullStreams
-  readonly #messages: ChildMessage[] = []
+  readonly #inbox: ChildInbox<ChildMessage>
   readonly #exit: Promise<void>
-  #failure: Error | undefined
-  #wake: (() => void) | undefined
 
   constructor(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; prefix: string }) {
-    this.#child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] })
+    this.#child = child
+    const inbox = new ChildInbox<ChildMessage>('contender', () => child.exitCode !== null)
+    this.#inbox = inbox
     const passOn = (line: string): void => {
       if (line.trim() !== '') process.stderr.write(`${options.prefix} ${line}\n`)
     }
-    createInterface({ input: this.#child.stdout }).on('line', line => {
+    createInterface({ input: child.stdout }).on('line', line => {
       if (!line.startsWith('BENCH ')) {
         passOn(line)
         return
@@ -42,21 +44,18 @@ export class ContenderProcess {
         passOn(line)
         return
       }
-      if (message.type === 'failed') this.#failure ??= new Error(`contender failed: ${String(message.message)}`)
-      else this.#messages.push(message)
-      this.#wake?.()
+      if (message.type === 'failed') inbox.fail(new Error(`contender failed: ${String(message.message)}`))
+      else inbox.push(message)
     })
-    createInterface({ input: this.#child.stderr }).on('line', passOn)
-    this.#child.stdin.on('error', () => undefined)
+    createInterface({ input: child.stderr }).on('line', passOn)
+    child.stdin.on('error', () => undefined)
     this.#exit = new Promise(resolve => {
-      this.#child.on('exit', (code, signal) => {
-        if (code !== 0) this.#failure ??= new Error(`contender exited with ${signal ?? `code ${String(code)}`}`)
-        this.#wake?.()
+      child.on('exit', (code, signal) => {
+        inbox.fail(code !== 0 ? new Error(`contender exited with ${signal ?? `code ${String(code)}`}`) : undefined)
         resolve()
       })
-      this.#child.on('error', error => {
-        this.#failure ??= error
-        this.#wake?.()
+      child.on('error', error => {
+        inbox.fail(error)
         resolve()
       })
     })
@@ -72,35 +71,17 @@ export class ContenderProcess {
 
   /** The first message of this type so far (not consumed). */
   find(type: string): ChildMessage | undefined {
-    return this.#messages.find(m => m.type === type)
+    return this.#inbox.find(type)
   }
 
-  /** Waits for a message of this type; throws if the child failed or exited first. */
+  /** Waits for a message of this type (not consumed); throws if the child failed or exited first. */
   async waitFor(type: string, timeoutMs: number): Promise<ChildMessage> {
-    const end = performance.now() + timeoutMs
-    for (;;) {
-      const message = this.find(type)
-      if (message !== undefined) return message
-      this.#throwIfFailed()
-      if (this.#child.exitCode !== null) throw new Error(`contender exited before '${type}'`)
-      if (performance.now() > end) throw new Error(`contender sent no '${type}' within ${timeoutMs} ms`)
-      await this.sleepOrFail(200)
-    }
+    return await this.#inbox.waitFor(type, timeoutMs)
   }
 
   /** Sleeps (woken early by a message or the exit); throws if the child failed. */
   async sleepOrFail(ms: number): Promise<void> {
-    this.#throwIfFailed()
-    await new Promise<void>(resolve => {
-      const timer = setTimeout(done, ms)
-      function done(): void {
-        clearTimeout(timer)
-        resolve()
-      }
-      this.#wake = done
-    })
-    this.#wake = undefined
-    this.#throwIfFailed()
+    await this.#inbox.sleepOrFail(ms)
   }
 
   async exited(): Promise<void> {
@@ -110,10 +91,6 @@ export class ContenderProcess {
   /** SIGKILL, if it still runs. */
   kill(): void {
     if (this.#child.exitCode === null && this.#child.signalCode === null) this.#child.kill('SIGKILL')
-  }
-
-  #throwIfFailed(): void {
-    if (this.#failure !== undefined) throw this.#failure
   }
 }
 
