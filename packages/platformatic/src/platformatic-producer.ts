@@ -1,12 +1,13 @@
 /**
- * ProducerPort on a platformatic Producer: idempotent (acks all, one request in flight per
- * broker, InitProducerId with producer id -1 and epoch -1), partitions chosen by the caller.
- * Sends are serialised (one send() after the previous one settled). platformatic wraps a
- * partition number beyond the topic's partition count around (`partition %= count`), so every
- * send first checks the partitions against the topic metadata and refuses an unknown one with
- * UNKNOWN_TOPIC_OR_PARTITION before anything goes out. With a transactional id, `transactions`
- * (producer-transactions.ts) gives init, begin, sendOffsets (KIP-447), commit and abort, and
- * sends go into the open transaction only.
+ * ProducerPort for @platformatic/kafka: idempotent (acks all, InitProducerId with producer id -1
+ * and epoch -1), partitions chosen by the caller, sends serialised (one send() after the
+ * previous one settled). Every send first checks its partitions against the topic metadata and
+ * refuses an unknown one with UNKNOWN_TOPIC_OR_PARTITION before anything goes out.
+ * Without a transactional id, sends are Produce requests of our own (idempotent-sends.ts).
+ * With one, a platformatic Producer sends (platformatic wraps a partition number beyond the
+ * topic's partition count around, hence the check), and `transactions`
+ * (producer-transactions.ts) gives init, begin, sendOffsets (KIP-447), commit and abort; sends
+ * go into the open transaction only.
  */
 import { Producer } from '@platformatic/kafka'
 import {
@@ -20,6 +21,8 @@ import {
 } from '@kstreams/core'
 import { BrokerConnections } from './broker-connections.js'
 import { viaCallback } from './callbacks.js'
+import { IdempotentSends } from './idempotent-sends.js'
+import { PartitionLeaders } from './partition-leaders.js'
 import type { PlatformaticClientConfig } from './platformatic-client-config.js'
 import { toKafkaRequestError } from './platformatic-errors.js'
 import { ProducerTransactions } from './producer-transactions.js'
@@ -37,6 +40,8 @@ export class PlatformaticProducer implements ProducerPort {
   readonly #executor = new SerialExecutor()
   readonly #connections: BrokerConnections
   readonly #transactions: ProducerTransactions | undefined
+  /** The sends without a transactional id. */
+  readonly #idempotent: IdempotentSends | undefined
   #closed = false
   readonly transactions?: ProducerPort['transactions']
 
@@ -62,7 +67,14 @@ export class PlatformaticProducer implements ProducerPort {
       ...(transactionalId === undefined ? {} : { transactionalId })
     })
     this.#connections = new BrokerConnections({ clientId: options.clientId, bootstrap: config.bootstrap, connection })
-    if (transactionalId !== undefined) {
+    if (transactionalId === undefined) {
+      this.#idempotent = new IdempotentSends({
+        connections: this.#connections,
+        leaders: new PartitionLeaders({ connections: this.#connections, clock: config.clock, maxAgeMs: config.metadataMaxAgeMs }),
+        clientId: options.clientId,
+        timeoutMs: config.requestTimeoutMs
+      })
+    } else {
       const steps = new ProducerTransactions({
         producer: this.#producer,
         transactionalId,
@@ -107,7 +119,9 @@ export class PlatformaticProducer implements ProducerPort {
     return await this.#step('send', async () => {
       const result: SendResult = new Map()
       if (records.length === 0) return result
-      const transaction = this.#transactions?.sending()
+      if (this.#idempotent !== undefined) return await this.#idempotent.send(records)
+      const transactions = this.#transactions!
+      const transaction = transactions.sending()
       const counts = new Map<string, number>()
       for (const record of records) {
         const key = tpKey(record.topic, record.partition)
@@ -116,16 +130,15 @@ export class PlatformaticProducer implements ProducerPort {
       const what = `Send by producer ${this.#clientId}`
       await this.#checkPartitions(records, what)
       const messages = records.map(toMessage)
-      this.#transactions?.touch()
+      transactions.touch()
       let produced
       try {
         produced = await viaCallback<Awaited<ReturnType<ClientProducer['send']>>>(cb => {
-          if (transaction === undefined) this.#producer.send({ messages, acks: ACKS_ALL }, cb)
-          else transaction.send({ messages, acks: ACKS_ALL }, cb)
+          transaction.send({ messages, acks: ACKS_ALL }, cb)
         })
       } catch (error) {
         const mapped = toKafkaRequestError(error, what)
-        if (mapped instanceof KafkaRequestError) this.#transactions?.failed(mapped)
+        if (mapped instanceof KafkaRequestError) transactions.failed(mapped)
         throw mapped
       }
       for (const { topic, partition, offset } of produced.offsets ?? []) {

@@ -40,6 +40,8 @@
  * Broker: KAFKA_BOOTSTRAP_SERVERS, else a local one started (and stopped) by the bench.
  * BENCH_JAVA_LOG_LEVEL: the Java program's SLF4J level (default warn; info shows Kafka Streams' start-up).
  * BENCH_JAVA_OPTS: extra JVM arguments, space-separated (default none: JVM defaults).
+ * BENCH_NODE_OPTS: extra Node arguments for the Node contenders, space-separated (e.g. `--cpu-prof
+ * --cpu-prof-dir=/tmp/prof`: a profile per run, summarised by profile-summary.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { cpus, loadavg, tmpdir } from 'node:os'
@@ -328,6 +330,7 @@ async function main(): Promise<void> {
             : new ContenderProcess(
                 process.execPath,
                 [
+                  ...(process.env.BENCH_NODE_OPTS ?? '').split(' ').filter(a => a !== ''),
                   '--conditions=@kstreams/source',
                   // kafkajs on Node 23+ schedules a negative timeout: harmless, and noise in the log.
                   '--disable-warning=TimeoutNegativeWarning',

@@ -69,12 +69,8 @@ export interface KafkaRecordCollectorOptions {
   readonly transactional?: boolean
 }
 
-/** A record on its way out: its partition chosen, and the task it comes from. */
-interface Outgoing {
-  readonly record: ProducedRecord
-  readonly origin: RecordOrigin | undefined
-  readonly changelog: boolean
-}
+/** A record on its way out, its partition chosen (the ports read only the ProducedRecord fields). */
+type Outgoing = CollectedRecord & { readonly partition: number }
 
 /** The thread stopped owning the output while sending (see `stillOwner`): nothing more is sent. */
 const NOT_OWNER = Symbol('not owner')
@@ -231,24 +227,30 @@ export class KafkaRecordCollector implements RecordCollector {
       await this.#lookUpTopics(batch)
       const deadline = Date.now() + this.#retryTimeoutMs
       let outgoing: Outgoing[] = []
-      for (const [i, r] of batch.entries()) {
-        const record: ProducedRecord = {
-          topic: r.topic,
-          partition: r.partition ?? this.#choosePartition(r.topic, r.key),
-          key: r.key,
-          value: r.value,
-          headers: r.headers,
-          timestamp: r.timestamp
-        }
+      for (let i = 0; i < batch.length; i++) {
+        const r = batch[i]!
+        const record: Outgoing =
+          r.partition === undefined
+            ? {
+                topic: r.topic,
+                partition: this.#choosePartition(r.topic, r.key),
+                key: r.key,
+                value: r.value,
+                headers: r.headers,
+                timestamp: r.timestamp,
+                origin: r.origin,
+                changelog: r.changelog
+              }
+            : (r as Outgoing)
         const tooLarge = this.#sizeError(record, sizes[i]!)
         if (tooLarge === undefined) {
-          outgoing.push({ record, origin: r.origin, changelog: r.changelog === true })
+          outgoing.push(record)
           continue
         }
         // Never sent: the records before it go out first, then the handler decides about it.
         if (outgoing.length > 0) await this.#deliver(outgoing, deadline)
         outgoing = []
-        this.#decide([{ record, origin: r.origin, changelog: r.changelog === true }], tooLarge)
+        this.#decide([record], tooLarge)
       }
       if (outgoing.length > 0) await this.#deliver(outgoing, deadline)
     } catch (err) {
@@ -323,10 +325,7 @@ export class KafkaRecordCollector implements RecordCollector {
    */
   async #deliver(records: readonly Outgoing[], deadline: number): Promise<void> {
     try {
-      const result = await this.#sendRetrying(
-        records.map(o => o.record),
-        deadline
-      )
+      const result = await this.#sendRetrying(records, deadline)
       for (const [key, offset] of result) this.#acked.set(key, offset)
       this.#sentRecords += records.length
       return
@@ -361,7 +360,7 @@ export class KafkaRecordCollector implements RecordCollector {
     const handler = this.#options.onRecordError
     const retry: Outgoing[] = []
     for (const o of records) {
-      const response = handler === undefined ? 'FAIL' : handler({ ...o.record, origin: o.origin, changelog: o.changelog }, error)
+      const response = handler === undefined ? 'FAIL' : handler({ ...o, changelog: o.changelog === true }, error)
       if (response === 'CONTINUE') {
         o.origin?.recordDroppedRecord()
         continue
@@ -374,7 +373,7 @@ export class KafkaRecordCollector implements RecordCollector {
         response === 'RETRY'
           ? 'the handler answered RETRY, which counts as FAIL for an error that is not retriable'
           : 'the production exception handler answered FAIL'
-      throw new StreamsError('SEND_FAILED', `Error sending a record to ${o.record.topic}-${o.record.partition}: ${message(err)} (${why})`, {
+      throw new StreamsError('SEND_FAILED', `Error sending a record to ${o.topic}-${o.partition}: ${message(err)} (${why})`, {
         cause: err
       })
     }
@@ -417,6 +416,6 @@ function message(err: unknown): string {
 }
 
 function describeRecords(records: readonly Outgoing[]): string {
-  const partitions = [...new Set(records.map(o => `${o.record.topic}-${o.record.partition}`))]
+  const partitions = [...new Set(records.map(o => `${o.topic}-${o.partition}`))]
   return `${records.length} record(s) to ${partitions.slice(0, 5).join(', ')}${partitions.length > 5 ? ', ...' : ''}`
 }
