@@ -1,12 +1,12 @@
 /**
  * FetchPort on platformatic's low-level requests, on connections of its own. `leaders()` comes
  * from PartitionLeaders (Metadata v12). `fetch()` is one Fetch v12 (topics by name, no fetch
- * session) to the node asked for, partitions in the order given; each partition comes back on
+ * session; its answer decoded by fetch-response.ts) to the node asked for, partitions in the order given; each partition comes back on
  * its own, as a batch (fetched-batches.ts: READ_COMMITTED filtering, next offset past every
  * batch) or as a PartitionError. `listOffsets()` asks each leader once (ListOffsets v9, with
  * the isolation level given).
  */
-import { fetchV12, listOffsetsV9 } from '@platformatic/kafka'
+import { listOffsetsV9 } from '@platformatic/kafka'
 import {
   KafkaRequestError,
   tpKey,
@@ -21,6 +21,7 @@ import {
 } from '@kstreams/core'
 import { BrokerConnections } from './broker-connections.js'
 import { toFetchedBatch } from './fetched-batches.js'
+import { fetchRecords } from './fetch-response.js'
 import { PartitionLeaders } from './partition-leaders.js'
 import type { PlatformaticClientConfig } from './platformatic-client-config.js'
 import { fromErrorCode } from './platformatic-errors.js'
@@ -91,13 +92,13 @@ export class PlatformaticFetcher implements FetchPort {
     }))
     const response = await this.#connections.request(
       connection,
-      fetchV12.api,
+      fetchRecords,
       [request.maxWaitMs, 1, request.maxBytes, isolationLevelCode(request.isolationLevel), NO_SESSION_ID, NO_SESSION_EPOCH, topics, [], ''],
       what
     )
     if (response.errorCode !== 0) throw fromErrorCode(response.errorCode, what)
     const result: Array<FetchedBatch | PartitionError> = []
-    for (const { topicId: topic, partitions } of response.responses) {
+    for (const { topic, partitions } of response.responses) {
       for (const data of partitions) {
         const offset = offsets.get(tpKey(topic, data.partitionIndex))
         if (offset === undefined) continue

@@ -1,60 +1,61 @@
 /**
- * The decoding of one partition of a Fetch answer, without a broker, on batches shaped as
- * platformatic decodes them: Java's READ_COMMITTED rule (a producer's batches are dropped from
- * its aborted transaction's first offset until its abort marker, across batches of one answer,
- * also when the marker comes in a later answer), control batches never delivered, records below
- * the fetch offset left out, the next offset past every batch, LogAppendTime timestamps, and the
- * last stable offset as the end under READ_COMMITTED.
+ * The decoding of one partition of a Fetch answer, without a broker, on record batches as the
+ * broker sends them (written by the producer's encoder, and by platformatic's): Java's
+ * READ_COMMITTED rule (a producer's batches are dropped from its aborted transaction's first
+ * offset until its abort marker, across batches of one answer, also when the marker comes in a
+ * later answer), control batches never delivered, records below
+ * the fetch offset left out, the next offset past every whole batch (a batch cut short is left
+ * for the next fetch), LogAppendTime timestamps, compressed batches, and the last stable offset
+ * as the end under READ_COMMITTED.
  */
 import { expect } from 'chai'
+import { Headers } from '@kstreams/core'
+import { createRecordsBatch } from '@platformatic/kafka'
+import type { FetchedPartition } from '../src/fetch-response.js'
 import { toFetchedBatch } from '../src/fetched-batches.js'
-
-type Partition = Parameters<typeof toFetchedBatch>[2]
-type Batch = NonNullable<Partition['records']>[number]
+import { encodeRecordBatch } from '../src/record-batch.js'
 
 const TRANSACTIONAL = 0x10
 const CONTROL = 0x20
 const LOG_APPEND_TIME = 0x08
 
+/** A record batch as the broker sends it: written by the producer's encoder, then given its offset and attributes. */
 function batch(
   firstOffset: number,
   values: string[],
-  options: { producerId?: number; attributes?: number; firstTimestamp?: number; maxTimestamp?: number } = {}
-): Batch {
-  return {
-    firstOffset: BigInt(firstOffset),
-    length: 0,
-    partitionLeaderEpoch: 0,
-    magic: 2,
-    crc: 0,
-    attributes: options.attributes ?? 0,
-    lastOffsetDelta: Math.max(values.length - 1, 0),
-    firstTimestamp: BigInt(options.firstTimestamp ?? 1000),
-    maxTimestamp: BigInt(options.maxTimestamp ?? 2000),
-    producerId: BigInt(options.producerId ?? -1),
-    producerEpoch: 0,
-    firstSequence: 0,
-    records: values.map((v, i) => ({
-      length: 0,
-      attributes: 0,
-      timestampDelta: BigInt(i),
-      offsetDelta: i,
-      key: null,
+  options: { producerId?: number; attributes?: number; firstTimestamp?: number; maxTimestamp?: number; key?: Buffer } = {}
+): Buffer {
+  const first = options.firstTimestamp ?? 1000
+  const bytes = encodeRecordBatch(
+    values.map((v, i) => ({
+      topic: 't',
+      partition: 3,
+      key: i === 0 && options.key !== undefined ? options.key : null,
       value: Buffer.from(v),
-      headers: [[Buffer.from('h'), null]]
-    }))
-  }
+      headers: new Headers().add('h', null),
+      timestamp: first + i
+    })),
+    { producerId: BigInt(options.producerId ?? -1), producerEpoch: 0, baseSequence: 0, transactional: false }
+  )
+  bytes.writeBigInt64BE(BigInt(firstOffset), 0)
+  bytes.writeInt16BE(options.attributes ?? 0, 21)
+  if (options.maxTimestamp !== undefined) bytes.writeBigInt64BE(BigInt(options.maxTimestamp), 35)
+  return bytes
 }
 
-function marker(offset: number, producerId: number, type: 'abort' | 'commit'): Batch {
+function marker(offset: number, producerId: number, type: 'abort' | 'commit'): Buffer {
   const key = Buffer.alloc(4)
   key.writeInt16BE(0, 0)
   key.writeInt16BE(type === 'abort' ? 0 : 1, 2)
-  const b = batch(offset, ['marker'], { producerId, attributes: TRANSACTIONAL | CONTROL })
-  return { ...b, records: [{ ...b.records[0]!, key }] }
+  return batch(offset, ['marker'], { producerId, attributes: TRANSACTIONAL | CONTROL, key })
 }
 
-function partition(records: Batch[], aborted: Array<[producerId: number, firstOffset: number]> = [], hw = 100, lso = 90): Partition {
+function partition(
+  batches: Buffer[],
+  aborted: Array<[producerId: number, firstOffset: number]> = [],
+  hw = 100,
+  lso = 90
+): FetchedPartition {
   return {
     partitionIndex: 3,
     errorCode: 0,
@@ -62,13 +63,12 @@ function partition(records: Batch[], aborted: Array<[producerId: number, firstOf
     lastStableOffset: BigInt(lso),
     logStartOffset: 0n,
     abortedTransactions: aborted.map(([producerId, firstOffset]) => ({ producerId: BigInt(producerId), firstOffset: BigInt(firstOffset) })),
-    preferredReadReplica: -1,
-    records
+    records: Buffer.concat(batches)
   }
 }
 
 const values = (b: ReturnType<typeof toFetchedBatch>): string[] => b.records.map(r => r.value!.toString())
-const txn = (offset: number, vals: string[], producerId: number): Batch => batch(offset, vals, { producerId, attributes: TRANSACTIONAL })
+const txn = (offset: number, vals: string[], producerId: number): Buffer => batch(offset, vals, { producerId, attributes: TRANSACTIONAL })
 
 describe('Fetch answer decoding (fetched-batches)', () => {
   const answer = partition(
@@ -123,6 +123,63 @@ describe('Fetch answer decoding (fetched-batches)', () => {
         r => r.timestamp
       )
     ).to.deep.equal([9000, 9000])
+  })
+
+  it('leaves a batch cut short at the end of the answer for the next fetch', () => {
+    const whole = batch(0, ['a', 'b'])
+    const cut = batch(2, ['c', 'd'])
+    for (const length of [10, 61, cut.length - 1]) {
+      const b = toFetchedBatch('t', 0, partition([whole, cut.subarray(0, length)]), false)
+      expect(values(b), `cut at ${length}`).to.deep.equal(['a', 'b'])
+      expect(b.nextOffset).to.equal(2)
+    }
+  })
+
+  it('reads batches written by platformatic, gzip-compressed ones too, with their keys, headers and timestamps', () => {
+    const messages = (prefix: string) =>
+      [0, 1, 2].map(i => ({
+        topic: 't',
+        partition: 3,
+        key: Buffer.from(`${prefix}k${i}`),
+        value: Buffer.from(`${prefix}v${i}`),
+        headers: new Map([[Buffer.from('hk'), Buffer.from(`${prefix}h${i}`)]]),
+        timestamp: BigInt(7000 + i * 1000)
+      }))
+    const plain = createRecordsBatch(messages('p'), {}).buffer
+    const gzipped = createRecordsBatch(messages('z'), { compression: 'gzip' }).buffer
+    gzipped.writeBigInt64BE(3n, 0)
+    const b = toFetchedBatch('t', 1, partition([plain, gzipped]), false)
+    expect(
+      b.records.map(r => [r.offset, r.key?.toString(), r.value?.toString(), r.timestamp, r.headers.lastHeader('hk')?.value?.toString()])
+    ).to.deep.equal([
+      [1, 'pk1', 'pv1', 8000, 'ph1'],
+      [2, 'pk2', 'pv2', 9000, 'ph2'],
+      [3, 'zk0', 'zv0', 7000, 'zh0'],
+      [4, 'zk1', 'zv1', 8000, 'zh1'],
+      [5, 'zk2', 'zv2', 9000, 'zh2']
+    ])
+    expect(b.nextOffset).to.equal(6)
+  })
+
+  it('reads timestamp deltas past 32 bits and before the first timestamp, and null keys and values', () => {
+    const base = 1_700_000_000_000
+    const bytes = encodeRecordBatch(
+      [base, base + 2 ** 33 + 5, base - 3].map((timestamp, i) => ({
+        topic: 't',
+        partition: 3,
+        key: i === 1 ? null : Buffer.from(`k${i}`),
+        value: i === 2 ? null : Buffer.from(`v${i}`),
+        headers: new Headers(),
+        timestamp
+      })),
+      { producerId: 1n, producerEpoch: 0, baseSequence: 0, transactional: false }
+    )
+    const b = toFetchedBatch('t', 0, partition([bytes]), false)
+    expect(b.records.map(r => [r.timestamp, r.key?.toString() ?? null, r.value?.toString() ?? null])).to.deep.equal([
+      [base, 'k0', 'v0'],
+      [base + 2 ** 33 + 5, null, 'v1'],
+      [base - 3, 'k2', null]
+    ])
   })
 
   it('uses the high watermark under READ_COMMITTED when the broker gives no last stable offset', () => {
