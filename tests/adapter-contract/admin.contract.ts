@@ -2,7 +2,7 @@
  * AdminPort contract against a real broker: topic creation (idempotent, configs applied,
  * broker-default replication, a bad config named), topic configs, partition counts with missing
  * topics absent, committed offsets, beginning and end offsets (whether an open transaction counts
- * is a capability), record deletion, listing.
+ * is a capability), record deletion, listing, offsets by timestamp.
  */
 import { expect } from 'chai'
 import { isKafkaError } from '@kstreams/core'
@@ -111,6 +111,42 @@ export function adminContract(adapter: AdapterUnderTest): void {
       await clients().admin.deleteRecords([{ topic, partition: 0, offset: 3 }])
       expect((await clients().admin.beginningOffsets(tps)).get(`${topic}-0`)).to.equal(3)
       expect((await clients().admin.endOffsets(tps)).get(`${topic}-0`)).to.equal(5)
+    })
+
+    it('offsetsForTimes: the first offset whose timestamp is at or after the one asked for; absent when no record is that recent', async () => {
+      const topic = await createTopic(clients().admin, 2)
+      // Recent timestamps (base + 1000 ... base + 5000), so that retention leaves the records alone.
+      const base = Date.now() - 60_000
+      const at = (value: string, timestamp: number) => ({ ...record(topic, 0, value), timestamp: base + timestamp })
+      await clients()
+        .producer()
+        .send([at('a', 1000), at('b', 3000), at('c', 2000), at('d', 5000), { ...record(topic, 1, 'x'), timestamp: base }])
+      await waitForEnd(clients().admin, topic, 0, 4)
+      const lookUp = async (timestamp: number, partition = 0): Promise<number | undefined> =>
+        (
+          await clients().admin.offsetsForTimes!(
+            [{ topic, partition, timestamp: timestamp === 0 ? 0 : base + timestamp }],
+            'READ_UNCOMMITTED'
+          )
+        ).get(`${topic}-${partition}`)
+      expect(await lookUp(0)).to.equal(0)
+      expect(await lookUp(1000)).to.equal(0)
+      expect(await lookUp(1001)).to.equal(1)
+      // The first record at or after 2500 in offset order is b (3000), not c (2000 < 2500).
+      expect(await lookUp(2500)).to.equal(1)
+      expect(await lookUp(4000)).to.equal(3)
+      expect(await lookUp(5001)).to.equal(undefined)
+      const both = await clients().admin.offsetsForTimes!(
+        [
+          { topic, partition: 0, timestamp: base + 5000 },
+          { topic, partition: 1, timestamp: base }
+        ],
+        'READ_UNCOMMITTED'
+      )
+      expect([...both].sort()).to.deep.equal([
+        [`${topic}-0`, 3],
+        [`${topic}-1`, 0]
+      ])
     })
 
     it('names UNKNOWN_TOPIC_OR_PARTITION for offsets of a missing topic or partition, and fails with ILLEGAL_STATE once closed', async () => {

@@ -24,7 +24,8 @@ export type { Serializer, Deserializer, Serde, SerializerLike, DeserializerLike 
 export { Serdes } from './serialization/serdes.js'
 export { murmur2, partitionFor } from './partitioner/murmur2.js'
 
-export { PunctuationType } from './processor/api.js'
+export { PunctuationType, AutoOffsetReset } from './processor/api.js'
+export { ContextualProcessor } from './processor/contextual-processor.js'
 export type {
   Processor,
   ProcessorSupplier,
@@ -38,7 +39,7 @@ export type {
   TopicNameExtractor,
   RecordContext,
   StreamPartitioner,
-  AutoOffsetReset
+  ByDurationOffsetReset
 } from './processor/api.js'
 export {
   failOnInvalidTimestamp,
@@ -92,8 +93,8 @@ export { SessionStoreBuilder } from './state/session-store-builder.js'
 export { WindowedSerdes } from './serialization/windowed-serdes.js'
 
 export { KafkaStreams } from './runtime/kafka-streams.js'
+export { KafkaStreamsState } from './runtime/kafka-streams-state.js'
 export type {
-  KafkaStreamsState,
   StateListener,
   StreamThreadExceptionResponse,
   StreamsUncaughtExceptionHandler,
@@ -126,7 +127,8 @@ export type {
   SendResult,
   ProducerPort,
   NewTopic,
-  AdminPort
+  AdminPort,
+  TopicPartitionTimestamp
 } from './runtime/kafka/ports.js'
 export { tpKey, isPartitionError } from './runtime/kafka/ports.js'
 export { SerialExecutor, groupByTopic } from './runtime/kafka/adapter-helpers.js'
@@ -143,6 +145,7 @@ export type {
 } from './config/streams-config.js'
 export type { MetricName, MetricSnapshot } from './metrics/metric-name.js'
 export type { RecordingLevel } from './metrics/recording-level.js'
+export type { StreamsMetrics, StreamsSensor } from './metrics/streams-metrics.js'
 export { QueryableStoreTypes } from './runtime/iq/queryable-store-types.js'
 export type { QueryableStoreType } from './runtime/iq/queryable-store-types.js'
 export type { StoreQueryParameters } from './runtime/iq/queryable-store-provider.js'

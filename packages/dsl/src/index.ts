@@ -38,6 +38,8 @@ export { TimeWindowedCogroupedKStream } from './time-windowed-cogrouped-kstream.
 export { SessionWindowedCogroupedKStream } from './session-windowed-cogrouped-kstream.js'
 export { Repartitioned } from './repartitioned.js'
 export type { FixedKeyProcessor, FixedKeyProcessorContext, FixedKeyProcessorSupplier } from './fixed-key-processor.js'
+export { ContextualFixedKeyProcessor } from './contextual-fixed-key-processor.js'
+export type { ValueTransformerWithKey, ValueTransformerWithKeySupplier } from './value-transformer-with-key.js'
 export type {
   Predicate,
   KeyValueMapper,

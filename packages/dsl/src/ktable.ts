@@ -25,6 +25,8 @@ import type { KGroupedTable } from './kgrouped-table.js'
 import { groupTable } from './internal/ktable-group-by.js'
 import type { Suppressed } from './suppressed.js'
 import { suppressTable } from './internal/suppress/ktable-suppress.js'
+import { transformTableValues } from './internal/ktable-transform-values-args.js'
+import type { ValueTransformerWithKeySupplier } from './value-transformer-with-key.js'
 
 /** A changelog stream (Kafka Streams' KTable): each record updates the value of its key, a null value deleting it. */
 export class KTable<K, V> {
@@ -99,6 +101,48 @@ export class KTable<K, V> {
       isFilter: false
     })
     return this.#addOperator(name, supplier, m, this.keySerde, undefined)
+  }
+
+  /**
+   * A new value for every update, from a stateful transformer (Kafka Streams'
+   * KTable#transformValues): one transformer per task, given the key and the new value (null for
+   * a delete: the transformer sees deletes, and a null result deletes). The transformer may use
+   * the named `stateStoreNames` (added with StreamsBuilder.addStateStore) but cannot forward.
+   * With a Materialized that names a store, the result is stored there and queryable; otherwise
+   * nothing is stored and joins or lookups transform the parent's value on each read. When a
+   * downstream operator needs old values, an unmaterialized result transforms the parent's old
+   * value too (a stateful transformer then sees every update twice).
+   */
+  transformValues<VR>(transformerSupplier: ValueTransformerWithKeySupplier<K, V, VR>, ...stateStoreNames: string[]): KTable<K, VR>
+  transformValues<VR>(
+    transformerSupplier: ValueTransformerWithKeySupplier<K, V, VR>,
+    named: Named,
+    ...stateStoreNames: string[]
+  ): KTable<K, VR>
+  transformValues<VR>(
+    transformerSupplier: ValueTransformerWithKeySupplier<K, V, VR>,
+    materialized: Materialized<K, VR>,
+    ...stateStoreNames: string[]
+  ): KTable<K, VR>
+  transformValues<VR>(
+    transformerSupplier: ValueTransformerWithKeySupplier<K, V, VR>,
+    materialized: Materialized<K, VR>,
+    named: Named,
+    ...stateStoreNames: string[]
+  ): KTable<K, VR>
+  transformValues<VR>(
+    transformerSupplier: ValueTransformerWithKeySupplier<K, V, VR>,
+    ...rest: Array<Materialized<K, VR> | Named | string>
+  ): KTable<K, VR> {
+    const parts = transformTableValues(this, transformerSupplier, rest)
+    return new KTable<K, VR>(
+      this.builder,
+      parts.name,
+      parts.keySerde,
+      parts.valueSerde,
+      parts.supplier as unknown as KTableProcessorSupplier<unknown, unknown, K, VR>,
+      parts.queryableStoreName
+    )
   }
 
   /**

@@ -4,7 +4,10 @@
  * the rug from under a concurrent call. End offsets are what a read_committed reader sees (the
  * last stable offset; the high watermark when no transaction is open), as kafkajs asks for them.
  * Topic creation waits until every partition has a leader, through the retries a KRaft broker
- * needs while a new topic propagates.
+ * needs while a new topic propagates. Offsets by timestamp come from kafkajs'
+ * fetchTopicOffsetsByTimestamp, which answers the end offset where no record is that recent:
+ * those (an offset not below the end offset read after) are reported as not found. kafkajs'
+ * admin always asks for read_committed offsets.
  */
 import type { Admin, ConfigResourceTypes, Kafka } from 'kafkajs'
 import {
@@ -16,6 +19,7 @@ import {
   type NewTopic,
   type TopicPartition,
   type TopicPartitionOffset,
+  type TopicPartitionTimestamp,
   SerialExecutor,
   groupByTopic
 } from '@kstreams/core'
@@ -133,6 +137,33 @@ export class KafkajsAdmin implements AdminPort {
         for (const resource of described.resources) {
           if (resource.errorCode !== 0) continue
           result.set(resource.resourceName, Object.fromEntries(resource.configEntries.map(e => [e.configName, e.configValue])))
+        }
+      }
+      return result
+    })
+  }
+
+  async offsetsForTimes(partitions: readonly TopicPartitionTimestamp[]): Promise<Map<string, number>> {
+    const result = new Map<string, number>()
+    if (partitions.length === 0) return result
+    return await this.#run('Fetching offsets by timestamp', async admin => {
+      // kafkajs asks for one timestamp per topic: group the partitions by topic and timestamp.
+      const groups = new Map<string, { topic: string; timestamp: number; partitions: Set<number> }>()
+      for (const { topic, partition, timestamp } of partitions) {
+        const key = `${timestamp}:${topic}`
+        let group = groups.get(key)
+        if (group === undefined) groups.set(key, (group = { topic, timestamp, partitions: new Set() }))
+        group.partitions.add(partition)
+      }
+      for (const { topic, timestamp, partitions: wanted } of groups.values()) {
+        const found = await admin.fetchTopicOffsetsByTimestamp(topic, timestamp)
+        const ends = await admin.fetchTopicOffsets(topic)
+        for (const partition of wanted) {
+          const offset = found.find(o => o.partition === partition)
+          const end = ends.find(o => o.partition === partition)
+          if (offset === undefined || end === undefined)
+            throw new KafkaRequestError('UNKNOWN_TOPIC_OR_PARTITION', `${topic}-${partition} does not exist`)
+          if (Number(offset.offset) < Number(end.high)) result.set(tpKey(topic, partition), Number(offset.offset))
         }
       }
       return result

@@ -1,7 +1,8 @@
 /**
  * A ProcessorContext for unit-testing one processor (Kafka Streams' `api.MockProcessorContext`):
  * it captures forwards and commit requests, records scheduled punctuators so the test can fire
- * them, and lets the test set the record metadata, stream time and wall-clock time.
+ * them, and lets the test set the record metadata, stream time and wall-clock time. Its metrics
+ * record at DEBUG level, as Kafka's mock's do.
  */
 import {
   type Cancellable,
@@ -15,11 +16,14 @@ import {
   type StateStore,
   type StateStoreContext,
   type StreamsConfig,
+  type Serde,
+  type StreamsMetrics,
   InvalidStateStoreError,
   StreamsError,
   TaskId,
   resolveStreamsConfig
 } from '@kstreams/core'
+import { StreamsMetricsRegistry, configsWithPrefix, defaultKeySerde, defaultValueSerde } from '@kstreams/core/internal'
 
 /** A record the processor forwarded to a MockProcessorContext. */
 export interface CapturedForward<K, V> {
@@ -62,6 +66,7 @@ export class MockProcessorContext<KForward = unknown, VForward = unknown> implem
   readonly #punctuators: CapturedPunctuator[] = []
   readonly #stores = new Map<string, StateStore>()
   readonly #restoreCallbacks = new Map<string, StateRestoreCallback>()
+  readonly #metrics = new StreamsMetricsRegistry({ recordingLevel: 'DEBUG', threadId: 'main' })
   #metadata: RecordMetadata | undefined
   #committed = false
   #streamTime = -1
@@ -107,11 +112,15 @@ export class MockProcessorContext<KForward = unknown, VForward = unknown> implem
       taskId: this.taskId,
       appConfigs: this.appConfigs,
       stateDir: this.stateDir,
+      appConfigsWithPrefix: prefix => this.appConfigsWithPrefix(prefix),
+      keySerde: () => this.keySerde(),
+      valueSerde: () => this.valueSerde(),
       recordMetadata: () => this.#metadata,
       register: (store, restore) => {
         this.#restoreCallbacks.set(store.name, restore)
       },
-      changelogWriter: () => undefined
+      changelogWriter: () => undefined,
+      metrics: this.#metrics
     }
   }
 
@@ -143,6 +152,22 @@ export class MockProcessorContext<KForward = unknown, VForward = unknown> implem
   }
 
   // ProcessorContext
+
+  appConfigsWithPrefix(prefix: string): { readonly [key: string]: unknown } {
+    return configsWithPrefix(this.appConfigs, prefix)
+  }
+
+  keySerde(): Serde<unknown> {
+    return defaultKeySerde(this.appConfigs)
+  }
+
+  valueSerde(): Serde<unknown> {
+    return defaultValueSerde(this.appConfigs)
+  }
+
+  metrics(): StreamsMetrics {
+    return this.#metrics
+  }
 
   forward<K extends KForward, V extends VForward>(record: Record<K, V>, childName?: string): void {
     this.#forwarded.push({ record, childName })

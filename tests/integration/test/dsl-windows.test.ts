@@ -183,7 +183,7 @@ describe('DSL windows on a real broker (RocksDB stores)', function () {
         ['c', 31000]
       ])
       expect((await readUntil(`${prefix}-final`, decode, r => r.length >= 2, 60000)).sort()).to.deep.equal(['a@0=1', 'b@0=1'])
-      await first.close()
+      await first.close({ leaveGroup: true })
       // A new instance on an empty state dir: the store is restored from its changelog, the close time from the commit.
       const second = new KafkaStreams(build(), config(dirs[1]!.path), { client: testClient() })
       await second.start()

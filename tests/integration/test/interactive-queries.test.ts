@@ -346,7 +346,7 @@ describe('Interactive queries across three instances (real broker)', function ()
       () => staying,
       async () => {
         await leaving.server.close()
-        await leaving.streams.close()
+        await leaving.streams.close({ leaveGroup: true })
         instances.splice(instances.indexOf(leaving), 1)
         await stable(3)()
         await sleep(500)

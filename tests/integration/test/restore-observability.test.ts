@@ -106,8 +106,8 @@ describe('Restore and standby progress on a real broker (listeners, standbyProgr
       expect(metric(standby, 'stream-state-updater-metrics', 'restore-records-total')).to.be.at.least(KEYS)
       expect(active.standbyProgress()).to.deep.equal([])
 
-      // The active instance leaves: the standby becomes the active task.
-      await active.close()
+      // The active instance leaves the group (at once: leaveGroup): the standby becomes the active task.
+      await active.close({ leaveGroup: true })
       const promoted = (): string | undefined => events.get(standby)!.find(e => e.endsWith('PROMOTED'))
       await waitFor('the standby promoted', () => promoted() !== undefined, 60000)
       expect(promoted()).to.equal(`suspended 0 counts ${KEYS - 1} ${KEYS} PROMOTED`)
@@ -119,7 +119,7 @@ describe('Restore and standby progress on a real broker (listeners, standbyProgr
       // Its in-memory store came over from the standby: nothing left to restore.
       expect(metric(standby, 'stream-task-metrics', 'restore-total', '0_0')).to.equal(0)
       expect(metric(standby, 'stream-task-metrics', 'update-total', '0_0')).to.equal(undefined)
-      await standby.close()
+      await standby.close({ leaveGroup: true })
 
       // A new instance with empty state restores the whole changelog and says so.
       third = new KafkaStreams(build(input), config(dirs[2]!.path), { client: testClient() })

@@ -62,7 +62,8 @@ describe('reuse.ktable.source.topics on a real broker', function () {
       const topics = await admin.listTopics()
       await admin.disconnect()
       expect(topics.filter(t => t.startsWith(`${prefix}-app-`))).to.deep.equal([])
-      await first.close()
+      // Leaving the group, so that the next instance is not held back until this one's session times out.
+      await first.close({ leaveGroup: true })
 
       // Written while no instance runs: beyond the committed offsets, so processed, not restored.
       await produce(
@@ -161,7 +162,7 @@ describe('reuse.ktable.source.topics on a real broker', function () {
       expect(standby.standbyProgress()[0]!.updated).to.equal(100)
 
       // The active leaves (committing 150): the promoted standby restores 100..150 from the source topic.
-      await active.close()
+      await active.close({ leaveGroup: true })
       await waitFor('the promoted standby has all 150 users', () => standby.state() === 'RUNNING' && size(standby) === 150, 60000)
     } finally {
       for (const s of instances) await s.close()
@@ -202,7 +203,8 @@ describe('reuse.ktable.source.topics on a real broker', function () {
         Array.from({ length: 100 }, (_, i) => ({ key: `u${i}`, value: `name${i}` }))
       )
       await waitFor('100 users', () => size(streams) === 100, 60000)
-      await streams.close()
+      // Leaving the group, so that the restarted instance is not held back until this one's session times out.
+      await streams.close({ leaveGroup: true })
 
       await produce(
         users,

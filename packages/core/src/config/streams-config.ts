@@ -5,7 +5,8 @@
  */
 import { ConfigError } from '../errors.js'
 import type { Serde } from '../serialization/serde.js'
-import type { TimestampExtractor } from '../processor/api.js'
+import type { AutoOffsetReset, TimestampExtractor } from '../processor/api.js'
+import { checkAutoOffsetReset, parseAutoOffsetReset } from './offset-reset-config.js'
 import type { DslStoreSuppliers } from '../state/dsl-store-suppliers.js'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -147,9 +148,10 @@ export interface StreamsConfig {
   /**
    * Where a source partition without a committed offset (or with one out of range) starts, unless
    * its source has a reset policy of its own (consumer `auto.offset.reset`): 'earliest' (Kafka
-   * Streams' default), 'latest' or 'none' (the thread fails).
+   * Streams' default), 'latest', 'none' (the thread fails), or by duration (KIP-1106):
+   * `AutoOffsetReset.byDuration(ms)` or Kafka's `'by_duration:<ISO-8601 duration>'` (`'by_duration:PT1H'`).
    */
-  autoOffsetReset?: 'earliest' | 'latest' | 'none'
+  autoOffsetReset?: AutoOffsetReset | `by_duration:${string}`
   /** How often a pattern subscription looks for new matching topics (consumer `metadata.max.age.ms`); default 300000. */
   metadataMaxAgeMs?: number
   /** Pause before a failed Kafka request is sent again (consumer `retry.backoff.ms`); default 100. */
@@ -210,10 +212,13 @@ export type ResolvedStreamsConfig = Readonly<
       | 'sasl'
       | 'rocksdbConfigSetter'
       | 'dslStoreSuppliers'
+      | 'autoOffsetReset'
     >
   >
 > &
   Readonly<{
+    /** Where a source partition without a committed offset starts, unless its source has a policy of its own. */
+    autoOffsetReset: AutoOffsetReset
     /** The store backend of DSL stores without an explicit supplier; undefined: in-memory. */
     dslStoreSuppliers: DslStoreSuppliers | undefined
     /** Tunes each RocksDB store's options before it opens. */
@@ -298,7 +303,7 @@ const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
   sessionTimeoutMs: positiveInt,
   heartbeatIntervalMs: positiveInt,
   maxPollIntervalMs: positiveInt,
-  autoOffsetReset: v => (v === 'earliest' || v === 'latest' || v === 'none' ? undefined : 'must be "earliest", "latest" or "none"'),
+  autoOffsetReset: checkAutoOffsetReset,
   metadataMaxAgeMs: positiveInt,
   retryBackoffMs: nonNegativeInt,
   defaultApiTimeoutMs: positiveInt,
@@ -411,7 +416,7 @@ export function resolveStreamsConfig(config: StreamsConfig = {}): ResolvedStream
     sessionTimeoutMs: config.sessionTimeoutMs ?? 45000,
     heartbeatIntervalMs: config.heartbeatIntervalMs ?? 3000,
     maxPollIntervalMs: config.maxPollIntervalMs ?? 300000,
-    autoOffsetReset: config.autoOffsetReset ?? 'earliest',
+    autoOffsetReset: parseAutoOffsetReset(config.autoOffsetReset ?? 'earliest'),
     metadataMaxAgeMs: config.metadataMaxAgeMs ?? 300000,
     retryBackoffMs: config.retryBackoffMs ?? 100,
     defaultApiTimeoutMs: config.defaultApiTimeoutMs ?? 60000,

@@ -2,7 +2,8 @@
  * The metrics of one stream thread (Kafka's StreamsMetricsImpl, reduced to what the store layers
  * and the record cache need): sensors grouped by scope (a store of a task, a cache), the metrics
  * each sensor reports under Kafka's names and tags, and a snapshot of every metric's value.
- * Removing a scope (a store closing) removes its sensors and metrics.
+ * Removing a scope (a store closing) removes its sensors and metrics. It is also the StreamsMetrics
+ * that processor and store contexts hand out: custom sensors get a scope of their own.
  */
 import type { Clock } from '../clock.js'
 import { systemClock } from '../clock.js'
@@ -10,6 +11,8 @@ import type { MetricName, MetricSnapshot } from './metric-name.js'
 import { type RecordingLevel, checkRecordingLevel, shouldRecord } from './recording-level.js'
 import { DEFAULT_SAMPLE_CONFIG, type SampleConfig } from './sampled-stat.js'
 import { Sensor } from './sensor.js'
+import type { StreamsMetrics, StreamsSensor } from './streams-metrics.js'
+import { StreamsError } from '../errors.js'
 
 export interface StreamsMetricsRegistryOptions {
   /** Kafka's `metrics.recording.level`; default INFO. */
@@ -35,7 +38,7 @@ interface Scope {
   readonly metrics: Map<string, RegisteredMetric>
 }
 
-export class StreamsMetricsRegistry {
+export class StreamsMetricsRegistry implements StreamsMetrics {
   readonly recordingLevel: RecordingLevel
   readonly threadId: string
   readonly #clock: Clock
@@ -92,6 +95,75 @@ export class StreamsMetricsRegistry {
     return out.map(({ key: _key, ...snapshot }) => snapshot)
   }
 
+  addLatencyRateTotalSensor(
+    scopeName: string,
+    entityName: string,
+    operationName: string,
+    recordingLevel: RecordingLevel,
+    ...tags: string[]
+  ): StreamsSensor {
+    return this.#customSensor(scopeName, entityName, operationName, recordingLevel, tags, true)
+  }
+
+  addRateTotalSensor(
+    scopeName: string,
+    entityName: string,
+    operationName: string,
+    recordingLevel: RecordingLevel,
+    ...tags: string[]
+  ): StreamsSensor {
+    return this.#customSensor(scopeName, entityName, operationName, recordingLevel, tags, false)
+  }
+
+  removeSensor(sensor: StreamsSensor): void {
+    this.removeScope(customScope(sensor.name))
+  }
+
+  /** Kafka's StreamsMetricsImpl.customInvocationRateAndCountSensor, plus the latency metrics when `latency`. */
+  #customSensor(
+    scopeName: string,
+    entityName: string,
+    operationName: string,
+    recordingLevel: RecordingLevel,
+    tags: readonly string[],
+    latency: boolean
+  ): StreamsSensor {
+    if (tags.length % 2 !== 0) {
+      throw new StreamsError(
+        'ILLEGAL_ARGUMENT',
+        `Tags needs to be specified in key-value pairs (sensor ${operationName} of ${scopeName} ${entityName}: ${tags.length} tags)`
+      )
+    }
+    if (recordingLevel !== 'INFO' && recordingLevel !== 'DEBUG' && recordingLevel !== 'TRACE') {
+      throw new StreamsError(
+        'ILLEGAL_ARGUMENT',
+        `Unknown recording level ${JSON.stringify(recordingLevel)} of sensor ${operationName} (expected INFO, DEBUG or TRACE)`
+      )
+    }
+    const group = `stream-${scopeName}-metrics`
+    const tagMap: Record<string, string> = { 'thread-id': this.threadId, [`${scopeName}-id`]: entityName }
+    for (let i = 0; i < tags.length; i += 2) tagMap[tags[i]!] = tags[i + 1]!
+    const name = `external.${this.threadId}.entity.${entityName}.s.${operationName}`
+    const scope = customScope(name)
+    const sensor = this.sensor(scope, name, recordingLevel)
+    const metric = (suffix: string, description: string, measure: MetricMeasure): void => {
+      this.addMetric(scope, { name: operationName + suffix, group, description, tags: Object.freeze({ ...tagMap }) }, measure)
+    }
+    metric('-rate', `The average number of ${operationName} operations per second`, now => sensor.rate(now))
+    metric('-total', `The total number of ${operationName} operations`, () => sensor.count)
+    if (latency) {
+      metric('-latency-avg', `The average latency of ${operationName}`, now => sensor.avg(now))
+      metric('-latency-max', `The maximum latency of ${operationName}`, now => sensor.max(now))
+    }
+    return {
+      name,
+      record: (value = 1) => {
+        if (sensor.recording) sensor.record(value)
+      },
+      shouldRecord: () => sensor.recording
+    }
+  }
+
   #scope(scope: string): Scope {
     let s = this.#scopes.get(scope)
     if (s === undefined) {
@@ -100,6 +172,10 @@ export class StreamsMetricsRegistry {
     }
     return s
   }
+}
+
+function customScope(sensorName: string): string {
+  return `sensor:${sensorName}`
 }
 
 function metricKey(m: MetricName): string {

@@ -5,7 +5,10 @@
 import type { Record } from '../record.js'
 import type { StateStore } from '../state/state-store.js'
 import type { TaskId } from '../task-id.js'
+import { StreamsError } from '../errors.js'
 import type { ResolvedStreamsConfig } from '../config/streams-config.js'
+import type { Serde } from '../serialization/serde.js'
+import type { StreamsMetrics } from '../metrics/streams-metrics.js'
 
 /** What drives a punctuator scheduled with ProcessingContext.schedule (Kafka Streams' PunctuationType). */
 export enum PunctuationType {
@@ -44,6 +47,18 @@ export interface ProcessingContext {
   readonly appConfigs: ResolvedStreamsConfig
   /** The state directory of this task; undefined where no state directory exists. */
   readonly stateDir: string | undefined
+  /**
+   * The config entries whose key starts with `prefix`, keyed by the rest of the key (first letter
+   * in lower case: `appConfigsWithPrefix('rocksdb')` gives `blockCacheBytes`, ...), as Kafka
+   * Streams' `appConfigsWithPrefix` strips the prefix.
+   */
+  appConfigsWithPrefix(prefix: string): { readonly [key: string]: unknown }
+  /** The config's default key serde (Kafka Streams' `keySerde()`); a ConfigError naming `defaultKeySerde` when none is set. */
+  keySerde(): Serde<unknown>
+  /** The config's default value serde (Kafka Streams' `valueSerde()`); a ConfigError naming `defaultValueSerde` when none is set. */
+  valueSerde(): Serde<unknown>
+  /** The metrics of the thread that runs the processor (Kafka Streams' `metrics()`), for custom sensors. */
+  metrics(): StreamsMetrics
   /** Where the record being processed came from; undefined inside a punctuation. */
   recordMetadata(): RecordMetadata | undefined
   /** A state store connected to this processor, by name; an InvalidStateStoreError when it is not. */
@@ -120,5 +135,56 @@ export interface RecordContext {
 /** Chooses the partition of an output record; undefined means the default (murmur2 of the key). */
 export type StreamPartitioner<K, V> = (topic: string, key: K, value: V, numPartitions: number) => number | undefined
 
-/** Where a source partition without a committed offset starts: earliest, latest, or none (fail). */
-export type AutoOffsetReset = 'earliest' | 'latest' | 'none'
+/**
+ * Where a source partition without a committed offset (or with one out of range) starts (Kafka
+ * Streams' AutoOffsetReset): 'earliest', 'latest', 'none' (the thread fails), or
+ * `AutoOffsetReset.byDuration(ms)`: at the first record whose timestamp is at or after now minus
+ * the duration (KIP-1106), at the end when there is none.
+ */
+export type AutoOffsetReset = 'earliest' | 'latest' | 'none' | ByDurationOffsetReset
+
+/** The reset policy `AutoOffsetReset.byDuration(ms)` makes. */
+export interface ByDurationOffsetReset {
+  /** The kind of policy. */
+  readonly type: 'by_duration'
+  /** How far before now the partition starts (ms, not negative). */
+  readonly durationMs: number
+}
+
+/** The reset policies (Kafka Streams' AutoOffsetReset factory methods). */
+export const AutoOffsetReset = Object.freeze({
+  /** Starts at the earliest offset. */
+  earliest: (): AutoOffsetReset => 'earliest',
+  /** Starts at the latest offset (the end). */
+  latest: (): AutoOffsetReset => 'latest',
+  /** No reset: a partition without a committed offset fails the stream thread. */
+  none: (): AutoOffsetReset => 'none',
+  /**
+   * Starts at the first record whose timestamp is at or after now minus `durationMs` (KIP-1106;
+   * ListOffsets by timestamp), at the end of the partition when no record is that recent.
+   * `durationMs` must be a non-negative integer (an ILLEGAL_ARGUMENT StreamsError otherwise).
+   */
+  byDuration(durationMs: number): AutoOffsetReset {
+    if (!Number.isSafeInteger(durationMs)) {
+      throw new StreamsError(
+        'ILLEGAL_ARGUMENT',
+        `AutoOffsetReset.byDuration takes a duration in whole milliseconds, got ${String(durationMs)}`
+      )
+    }
+    if (durationMs < 0) throw new StreamsError('ILLEGAL_ARGUMENT', `Duration cannot be negative: AutoOffsetReset.byDuration(${durationMs})`)
+    return Object.freeze({ type: 'by_duration', durationMs })
+  }
+})
+
+/** Whether `value` is an AutoOffsetReset ('earliest', 'latest', 'none' or a valid byDuration policy). @internal */
+export function isAutoOffsetReset(value: unknown): value is AutoOffsetReset {
+  if (value === 'earliest' || value === 'latest' || value === 'none') return true
+  if (value === null || typeof value !== 'object') return false
+  const { type, durationMs } = value as Partial<ByDurationOffsetReset>
+  return type === 'by_duration' && Number.isSafeInteger(durationMs) && (durationMs as number) >= 0
+}
+
+/** The policy as Kafka names it: `earliest`, `latest`, `none` or `by_duration:<ms>ms`. @internal */
+export function describeOffsetReset(policy: AutoOffsetReset): string {
+  return typeof policy === 'string' ? policy : `by_duration:${policy.durationMs}ms`
+}

@@ -14,6 +14,7 @@ import type { TopologyDef } from '../topology/definitions.js'
 import type { Clock } from '../clock.js'
 import { StreamsError, TopologyError } from '../errors.js'
 import { ProcessorContextImpl, type ContextHost } from './processor-context-impl.js'
+import { configsWithPrefix, defaultKeySerde, defaultValueSerde } from '../config/app-configs.js'
 import { buildProcessorGraph, type ProcessorGraph } from './processor-graph.js'
 import type { ConsumedRecord } from './consumed-record.js'
 import type { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
@@ -104,6 +105,9 @@ export class GlobalStateUpdateTask implements ContextHost {
           taskId: this.taskId,
           appConfigs: this.config,
           stateDir: this.stateDir,
+          appConfigsWithPrefix: prefix => configsWithPrefix(this.config, prefix),
+          keySerde: () => defaultKeySerde(this.config),
+          valueSerde: () => defaultValueSerde(this.config),
           recordMetadata: () => this.context.recordMetadata(),
           register: (s, restore) => {
             this.#restoreCallbacks.set(s.name, restore)
@@ -171,6 +175,10 @@ export class GlobalStateUpdateTask implements ContextHost {
   }
 
   // ContextHost
+
+  get metrics(): StreamsMetricsRegistry | undefined {
+    return this.#options.metrics
+  }
 
   streamTimeMs(): number {
     return -1

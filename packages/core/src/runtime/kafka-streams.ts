@@ -13,6 +13,7 @@ import { silentLogger, type Logger } from '../logger.js'
 import { ConfigError, InvalidStateStoreError, StreamsError } from '../errors.js'
 import type { StateStore } from '../state/state-store.js'
 import { Lifecycle } from './lifecycle.js'
+import { KAFKA_STREAMS_TRANSITIONS, KafkaStreamsState } from './kafka-streams-state.js'
 import type { MetricSnapshot } from '../metrics/metric-name.js'
 import { StateDirectory } from './state/state-directory.js'
 import { StateCleaner } from './state/state-cleaner.js'
@@ -33,19 +34,6 @@ import { localStorePartitionLags, type LagInfo } from './iq/local-store-lags.js'
 import { runStateQuery } from './iq/v2/state-query-runner.js'
 import type { StateQueryRequest } from './iq/v2/state-query-request.js'
 import type { StateQueryResult } from './iq/v2/state-query-result.js'
-
-/** The state of a KafkaStreams instance (Kafka Streams' KafkaStreams.State). */
-export type KafkaStreamsState = 'CREATED' | 'REBALANCING' | 'RUNNING' | 'PENDING_SHUTDOWN' | 'NOT_RUNNING' | 'PENDING_ERROR' | 'ERROR'
-
-const TRANSITIONS: Record<KafkaStreamsState, readonly KafkaStreamsState[]> = {
-  CREATED: ['REBALANCING', 'PENDING_SHUTDOWN'],
-  REBALANCING: ['RUNNING', 'PENDING_SHUTDOWN', 'PENDING_ERROR'],
-  RUNNING: ['REBALANCING', 'RUNNING', 'PENDING_SHUTDOWN', 'PENDING_ERROR'],
-  PENDING_SHUTDOWN: ['NOT_RUNNING'],
-  NOT_RUNNING: [],
-  PENDING_ERROR: ['ERROR'],
-  ERROR: []
-}
 
 /** Told of every state change of a KafkaStreams instance (Kafka Streams' StateListener). */
 export type StateListener = (newState: KafkaStreamsState, oldState: KafkaStreamsState) => void
@@ -68,10 +56,17 @@ export interface KafkaStreamsOptions {
   readonly clock?: Clock
 }
 
-/** The options of KafkaStreams.close(). */
+/** The options of KafkaStreams.close() (Kafka Streams' KafkaStreams.CloseOptions). */
 export interface CloseOptions {
-  /** How long to wait for threads to finish (default: unbounded). */
+  /** How long to wait for threads to finish (ms, not negative; default: unbounded). */
   readonly timeoutMs?: number
+  /**
+   * Whether each stream thread's consumer sends LeaveGroup (Kafka Streams' `leaveGroup`, default
+   * false). Without it the members stay in the group until their session times out, so an
+   * instance restarted within `sessionTimeoutMs` gets its tasks back without a rebalance; with it
+   * the group rebalances at once and the other instances take the tasks over.
+   */
+  readonly leaveGroup?: boolean
 }
 
 /**
@@ -140,7 +135,9 @@ export class KafkaStreams {
         `processingGuarantee "exactly_once_v2" needs a Kafka client whose transactional offset commits carry the group's generation (KIP-447) and whose offset fetches wait for pending transactions; ${this.#clients.name} has neither. Use @kstreams/platformatic: new KafkaStreams(topology, config, { client: platformatic() })`
       )
     }
-    this.#lifecycle = new Lifecycle('KafkaStreams client', 'CREATED', TRANSITIONS, (from, to) => this.#stateListener?.(to, from))
+    this.#lifecycle = new Lifecycle('KafkaStreams client', 'CREATED', KAFKA_STREAMS_TRANSITIONS, (from, to) =>
+      this.#stateListener?.(to, from)
+    )
     this.#stateDirectory = new StateDirectory(this.#config.stateDir, this.#config.applicationId)
     this.#metadata = new StreamsMetadataState(this.#def, this.#config.applicationId, this.#config.applicationServer)
     this.#queryProvider = new QueryableStoreProvider({
@@ -378,8 +375,8 @@ export class KafkaStreams {
     await this.#stateDirectory.unlock()
   }
 
-  async #shutdownThreads(clean: boolean): Promise<void> {
-    const results = await Promise.allSettled(this.#threads.map(t => t.shutdown(clean)))
+  async #shutdownThreads(clean: boolean, leaveGroup = true): Promise<void> {
+    const results = await Promise.allSettled(this.#threads.map(t => t.shutdown(clean, leaveGroup)))
     for (const r of results) if (r.status === 'rejected') this.#logger.error(`Error while closing a stream thread: ${String(r.reason)}`)
     await this.#globalThread?.shutdown().catch(err => this.#logger.error(`Error while closing the global stream thread: ${String(err)}`))
     await this.#lagAdmin?.close().catch(err => this.#logger.error(`Error while closing the lag admin client: ${String(err)}`))
@@ -459,7 +456,7 @@ export class KafkaStreams {
   }
 
   #isRunningOrRebalancing(): boolean {
-    return this.state() === 'RUNNING' || this.state() === 'REBALANCING'
+    return KafkaStreamsState.isRunningOrRebalancing(this.state())
   }
 
   #aliveThreads(): StreamThread[] {
@@ -547,8 +544,19 @@ export class KafkaStreams {
       throw new StreamsError('NOT_RUNNING', `KafkaStreams is not running (state ${state})`)
   }
 
-  /** Stops processing: commits, checkpoints, closes stores and clients. Idempotent. */
+  /**
+   * Stops processing: commits, checkpoints, closes stores and clients. Idempotent. The stream
+   * threads stay in the consumer group until their session times out unless `leaveGroup` (Kafka
+   * Streams' CloseOptions). Resolves to false when `timeoutMs` passed first (closing goes on).
+   */
   async close(options: CloseOptions = {}): Promise<boolean> {
+    const { timeoutMs, leaveGroup = false } = options
+    if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0)) {
+      throw new StreamsError('ILLEGAL_ARGUMENT', `CloseOptions.timeoutMs can't be negative, got ${String(timeoutMs)}`)
+    }
+    if (typeof leaveGroup !== 'boolean') {
+      throw new StreamsError('ILLEGAL_ARGUMENT', `CloseOptions.leaveGroup must be a boolean, got ${String(leaveGroup)}`)
+    }
     this.#closing ??= (async () => {
       const state = this.state()
       if (state === 'NOT_RUNNING' || state === 'ERROR' || state === 'PENDING_ERROR') return
@@ -558,17 +566,17 @@ export class KafkaStreams {
       const bootstrapping = this.#globalThread?.shutdown()
       await this.#starting?.catch(() => undefined)
       await bootstrapping?.catch(() => undefined)
-      await this.#shutdownThreads(true)
+      await this.#shutdownThreads(true, leaveGroup)
       await this.#releaseStateDirectory()
       this.#lifecycle.transition('NOT_RUNNING')
     })()
-    if (options.timeoutMs === undefined) {
+    if (timeoutMs === undefined) {
       await this.#closing
       return true
     }
     let timer: NodeJS.Timeout | undefined
     const timedOut = new Promise<boolean>(resolve => {
-      timer = setTimeout(() => resolve(false), options.timeoutMs)
+      timer = setTimeout(() => resolve(false), timeoutMs)
     })
     const done = await Promise.race([this.#closing.then(() => true), timedOut])
     clearTimeout(timer)

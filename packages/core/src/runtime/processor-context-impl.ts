@@ -13,6 +13,10 @@ import type { ResolvedStreamsConfig } from '../config/streams-config.js'
 import { IllegalStateError, InvalidStateStoreError, StreamsError } from '../errors.js'
 import type { ProcessorNode } from './processor-node.js'
 import type { ProcessorRecordContext } from './record-context.js'
+import type { Serde } from '../serialization/serde.js'
+import { configsWithPrefix, defaultKeySerde, defaultValueSerde } from '../config/app-configs.js'
+import { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
+import type { StreamsMetrics } from '../metrics/streams-metrics.js'
 
 /** What the context needs from its task. */
 export interface ContextHost {
@@ -27,6 +31,8 @@ export interface ContextHost {
   /** A store of this task or a global store. */
   store(name: string): StateStore | undefined
   isGlobalStore(name: string): boolean
+  /** The thread's metrics; without them, metrics() gives a registry of the context's own. */
+  readonly metrics?: StreamsMetricsRegistry | undefined
   /** Counts a record a processor dropped (the task's dropped-records metric). */
   recordDroppedRecord?(): void
   /** KIP-825 processor metadata, committed with the task's offsets. */
@@ -42,6 +48,7 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
   readonly #host: ContextHost
   #currentNode: ProcessorNode | undefined
   #recordContext: ProcessorRecordContext = NO_RECORD
+  #ownMetrics: StreamsMetricsRegistry | undefined
 
   constructor(host: ContextHost) {
     this.#host = host
@@ -58,6 +65,25 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
   }
   get stateDir(): string | undefined {
     return this.#host.stateDir
+  }
+
+  appConfigsWithPrefix(prefix: string): { readonly [key: string]: unknown } {
+    return configsWithPrefix(this.#host.config, prefix)
+  }
+
+  keySerde(): Serde<unknown> {
+    return defaultKeySerde(this.#host.config)
+  }
+
+  valueSerde(): Serde<unknown> {
+    return defaultValueSerde(this.#host.config)
+  }
+
+  metrics(): StreamsMetrics {
+    const registry = this.#host.metrics
+    if (registry !== undefined) return registry
+    this.#ownMetrics ??= new StreamsMetricsRegistry({ recordingLevel: this.#host.config.metricsRecordingLevel })
+    return this.#ownMetrics
   }
 
   get currentNode(): ProcessorNode | undefined {

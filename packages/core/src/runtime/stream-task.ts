@@ -16,6 +16,7 @@ import type { Clock } from '../clock.js'
 import { StreamsError, TopologyError } from '../errors.js'
 import { failOnInvalidTimestamp } from '../processor/timestamp-extractors.js'
 import { ProcessorContextImpl, type ContextHost } from './processor-context-impl.js'
+import { configsWithPrefix, defaultKeySerde, defaultValueSerde } from '../config/app-configs.js'
 import { buildProcessorGraph, sourceFor, type ProcessorGraph } from './processor-graph.js'
 import type { ProcessorNode } from './processor-node.js'
 import { wrap } from './processor-node.js'
@@ -364,6 +365,10 @@ export class StreamTask implements ContextHost {
 
   // ContextHost
 
+  get metrics(): StreamsMetricsRegistry | undefined {
+    return this.#options.metrics
+  }
+
   streamTimeMs(): number {
     return this.#partitions.streamTime
   }
@@ -442,6 +447,9 @@ export class StreamTask implements ContextHost {
       taskId: this.taskId,
       appConfigs: this.config,
       stateDir: this.stateDir,
+      appConfigsWithPrefix: prefix => configsWithPrefix(this.config, prefix),
+      keySerde: () => defaultKeySerde(this.config),
+      valueSerde: () => defaultValueSerde(this.config),
       recordMetadata: () => this.context.recordMetadata(),
       register: (store, restore) => {
         if (this.#restoreCallbacks.has(store.name)) {

@@ -502,17 +502,19 @@ export class StreamThread {
   /**
    * Stops the thread. A clean shutdown lets the loop finish its iteration, then commits and
    * checkpoints while the thread is still a group member (so whoever takes its tasks over starts
-   * from these offsets), and only then leaves the group. Otherwise tasks close dirty.
+   * from these offsets), and only then leaves the group (unless `leaveGroup` is false: the member
+   * then stays until its session times out, as KafkaStreams.close() without `leaveGroup` wants).
+   * Otherwise tasks close dirty.
    */
-  async shutdown(clean: boolean): Promise<void> {
+  async shutdown(clean: boolean, leaveGroup = true): Promise<void> {
     // Once: a second caller (close() while removeStreamThread() runs) waits for the first.
-    this.#shutdown ??= this.#doShutdown(clean)
+    this.#shutdown ??= this.#doShutdown(clean, leaveGroup)
     await this.#shutdown
   }
 
   #shutdown: Promise<void> | undefined
 
-  async #doShutdown(clean: boolean): Promise<void> {
+  async #doShutdown(clean: boolean, leaveGroup: boolean): Promise<void> {
     if (this.state === 'DEAD') return
     if (this.state !== 'PENDING_SHUTDOWN') this.#lifecycle.transition('PENDING_SHUTDOWN')
     if (this.#probingTimer !== undefined) clearTimeout(this.#probingTimer)
@@ -527,7 +529,7 @@ export class StreamThread {
       first ??= err
     }
     try {
-      await this.#consumer.close({ leaveGroup: true })
+      await this.#consumer.close({ leaveGroup })
     } catch (err) {
       first ??= err
     }

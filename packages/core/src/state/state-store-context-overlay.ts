@@ -10,6 +10,8 @@ import type { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry
 import type { RecordMetadata } from '../processor/api.js'
 import type { ProcessorRecordContext } from '../runtime/record-context.js'
 import type { TaskId } from '../task-id.js'
+import type { Serde } from '../serialization/serde.js'
+import { configsWithPrefix, defaultKeySerde, defaultValueSerde } from '../config/app-configs.js'
 import type { ThreadCache } from './cache/thread-cache.js'
 import type { ChangelogWriter, StateRestoreCallback, StateStore, StateStoreContext } from './state-store.js'
 
@@ -45,6 +47,18 @@ export class StateStoreContextOverlay implements StateStoreContext {
   }
   get metrics(): StreamsMetricsRegistry | undefined {
     return this.#base.metrics
+  }
+
+  appConfigsWithPrefix(prefix: string): { readonly [key: string]: unknown } {
+    return this.#base.appConfigsWithPrefix?.(prefix) ?? configsWithPrefix(this.#base.appConfigs, prefix)
+  }
+
+  keySerde(): Serde<unknown> {
+    return this.#base.keySerde?.() ?? defaultKeySerde(this.#base.appConfigs)
+  }
+
+  valueSerde(): Serde<unknown> {
+    return this.#base.valueSerde?.() ?? defaultValueSerde(this.#base.appConfigs)
   }
 
   recordContext(): ProcessorRecordContext | undefined {

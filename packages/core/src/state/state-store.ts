@@ -8,6 +8,7 @@ import type { RecordMetadata } from '../processor/api.js'
 import type { ProcessorRecordContext } from '../runtime/record-context.js'
 import type { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
 import type { ThreadCache } from './cache/thread-cache.js'
+import type { Serde } from '../serialization/serde.js'
 
 /** A state store (Kafka Streams' StateStore): local state of a task, backed by its changelog topic. */
 export interface StateStore {
@@ -49,6 +50,17 @@ export interface StateStoreContext {
   readonly appConfigs: ResolvedStreamsConfig
   /** The task's state directory; stores that persist create their files below it. */
   readonly stateDir: string | undefined
+  /**
+   * The config entries whose key starts with `prefix`, keyed by the rest of the key (see
+   * ProcessingContext.appConfigsWithPrefix). Every context kstreams gives a store (a task's, the
+   * TopologyTestDriver's, MockProcessorContext's) has it; optional so that a store layer may hand
+   * the layers below it a context of its own.
+   */
+  appConfigsWithPrefix?(prefix: string): { readonly [key: string]: unknown }
+  /** The config's default key serde (Kafka's `keySerde()`); a ConfigError naming `defaultKeySerde` when none is set. Optional as appConfigsWithPrefix. */
+  keySerde?(): Serde<unknown>
+  /** The config's default value serde (Kafka's `valueSerde()`); a ConfigError naming `defaultValueSerde` when none is set. Optional as appConfigsWithPrefix. */
+  valueSerde?(): Serde<unknown>
   /** Where the record being processed came from; undefined outside processing. */
   recordMetadata(): RecordMetadata | undefined
   /** Registers the store with the task, with the callback that applies changelog records. */

@@ -6,6 +6,7 @@
  */
 import { TopologyError } from '../errors.js'
 import type { AutoOffsetReset, ProcessorSupplier, StreamPartitioner, TimestampExtractor, TopicNameExtractor } from '../processor/api.js'
+import { isAutoOffsetReset } from '../processor/api.js'
 import type { DeserializerLike, SerializerLike } from '../serialization/serde.js'
 import { toDeserializer, toSerializer } from '../serialization/serde.js'
 import type { StateStore, StoreBuilder } from '../state/state-store.js'
@@ -56,8 +57,6 @@ interface GlobalStoreEntry {
   readonly topic: string
 }
 
-const OFFSET_RESETS: readonly AutoOffsetReset[] = ['earliest', 'latest', 'none']
-
 /**
  * A Processor API topology (Kafka Streams' Topology): sources, processors, sinks, state stores and
  * global stores, each checked when it is added (a TopologyError naming the node, topic or store).
@@ -91,8 +90,11 @@ export class Topology {
     this.#checkNewNodeName(name)
     const opts = options ?? {}
     const offsetReset = opts.offsetReset
-    if (offsetReset !== undefined && !OFFSET_RESETS.includes(offsetReset)) {
-      throw new TopologyError('TOPOLOGY_INVALID', `Source ${name} has an unknown offset reset '${String(offsetReset)}'.`)
+    if (offsetReset !== undefined && !isAutoOffsetReset(offsetReset)) {
+      throw new TopologyError(
+        'TOPOLOGY_INVALID',
+        `Source ${name} has an unknown offset reset '${typeof offsetReset === 'object' ? JSON.stringify(offsetReset) : String(offsetReset)}' (expected 'earliest', 'latest', 'none' or AutoOffsetReset.byDuration(ms)).`
+      )
     }
     let topicList: readonly string[] = Object.freeze([])
     let pattern: RegExp | undefined

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import { Serdes, resolveStreamsConfig } from '../../src/index.js'
+import { AutoOffsetReset, Serdes, StreamsError, Topology, resolveStreamsConfig } from '../../src/index.js'
 
 describe('resolveStreamsConfig', () => {
   it('fills in Kafka Streams defaults', () => {
@@ -31,7 +31,18 @@ describe('resolveStreamsConfig', () => {
     ['applicationServer', 'nohostport'],
     ['defaultKeySerde', {}],
     ['defaultTimestampExtractor', 'x'],
-    ['stateDir', '']
+    ['stateDir', ''],
+    ['autoOffsetReset', 'smallest'],
+    ['autoOffsetReset', 'by_duration'],
+    ['autoOffsetReset', 'by_duration:'],
+    ['autoOffsetReset', 'by_duration:1h'],
+    ['autoOffsetReset', 'by_duration:PT'],
+    ['autoOffsetReset', 'by_duration:P1DT'],
+    ['autoOffsetReset', 'by_duration:-PT1H'],
+    ['autoOffsetReset', 'by_duration:PT-1S'],
+    ['autoOffsetReset', 'by_duration:PT1.0000000001S'],
+    ['autoOffsetReset', { type: 'by_duration', durationMs: -1 }],
+    ['autoOffsetReset', { type: 'by_duration', durationMs: 1.5 }]
   ]
   for (const [key, value] of invalid) {
     it(`rejects ${key}=${JSON.stringify(value)} naming the key`, () => {
@@ -62,5 +73,41 @@ describe('resolveStreamsConfig', () => {
     const c = resolveStreamsConfig({ defaultKeySerde: Serdes.String(), maxTaskIdleMs: -1 })
     expect(c.defaultKeySerde).to.not.equal(undefined)
     expect(c.maxTaskIdleMs).to.equal(-1)
+  })
+
+  it("autoOffsetReset: 'earliest' by default; 'by_duration:<ISO-8601>' as Java's Duration.parse reads it (KIP-1106)", () => {
+    expect(resolveStreamsConfig({}).autoOffsetReset).to.equal('earliest')
+    expect(resolveStreamsConfig({ autoOffsetReset: 'none' }).autoOffsetReset).to.equal('none')
+    const ms = (value: string): unknown => resolveStreamsConfig({ autoOffsetReset: value as 'by_duration:' }).autoOffsetReset
+    expect(ms('by_duration:PT1H')).to.deep.equal({ type: 'by_duration', durationMs: 3_600_000 })
+    expect(ms('by_duration:P1DT2H3M4.5S')).to.deep.equal({ type: 'by_duration', durationMs: 93_784_500 })
+    expect(ms('by_duration:pt0.0009s')).to.deep.equal({ type: 'by_duration', durationMs: 0 })
+    expect(ms('by_duration:PT1M-30S')).to.deep.equal({ type: 'by_duration', durationMs: 30_000 })
+    expect(ms('by_duration:-PT-2S')).to.deep.equal({ type: 'by_duration', durationMs: 2_000 })
+    expect(ms('by_duration:PT0S')).to.deep.equal({ type: 'by_duration', durationMs: 0 })
+    expect(resolveStreamsConfig({ autoOffsetReset: AutoOffsetReset.byDuration(60_000) }).autoOffsetReset).to.deep.equal({
+      type: 'by_duration',
+      durationMs: 60_000
+    })
+  })
+
+  it('AutoOffsetReset: earliest/latest/none, and byDuration rejects a negative or fractional duration (ILLEGAL_ARGUMENT)', () => {
+    expect([AutoOffsetReset.earliest(), AutoOffsetReset.latest(), AutoOffsetReset.none()]).to.deep.equal(['earliest', 'latest', 'none'])
+    const policy = AutoOffsetReset.byDuration(0)
+    expect(policy).to.deep.equal({ type: 'by_duration', durationMs: 0 })
+    expect(Object.isFrozen(policy)).to.equal(true)
+    expect(() => AutoOffsetReset.byDuration(-1))
+      .to.throw(StreamsError, 'Duration cannot be negative')
+      .with.property('code', 'ILLEGAL_ARGUMENT')
+    expect(() => AutoOffsetReset.byDuration(Number.NaN))
+      .to.throw(StreamsError)
+      .with.property('code', 'ILLEGAL_ARGUMENT')
+  })
+
+  it('a source accepts a byDuration policy; an unknown policy is TOPOLOGY_INVALID naming the source', () => {
+    expect(() => new Topology().addSource('s', 't', { offsetReset: AutoOffsetReset.byDuration(5) })).to.not.throw()
+    expect(() => new Topology().addSource('s', 't', { offsetReset: { type: 'by_duration', durationMs: -5 } }))
+      .to.throw(StreamsError, 'Source s has an unknown offset reset')
+      .with.property('code', 'TOPOLOGY_INVALID')
   })
 })

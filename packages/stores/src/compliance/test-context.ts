@@ -12,8 +12,10 @@ import type {
   StateRestoreCallback,
   StateStore,
   StateStoreContext,
-  StreamsConfig
+  StreamsConfig,
+  Serde
 } from '@kstreams/core'
+import { configsWithPrefix, defaultKeySerde, defaultValueSerde } from '@kstreams/core/internal'
 
 /** One record a change-logging layer appended, with the store it belongs to. */
 export interface CapturedChangelogRecord {
@@ -82,6 +84,18 @@ export class TestStoreContext implements StateStoreContext {
 
   recordMetadata(): RecordMetadata | undefined {
     return this.metadata
+  }
+
+  appConfigsWithPrefix(prefix: string): { readonly [key: string]: unknown } {
+    return configsWithPrefix(this.appConfigs, prefix)
+  }
+
+  keySerde(): Serde<unknown> {
+    return defaultKeySerde(this.appConfigs)
+  }
+
+  valueSerde(): Serde<unknown> {
+    return defaultValueSerde(this.appConfigs)
   }
 
   /** Throws ILLEGAL_ARGUMENT when a store of that name already registered, like Kafka's state manager. */

@@ -1,11 +1,12 @@
 /**
  * AdminPort on the in-memory broker: partition counts, CreateTopics (existing topics left as they
  * are; -1 takes the broker default), high watermarks and log-start offsets, a group's committed
- * offsets, DeleteRecords, the topic list, topic configs (with the broker's default max.message.bytes).
+ * offsets, DeleteRecords, the topic list, topic configs (with the broker's default max.message.bytes),
+ * offsets by timestamp.
  * @internal
  */
 import { tpKey } from '@kstreams/core'
-import type { AdminPort, NewTopic, TopicPartition, TopicPartitionOffset } from '@kstreams/core'
+import type { AdminPort, IsolationLevel, NewTopic, TopicPartition, TopicPartitionOffset, TopicPartitionTimestamp } from '@kstreams/core'
 import type { ClientConnection } from './client-connection.js'
 import type { InMemoryBroker } from './in-memory-broker.js'
 import type { KafkaApi } from './kafka-api.js'
@@ -86,6 +87,18 @@ export class InMemoryAdminPort implements AdminPort {
       for (const name of topics) {
         const topic = this.#broker.topics.get(name)
         if (topic !== undefined) result.set(name, { 'max.message.bytes': String(DEFAULT_MAX_MESSAGE_BYTES), ...topic.configs })
+      }
+      return result
+    })
+  }
+
+  async offsetsForTimes(partitions: readonly TopicPartitionTimestamp[], isolationLevel: IsolationLevel): Promise<Map<string, number>> {
+    return await this.#call('offsetsForTimes', partitions, () => {
+      for (const tp of partitions) this.#broker.topics.requireLog(tp)
+      const result = new Map<string, number>()
+      for (const tp of partitions) {
+        const offset = this.#broker.topics.requireLog(tp).offsetForTimestamp(tp.timestamp, isolationLevel)
+        if (offset !== undefined) result.set(tpKey(tp.topic, tp.partition), offset)
       }
       return result
     })

@@ -31,7 +31,8 @@ export const KAFKA_APIS = [
   'committedOffsets',
   'deleteRecords',
   'listTopics',
-  'topicConfigs'
+  'topicConfigs',
+  'offsetsForTimes'
 ] as const
 
 /** The name of a request, as faults, delays and the request log name it. */

@@ -183,6 +183,20 @@ export class PartitionLog {
     return { records, nextOffset: next, bytes }
   }
 
+  /**
+   * ListOffsets by timestamp: the offset of the first data record whose timestamp is at or after
+   * `timestamp`, below the end `isolationLevel` sees (a record of an aborted transaction counts,
+   * as Kafka's time index does); undefined when there is none.
+   */
+  offsetForTimestamp(timestamp: number, isolationLevel: IsolationLevel): number | undefined {
+    const end = this.endOffset(isolationLevel)
+    for (const entry of this.#entries) {
+      if (entry.offset >= end) return undefined
+      if (entry.control === undefined && entry.timestamp >= timestamp) return entry.offset
+    }
+    return undefined
+  }
+
   /** The data records (no markers) from the log start; READ_COMMITTED leaves out aborted and open transactions. */
   entries(isolationLevel: IsolationLevel = 'READ_UNCOMMITTED'): LogEntry[] {
     return [...this.read(this.#logStart, isolationLevel, Number.POSITIVE_INFINITY, true).records]

@@ -7,7 +7,15 @@ import { expect } from 'chai'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { KafkaStreams, Serdes, Topology, type KafkaStreamsState, type StreamsConfig, type StreamsError } from '@kstreams/core'
+import {
+  AutoOffsetReset,
+  KafkaStreams,
+  Serdes,
+  Topology,
+  type KafkaStreamsState,
+  type StreamsConfig,
+  type StreamsError
+} from '@kstreams/core'
 import { InMemoryKafka } from '@kstreams/testing/in-memory-kafka'
 import { eventually } from '../in-memory-kafka/helpers.js'
 
@@ -85,6 +93,97 @@ describe('KafkaStreams on the in-memory Kafka: offset reset policies and pattern
     await eventually(() => streams.state() === 'ERROR')
     expect(errors).to.have.length(1)
     expect(errors[0]!.message).to.contain('No valid committed offset found for input topic in (partition 0)')
+  })
+
+  it('AutoOffsetReset.byDuration on a source starts at the first record at or after now minus the duration (KIP-1106)', async () => {
+    for (const t of ['in', 'out']) kafka.createTopic(t, 2)
+    const now = Date.now()
+    const hour = 3_600_000
+    kafka.produce('in', [
+      { value: 'old-0', partition: 0, timestamp: now - 5 * hour },
+      { value: 'recent-0', partition: 0, timestamp: now - hour / 2 },
+      { value: 'older-again-0', partition: 0, timestamp: now - 3 * hour },
+      { value: 'old-1', partition: 1, timestamp: now - 2 * hour }
+    ])
+    const topology = new Topology()
+      .addSource('In', ['in'], { keyDeserializer: S, valueDeserializer: S, offsetReset: AutoOffsetReset.byDuration(hour) })
+      .addSink('Out', 'out', { keySerializer: S, valueSerializer: S }, 'In')
+    const { streams } = await start(topology)
+    await eventually(() => streams.state() === 'RUNNING')
+    // Both positions are set by one lookup; partition 1 has no record of the last hour: it starts at
+    // its end and sees only what comes next.
+    await eventually(() => values('out').length === 2)
+    kafka.produce('in', [{ value: 'new-1', partition: 1 }])
+    await eventually(() => values('out').length === 3)
+    expect(values('out').sort()).to.deep.equal(['new-1', 'older-again-0', 'recent-0'])
+    const [lookup] = kafka.requests({ api: 'offsetsForTimes' })
+    expect(lookup!.partitions!.map(p => `${p.topic}-${p.partition}`).sort()).to.deep.equal(['in-0', 'in-1'])
+  })
+
+  it("autoOffsetReset 'by_duration:PT1H' (Kafka's config string) applies to sources without a policy of their own", async () => {
+    kafka.createTopic('in', 1)
+    kafka.createTopic('out', 1)
+    const now = Date.now()
+    kafka.produce('in', [
+      { value: 'two-hours-ago', timestamp: now - 7_200_000 },
+      { value: 'ten-minutes-ago', timestamp: now - 600_000 }
+    ])
+    const topology = new Topology()
+      .addSource('In', ['in'], { keyDeserializer: S, valueDeserializer: S })
+      .addSink('Out', 'out', { keySerializer: S, valueSerializer: S }, 'In')
+    const { streams } = await start(topology, { autoOffsetReset: 'by_duration:PT1H' })
+    await eventually(() => values('out').length === 1)
+    expect(values('out')).to.deep.equal(['ten-minutes-ago'])
+    expect(streams.state()).to.equal('RUNNING')
+  })
+
+  it('a by-duration reset on a client adapter without offsetsForTimes fails the thread with an error naming the topic', async () => {
+    kafka.createTopic('in', 1)
+    kafka.createTopic('out', 1)
+    const client = kafka.client()
+    const withoutLookup: typeof client = settings => {
+      const factory = client(settings)
+      return {
+        ...factory,
+        name: factory.name,
+        exactlyOnceV2: factory.exactlyOnceV2,
+        groupCoordinator: options => factory.groupCoordinator(options),
+        fetcher: options => factory.fetcher(options),
+        producer: options => factory.producer(options),
+        admin: options => {
+          const admin = factory.admin(options)
+          return {
+            partitionCounts: topics => admin.partitionCounts(topics),
+            createTopics: topics => admin.createTopics(topics),
+            endOffsets: partitions => admin.endOffsets(partitions),
+            beginningOffsets: partitions => admin.beginningOffsets(partitions),
+            committedOffsets: (groupId, partitions) => admin.committedOffsets(groupId, partitions),
+            deleteRecords: offsets => admin.deleteRecords(offsets),
+            listTopics: () => admin.listTopics(),
+            close: () => admin.close()
+          }
+        }
+      }
+    }
+    const topology = new Topology()
+      .addSource('In', ['in'], { keyDeserializer: S, valueDeserializer: S, offsetReset: AutoOffsetReset.byDuration(1000) })
+      .addSink('Out', 'out', { keySerializer: S, valueSerializer: S }, 'In')
+    const streams = new KafkaStreams(
+      topology,
+      { applicationId: 'app', stateDir, commitIntervalMs: 100, sessionTimeoutMs: 1000, heartbeatIntervalMs: 100 },
+      { client: withoutLookup }
+    )
+    const errors: StreamsError[] = []
+    streams.setUncaughtExceptionHandler(error => {
+      errors.push(error)
+      return 'SHUTDOWN_CLIENT'
+    })
+    running.push(streams)
+    await streams.start()
+    await eventually(() => streams.state() === 'ERROR')
+    expect(errors).to.have.length(1)
+    expect(errors[0]!.code).to.equal('KAFKA')
+    expect(errors[0]!.message).to.contain('Cannot reset input topic in (partition 0) by_duration:1000ms')
   })
 
   it('a pattern subscription picks up a matching topic created later (within metadataMaxAgeMs)', async () => {

@@ -10,7 +10,7 @@
  * owner's `initialOffsets` lookup (committed offsets, or the reset policy). @internal
  */
 import type { Logger } from '../../logger.js'
-import { StreamsError } from '../../errors.js'
+import type { StreamsError } from '../../errors.js'
 import { isKafkaError } from '../kafka/kafka-request-error.js'
 import {
   isPartitionError,
@@ -19,11 +19,15 @@ import {
   type FetchPort,
   type IsolationLevel,
   type PartitionError,
-  type TopicPartition
+  type TopicPartition,
+  type TopicPartitionTimestamp
 } from '../kafka/ports.js'
 import { Wakeup } from './wakeup.js'
+import { describeOffsetReset, type AutoOffsetReset } from '../../processor/api.js'
+import { resetOffsets } from './reset-offsets.js'
 
-export type ResetPolicy = 'earliest' | 'latest' | 'none'
+/** Where a partition without a position starts (Kafka Streams' AutoOffsetReset, by-duration included). */
+export type ResetPolicy = AutoOffsetReset
 
 /** Errors after which the partition's leader must be looked up again. */
 const STALE_LEADER = [
@@ -52,6 +56,16 @@ export interface FetcherOptions {
    * (Kafka Streams' per-source reset policy); 'none' makes poll() fail with a typed error.
    */
   readonly resetPolicy: (tp: TopicPartition) => ResetPolicy
+  /**
+   * ListOffsets by timestamp, for partitions whose policy is by-duration (absent = no such
+   * record); without it such a partition fails poll() with a typed error.
+   */
+  readonly offsetsForTimes?: (
+    partitions: readonly TopicPartitionTimestamp[],
+    isolationLevel: IsolationLevel
+  ) => Promise<Map<string, number>>
+  /** The wall clock a by-duration reset subtracts its duration from (default Date.now). */
+  readonly now?: () => number
   /** Told when a position out of range was reset; returns a batch to hand out for it (or nothing). */
   readonly onOutOfRange?: (tp: TopicPartition, requested: number, reset: number) => FetchedBatch | undefined
   readonly logger: Logger
@@ -230,20 +244,21 @@ export class Fetcher {
       const fresh = missing.filter(p => p.outOfRange === undefined)
       const known =
         this.#o.initialOffsets === undefined || fresh.length === 0 ? new Map<string, number>() : await this.#o.initialOffsets(fresh)
-      const reset = missing.filter(p => !known.has(p.key))
-      const none = reset.find(p => this.#o.resetPolicy(p) === 'none')
-      if (none !== undefined) {
-        this.#fatal = new StreamsError(
-          'KAFKA',
-          `No valid committed offset found for input topic ${none.topic} (partition ${none.partition})${none.outOfRange === undefined ? '' : ` (offset ${none.outOfRange} is out of range)`} and no valid reset policy configured: set autoOffsetReset or a reset policy on the source`
-        )
+      const reset = await resetOffsets(
+        missing.filter(p => !known.has(p.key)),
+        {
+          port: this.#o.port,
+          isolationLevel: this.#o.isolationLevel,
+          policy: this.#o.resetPolicy,
+          offsetsForTimes: this.#o.offsetsForTimes,
+          nowMs: this.#o.now?.() ?? Date.now()
+        }
+      )
+      if ('fatal' in reset) {
+        this.#fatal = reset.fatal
         return
       }
-      const offsets = new Map<string, number>()
-      for (const policy of ['earliest', 'latest'] as const) {
-        const list = reset.filter(p => this.#o.resetPolicy(p) === policy)
-        if (list.length > 0) for (const [k, v] of await this.#o.port.listOffsets(list, policy, this.#o.isolationLevel)) offsets.set(k, v)
-      }
+      const { offsets } = reset
       for (const p of missing) {
         if (this.#positions.get(p.key) !== p || p.offset !== undefined) continue
         p.offset = known.get(p.key) ?? offsets.get(p.key)
@@ -346,7 +361,7 @@ export class Fetcher {
   #onPartitionError(position: Position, offset: number, { error }: PartitionError): void {
     if (isKafkaError(error, 'OFFSET_OUT_OF_RANGE')) {
       this.#o.logger.warn(
-        `${this.#o.clientId}: offset ${offset} of ${position.topic}-${position.partition} is out of range; resetting it (${this.#o.resetPolicy(position)})`
+        `${this.#o.clientId}: offset ${offset} of ${position.topic}-${position.partition} is out of range; resetting it (${describeOffsetReset(this.#o.resetPolicy(position))})`
       )
       position.offset = undefined
       position.outOfRange = offset

@@ -31,8 +31,8 @@ export interface GroupConsumerOptions {
   readonly topics: readonly string[] | RegExp
   readonly assignor: GroupAssignor
   readonly listener: RebalanceListener
-  /** Partition counts and topic names for the leader and pattern subscriptions. */
-  readonly admin: Pick<AdminPort, 'partitionCounts' | 'listTopics'>
+  /** Partition counts and topic names for the leader and pattern subscriptions; offsets by timestamp for by-duration resets. */
+  readonly admin: Pick<AdminPort, 'partitionCounts' | 'listTopics' | 'offsetsForTimes'>
   readonly config: ResolvedStreamsConfig
   /** Where a partition without a committed offset (or with one out of range) starts. */
   readonly resetPolicy: (tp: TopicPartition) => ResetPolicy
@@ -64,6 +64,10 @@ export class GroupConsumer implements MainConsumer {
       maxPartitionBytes: config.maxPartitionFetchBytes,
       retryBackoffMs: config.retryBackoffMs,
       resetPolicy: options.resetPolicy,
+      ...(options.admin.offsetsForTimes === undefined
+        ? {}
+        : { offsetsForTimes: async (partitions, isolationLevel) => await options.admin.offsetsForTimes!(partitions, isolationLevel) }),
+      now: () => options.clock.milliseconds(),
       initialOffsets: async partitions => {
         const committed = await this.#coordinator.fetchCommittedOffsets(partitions, config.processingGuarantee === 'exactly_once_v2')
         return new Map([...committed].map(([key, c]) => [key, c.offset]))

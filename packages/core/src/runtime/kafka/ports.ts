@@ -29,6 +29,12 @@ export interface TopicPartitionOffset extends TopicPartition {
   readonly offset: number
 }
 
+/** A timestamp to look a partition's offset up by (ListOffsets by timestamp). */
+export interface TopicPartitionTimestamp extends TopicPartition {
+  /** The timestamp (ms, not negative). */
+  readonly timestamp: number
+}
+
 /** A fetched record, still in bytes. */
 export interface FetchedRecord extends TopicPartitionOffset {
   /** The record's timestamp (ms). */
@@ -320,6 +326,13 @@ export interface AdminPort {
   deleteRecords(offsets: readonly TopicPartitionOffset[]): Promise<void>
   /** All topic names (for pattern subscriptions). */
   listTopics(): Promise<string[]>
+  /**
+   * ListOffsets by timestamp (Kafka's `offsetsForTimes`): for each partition the offset of the
+   * first record whose timestamp is at or after the given one, keyed by `topic-partition`;
+   * partitions with no such record (below the end `isolationLevel` sees) are absent. The runtime
+   * needs it for `AutoOffsetReset.byDuration`; an adapter without it cannot run that policy.
+   */
+  offsetsForTimes?(partitions: readonly TopicPartitionTimestamp[], isolationLevel: IsolationLevel): Promise<Map<string, number>>
   /**
    * DescribeConfigs of existing topics: each topic's configs (at least those set on the topic or
    * defaulted by the broker, such as `max.message.bytes`), keyed by topic; missing topics are
