@@ -71,6 +71,25 @@ export function producerContract(adapter: AdapterUnderTest): void {
       expect(tombstone).to.deep.include({ key: null, value: null, timestamp: 5678, offset: 1 })
     })
 
+    it('writes timestamps as given when the records of a partition lie more than 2^31 ms apart, in and outside a transaction', async () => {
+      const topic = await createTopic(clients().admin, 1)
+      const base = 1_700_000_000_000
+      // Far into the past, far into the future, and back: record timestamp deltas past 32 bits.
+      const stamps = [base, base - 2 ** 33, base + 2 ** 32 + 7, base + 1]
+      const at = (prefix: string) => stamps.map((timestamp, i) => ({ ...record(topic, 0, `${prefix}${i}`), timestamp }))
+      await clients().producer().send(at('p'))
+      const transactional = clients().producer(uniqueName('tx'))
+      await transactional.transactions!.begin()
+      await transactional.send(at('t'))
+      await transactional.transactions!.commit()
+      await waitForEnd(clients().admin, topic, 0, 9)
+      const read = await readPartition(clients().fetcher, topic, 0, 'READ_COMMITTED')
+      expect(read.map(r => [r.value?.toString(), r.timestamp])).to.deep.equal([
+        ...stamps.map((t, i) => [`p${i}`, t]),
+        ...stamps.map((t, i) => [`t${i}`, t])
+      ])
+    })
+
     const nullHeader = nullHeaderValues
       ? `writes null header values as null (${headerOrder})`
       : 'refuses a record with a null header value (SERIALIZATION, naming topic and key) and sends nothing of that call'

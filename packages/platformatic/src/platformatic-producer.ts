@@ -129,22 +129,29 @@ export class PlatformaticProducer implements ProducerPort {
       }
       const what = `Send by producer ${this.#clientId}`
       await this.#checkPartitions(records, what)
-      const messages = records.map(toMessage)
       transactions.touch()
-      let produced
-      try {
-        produced = await viaCallback<Awaited<ReturnType<ClientProducer['send']>>>(cb => {
-          transaction.send({ messages, acks: ACKS_ALL }, cb)
-        })
-      } catch (error) {
-        const mapped = toKafkaRequestError(error, what)
-        if (mapped instanceof KafkaRequestError) transactions.failed(mapped)
-        throw mapped
-      }
-      for (const { topic, partition, offset } of produced.offsets ?? []) {
-        const key = tpKey(topic, partition)
-        const count = counts.get(key)
-        if (count !== undefined) result.set(key, Number(offset) + count - 1)
+      for (const chunk of withinTimestampDeltaRange(records)) {
+        const messages = chunk.map(toMessage)
+        let produced
+        try {
+          produced = await viaCallback<Awaited<ReturnType<ClientProducer['send']>>>(cb => {
+            transaction.send({ messages, acks: ACKS_ALL }, cb)
+          })
+        } catch (error) {
+          const mapped = toKafkaRequestError(error, what)
+          if (mapped instanceof KafkaRequestError) transactions.failed(mapped)
+          throw mapped
+        }
+        const chunkCounts = new Map<string, number>()
+        for (const record of chunk) {
+          const key = tpKey(record.topic, record.partition)
+          chunkCounts.set(key, (chunkCounts.get(key) ?? 0) + 1)
+        }
+        for (const { topic, partition, offset } of produced.offsets ?? []) {
+          const key = tpKey(topic, partition)
+          const count = chunkCounts.get(key)
+          if (count !== undefined) result.set(key, Number(offset) + count - 1)
+        }
       }
       const missing = [...counts.keys()].filter(key => !result.has(key))
       if (missing.length > 0)
@@ -201,4 +208,30 @@ export class PlatformaticProducer implements ProducerPort {
     if (this.#closed) throw new IllegalStateError(`${what}() on closed producer ${this.#clientId}`)
     return await this.#executor.run(run)
   }
+}
+
+/** platformatic writes a record's timestamp delta (from its batch's first record) as 32 bits. */
+const MAX_TIMESTAMP_DELTA = 2 ** 31 - 1
+
+/**
+ * The records cut into runs that platformatic writes correctly: in each run, every record lies
+ * within 2^31 ms of the first record of its partition in that run (one run almost always).
+ */
+function withinTimestampDeltaRange(records: readonly ProducedRecord[]): ProducedRecord[][] {
+  const runs: ProducedRecord[][] = []
+  let run: ProducedRecord[] = []
+  let firsts = new Map<string, number>()
+  for (const record of records) {
+    const key = tpKey(record.topic, record.partition)
+    const first = firsts.get(key)
+    if (first !== undefined && Math.abs(record.timestamp - first) > MAX_TIMESTAMP_DELTA) {
+      runs.push(run)
+      run = []
+      firsts = new Map()
+    }
+    if (!firsts.has(key)) firsts.set(key, record.timestamp)
+    run.push(record)
+  }
+  runs.push(run)
+  return runs
 }
