@@ -72,7 +72,11 @@ export function defaultRocksDBOptions(allocation: RocksDBMemoryAllocation): Rock
     // Only with a compaction style does the binding size memtables from memtableMemoryBudget.
     compaction: 'level',
     memtableMemoryBudget: Math.floor(allocation.writeBufferBytes / 1.5),
-    optimize: 'point-lookup'
+    optimize: 'point-lookup',
+    // Kafka Streams' RocksDBStore writes no compression (its CompressionType.NO_COMPRESSION) and
+    // no write-ahead log; the binding's defaults would ZSTD-compress both, the WAL on every write.
+    compression: false,
+    walCompression: false
   }
 }
 
