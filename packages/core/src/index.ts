@@ -59,6 +59,8 @@ export type {
   ProcessorNodeDescription,
   SinkNodeDescription
 } from './topology/topology-description.js'
+export { toMermaid } from './topology/topology-mermaid.js'
+export type { MermaidOptions } from './topology/topology-mermaid.js'
 
 export { resolveStreamsConfig } from './config/streams-config.js'
 export type { StreamsConfig, ResolvedStreamsConfig, ProcessingGuarantee, TopologyOptimizationName } from './config/streams-config.js'

@@ -29,6 +29,8 @@ import { KTable } from './ktable.js'
 import { Materialized } from './materialized.js'
 import type { Named } from './named.js'
 import type { Produced } from './produced.js'
+import type { Printed } from './printed.js'
+import { printProcessor } from './internal/kstream-print.js'
 import { processValuesSupplier } from './fixed-key-processor.js'
 import type { FixedKeyProcessorSupplier } from './fixed-key-processor.js'
 import type { ValueJoiner, ValueJoinerWithKey } from './functions.js'
@@ -124,6 +126,17 @@ export class KStream<K, V> {
   /** A terminal operation: calls `action` for every record. */
   foreach(action: ForeachAction<K, V>, named?: Named): void {
     this.#add('KSTREAM-FOREACH-', named, peekProcessor(action, false))
+  }
+
+  /**
+   * A terminal operation: prints every record as `[label]: key, value` (Kafka Streams'
+   * `print(Printed)`), one line each, to standard output or a file. The label defaults to the
+   * name of this stream's node (e.g. `KSTREAM-SOURCE-0000000000`), as in Kafka Streams, where
+   * the printer is named `KSTREAM-PRINTER-...`.
+   */
+  print(printed: Printed<K, V>): void {
+    const name = this.builder.nameOrGenerate(printed.name, 'KSTREAM-PRINTER-')
+    this.builder.topology.addProcessor(name, printProcessor(printed.output, printed.label ?? this.name, printed.mapper), this.name)
   }
 
   /** The records of both streams, interleaved as they are processed. */
