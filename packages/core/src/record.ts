@@ -12,8 +12,11 @@ export interface Header {
 export class Headers implements Iterable<Header> {
   readonly #headers: Header[]
 
-  constructor(headers: Iterable<Header> | { readonly [key: string]: string | Buffer | null } = []) {
-    if (Symbol.iterator in headers) {
+  constructor(headers?: Iterable<Header> | { readonly [key: string]: string | Buffer | null }) {
+    // One array per Headers and nothing more for the common empty case (every consumed record has one).
+    if (headers === undefined) {
+      this.#headers = []
+    } else if (Symbol.iterator in headers) {
       this.#headers = [...(headers as Iterable<Header>)]
     } else {
       this.#headers = Object.entries(headers).map(([key, value]) => ({

@@ -11,7 +11,7 @@
  */
 import { StreamsError } from '../errors.js'
 import type { StateRestoreCallback } from '../state/state-store.js'
-import { tpKey, type AdminPort, type FetchedBatch, type TopicPartition } from './kafka/ports.js'
+import { tpKey, type AdminPort, type FetchedBatch, type FetchedRecord, type TopicPartition } from './kafka/ports.js'
 import type { PartitionReader } from './consumer/consumer-api.js'
 import { retrying } from './retrying.js'
 import type { StateRestoreListener } from './state-restore-listener.js'
@@ -378,11 +378,11 @@ export class ChangelogReader {
   /** Applies the records below the end offset; returns whether the partition is complete. */
   #apply(entry: Restoring, batch: FetchedBatch): boolean {
     // A record without a key cannot be restored (a source topic serving as changelog may hold some).
-    const records = batch.records.filter(r => r.offset >= entry.position && r.offset < entry.endOffset && r.key !== null)
+    const records = applicable(batch.records, entry.position, entry.endOffset)
     entry.currentEnd = Math.max(entry.currentEnd, batch.highWatermark)
     if (records.length > 0) {
       const { reg } = entry
-      reg.apply(records.map(r => ({ key: r.key!, value: r.value, timestamp: r.timestamp })))
+      reg.apply(records)
       const last = records[records.length - 1]!.offset
       entry.restored += records.length
       entry.lastApplied = last
@@ -418,4 +418,16 @@ export class ChangelogReader {
     this.#corrupted = []
     await this.#options.reader.close()
   }
+}
+
+/**
+ * The records in [from, to) that have a key, as the restore callbacks take them: the fetched
+ * records themselves, and the batch's own array when all of them qualify (the usual case).
+ */
+function applicable(records: readonly FetchedRecord[], from: number, to: number): ReadonlyArray<FetchedRecord & { readonly key: Buffer }> {
+  const all =
+    records.length === 0 || (records[0]!.offset >= from && records[records.length - 1]!.offset < to && records.every(r => r.key !== null))
+  return (all ? records : records.filter(r => r.offset >= from && r.offset < to && r.key !== null)) as ReadonlyArray<
+    FetchedRecord & { readonly key: Buffer }
+  >
 }
