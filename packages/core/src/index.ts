@@ -39,6 +39,7 @@ export type {
   TopicNameExtractor,
   RecordContext,
   StreamPartitioner,
+  StreamPartitions,
   ByDurationOffsetReset
 } from './processor/api.js'
 export {
@@ -49,7 +50,7 @@ export {
 } from './processor/timestamp-extractors.js'
 
 export { Topology } from './topology/topology.js'
-export type { SourceOptions, SinkOptions, GlobalStoreOptions } from './topology/topology.js'
+export type { SourceOptions, SinkOptions, GlobalStoreOptions, ReadOnlyStateStoreOptions } from './topology/topology.js'
 export type {
   TopologyDescription,
   SubtopologyDescription,

@@ -13,7 +13,7 @@ import { SessionWindowedCogroupedKStream } from './session-windowed-cogrouped-ks
 import { SessionWindows } from './session-windows.js'
 import type { SlidingWindows } from './sliding-windows.js'
 import { TimeWindowedCogroupedKStream } from './time-windowed-cogrouped-kstream.js'
-import type { TimeWindows } from './time-windows.js'
+import type { Windows } from './windows.js'
 import { buildCogroupAggregate } from './internal/cogroup-aggregate-builder.js'
 import type { CogroupPattern, CogroupSource } from './internal/cogroup-aggregate-builder.js'
 import type { InternalStreamsBuilder } from './internal/internal-streams-builder.js'
@@ -65,11 +65,14 @@ export class CogroupedKStream<K, VOut> {
     })
   }
 
-  /** Windowed cogrouped aggregations: by time windows (tumbling or hopping), sliding windows, or sessions. */
-  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedCogroupedKStream<K, VOut>
+  /**
+   * Windowed cogrouped aggregations: by fixed windows (`TimeWindows`, tumbling or hopping;
+   * `UnlimitedWindows`; or any custom `Windows`), by sliding windows, or by sessions.
+   */
+  windowedBy(windows: Windows | SlidingWindows): TimeWindowedCogroupedKStream<K, VOut>
   windowedBy(windows: SessionWindows): SessionWindowedCogroupedKStream<K, VOut>
   windowedBy(
-    windows: TimeWindows | SlidingWindows | SessionWindows
+    windows: Windows | SlidingWindows | SessionWindows
   ): TimeWindowedCogroupedKStream<K, VOut> | SessionWindowedCogroupedKStream<K, VOut> {
     return windows instanceof SessionWindows
       ? new SessionWindowedCogroupedKStream<K, VOut>(this.#builder, [...this.#patterns], windows)

@@ -25,7 +25,7 @@ import { SessionWindowedKStream } from './session-windowed-kstream.js'
 import { SessionWindows } from './session-windows.js'
 import type { SlidingWindows } from './sliding-windows.js'
 import { TimeWindowedKStream } from './time-windowed-kstream.js'
-import type { TimeWindows } from './time-windows.js'
+import type { Windows } from './windows.js'
 
 /** A grouped stream (Kafka Streams' KGroupedStream): count, reduce and aggregate per key into a KTable, or window first. */
 export class KGroupedStream<K, V> {
@@ -79,10 +79,13 @@ export class KGroupedStream<K, V> {
     return this.#doAggregate(aggregateSupplier<K, V, VA>(m.storeName, initializer, aggregator), name, m, undefined)
   }
 
-  /** Windowed aggregations: by time windows (tumbling or hopping) or sliding windows, or by sessions. */
-  windowedBy(windows: TimeWindows | SlidingWindows): TimeWindowedKStream<K, V>
+  /**
+   * Windowed aggregations: by fixed windows (`TimeWindows`, tumbling or hopping;
+   * `UnlimitedWindows`; or any custom `Windows`), by sliding windows, or by sessions.
+   */
+  windowedBy(windows: Windows | SlidingWindows): TimeWindowedKStream<K, V>
   windowedBy(windows: SessionWindows): SessionWindowedKStream<K, V>
-  windowedBy(windows: TimeWindows | SlidingWindows | SessionWindows): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
+  windowedBy(windows: Windows | SlidingWindows | SessionWindows): TimeWindowedKStream<K, V> | SessionWindowedKStream<K, V> {
     const source = {
       builder: this.#builder,
       name: this.#name,

@@ -1,10 +1,19 @@
 /**
  * How a KTable's state store is built (Kafka Streams' `Materialized`): a store name (which makes
- * the store queryable) or a bytes store supplier, serdes, and the caching and logging toggles.
- * As in Kafka Streams, DSL stores cache and log by default. Immutable: `with*` returns a copy.
+ * the store queryable) or a bytes store supplier, the store backend of this operator
+ * (`as(DslStoreSuppliers)` / `withStoreType`, KIP-954: it wins over the StreamsBuilder's
+ * `dslStoreSuppliers`, an explicit supplier wins over both), serdes, and the caching and logging
+ * toggles. As in Kafka Streams, DSL stores cache and log by default. Immutable: `with*` returns a copy.
  */
 import { StreamsError } from '@kstreams/core'
-import type { KeyValueBytesStoreSupplier, Serde, SessionBytesStoreSupplier, WindowBytesStoreSupplier } from '@kstreams/core'
+import type {
+  DslStoreSuppliers,
+  KeyValueBytesStoreSupplier,
+  Serde,
+  SessionBytesStoreSupplier,
+  WindowBytesStoreSupplier
+} from '@kstreams/core'
+import { isDslStoreSuppliers } from './internal/is-dsl-store-suppliers.js'
 
 interface MaterializedFields<K, V> {
   readonly storeName?: string | undefined
@@ -16,6 +25,7 @@ interface MaterializedFields<K, V> {
   readonly logConfig?: Readonly<Record<string, string>>
   readonly retentionMs?: number | undefined
   readonly windowedStoreSupplier?: WindowBytesStoreSupplier | SessionBytesStoreSupplier | undefined
+  readonly dslStoreSuppliers?: DslStoreSuppliers | undefined
 }
 
 /**
@@ -41,6 +51,11 @@ export class Materialized<K, V> {
   readonly retentionMs: number | undefined
   /** The bytes store supplier of a windowed aggregation's store (Materialized.as(window or session supplier)). */
   readonly windowedStoreSupplier: WindowBytesStoreSupplier | SessionBytesStoreSupplier | undefined
+  /**
+   * The store backend of this operator's store (Kafka's store type); undefined: the
+   * StreamsBuilder's `dslStoreSuppliers`. Not used when a bytes store supplier is given.
+   */
+  readonly dslStoreSuppliers: DslStoreSuppliers | undefined
 
   private constructor(fields: MaterializedFields<K, V>) {
     this.storeName = fields.storeName
@@ -52,11 +67,16 @@ export class Materialized<K, V> {
     this.logConfig = fields.logConfig ?? {}
     this.retentionMs = fields.retentionMs
     this.windowedStoreSupplier = fields.windowedStoreSupplier
+    this.dslStoreSuppliers = fields.dslStoreSuppliers
   }
 
-  /** A named (and therefore queryable) store, or a store from the given bytes store supplier. */
+  /**
+   * A named (and therefore queryable) store, a store from the given bytes store supplier, or a
+   * store with a generated name (not queryable) built by the given store backend
+   * (Kafka's `Materialized.as(DslStoreSuppliers)`, e.g. `RocksDBDslStoreSuppliers`).
+   */
   static as<K = unknown, V = unknown>(
-    storeNameOrSupplier: string | KeyValueBytesStoreSupplier | WindowBytesStoreSupplier | SessionBytesStoreSupplier
+    storeNameOrSupplier: string | KeyValueBytesStoreSupplier | WindowBytesStoreSupplier | SessionBytesStoreSupplier | DslStoreSuppliers
   ): Materialized<K, V> {
     if (typeof storeNameOrSupplier === 'string') {
       if (!/^[a-zA-Z0-9._-]+$/.test(storeNameOrSupplier) || storeNameOrSupplier.length > 249) {
@@ -67,8 +87,9 @@ export class Materialized<K, V> {
       }
       return new Materialized<K, V>({ storeName: storeNameOrSupplier })
     }
+    if (isDslStoreSuppliers(storeNameOrSupplier)) return new Materialized<K, V>({ dslStoreSuppliers: storeNameOrSupplier })
     if (storeNameOrSupplier === null || typeof storeNameOrSupplier !== 'object' || typeof storeNameOrSupplier.get !== 'function') {
-      throw new StreamsError('ILLEGAL_ARGUMENT', 'Materialized.as() takes a store name or a KeyValueBytesStoreSupplier')
+      throw new StreamsError('ILLEGAL_ARGUMENT', 'Materialized.as() takes a store name, a bytes store supplier or DslStoreSuppliers')
     }
     if ('retentionPeriod' in storeNameOrSupplier)
       return new Materialized<K, V>({ storeName: storeNameOrSupplier.name, windowedStoreSupplier: storeNameOrSupplier })
@@ -110,6 +131,24 @@ export class Materialized<K, V> {
     return new Materialized({ ...this.#fields(), loggingEnabled: false, logConfig: {} })
   }
 
+  /**
+   * A copy whose store is built by the given store backend (Kafka's `withStoreType`, KIP-954),
+   * whatever the StreamsBuilder's `dslStoreSuppliers`. Throws ILLEGAL_ARGUMENT when this
+   * Materialized already has a bytes store supplier (it fixes the store type), as Kafka does.
+   */
+  withStoreType(storeSuppliers: DslStoreSuppliers): Materialized<K, V> {
+    if (!isDslStoreSuppliers(storeSuppliers)) {
+      throw new StreamsError(
+        'ILLEGAL_ARGUMENT',
+        'Materialized.withStoreType() takes DslStoreSuppliers (keyValueStore, windowStore and sessionStore functions)'
+      )
+    }
+    if (this.storeSupplier !== undefined || this.windowedStoreSupplier !== undefined) {
+      throw new StreamsError('ILLEGAL_ARGUMENT', 'Cannot set store type when store supplier is pre-configured.')
+    }
+    return new Materialized({ ...this.#fields(), dslStoreSuppliers: storeSuppliers })
+  }
+
   /** The retention (ms) of a window or session store; at least the window size (sliding: twice the time difference, sessions: the gap) plus the grace period. */
   withRetention(retentionMs: number): Materialized<K, V> {
     if (typeof retentionMs !== 'number' || !Number.isSafeInteger(retentionMs)) {
@@ -129,7 +168,8 @@ export class Materialized<K, V> {
       loggingEnabled: this.loggingEnabled,
       logConfig: this.logConfig,
       retentionMs: this.retentionMs,
-      windowedStoreSupplier: this.windowedStoreSupplier
+      windowedStoreSupplier: this.windowedStoreSupplier,
+      dslStoreSuppliers: this.dslStoreSuppliers
     }
   }
 }

@@ -5,8 +5,10 @@
  * either side (they must retain duplicates and match the JoinWindows), the store backend, and the
  * changelog settings of the join stores. Immutable: `with*` returns a copy.
  */
+import { StreamsError } from '@kstreams/core'
 import type { DslStoreSuppliers, Serde, WindowBytesStoreSupplier } from '@kstreams/core'
 import { validateName } from './named.js'
+import { isDslStoreSuppliers } from './internal/is-dsl-store-suppliers.js'
 
 interface StreamJoinedFields<K, V, VO> {
   readonly keySerde?: Serde<K> | undefined
@@ -65,8 +67,19 @@ export class StreamJoined<K, V, VO> {
     keySerde: Serde<K> | undefined,
     valueSerde: Serde<V> | undefined,
     otherValueSerde: Serde<VO> | undefined
+  ): StreamJoined<K, V, VO>
+  /**
+   * Only the store backend of the join stores (Kafka's `StreamJoined.with(DslStoreSuppliers)`,
+   * KIP-954): it wins over the StreamsBuilder's `dslStoreSuppliers`.
+   */
+  static with<K = unknown, V = unknown, VO = unknown>(dslStoreSuppliers: DslStoreSuppliers): StreamJoined<K, V, VO>
+  static with<K, V, VO>(
+    keySerdeOrSuppliers: Serde<K> | DslStoreSuppliers | undefined,
+    valueSerde?: Serde<V>,
+    otherValueSerde?: Serde<VO>
   ): StreamJoined<K, V, VO> {
-    return new StreamJoined<K, V, VO>({ keySerde, valueSerde, otherValueSerde })
+    if (isDslStoreSuppliers(keySerdeOrSuppliers)) return new StreamJoined<K, V, VO>({ dslStoreSuppliers: keySerdeOrSuppliers })
+    return new StreamJoined<K, V, VO>({ keySerde: keySerdeOrSuppliers, valueSerde, otherValueSerde })
   }
 
   /** Explicit window store suppliers for this stream's and the other stream's join store. */
@@ -119,6 +132,12 @@ export class StreamJoined<K, V, VO> {
 
   /** The backend of the join stores that have no explicit supplier. */
   withDslStoreSuppliers(dslStoreSuppliers: DslStoreSuppliers): StreamJoined<K, V, VO> {
+    if (!isDslStoreSuppliers(dslStoreSuppliers)) {
+      throw new StreamsError(
+        'ILLEGAL_ARGUMENT',
+        'StreamJoined.withDslStoreSuppliers() takes DslStoreSuppliers (keyValueStore, windowStore and sessionStore functions)'
+      )
+    }
     return this.#with({ dslStoreSuppliers })
   }
 

@@ -6,7 +6,7 @@
  */
 import { resolveStreamsConfig } from '@kstreams/core'
 import { parseTopologyOptimization, SOURCE_CHANGELOG } from '@kstreams/core/internal'
-import type { SourceOptions, StateStore, StoreBuilder, StreamsConfig, Topology } from '@kstreams/core'
+import type { ProcessorSupplier, SourceOptions, StateStore, StoreBuilder, StreamsConfig, Topology } from '@kstreams/core'
 import { Consumed } from './consumed.js'
 import { InternalStreamsBuilder } from './internal/internal-streams-builder.js'
 import { KTableSourceSupplier } from './internal/ktable-processors.js'
@@ -17,6 +17,7 @@ import { KTable } from './ktable.js'
 import { Materialized } from './materialized.js'
 import type { GlobalKTable } from './global-ktable.js'
 import { addGlobalTable } from './internal/global-table-source.js'
+import { addGlobalStore } from './internal/global-store.js'
 
 /** The entry point of the DSL (Kafka Streams' StreamsBuilder): sources as KStreams and KTables, and `build()` returning the Topology. */
 export class StreamsBuilder {
@@ -108,6 +109,24 @@ export class StreamsBuilder {
   /** Adds a store that `KStream.process` / `processValues` can name. */
   addStateStore(builder: StoreBuilder<StateStore>): this {
     this.#internal.topology.addStateStore(builder)
+    return this
+  }
+
+  /**
+   * Adds a global store (Kafka Streams' `StreamsBuilder.addGlobalStore`): filled on every instance
+   * from all partitions of `topic`, deserialized with the Consumed's serdes, by the processors
+   * `stateUpdateSupplier` returns; they only update the store (they cannot forward). Logging is
+   * turned off on `storeBuilder`, as in Kafka: the topic is the store's changelog. The nodes are
+   * named `<Consumed name>-source` and the Consumed name, else KSTREAM-SOURCE- and KTABLE-SOURCE-
+   * with the next indexes.
+   */
+  addGlobalStore<K, V>(
+    storeBuilder: StoreBuilder<StateStore>,
+    topic: string,
+    consumed: Consumed<K, V>,
+    stateUpdateSupplier: ProcessorSupplier<K, V, never, never>
+  ): this {
+    addGlobalStore(this.#internal, storeBuilder, topic, consumed, stateUpdateSupplier)
     return this
   }
 

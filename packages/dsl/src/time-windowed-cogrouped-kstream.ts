@@ -21,16 +21,16 @@ import type { KTable } from './ktable.js'
 import { Materialized } from './materialized.js'
 import type { Named } from './named.js'
 import { SlidingWindows } from './sliding-windows.js'
-import type { TimeWindows } from './time-windows.js'
+import type { Windows } from './windows.js'
 
 /** Cogrouped streams windowed by time or sliding windows (Kafka Streams' TimeWindowedCogroupedKStream). */
 export class TimeWindowedCogroupedKStream<K, VOut> {
   readonly #builder: InternalStreamsBuilder
   readonly #patterns: ReadonlyArray<CogroupPattern<K, VOut>>
-  readonly #windows: TimeWindows | SlidingWindows
+  readonly #windows: Windows | SlidingWindows
 
   /** @internal */
-  constructor(builder: InternalStreamsBuilder, patterns: ReadonlyArray<CogroupPattern<K, VOut>>, windows: TimeWindows | SlidingWindows) {
+  constructor(builder: InternalStreamsBuilder, patterns: ReadonlyArray<CogroupPattern<K, VOut>>, windows: Windows | SlidingWindows) {
     this.#builder = builder
     this.#patterns = patterns
     this.#windows = windows
@@ -76,7 +76,7 @@ export class TimeWindowedCogroupedKStream<K, VOut> {
   }
 }
 
-function retentionRule(windows: TimeWindows | SlidingWindows): RetentionRule {
+function retentionRule(windows: Windows | SlidingWindows): RetentionRule {
   const grace = windows.gracePeriodMs()
   if (windows instanceof SlidingWindows) {
     const d = windows.timeDifferenceMs()

@@ -23,23 +23,31 @@ import type { KTable } from './ktable.js'
 import type { Materialized } from './materialized.js'
 import type { Named } from './named.js'
 import { SlidingWindows } from './sliding-windows.js'
-import type { TimeWindows } from './time-windows.js'
+import { UnlimitedWindows } from './unlimited-windows.js'
+import type { Windows } from './windows.js'
 
 /** A grouped stream windowed by time or sliding windows (Kafka Streams' TimeWindowedKStream): aggregations per key and window. */
 export class TimeWindowedKStream<K, V> {
   readonly #source: GroupedStreamSource<K, V>
-  readonly #windows: TimeWindows | SlidingWindows
+  readonly #windows: Windows | SlidingWindows
   #emitStrategy = EmitStrategy.onWindowUpdate()
 
   /** @internal */
-  constructor(source: GroupedStreamSource<K, V>, windows: TimeWindows | SlidingWindows) {
+  constructor(source: GroupedStreamSource<K, V>, windows: Windows | SlidingWindows) {
     this.#source = source
     this.#windows = windows
   }
 
-  /** When results are emitted: on every window update (the default) or when windows close. */
+  /**
+   * When results are emitted: on every window update (the default) or when windows close; only
+   * `TimeWindows` and `SlidingWindows` close (UnlimitedWindows or custom Windows with
+   * onWindowClose: an ILLEGAL_ARGUMENT error).
+   */
   emitStrategy(emitStrategy: EmitStrategy): this {
     if (!(emitStrategy instanceof EmitStrategy)) throw new StreamsError('ILLEGAL_ARGUMENT', "emitStrategy can't be null")
+    if (emitStrategy.type === 'ON_WINDOW_CLOSE' && this.#windows instanceof UnlimitedWindows) {
+      throw new StreamsError('ILLEGAL_ARGUMENT', 'ON_WINDOW_CLOSE emit strategy cannot be used for UnlimitedWindows')
+    }
     this.#emitStrategy = emitStrategy
     return this
   }
@@ -120,7 +128,7 @@ export class TimeWindowedKStream<K, V> {
   }
 }
 
-function retentionRule(windows: TimeWindows | SlidingWindows): RetentionRule {
+function retentionRule(windows: Windows | SlidingWindows): RetentionRule {
   const grace = windows.gracePeriodMs()
   if (windows instanceof SlidingWindows) {
     const d = windows.timeDifferenceMs()

@@ -7,9 +7,10 @@
  */
 import { StreamsError, TimeWindow } from '@kstreams/core'
 import { checkMillis } from './window-duration.js'
+import { Windows } from './windows.js'
 
 /** Fixed-size time windows (Kafka Streams' TimeWindows): tumbling or hopping, [start, start + size). */
-export class TimeWindows {
+export class TimeWindows extends Windows<TimeWindow> {
   /** The size of the windows (ms). */
   readonly sizeMs: number
   /** By how much a window moves forward relative to the previous one (ms). */
@@ -17,6 +18,7 @@ export class TimeWindows {
   readonly #graceMs: number
 
   private constructor(sizeMs: number, advanceMs: number, graceMs: number) {
+    super()
     if (sizeMs <= 0) throw new StreamsError('ILLEGAL_ARGUMENT', 'Window size (sizeMs) must be larger than zero.')
     if (advanceMs <= 0 || advanceMs > sizeMs) {
       throw new StreamsError(
@@ -71,7 +73,7 @@ export class TimeWindows {
   }
 
   /** The windows as Kafka Streams prints them. */
-  toString(): string {
+  override toString(): string {
     return `TimeWindows{, sizeMs=${this.sizeMs}, advanceMs=${this.advanceMs}, graceMs=${this.#graceMs}}`
   }
 }

@@ -382,6 +382,51 @@ describe('Processor API on the TopologyTestDriver', () => {
     driver.close()
   })
 
+  it('a partitioner that multicasts or drops (KIP-837): every topic of the driver has one partition', () => {
+    const sinkTo = (
+      topic: string,
+      partitioner: (t: string, k: string, v: string, n: number) => number | number[] | Set<number> | undefined
+    ) =>
+      new Topology()
+        .addSource('source', 'input', stringSource)
+        .addSink('sink', topic, { keySerializer: S, valueSerializer: S, partitioner }, 'source')
+    const run = (partitioner: Parameters<typeof sinkTo>[1]): { values: Array<string | null>; dropped: number } => {
+      const driver = new TopologyTestDriver(sinkTo('output', partitioner))
+      try {
+        driver.createInputTopic('input', S, S).pipeInput('k', 'v', 1)
+        const dropped = driver
+          .metrics()
+          .filter(m => m.name === 'dropped-records-total' && m.group === 'stream-task-metrics')
+          .reduce((n, m) => n + Number(m.value), 0)
+        return { values: driver.createOutputTopic('output', S, S).readValuesToList(), dropped }
+      } finally {
+        driver.close()
+      }
+    }
+    expect(run(() => new Set([0]))).to.deep.equal({ values: ['v'], dropped: 0 })
+    expect(run(() => [0, 0])).to.deep.equal({ values: ['v'], dropped: 0 })
+    expect(run(() => undefined)).to.deep.equal({ values: ['v'], dropped: 0 })
+    expect(run(() => new Set())).to.deep.equal({ values: [], dropped: 1 })
+    expect(run(() => [])).to.deep.equal({ values: [], dropped: 1 })
+    const driver = new TopologyTestDriver(sinkTo('output', (_t, _k, _v, n) => Array.from({ length: n + 1 }, (_, i) => i)))
+    try {
+      let error: unknown
+      try {
+        driver.createInputTopic('input', S, S).pipeInput('k', 'v', 1)
+      } catch (err) {
+        error = err
+      }
+      expect(error).to.have.property('code', 'ILLEGAL_ARGUMENT')
+      expect((error as Error).message)
+        .to.include('sink sink')
+        .and.include('partition 1')
+        .and.include('topic output')
+      expect(driver.createOutputTopic('output', S, S).readValuesToList()).to.deep.equal([])
+    } finally {
+      driver.close()
+    }
+  })
+
   it('uses the default serdes from the config, and names the missing one', () => {
     const topology = new Topology().addSource('source', 'input').addSink('sink', 'output', 'source')
     const driver = new TopologyTestDriver(topology, { defaultKeySerde: Serdes.String(), defaultValueSerde: Serdes.Integer() })

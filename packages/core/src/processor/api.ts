@@ -132,8 +132,20 @@ export interface RecordContext {
   readonly timestamp: number
 }
 
-/** Chooses the partition of an output record; undefined means the default (murmur2 of the key). */
-export type StreamPartitioner<K, V> = (topic: string, key: K, value: V, numPartitions: number) => number | undefined
+/**
+ * Chooses the partition(s) of an output record (Kafka Streams' `StreamPartitioner.partitions`,
+ * KIP-837): `undefined` means the default partitioning (murmur2 of the serialized key); a number
+ * sends the record to that partition; an array or set of partitions sends a copy to each
+ * (multicast), and an empty one drops the record (counted in the task's dropped records).
+ * Partitions must be integers in [0, numPartitions).
+ */
+export type StreamPartitioner<K, V> = (topic: string, key: K, value: V, numPartitions: number) => StreamPartitions
+
+/**
+ * What a {@link StreamPartitioner} returns: `undefined` for the default partitioning, one
+ * partition, or the partitions to send a copy to (empty: drop the record).
+ */
+export type StreamPartitions = number | readonly number[] | ReadonlySet<number> | undefined
 
 /**
  * Where a source partition without a committed offset (or with one out of range) starts (Kafka

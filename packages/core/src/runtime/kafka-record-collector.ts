@@ -107,6 +107,18 @@ export class KafkaRecordCollector implements RecordCollector {
     this.#partitionCounts.set(topic, count)
   }
 
+  /**
+   * Looks up the partition counts of `topics` not known yet (the fixed output topics of sinks with
+   * a StreamPartitioner, which needs the count on the synchronous per-record path). A topic that
+   * does not exist stays unknown: a send to it through a partitioner fails with UNKNOWN_TOPIC.
+   */
+  async lookUpPartitionCounts(topics: readonly string[]): Promise<void> {
+    const unknown = [...new Set(topics)].filter(t => !this.#partitionCounts.has(t))
+    if (unknown.length === 0) return
+    const counts = await this.#options.admin.partitionCounts(unknown)
+    for (const [topic, count] of counts) this.#partitionCounts.set(topic, count)
+  }
+
   partitionsFor(topic: string): number {
     const count = this.#partitionCounts.get(topic)
     if (count === undefined) {

@@ -27,6 +27,7 @@ import { configuredDeserializationHandler } from './deserialization-handler.js'
 import type { ThreadMetadata } from './thread-metadata.js'
 import { createThreadAssignment, type ThreadAssignment } from './thread-assignment.js'
 import type { Serializer } from '../serialization/serde.js'
+import type { StreamPartitioner } from '../processor/api.js'
 import type { AdminPort } from './kafka/ports.js'
 import { QueryableStoreProvider, type StoreQueryParameters } from './iq/queryable-store-provider.js'
 import { StreamsMetadataState, type KeyQueryMetadata, type StreamsMetadata } from './iq/streams-metadata-state.js'
@@ -509,9 +510,21 @@ export class KafkaStreams {
    * first assignment it returns KEY_QUERY_METADATA_NOT_AVAILABLE (partition -1); during a
    * rebalance, like Kafka Streams, the last assignment's view.
    */
-  queryMetadataForKey<K>(storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata {
+  queryMetadataForKey<K>(storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata
+  /**
+   * Which instance hosts `key` of `storeName`, its partition chosen by `partitioner` (the one the
+   * store's input was written with), asked with the source topic with the most partitions and an
+   * undefined value. It must return exactly one partition: a multicast, a drop or the default
+   * partitioning is an ILLEGAL_ARGUMENT error, as in Kafka Streams.
+   */
+  queryMetadataForKey<K>(storeName: string, key: K, partitioner: StreamPartitioner<K, never>): KeyQueryMetadata
+  queryMetadataForKey<K>(
+    storeName: string,
+    key: K,
+    keySerializerOrPartitioner: Serializer<K> | StreamPartitioner<K, never>
+  ): KeyQueryMetadata {
     this.#validateIsRunningOrRebalancing()
-    return this.#metadata.keyQueryMetadataForKey(storeName, key, keySerializer)
+    return this.#metadata.keyQueryMetadataForKey(storeName, key, keySerializerOrPartitioner)
   }
 
   /** What every instance with an applicationServer hosts (empty before the first assignment). */

@@ -1,7 +1,8 @@
 /**
  * A sink node: chooses the topic (fixed or extracted), serializes with its serializers (or the
- * config's default serdes), picks a partition with its partitioner, and hands the record to the
- * task's record collector. @internal
+ * config's default serdes), picks the partition(s) with its partitioner (none: the default
+ * partitioning; several: a copy to each; an empty set: the record is dropped, KIP-837), and hands
+ * the record to the task's record collector. @internal
  */
 import type { Serializer } from '../serialization/serde.js'
 import type { StreamPartitioner, TopicNameExtractor } from '../processor/api.js'
@@ -10,6 +11,7 @@ import { ConfigError, SerializationError, StreamsError } from '../errors.js'
 import { productionErrorResponse } from '../config/streams-config.js'
 import { ProcessorNode } from './processor-node.js'
 import { markHandled } from './handled-error.js'
+import { isValidPartition, multicastPartitions } from '../partitioner/stream-partitions.js'
 import type { ProcessorContextImpl } from './processor-context-impl.js'
 import type { RecordCollector } from './record-collector.js'
 
@@ -75,19 +77,49 @@ export class SinkNode extends ProcessorNode {
         )
       )
     }
-    let partition: number | undefined
-    if (this.#partitioner !== undefined) {
-      const count = this.#collector.partitionsFor(topic)
-      partition = this.#partitioner(topic, record.key, record.value, count)
-      if (partition !== undefined && (!Number.isInteger(partition) || partition < 0 || partition >= count)) {
+    if (this.#partitioner === undefined) {
+      this.#collector.send({
+        topic,
+        partition: undefined,
+        key,
+        value,
+        headers: record.headers,
+        timestamp: record.timestamp,
+        origin: context
+      })
+      return
+    }
+    const count = this.#collector.partitionsFor(topic)
+    const partitions = multicastPartitions(this.#partitioner(topic, record.key, record.value, count))
+    if (partitions === undefined) {
+      this.#collector.send({
+        topic,
+        partition: undefined,
+        key,
+        value,
+        headers: record.headers,
+        timestamp: record.timestamp,
+        origin: context
+      })
+      return
+    }
+    if (partitions.length === 0) {
+      // KIP-837: an empty set of partitions drops the record, counted as a dropped record.
+      context.recordDroppedRecord()
+      return
+    }
+    for (const partition of partitions) {
+      if (!isValidPartition(partition, count)) {
         throw new StreamsError(
           'ILLEGAL_ARGUMENT',
-          `Partitioner of sink ${this.name} returned partition ${partition} for topic ${topic}, which has ${count} partitions`,
+          `Partitioner of sink ${this.name} returned partition ${String(partition)} for topic ${topic}, which has ${count} partitions`,
           { taskId: context.taskId.toString() }
         )
       }
     }
-    this.#collector.send({ topic, partition, key, value, headers: record.headers, timestamp: record.timestamp, origin: context })
+    for (const partition of partitions) {
+      this.#collector.send({ topic, partition, key, value, headers: record.headers, timestamp: record.timestamp, origin: context })
+    }
   }
 
   #extractTopic(record: Record<unknown, unknown>): string {

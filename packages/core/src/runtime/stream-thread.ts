@@ -12,6 +12,7 @@
  */
 import type { ResolvedStreamsConfig } from '../config/streams-config.js'
 import type { TopologyDef } from '../topology/definitions.js'
+import { runtimeTopicName } from './processor-graph.js'
 import type { Clock } from '../clock.js'
 import type { Logger } from '../logger.js'
 import type { StateStore } from '../state/state-store.js'
@@ -400,6 +401,12 @@ export class StreamThread {
     // predecessor) and aborts its open transaction before anything is restored or processed.
     await this.#producer.initTransactions(this.#o.config.taskTimeoutMs)
     await this.#tasks.handleAssignment(decoded.activeTasks, decoded.standbyTasks)
+    try {
+      await this.#collector.lookUpPartitionCounts(partitionedSinkTopics(this.#o.topology, this.#o.config.applicationId))
+    } catch (err) {
+      // Looked up again at the next assignment; until then a send through a partitioner to such a topic fails with UNKNOWN_TOPIC.
+      this.#o.logger.warn(`${this.name}: could not look up the partition counts of output topics with a StreamPartitioner: ${String(err)}`)
+    }
     this.#o.logger.info(`${this.name}: assignment handled in ${this.#o.clock.milliseconds() - started} ms`)
     this.#scheduleProbingRebalance(decoded.nextRebalanceMs)
     this.#ensureRestoreLoop()
@@ -557,4 +564,15 @@ function asStreamsError(err: unknown, thread: string): StreamsError {
   return err instanceof StreamsError
     ? err
     : new StreamsError('PROCESSING', `Stream thread ${thread} failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
+}
+
+/** The fixed topics (runtime names) of the sinks with a StreamPartitioner: their partition counts are needed per record. */
+function partitionedSinkTopics(def: TopologyDef, applicationId: string): string[] {
+  const topics: string[] = []
+  for (const node of def.nodes.values()) {
+    if (node.kind === 'sink' && node.partitioner !== undefined && node.topic !== undefined) {
+      topics.push(runtimeTopicName(def, applicationId, node.topic))
+    }
+  }
+  return topics
 }

@@ -48,6 +48,22 @@ export function checkStoreBuilder(storeBuilder: unknown): asserts storeBuilder i
 }
 
 /**
+ * Turns logging off on a store whose changelog is its source topic (Kafka calls
+ * `storeBuilder.withLoggingDisabled()`); a builder without that method that still logs is
+ * rejected, naming the store.
+ */
+export function disableLogging(storeBuilder: StoreBuilder<StateStore>): void {
+  const candidate = storeBuilder as StoreBuilder<StateStore> & { withLoggingDisabled?: () => unknown }
+  if (typeof candidate.withLoggingDisabled === 'function') candidate.withLoggingDisabled()
+  if (storeBuilder.loggingEnabled) {
+    throw new TopologyError(
+      'TOPOLOGY_INVALID',
+      `Store ${storeBuilder.name} must not have logging enabled: its source topic is its changelog, and its builder has no withLoggingDisabled().`
+    )
+  }
+}
+
+/**
  * A copy of `pattern` that matches whole topic names only, like Java's `Matcher.matches()`
  * (and without the `g`/`y` flags, whose `lastIndex` would make `test()` stateful).
  */

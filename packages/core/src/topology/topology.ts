@@ -14,7 +14,14 @@ import type { GlobalStoreDef, NodeDef, SubtopologyDef, TopologyDef } from './def
 import { describeTopology } from './describe-topology.js'
 import { ADD_INTERNAL_TOPIC, COPARTITION_SOURCES, SOURCE_CHANGELOG, TOPOLOGY_DEF, type InternalTopicSpec } from './internal.js'
 import { computeNodeGroups } from './node-groups.js'
-import { checkName, checkStoreBuilder, checkSupplier, checkSupplierReturnsNewInstances, wholeNameMatcher } from './topology-arguments.js'
+import {
+  checkName,
+  checkStoreBuilder,
+  checkSupplier,
+  checkSupplierReturnsNewInstances,
+  disableLogging,
+  wholeNameMatcher
+} from './topology-arguments.js'
 import type { TopologyDescription } from './topology-description.js'
 import { validateTopologyDef } from './validate-topology-def.js'
 
@@ -49,6 +56,9 @@ export interface GlobalStoreOptions<K = unknown, V = unknown> {
   /** The timestamp extractor; default: the config's defaultTimestampExtractor. */
   readonly timestampExtractor?: TimestampExtractor
 }
+
+/** The options of Topology.addReadOnlyStateStore: how the store's source topic is read (as for a global store). */
+export type ReadOnlyStateStoreOptions<K = unknown, V = unknown> = GlobalStoreOptions<K, V>
 
 interface GlobalStoreEntry {
   readonly storeName: string
@@ -236,40 +246,50 @@ export class Topology {
     processorName: string,
     supplier: ProcessorSupplier<K, V, never, never>
   ): this {
-    checkStoreBuilder(storeBuilder)
-    checkName('Source', sourceName)
-    checkName('Processor', processorName)
-    checkName(`Topic of global store ${storeBuilder.name}:`, topic)
-    checkSupplier(processorName, supplier)
-    this.#checkNewNodeName(sourceName)
-    this.#checkNewNodeName(processorName)
+    this.#checkStoreSource('global', storeBuilder, sourceName, topic, processorName, supplier)
     const storeName = storeBuilder.name
-    if (this.#storeBuilders.has(storeName))
-      throw new TopologyError('DUPLICATE_STORE', `Another store named ${storeName} has already been added.`)
-    if (sourceName === processorName) {
-      throw new TopologyError('DUPLICATE_NODE', `The source and the processor of global store ${storeName} are both named ${sourceName}.`)
-    }
-    this.#checkTopicFree(topic)
-    checkSupplierReturnsNewInstances(processorName, supplier)
-
-    const opts = options ?? {}
-    this.#addNode({
-      kind: 'source',
-      name: sourceName,
-      topics: Object.freeze([topic]),
-      pattern: undefined,
-      keyDeserializer: toDeserializer(opts.keyDeserializer as DeserializerLike<unknown> | undefined),
-      valueDeserializer: toDeserializer(opts.valueDeserializer as DeserializerLike<unknown> | undefined),
-      timestampExtractor: opts.timestampExtractor,
-      offsetReset: undefined
-    })
+    this.#addStoreSource(sourceName, topic, options, undefined)
     const stores = new Set([storeName])
     this.#processorStores.set(processorName, stores)
     this.#addNode({ kind: 'processor', name: processorName, supplier, parents: Object.freeze([sourceName]), stores })
-    this.#topics.add(topic)
     this.#storeBuilders.set(storeName, storeBuilder)
     this.#globalStores.set(storeName, { storeName, sourceName, processorName, topic })
     this.#globalNodes.add(sourceName).add(processorName)
+    return this
+  }
+
+  /**
+   * Adds a read-only store (KIP-813, Kafka Streams' `Topology.addReadOnlyStateStore`): a local
+   * store kept up to date only by the processors `supplier` returns, from the records of `topic`
+   * read by a new source (offset reset 'earliest'). The topic is the store's changelog: logging is
+   * turned off on `storeBuilder` (no changelog topic is created) and the store is restored from the
+   * topic, so it should be compacted. Other processors read the store after
+   * `connectProcessorAndStateStores`, which puts them in the same sub-topology.
+   */
+  addReadOnlyStateStore<K, V>(
+    storeBuilder: StoreBuilder<StateStore>,
+    sourceName: string,
+    options: ReadOnlyStateStoreOptions<K, V>,
+    topic: string,
+    processorName: string,
+    supplier: ProcessorSupplier<K, V, never, never>
+  ): this {
+    this.#checkStoreSource('read-only', storeBuilder, sourceName, topic, processorName, supplier)
+    disableLogging(storeBuilder)
+    const storeName = storeBuilder.name
+    this.#addStoreSource(sourceName, topic, options, 'earliest')
+    this.#processorStores.set(processorName, new Set())
+    this.#addNode({
+      kind: 'processor',
+      name: processorName,
+      supplier,
+      parents: Object.freeze([sourceName]),
+      stores: this.#processorStores.get(processorName)!
+    })
+    this.#storeBuilders.set(storeName, storeBuilder)
+    this.#storeUsers.set(storeName, [])
+    this.#connect(processorName, storeName)
+    this.#sourceChangelogs.set(storeName, topic)
     return this
   }
 
@@ -391,6 +411,53 @@ export class Topology {
       sourcePatterns: Object.freeze(sourcePatterns),
       stores: Object.freeze([...stores])
     })
+  }
+
+  /** The checks shared by addGlobalStore and addReadOnlyStateStore, before anything is added. */
+  #checkStoreSource(
+    kind: 'global' | 'read-only',
+    storeBuilder: StoreBuilder<StateStore>,
+    sourceName: string,
+    topic: string,
+    processorName: string,
+    supplier: ProcessorSupplier<any, any, never, never>
+  ): void {
+    checkStoreBuilder(storeBuilder)
+    checkName('Source', sourceName)
+    checkName('Processor', processorName)
+    checkName(`Topic of ${kind} store ${storeBuilder.name}:`, topic)
+    checkSupplier(processorName, supplier)
+    this.#checkNewNodeName(sourceName)
+    this.#checkNewNodeName(processorName)
+    const storeName = storeBuilder.name
+    if (this.#storeBuilders.has(storeName))
+      throw new TopologyError('DUPLICATE_STORE', `Another store named ${storeName} has already been added.`)
+    if (sourceName === processorName) {
+      throw new TopologyError('DUPLICATE_NODE', `The source and the processor of ${kind} store ${storeName} are both named ${sourceName}.`)
+    }
+    this.#checkTopicFree(topic)
+    checkSupplierReturnsNewInstances(processorName, supplier)
+  }
+
+  /** The source of a global or read-only store, reading its one topic. */
+  #addStoreSource(
+    sourceName: string,
+    topic: string,
+    options: GlobalStoreOptions<any, any>,
+    offsetReset: AutoOffsetReset | undefined
+  ): void {
+    const opts = options ?? {}
+    this.#addNode({
+      kind: 'source',
+      name: sourceName,
+      topics: Object.freeze([topic]),
+      pattern: undefined,
+      keyDeserializer: toDeserializer(opts.keyDeserializer as DeserializerLike<unknown> | undefined),
+      valueDeserializer: toDeserializer(opts.valueDeserializer as DeserializerLike<unknown> | undefined),
+      timestampExtractor: opts.timestampExtractor,
+      offsetReset
+    })
+    this.#topics.add(topic)
   }
 
   #addNode(node: NodeDef): void {

@@ -1,30 +1,38 @@
 /**
  * The processor of time-windowed aggregations (Kafka Streams' KStreamWindowAggregate): each
  * record (a null key is dropped and counted; a null value is aggregated) updates every window of
- * TimeWindows.windowsFor(its timestamp) that is still open (window end > observed stream time -
- * grace); for a closed one it is counted as dropped. A new window starts from the initializer
+ * Windows.windowsFor(its timestamp) (TimeWindows, UnlimitedWindows or custom ones) that is still
+ * open (window end > observed stream time - grace); for a closed one it is counted as dropped. A new window starts from the initializer
  * with the record's timestamp, an existing one keeps max(its timestamp, the record's).
  * onWindowClose passes emit the windows with start in (last close time - size, close time - size].
  * @internal
  */
-import { ValueAndTimestamp } from '@kstreams/core'
+import { StreamsError, ValueAndTimestamp } from '@kstreams/core'
 import type { Record, Windowed } from '@kstreams/core'
 import type { EmitStrategy } from '../emit-strategy.js'
 import type { Aggregator, Initializer } from '../functions.js'
-import type { TimeWindows } from '../time-windows.js'
+import { TimeWindows } from '../time-windows.js'
+import type { Windows } from '../windows.js'
 import type { KTableProcessorSupplier } from './ktable-processor-supplier.js'
 import { TimeWindowAggregateProcessor } from './time-window-aggregate-processor.js'
 import { windowedAggregateSupplier } from './windowed-aggregate-supplier.js'
 import { withWindowCloseDelay } from './suppress/ktable-suppress.js'
 
 export function windowAggregateSupplier<K, V, VA>(
-  windows: TimeWindows,
+  windows: Windows,
   storeName: string,
   emitStrategy: EmitStrategy,
   initializer: Initializer<VA>,
   aggregator: Aggregator<K, V, VA>,
   retentionMs: number
 ): KTableProcessorSupplier<K, V, Windowed<K>, VA> {
+  // Only TimeWindows close in a way emit-on-close can follow (Kafka Streams' KStreamWindowAggregate).
+  if (emitStrategy.type === 'ON_WINDOW_CLOSE' && !(windows instanceof TimeWindows)) {
+    throw new StreamsError(
+      'ILLEGAL_ARGUMENT',
+      'ON_WINDOW_CLOSE strategy is only supported for TimeWindows and SlidingWindows for TimeWindowedKStream'
+    )
+  }
   // A suppression until the window closes waits for the grace period after the window end.
   return withWindowCloseDelay(
     windowedAggregateSupplier<K, V, VA>(
@@ -37,12 +45,12 @@ export function windowAggregateSupplier<K, V, VA>(
 }
 
 class WindowAggregateProcessor<K, V, VA> extends TimeWindowAggregateProcessor<K, V, VA> {
-  readonly #windows: TimeWindows
+  readonly #windows: Windows
   readonly #initializer: Initializer<VA>
   readonly #aggregator: Aggregator<K, V, VA>
 
   constructor(
-    windows: TimeWindows,
+    windows: Windows,
     storeName: string,
     retentionMs: number,
     emitStrategy: EmitStrategy,

@@ -2,10 +2,10 @@
  * A Materialized resolved against the builder (Kafka Streams' MaterializedInternal): the store
  * name (the user's, else generated with the operator's prefix when this object is created, which
  * is what fixes the name's index), whether the store is queryable, and the timestamped
- * key-value store builder with Kafka Streams' DSL defaults (the builder's DslStoreSuppliers
- * unless a supplier is given, caching and logging on). Source tables pass `serdes` to replace the
- * Materialized's serdes with the Consumed ones (Kafka's StreamsBuilder.table / globalTable
- * overwrite them, even with null). @internal
+ * key-value store builder with Kafka Streams' DSL defaults (the Materialized's store type, else
+ * the builder's DslStoreSuppliers, unless a supplier is given; caching and logging on). Source
+ * tables pass `serdes` to replace the Materialized's serdes with the Consumed ones (Kafka's
+ * StreamsBuilder.table / globalTable overwrite them, even with null). @internal
  */
 import type { Serde, TimestampedKeyValueStoreBuilder } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
@@ -43,7 +43,8 @@ export class MaterializedInternal<K, V> {
   /** The store builder; serdes not set on the Materialized fall back to the given ones, then to the config defaults. */
   storeBuilder(keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined): TimestampedKeyValueStoreBuilder<K, V> {
     const m = this.#materialized
-    const supplier = m?.storeSupplier ?? this.#builder.storeSuppliers.keyValueStore({ name: this.storeName, isTimestamped: true })
+    const backend = m?.dslStoreSuppliers ?? this.#builder.storeSuppliers
+    const supplier = m?.storeSupplier ?? backend.keyValueStore({ name: this.storeName, isTimestamped: true })
     const builder = Stores.timestampedKeyValueStoreBuilder(supplier, this.keySerde ?? keySerde, this.valueSerde ?? valueSerde)
     if (m?.cachingEnabled === false) builder.withCachingDisabled()
     else builder.withCachingEnabled()

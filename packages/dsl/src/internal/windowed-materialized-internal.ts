@@ -4,8 +4,8 @@
  * generated with the operator's prefix when this object is created), the retention (the
  * Materialized's, else the minimum the windows need; a smaller one is an ILLEGAL_ARGUMENT error,
  * raised when the operator is added), and the timestamped window store or session store builder
- * with the DSL defaults (the builder's DslStoreSuppliers unless a supplier is given, caching and
- * logging on unless turned off). @internal
+ * with the DSL defaults (the Materialized's store type, else the builder's DslStoreSuppliers,
+ * unless a supplier is given; caching and logging on unless turned off). @internal
  */
 import { StreamsError } from '@kstreams/core'
 import type {
@@ -80,7 +80,7 @@ export class WindowedMaterializedInternal<K, V> {
     }
     const supplier: WindowBytesStoreSupplier =
       given ??
-      this.#builder.storeSuppliers.windowStore({
+      (m?.dslStoreSuppliers ?? this.#builder.storeSuppliers).windowStore({
         name: this.storeName,
         retentionPeriodMs: this.retentionMs,
         windowSizeMs,
@@ -103,7 +103,8 @@ export class WindowedMaterializedInternal<K, V> {
       )
     }
     const supplier: SessionBytesStoreSupplier =
-      given ?? this.#builder.storeSuppliers.sessionStore({ name: this.storeName, retentionPeriodMs: this.retentionMs })
+      given ??
+      (m?.dslStoreSuppliers ?? this.#builder.storeSuppliers).sessionStore({ name: this.storeName, retentionPeriodMs: this.retentionMs })
     const builder = Stores.sessionStoreBuilder(supplier, m?.keySerde ?? keySerde, m?.valueSerde ?? valueSerde)
     this.#configure(builder, caching)
     return builder

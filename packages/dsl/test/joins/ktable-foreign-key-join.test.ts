@@ -262,6 +262,44 @@ describe('KTable-KTable foreign-key join (KTableKTableForeignKeyJoinScenarioTest
     expect(leftKeys).to.deep.equal(['lhs1'])
     driver.close()
   })
+  // KTableKTableForeignKeyInnerJoinCustomPartitionerIntegrationTest.shouldThrowIllegalArgumentExceptionWhenCustomPartitionerReturnsMultiplePartitions
+  it('a TableJoined partitioner may return one partition (or a one-element set) but not multicast or drop: ILLEGAL_ARGUMENT', () => {
+    const run = (tableJoined: TableJoined<string, string>): Array<string | null> => {
+      const builder = new StreamsBuilder()
+      builder.table<string, string>('left').join(builder.table<string, string>('right'), fk, joiner, tableJoined).toStream().to('output')
+      const driver = new TopologyTestDriver(builder.build(), { defaultKeySerde: S, defaultValueSerde: S })
+      try {
+        driver.createInputTopic('right', S, S).pipeInput('r1', 'rv1', 1)
+        driver.createInputTopic('left', S, S).pipeInput('lhs1', 'r1|a', 2)
+        return driver.createOutputTopic('output', S, S).readValuesToList()
+      } finally {
+        driver.close()
+      }
+    }
+    expect(
+      run(
+        TableJoined.with<string, string>(
+          () => new Set([0]),
+          () => [0]
+        )
+      )
+    ).to.deep.equal(['(r1|a,rv1)'])
+    const failure = (tableJoined: TableJoined<string, string>): unknown => {
+      try {
+        run(tableJoined)
+      } catch (err) {
+        return (err as { cause?: unknown }).cause ?? err
+      }
+      return undefined
+    }
+    for (const multi of [() => new Set([0, 1, 2]), () => new Set<number>()]) {
+      const other = failure(TableJoined.with<string, string>(undefined, multi))
+      expect(other).to.have.property('code', 'ILLEGAL_ARGUMENT')
+      expect((other as Error).message).to.include('foreign-key join')
+      expect(failure(TableJoined.with<string, string>(multi, undefined))).to.have.property('code', 'ILLEGAL_ARGUMENT')
+    }
+  })
+
   it('types the foreign-key join arguments', () => {
     const builder = new StreamsBuilder()
     const l = builder.table('left', Consumed.with(S, Serdes.Integer()))

@@ -106,6 +106,24 @@ describe('KStream.repartition (KStreamRepartitionTest, KStreamImplTest)', () => 
     driver.close()
   })
 
+  it('a Repartitioned or Produced partitioner may drop (empty set) or multicast (KIP-837; the driver has one partition per topic)', () => {
+    const builder = new StreamsBuilder()
+    const input = builder.stream('input', Consumed.with(S, S))
+    input
+      .repartition(Repartitioned.as<string, string>('r').withStreamPartitioner((_t, key) => (key === 'drop' ? new Set<number>() : [0])))
+      .to(
+        'output',
+        Produced.with(S, S).withStreamPartitioner((_t, _k, value) => (value === 'skip' ? [] : new Set([0])))
+      )
+    const driver = new TopologyTestDriver(builder.build())
+    const topic = driver.createInputTopic('input', S, S)
+    topic.pipeInput('drop', 'v1', 1)
+    topic.pipeInput('k', 'skip', 2)
+    topic.pipeInput('k', 'v3', 3)
+    expect(readAll(driver.createOutputTopic('output', S, S))).to.deep.equal([['k', 'v3', 3]])
+    driver.close()
+  })
+
   it('without a partition count the topic follows its upstream topics', () => {
     const builder = new StreamsBuilder()
     builder.stream('input').repartition(Repartitioned.as('x')).to('output')

@@ -5,8 +5,10 @@
  * and standby tasks. Answers which instance hosts a key (`keyQueryMetadataForKey`, partitioning
  * like the default producer partitioner) and what each instance hosts. @internal
  */
-import { InvalidStateStoreError } from '../../errors.js'
+import { InvalidStateStoreError, StreamsError } from '../../errors.js'
 import type { Serializer } from '../../serialization/serde.js'
+import type { StreamPartitioner } from '../../processor/api.js'
+import { multicastPartitions } from '../../partitioner/stream-partitions.js'
 import type { TopologyDef } from '../../topology/definitions.js'
 import { partitionFor } from '../../partitioner/murmur2.js'
 import type { TopicPartition } from '../kafka/ports.js'
@@ -154,7 +156,17 @@ export class StreamsMetadataState {
     return count === undefined ? undefined : partition >= 0 && partition < count
   }
 
-  keyQueryMetadataForKey<K>(storeName: string, key: K, keySerializer: Serializer<K>): KeyQueryMetadata {
+  /**
+   * Where `key` of `storeName` is hosted: its partition from `keySerializer` and the default
+   * partitioning (murmur2), or from `partitioner`, asked with the source topic with the most
+   * partitions and an undefined value; it must name exactly one partition (Kafka Streams'
+   * IllegalArgumentException otherwise: ILLEGAL_ARGUMENT).
+   */
+  keyQueryMetadataForKey<K>(
+    storeName: string,
+    key: K,
+    keySerializerOrPartitioner: Serializer<K> | StreamPartitioner<K, never>
+  ): KeyQueryMetadata {
     this.#checkStore(storeName)
     if (this.#def.globalStoreNames.has(storeName)) {
       // A global store is on every instance: this one answers (Kafka Streams picks the first known host without an applicationServer).
@@ -164,9 +176,10 @@ export class StreamsMetadataState {
     const topics = this.#sourceTopicsOf(storeName)
     const count = this.partitionCount(storeName)
     if (topics === undefined || count === undefined) return KEY_QUERY_METADATA_NOT_AVAILABLE
-    const bytes = keySerializer.serialize(topics[0]!, key)
-    if (bytes === null) throw new InvalidStateStoreError('ILLEGAL_ARGUMENT', `The key of a query on ${storeName} serialized to null`)
-    const partition = partitionFor(bytes, count)
+    const partition =
+      typeof keySerializerOrPartitioner === 'function'
+        ? this.#partitionFromPartitioner(storeName, key, keySerializerOrPartitioner, topics, count)
+        : this.#partitionFromSerializer(storeName, key, keySerializerOrPartitioner, topics[0]!, count)
     const hosts = (map: ReadonlyMap<string, readonly TopicPartition[]>): HostInfo[] =>
       [...map]
         .filter(([, partitions]) => partitions.some(p => p.partition === partition && topics.includes(p.topic)))
@@ -174,8 +187,37 @@ export class StreamsMetadataState {
     return { activeHost: hosts(this.#active!)[0] ?? UNAVAILABLE_HOST, standbyHosts: hosts(this.#standby), partition }
   }
 
+  #partitionFromSerializer<K>(storeName: string, key: K, keySerializer: Serializer<K>, topic: string, count: number): number {
+    const bytes = keySerializer.serialize(topic, key)
+    if (bytes === null) throw new InvalidStateStoreError('ILLEGAL_ARGUMENT', `The key of a query on ${storeName} serialized to null`)
+    return partitionFor(bytes, count)
+  }
+
+  /** Kafka Streams asks the partitioner with the source topic that has the most partitions. */
+  #partitionFromPartitioner<K>(
+    storeName: string,
+    key: K,
+    partitioner: StreamPartitioner<K, never>,
+    topics: readonly string[],
+    count: number
+  ): number {
+    const topic = topics.find(t => this.#partitionCounts.get(t) === count) ?? topics[0]!
+    const partitions = multicastPartitions(partitioner(topic, key, undefined as never, count))
+    if (partitions?.length !== 1) {
+      throw new StreamsError(
+        'ILLEGAL_ARGUMENT',
+        `The partitions returned by the StreamPartitioner for a key of store ${storeName} (topic ${topic}) should be a single partition, got ${describe(partitions)}`
+      )
+    }
+    return partitions[0]!
+  }
+
   #checkStore(storeName: string): void {
     if (!this.#def.storeBuilders.has(storeName))
       throw new InvalidStateStoreError('UNKNOWN_STATE_STORE', `No store ${storeName} in the topology`)
   }
+}
+
+function describe(partitions: readonly number[] | undefined): string {
+  return partitions === undefined ? 'none (the default partitioning)' : `[${partitions.join(', ')}]`
 }

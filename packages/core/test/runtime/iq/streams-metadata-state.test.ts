@@ -71,6 +71,38 @@ describe('StreamsMetadataState', () => {
     expect(codeOf(() => s.keyQueryMetadataForKey('nope', 'x', stringSerializer))).to.equal('UNKNOWN_STATE_STORE')
   })
 
+  // StreamsMetadataStateTest: shouldGetInstanceWithKeyAndCustomPartitioner, shouldGetInstanceWithKeyWithMergedStreams,
+  // shouldFailWhenIqQueriedWithCustomPartitionerReturningMultiplePartitions, shouldGetQueryMetadataForGlobalStoreWithKeyAndPartitioner.
+  it('queryMetadataForKey with a StreamPartitioner: its one partition, asked with the source topic with the most partitions and no value', () => {
+    const s = new StreamsMetadataState(def, 'app', 'a:1')
+    s.onAssignment(
+      new Map([
+        ['a:1', [...tps('words', 0, 1, 2), ...tps('more-words', 0, 1, 2, 3, 4, 5, 6, 7)]],
+        ['b:2', [...tps('words', 3, 4, 5)]]
+      ]),
+      new Map([['c:3', tps('words', 4)]])
+    )
+    const calls: unknown[][] = []
+    const meta = s.keyQueryMetadataForKey('counts', 'the-key', (...args: [string, string, never, number]) => {
+      calls.push(args)
+      return 4
+    })
+    expect(calls).to.deep.equal([['more-words', 'the-key', undefined, 8]])
+    expect(meta).to.deep.equal({ activeHost: { host: 'a', port: 1 }, standbyHosts: [{ host: 'c', port: 3 }], partition: 4 })
+    expect(s.keyQueryMetadataForKey('counts', 'the-key', () => new Set([2])).partition).to.equal(2)
+    expect(s.keyQueryMetadataForKey('counts', 'the-key', () => [1, 1]).partition).to.equal(1)
+    for (const bad of [() => new Set([0, 1]), () => [0, 1], () => new Set<number>(), () => undefined]) {
+      expect(codeOf(() => s.keyQueryMetadataForKey('counts', 'the-key', bad))).to.equal('ILLEGAL_ARGUMENT')
+    }
+    expect(s.keyQueryMetadataForKey('global', 'key', () => 0)).to.deep.equal({
+      activeHost: { host: 'a', port: 1 },
+      standbyHosts: [],
+      partition: -1
+    })
+    expect(new StreamsMetadataState(def, 'app').keyQueryMetadataForKey('counts', 'x', () => 0)).to.equal(KEY_QUERY_METADATA_NOT_AVAILABLE)
+    expect(codeOf(() => s.keyQueryMetadataForKey('nope', 'x', () => 0))).to.equal('UNKNOWN_STATE_STORE')
+  })
+
   it('metadataForAllStreamsClients: hosts with their partitions and the stores those partitions hold', () => {
     const all = state().allMetadata()
     expect(all.map(m => m.hostInfo)).to.deep.equal([

@@ -7,8 +7,8 @@
  * TableJoined name: `<name>-subscription-registration-topic`, ..., `<name>-result`). Both
  * internal topics are declared so that the runtime creates them. @internal
  */
-import { Serdes } from '@kstreams/core'
-import type { Serde, StreamPartitioner } from '@kstreams/core'
+import { Serdes, StreamsError } from '@kstreams/core'
+import type { Serde, StreamPartitioner, StreamPartitions } from '@kstreams/core'
 import { ADD_INTERNAL_TOPIC } from '@kstreams/core/internal'
 import { Stores } from '@kstreams/stores'
 import type { Materialized } from '../../materialized.js'
@@ -161,8 +161,27 @@ function subscriptionPartitioner<KO>(
   return (topic, key, _value, numPartitions) => {
     const codec = serdes.resolved?.foreignKey
     if (key === null || codec === undefined) return undefined
-    return partitioner(topic, codec.deserializer.deserialize(serdes.topic(topic), Buffer.from(key)) as KO, undefined, numPartitions)
+    return singlePartition(
+      partitioner(topic, codec.deserializer.deserialize(serdes.topic(topic), Buffer.from(key)) as KO, undefined, numPartitions)
+    )
   }
+}
+
+/**
+ * A foreign-key join's subscriptions and responses each go to one partition: the user's
+ * partitioner may ask for the default partitioning but not multicast or drop (Kafka Streams'
+ * IllegalArgumentException).
+ */
+function singlePartition(result: StreamPartitions): StreamPartitions {
+  if (result === undefined || typeof result === 'number') return result
+  const partitions = new Set<number>(result)
+  if (partitions.size !== 1) {
+    throw new StreamsError(
+      'ILLEGAL_ARGUMENT',
+      `The partitions returned by a StreamPartitioner used for a foreign-key join should be a single partition, got [${[...partitions].join(', ')}]`
+    )
+  }
+  return [...partitions][0]
 }
 
 /** Responses go back to the partition their subscription came from, or where the user's partitioner puts the left key. */
@@ -175,7 +194,9 @@ function responsePartitioner<K>(
       const codec = serdes.resolved?.key
       return codec === undefined
         ? undefined
-        : partitioner(topic, codec.deserializer.deserialize(serdes.topic(topic), Buffer.from(key)) as K, undefined, numPartitions)
+        : singlePartition(
+            partitioner(topic, codec.deserializer.deserialize(serdes.topic(topic), Buffer.from(key)) as K, undefined, numPartitions)
+          )
     }
     const primaryPartition = responsePrimaryPartition(Buffer.from(value))
     return primaryPartition < 0 ? undefined : primaryPartition
