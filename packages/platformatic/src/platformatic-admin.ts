@@ -6,9 +6,9 @@
  * watermarks, as the port and Java's KAFKA-10167 have them) and beginning offsets from each
  * leader (ListOffsets v9, READ_UNCOMMITTED); committed offsets from the group's coordinator
  * (OffsetFetch v9); DeleteRecords v2 to each leader; DescribeConfigs v4; offsets by timestamp
- * (ListOffsets v9 with the timestamps, at the isolation level asked for; offset -1 = no record).
+ * (the fetcher's ListOffsets v9 with the timestamps, at the isolation level asked for).
  */
-import { createTopicsV7, deleteRecordsV2, describeConfigsV4, listOffsetsV9 } from '@platformatic/kafka'
+import { createTopicsV7, deleteRecordsV2, describeConfigsV4 } from '@platformatic/kafka'
 import {
   KafkaRequestError,
   isKafkaError,
@@ -28,14 +28,12 @@ import { fetchGroupOffsets } from './group-offsets.js'
 import { PartitionLeaders } from './partition-leaders.js'
 import type { PlatformaticClientConfig } from './platformatic-client-config.js'
 import { fromErrorCode } from './platformatic-errors.js'
-import { forgettingLeadersOnFailure, isolationLevelCode, leadersOrFail, PlatformaticFetcher } from './platformatic-fetcher.js'
+import { forgettingLeadersOnFailure, leadersOrFail, PlatformaticFetcher } from './platformatic-fetcher.js'
 
 const TOPIC_ALREADY_EXISTS = 36
 const TOPIC_RESOURCE = 2
 const LEADER_WAIT_MS = 10_000
 const LEADER_RETRY_MS = 100
-/** ListOffsets' replica id of a consumer. */
-const CONSUMER_REPLICA = -1
 const TRANSIENT: ReadonlySet<string> = new Set(['UNKNOWN_TOPIC_OR_PARTITION', 'LEADER_NOT_AVAILABLE', 'NOT_LEADER_OR_FOLLOWER'])
 
 export class PlatformaticAdmin implements AdminPort {
@@ -145,44 +143,7 @@ export class PlatformaticAdmin implements AdminPort {
   }
 
   async offsetsForTimes(partitions: readonly TopicPartitionTimestamp[], isolationLevel: IsolationLevel): Promise<Map<string, number>> {
-    const result = new Map<string, number>()
-    if (partitions.length === 0) return result
-    const what = `ListOffsets by timestamp (admin ${this.#clientId})`
-    const byNode = await leadersOrFail(this.#leaders, partitions, what)
-    const timestamps = new Map(partitions.map(p => [tpKey(p.topic, p.partition), BigInt(p.timestamp)]))
-    await Promise.all(
-      [...byNode].map(async ([node, list]) => {
-        const topics = groupByTopic(list).map(({ topic, items }) => ({
-          name: topic,
-          partitions: items.map(tp => ({
-            partitionIndex: tp.partition,
-            currentLeaderEpoch: -1,
-            timestamp: timestamps.get(tpKey(tp.topic, tp.partition))!
-          }))
-        }))
-        const response = await forgettingLeadersOnFailure(
-          this.#leaders,
-          topics,
-          async () =>
-            await this.#connections.request(
-              await this.#connections.node(node, what),
-              listOffsetsV9.api,
-              [CONSUMER_REPLICA, isolationLevelCode(isolationLevel), topics],
-              what
-            )
-        )
-        for (const { name, partitions: answered } of response.topics) {
-          for (const p of answered) {
-            if (p.errorCode !== 0) {
-              this.#leaders.invalidate(name)
-              throw fromErrorCode(p.errorCode, `${what} for ${tpKey(name, p.partitionIndex)}`)
-            }
-            if (p.offset >= 0n) result.set(tpKey(name, p.partitionIndex), Number(p.offset))
-          }
-        }
-      })
-    )
-    return result
+    return await this.#offsets.offsetsForTimes(partitions, isolationLevel)
   }
 
   async listTopics(): Promise<string[]> {

@@ -17,6 +17,7 @@ import {
   type Logger,
   type PartitionError,
   type TopicPartition,
+  type TopicPartitionTimestamp,
   groupByTopic
 } from '@kstreams/core'
 import { BrokerConnections } from './broker-connections.js'
@@ -117,16 +118,44 @@ export class PlatformaticFetcher implements FetchPort {
     spec: 'earliest' | 'latest',
     isolationLevel: IsolationLevel
   ): Promise<Map<string, number>> {
+    const timestamp = spec === 'earliest' ? EARLIEST_TIMESTAMP : LATEST_TIMESTAMP
+    return await this.#listOffsetsAt(
+      partitions.map(tp => ({ topic: tp.topic, partition: tp.partition, timestamp })),
+      isolationLevel,
+      `ListOffsets ${spec} (client ${this.#clientId})`
+    )
+  }
+
+  /** The offset of the first record at or after each timestamp (ms); partitions without one are absent. */
+  async offsetsForTimes(partitions: readonly TopicPartitionTimestamp[], isolationLevel: IsolationLevel): Promise<Map<string, number>> {
+    const offsets = await this.#listOffsetsAt(
+      partitions.map(p => ({ topic: p.topic, partition: p.partition, timestamp: BigInt(p.timestamp) })),
+      isolationLevel,
+      `ListOffsets by timestamp (client ${this.#clientId})`
+    )
+    for (const [key, offset] of offsets) if (offset < 0) offsets.delete(key)
+    return offsets
+  }
+
+  /** ListOffsets v9 at a timestamp per partition (or earliest/latest), each leader asked once; in the order asked for. */
+  async #listOffsetsAt(
+    partitions: ReadonlyArray<TopicPartition & { readonly timestamp: bigint }>,
+    isolationLevel: IsolationLevel,
+    what: string
+  ): Promise<Map<string, number>> {
     const answered = new Map<string, number>()
     if (partitions.length === 0) return answered
-    const what = `ListOffsets ${spec} (client ${this.#clientId})`
     const byNode = await leadersOrFail(this.#leaders, partitions, what)
-    const timestamp = spec === 'earliest' ? EARLIEST_TIMESTAMP : LATEST_TIMESTAMP
+    const timestamps = new Map(partitions.map(p => [tpKey(p.topic, p.partition), p.timestamp]))
     await Promise.all(
       [...byNode].map(async ([node, list]) => {
         const topics = groupByTopic(list).map(({ topic, items }) => ({
           name: topic,
-          partitions: items.map(tp => ({ partitionIndex: tp.partition, currentLeaderEpoch: -1, timestamp }))
+          partitions: items.map(tp => ({
+            partitionIndex: tp.partition,
+            currentLeaderEpoch: -1,
+            timestamp: timestamps.get(tpKey(tp.topic, tp.partition))!
+          }))
         }))
         const response = await forgettingLeadersOnFailure(
           this.#leaders,
@@ -175,7 +204,6 @@ export class PlatformaticFetcher implements FetchPort {
   }
 }
 
-/** The partitions grouped by leader node; rejects naming the first partition that has none after a metadata refresh. */
 /**
  * A request to a partition leader; when it fails as a whole (the broker went away, a timeout), the
  * cached leaders of its topics are forgotten, so the retry asks the metadata where they are now.
@@ -193,6 +221,7 @@ export async function forgettingLeadersOnFailure<T>(
   }
 }
 
+/** The partitions grouped by leader node; rejects naming the first partition that has none after a metadata refresh. */
 export async function leadersOrFail(
   leaders: PartitionLeaders,
   partitions: readonly TopicPartition[],

@@ -35,7 +35,8 @@ const UNKNOWN_TOPIC = /^Unknown topic/
 type ClientProducer = Producer<Buffer, Buffer, Buffer, Buffer>
 
 export class PlatformaticProducer implements ProducerPort {
-  readonly #producer: ClientProducer
+  /** platformatic's Producer, for the transactional sends and steps (none without a transactional id). */
+  readonly #producer: ClientProducer | undefined
   readonly #clientId: string
   readonly #executor = new SerialExecutor()
   readonly #connections: BrokerConnections
@@ -49,23 +50,6 @@ export class PlatformaticProducer implements ProducerPort {
     const { config, transactionalId } = options
     this.#clientId = options.clientId
     const connection = config.connectionOptions()
-    this.#producer = new Producer<Buffer, Buffer, Buffer, Buffer>({
-      ...connection,
-      clientId: options.clientId,
-      bootstrapBrokers: [...config.bootstrap],
-      idempotent: true,
-      acks: ACKS_ALL,
-      autocreateTopics: false,
-      metadataMaxAge: config.metadataMaxAgeMs,
-      retries: config.retries,
-      retryDelay: config.retryDelayMs,
-      // InitProducerId as Java sends it for a new producer (platformatic's default is 0/0).
-      producerId: -1n,
-      producerEpoch: -1,
-      // The Produce ack timeout; for a transactional producer also the transaction timeout InitProducerId sends.
-      timeout: transactionalId === undefined ? config.requestTimeoutMs : config.transactionTimeoutMs,
-      ...(transactionalId === undefined ? {} : { transactionalId })
-    })
     this.#connections = new BrokerConnections({ clientId: options.clientId, bootstrap: config.bootstrap, connection })
     if (transactionalId === undefined) {
       this.#idempotent = new IdempotentSends({
@@ -75,8 +59,26 @@ export class PlatformaticProducer implements ProducerPort {
         timeoutMs: config.requestTimeoutMs
       })
     } else {
+      const producer = new Producer<Buffer, Buffer, Buffer, Buffer>({
+        ...connection,
+        clientId: options.clientId,
+        bootstrapBrokers: [...config.bootstrap],
+        idempotent: true,
+        acks: ACKS_ALL,
+        autocreateTopics: false,
+        metadataMaxAge: config.metadataMaxAgeMs,
+        retries: config.retries,
+        retryDelay: config.retryDelayMs,
+        // InitProducerId as Java sends it for a new producer (platformatic's default is 0/0).
+        producerId: -1n,
+        producerEpoch: -1,
+        // The Produce ack timeout, and the transaction timeout InitProducerId sends.
+        timeout: config.transactionTimeoutMs,
+        transactionalId
+      })
+      this.#producer = producer
       const steps = new ProducerTransactions({
-        producer: this.#producer,
+        producer,
         transactionalId,
         clientId: options.clientId,
         connections: this.#connections,
@@ -122,11 +124,6 @@ export class PlatformaticProducer implements ProducerPort {
       if (this.#idempotent !== undefined) return await this.#idempotent.send(records)
       const transactions = this.#transactions!
       const transaction = transactions.sending()
-      const counts = new Map<string, number>()
-      for (const record of records) {
-        const key = tpKey(record.topic, record.partition)
-        counts.set(key, (counts.get(key) ?? 0) + 1)
-      }
       const what = `Send by producer ${this.#clientId}`
       await this.#checkPartitions(records, what)
       transactions.touch()
@@ -153,7 +150,7 @@ export class PlatformaticProducer implements ProducerPort {
           if (count !== undefined) result.set(key, Number(offset) + count - 1)
         }
       }
-      const missing = [...counts.keys()].filter(key => !result.has(key))
+      const missing = [...new Set(records.map(r => tpKey(r.topic, r.partition)))].filter(key => !result.has(key))
       if (missing.length > 0)
         throw new KafkaRequestError('UNKNOWN_TOPIC_OR_PARTITION', `${what} failed: no acknowledgement for ${missing.join(', ')}`)
       return result
@@ -164,10 +161,12 @@ export class PlatformaticProducer implements ProducerPort {
     if (this.#closed) return
     this.#closed = true
     await this.#executor.idle()
+    const producer = this.#producer
     try {
-      await viaCallback(cb => {
-        this.#producer.close(cb)
-      })
+      if (producer !== undefined)
+        await viaCallback(cb => {
+          producer.close(cb)
+        })
     } catch (error) {
       throw toKafkaRequestError(error, `Closing producer ${this.#clientId}`)
     } finally {
@@ -185,7 +184,7 @@ export class PlatformaticProducer implements ProducerPort {
       let metadata
       try {
         metadata = await viaCallback<Awaited<ReturnType<ClientProducer['metadata']>>>(cb => {
-          this.#producer.metadata({ topics, forceUpdate }, cb)
+          this.#producer!.metadata({ topics, forceUpdate }, cb)
         })
       } catch (error) {
         if (error instanceof Error && UNKNOWN_TOPIC.test(error.message))

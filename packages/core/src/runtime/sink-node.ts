@@ -77,21 +77,11 @@ export class SinkNode extends ProcessorNode {
         )
       )
     }
-    if (this.#partitioner === undefined) {
-      this.#collector.send({
-        topic,
-        partition: undefined,
-        key,
-        value,
-        headers: record.headers,
-        timestamp: record.timestamp,
-        origin: context
-      })
-      return
-    }
-    const count = this.#collector.partitionsFor(topic)
-    const partitions = multicastPartitions(this.#partitioner(topic, record.key, record.value, count))
+    const count = this.#partitioner === undefined ? 0 : this.#collector.partitionsFor(topic)
+    const partitions =
+      this.#partitioner === undefined ? undefined : multicastPartitions(this.#partitioner(topic, record.key, record.value, count))
     if (partitions === undefined) {
+      // The default partitioning (murmur2 of the key bytes, chosen by the collector).
       this.#collector.send({
         topic,
         partition: undefined,
