@@ -2,8 +2,8 @@
  * @internal Parts of @kstreams/core that sibling packages (@kstreams/testing, the runtime) build
  * on. Not a public API: it may change in any release.
  */
-export { TOPOLOGY_DEF, ADD_INTERNAL_TOPIC, COPARTITION_SOURCES, SOURCE_CHANGELOG } from './topology/internal.js'
-export type { InternalTopicSpec } from './topology/internal.js'
+export { TOPOLOGY_DEF, ADD_INTERNAL_TOPIC, COPARTITION_SOURCES, SOURCE_CHANGELOG, REWRITE } from './topology/internal.js'
+export type { InternalTopicSpec, TopologyEdit } from './topology/internal.js'
 export type {
   TopologyDef,
   NodeDef,

@@ -84,12 +84,14 @@ export class KStream<K, V> {
   /** A new key for every record; a later grouping repartitions. */
   selectKey<KR>(mapper: KeyValueMapper<K, V, KR>, named?: Named): KStream<KR, V> {
     const name = this.#add('KSTREAM-KEY-SELECT-', named, selectKeyProcessor(mapper))
+    this.builder.graph.keyChanger(name)
     return new KStream<KR, V>(this.builder, name, undefined, this.valueSerde, true)
   }
 
   /** A new key and value for every record: `mapper` returns `KeyValue.pair(key, value)`. */
   map<KR, VR>(mapper: KeyValueMapper<K, V, KeyValue<KR, VR>>, named?: Named): KStream<KR, VR> {
     const name = this.#add('KSTREAM-MAP-', named, mapProcessor(mapper))
+    this.builder.graph.keyChanger(name)
     return new KStream<KR, VR>(this.builder, name, undefined, undefined, true)
   }
 
@@ -101,12 +103,14 @@ export class KStream<K, V> {
   mapValues<VR>(mapper: ValueMapperWithKey<K, V, VR>, named?: Named): KStream<K, VR>
   mapValues<VR>(mapper: ValueMapper<V, VR> | ValueMapperWithKey<K, V, VR>, named?: Named): KStream<K, VR> {
     const name = this.#add('KSTREAM-MAPVALUES-', named, mapValuesProcessor(withKey(mapper)))
+    this.builder.graph.valueChanger(name)
     return new KStream<K, VR>(this.builder, name, this.keySerde, undefined, this.repartitionRequired)
   }
 
   /** Zero or more records per record: `mapper` returns an iterable of `KeyValue.pair(key, value)`. */
   flatMap<KR, VR>(mapper: KeyValueMapper<K, V, Iterable<KeyValue<KR, VR>>>, named?: Named): KStream<KR, VR> {
     const name = this.#add('KSTREAM-FLATMAP-', named, flatMapProcessor(mapper))
+    this.builder.graph.keyChanger(name)
     return new KStream<KR, VR>(this.builder, name, undefined, undefined, true)
   }
 
@@ -115,6 +119,7 @@ export class KStream<K, V> {
   flatMapValues<VR>(mapper: ValueMapperWithKey<K, V, Iterable<VR>>, named?: Named): KStream<K, VR>
   flatMapValues<VR>(mapper: ValueMapper<V, Iterable<VR>> | ValueMapperWithKey<K, V, Iterable<VR>>, named?: Named): KStream<K, VR> {
     const name = this.#add('KSTREAM-FLATMAPVALUES-', named, flatMapValuesProcessor(withKey(mapper)))
+    this.builder.graph.valueChanger(name)
     return new KStream<K, VR>(this.builder, name, this.keySerde, undefined, this.repartitionRequired)
   }
 
@@ -143,6 +148,7 @@ export class KStream<K, V> {
   merge(stream: KStream<K, V>, named?: Named): KStream<K, V> {
     const name = this.builder.nameOrGenerate(named?.name, 'KSTREAM-MERGE-')
     this.builder.topology.addProcessor(name, passThroughProcessor<K, V>(), this.name, stream.name)
+    this.builder.graph.mergeNode(name)
     return new KStream<K, V>(this.builder, name, undefined, undefined, this.repartitionRequired || stream.repartitionRequired)
   }
 
@@ -239,6 +245,7 @@ export class KStream<K, V> {
     const g = grouped ?? Grouped.with<KR, V>(undefined, this.valueSerde)
     const name = this.builder.nameOrGenerate(g.name, 'KSTREAM-KEY-SELECT-')
     this.builder.topology.addProcessor(name, selectKeyProcessor(selector), this.name)
+    this.builder.graph.keyChanger(name)
     return new KGroupedStream<KR, V>(this.builder, name, g, true)
   }
 

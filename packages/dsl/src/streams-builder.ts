@@ -4,7 +4,7 @@
  * the TopologyTestDriver and the runtime unchanged). Processor and store names are generated
  * from one counter, as Kafka Streams does, so `describe()` prints the same names.
  */
-import { resolveStreamsConfig } from '@kstreams/core'
+import { TopologyError, resolveStreamsConfig } from '@kstreams/core'
 import { parseTopologyOptimization, SOURCE_CHANGELOG } from '@kstreams/core/internal'
 import type { ProcessorSupplier, SourceOptions, StateStore, StoreBuilder, StreamsConfig, Topology } from '@kstreams/core'
 import { Consumed } from './consumed.js'
@@ -38,7 +38,12 @@ export class StreamsBuilder {
   /** A stream of the records of one topic, several topics, or every topic whose whole name matches a pattern. */
   stream<K = unknown, V = unknown>(topics: string | readonly string[] | RegExp, consumed?: Consumed<K, V>): KStream<K, V> {
     const name = this.#internal.nameOrGenerate(consumed?.name, 'KSTREAM-SOURCE-')
+    const existing = sameSource(this.#internal, topics, consumed?.offsetReset)
+    if (existing !== undefined) return new KStream<K, V>(this.#internal, existing, consumed?.keySerde, consumed?.valueSerde, false)
     this.#internal.topology.addSource(name, topics, sourceOptions(consumed))
+    const list = topics instanceof RegExp ? topics : typeof topics === 'string' ? [topics] : [...topics]
+    const keys = topics instanceof RegExp ? [`/${topics.source}/${topics.flags}`] : list
+    for (const key of keys as string[]) this.#internal.streamSources.set(key, { name, topics: list, offsetReset: consumed?.offsetReset })
     return new KStream<K, V>(this.#internal, name, consumed?.keySerde, consumed?.valueSerde, false)
   }
 
@@ -132,15 +137,39 @@ export class StreamsBuilder {
 
   /**
    * The topology of every operator added so far, with the optimizations `config.topologyOptimization`
-   * enables (Kafka Streams' `build(props)`; `build()` optimizes nothing): only
-   * 'reuse.ktable.source.topics' changes the topology so far (see the README). The topology is
-   * built once: a later build() returns it as it is.
+   * enables (Kafka Streams' `build(props)`; `build()` optimizes nothing): 'all', or a list of
+   * 'reuse.ktable.source.topics', 'merge.repartition.topics' and 'single.store.self.join' (see the
+   * README). The topology is built once: a later build() returns it as it is.
    */
   build(config: Pick<StreamsConfig, 'topologyOptimization'> = {}): Topology {
     const value = config.topologyOptimization
     if (value !== undefined) resolveStreamsConfig({ topologyOptimization: value })
     return this.#internal.build(value === undefined ? new Set() : parseTopologyOptimization(value))
   }
+}
+
+/**
+ * The source of an earlier stream() of exactly these topics (or this pattern), which Kafka
+ * merges with this one (InternalStreamsBuilder.mergeDuplicateSourceNodes): the new stream reads
+ * it. Overlapping but different topic lists, or different offset resets, are errors as in Kafka.
+ */
+function sameSource(
+  internal: InternalStreamsBuilder,
+  topics: string | readonly string[] | RegExp,
+  offsetReset: unknown
+): string | undefined {
+  const keys = topics instanceof RegExp ? [`/${topics.source}/${topics.flags}`] : typeof topics === 'string' ? [topics] : [...topics]
+  for (const key of keys) {
+    const main = internal.streamSources.get(key)
+    if (main === undefined) continue
+    const mainKeys = main.topics instanceof RegExp ? [key] : main.topics
+    if (mainKeys.length !== keys.length || !keys.every(k => mainKeys.includes(k)))
+      throw new TopologyError('DUPLICATE_TOPIC', 'Two source nodes are subscribed to overlapping but not equal input topics')
+    if (JSON.stringify(main.offsetReset) !== JSON.stringify(offsetReset))
+      throw new TopologyError('TOPOLOGY_INVALID', "Can't configure different offset reset policies on the same input topic(s)")
+    return main.name
+  }
+  return undefined
 }
 
 /** A Materialized alone (Kafka's table(topic, Materialized)) also gives the Consumed serdes. */

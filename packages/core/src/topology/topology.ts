@@ -10,9 +10,17 @@ import { isAutoOffsetReset } from '../processor/api.js'
 import type { DeserializerLike, SerializerLike } from '../serialization/serde.js'
 import { toDeserializer, toSerializer } from '../serialization/serde.js'
 import type { StateStore, StoreBuilder } from '../state/state-store.js'
-import type { GlobalStoreDef, NodeDef, SubtopologyDef, TopologyDef } from './definitions.js'
+import type { GlobalStoreDef, NodeDef, ProcessorNodeDef, SubtopologyDef, TopologyDef } from './definitions.js'
 import { describeTopology } from './describe-topology.js'
-import { ADD_INTERNAL_TOPIC, COPARTITION_SOURCES, SOURCE_CHANGELOG, TOPOLOGY_DEF, type InternalTopicSpec } from './internal.js'
+import {
+  ADD_INTERNAL_TOPIC,
+  COPARTITION_SOURCES,
+  REWRITE,
+  SOURCE_CHANGELOG,
+  TOPOLOGY_DEF,
+  type InternalTopicSpec,
+  type TopologyEdit
+} from './internal.js'
 import { computeNodeGroups } from './node-groups.js'
 import {
   checkName,
@@ -326,6 +334,102 @@ export class Topology {
       throw new TopologyError('TOPOLOGY_INVALID', `Store ${storeName} logs to its own changelog; it cannot also use source topic ${topic}`)
     this.#sourceChangelogs.set(storeName, topic)
     return this
+  }
+
+  /** Applies the DSL's optimizations, edit by edit (see TopologyEdit). @internal */
+  [REWRITE](edits: readonly TopologyEdit[]): this {
+    for (const edit of edits) {
+      switch (edit.op) {
+        case 'removeNode':
+          this.#removeNode(edit.name)
+          break
+        case 'setParents':
+          this.#setParents(edit.name, edit.parents)
+          break
+        case 'replaceProcessor': {
+          const node = this.#processorNode(edit.name)
+          checkSupplier(edit.name, edit.supplier)
+          this.#checkParents(edit.name, edit.parents)
+          this.#nodes.set(edit.name, Object.freeze({ ...node, supplier: edit.supplier, parents: Object.freeze([...edit.parents]) }))
+          break
+        }
+        case 'moveAfter':
+          this.#moveAfter(edit.names, edit.anchor)
+          break
+        case 'removeStore': {
+          const users = this.#storeUsers.get(edit.storeName)
+          if (users === undefined || users.length > 0)
+            throw new TopologyError('TOPOLOGY_INVALID', `Store ${edit.storeName} cannot be removed: it is unknown or still connected.`)
+          this.#storeBuilders.delete(edit.storeName)
+          this.#storeUsers.delete(edit.storeName)
+          this.#sourceChangelogs.delete(edit.storeName)
+          break
+        }
+        case 'connectStore':
+          this.#processorNode(edit.processorName)
+          this.#connect(edit.processorName, edit.storeName)
+          break
+        case 'renameCopartitionNode':
+          for (const group of this.#copartitionGroups) {
+            for (let i = 0; i < group.length; i++) if (group[i] === edit.from) group[i] = edit.to
+          }
+          break
+      }
+    }
+    return this
+  }
+
+  #processorNode(name: string): ProcessorNodeDef {
+    const node = this.#nodes.get(name)
+    if (node?.kind !== 'processor') throw new TopologyError('UNKNOWN_NODE', `No processor named ${name} to rewrite.`)
+    return node
+  }
+
+  #removeNode(name: string): void {
+    const node = this.#nodes.get(name)
+    if (node === undefined) throw new TopologyError('UNKNOWN_NODE', `No node named ${name} to remove.`)
+    for (const other of this.#nodes.values()) {
+      if (other.kind !== 'source' && other.parents.includes(name))
+        throw new TopologyError('TOPOLOGY_INVALID', `Node ${name} cannot be removed: ${other.name} reads it.`)
+    }
+    this.#nodes.delete(name)
+    if (node.kind === 'processor') {
+      for (const store of node.stores) {
+        const users = this.#storeUsers.get(store)
+        users?.splice(users.indexOf(name), 1)
+      }
+      this.#processorStores.delete(name)
+    }
+    if (node.kind === 'source') for (const topic of node.topics) this.#topics.delete(topic)
+    const topic = node.kind === 'source' ? node.topics[0] : node.kind === 'sink' ? node.topic : undefined
+    if (topic !== undefined && this.#internalTopics.has(topic)) {
+      const used = [...this.#nodes.values()].some(n =>
+        n.kind === 'source' ? n.topics.includes(topic) : n.kind === 'sink' && n.topic === topic
+      )
+      if (!used) this.#internalTopics.delete(topic)
+    }
+  }
+
+  #setParents(name: string, parents: readonly string[]): void {
+    const node = this.#nodes.get(name)
+    if (node === undefined || node.kind === 'source')
+      throw new TopologyError('UNKNOWN_NODE', `No processor or sink named ${name} to re-parent.`)
+    if (parents.length === 0) throw new TopologyError('TOPOLOGY_INVALID', `Node ${name} must keep at least one parent.`)
+    this.#checkParents(name, parents)
+    this.#nodes.set(name, Object.freeze({ ...node, parents: Object.freeze([...parents]) }))
+  }
+
+  #moveAfter(names: readonly string[], anchor: string): void {
+    if (!this.#nodes.has(anchor)) throw new TopologyError('UNKNOWN_NODE', `No node named ${anchor} to move nodes after.`)
+    const moved = names.map(name => {
+      const node = this.#nodes.get(name)
+      if (node === undefined || name === anchor) throw new TopologyError('UNKNOWN_NODE', `No node named ${name} to move after ${anchor}.`)
+      return node
+    })
+    const entries = [...this.#nodes.values()].filter(node => !names.includes(node.name))
+    entries.splice(entries.findIndex(node => node.name === anchor) + 1, 0, ...moved)
+    this.#nodes.clear()
+    for (const node of entries) this.#nodes.set(node.name, node)
   }
 
   /** The topics of the source nodes upstream of `nodeNames` (Kafka Streams' copartition group). */

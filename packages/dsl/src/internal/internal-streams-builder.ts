@@ -8,6 +8,9 @@
 import { Topology } from '@kstreams/core'
 import type { DslStoreSuppliers, TopologyOptimizationName } from '@kstreams/core'
 import { InMemoryDslStoreSuppliers } from '@kstreams/stores'
+import { mergeRepartitionTopics } from './merge-repartition-topics.js'
+import { OptimizationGraph } from './optimization-graph.js'
+import { rewriteSingleStoreSelfJoins } from './single-store-self-join.js'
 
 export class InternalStreamsBuilder {
   readonly topology = new Topology()
@@ -19,6 +22,13 @@ export class InternalStreamsBuilder {
    * topics upstream of one keep null keys, the others drop them.
    */
   readonly relaxedNullKeyJoins = new Set<string>()
+  /** What merge.repartition.topics and single.store.self.join need to know about the operators. */
+  readonly graph = new OptimizationGraph()
+  /** The sources of builder.stream(), by topic (or pattern): Kafka merges two streams of the same topics into one source. */
+  readonly streamSources = new Map<
+    string,
+    { readonly name: string; readonly topics: readonly string[] | RegExp; readonly offsetReset: unknown }
+  >()
 
   constructor(storeSuppliers: DslStoreSuppliers | undefined) {
     this.storeSuppliers = storeSuppliers ?? InMemoryDslStoreSuppliers
@@ -62,6 +72,14 @@ export class InternalStreamsBuilder {
       this.#built = true
       for (const step of this.#onBuild) step()
       for (const step of this.#onOptimize) step(optimizations)
+      // Kafka's order: merge.repartition.topics, then single.store.self.join on the resulting graph.
+      const merge = optimizations.has('merge.repartition.topics')
+      const selfJoin = optimizations.has('single.store.self.join')
+      if (merge || selfJoin) {
+        const view = this.graph.view(this.topology)
+        if (merge) mergeRepartitionTopics(this, this.graph, view)
+        if (selfJoin) rewriteSingleStoreSelfJoins(this.topology, this.graph, view)
+      }
     }
     return this.topology
   }

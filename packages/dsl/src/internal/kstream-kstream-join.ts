@@ -20,6 +20,7 @@ import { OuterJoinStoreBuilder } from './outer-join-store-builder.js'
 import { createRepartitionedSource } from './repartition.js'
 import { copartition } from './copartition.js'
 import { passThroughProcessor } from './stateless-processors.js'
+import { selfJoinProcessor } from './single-store-self-join.js'
 
 /** What a join needs of one input stream. */
 export interface JoinInput<K, V> {
@@ -133,6 +134,25 @@ export function streamStreamJoin<K, V, VO, VR>(args: StreamStreamJoinArgs<K, V, 
   topology.connectProcessorAndStateStores(joinOtherName, thisStore.name)
   if (outerStore !== undefined) topology.connectProcessorAndStateStores(joinOtherName, outerStore.name)
   topology.addProcessor(mergeName, passThroughProcessor<K, VR>(), joinThisName, joinOtherName)
+  builder.graph.streamJoin({
+    left: leftName,
+    right: rightName,
+    thisWindowed: thisWindowedName,
+    otherWindowed: otherWindowedName,
+    joinThis: joinThisName,
+    joinOther: joinOtherName,
+    merge: mergeName,
+    thisStore,
+    otherStore,
+    outerStore,
+    selfJoin: selfJoinProcessor<K, V, VR>({
+      storeName: thisStore.name,
+      beforeMs: windows.beforeMs,
+      afterMs: windows.afterMs,
+      retentionMs: windows.size() + windows.gracePeriodMs(),
+      joiner: args.joiner as (key: K, left: V, right: V) => VR
+    })
+  })
   return { name: mergeName, keySerde: sj.keySerde }
 }
 

@@ -16,7 +16,8 @@ export function repartitionStream<K, V>(stream: KStream<K, V>, repartitioned: Re
   const valueSerde = repartitioned?.valueSerde ?? stream.valueSerde
   const sourceName = createRepartitionedSource(builder, stream.name, name, keySerde, valueSerde, {
     numberOfPartitions: repartitioned?.numberOfPartitions,
-    partitioner: repartitioned?.partitioner
+    partitioner: repartitioned?.partitioner,
+    optimizable: false
   })
   return new KStream<K, V>(builder, sourceName, keySerde, valueSerde, false)
 }

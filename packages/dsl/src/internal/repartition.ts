@@ -9,6 +9,7 @@
 import type { Serde, StreamPartitioner } from '@kstreams/core'
 import { ADD_INTERNAL_TOPIC } from '@kstreams/core/internal'
 import type { InternalStreamsBuilder } from './internal-streams-builder.js'
+import type { RepartitionUnit } from './optimization-graph.js'
 import { repartitionNullKeyFilter } from './null-key-filter.js'
 
 const GENERATED = /^KSTREAM.*-[0-9]{10}$/
@@ -17,6 +18,8 @@ const GENERATED = /^KSTREAM.*-[0-9]{10}$/
 export interface RepartitionTopicOptions<K, V> {
   readonly numberOfPartitions?: number | undefined
   readonly partitioner?: StreamPartitioner<K, V> | undefined
+  /** Whether merge.repartition.topics may replace the topic (Kafka's OptimizableRepartitionNode); default true. */
+  readonly optimizable?: boolean
 }
 
 export function createRepartitionedSource<K, V>(
@@ -52,5 +55,9 @@ export function createRepartitionedSource<K, V>(
     ...(keySerde === undefined ? {} : { keyDeserializer: keySerde }),
     ...(valueSerde === undefined ? {} : { valueDeserializer: valueSerde })
   })
+  builder.graph.repartition(
+    { filter: filterName, sink: sinkName, source: sourceName, topic, keySerde, valueSerde } as RepartitionUnit,
+    options.optimizable ?? true
+  )
   return sourceName
 }
