@@ -144,8 +144,23 @@ export type {
   DeserializationExceptionHandler,
   ProcessingExceptionHandler,
   ProductionExceptionHandler,
+  ExceptionHandlerAnswer,
+  ConsumerRecord,
+  ProductionErrorRecord,
   SaslConfig
 } from './config/streams-config.js'
+export {
+  ErrorHandlerResponse,
+  buildDeadLetterQueueRecord,
+  maybeBuildDeadLetterQueueRecords,
+  HEADER_ERRORS_EXCEPTION_NAME,
+  HEADER_ERRORS_STACKTRACE_NAME,
+  HEADER_ERRORS_EXCEPTION_MESSAGE_NAME,
+  HEADER_ERRORS_TOPIC_NAME,
+  HEADER_ERRORS_PARTITION_NAME,
+  HEADER_ERRORS_OFFSET_NAME
+} from './config/exception-handler-utils.js'
+export type { DeadLetterQueueRecord, ErrorHandlerResult } from './config/exception-handler-utils.js'
 export type { MetricName, MetricSnapshot } from './metrics/metric-name.js'
 export type { RecordingLevel } from './metrics/recording-level.js'
 export type { StreamsMetrics, StreamsSensor } from './metrics/streams-metrics.js'

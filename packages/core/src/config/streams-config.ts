@@ -8,40 +8,108 @@ import type { Serde } from '../serialization/serde.js'
 import type { AutoOffsetReset, TimestampExtractor } from '../processor/api.js'
 import { checkAutoOffsetReset, parseAutoOffsetReset } from './offset-reset-config.js'
 import type { DslStoreSuppliers } from '../state/dsl-store-suppliers.js'
+import type { Headers, Record as StreamsRecord } from '../record.js'
+import type { ErrorHandlerResponse, ErrorHandlerResult } from './exception-handler-utils.js'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 /** Kafka Streams' `processing.guarantee`: at-least-once (the default) or exactly-once v2 (transactions, KIP-447). */
 export type ProcessingGuarantee = 'at_least_once' | 'exactly_once_v2'
 
-/** Where a record that failed came from, for the exception handlers. */
+/**
+ * Where a record that failed came from, for the exception handlers (Kafka's ErrorHandlerContext,
+ * KIP-1033/KIP-1034): the source record being processed (its position, timestamp, headers and raw
+ * bytes as read from its topic), the processor node that failed and the task.
+ */
 export interface ErrorHandlerContext {
-  /** The topic the record was read from. */
+  /** The topic the source record was read from; '' when there is none (a punctuation, Kafka's null). */
   readonly topic: string
-  /** Its partition. */
+  /** Its partition; -1 without a source record. */
   readonly partition: number
-  /** Its offset. */
+  /** Its offset; -1 without a source record. */
   readonly offset: number
-  /** Its timestamp (ms). */
+  /** Its timestamp (ms): the source record's, as forwarded (a punctuation: the punctuation time). */
   readonly timestamp: number
   /** The task that read it (TaskId.toString(), e.g. `0_1`). */
   readonly taskId: string
+  /** The headers of the record being processed (empty in a punctuation). */
+  readonly headers: Headers
+  /** The processor node that failed: the source node for a deserialization error, the sink for a production error. */
+  readonly processorNodeId: string
+  /**
+   * The key bytes of the source record as read from its topic (a repartition topic's record in a
+   * downstream sub-topology); null in a punctuation, or when the record's key was null.
+   */
+  readonly sourceRawKey: Buffer | null
+  /** The value bytes of the source record as read from its topic; null in a punctuation, or for a null value. */
+  readonly sourceRawValue: Buffer | null
 }
 
-/** Decides whether a record that cannot be deserialized is skipped (CONTINUE) or stops the thread (FAIL). */
-export type DeserializationExceptionHandler = (context: ErrorHandlerContext, error: Error) => 'CONTINUE' | 'FAIL'
+/**
+ * A handler's answer: 'CONTINUE' (skip the record), 'FAIL', or an ErrorHandlerResponse (Kafka 4.2's
+ * `Response`) that may also carry dead-letter-queue records to produce.
+ */
+export type ExceptionHandlerAnswer<R extends ErrorHandlerResult> =
+  | 'FAIL'
+  | (R extends 'RESUME' ? 'CONTINUE' : never)
+  | (R extends 'RETRY' ? 'RETRY' : never)
+  | ErrorHandlerResponse<R>
 
-/** Decides whether a record whose processing threw is dropped (CONTINUE) or stops the thread (FAIL). */
+/** Decides whether a record that cannot be deserialized is skipped (CONTINUE / resume) or stops the thread (FAIL). */
+export type DeserializationExceptionHandler = (
+  context: ErrorHandlerContext,
+  error: Error,
+  record: ConsumerRecord
+) => ExceptionHandlerAnswer<'RESUME' | 'FAIL'>
+
+/** The record a deserialization handler is asked about, still in bytes (Kafka's `ConsumerRecord<byte[], byte[]>`). */
+export interface ConsumerRecord {
+  readonly topic: string
+  readonly partition: number
+  readonly offset: number
+  readonly timestamp: number
+  readonly key: Buffer | null
+  readonly value: Buffer | null
+  readonly headers: Headers
+}
+
+/**
+ * Decides whether a record whose processing threw (or a punctuator that threw) is dropped
+ * (CONTINUE / resume) or stops the thread (FAIL). `record` is the record the node was processing
+ * (undefined for a punctuator, as Kafka's null).
+ */
 export type ProcessingExceptionHandler = (
-  context: ErrorHandlerContext & { readonly processorNodeId: string },
-  error: Error
-) => 'CONTINUE' | 'FAIL'
+  context: ErrorHandlerContext,
+  error: Error,
+  record: StreamsRecord<unknown, unknown> | undefined
+) => ExceptionHandlerAnswer<'RESUME' | 'FAIL'>
 
-/** Decides what a record that cannot be serialized or sent does: skip it, stop, or send it again. */
+/**
+ * The output record a production handler is asked about (Kafka's ProducerRecord): serialized when
+ * the send failed; as the processor forwarded it when serializing failed (`serializationExceptionOrigin` set).
+ */
+export interface ProductionErrorRecord {
+  readonly topic: string
+  /** The partition it was sent to; undefined when serialization failed (not chosen yet). */
+  readonly partition: number | undefined
+  readonly key: unknown
+  readonly value: unknown
+  readonly headers: Headers
+  readonly timestamp: number
+  /** Which part could not be serialized (Kafka's SerializationExceptionOrigin); undefined when the send failed. */
+  readonly serializationExceptionOrigin?: 'KEY' | 'VALUE' | undefined
+}
+
+/**
+ * Decides what a record that cannot be serialized or sent does: skip it (CONTINUE / resume), stop
+ * (FAIL), or send it again (RETRY, retriable send errors only). The context is the source record's
+ * (Kafka's); the output record's topic and partition are in `record`.
+ */
 export type ProductionExceptionHandler = (
-  context: { readonly topic: string; readonly partition: number | undefined },
-  error: Error
-) => 'CONTINUE' | 'FAIL' | 'RETRY'
+  context: ErrorHandlerContext,
+  error: Error,
+  record: ProductionErrorRecord
+) => ExceptionHandlerAnswer<'RESUME' | 'FAIL' | 'RETRY'>
 
 /** SASL settings, passed to the Kafka client untouched (never logged). */
 export interface SaslConfig {
@@ -120,6 +188,15 @@ export interface StreamsConfig {
   processingExceptionHandler?: 'logAndFail' | 'logAndContinue' | ProcessingExceptionHandler
   /** 'fail' (default), 'continue', or a handler function; for records that cannot be serialized or sent. */
   productionExceptionHandler?: 'fail' | 'continue' | ProductionExceptionHandler
+  /**
+   * Kafka's `errors.dead.letter.queue.topic.name` (KIP-1034): when set, the built-in handlers
+   * ('logAndFail', 'logAndContinue', 'fail', 'continue') produce a dead-letter record of each
+   * failed record to this topic (the raw source key and value, the source headers and
+   * `__streams.errors.*` headers), through the task's record collector. Handler functions build
+   * their own (see buildDeadLetterQueueRecord). Not used by global-store updates; the topic is
+   * not created for you. Default: unset (no dead-letter records).
+   */
+  errorsDeadLetterQueueTopicName?: string
   /**
    * The changelog lag up to which an instance counts as caught up on a task and may be given it as active (`acceptable.recovery.lag`); default 10000.
    */
@@ -213,6 +290,7 @@ export type ResolvedStreamsConfig = Readonly<
       | 'rocksdbConfigSetter'
       | 'dslStoreSuppliers'
       | 'autoOffsetReset'
+      | 'errorsDeadLetterQueueTopicName'
     >
   >
 > &
@@ -239,6 +317,8 @@ export type ResolvedStreamsConfig = Readonly<
     defaultValueSerde: Serde<any> | undefined
     /** The default timestamp extractor. */
     defaultTimestampExtractor: TimestampExtractor | undefined
+    /** The dead-letter topic of the built-in exception handlers; undefined: none. */
+    errorsDeadLetterQueueTopicName: string | undefined
   }>
 
 type Check = (value: unknown) => string | undefined
@@ -290,6 +370,10 @@ const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
       : 'must be "logAndFail", "logAndContinue" or a function',
   productionExceptionHandler: v =>
     v === 'fail' || v === 'continue' || typeof v === 'function' ? undefined : 'must be "fail", "continue" or a function',
+  errorsDeadLetterQueueTopicName: v =>
+    typeof v === 'string' && /^[a-zA-Z0-9._-]{1,249}$/.test(v) && v !== '.' && v !== '..'
+      ? undefined
+      : 'must be a valid topic name (1 to 249 characters of [a-zA-Z0-9._-])',
   acceptableRecoveryLag: nonNegativeInt,
   maxWarmupReplicas: positiveInt,
   probingRebalanceIntervalMs: v => (Number.isSafeInteger(v) && (v as number) >= 60000 ? undefined : 'must be an integer >= 60000'),
@@ -406,6 +490,7 @@ export function resolveStreamsConfig(config: StreamsConfig = {}): ResolvedStream
     deserializationExceptionHandler: config.deserializationExceptionHandler ?? 'logAndFail',
     processingExceptionHandler: config.processingExceptionHandler ?? 'logAndFail',
     productionExceptionHandler: config.productionExceptionHandler ?? 'fail',
+    errorsDeadLetterQueueTopicName: config.errorsDeadLetterQueueTopicName,
     acceptableRecoveryLag: config.acceptableRecoveryLag ?? 10000,
     maxWarmupReplicas: config.maxWarmupReplicas ?? 2,
     probingRebalanceIntervalMs: config.probingRebalanceIntervalMs ?? 600000,
@@ -433,17 +518,4 @@ export function resolveStreamsConfig(config: StreamsConfig = {}): ResolvedStream
     windowedAggregationEmitIntervalMs: config.windowedAggregationEmitIntervalMs ?? 1000,
     topologyOptimization: config.topologyOptimization ?? 'none'
   })
-}
-
-/** The response of the configured production exception handler for one record. */
-export function productionErrorResponse(
-  config: ResolvedStreamsConfig,
-  topic: string,
-  partition: number | undefined,
-  error: Error
-): 'CONTINUE' | 'FAIL' | 'RETRY' {
-  const handler = config.productionExceptionHandler
-  if (handler === 'fail') return 'FAIL'
-  if (handler === 'continue') return 'CONTINUE'
-  return handler({ topic, partition }, error)
 }

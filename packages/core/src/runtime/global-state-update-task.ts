@@ -136,7 +136,8 @@ export class GlobalStateUpdateTask implements ContextHost {
       value = source.deserializeValue(raw.topic, raw.value, raw.headers)
     } catch (err) {
       const error = err instanceof Error ? err : new Error(String(err))
-      if (this.#onDeserializationError(raw, error, this.taskId.toString()) === 'FAIL') throw deserializationFailure(raw, error)
+      const site = { taskId: this.taskId.toString(), sourceNodeId: source.name, deadLetters: false }
+      if (this.#onDeserializationError(raw, error, site).result === 'FAIL') throw deserializationFailure(raw, error)
       this.#drop(raw, `deserialization error: ${error.message}`)
       return
     }

@@ -19,16 +19,17 @@
  */
 import { StreamsError } from '../errors.js'
 import { partitionFor } from '../partitioner/murmur2.js'
-import type { CollectedRecord, RecordCollector, RecordOrigin } from './record-collector.js'
+import type { CollectedRecord, RecordCollector } from './record-collector.js'
 import { tpKey, type AdminPort, type ProducedRecord, type ProducerPort, type SendResult } from './kafka/ports.js'
 import { KafkaRequestError } from './kafka/kafka-request-error.js'
 import { isRetriable } from './retrying.js'
 import { isFatalSendError } from './fatal-send-errors.js'
 import { recordSizeUpperBound } from './record-size.js'
 import { markHandled } from './handled-error.js'
+import { sendDeadLetterQueueRecords, type HandlerDecision } from './exception-handlers.js'
 
-/** The production exception handler's answer for one record. */
-export type RecordErrorResponse = 'CONTINUE' | 'FAIL' | 'RETRY'
+/** The production exception handler's answer for one record: a plain result, or one with the dead-letter records to send (KIP-1034). */
+export type RecordErrorResponse = 'CONTINUE' | 'FAIL' | 'RETRY' | HandlerDecision<'RESUME' | 'FAIL' | 'RETRY'>
 
 export interface KafkaRecordCollectorOptions {
   readonly producer: ProducerPort
@@ -44,10 +45,11 @@ export interface KafkaRecordCollectorOptions {
   readonly onSendError?: (error: StreamsError) => void
   /**
    * The production exception handler's response for a record that failed on its own (the
-   * record as sent, with its partition); default FAIL.
+   * record as sent, with its partition, origin and source record); default FAIL. Its
+   * dead-letter records are buffered (sent after the records before them) before it takes effect.
    */
   readonly onRecordError?: (
-    record: ProducedRecord & { readonly origin?: RecordOrigin | undefined; readonly changelog: boolean },
+    record: ProducedRecord & Pick<CollectedRecord, 'origin' | 'source' | 'processorNodeId'> & { readonly changelog: boolean },
     error: Error
   ) => RecordErrorResponse
   /** How long a send is tried again after retriable errors (task.timeout.ms); also each round a RETRY starts. */
@@ -251,7 +253,10 @@ export class KafkaRecordCollector implements RecordCollector {
                 headers: r.headers,
                 timestamp: r.timestamp,
                 origin: r.origin,
-                changelog: r.changelog
+                changelog: r.changelog,
+                source: r.source,
+                processorNodeId: r.processorNodeId,
+                deadLetter: r.deadLetter
               }
             : (r as Outgoing)
         const tooLarge = this.#sizeError(record, sizes[i]!)
@@ -372,8 +377,23 @@ export class KafkaRecordCollector implements RecordCollector {
     const handler = this.#options.onRecordError
     const retry: Outgoing[] = []
     for (const o of records) {
-      const response = handler === undefined ? 'FAIL' : handler({ ...o, changelog: o.changelog === true }, error)
-      if (response === 'CONTINUE') {
+      if (o.deadLetter === true) {
+        // KIP-1034: a dead-letter record that cannot be sent goes to the uncaught exception handler.
+        throw new StreamsError(
+          'SEND_FAILED',
+          `Error sending a dead letter queue record to ${o.topic}-${o.partition}: ${message(err)} (the production exception handler is not asked about dead letter queue records)`,
+          { cause: err }
+        )
+      }
+      const answer = handler === undefined ? 'FAIL' : handler({ ...o, changelog: o.changelog === true }, error)
+      const decision = typeof answer === 'string' ? undefined : answer
+      const response = decision?.result ?? (answer === 'CONTINUE' ? 'RESUME' : answer)
+      if (decision !== undefined && decision.deadLetterQueueRecords.length > 0) {
+        const failed = o.source ?? { topic: undefined, partition: -1, offset: -1, timestamp: o.timestamp, headers: o.headers }
+        // Buffered behind what is being sent (Kafka sends them from the send callback).
+        sendDeadLetterQueueRecords(this, decision.deadLetterQueueRecords, failed, o.processorNodeId ?? '', o.origin)
+      }
+      if (response === 'RESUME') {
         o.origin?.recordDroppedRecord()
         continue
       }

@@ -38,8 +38,11 @@ export interface ContextHost {
   /** KIP-825 processor metadata, committed with the task's offsets. */
   processorMetadataForKey?(key: string): number | undefined
   addProcessorMetadataKeyValue?(key: string, value: number): void
-  /** What an error thrown by a processor does: drop the record (CONTINUE) or fail (FAIL). */
-  onProcessingError?(error: Error, nodeName: string): 'CONTINUE' | 'FAIL'
+  /**
+   * What an error thrown by a processor (or a punctuator: `record` undefined) does: drop the
+   * record (CONTINUE) or fail (FAIL); the handler's dead-letter records are sent first.
+   */
+  onProcessingError?(error: Error, nodeName: string, record: Record<unknown, unknown> | undefined): 'CONTINUE' | 'FAIL'
 }
 
 const NO_RECORD: ProcessorRecordContext = { topic: undefined, partition: -1, offset: -1, timestamp: 0, headers: new Headers() }
@@ -91,8 +94,8 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
   }
 
   /** @internal */
-  processingErrorResponse(error: Error, nodeName: string): 'CONTINUE' | 'FAIL' {
-    return this.#host.onProcessingError?.(error, nodeName) ?? 'FAIL'
+  processingErrorResponse(error: Error, nodeName: string, record: Record<unknown, unknown> | undefined): 'CONTINUE' | 'FAIL' {
+    return this.#host.onProcessingError?.(error, nodeName, record) ?? 'FAIL'
   }
   get recordContext(): ProcessorRecordContext {
     return this.#recordContext
@@ -141,7 +144,15 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
     const childContext: ProcessorRecordContext =
       rc.timestamp === record.timestamp && rc.headers === record.headers
         ? rc
-        : { topic: rc.topic, partition: rc.partition, offset: rc.offset, timestamp: record.timestamp, headers: record.headers }
+        : {
+            topic: rc.topic,
+            partition: rc.partition,
+            offset: rc.offset,
+            timestamp: record.timestamp,
+            headers: record.headers,
+            sourceRawKey: rc.sourceRawKey,
+            sourceRawValue: rc.sourceRawValue
+          }
     if (childName === undefined) {
       for (const child of node.children) this.runAs(child, childContext, () => child.process(record))
       return

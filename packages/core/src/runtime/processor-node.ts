@@ -51,7 +51,7 @@ export class ProcessorNode {
       const rc = this.context?.recordContext
       let response: 'CONTINUE' | 'FAIL' | undefined
       try {
-        response = this.context?.processingErrorResponse(err instanceof Error ? err : new Error(String(err)), this.name)
+        response = this.context?.processingErrorResponse(err instanceof Error ? err : new Error(String(err)), this.name, record)
       } catch (handlerError) {
         throw markHandled(
           new ProcessingError(

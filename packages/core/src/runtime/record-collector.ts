@@ -4,6 +4,7 @@
  */
 import type { Headers } from '../record.js'
 import type { TaskId } from '../task-id.js'
+import type { ProcessorRecordContext } from './record-context.js'
 
 /** The task a record comes from: a record the production exception handler drops is counted in its dropped records. */
 export interface RecordOrigin {
@@ -23,6 +24,12 @@ export interface CollectedRecord {
   readonly origin?: RecordOrigin | undefined
   /** A store's changelog record (not a sink's output). */
   readonly changelog?: boolean
+  /** The record being processed when it was sent, for the production exception handler's context. */
+  readonly source?: ProcessorRecordContext | undefined
+  /** The node that sent it (a sink, or the processor whose store logged it), for the handler's context. */
+  readonly processorNodeId?: string | undefined
+  /** A dead-letter record an exception handler asked for: one that cannot be sent fails the thread (KIP-1034), the handler is not asked again. */
+  readonly deadLetter?: boolean
 }
 
 export interface RecordCollector {

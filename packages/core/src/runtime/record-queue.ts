@@ -7,7 +7,7 @@
 import type { TimestampExtractor } from '../processor/api.js'
 import type { ConsumedRecord } from './consumed-record.js'
 import type { SourceNode } from './source-node.js'
-import { deserializationFailure, type DeserializationErrorHandler } from './deserialization-handler.js'
+import { deserializationFailure } from './deserialization-handler.js'
 
 export interface StampedRecord {
   readonly raw: ConsumedRecord
@@ -21,13 +21,16 @@ export type DropReporter = (record: ConsumedRecord, reason: string) => void
 
 export type { DeserializationErrorHandler } from './deserialization-handler.js'
 
+/** What the task decided about a record its queue cannot deserialize (after sending the handler's dead-letter records). */
+export type QueueDeserializationErrorHandler = (record: ConsumedRecord, error: Error) => 'RESUME' | 'FAIL'
+
 export class RecordQueue {
   readonly topic: string
   readonly partition: number
   readonly source: SourceNode
   readonly #extractor: TimestampExtractor
   readonly #onDrop: DropReporter
-  readonly #onDeserializationError: DeserializationErrorHandler | undefined
+  readonly #onDeserializationError: QueueDeserializationErrorHandler | undefined
   readonly #fifo: ConsumedRecord[] = []
   #start = 0
   #head: StampedRecord | undefined
@@ -39,7 +42,7 @@ export class RecordQueue {
     source: SourceNode,
     extractor: TimestampExtractor,
     onDrop: DropReporter,
-    onDeserializationError?: DeserializationErrorHandler
+    onDeserializationError?: QueueDeserializationErrorHandler
   ) {
     this.topic = topic
     this.partition = partition

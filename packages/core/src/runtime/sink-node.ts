@@ -8,7 +8,7 @@ import type { Serializer } from '../serialization/serde.js'
 import type { StreamPartitioner, TopicNameExtractor } from '../processor/api.js'
 import type { Record } from '../record.js'
 import { ConfigError, SerializationError, StreamsError } from '../errors.js'
-import { productionErrorResponse } from '../config/streams-config.js'
+import { errorHandlerContext, productionDecision, sendDeadLetterQueueRecords } from './exception-handlers.js'
 import { ProcessorNode } from './processor-node.js'
 import { markHandled } from './handled-error.js'
 import { isValidPartition, multicastPartitions } from '../partitioner/stream-partitions.js'
@@ -60,19 +60,33 @@ export class SinkNode extends ProcessorNode {
     const topic = this.topic ?? this.#extractTopic(record)
     let key: Buffer | null
     let value: Buffer | null
+    let origin: 'KEY' | 'VALUE' = 'KEY'
     try {
       key = this.#keySer!.serialize(topic, record.key, record.headers)
+      origin = 'VALUE'
       value = this.#valueSer!.serialize(topic, record.value, record.headers)
     } catch (err) {
-      const detail = err instanceof Error ? err.message : String(err)
-      if (productionErrorResponse(context.appConfigs, topic, undefined, err instanceof Error ? err : new Error(detail)) === 'CONTINUE') {
+      const error = err instanceof Error ? err : new Error(String(err))
+      // As Kafka's RecordCollectorImpl: the production handler decides (handleSerializationError),
+      // its dead-letter records go out first.
+      const decision = productionDecision(context.appConfigs, errorHandlerContext(rc, context.taskId.toString(), this.name), error, {
+        topic,
+        partition: undefined,
+        key: record.key,
+        value: record.value,
+        headers: record.headers,
+        timestamp: record.timestamp,
+        serializationExceptionOrigin: origin
+      })
+      sendDeadLetterQueueRecords(this.#collector, decision.deadLetterQueueRecords, rc, this.name, context)
+      if (decision.result === 'RESUME') {
         context.recordDroppedRecord()
         return
       }
       // The production exception handler decided: the processing handler does not see it again.
       throw markHandled(
         new SerializationError(
-          `Failed to serialize record for topic ${topic} at sink ${this.name} (task ${context.taskId.toString()}, source topic ${rc.topic ?? ''}, partition ${rc.partition}, offset ${rc.offset}): ${detail}`,
+          `Failed to serialize record for topic ${topic} at sink ${this.name} (task ${context.taskId.toString()}, source topic ${rc.topic ?? ''}, partition ${rc.partition}, offset ${rc.offset}): ${error.message}`,
           { cause: err, taskId: context.taskId.toString() }
         )
       )
@@ -89,7 +103,9 @@ export class SinkNode extends ProcessorNode {
         value,
         headers: record.headers,
         timestamp: record.timestamp,
-        origin: context
+        origin: context,
+        source: rc,
+        processorNodeId: this.name
       })
       return
     }
@@ -108,7 +124,17 @@ export class SinkNode extends ProcessorNode {
       }
     }
     for (const partition of partitions) {
-      this.#collector.send({ topic, partition, key, value, headers: record.headers, timestamp: record.timestamp, origin: context })
+      this.#collector.send({
+        topic,
+        partition,
+        key,
+        value,
+        headers: record.headers,
+        timestamp: record.timestamp,
+        origin: context,
+        source: rc,
+        processorNodeId: this.name
+      })
     }
   }
 

@@ -13,7 +13,7 @@ import type { TaskId } from '../task-id.js'
 import type { ResolvedStreamsConfig } from '../config/streams-config.js'
 import type { TopologyDef } from '../topology/definitions.js'
 import type { Clock } from '../clock.js'
-import { StreamsError, TopologyError } from '../errors.js'
+import { ProcessingError, StreamsError, TopologyError } from '../errors.js'
 import { failOnInvalidTimestamp } from '../processor/timestamp-extractors.js'
 import { ProcessorContextImpl, type ContextHost } from './processor-context-impl.js'
 import { configsWithPrefix, defaultKeySerde, defaultValueSerde } from '../config/app-configs.js'
@@ -25,6 +25,9 @@ import { PunctuationSchedule } from './punctuation-schedule.js'
 import { PartitionGroup } from './partition-group.js'
 import { RecordQueue, type DropReporter } from './record-queue.js'
 import { configuredDeserializationHandler, type DeserializationErrorHandler } from './deserialization-handler.js'
+import { errorHandlerContext, processingDecision, sendDeadLetterQueueRecords } from './exception-handlers.js'
+import { bypassesProcessingHandler } from './handled-error.js'
+import type { ProcessorRecordContext } from './record-context.js'
 import type { ConsumedRecord } from './consumed-record.js'
 import type { RecordCollector } from './record-collector.js'
 import type { ThreadCache } from '../state/cache/thread-cache.js'
@@ -204,9 +207,23 @@ export class StreamTask implements ContextHost {
           taskId: this.taskId.toString()
         })
       const extractor: TimestampExtractor = source.timestampExtractor ?? this.config.defaultTimestampExtractor ?? failOnInvalidTimestamp
-      queue = new RecordQueue(topic, partition, source, extractor, this.#onSkipped, (record, error) =>
-        this.#onDeserializationError(record, error, this.taskId.toString())
-      )
+      queue = new RecordQueue(topic, partition, source, extractor, this.#onSkipped, (record, error) => {
+        const site = { taskId: this.taskId.toString(), sourceNodeId: source.name, deadLetters: true }
+        const decision = this.#onDeserializationError(record, error, site)
+        if (decision.deadLetterQueueRecords.length > 0) {
+          const failed: ProcessorRecordContext = {
+            topic: record.topic,
+            partition: record.partition,
+            offset: record.offset,
+            timestamp: record.timestamp,
+            headers: record.headers,
+            sourceRawKey: record.key,
+            sourceRawValue: record.value
+          }
+          sendDeadLetterQueueRecords(this.#options.collector, decision.deadLetterQueueRecords, failed, source.name, this.context)
+        }
+        return decision.result
+      })
       this.#partitions.addQueue(queue)
     }
     return queue
@@ -279,12 +296,14 @@ export class StreamTask implements ContextHost {
     if (next === undefined) return false
     const { record, queue } = next
     const raw = record.raw
-    const recordContext = {
+    const recordContext: ProcessorRecordContext = {
       topic: raw.topic,
       partition: raw.partition,
       offset: raw.offset,
       timestamp: record.timestamp,
-      headers: raw.headers
+      headers: raw.headers,
+      sourceRawKey: raw.key,
+      sourceRawValue: raw.value
     }
     const source = queue.source
     this.context.runAs(source, recordContext, () => source.process(new Record(record.key, record.value, record.timestamp, raw.headers)))
@@ -306,11 +325,28 @@ export class StreamTask implements ContextHost {
 
   #punctuate(schedule: PunctuationSchedule, now: number, type: PunctuationType): void {
     const node = schedule.node
-    const rc = { topic: undefined, partition: -1, offset: -1, timestamp: now, headers: new Headers() }
+    // No source record: a punctuation's handler context has no topic and no raw bytes (Kafka's null).
+    const rc: ProcessorRecordContext = { topic: undefined, partition: -1, offset: -1, timestamp: now, headers: new Headers() }
     try {
       this.context.runAs(node, rc, () => schedule.punctuator(now))
     } catch (err) {
-      throw wrap(err, `Exception caught while punctuating processor ${node.name} (${type} at ${now})`, this.context)
+      const failure = (): StreamsError =>
+        wrap(err, `Exception caught while punctuating processor ${node.name} (${type} at ${now})`, this.context)
+      // As Kafka's StreamTask.punctuate (KIP-1033): what a punctuator threw goes to the processing
+      // exception handler, unless a node below already decided on it or the task migrated.
+      if (bypassesProcessingHandler(err)) throw failure()
+      let response: 'CONTINUE' | 'FAIL'
+      try {
+        response = this.context.runAs(node, rc, () =>
+          this.onProcessingError(err instanceof Error ? err : new Error(String(err)), node.name, undefined)
+        )
+      } catch (handlerError) {
+        throw new ProcessingError(
+          `The processing exception handler failed on an error of the punctuator of processor ${node.name}: ${handlerError instanceof Error ? handlerError.message : String(handlerError)}`,
+          { cause: handlerError, taskId: this.taskId.toString() }
+        )
+      }
+      if (response === 'FAIL') throw failure()
     }
     this.#commitNeeded = true
   }
@@ -397,40 +433,24 @@ export class StreamTask implements ContextHost {
     return this.#stores.get(name) ?? this.#options.globalStores.get(name)
   }
 
-  onProcessingError(error: Error, nodeName: string): 'CONTINUE' | 'FAIL' {
-    const configured = this.config.processingExceptionHandler
+  onProcessingError(error: Error, nodeName: string, record: Record<unknown, unknown> | undefined): 'CONTINUE' | 'FAIL' {
     const rc = this.context.recordContext
-    const response =
-      configured === 'logAndContinue'
-        ? 'CONTINUE'
-        : configured === 'logAndFail'
-          ? 'FAIL'
-          : configured(
-              {
-                topic: rc.topic ?? '',
-                partition: rc.partition,
-                offset: rc.offset,
-                timestamp: rc.timestamp,
-                taskId: this.taskId.toString(),
-                processorNodeId: nodeName
-              },
-              error
-            )
-    if (response === 'CONTINUE') {
-      this.#onDropped(
-        {
-          topic: rc.topic ?? '',
-          partition: rc.partition,
-          offset: rc.offset,
-          timestamp: rc.timestamp,
-          key: null,
-          value: null,
-          headers: rc.headers
-        },
-        `processor ${nodeName} threw: ${error.message}`
-      )
-    }
-    return response
+    const decision = processingDecision(this.config, errorHandlerContext(rc, this.taskId.toString(), nodeName), error, record)
+    sendDeadLetterQueueRecords(this.#options.collector, decision.deadLetterQueueRecords, rc, nodeName, this.context)
+    if (decision.result === 'FAIL') return 'FAIL'
+    this.#onDropped(
+      {
+        topic: rc.topic ?? '',
+        partition: rc.partition,
+        offset: rc.offset,
+        timestamp: rc.timestamp,
+        key: null,
+        value: null,
+        headers: rc.headers
+      },
+      `processor ${nodeName} threw: ${error.message}`
+    )
+    return 'CONTINUE'
   }
 
   isGlobalStore(name: string): boolean {

@@ -17,7 +17,7 @@ import type { Clock } from '../clock.js'
 import type { Logger } from '../logger.js'
 import type { StateStore } from '../state/state-store.js'
 import { StreamsError } from '../errors.js'
-import { productionErrorResponse } from '../config/streams-config.js'
+import { errorHandlerContext, productionDecision } from './exception-handlers.js'
 import { TaskManager } from './task-manager.js'
 import { StreamsProducer } from './streams-producer.js'
 import { ChangelogReader } from './changelog-reader.js'
@@ -177,8 +177,17 @@ export class StreamThread {
       stillOwner: async () => await this.#consumer.confirmMembership(),
       transactional: this.#producer.eosEnabled,
       onRecordError: (record, error) => {
-        const response = productionErrorResponse(config, record.topic, record.partition, error)
-        if (response === 'CONTINUE') {
+        const source = record.source ?? {
+          topic: undefined,
+          partition: -1,
+          offset: -1,
+          timestamp: record.timestamp,
+          headers: record.headers
+        }
+        const context = errorHandlerContext(source, String(record.origin?.taskId ?? ''), record.processorNodeId ?? '')
+        const { topic, partition, key, value, headers, timestamp } = record
+        const response = productionDecision(config, context, error, { topic, partition, key, value, headers, timestamp })
+        if (response.result === 'RESUME') {
           const changelog = record.changelog ? '; it is a changelog record: its store now holds a write its changelog does not' : ''
           options.logger.error(
             `Task ${String(record.origin?.taskId ?? '?')} dropped a record to ${record.topic}-${record.partition} that could not be sent (the production exception handler answered CONTINUE): ${error.message}${changelog}`

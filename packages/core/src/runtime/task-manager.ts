@@ -260,7 +260,9 @@ export class TaskManager {
               timestamp,
               headers: new Headers(),
               origin: task,
-              changelog: true
+              changelog: true,
+              source: task.context.recordContext,
+              processorNodeId: task.context.currentNode?.name
             })
         }
       },
