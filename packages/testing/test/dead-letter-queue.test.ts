@@ -62,20 +62,18 @@ function kaboomTopology(valueSerde: Serde<any> = Serdes.String()): Topology {
 
 /** A processor whose stream-time punctuator (every 10 ms) throws. */
 function tickerTopology(): Topology {
-  return new Topology()
-    .addSource('source', INPUT, { keyDeserializer: Serdes.String(), valueDeserializer: Serdes.String() })
-    .addProcessor(
-      'ticker',
-      () => ({
-        init(c: ProcessorContext<string, string>) {
-          c.schedule(10, PunctuationType.STREAM_TIME, () => {
-            throw new Error('tick failed')
-          })
-        },
-        process() {}
-      }),
-      'source'
-    )
+  return new Topology().addSource('source', INPUT, { keyDeserializer: Serdes.String(), valueDeserializer: Serdes.String() }).addProcessor(
+    'ticker',
+    () => ({
+      init(c: ProcessorContext<string, string>) {
+        c.schedule(10, PunctuationType.STREAM_TIME, () => {
+          throw new Error('tick failed')
+        })
+      },
+      process() {}
+    }),
+    'source'
+  )
 }
 
 const text = (b: Buffer | null | undefined): string | null => (b === null || b === undefined ? null : b.toString('utf8'))
