@@ -2,11 +2,14 @@
  * AdminPort contract against a real broker: topic creation (idempotent, configs applied,
  * broker-default replication, a bad config named), topic configs, partition counts with missing
  * topics absent, committed offsets, beginning and end offsets (whether an open transaction counts
- * is a capability), record deletion, listing, offsets by timestamp.
+ * is a capability), record deletion, listing, offsets by timestamp; and the requests of tools
+ * (the application reset tool): topic deletion, group description, member removal, and offset
+ * commits from outside a group.
  */
 import { expect } from 'chai'
 import { isKafkaError } from '@kstreams/core'
 import type { AdapterUnderTest } from './adapter-under-test.js'
+import { soleMember } from './group-coordinator.contract.js'
 import {
   clientsPerTest,
   createTopic,
@@ -15,6 +18,7 @@ import {
   rejectionOf,
   testSettings,
   uniqueName,
+  waitFor,
   waitForEnd,
   whenCoordinatorReady
 } from './contract-env.js'
@@ -175,6 +179,57 @@ export function adminContract(adapter: AdapterUnderTest): void {
       await producer.transactions!.abort()
       // Once the transaction ended, its records and marker count either way.
       await waitForEnd(clients().admin, topic, 0, 2)
+    })
+
+    it('deleteTopics deletes topics; a missing topic is UNKNOWN_TOPIC_OR_PARTITION naming it', async () => {
+      const admin = clients().admin
+      const [a, b, kept] = [await createTopic(admin, 2), await createTopic(admin, 1), await createTopic(admin, 1)]
+      await admin.deleteTopics!([a, b])
+      await waitFor('the deleted topics to leave the topic list', async () => {
+        const topics = await admin.listTopics()
+        return !topics.includes(a) && !topics.includes(b)
+      })
+      expect(await admin.listTopics()).to.include(kept)
+      const missing = uniqueName('kst-missing')
+      const error = await rejectionOf(admin.deleteTopics!([missing]))
+      expect(isKafkaError(error, 'UNKNOWN_TOPIC_OR_PARTITION'), String(error)).to.equal(true)
+      expect(String(error)).to.include(missing)
+    })
+
+    it('describeGroup lists the members; removeMembersFromConsumerGroup empties the group; only then alterConsumerGroupOffsets commits', async () => {
+      const admin = clients().admin
+      const topic = await createTopic(admin, 2)
+      const groupId = uniqueName('g')
+      expect(await admin.describeGroup!(groupId)).to.deep.equal({ groupId, state: 'Dead', protocolType: '', protocol: '', members: [] })
+
+      const member = await soleMember(clients().coordinator(groupId))
+      const stable = await admin.describeGroup!(groupId)
+      expect(stable).to.include({ groupId, state: 'Stable', protocolType: 'consumer' })
+      expect(stable.members.map(m => m.memberId)).to.deep.equal([member.memberId])
+      expect(stable.members[0]!.clientHost).to.match(/127\.0\.0\.1/)
+
+      const refused = await rejectionOf(admin.alterConsumerGroupOffsets!(groupId, [{ topic, partition: 0, offset: 1 }]))
+      expect(isKafkaError(refused, 'UNKNOWN_MEMBER_ID', 'ILLEGAL_GENERATION'), String(refused)).to.equal(true)
+      expect((await admin.committedOffsets(groupId, [{ topic, partition: 0 }])).size).to.equal(0)
+
+      await admin.removeMembersFromConsumerGroup!(groupId, [{ memberId: member.memberId }])
+      const empty = await admin.describeGroup!(groupId)
+      expect({ state: empty.state, members: empty.members }).to.deep.equal({ state: 'Empty', members: [] })
+      const unknown = await rejectionOf(admin.removeMembersFromConsumerGroup!(groupId, [{ memberId: member.memberId }]))
+      expect(isKafkaError(unknown, 'UNKNOWN_MEMBER_ID'), String(unknown)).to.equal(true)
+
+      await admin.alterConsumerGroupOffsets!(groupId, [
+        { topic, partition: 0, offset: 0 },
+        { topic, partition: 1, offset: 3 }
+      ])
+      const committed = await admin.committedOffsets(groupId, [
+        { topic, partition: 0 },
+        { topic, partition: 1 }
+      ])
+      expect([...committed]).to.deep.equal([
+        [`${topic}-0`, 0],
+        [`${topic}-1`, 3]
+      ])
     })
 
     it("refuses CreateTopics with a bad config value with the broker's error name", async () => {

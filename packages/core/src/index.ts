@@ -131,10 +131,12 @@ export type {
   ProducerPort,
   NewTopic,
   AdminPort,
-  TopicPartitionTimestamp
+  TopicPartitionTimestamp,
+  GroupDescription,
+  GroupMemberDescription
 } from './runtime/kafka/ports.js'
 export { tpKey, isPartitionError } from './runtime/kafka/ports.js'
-export { SerialExecutor, groupByTopic } from './runtime/kafka/adapter-helpers.js'
+export { SerialExecutor, groupByTopic, commitOffsetsFromOutside, removeMembers } from './runtime/kafka/adapter-helpers.js'
 export { KafkaRequestError, KAFKA_ERRORS, kafkaErrorName, isKafkaError } from './runtime/kafka/kafka-request-error.js'
 export type { KafkaErrorName } from './runtime/kafka/kafka-request-error.js'
 export { consoleLogger, silentLogger } from './logger.js'

@@ -7,10 +7,17 @@
  * needs while a new topic propagates. Offsets by timestamp come from kafkajs'
  * fetchTopicOffsetsByTimestamp, which answers the end offset where no record is that recent:
  * those (an offset not below the end offset read after) are reported as not found. kafkajs'
- * admin always asks for read_committed offsets.
+ * admin always asks for read_committed offsets. For tools: DeleteTopics (missing topics are named
+ * before anything is deleted: kafkajs would retry UNKNOWN_TOPIC_OR_PARTITION), DescribeGroups
+ * (a group the broker does not know is Dead), and commits or LeaveGroups on a group's behalf
+ * through a GroupCoordinatorPort of the group.
  */
 import type { Admin, ConfigResourceTypes, Kafka } from 'kafkajs'
 import {
+  commitOffsetsFromOutside,
+  removeMembers,
+  type GroupCoordinatorPort,
+  type GroupDescription,
   IllegalStateError,
   KafkaRequestError,
   tpKey,
@@ -38,9 +45,11 @@ export class KafkajsAdmin implements AdminPort {
   readonly #clock: Clock
   readonly #executor = new SerialExecutor()
   readonly #connection: LazyConnection
+  readonly #groupCoordinator: (groupId: string) => GroupCoordinatorPort
   #closed = false
 
-  constructor(options: { kafka: Kafka; clientId: string; clock: Clock }) {
+  constructor(options: { kafka: Kafka; clientId: string; clock: Clock; groupCoordinator: (groupId: string) => GroupCoordinatorPort }) {
+    this.#groupCoordinator = options.groupCoordinator
     this.#admin = options.kafka.admin()
     const admin = this.#admin
     this.#connection = new LazyConnection(async () => {
@@ -168,6 +177,53 @@ export class KafkajsAdmin implements AdminPort {
       }
       return result
     })
+  }
+
+  async deleteTopics(topics: readonly string[]): Promise<void> {
+    if (topics.length === 0) return
+    await this.#run(`Deleting topics ${topics.join(', ')}`, async admin => {
+      const existing = new Set(await admin.listTopics())
+      const missing = topics.filter(t => !existing.has(t))
+      if (missing.length > 0) throw new KafkaRequestError('UNKNOWN_TOPIC_OR_PARTITION', `topics ${missing.join(', ')} do not exist`)
+      await admin.deleteTopics({ topics: [...topics] })
+    })
+  }
+
+  async describeGroup(groupId: string): Promise<GroupDescription> {
+    return await this.#run(`Describing group ${groupId}`, async admin => {
+      let described
+      try {
+        described = (await admin.describeGroups([groupId])).groups.find(g => g.groupId === groupId)
+      } catch (error) {
+        if (describeKafkajsError(error).errorName !== 'GROUP_ID_NOT_FOUND') throw error
+      }
+      if (described === undefined) return { groupId, state: 'Dead', protocolType: '', protocol: '', members: [] }
+      return {
+        groupId,
+        state: described.state,
+        protocolType: described.protocolType,
+        protocol: described.protocol,
+        members: described.members.map(m => ({
+          memberId: m.memberId,
+          groupInstanceId: undefined, // kafkajs' DescribeGroups versions (v0-v2) do not carry it
+          clientId: m.clientId,
+          clientHost: m.clientHost
+        }))
+      }
+    })
+  }
+
+  async alterConsumerGroupOffsets(groupId: string, offsets: readonly TopicPartitionOffset[]): Promise<void> {
+    if (this.#closed) throw new IllegalStateError(`Committing offsets of group ${groupId}: admin ${this.#clientId} is closed`)
+    await commitOffsetsFromOutside(this.#groupCoordinator(groupId), offsets)
+  }
+
+  async removeMembersFromConsumerGroup(
+    groupId: string,
+    members: ReadonlyArray<{ readonly memberId: string; readonly groupInstanceId?: string | undefined }>
+  ): Promise<void> {
+    if (this.#closed) throw new IllegalStateError(`Removing members of group ${groupId}: admin ${this.#clientId} is closed`)
+    await removeMembers(this.#groupCoordinator(groupId), members)
   }
 
   async close(): Promise<void> {

@@ -70,7 +70,12 @@ export class KafkajsClientFactory implements KafkaClientFactory {
   }
 
   admin(options: { clientId: string }): AdminPort {
-    return new KafkajsAdmin({ kafka: this.#config.createKafka(options.clientId), clientId: options.clientId, clock: this.#config.clock })
+    return new KafkajsAdmin({
+      kafka: this.#config.createKafka(options.clientId),
+      clientId: options.clientId,
+      clock: this.#config.clock,
+      groupCoordinator: groupId => this.groupCoordinator({ groupId, clientId: options.clientId })
+    })
   }
 }
 

@@ -6,10 +6,15 @@
  * watermarks, as the port and Java's KAFKA-10167 have them) and beginning offsets from each
  * leader (ListOffsets v9, READ_UNCOMMITTED); committed offsets from the group's coordinator
  * (OffsetFetch v9); DeleteRecords v2 to each leader; DescribeConfigs v4; offsets by timestamp
- * (the fetcher's ListOffsets v9 with the timestamps, at the isolation level asked for).
+ * (the fetcher's ListOffsets v9 with the timestamps, at the isolation level asked for). For
+ * tools: DeleteTopics v6, DescribeGroups v5 from the group's coordinator (a group it does not
+ * know is Dead), and commits or LeaveGroups on a group's behalf through a group coordinator port.
  */
-import { createTopicsV7, deleteRecordsV2, describeConfigsV4 } from '@platformatic/kafka'
+import { createTopicsV7, deleteRecordsV2, deleteTopicsV6, describeConfigsV4, describeGroupsV5 } from '@platformatic/kafka'
 import {
+  commitOffsetsFromOutside,
+  removeMembers,
+  type GroupDescription,
   KafkaRequestError,
   isKafkaError,
   tpKey,
@@ -29,8 +34,10 @@ import { PartitionLeaders } from './partition-leaders.js'
 import type { PlatformaticClientConfig } from './platformatic-client-config.js'
 import { fromErrorCode } from './platformatic-errors.js'
 import { forgettingLeadersOnFailure, leadersOrFail, PlatformaticFetcher } from './platformatic-fetcher.js'
+import { PlatformaticGroupCoordinator } from './platformatic-group-coordinator.js'
 
 const TOPIC_ALREADY_EXISTS = 36
+const GROUP_ID_NOT_FOUND = 69
 const TOPIC_RESOURCE = 2
 const LEADER_WAIT_MS = 10_000
 const LEADER_RETRY_MS = 100
@@ -44,9 +51,11 @@ export class PlatformaticAdmin implements AdminPort {
   readonly #clientId: string
   readonly #clock: Clock
   readonly #requestTimeoutMs: number
+  readonly #config: PlatformaticClientConfig
 
   constructor(options: { config: PlatformaticClientConfig; clientId: string }) {
     const { config } = options
+    this.#config = config
     this.#clientId = options.clientId
     this.#clock = config.clock
     this.#requestTimeoutMs = config.requestTimeoutMs
@@ -169,9 +178,61 @@ export class PlatformaticAdmin implements AdminPort {
     return result
   }
 
+  async deleteTopics(topics: readonly string[]): Promise<void> {
+    if (topics.length === 0) return
+    const what = `DeleteTopics ${topics.join(', ')} (admin ${this.#clientId})`
+    const connection = await this.#connections.any(what)
+    const response = await this.#connections.request(
+      connection,
+      deleteTopicsV6.api,
+      [topics.map(name => ({ name })), this.#requestTimeoutMs],
+      what
+    )
+    this.#leaders.clear()
+    const failed = response.responses.find(r => r.errorCode !== 0)
+    if (failed !== undefined) throw fromErrorCode(failed.errorCode, `${what}: topic ${failed.name}`, failed.errorMessage)
+  }
+
+  async describeGroup(groupId: string): Promise<GroupDescription> {
+    const what = `DescribeGroups of group ${groupId} (admin ${this.#clientId})`
+    const coordinator = new CoordinatorLookup(this.#connections, groupId)
+    const response = await this.#connections.request(await coordinator.connection(what), describeGroupsV5.api, [[groupId], false], what)
+    const group = response.groups.find(g => g.groupId === groupId)
+    if (group === undefined || group.errorCode === GROUP_ID_NOT_FOUND)
+      return { groupId, state: 'Dead', protocolType: '', protocol: '', members: [] }
+    if (group.errorCode !== 0) throw fromErrorCode(group.errorCode, what)
+    return {
+      groupId,
+      state: group.groupState,
+      protocolType: group.protocolType,
+      protocol: group.protocolData,
+      members: group.members.map(m => ({
+        memberId: m.memberId,
+        groupInstanceId: m.groupInstanceId ?? undefined,
+        clientId: m.clientId,
+        clientHost: m.clientHost
+      }))
+    }
+  }
+
+  async alterConsumerGroupOffsets(groupId: string, offsets: readonly TopicPartitionOffset[]): Promise<void> {
+    await commitOffsetsFromOutside(this.#groupCoordinator(groupId), offsets)
+  }
+
+  async removeMembersFromConsumerGroup(
+    groupId: string,
+    members: ReadonlyArray<{ readonly memberId: string; readonly groupInstanceId?: string | undefined }>
+  ): Promise<void> {
+    await removeMembers(this.#groupCoordinator(groupId), members)
+  }
+
   async close(): Promise<void> {
     this.#leaders.clear()
     await Promise.all([this.#connections.close(), this.#offsets.close()])
+  }
+
+  #groupCoordinator(groupId: string): PlatformaticGroupCoordinator {
+    return new PlatformaticGroupCoordinator({ config: this.#config, groupId, clientId: this.#clientId })
   }
 
   /** Until every partition of `topics` has a leader that answers ListOffsets (a KRaft broker needs a moment after CreateTopics). */

@@ -288,6 +288,19 @@ describe('Installed from a local npm registry, outside the workspace', function 
     expect(result.message).to.include('@kstreams/kafkajs')
   })
 
+  it("runs @kstreams/cli's kstreams bin from the project: --help, and describe on a module of the project", async () => {
+    const help = await run('npx', ['kstreams', '--help'], 60000)
+    for (const command of ['reset', 'describe', 'state', 'query']) expect(help.stdout).to.match(new RegExp(`^  ${command} `, 'm'))
+    await writeFile(
+      join(project, 'cli-topology.mjs'),
+      "import { Topology } from '@kstreams/core'\nexport default new Topology().addSource('S', 'in').addSink('K', 'out', {}, 'S')\n"
+    )
+    const text = await run('npx', ['kstreams', 'describe', 'cli-topology.mjs'], 60000)
+    expect(text.stdout).to.include('Source: S (topics: [in])')
+    const mermaid = await run('npx', ['kstreams', 'describe', 'cli-topology.mjs', '--format', 'mermaid'], 60000)
+    expect(mermaid.stdout).to.match(/^flowchart/m)
+  })
+
   it('runs the WordCount on the broker to RUNNING, writes the exact counts and closes cleanly', async function () {
     await timed('WordCount on kafkajs', () => runWordCount(this, {}))
   })

@@ -1,7 +1,7 @@
 /**
  * Small helpers the Kafka client adapters (@kstreams/kafkajs, @kstreams/platformatic) share.
  */
-import type { TopicPartition } from './ports.js'
+import type { GroupCoordinatorPort, GroupGeneration, TopicPartition, TopicPartitionOffset } from './ports.js'
 
 /**
  * Runs async tasks one at a time, in call order (a mutex without a lock object): a producer's
@@ -42,4 +42,36 @@ export function groupByTopic<T extends TopicPartition>(
     list.push(item)
   }
   return [...byTopic].map(([topic, list]) => ({ topic, items: list }))
+}
+
+/** What an offset commit from outside the group carries: no generation, no member (Kafka's admin commits). */
+const OUTSIDE_ANY_GENERATION: GroupGeneration = { generationId: -1, memberId: '' }
+
+/**
+ * `AdminPort.alterConsumerGroupOffsets` on a GroupCoordinatorPort of the group: an OffsetCommit
+ * with generation -1 and no member id, which the coordinator takes only while the group has no
+ * members. Closes `coordinator` after.
+ */
+export async function commitOffsetsFromOutside(coordinator: GroupCoordinatorPort, offsets: readonly TopicPartitionOffset[]): Promise<void> {
+  try {
+    if (offsets.length > 0) await coordinator.commitOffsets(OUTSIDE_ANY_GENERATION, offsets)
+  } finally {
+    await coordinator.close()
+  }
+}
+
+/**
+ * `AdminPort.removeMembersFromConsumerGroup` on a GroupCoordinatorPort of the group: a LeaveGroup
+ * on behalf of each member, one after the other. Closes `coordinator` after.
+ */
+export async function removeMembers(
+  coordinator: GroupCoordinatorPort,
+  members: ReadonlyArray<{ readonly memberId: string; readonly groupInstanceId?: string | undefined }>
+): Promise<void> {
+  try {
+    for (const { memberId, groupInstanceId } of members)
+      await coordinator.leaveGroup({ memberId, groupInstanceId, reason: 'removed by an admin request' })
+  } finally {
+    await coordinator.close()
+  }
 }

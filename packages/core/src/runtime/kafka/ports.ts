@@ -310,6 +310,35 @@ export interface NewTopic {
   readonly configs: Readonly<Record<string, string>>
 }
 
+/** A member of a consumer group, as DescribeGroups reports it. */
+export interface GroupMemberDescription {
+  /** The member id the coordinator gave. */
+  readonly memberId: string
+  /** Its static membership id (group.instance.id), if it has one. */
+  readonly groupInstanceId: string | undefined
+  /** The member's client id. */
+  readonly clientId: string
+  /** The member's host, as the coordinator saw it (`/127.0.0.1`). */
+  readonly clientHost: string
+}
+
+/** A consumer group, as DescribeGroups (the classic protocol) reports it. */
+export interface GroupDescription {
+  /** The group id. */
+  readonly groupId: string
+  /**
+   * Kafka's group state: `Empty`, `PreparingRebalance`, `CompletingRebalance`, `Stable`, or
+   * `Dead` (also for a group that does not exist).
+   */
+  readonly state: string
+  /** 'consumer' for a consumer group; '' when the group has none (empty or dead). */
+  readonly protocolType: string
+  /** The chosen protocol (assignor); '' when there is none. */
+  readonly protocol: string
+  /** The group's members; empty for an empty or dead group. */
+  readonly members: readonly GroupMemberDescription[]
+}
+
 /** The admin requests of the runtime: internal topics, offsets, repartition purges. */
 export interface AdminPort {
   /** Partition counts of existing topics; missing topics are absent. */
@@ -339,6 +368,28 @@ export interface AdminPort {
    * absent. Optional: without it the record collector leaves per-topic size limits to the broker.
    */
   topicConfigs?(topics: readonly string[]): Promise<Map<string, Readonly<Record<string, string>>>>
+  /**
+   * DeleteTopics. A topic that does not exist rejects with UNKNOWN_TOPIC_OR_PARTITION naming it.
+   * Optional (the runtime deletes no topic): tools such as the application reset tool need it.
+   */
+  deleteTopics?(topics: readonly string[]): Promise<void>
+  /** DescribeGroups of one consumer group; a group that does not exist is `Dead` with no members. Optional, for tools. */
+  describeGroup?(groupId: string): Promise<GroupDescription>
+  /**
+   * Commits offsets for a group from outside it (OffsetCommit with generation -1 and no member
+   * id, as Kafka's `Admin.alterConsumerGroupOffsets`); the broker refuses it while the group has
+   * members (UNKNOWN_MEMBER_ID). Offsets are the next offsets to read. Optional, for tools.
+   */
+  alterConsumerGroupOffsets?(groupId: string, offsets: readonly TopicPartitionOffset[]): Promise<void>
+  /**
+   * LeaveGroup on behalf of members of a group (Kafka's `Admin.removeMembersFromConsumerGroup`):
+   * the coordinator removes them at once instead of waiting for their session timeout. A member
+   * the group does not know rejects with UNKNOWN_MEMBER_ID. Optional, for tools.
+   */
+  removeMembersFromConsumerGroup?(
+    groupId: string,
+    members: ReadonlyArray<{ readonly memberId: string; readonly groupInstanceId?: string | undefined }>
+  ): Promise<void>
   /** Closes the port; no request is sent after. */
   close(): Promise<void>
 }
