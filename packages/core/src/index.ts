@@ -65,6 +65,19 @@ export type { MermaidOptions } from './topology/topology-mermaid.js'
 
 export { resolveStreamsConfig } from './config/streams-config.js'
 export type { StreamsConfig, ResolvedStreamsConfig, ProcessingGuarantee, TopologyOptimizationName } from './config/streams-config.js'
+export { resolveClientConfigs, intAtLeast } from './config/client-configs.js'
+export type {
+  ClientConfigs,
+  ClientConfigValue,
+  ClientConfigCheck,
+  ClientKind,
+  AdapterClientConfigs,
+  ClientPassThroughConfig,
+  ResolvedClientConfigs,
+  ConsumerClientConfig,
+  ProducerClientConfig
+} from './config/client-configs.js'
+export type { OperabilityConfig } from './config/operability-configs.js'
 
 export type { StateStore, StateStoreContext, StoreBuilder, ChangelogWriter, StateRestoreCallback } from './state/state-store.js'
 export { ValueAndTimestamp } from './state/key-value-store.js'

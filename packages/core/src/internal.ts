@@ -53,6 +53,7 @@ export { ConsumerCoordinator } from './runtime/consumer/consumer-coordinator.js'
 export type { MemberState } from './runtime/consumer/consumer-coordinator.js'
 export { GroupConsumer } from './runtime/consumer/group-consumer.js'
 export { AssignedPartitionReader } from './runtime/consumer/assigned-partition-reader.js'
+export { RepartitionPurger } from './runtime/repartition-purger.js'
 export { encodeSubscription, decodeSubscription, encodeAssignment, decodeAssignment } from './runtime/consumer/consumer-protocol.js'
 export type {
   GroupAssignor,

@@ -3,8 +3,17 @@
  * runtime's client settings, and the one place a kafkajs `Kafka` client is made. `ssl` and
  * `sasl` go to kafkajs untouched and are never logged (see redact()).
  */
-import { Kafka, type KafkaConfig, type RetryOptions } from 'kafkajs'
-import { ConfigError, systemClock, type Clock, type KafkaClientSettings, type Logger } from '@kstreams/core'
+import { CompressionTypes, Kafka, type KafkaConfig, type RetryOptions } from 'kafkajs'
+import {
+  ConfigError,
+  intAtLeast,
+  systemClock,
+  type AdapterClientConfigs,
+  type ClientConfigs,
+  type Clock,
+  type KafkaClientSettings,
+  type Logger
+} from '@kstreams/core'
 import { createLogCreator, KAFKAJS_LOG_LEVELS, type KafkajsLogLevelName } from './kafkajs-log-creator.js'
 
 /** The options of the kafkajs adapter: `kafkajs(options)`. */
@@ -32,8 +41,47 @@ export interface KafkajsClientConfig {
   readonly fetchMaxPartitionBytes: number | undefined
   /** Transactional producers: default 10000 (Kafka Streams' transaction.timeout.ms under exactly-once). */
   readonly transactionTimeoutMs: number
-  /** Makes the kafkajs client of one port; `clientId` is the port's client id (the settings' one when empty). */
-  readonly createKafka: (clientId: string) => Kafka
+  /**
+   * Makes the kafkajs client of one port; `clientId` is the port's client id (the settings' one
+   * when empty), `configs` the port's pass-through configs (KAFKAJS_CLIENT_CONFIGS).
+   */
+  readonly createKafka: (clientId: string, configs?: ClientConfigs) => Kafka
+}
+
+/** kafkajs ships the gzip codec only; snappy, lz4 and zstd need codecs registered in kafkajs' global CompressionCodecs. */
+const COMPRESSION: Readonly<Record<string, CompressionTypes>> = { none: CompressionTypes.None, gzip: CompressionTypes.GZIP }
+
+/** The Kafka client configs this adapter honours itself (StreamsConfig `consumer`, `producer`, `admin` keys). */
+export const KAFKAJS_CLIENT_CONFIGS: AdapterClientConfigs = {
+  consumer: { 'request.timeout.ms': intAtLeast(1) },
+  producer: {
+    'request.timeout.ms': intAtLeast(1),
+    'compression.type': v =>
+      typeof v === 'string' && Object.hasOwn(COMPRESSION, v.toLowerCase())
+        ? undefined
+        : `@kstreams/kafkajs supports "none" and "gzip" (kafkajs has no built-in snappy, lz4 or zstd codec; @kstreams/platformatic has all four), not ${JSON.stringify(v)}`,
+    retries: intAtLeast(0),
+    'retry.backoff.ms': intAtLeast(0)
+  },
+  admin: { 'request.timeout.ms': intAtLeast(1), retries: intAtLeast(0), 'retry.backoff.ms': intAtLeast(0) }
+}
+
+/** The kafkajs compression of a producer's `compression.type` (None when unset). */
+export function kafkajsCompression(configs: ClientConfigs | undefined): CompressionTypes {
+  const type = configs?.['compression.type']
+  return type === undefined ? CompressionTypes.None : COMPRESSION[String(type).toLowerCase()]!
+}
+
+/** kafkajs' retry settings with a port's `retries` and `retry.backoff.ms` laid over the adapter's. */
+function retryOf(base: RetryOptions | undefined, configs: ClientConfigs): RetryOptions | undefined {
+  const retries = configs.retries
+  const backoff = configs['retry.backoff.ms']
+  if (retries === undefined && backoff === undefined) return base
+  return {
+    ...base,
+    ...(retries === undefined ? {} : { retries: Number(retries) }),
+    ...(backoff === undefined ? {} : { initialRetryTime: Number(backoff) })
+  }
 }
 
 const DEFAULT_METADATA_MAX_AGE_MS = 300_000
@@ -73,18 +121,21 @@ export function resolveKafkajsConfig(settings: KafkaClientSettings, options: Kaf
     fetchMaxBytes,
     fetchMaxPartitionBytes,
     transactionTimeoutMs: settings.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS,
-    createKafka: (clientId: string) =>
-      new Kafka({
+    createKafka: (clientId: string, configs: ClientConfigs = {}) => {
+      const retry = retryOf(options.retry, configs)
+      const requestTimeout = configs['request.timeout.ms']
+      return new Kafka({
         brokers,
         clientId: clientId === '' ? settings.clientId : clientId,
         ...(settings.ssl === undefined ? {} : { ssl: settings.ssl as KafkaConfig['ssl'] }),
         ...(settings.sasl === undefined ? {} : { sasl: settings.sasl as unknown as KafkaConfig['sasl'] }),
         connectionTimeout: settings.connectionTimeoutMs,
-        requestTimeout: settings.requestTimeoutMs,
-        ...(options.retry === undefined ? {} : { retry: options.retry }),
+        requestTimeout: requestTimeout === undefined ? settings.requestTimeoutMs : Number(requestTimeout),
+        ...(retry === undefined ? {} : { retry }),
         logLevel,
         logCreator
       })
+    }
   }
 }
 

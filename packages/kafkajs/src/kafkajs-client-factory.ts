@@ -5,6 +5,7 @@
  */
 import type {
   AdminPort,
+  ClientConfigs,
   FetchPort,
   GroupCoordinatorPort,
   KafkaClient,
@@ -13,7 +14,14 @@ import type {
   ProducerPort
 } from '@kstreams/core'
 import { KafkajsAdmin } from './kafkajs-admin.js'
-import { resolveKafkajsConfig, validateKafkajsOptions, type KafkajsClientConfig, type KafkajsOptions } from './kafkajs-client-config.js'
+import {
+  KAFKAJS_CLIENT_CONFIGS,
+  kafkajsCompression,
+  resolveKafkajsConfig,
+  validateKafkajsOptions,
+  type KafkajsClientConfig,
+  type KafkajsOptions
+} from './kafkajs-client-config.js'
 import { KafkajsFetcher } from './kafkajs-fetcher.js'
 import { KafkajsGroupCoordinator } from './kafkajs-group-coordinator.js'
 import { KafkajsInternals } from './kafkajs-internals.js'
@@ -25,6 +33,7 @@ export class KafkajsClientFactory implements KafkaClientFactory {
   readonly name = '@kstreams/kafkajs'
   /** kafkajs 2.2.4 speaks TxnOffsetCommit v0-1 (no group generation) and OffsetFetch up to v4 (no require_stable). */
   readonly exactlyOnceV2 = false
+  readonly clientConfigs = KAFKAJS_CLIENT_CONFIGS
   readonly #config: KafkajsClientConfig
   readonly #internals: KafkajsInternals
 
@@ -41,9 +50,11 @@ export class KafkajsClientFactory implements KafkaClientFactory {
     })
   }
 
-  groupCoordinator(options: { groupId: string; clientId: string }): GroupCoordinatorPort {
+  groupCoordinator(options: { groupId: string; clientId: string; configs?: ClientConfigs }): GroupCoordinatorPort {
     return new KafkajsGroupCoordinator({
-      cluster: this.#internals.createCluster(this.#config.createKafka(options.clientId), { metadataMaxAge: this.#config.metadataMaxAgeMs }),
+      cluster: this.#internals.createCluster(this.#config.createKafka(options.clientId, options.configs), {
+        metadataMaxAge: this.#config.metadataMaxAgeMs
+      }),
       internals: this.#internals,
       groupId: options.groupId,
       clientId: options.clientId,
@@ -51,27 +62,30 @@ export class KafkajsClientFactory implements KafkaClientFactory {
     })
   }
 
-  fetcher(options: { clientId: string }): FetchPort {
+  fetcher(options: { clientId: string; configs?: ClientConfigs }): FetchPort {
     return new KafkajsFetcher({
-      cluster: this.#internals.createCluster(this.#config.createKafka(options.clientId), { metadataMaxAge: this.#config.metadataMaxAgeMs }),
+      cluster: this.#internals.createCluster(this.#config.createKafka(options.clientId, options.configs), {
+        metadataMaxAge: this.#config.metadataMaxAgeMs
+      }),
       internals: this.#internals,
       config: this.#config,
       clientId: options.clientId
     })
   }
 
-  producer(options: { clientId: string; transactionalId?: string }): ProducerPort {
+  producer(options: { clientId: string; transactionalId?: string; configs?: ClientConfigs }): ProducerPort {
     return new KafkajsProducer({
-      kafka: this.#config.createKafka(options.clientId),
+      kafka: this.#config.createKafka(options.clientId, options.configs),
       clientId: options.clientId,
       transactionalId: options.transactionalId,
-      config: this.#config
+      config: this.#config,
+      compression: kafkajsCompression(options.configs)
     })
   }
 
-  admin(options: { clientId: string }): AdminPort {
+  admin(options: { clientId: string; configs?: ClientConfigs }): AdminPort {
     return new KafkajsAdmin({
-      kafka: this.#config.createKafka(options.clientId),
+      kafka: this.#config.createKafka(options.clientId, options.configs),
       clientId: options.clientId,
       clock: this.#config.clock,
       groupCoordinator: groupId => this.groupCoordinator({ groupId, clientId: options.clientId })

@@ -108,7 +108,7 @@ export class KafkajsFetcher implements FetchPort {
         {
           isolationLevel: readCommitted ? ISOLATION_READ_COMMITTED : ISOLATION_READ_UNCOMMITTED,
           maxWaitTime: request.maxWaitMs,
-          minBytes: 1,
+          minBytes: request.minBytes ?? 1,
           maxBytes: Math.min(request.maxBytes, this.#config.fetchMaxBytes ?? Infinity),
           topics: groupByTopic(request.partitions).map(({ topic, items }) => ({
             topic,

@@ -11,7 +11,7 @@
  * and the send fails retriably so it is sent again: Java's producer resets its sequence the same
  * way (KIP-360); kafkajs 2.2.4 would fail every later send.
  */
-import type { Kafka, Producer, Transaction, TopicMessages } from 'kafkajs'
+import { CompressionTypes, type Kafka, type Producer, type Transaction, type TopicMessages } from 'kafkajs'
 import {
   IllegalStateError,
   KafkaRequestError,
@@ -48,6 +48,7 @@ export class KafkajsProducer implements ProducerPort {
   #producer: Producer
   readonly #create: () => Producer
   readonly #clientId: string
+  readonly #compression: CompressionTypes
   readonly #executor = new SerialExecutor()
   #connection: LazyConnection
   #transaction: Transaction | undefined
@@ -56,8 +57,16 @@ export class KafkajsProducer implements ProducerPort {
   #closed = false
   readonly transactions?: ProducerPort['transactions']
 
-  constructor(options: { kafka: Kafka; clientId: string; transactionalId: string | undefined; config: KafkajsClientConfig }) {
+  constructor(options: {
+    kafka: Kafka
+    clientId: string
+    transactionalId: string | undefined
+    config: KafkajsClientConfig
+    /** The producer's `compression.type`; default none. */
+    compression?: CompressionTypes
+  }) {
     this.#clientId = options.clientId
+    this.#compression = options.compression ?? CompressionTypes.None
     const transactionalId = options.transactionalId
     this.#create = () =>
       options.kafka.producer({
@@ -110,7 +119,7 @@ export class KafkajsProducer implements ProducerPort {
       try {
         await this.#connection.ensure()
         const sender = this.#transaction ?? this.#producer
-        const metadata = await sender.sendBatch({ topicMessages: [...byTopic.values()], acks: -1 })
+        const metadata = await sender.sendBatch({ topicMessages: [...byTopic.values()], acks: -1, compression: this.#compression })
         for (const m of metadata) {
           const key = tpKey(m.topicName, m.partition)
           const count = counts.get(key)

@@ -18,7 +18,8 @@ import { KafkaRequestError, tpKey, type ProducedRecord, type SendResult, type St
 import type { BrokerConnections } from './broker-connections.js'
 import type { PartitionLeaders } from './partition-leaders.js'
 import { fromErrorCode } from './platformatic-errors.js'
-import { encodeRecordBatch } from './record-batch.js'
+import { compressRecordBatch, encodeRecordBatch } from './record-batch.js'
+import type { PlatformaticCompression } from './platformatic-client-config.js'
 
 const ACKS_ALL = -1
 /**
@@ -74,10 +75,19 @@ export class IdempotentSends {
   readonly #leaders: PartitionLeaders
   readonly #clientId: string
   readonly #timeoutMs: number
+  readonly #compression: PlatformaticCompression
   #session: { readonly producerId: bigint; readonly producerEpoch: number } | undefined
   readonly #sequences = new Map<string, number>()
 
-  constructor(options: { connections: BrokerConnections; leaders: PartitionLeaders; clientId: string; timeoutMs: number }) {
+  constructor(options: {
+    connections: BrokerConnections
+    leaders: PartitionLeaders
+    clientId: string
+    timeoutMs: number
+    /** The record batches' compression (`compression.type`); default none. */
+    compression?: PlatformaticCompression
+  }) {
+    this.#compression = options.compression ?? 'none'
     this.#connections = options.connections
     this.#leaders = options.leaders
     this.#clientId = options.clientId
@@ -149,7 +159,10 @@ export class IdempotentSends {
     const sent = new Map<string, { send: PartitionSend; baseSequence: number }>()
     for (const send of sends) {
       const baseSequence = this.#sequences.get(send.key) ?? 0
-      const batch = encodeRecordBatch(send.records, { ...session, baseSequence, transactional: false })
+      const batch = compressRecordBatch(
+        encodeRecordBatch(send.records, { ...session, baseSequence, transactional: false }),
+        this.#compression
+      )
       const batches = topics.get(send.topic)
       if (batches === undefined) topics.set(send.topic, [{ partition: send.partition, batch }])
       else batches.push({ partition: send.partition, batch })

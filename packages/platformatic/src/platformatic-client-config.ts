@@ -4,8 +4,18 @@
  * `sasl` go to platformatic as they are (SASL mechanism names upper-cased, a kafkajs-style
  * `oauthBearerProvider` turned into platformatic's token provider) and are never logged (redact()).
  */
-import type { Broker, ConnectionOptions, SASLOptions } from '@platformatic/kafka'
-import { ConfigError, systemClock, type Clock, type KafkaClientSettings, type Logger } from '@kstreams/core'
+import { compressionsAlgorithms, type Broker, type ConnectionOptions, type SASLOptions } from '@platformatic/kafka'
+import {
+  ConfigError,
+  intAtLeast,
+  systemClock,
+  type AdapterClientConfigs,
+  type ClientConfigs,
+  type ClientConfigValue,
+  type Clock,
+  type KafkaClientSettings,
+  type Logger
+} from '@kstreams/core'
 import { parseBrokers } from './broker-connections.js'
 
 /** The options of the `@platformatic/kafka` adapter: `platformatic(options)`. */
@@ -31,6 +41,47 @@ export interface PlatformaticClientConfig {
   readonly transactionTimeoutMs: number
   /** Connection options (timeouts, TLS, SASL) with `requestTimeout` given, or the settings' one. */
   readonly connectionOptions: (requestTimeoutMs?: number) => ConnectionOptions
+  /** The producer's record batch compression (`compression.type`); 'none' by default. */
+  readonly compression: PlatformaticCompression
+}
+
+/** A record batch compression platformatic has a codec for. */
+export type PlatformaticCompression = 'none' | 'gzip' | 'snappy' | 'lz4' | 'zstd'
+
+const compressionCheck = (v: ClientConfigValue): string | undefined => {
+  const name = String(v).toLowerCase()
+  const codec = Object.hasOwn(compressionsAlgorithms, name) ? compressionsAlgorithms[name as PlatformaticCompression] : undefined
+  if (codec === undefined) return `must be one of ${Object.keys(compressionsAlgorithms).join(', ')}, not ${JSON.stringify(v)}`
+  return codec.available ? undefined : `"${name}" needs a Node.js with zlib zstd support`
+}
+
+/** The Kafka client configs this adapter honours itself (StreamsConfig `consumer`, `producer`, `admin` keys). */
+export const PLATFORMATIC_CLIENT_CONFIGS: AdapterClientConfigs = {
+  consumer: { 'request.timeout.ms': intAtLeast(1) },
+  producer: {
+    'request.timeout.ms': intAtLeast(1),
+    'compression.type': compressionCheck,
+    retries: intAtLeast(2),
+    'retry.backoff.ms': intAtLeast(0)
+  },
+  admin: { 'request.timeout.ms': intAtLeast(1) }
+}
+
+/** The config of one port: the adapter's, with the port's pass-through configs (PLATFORMATIC_CLIENT_CONFIGS) laid over it. */
+export function portConfig(config: PlatformaticClientConfig, configs: ClientConfigs | undefined): PlatformaticClientConfig {
+  if (configs === undefined || Object.keys(configs).length === 0) return config
+  const requestTimeoutMs = configs['request.timeout.ms'] === undefined ? config.requestTimeoutMs : Number(configs['request.timeout.ms'])
+  return {
+    ...config,
+    requestTimeoutMs,
+    retries: configs.retries === undefined ? config.retries : Number(configs.retries),
+    retryDelayMs: configs['retry.backoff.ms'] === undefined ? config.retryDelayMs : Number(configs['retry.backoff.ms']),
+    compression:
+      configs['compression.type'] === undefined
+        ? config.compression
+        : (String(configs['compression.type']).toLowerCase() as PlatformaticCompression),
+    connectionOptions: (timeoutMs = requestTimeoutMs) => config.connectionOptions(timeoutMs)
+  }
 }
 
 const DEFAULT_METADATA_MAX_AGE_MS = 300_000
@@ -84,7 +135,8 @@ export function resolvePlatformaticConfig(settings: KafkaClientSettings, options
       requestTimeout: requestTimeoutMs,
       ...(tls === undefined ? {} : { tls }),
       ...(sasl === undefined ? {} : { sasl })
-    })
+    }),
+    compression: 'none'
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import type {
   AdminPort,
+  ClientConfigs,
   FetchPort,
   GroupCoordinatorPort,
   KafkaClient,
@@ -15,6 +16,8 @@ import type {
 } from '@kstreams/core'
 import { PlatformaticAdmin } from './platformatic-admin.js'
 import {
+  PLATFORMATIC_CLIENT_CONFIGS,
+  portConfig,
   redact,
   resolvePlatformaticConfig,
   validatePlatformaticOptions,
@@ -29,6 +32,7 @@ import { PlatformaticProducer } from './platformatic-producer.js'
 export class PlatformaticClientFactory implements KafkaClientFactory {
   readonly name = '@kstreams/platformatic'
   readonly exactlyOnceV2 = true
+  readonly clientConfigs = PLATFORMATIC_CLIENT_CONFIGS
   readonly #config: PlatformaticClientConfig
 
   /** Throws a ConfigError for invalid settings or options. */
@@ -41,24 +45,28 @@ export class PlatformaticClientFactory implements KafkaClientFactory {
     })
   }
 
-  groupCoordinator(options: { groupId: string; clientId: string }): GroupCoordinatorPort {
-    return new PlatformaticGroupCoordinator({ config: this.#config, groupId: options.groupId, clientId: this.#clientId(options.clientId) })
+  groupCoordinator(options: { groupId: string; clientId: string; configs?: ClientConfigs }): GroupCoordinatorPort {
+    return new PlatformaticGroupCoordinator({
+      config: portConfig(this.#config, options.configs),
+      groupId: options.groupId,
+      clientId: this.#clientId(options.clientId)
+    })
   }
 
-  fetcher(options: { clientId: string }): FetchPort {
-    return new PlatformaticFetcher({ config: this.#config, clientId: this.#clientId(options.clientId) })
+  fetcher(options: { clientId: string; configs?: ClientConfigs }): FetchPort {
+    return new PlatformaticFetcher({ config: portConfig(this.#config, options.configs), clientId: this.#clientId(options.clientId) })
   }
 
-  producer(options: { clientId: string; transactionalId?: string }): ProducerPort {
+  producer(options: { clientId: string; transactionalId?: string; configs?: ClientConfigs }): ProducerPort {
     return new PlatformaticProducer({
-      config: this.#config,
+      config: portConfig(this.#config, options.configs),
       clientId: this.#clientId(options.clientId),
       transactionalId: options.transactionalId
     })
   }
 
-  admin(options: { clientId: string }): AdminPort {
-    return new PlatformaticAdmin({ config: this.#config, clientId: this.#clientId(options.clientId) })
+  admin(options: { clientId: string; configs?: ClientConfigs }): AdminPort {
+    return new PlatformaticAdmin({ config: portConfig(this.#config, options.configs), clientId: this.#clientId(options.clientId) })
   }
 
   /** A port's client id, the settings' one when empty. */

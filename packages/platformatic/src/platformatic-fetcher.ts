@@ -94,7 +94,17 @@ export class PlatformaticFetcher implements FetchPort {
     const response = await this.#connections.request(
       connection,
       fetchRecords,
-      [request.maxWaitMs, 1, request.maxBytes, isolationLevelCode(request.isolationLevel), NO_SESSION_ID, NO_SESSION_EPOCH, topics, [], ''],
+      [
+        request.maxWaitMs,
+        request.minBytes ?? 1,
+        request.maxBytes,
+        isolationLevelCode(request.isolationLevel),
+        NO_SESSION_ID,
+        NO_SESSION_EPOCH,
+        topics,
+        [],
+        ''
+      ],
       what
     )
     if (response.errorCode !== 0) throw fromErrorCode(response.errorCode, what)

@@ -56,7 +56,8 @@ export class PlatformaticProducer implements ProducerPort {
         connections: this.#connections,
         leaders: new PartitionLeaders({ connections: this.#connections, clock: config.clock, maxAgeMs: config.metadataMaxAgeMs }),
         clientId: options.clientId,
-        timeoutMs: config.requestTimeoutMs
+        timeoutMs: config.requestTimeoutMs,
+        compression: config.compression
       })
     } else {
       const producer = new Producer<Buffer, Buffer, Buffer, Buffer>({
@@ -69,6 +70,7 @@ export class PlatformaticProducer implements ProducerPort {
         metadataMaxAge: config.metadataMaxAgeMs,
         retries: config.retries,
         retryDelay: config.retryDelayMs,
+        compression: config.compression,
         // InitProducerId as Java sends it for a new producer (platformatic's default is 0/0).
         producerId: -1n,
         producerEpoch: -1,

@@ -7,7 +7,7 @@
  * 0..n-1, varint lengths (-1 for a null key, value or header value).
  */
 import type { ProducedRecord } from '@kstreams/core'
-import { crc32c } from '@platformatic/kafka'
+import { compressionsAlgorithms, crc32c } from '@platformatic/kafka'
 
 /** The producer fields of a batch. */
 export interface BatchProducer {
@@ -87,6 +87,25 @@ export function encodeRecordBatch(records: readonly ProducedRecord[], producer: 
     }
   }
   if (at !== size) throw new Error(`record batch: wrote ${at} bytes, expected ${size}`)
+  out.writeUInt32BE(crc32c(out.subarray(ATTRIBUTES_AT)), CRC_AT)
+  return out
+}
+
+/**
+ * `batch` (from encodeRecordBatch) with its records compressed by `codec` (the producer's
+ * `compression.type`): the same header, the codec in the attributes' low bits, the records
+ * section replaced by its compressed bytes, the length and CRC-32C written again. 'none' returns
+ * the batch as it is.
+ */
+export function compressRecordBatch(batch: Buffer, codec: keyof typeof compressionsAlgorithms): Buffer {
+  if (codec === 'none') return batch
+  const algorithm = compressionsAlgorithms[codec]
+  const compressed = algorithm.compressSync(batch.subarray(HEADER_SIZE)) as Buffer
+  const out = Buffer.allocUnsafe(HEADER_SIZE + compressed.length)
+  batch.copy(out, 0, 0, HEADER_SIZE)
+  compressed.copy(out, HEADER_SIZE)
+  out.writeInt32BE(out.length - 12, 8)
+  out.writeInt16BE((batch.readInt16BE(ATTRIBUTES_AT) & ~0x07) | algorithm.bitmask, ATTRIBUTES_AT)
   out.writeUInt32BE(crc32c(out.subarray(ATTRIBUTES_AT)), CRC_AT)
   return out
 }

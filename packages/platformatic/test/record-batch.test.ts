@@ -9,7 +9,7 @@
 import { expect } from 'chai'
 import { Headers, type ProducedRecord } from '@kstreams/core'
 import { jsCRC32C, Reader, readRecordsBatch } from '@platformatic/kafka'
-import { encodeRecordBatch } from '../src/record-batch.js'
+import { compressRecordBatch, encodeRecordBatch } from '../src/record-batch.js'
 
 const record = (key: string | null, value: string | null, timestamp: number, headers: Headers = new Headers()): ProducedRecord => ({
   topic: 't',
@@ -72,5 +72,27 @@ describe('record batches written by the idempotent producer', () => {
     expect(batch.firstTimestamp).to.equal(5n)
     expect(batch.maxTimestamp).to.equal(5n)
     expect(batch.crc).to.equal(jsCRC32C(bytes.subarray(21)))
+  })
+
+  for (const codec of ['gzip', 'snappy', 'lz4'] as const) {
+    it(`compressed with ${codec} (compression.type) are read back by platformatic: codec bits, length, CRC and records`, () => {
+      const records = Array.from({ length: 50 }, (_, i) => record(`key-${i}`, 'v'.repeat(1000), 1_000 + i))
+      const plain = encodeRecordBatch(records, { producerId: 9n, producerEpoch: 1, baseSequence: 3, transactional: false })
+      const bytes = compressRecordBatch(plain, codec)
+      expect(bytes.length).to.be.below(plain.length / 5)
+      const batch = readRecordsBatch(Reader.from(bytes))
+      expect(batch.attributes & 0x07).to.equal({ gzip: 1, snappy: 2, lz4: 3 }[codec])
+      expect(batch.length).to.equal(bytes.length - 12)
+      expect(batch.crc).to.equal(jsCRC32C(bytes.subarray(21)))
+      expect(batch.producerId).to.equal(9n)
+      expect(batch.firstSequence).to.equal(3)
+      expect(batch.records.map(r => text(r.key))).to.deep.equal(records.map(r => text(r.key)))
+      expect(batch.records.every(r => text(r.value) === 'v'.repeat(1000))).to.equal(true)
+    })
+  }
+
+  it("'none' leaves the batch as it is", () => {
+    const plain = encodeRecordBatch([record('k', 'v', 5)], { producerId: 1n, producerEpoch: 0, baseSequence: 0, transactional: false })
+    expect(compressRecordBatch(plain, 'none')).to.equal(plain)
   })
 })

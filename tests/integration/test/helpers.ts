@@ -44,6 +44,17 @@ export function kafka(servers: string = bootstrapServers()): Kafka {
   return new Kafka({ clientId: unique('it'), brokers: servers.split(','), logLevel: logLevel.NOTHING })
 }
 
+/** Runs `fn` with a connected kafkajs admin of the shared broker, disconnected after. */
+export async function withAdmin<T>(fn: (admin: Admin) => Promise<T>): Promise<T> {
+  const admin = kafka().admin()
+  await admin.connect()
+  try {
+    return await fn(admin)
+  } finally {
+    await admin.disconnect()
+  }
+}
+
 export interface TopicOptions {
   /** Default: the shared broker. */
   readonly servers?: string

@@ -12,6 +12,8 @@ import type { Headers, Record as StreamsRecord } from '../record.js'
 import type { ErrorHandlerResponse, ErrorHandlerResult } from './exception-handler-utils.js'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { PASS_THROUGH_CHECKS, passThroughConfigs, resolveClientConfigs, type ClientPassThroughConfig } from './client-configs.js'
+import { OPERABILITY_CHECKS, operabilityDefaults, unknownKeyMessage, type OperabilityConfig } from './operability-configs.js'
 
 /** Kafka Streams' `processing.guarantee`: at-least-once (the default) or exactly-once v2 (transactions, KIP-447). */
 export type ProcessingGuarantee = 'at_least_once' | 'exactly_once_v2'
@@ -123,7 +125,7 @@ export interface SaslConfig {
  * (`application.id` -> `applicationId`), every one optional. resolveStreamsConfig checks it and fills in
  * the defaults.
  */
-export interface StreamsConfig {
+export interface StreamsConfig extends ClientPassThroughConfig, OperabilityConfig {
   /** Group id, internal-topic prefix and client-id prefix. Required by the runtime. */
   applicationId?: string
   /** The Kafka brokers to connect to first: `host:port[,host:port]` or an array of `host:port`. */
@@ -336,6 +338,8 @@ const serde: Check = v =>
 const fn: Check = v => (typeof v === 'function' ? undefined : 'must be a function')
 
 const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
+  ...PASS_THROUGH_CHECKS,
+  ...OPERABILITY_CHECKS,
   applicationId: v => (typeof v === 'string' && /^[a-zA-Z0-9._-]+$/.test(v) ? undefined : 'must be a non-empty string of [a-zA-Z0-9._-]'),
   bootstrapServers: v =>
     typeof v === 'string' || (Array.isArray(v) && v.every(s => typeof s === 'string'))
@@ -451,14 +455,20 @@ export function parseTopologyOptimization(value: unknown): ReadonlySet<TopologyO
 export function resolveStreamsConfig(config: StreamsConfig = {}): ResolvedStreamsConfig {
   for (const [key, value] of Object.entries(config)) {
     const check = (checks as Record<string, Check | undefined>)[key]
-    if (check === undefined) throw new ConfigError(key, `Unknown config key "${key}"`)
+    if (check === undefined)
+      throw new ConfigError(
+        key,
+        unknownKeyMessage(key, k => Object.hasOwn(checks, k))
+      )
     if (value === undefined) continue
     const problem = check(value)
     if (problem !== undefined) throw new ConfigError(key, `Invalid value for config "${key}": ${problem}`)
   }
   const guarantee = config.processingGuarantee ?? 'at_least_once'
   const servers = config.bootstrapServers
-  return Object.freeze({
+  const resolved: ResolvedStreamsConfig = Object.freeze({
+    ...operabilityDefaults(config),
+    ...passThroughConfigs(config),
     applicationId: config.applicationId ?? '',
     bootstrapServers:
       servers === undefined
@@ -518,4 +528,7 @@ export function resolveStreamsConfig(config: StreamsConfig = {}): ResolvedStream
     windowedAggregationEmitIntervalMs: config.windowedAggregationEmitIntervalMs ?? 1000,
     topologyOptimization: config.topologyOptimization ?? 'none'
   })
+  // The runtime's part of the client configs is checked here, the adapter's part when KafkaStreams makes its client.
+  resolveClientConfigs(resolved, resolved, 'unchecked')
+  return resolved
 }

@@ -14,6 +14,7 @@
 import { join } from 'node:path'
 import type { TopologyDef } from '../topology/definitions.js'
 import type { ResolvedStreamsConfig } from '../config/streams-config.js'
+import { resolveClientConfigs } from '../config/client-configs.js'
 import type { Clock } from '../clock.js'
 import type { Logger } from '../logger.js'
 import type { StateStore } from '../state/state-store.js'
@@ -78,8 +79,17 @@ export class GlobalStreamThread {
       threadId: clientId,
       recordingLevel: options.config.metricsRecordingLevel
     })
-    this.#reader = AssignedPartitionReader.create(options.clients, `${clientId}-global-consumer`, options.config, options.logger)
-    this.#admin = options.clients.admin({ clientId: `${clientId}-admin` })
+    this.#reader = AssignedPartitionReader.create(
+      options.clients,
+      `${clientId}-global-consumer`,
+      options.config,
+      options.logger,
+      'globalConsumer'
+    )
+    this.#admin = options.clients.admin({
+      clientId: `${clientId}-admin`,
+      configs: resolveClientConfigs(options.config, options.config, options.clients.clientConfigs ?? {}).admin.adapterConfigs
+    })
   }
 
   get state(): GlobalThreadState {

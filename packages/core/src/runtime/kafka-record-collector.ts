@@ -41,6 +41,18 @@ export interface KafkaRecordCollectorOptions {
   /** The producer's max.request.size: a record larger than this is never sent; default 1048576. */
   readonly maxRequestSize?: number
   readonly lingerMs?: number
+  /**
+   * Buffered bytes (keys, values and headers, as recordSizeUpperBound counts them) at which a send
+   * starts without waiting for the linger time (the producer's `batch.size`); default: by
+   * record count (batchSize) only.
+   */
+  readonly batchBytes?: number
+  /**
+   * Whether the producer compresses its record batches (`compression.type` other than none):
+   * then a record larger than its topic's max.message.bytes may still fit once compressed, and
+   * only the broker can tell (as with Java's producer); default false.
+   */
+  readonly compressed?: boolean
   /** Called when a send failed (the error is also thrown at the next send or flush). */
   readonly onSendError?: (error: StreamsError) => void
   /**
@@ -85,6 +97,8 @@ export class KafkaRecordCollector implements RecordCollector {
   readonly #acked = new Map<string, number>()
   readonly #roundRobin = new Map<string, number>()
   #buffer: CollectedRecord[] = []
+  /** The bytes buffered, counted only when batchBytes is set. */
+  #bufferedBytes = 0
   #inflight: Promise<void> | undefined
   #timer: NodeJS.Timeout | undefined
   #error: StreamsError | undefined
@@ -136,7 +150,8 @@ export class KafkaRecordCollector implements RecordCollector {
   send(record: CollectedRecord): void {
     this.#throwIfFailed()
     this.#buffer.push(record)
-    if (this.#buffer.length >= this.#batchSize) {
+    if (this.#options.batchBytes !== undefined) this.#bufferedBytes += recordSizeUpperBound(record)
+    if (this.#buffer.length >= this.#batchSize || this.#bufferedBytes >= (this.#options.batchBytes ?? Number.POSITIVE_INFINITY)) {
       this.#startSend()
     } else if (this.#timer === undefined && this.#inflight === undefined) {
       this.#timer = setTimeout(() => {
@@ -185,6 +200,7 @@ export class KafkaRecordCollector implements RecordCollector {
     if (this.#timer !== undefined) clearTimeout(this.#timer)
     this.#timer = undefined
     this.#buffer = []
+    this.#bufferedBytes = 0
   }
 
   /**
@@ -231,6 +247,7 @@ export class KafkaRecordCollector implements RecordCollector {
       bytes += size
       sizes.push(size)
     }
+    if (this.#options.batchBytes !== undefined) this.#bufferedBytes = Math.max(0, this.#bufferedBytes - bytes)
     return { batch: this.#buffer.splice(0, sizes.length), sizes }
   }
 
@@ -324,7 +341,7 @@ export class KafkaRecordCollector implements RecordCollector {
         `The record to ${where()} is ${size} bytes when serialized (key, value and headers), larger than max.request.size (${this.#maxRequestSize} bytes); it was not sent`
       )
     }
-    const topicLimit = this.#maxMessageBytes.get(record.topic)
+    const topicLimit = this.#options.compressed === true ? undefined : this.#maxMessageBytes.get(record.topic)
     if (topicLimit !== undefined && topicLimit !== null && size > topicLimit) {
       return new KafkaRequestError(
         'MESSAGE_TOO_LARGE',
@@ -431,6 +448,7 @@ export class KafkaRecordCollector implements RecordCollector {
   async #owned(): Promise<boolean> {
     if (this.#options.stillOwner === undefined || (await this.#options.stillOwner())) return true
     this.#buffer = []
+    this.#bufferedBytes = 0
     return false
   }
 

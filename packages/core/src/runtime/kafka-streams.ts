@@ -8,6 +8,7 @@ import type { Topology } from '../topology/topology.js'
 import { TOPOLOGY_DEF } from '../topology/internal.js'
 import type { TopologyDef } from '../topology/definitions.js'
 import { resolveStreamsConfig, type ResolvedStreamsConfig, type StreamsConfig } from '../config/streams-config.js'
+import { resolveClientConfigs } from '../config/client-configs.js'
 import { systemClock, type Clock } from '../clock.js'
 import { silentLogger, type Logger } from '../logger.js'
 import { ConfigError, InvalidStateStoreError, StreamsError } from '../errors.js'
@@ -130,6 +131,8 @@ export class KafkaStreams {
       transactionTimeoutMs: this.#config.transactionTimeoutMs,
       logger: this.#logger
     })
+    // A pass-through client config that neither the runtime nor this adapter honours fails here, naming it.
+    resolveClientConfigs(this.#config, this.#config, this.#clients.clientConfigs ?? {})
     if (this.#config.processingGuarantee === 'exactly_once_v2' && !this.#clients.exactlyOnceV2) {
       throw new ConfigError(
         'processingGuarantee',
@@ -542,7 +545,10 @@ export class KafkaStreams {
   /** Per store and partition of this instance's tasks: changelog position, end offset and lag. */
   async allLocalStorePartitionLags(): Promise<Map<string, Map<number, LagInfo>>> {
     this.#validateIsRunningOrRebalancing()
-    this.#lagAdmin ??= this.#clients.admin({ clientId: `${this.#config.clientId ?? this.#config.applicationId}-lag-admin` })
+    this.#lagAdmin ??= this.#clients.admin({
+      clientId: `${this.#config.clientId ?? this.#config.applicationId}-lag-admin`,
+      configs: resolveClientConfigs(this.#config, this.#config, this.#clients.clientConfigs ?? {}).admin.adapterConfigs
+    })
     return localStorePartitionLags(
       this.#threads.flatMap(t => t.taskManager.changelogPositions()),
       this.#lagAdmin

@@ -11,6 +11,9 @@
  * @internal
  */
 import type { ResolvedStreamsConfig } from '../config/streams-config.js'
+import { resolveClientConfigs } from '../config/client-configs.js'
+import { RepartitionPurger } from './repartition-purger.js'
+import { internalTopicName } from './assignment/topology-metadata.js'
 import type { TopologyDef } from '../topology/definitions.js'
 import { runtimeTopicName } from './processor-graph.js'
 import type { Clock } from '../clock.js'
@@ -122,6 +125,9 @@ export class StreamThread {
   readonly #cache: ThreadCache
   readonly #clientId: string
   #lastCommit = 0
+  readonly #purger: RepartitionPurger
+  /** What the thread did since its last summary line (log.summary.interval.ms). */
+  readonly #summary = { since: 0, records: 0, commits: 0 }
   /** When commits began to time out (task.timeout.ms runs from there); undefined while they succeed. */
   #commitTimeoutSince: number | undefined
   #loop: Promise<void> | undefined
@@ -138,20 +144,29 @@ export class StreamThread {
     const { config } = options
     const clientId = `${config.clientId ?? config.applicationId}-${options.name}`
     this.#clientId = clientId
+    const clientConfigs = resolveClientConfigs(config, config, options.clients.clientConfigs ?? {})
     this.#producer = new StreamsProducer({
       clients: options.clients,
       clientId: `${clientId}-producer`,
       transactionalId: options.transactionalId,
+      configs: clientConfigs.producer.adapterConfigs,
       logger: options.logger
     })
-    const admin = options.clients.admin({ clientId: `${clientId}-admin` })
+    const admin = options.clients.admin({ clientId: `${clientId}-admin`, configs: clientConfigs.admin.adapterConfigs })
     this.#admin = admin
+    this.#purger = new RepartitionPurger({
+      admin,
+      repartitionTopics: new Set([...options.topology.internalTopics.keys()].map(name => internalTopicName(config.applicationId, name))),
+      intervalMs: config.repartitionPurgeIntervalMs,
+      clock: options.clock,
+      logger: options.logger
+    })
     this.#consumer = new GroupConsumer({
       clients: options.clients,
       groupId: config.applicationId,
       clientId: `${clientId}-consumer`,
       topics: options.sourceTopics,
-      resetPolicy: offsetResetPolicy(options.topology, config.applicationId, config.autoOffsetReset),
+      resetPolicy: offsetResetPolicy(options.topology, config.applicationId, clientConfigs.mainConsumer.autoOffsetReset),
       assignor: options.assignor,
       admin,
       config,
@@ -173,7 +188,10 @@ export class StreamThread {
       producer: this.#producer,
       admin,
       retryTimeoutMs: config.taskTimeoutMs,
-      maxRequestSize: config.maxRequestSize,
+      maxRequestSize: clientConfigs.producer.maxRequestSize,
+      lingerMs: clientConfigs.producer.lingerMs,
+      compressed: String(clientConfigs.producer.adapterConfigs['compression.type'] ?? 'none').toLowerCase() !== 'none',
+      ...(clientConfigs.producer.batchSize === undefined ? {} : { batchBytes: clientConfigs.producer.batchSize }),
       stillOwner: async () => await this.#consumer.confirmMembership(),
       transactional: this.#producer.eosEnabled,
       onRecordError: (record, error) => {
@@ -197,7 +215,7 @@ export class StreamThread {
       }
     })
     this.#changelogReader = new ChangelogReader({
-      reader: AssignedPartitionReader.create(options.clients, `${clientId}-restore-consumer`, config, options.logger),
+      reader: AssignedPartitionReader.create(options.clients, `${clientId}-restore-consumer`, config, options.logger, 'restoreConsumer'),
       admin,
       listener: options.restoreListener,
       standbyListener: options.standbyUpdateListener,
@@ -480,11 +498,26 @@ export class StreamThread {
       // Backpressure: do not outrun the producer by more than a few batches.
       while (this.#collector.buffered > MAX_BUFFERED_SENDS) await this.#collector.drain()
       const processed = this.#tasks.process(perTask)
+      this.#summary.records += processed
       this.#tasks.punctuateWallClock()
       if (await this.#maybeCommit()) perTask = Math.max(1, perTask >> 1)
       else perTask = Math.min(perTask * 2, 1000)
       if (processed === 0 || this.#o.clock.milliseconds() >= deadline) break
     }
+  }
+
+  /** Kafka Streams' periodic summary line, every logSummaryIntervalMs (0: never). */
+  #maybeLogSummary(): void {
+    const interval = this.#o.config.logSummaryIntervalMs
+    const now = this.#o.clock.milliseconds()
+    if (this.#summary.since === 0) this.#summary.since = now
+    if (interval <= 0 || now - this.#summary.since < interval) return
+    this.#o.logger.info(
+      `${this.name}: processed ${this.#summary.records} total records and committed ${this.#summary.commits} total tasks since the last update`
+    )
+    this.#summary.since = now
+    this.#summary.records = 0
+    this.#summary.commits = 0
   }
 
   /**
@@ -496,8 +529,10 @@ export class StreamThread {
     const now = this.#o.clock.milliseconds()
     if (now - this.#lastCommit < this.#o.config.commitIntervalMs && !this.#tasks.commitRequested) return false
     try {
-      await this.#tasks.commit(now - this.#lastCommit >= this.#o.config.commitIntervalMs)
+      this.#summary.commits += await this.#tasks.commit(now - this.#lastCommit >= this.#o.config.commitIntervalMs)
       this.#commitTimeoutSince = undefined
+      this.#purger.maybePurge(this.#tasks.committedOffsets())
+      this.#maybeLogSummary()
     } catch (err) {
       if (!(err instanceof StreamsError) || !err.retriable || err.code === 'TASK_MIGRATED') throw err
       this.#commitTimeoutSince ??= now
@@ -557,7 +592,14 @@ export class StreamThread {
         first ??= err
       }
     }
-    for (const close of [() => this.#changelogReader.close(), () => this.#producer.close(), () => this.#admin.close()]) {
+    for (const close of [
+      () => this.#changelogReader.close(),
+      () => this.#producer.close(),
+      async () => {
+        await this.#purger.close()
+        await this.#admin.close()
+      }
+    ]) {
       try {
         await close()
       } catch (err) {

@@ -11,6 +11,7 @@
  */
 import { StreamsError } from '../errors.js'
 import type { Logger } from '../logger.js'
+import type { ClientConfigs } from '../config/client-configs.js'
 import { isKafkaError } from './kafka/kafka-request-error.js'
 import { retrying } from './retrying.js'
 import { systemClock } from '../clock.js'
@@ -32,6 +33,8 @@ export interface StreamsProducerOptions {
   readonly clientId: string
   /** Set under exactly_once_v2. */
   readonly transactionalId?: string | undefined
+  /** The producer's configs for the adapter (StreamsConfig `producer` keys the adapter honours). */
+  readonly configs?: ClientConfigs
   readonly logger: Logger
 }
 
@@ -154,8 +157,8 @@ export class StreamsProducer implements ProducerPort {
   }
 
   #create(): ProducerPort {
-    const { clients, clientId, transactionalId } = this.#o
-    return clients.producer(transactionalId === undefined ? { clientId } : { clientId, transactionalId })
+    const { clients, clientId, transactionalId, configs = {} } = this.#o
+    return clients.producer(transactionalId === undefined ? { clientId, configs } : { clientId, transactionalId, configs })
   }
 
   async #maybeBegin(): Promise<void> {

@@ -26,7 +26,7 @@ import type { StateDirectory } from './state/state-directory.js'
 import type { ChangelogReader, RestoreProgress, StandbyProgress } from './changelog-reader.js'
 import type { KafkaRecordCollector } from './kafka-record-collector.js'
 import { StandbyTasks, type RecycledStandby } from './standby-tasks.js'
-import { tpKey, type FetchedBatch, type TopicPartition } from './kafka/ports.js'
+import { tpKey, type FetchedBatch, type TopicPartition, type TopicPartitionOffset } from './kafka/ports.js'
 import type { MainConsumer } from './consumer/consumer-api.js'
 import { decodeCommitMetadata } from './partition-time-metadata.js'
 import { addTaskRestoreMetrics } from './restore-metrics.js'
@@ -443,6 +443,14 @@ export class TaskManager {
   /** Wall-clock punctuation of every running task (TaskExecutor). */
   punctuateWallClock(): void {
     this.#executor.punctuateWallClock()
+  }
+
+  /** The offsets last committed per input partition of the running tasks (the next offsets to read). */
+  committedOffsets(): TopicPartitionOffset[] {
+    return [...this.#executor.committedOffsets].map(([key, offset]) => {
+      const dash = key.lastIndexOf('-')
+      return { topic: key.slice(0, dash), partition: Number(key.slice(dash + 1)), offset }
+    })
   }
 
   /** Whether a task asked for a commit (context.commit()). */

@@ -6,6 +6,7 @@
  */
 import type { TopologyDef } from '../topology/definitions.js'
 import type { ResolvedStreamsConfig } from '../config/streams-config.js'
+import { resolveClientConfigs } from '../config/client-configs.js'
 import type { TaskId } from '../task-id.js'
 import type { KafkaClientFactory } from './kafka/ports.js'
 import type { GroupAssignor, MemberAssignment } from './consumer/consumer-api.js'
@@ -45,7 +46,8 @@ export function createThreadAssignment(options: ThreadAssignmentOptions): Thread
   const { def, config } = options
   const topology = assignorTopologyFrom(def, config.applicationId, {
     repartitionTopics: def.internalTopics,
-    copartitionGroups: def.copartitionGroups
+    copartitionGroups: def.copartitionGroups,
+    windowstoreChangelogAdditionalRetentionMs: config.windowstoreChangelogAdditionalRetentionMs
   })
   const topics = new Set<string>()
   const patterns: RegExp[] = []
@@ -58,7 +60,11 @@ export function createThreadAssignment(options: ThreadAssignmentOptions): Thread
     patterns.length === 0
       ? [...topics]
       : new RegExp([...patterns.map(p => `(?:${p.source})`), ...[...topics].map(escapeRegExp)].map(s => `^(?:${s})$`).join('|'))
-  const admin = options.clients.admin({ clientId: `${config.clientId ?? config.applicationId}-assignor-admin` })
+  const clientConfigs = resolveClientConfigs(config, config, options.clients.clientConfigs ?? {})
+  const admin = options.clients.admin({
+    clientId: `${config.clientId ?? config.applicationId}-assignor-admin`,
+    configs: clientConfigs.admin.adapterConfigs
+  })
   const assignor = (): StreamsPartitionAssignor =>
     new StreamsPartitionAssignor({
       topology,
@@ -69,7 +75,8 @@ export function createThreadAssignment(options: ThreadAssignmentOptions): Thread
         acceptableRecoveryLag: config.acceptableRecoveryLag,
         maxWarmupReplicas: config.maxWarmupReplicas,
         probingRebalanceIntervalMs: config.probingRebalanceIntervalMs,
-        replicationFactor: config.replicationFactor
+        replicationFactor: config.replicationFactor,
+        topicConfigs: clientConfigs.topic
       },
       localState: () => {
         const active = options.localTasks().map(t => t.toString())

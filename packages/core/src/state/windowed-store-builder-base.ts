@@ -49,7 +49,16 @@ export abstract class WindowedStoreBuilderBase<K, V, S extends StateStore, P ext
 
   /** The changelog topic configs: the windowed defaults, overridden by those given to withLoggingEnabled(). */
   override get logConfig(): Readonly<Record<string, string>> {
-    return windowedChangelogConfig(this.loggingEnabled, this.retentionPeriod, super.logConfig)
+    return this.changelogConfig(WINDOWED_CHANGELOG_ADDITIONAL_RETENTION_MS)
+  }
+
+  /**
+   * The changelog topic configs with `retention.ms` = retention period + `additionalRetentionMs`
+   * (the application's `windowstoreChangelogAdditionalRetentionMs`), overridden by those given to
+   * withLoggingEnabled().
+   */
+  changelogConfig(additionalRetentionMs: number): Readonly<Record<string, string>> {
+    return windowedChangelogConfig(this.loggingEnabled, this.retentionPeriod, additionalRetentionMs, super.logConfig)
   }
 
   protected get supplier(): P {
@@ -70,10 +79,11 @@ export abstract class WindowedStoreBuilderBase<K, V, S extends StateStore, P ext
 function windowedChangelogConfig(
   loggingEnabled: boolean,
   retentionPeriod: number,
+  additionalRetentionMs: number,
   userConfig: Readonly<Record<string, string>>
 ): Readonly<Record<string, string>> {
   if (!loggingEnabled) return userConfig
-  const retention = retentionPeriod + WINDOWED_CHANGELOG_ADDITIONAL_RETENTION_MS
+  const retention = retentionPeriod + additionalRetentionMs
   return Object.freeze({
     'cleanup.policy': 'compact,delete',
     'retention.ms': Number.isSafeInteger(retention) ? String(retention) : LONG_MAX_VALUE,

@@ -14,14 +14,15 @@ import { eventually } from '../in-memory-kafka/helpers.js'
 
 const GROUP = 'consumers'
 const TOPIC = 'in'
-const config = resolveStreamsConfig({
+const CONFIG_INPUT = {
   applicationId: GROUP,
   sessionTimeoutMs: 500,
   heartbeatIntervalMs: 100,
   fetchMaxWaitMs: 50,
   retryBackoffMs: 20,
   defaultApiTimeoutMs: 1000
-})
+}
+const config = resolveStreamsConfig(CONFIG_INPUT)
 
 /** Every partition of the subscribed topics, round robin over the members. */
 const roundRobin: GroupAssignor = {
@@ -196,7 +197,7 @@ describe('GroupConsumer and AssignedPartitionReader on the in-memory Kafka', fun
   it('AssignedPartitionReader: an out-of-range reset comes as an empty batch whose nextOffset is the new position', async () => {
     produce(0, 10)
     await admin.deleteRecords([{ topic: TOPIC, partition: 0, offset: 6 }])
-    const reader = AssignedPartitionReader.create(clients, 'reader', config, silentLogger)
+    const reader = AssignedPartitionReader.create(clients, 'reader', config, silentLogger, 'restoreConsumer')
     try {
       reader.assign([
         { ...tp(0), offset: 2 },
@@ -215,6 +216,30 @@ describe('GroupConsumer and AssignedPartitionReader on the in-memory Kafka', fun
           .flatMap(r => r.partitions!.map(p => tpKey(p.topic, p.partition)))
           .sort()
       ).to.deep.equal([`${TOPIC}-0`, `${TOPIC}-1`])
+    } finally {
+      await reader.close()
+    }
+  })
+
+  it('max.poll.records: a poll hands out at most that many records, the rest of a fetched batch at the next polls, in order', async () => {
+    produce(0, 25)
+    produce(1, 4)
+    const limited = resolveStreamsConfig({ ...CONFIG_INPUT, restoreConsumer: { 'max.poll.records': 10, 'fetch.min.bytes': 1 } })
+    const reader = AssignedPartitionReader.create(clients, 'limited', limited, silentLogger, 'restoreConsumer')
+    try {
+      reader.assign([
+        { ...tp(0), offset: 0 },
+        { ...tp(1), offset: 0 }
+      ])
+      const polls: FetchedBatch[][] = []
+      const deadline = Date.now() + 5000
+      while (polls.flat().reduce((n, b) => n + b.records.length, 0) < 29 && Date.now() < deadline) polls.push(await reader.poll(100))
+      for (const poll of polls) expect(poll.reduce((n, b) => n + b.records.length, 0)).to.be.at.most(10)
+      expect(offsetsOf(polls.flat(), 0)).to.deep.equal(Array.from({ length: 25 }, (_, i) => i))
+      expect(offsetsOf(polls.flat(), 1)).to.deep.equal([0, 1, 2, 3])
+      // A split batch says where the next record is; fetches go on from past what was handed out.
+      for (const b of polls.flat().filter(x => x.records.length > 0)) expect(b.nextOffset).to.be.above(b.records.at(-1)!.offset)
+      expect(fetchedAt(kafka, 'limited', 0)[0]).to.equal(0)
     } finally {
       await reader.close()
     }

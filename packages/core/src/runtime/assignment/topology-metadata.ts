@@ -44,6 +44,8 @@ export interface AssignorTopologyExtras {
   readonly repartitionTopics?: ReadonlyMap<string, RepartitionTopicSpec>
   /** Co-partition groups; repartition topics given by name without prefix. */
   readonly copartitionGroups?: ReadonlyArray<readonly string[]>
+  /** Added to a windowed store's retention for its changelog's retention.ms (`windowstoreChangelogAdditionalRetentionMs`); default 1 day. */
+  readonly windowstoreChangelogAdditionalRetentionMs?: number
 }
 
 /** `<applicationId>-<storeName>-changelog`. */
@@ -74,7 +76,13 @@ export function assignorTopologyFrom(def: TopologyDef, applicationId: string, ex
       if (builder === undefined || !builder.loggingEnabled) continue
       const topic = changelogTopicName(applicationId, store)
       changelogTopics.push(topic)
-      if (Object.keys(builder.logConfig).length > 0) changelogConfigs.set(topic, builder.logConfig)
+      const additional = extras.windowstoreChangelogAdditionalRetentionMs
+      const windowed = builder as { changelogConfig?: (additionalRetentionMs: number) => Readonly<Record<string, string>> }
+      const logConfig =
+        additional !== undefined && typeof windowed.changelogConfig === 'function'
+          ? windowed.changelogConfig(additional)
+          : builder.logConfig
+      if (Object.keys(logConfig).length > 0) changelogConfigs.set(topic, logConfig)
     }
     const repartitionSinkTopics: string[] = []
     for (const name of sub.nodes) {

@@ -7,6 +7,7 @@
  */
 import type { Logger } from '../../logger.js'
 import type { ResolvedStreamsConfig } from '../../config/streams-config.js'
+import { resolveClientConfigs } from '../../config/client-configs.js'
 import type { FetchedBatch, FetchPort, IsolationLevel, KafkaClientFactory, TopicPartition } from '../kafka/ports.js'
 import type { PartitionReader } from './consumer-api.js'
 import { Fetcher } from './fetcher.js'
@@ -18,6 +19,10 @@ export interface AssignedPartitionReaderOptions {
   readonly fetchMaxWaitMs: number
   readonly fetchMaxBytes: number
   readonly maxPartitionFetchBytes: number
+  /** `fetch.min.bytes`; default 1. */
+  readonly fetchMinBytes?: number
+  /** Most records one poll hands out (`max.poll.records`); default unbounded. */
+  readonly maxPollRecords?: number
   readonly retryBackoffMs: number
   readonly logger: Logger
 }
@@ -25,16 +30,28 @@ export interface AssignedPartitionReaderOptions {
 export class AssignedPartitionReader implements PartitionReader {
   readonly #fetcher: Fetcher
 
-  /** A reader on its own fetch client, set up from the streams config (isolation level, fetch sizes). */
-  static create(clients: KafkaClientFactory, clientId: string, config: ResolvedStreamsConfig, logger: Logger): AssignedPartitionReader {
+  /**
+   * A reader on its own fetch client, set up from the streams config: the restore or the global
+   * consumer's client configs (isolation level, fetch sizes, max.poll.records).
+   */
+  static create(
+    clients: KafkaClientFactory,
+    clientId: string,
+    config: ResolvedStreamsConfig,
+    logger: Logger,
+    role: 'restoreConsumer' | 'globalConsumer'
+  ): AssignedPartitionReader {
+    const client = resolveClientConfigs(config, config, clients.clientConfigs ?? {})[role]
     return new AssignedPartitionReader({
-      port: clients.fetcher({ clientId }),
+      port: clients.fetcher({ clientId, configs: client.adapterConfigs }),
       clientId,
-      isolationLevel: config.processingGuarantee === 'exactly_once_v2' ? 'READ_COMMITTED' : 'READ_UNCOMMITTED',
-      fetchMaxWaitMs: config.fetchMaxWaitMs,
-      fetchMaxBytes: config.fetchMaxBytes,
-      maxPartitionFetchBytes: config.maxPartitionFetchBytes,
-      retryBackoffMs: config.retryBackoffMs,
+      isolationLevel: client.isolationLevel,
+      fetchMaxWaitMs: client.fetchMaxWaitMs,
+      fetchMaxBytes: client.fetchMaxBytes,
+      maxPartitionFetchBytes: client.maxPartitionFetchBytes,
+      fetchMinBytes: client.fetchMinBytes,
+      maxPollRecords: client.maxPollRecords,
+      retryBackoffMs: client.retryBackoffMs,
       logger
     })
   }
@@ -47,6 +64,8 @@ export class AssignedPartitionReader implements PartitionReader {
       maxWaitMs: options.fetchMaxWaitMs,
       maxBytes: options.fetchMaxBytes,
       maxPartitionBytes: options.maxPartitionFetchBytes,
+      ...(options.fetchMinBytes === undefined ? {} : { minBytes: options.fetchMinBytes }),
+      ...(options.maxPollRecords === undefined ? {} : { maxPollRecords: options.maxPollRecords }),
       retryBackoffMs: options.retryBackoffMs,
       resetPolicy: () => 'earliest',
       onOutOfRange: (tp, _requested, reset) => ({ ...tp, records: [], highWatermark: reset, nextOffset: reset, logStartOffset: reset }),

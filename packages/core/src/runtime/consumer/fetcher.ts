@@ -48,6 +48,13 @@ export interface FetcherOptions {
   readonly maxWaitMs: number
   readonly maxBytes: number
   readonly maxPartitionBytes: number
+  /** `fetch.min.bytes` of each Fetch; default 1. */
+  readonly minBytes?: number
+  /**
+   * Most records one poll hands out (`max.poll.records`): a batch with more is handed out in
+   * parts, the rest at the next polls; default unbounded.
+   */
+  readonly maxPollRecords?: number
   readonly retryBackoffMs: number
   /** Where a partition starts that has no position: the offsets of those known, absent = reset. */
   readonly initialOffsets?: (partitions: readonly TopicPartition[]) => Promise<ReadonlyMap<string, number>>
@@ -215,12 +222,28 @@ export class Fetcher {
     return p
   }
 
-  /** Hands out buffered batches of unpaused partitions and moves their positions. */
+  /**
+   * Hands out buffered batches of unpaused partitions and moves their positions, at most
+   * maxPollRecords records: a batch that does not fit is split, its rest stays buffered.
+   */
   #drain(): FetchedBatch[] {
     const out: FetchedBatch[] = []
+    let room = this.#o.maxPollRecords ?? Number.POSITIVE_INFINITY
     for (const p of this.#positions.values()) {
       const batch = p.buffered
       if (batch === undefined || p.paused) continue
+      if (room <= 0) break
+      if (batch.records.length > room) {
+        const head = batch.records.slice(0, room)
+        const next = batch.records[room]!.offset
+        p.buffered = { ...batch, records: batch.records.slice(room) }
+        p.offset = next
+        p.lag = Math.max(0, batch.highWatermark - next)
+        out.push({ ...batch, records: head, nextOffset: next })
+        room = 0
+        continue
+      }
+      room -= batch.records.length
       p.buffered = undefined
       p.offset = batch.nextOffset
       p.lag = Math.max(0, batch.highWatermark - batch.nextOffset)
@@ -333,7 +356,8 @@ export class Fetcher {
         isolationLevel: this.#o.isolationLevel,
         maxWaitMs: this.#o.maxWaitMs,
         maxBytes: this.#o.maxBytes,
-        maxPartitionBytes: this.#o.maxPartitionBytes
+        maxPartitionBytes: this.#o.maxPartitionBytes,
+        ...(this.#o.minBytes === undefined ? {} : { minBytes: this.#o.minBytes })
       })
       this.#lastError = undefined
       for (const result of results) {

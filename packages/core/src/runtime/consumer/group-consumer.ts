@@ -11,6 +11,7 @@ import { IllegalStateError, StreamsError } from '../../errors.js'
 import type { Clock } from '../../clock.js'
 import type { Logger } from '../../logger.js'
 import type { ResolvedStreamsConfig } from '../../config/streams-config.js'
+import { resolveClientConfigs, type ConsumerClientConfig } from '../../config/client-configs.js'
 import type {
   AdminPort,
   CommittedOffset,
@@ -45,6 +46,8 @@ export class GroupConsumer implements MainConsumer {
   readonly #fetcher: Fetcher
   readonly #clientId: string
   readonly #o: GroupConsumerOptions
+  /** The main consumer's client configs (`mainConsumer` over `consumer` over the StreamsConfig's). */
+  readonly #client: ConsumerClientConfig
   /** The topics of the last join (a pattern resolved then). */
   #subscribed: readonly string[] = []
   /** When a pattern subscription next looks for new matching topics. */
@@ -55,14 +58,18 @@ export class GroupConsumer implements MainConsumer {
     const { config, topics } = options
     this.#o = options
     this.#clientId = options.clientId
+    const client = resolveClientConfigs(config, config, options.clients.clientConfigs ?? {}).mainConsumer
+    this.#client = client
     this.#fetcher = new Fetcher({
-      port: options.clients.fetcher({ clientId: options.clientId }),
+      port: options.clients.fetcher({ clientId: options.clientId, configs: client.adapterConfigs }),
       clientId: options.clientId,
-      isolationLevel: config.processingGuarantee === 'exactly_once_v2' ? 'READ_COMMITTED' : 'READ_UNCOMMITTED',
-      maxWaitMs: config.fetchMaxWaitMs,
-      maxBytes: config.fetchMaxBytes,
-      maxPartitionBytes: config.maxPartitionFetchBytes,
-      retryBackoffMs: config.retryBackoffMs,
+      isolationLevel: client.isolationLevel,
+      maxWaitMs: client.fetchMaxWaitMs,
+      maxBytes: client.fetchMaxBytes,
+      maxPartitionBytes: client.maxPartitionFetchBytes,
+      minBytes: client.fetchMinBytes,
+      maxPollRecords: client.maxPollRecords,
+      retryBackoffMs: client.retryBackoffMs,
       resetPolicy: options.resetPolicy,
       ...(options.admin.offsetsForTimes === undefined
         ? {}
@@ -75,7 +82,7 @@ export class GroupConsumer implements MainConsumer {
       logger: options.logger
     })
     this.#coordinator = new ConsumerCoordinator({
-      port: options.clients.groupCoordinator({ groupId: options.groupId, clientId: options.clientId }),
+      port: options.clients.groupCoordinator({ groupId: options.groupId, clientId: options.clientId, configs: client.adapterConfigs }),
       groupId: options.groupId,
       clientId: options.clientId,
       assignor: options.assignor,
@@ -94,11 +101,11 @@ export class GroupConsumer implements MainConsumer {
       onRejoinNeeded: () => {
         this.#fetcher.wakeup()
       },
-      sessionTimeoutMs: config.sessionTimeoutMs,
-      maxPollIntervalMs: config.maxPollIntervalMs,
-      heartbeatIntervalMs: config.heartbeatIntervalMs,
-      retryBackoffMs: config.retryBackoffMs,
-      defaultApiTimeoutMs: config.defaultApiTimeoutMs,
+      sessionTimeoutMs: client.sessionTimeoutMs,
+      maxPollIntervalMs: client.maxPollIntervalMs,
+      heartbeatIntervalMs: client.heartbeatIntervalMs,
+      retryBackoffMs: client.retryBackoffMs,
+      defaultApiTimeoutMs: client.defaultApiTimeoutMs,
       clock: options.clock,
       logger: options.logger
     })
@@ -122,9 +129,9 @@ export class GroupConsumer implements MainConsumer {
 
   /** A pattern subscription rejoins when the topics it matches change (Java checks at each metadata refresh). */
   #maybeCheckPattern(): void {
-    const { topics, clock, config } = this.#o
+    const { topics, clock } = this.#o
     if (!(topics instanceof RegExp) || clock.milliseconds() < this.#nextPatternCheck) return
-    this.#nextPatternCheck = clock.milliseconds() + config.metadataMaxAgeMs
+    this.#nextPatternCheck = clock.milliseconds() + this.#client.metadataMaxAgeMs
     void this.#matchingTopics(topics).then(
       matching => {
         if (matching.join('\0') !== this.#subscribed.join('\0'))

@@ -14,6 +14,7 @@
  */
 import type { Headers } from '../../record.js'
 import type { KafkaRequestError } from './kafka-request-error.js'
+import type { AdapterClientConfigs, ClientConfigs } from '../../config/client-configs.js'
 
 /** A partition of a topic. */
 export interface TopicPartition {
@@ -214,6 +215,8 @@ export interface FetchRequest {
   readonly maxBytes: number
   /** Most bytes per partition in the response (`max.partition.fetch.bytes`). */
   readonly maxPartitionBytes: number
+  /** Least bytes the broker gathers before it answers, unless maxWaitMs passes (`fetch.min.bytes`); default 1. */
+  readonly minBytes?: number
 }
 
 /** Fetching from explicit offsets, for the main, restore and global consumers; no group involved. */
@@ -404,14 +407,20 @@ export interface KafkaClientFactory {
    * and committed-offset fetches that wait for pending transactions (OffsetFetch require_stable).
    */
   readonly exactlyOnceV2: boolean
-  /** The requests of one consumer group, sent to its coordinator. */
-  groupCoordinator(options: { groupId: string; clientId: string }): GroupCoordinatorPort
-  /** A fetcher (a consumer without a group). */
-  fetcher(options: { clientId: string }): FetchPort
-  /** A producer; transactional (with `transactions`) when given a transactional id. */
-  producer(options: { clientId: string; transactionalId?: string }): ProducerPort
-  /** An admin client. */
-  admin(options: { clientId: string }): AdminPort
+  /**
+   * The Kafka client configs (by Kafka name, per client kind) the adapter honours itself, each
+   * with its value check; a pass-through config (StreamsConfig `consumer`, `producer`, `admin`,
+   * ...) that neither the runtime nor this list honours is a ConfigError. None when absent.
+   */
+  readonly clientConfigs?: AdapterClientConfigs
+  /** The requests of one consumer group, sent to its coordinator; `configs`: the consumer's configs of `clientConfigs.consumer`. */
+  groupCoordinator(options: { groupId: string; clientId: string; configs?: ClientConfigs }): GroupCoordinatorPort
+  /** A fetcher (a consumer without a group); `configs`: its configs of `clientConfigs.consumer`. */
+  fetcher(options: { clientId: string; configs?: ClientConfigs }): FetchPort
+  /** A producer; transactional (with `transactions`) when given a transactional id; `configs`: of `clientConfigs.producer`. */
+  producer(options: { clientId: string; transactionalId?: string; configs?: ClientConfigs }): ProducerPort
+  /** An admin client; `configs`: of `clientConfigs.admin`. */
+  admin(options: { clientId: string; configs?: ClientConfigs }): AdminPort
 }
 
 /** What a client adapter is given to build its factory: the client settings of the StreamsConfig. */

@@ -1,0 +1,52 @@
+/**
+ * The pass-through client configs of the kafkajs adapter, without a broker: what it honours
+ * (KAFKAJS_CLIENT_CONFIGS), and the ConfigError naming the key for what it cannot (snappy, lz4 and
+ * zstd have no kafkajs codec), raised when the KafkaStreams instance is made.
+ */
+import { expect } from 'chai'
+import { CompressionTypes } from 'kafkajs'
+import { ConfigError, KafkaStreams, Topology, type StreamsConfig } from '@kstreams/core'
+import { kafkajs } from '../src/index.js'
+import { KAFKAJS_CLIENT_CONFIGS, kafkajsCompression } from '../src/kafkajs-client-config.js'
+
+const topology = (): Topology => new Topology().addSource('source', 'in').addSink('sink', 'out', 'source')
+const make = (config: Partial<StreamsConfig>): KafkaStreams =>
+  new KafkaStreams(topology(), { applicationId: 'app', bootstrapServers: '127.0.0.1:9', ...config }, { client: kafkajs() })
+
+describe('kafkajs adapter: pass-through client configs', () => {
+  it('honours producer compression.type none and gzip, retries, retry.backoff.ms and request.timeout.ms', () => {
+    const streams = make({
+      producer: { 'compression.type': 'gzip', retries: 3, 'retry.backoff.ms': 50, 'request.timeout.ms': 5000 },
+      consumer: { 'request.timeout.ms': 5000 },
+      admin: { 'request.timeout.ms': 5000, retries: 2 }
+    })
+    expect(streams.state()).to.equal('CREATED')
+    expect(kafkajsCompression({ 'compression.type': 'GZIP' })).to.equal(CompressionTypes.GZIP)
+    expect(kafkajsCompression({})).to.equal(CompressionTypes.None)
+  })
+
+  it('rejects snappy, lz4 and zstd (kafkajs has no codec for them), naming the key', () => {
+    for (const codec of ['snappy', 'lz4', 'zstd']) {
+      expect(() => make({ producer: { 'compression.type': codec } }))
+        .to.throw(ConfigError, '@kstreams/platformatic')
+        .with.property('key', 'producer.compression.type')
+    }
+  })
+
+  it('rejects a client config neither the runtime nor kafkajs honours, naming the key', () => {
+    expect(() => make({ producer: { 'buffer.memory': 1 } }))
+      .to.throw(ConfigError)
+      .with.property('key', 'producer.buffer.memory')
+    expect(() => make({ globalConsumer: { 'check.crcs': false } }))
+      .to.throw(ConfigError)
+      .with.property('key', 'globalConsumer.check.crcs')
+    expect(() => make({ admin: { 'retry.backoff.max.ms': 1 } }))
+      .to.throw(ConfigError)
+      .with.property('key', 'admin.retry.backoff.max.ms')
+  })
+
+  it('declares only keys the runtime does not honour itself', () => {
+    expect(Object.keys(KAFKAJS_CLIENT_CONFIGS.consumer ?? {})).to.deep.equal(['request.timeout.ms'])
+    expect(Object.keys(KAFKAJS_CLIENT_CONFIGS.producer ?? {})).to.not.include('linger.ms')
+  })
+})
