@@ -20,6 +20,7 @@ import {
   type IsolationLevel,
   type KafkaClientFactory,
   type KafkaClientSettings,
+  type LogFn,
   type Logger,
   type ProducedRecord,
   type ProducerPort,
@@ -47,20 +48,24 @@ export function uniqueName(prefix: string): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`
 }
 
-/** Collects log lines (the client library's included) for assertions. */
+/** Collects log lines (the client library's included) for assertions; children share the lines and add their bindings. */
 export class RecordingLogger implements Logger {
-  readonly lines: Array<{ level: string; message: string; fields: Record<string, unknown> | undefined }> = []
-  debug(message: string, fields?: Record<string, unknown>): void {
-    this.lines.push({ level: 'debug', message, fields })
+  readonly lines: Array<{ level: string; message: string; fields: Record<string, unknown> | undefined }>
+  readonly #bindings: Record<string, unknown> | undefined
+  constructor(lines: RecordingLogger['lines'] = [], bindings?: Record<string, unknown>) {
+    this.lines = lines
+    this.#bindings = bindings
   }
-  info(message: string, fields?: Record<string, unknown>): void {
-    this.lines.push({ level: 'info', message, fields })
+  readonly debug: LogFn = (first: Record<string, unknown> | string, message?: string) => this.#record('debug', first, message)
+  readonly info: LogFn = (first: Record<string, unknown> | string, message?: string) => this.#record('info', first, message)
+  readonly warn: LogFn = (first: Record<string, unknown> | string, message?: string) => this.#record('warn', first, message)
+  readonly error: LogFn = (first: Record<string, unknown> | string, message?: string) => this.#record('error', first, message)
+  child(bindings: Record<string, unknown>): RecordingLogger {
+    return new RecordingLogger(this.lines, { ...this.#bindings, ...bindings })
   }
-  warn(message: string, fields?: Record<string, unknown>): void {
-    this.lines.push({ level: 'warn', message, fields })
-  }
-  error(message: string, fields?: Record<string, unknown>): void {
-    this.lines.push({ level: 'error', message, fields })
+  #record(level: string, first: Record<string, unknown> | string, message: string | undefined): void {
+    const fields = typeof first === 'string' ? this.#bindings : { ...this.#bindings, ...first }
+    this.lines.push({ level, message: typeof first === 'string' ? first : (message ?? ''), fields })
   }
 }
 

@@ -152,8 +152,8 @@ export { tpKey, isPartitionError } from './runtime/kafka/ports.js'
 export { SerialExecutor, groupByTopic, commitOffsetsFromOutside, removeMembers } from './runtime/kafka/adapter-helpers.js'
 export { KafkaRequestError, KAFKA_ERRORS, kafkaErrorName, isKafkaError } from './runtime/kafka/kafka-request-error.js'
 export type { KafkaErrorName } from './runtime/kafka/kafka-request-error.js'
-export { consoleLogger, silentLogger } from './logger.js'
-export type { Logger } from './logger.js'
+export { consoleLogger, silentLogger, childLogger } from './logger.js'
+export type { Logger, LogFn } from './logger.js'
 export type {
   ErrorHandlerContext,
   DeserializationExceptionHandler,

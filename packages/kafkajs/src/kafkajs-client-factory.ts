@@ -43,11 +43,14 @@ export class KafkajsClientFactory implements KafkaClientFactory {
     this.#internals = KafkajsInternals.load(settings.logger)
     this.#internals.verifyClient(this.#config.createKafka(settings.clientId))
     const { logger: _logger, ...logged } = settings
-    settings.logger.debug('kafkajs client factory created', {
-      kafkajs: this.#internals.version,
-      settings: redact(logged) as Record<string, unknown>,
-      options: redact(options) as Record<string, unknown>
-    })
+    settings.logger.debug(
+      {
+        kafkajs: this.#internals.version,
+        settings: redact(logged) as Record<string, unknown>,
+        options: redact(options) as Record<string, unknown>
+      },
+      'kafkajs client factory created'
+    )
   }
 
   groupCoordinator(options: { groupId: string; clientId: string; configs?: ClientConfigs }): GroupCoordinatorPort {

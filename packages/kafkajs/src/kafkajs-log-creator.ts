@@ -69,16 +69,16 @@ export function createLogCreator(logger: Logger): KafkajsLogCreator {
       const safe = redact(fields) as Record<string, unknown>
       switch (level) {
         case KafkajsLogLevel.ERROR:
-          logger.error(text, safe)
+          logger.error(safe, text)
           break
         case KafkajsLogLevel.WARN:
-          logger.warn(text, safe)
+          logger.warn(safe, text)
           break
         case KafkajsLogLevel.INFO:
-          logger.info(text, safe)
+          logger.info(safe, text)
           break
         default:
-          logger.debug(text, safe)
+          logger.debug(safe, text)
       }
     }
 }

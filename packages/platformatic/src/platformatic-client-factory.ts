@@ -39,10 +39,13 @@ export class PlatformaticClientFactory implements KafkaClientFactory {
   constructor(settings: KafkaClientSettings, options: PlatformaticOptions = {}) {
     this.#config = resolvePlatformaticConfig(settings, options)
     const { logger: _logger, ...logged } = settings
-    settings.logger.debug('platformatic client factory created', {
-      settings: redact(logged) as Record<string, unknown>,
-      options: redact(options) as Record<string, unknown>
-    })
+    settings.logger.debug(
+      {
+        settings: redact(logged) as Record<string, unknown>,
+        options: redact(options) as Record<string, unknown>
+      },
+      'platformatic client factory created'
+    )
   }
 
   groupCoordinator(options: { groupId: string; clientId: string; configs?: ClientConfigs }): GroupCoordinatorPort {

@@ -10,7 +10,7 @@
  */
 import { expect } from 'chai'
 import { ConfigResourceTypes } from 'kafkajs'
-import { KafkaStreams, Serdes, type StreamsConfig } from '@kstreams/core'
+import { KafkaStreams, Serdes, type LogFn, type Logger, type StreamsConfig } from '@kstreams/core'
 import { Consumed, Grouped, Materialized, Produced, StreamsBuilder, TimeWindows } from '@kstreams/dsl'
 import { bootstrapServers, createTopics, produce, readUntil, tempDir, testClient, unique, waitFor, withAdmin } from './helpers.js'
 
@@ -54,8 +54,11 @@ describe('client and topic config pass-through on a real broker', function () {
       repartitionPurgeIntervalMs: 100,
       logSummaryIntervalMs: 300
     }
-    const lines: string[] = []
-    const logger = { debug() {}, info: (message: string) => lines.push(message), warn() {}, error() {} }
+    // A logger without child(): the thread's bindings come through core's childLogger.
+    const lines: Array<{ fields: Record<string, unknown> | undefined; message: string }> = []
+    const record = ((first: Record<string, unknown> | string, message?: string) =>
+      lines.push(typeof first === 'string' ? { fields: undefined, message: first } : { fields: first, message: message ?? '' })) as LogFn
+    const logger: Logger = { debug: record, info: record, warn: record, error: record }
     const streams = new KafkaStreams(builder.build(), config, { client: testClient(), logger })
     try {
       await streams.start()
@@ -100,7 +103,9 @@ describe('client and topic config pass-through on a real broker', function () {
           30000
         )
       })
-      await waitFor('a summary line', () => lines.some(l => /processed \d+ total records and committed \d+ total tasks/.test(l)), 10000)
+      const summary = /processed \d+ total records and committed \d+ total tasks/
+      await waitFor('a summary line', () => lines.some(l => summary.test(l.message)), 10000)
+      expect(lines.find(l => summary.test(l.message))?.fields?.thread).to.match(/StreamThread-1$/)
     } finally {
       await streams.close()
       await dir.remove()

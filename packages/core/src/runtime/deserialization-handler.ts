@@ -8,7 +8,7 @@
  */
 import type { ResolvedStreamsConfig } from '../config/streams-config.js'
 import { SerializationError } from '../errors.js'
-import { silentLogger, type Logger } from '../logger.js'
+import { childLogger, silentLogger, type Logger } from '../logger.js'
 import type { ConsumedRecord } from './consumed-record.js'
 import { deserializationDecision, type HandlerDecision } from './exception-handlers.js'
 
@@ -45,13 +45,13 @@ export function configuredDeserializationHandler(
     }
     const decision = deserializationDecision(config, context, error, record, site.deadLetters)
     const resumed = decision.result === 'RESUME'
-    const log = resumed ? logger.warn : logger.error
-    log.call(
-      logger,
+    const taskLogger = childLogger(logger, { task: site.taskId })
+    taskLogger[resumed ? 'warn' : 'error'](
+      { topic: record.topic, partition: record.partition, offset: record.offset, processorNodeId: site.sourceNodeId },
       `Deserialization error at ${record.topic}-${record.partition} offset ${record.offset} (${resumed ? 'skipped' : 'failing'}): ${error.message}`
     )
     if (!site.deadLetters && decision.deadLetterQueueRecords.length > 0) {
-      logger.warn(
+      taskLogger.warn(
         `The deserialization exception handler returned ${decision.deadLetterQueueRecords.length} dead letter queue record(s) for global topic ${record.topic}; global-store updates send none`
       )
       return { result: decision.result, deadLetterQueueRecords: [] }

@@ -10,7 +10,7 @@ import type { TopologyDef } from '../topology/definitions.js'
 import { resolveStreamsConfig, type ResolvedStreamsConfig, type StreamsConfig } from '../config/streams-config.js'
 import { resolveClientConfigs } from '../config/client-configs.js'
 import { systemClock, type Clock } from '../clock.js'
-import { silentLogger, type Logger } from '../logger.js'
+import { childLogger, silentLogger, type Logger } from '../logger.js'
 import { ConfigError, InvalidStateStoreError, StreamsError } from '../errors.js'
 import type { StateStore } from '../state/state-store.js'
 import { Lifecycle } from './lifecycle.js'
@@ -244,7 +244,7 @@ export class KafkaStreams {
           topology: this.#def,
           config: this.#config,
           clock: this.#options.clock ?? systemClock,
-          logger: this.#logger,
+          logger: childLogger(this.#logger, { thread: `${this.#config.clientId ?? this.#config.applicationId}-GlobalStreamThread` }),
           clients: this.#clients,
           stateDirectory: this.#stateDirectory,
           restoreListener: this.#restoreListener,
@@ -284,7 +284,7 @@ export class KafkaStreams {
       sourceTopics: assignment.sourceTopics,
       config: this.#config,
       clock: this.#options.clock ?? systemClock,
-      logger: this.#logger,
+      logger: childLogger(this.#logger, { thread: `${this.#config.clientId ?? this.#config.applicationId}-StreamThread-${index}` }),
       clients: this.#clients,
       stateDirectory: this.#stateDirectory,
       assignor: assignment.assignor(),

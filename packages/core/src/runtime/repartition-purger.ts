@@ -49,7 +49,7 @@ export class RepartitionPurger {
       .then(
         () => {
           for (const o of offsets) this.#purged.set(`${o.topic}-${o.partition}`, o.offset)
-          this.#o.logger.debug('Purged the committed records of repartition topics', { partitions: offsets.length })
+          this.#o.logger.debug({ partitions: offsets.length }, 'Purged the committed records of repartition topics')
         },
         (error: unknown) => {
           this.#o.logger.warn(

@@ -9,7 +9,7 @@
 import type { TopologyDef } from '../topology/definitions.js'
 import type { ResolvedStreamsConfig } from '../config/streams-config.js'
 import type { Clock } from '../clock.js'
-import type { Logger } from '../logger.js'
+import { childLogger, type Logger } from '../logger.js'
 import type { StateStore } from '../state/state-store.js'
 import type { TaskId } from '../task-id.js'
 import { StreamTask } from './stream-task.js'
@@ -84,7 +84,7 @@ export class StandbyTasks {
   /** Creates a standby: its stores follow their changelogs from the checkpoint; nothing is processed. */
   async create(id: TaskId): Promise<void> {
     const taskDir = await this.#o.stateDirectory.lockTask(id, this.#o.lockOwner, this.#o.config.taskTimeoutMs)
-    const stateManager = new ProcessorStateManager(id, taskDir, this.#o.logger)
+    const stateManager = new ProcessorStateManager(id, taskDir, childLogger(this.#o.logger, { task: id.toString() }))
     const task = new StreamTask({
       id,
       topology: this.#o.topology,
@@ -101,7 +101,7 @@ export class StandbyTasks {
       await stateManager.loadCheckpoint()
     } catch (err) {
       if (!isTaskCorrupted(err)) throw err
-      this.#o.logger.warn(`${err.message}; wiping the local state of standby task ${id.toString()}`)
+      childLogger(this.#o.logger, { task: id.toString() }).warn(`${err.message}; wiping the local state of standby task ${id.toString()}`)
       task.close()
       await this.#o.stateDirectory.wipeTask(id, this.#o.lockOwner, task)
       return await this.create(id)
@@ -117,11 +117,11 @@ export class StandbyTasks {
       await this.#o.changelogReader.register(registrations)
     } catch (err) {
       if (!isTaskCorrupted(err)) throw err
-      this.#o.logger.warn(`${err.message}; wiping the local state of standby task ${id.toString()}`)
+      childLogger(this.#o.logger, { task: id.toString() }).warn(`${err.message}; wiping the local state of standby task ${id.toString()}`)
       await this.close(id.toString(), false, 'MIGRATED', true)
       await this.create(id)
     }
-    this.#o.logger.info(`Standby task ${id.toString()} created`)
+    childLogger(this.#o.logger, { task: id.toString() }).info(`Standby task ${id.toString()} created`)
   }
 
   /**
@@ -170,7 +170,9 @@ export class StandbyTasks {
     }
     this.#remove(id, 'PROMOTED')
     // The StreamTask of the standby is dropped without close(): it ran no processor, and its stores live on.
-    this.#o.logger.info(`Standby task ${id} recycled into an active task; its in-memory stores continue from their changelog positions`)
+    childLogger(this.#o.logger, { task: id }).info(
+      `Standby task ${id} recycled into an active task; its in-memory stores continue from their changelog positions`
+    )
     return { stores: new Map(stores), positions: new Map(s.stateManager.stores) }
   }
 

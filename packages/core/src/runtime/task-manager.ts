@@ -11,7 +11,7 @@
 import type { TopologyDef } from '../topology/definitions.js'
 import type { ResolvedStreamsConfig } from '../config/streams-config.js'
 import type { Clock } from '../clock.js'
-import type { Logger } from '../logger.js'
+import { childLogger, type Logger } from '../logger.js'
 import type { StateStore } from '../state/state-store.js'
 import { Headers } from '../record.js'
 import { within } from './within.js'
@@ -154,7 +154,9 @@ export class TaskManager {
     for (const t of [...this.#tasks.values()]) {
       const persistent = [...t.task.stores.values()].some(s => s.persistent)
       if (persistent)
-        this.#o.logger.info(`Task ${t.id.toString()} was lost: wiping its local state (it restores from the changelog if it returns)`)
+        childLogger(this.#o.logger, { task: t.id.toString() }).info(
+          `Task ${t.id.toString()} was lost: wiping its local state (it restores from the changelog if it returns)`
+        )
       await this.#closeTask(t, false, persistent)
     }
     this.#byPartition.clear()
@@ -170,7 +172,7 @@ export class TaskManager {
   async reviveActiveTasks(): Promise<void> {
     const tasks = [...this.#tasks.values()].filter(t => t.state !== 'SUSPENDED')
     for (const t of tasks) {
-      this.#o.logger.info(
+      childLogger(this.#o.logger, { task: t.id.toString() }).info(
         `Task ${t.id.toString()}: its transaction was aborted; wiping its local state, restoring it and processing again from the committed offsets`
       )
       await this.#closeTask(t, false, true)
@@ -233,7 +235,7 @@ export class TaskManager {
     // Another thread of this instance may still have the task: it closes it in its own rebalance.
     const taskDir = await this.#o.stateDirectory.lockTask(id, this, this.#o.config.taskTimeoutMs)
     const dirWasEmpty = this.#eos && (await this.#o.stateDirectory.taskDirIsEmpty(id))
-    const stateManager = new ProcessorStateManager(id, taskDir, this.#o.logger)
+    const stateManager = new ProcessorStateManager(id, taskDir, childLogger(this.#o.logger, { task: id.toString() }))
     const changelogOf = (storeName: string): TopicPartition | undefined => this.#changelogPartition(storeName, id)
     const task = new StreamTask({
       id,
@@ -268,7 +270,7 @@ export class TaskManager {
       },
       onStoreRegistered: (store, restore) => stateManager.register(store, restore, changelogOf(store.name)),
       onDroppedRecord: (record, reason) => {
-        this.#o.logger.warn(
+        childLogger(this.#o.logger, { task: id.toString() }).warn(
           `Task ${id.toString()} dropped a record of ${record.topic}-${record.partition} at offset ${record.offset}: ${reason}`
         )
       },
@@ -280,7 +282,9 @@ export class TaskManager {
       await task.initializeStores()
     } catch (err) {
       if (recycled === undefined) throw err
-      this.#o.logger.warn(`Task ${id.toString()}: the stores of its standby could not be taken over (${String(err)}); opening new ones`)
+      childLogger(this.#o.logger, { task: id.toString() }).warn(
+        `Task ${id.toString()}: the stores of its standby could not be taken over (${String(err)}); opening new ones`
+      )
       try {
         task.close()
       } catch {
@@ -293,7 +297,9 @@ export class TaskManager {
       await stateManager.loadCheckpoint(this.#eos ? { dirWasEmpty } : undefined)
     } catch (err) {
       if (!isTaskCorrupted(err)) throw err
-      this.#o.logger.warn(`${err.message}; wiping the local state of task ${id.toString()} and restoring it from the beginning`)
+      childLogger(this.#o.logger, { task: id.toString() }).warn(
+        `${err.message}; wiping the local state of task ${id.toString()} and restoring it from the beginning`
+      )
       task.close()
       await this.#o.stateDirectory.wipeTask(id, this, task)
       return await this.#createTask(id, partitions)
@@ -328,12 +334,14 @@ export class TaskManager {
     try {
       const started = this.#o.clock.milliseconds()
       complete = await this.#o.changelogReader.register(registrations)
-      this.#o.logger.info(
+      childLogger(this.#o.logger, { task: t.id.toString() }).info(
         `Task ${t.id.toString()}: changelog offsets of ${registrations.length} store(s) read in ${this.#o.clock.milliseconds() - started} ms`
       )
     } catch (err) {
       if (!isTaskCorrupted(err)) throw err
-      this.#o.logger.warn(`${err.message}; wiping the local state of task ${t.id.toString()} and restoring it from the beginning`)
+      childLogger(this.#o.logger, { task: t.id.toString() }).warn(
+        `${err.message}; wiping the local state of task ${t.id.toString()} and restoring it from the beginning`
+      )
       await this.#wipeAndReinitialize(t)
       return
     }
@@ -365,7 +373,7 @@ export class TaskManager {
         if (t.task.state === 'CREATED') t.task.initializeTopology()
         t.state = 'RUNNING'
         this.#o.consumer.resume(t.partitions)
-        this.#o.logger.info(`Task ${t.id.toString()} restored and running`)
+        childLogger(this.#o.logger, { task: t.id.toString() }).info(`Task ${t.id.toString()} restored and running`)
         started.push(t)
       }
     }

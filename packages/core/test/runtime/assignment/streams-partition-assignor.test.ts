@@ -157,8 +157,8 @@ describe('StreamsPartitionAssignor', () => {
     const lines: string[] = []
     const record =
       (level: string) =>
-      (message: string): void => {
-        lines.push(`${level} ${message}`)
+      (first: unknown, message?: string): void => {
+        lines.push(`${level} ${typeof first === 'string' ? first : message}`)
       }
     const logger = { debug: record('debug'), info: record('info'), warn: record('warn'), error: record('error') }
     const admin = new InMemoryAdmin({ a: 2, b: 3 })

@@ -212,8 +212,8 @@ describe('InteractiveQueryServer', () => {
         debug() {},
         info() {},
         warn() {},
-        error(m: string) {
-          errors.push(m)
+        error(first: unknown, message?: string) {
+          errors.push(typeof first === 'string' ? first : `${message} ${JSON.stringify(first)}`)
         }
       }
     }
