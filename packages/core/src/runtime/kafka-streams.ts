@@ -106,10 +106,13 @@ export class KafkaStreams {
   constructor(topology: Topology, config: StreamsConfig, options: KafkaStreamsOptions = {}) {
     this.#config = resolveStreamsConfig(config)
     if (config.applicationId === undefined) throw new ConfigError('applicationId', 'Missing required config "applicationId"')
-    if (this.#config.processingGuarantee === 'exactly_once_v2' && this.#config.transactionTimeoutMs < this.#config.commitIntervalMs) {
+    // producer['transaction.timeout.ms'] over transactionTimeoutMs, as Kafka's getProducerConfigs.
+    const transactionTimeoutMs = resolveClientConfigs(this.#config, this.#config, 'unchecked').producer.transactionTimeoutMs
+    if (this.#config.processingGuarantee === 'exactly_once_v2' && transactionTimeoutMs < this.#config.commitIntervalMs) {
+      const key = config.producer?.['transaction.timeout.ms'] === undefined ? 'transactionTimeoutMs' : 'producer.transaction.timeout.ms'
       throw new ConfigError(
-        'transactionTimeoutMs',
-        `transactionTimeoutMs (${this.#config.transactionTimeoutMs}) must be at least commitIntervalMs (${this.#config.commitIntervalMs}) under exactly_once_v2: a transaction stays open for a commit interval`
+        key,
+        `${key} (${transactionTimeoutMs}) must be at least commitIntervalMs (${this.#config.commitIntervalMs}) under exactly_once_v2: a transaction stays open for a commit interval`
       )
     }
     if (options.client === undefined) {
@@ -128,7 +131,7 @@ export class KafkaStreams {
       sasl: this.#config.sasl,
       connectionTimeoutMs: this.#config.connectionTimeoutMs,
       requestTimeoutMs: this.#config.requestTimeoutMs,
-      transactionTimeoutMs: this.#config.transactionTimeoutMs,
+      transactionTimeoutMs,
       logger: this.#logger
     })
     // A pass-through client config that neither the runtime nor this adapter honours fails here, naming it.

@@ -176,4 +176,22 @@ describe('KafkaStreams on the in-memory Kafka: exactly_once_v2', function () {
       kafka.close()
     }
   })
+
+  it("shouldThrowIfTransactionTimeoutSmallerThanCommitIntervalForEOS: producer['transaction.timeout.ms'] counts, over transactionTimeoutMs", () => {
+    const kafka = new InMemoryKafka()
+    try {
+      const make = (producer: Record<string, number>) =>
+        new KafkaStreams(
+          countingTopology(),
+          { applicationId: 'x', ...EOS, commitIntervalMs: 10000, transactionTimeoutMs: 60000, producer },
+          { client: kafka.client() }
+        )
+      expect(() => make({ 'transaction.timeout.ms': 3000 }))
+        .to.throw(ConfigError)
+        .with.property('key', 'producer.transaction.timeout.ms')
+      expect(make({ 'transaction.timeout.ms': 20000 }).state()).to.equal('CREATED')
+    } finally {
+      kafka.close()
+    }
+  })
 })
