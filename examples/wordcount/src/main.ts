@@ -14,8 +14,11 @@
  *   `store-dump` event, to compare them with their changelog), WORDCOUNT_GUARANTEE
  *   ("at_least_once", the default, | "exactly_once_v2"), WORDCOUNT_TRANSACTION_TIMEOUT_MS,
  *   WORDCOUNT_CLIENT ("kafkajs", the default, | "platformatic": the Kafka client adapter;
- *   exactly_once_v2 needs platformatic).
- * Prints one JSON line per event on stdout (state changes, restore progress) for scripts and tests.
+ *   exactly_once_v2 needs platformatic), WORDCOUNT_APPLICATION_SERVER ("host:port"),
+ *   WORDCOUNT_LEAVE_GROUP_ON_CLOSE ("1": a graceful close leaves the group, so the others
+ *   rebalance right away instead of after the session timeout).
+ * Prints one JSON line per event on stdout (state changes, the local tasks at every RUNNING,
+ * restore progress) for scripts and tests.
  */
 import { KafkaStreams, RangeQuery, StateQueryRequest, consoleLogger } from '@kstreams/core'
 import { buildWordCountTopology, DEFAULT_TOPICS, STORE_NAME } from './topology.js'
@@ -68,6 +71,7 @@ const streams = new KafkaStreams(
     ...(env.WORDCOUNT_SESSION_TIMEOUT_MS !== undefined
       ? { sessionTimeoutMs: Number(env.WORDCOUNT_SESSION_TIMEOUT_MS), heartbeatIntervalMs: 1000 }
       : {}),
+    ...(env.WORDCOUNT_APPLICATION_SERVER !== undefined ? { applicationServer: env.WORDCOUNT_APPLICATION_SERVER } : {}),
     deserializationExceptionHandler: env.WORDCOUNT_ON_BAD_RECORD === 'continue' ? 'logAndContinue' : 'logAndFail',
     processingGuarantee: guarantee,
     ...(env.WORDCOUNT_TRANSACTION_TIMEOUT_MS !== undefined ? { transactionTimeoutMs: Number(env.WORDCOUNT_TRANSACTION_TIMEOUT_MS) } : {})
@@ -78,7 +82,16 @@ const streams = new KafkaStreams(
   }
 )
 
-streams.setStateListener((to, from) => emit({ event: 'state', from, to }))
+streams.setStateListener((to, from) => {
+  emit({ event: 'state', from, to })
+  if (to !== 'RUNNING') return
+  const ids = (pick: 'activeTasks' | 'standbyTasks'): string[] =>
+    streams
+      .metadataForLocalThreads()
+      .flatMap(thread => thread[pick].map(task => task.taskId.toString()))
+      .sort()
+  emit({ event: 'tasks', active: ids('activeTasks'), standby: ids('standbyTasks') })
+})
 // A failed thread is replaced: it resumes from the committed offsets (at-least-once).
 if (env.WORDCOUNT_EXCEPTION_HANDLER !== 'default') {
   streams.setUncaughtExceptionHandler(error => {
@@ -123,7 +136,7 @@ let closing = false
 const shutdown = (): void => {
   if (closing) return
   closing = true
-  void streams.close().then(() => {
+  void streams.close({ leaveGroup: env.WORDCOUNT_LEAVE_GROUP_ON_CLOSE === '1' }).then(() => {
     emit({ event: 'closed' })
     process.exit(0)
   })

@@ -55,6 +55,8 @@ export { GroupConsumer } from './runtime/consumer/group-consumer.js'
 export { AssignedPartitionReader } from './runtime/consumer/assigned-partition-reader.js'
 export { RepartitionPurger } from './runtime/repartition-purger.js'
 export { encodeSubscription, decodeSubscription, encodeAssignment, decodeAssignment } from './runtime/consumer/consumer-protocol.js'
+export { encodeSubscriptionInfo, decodeSubscriptionInfo } from './runtime/assignment/subscription-info.js'
+export { encodeAssignmentInfo, decodeAssignment as decodeAssignmentInfo } from './runtime/assignment/assignment-info.js'
 export type {
   GroupAssignor,
   GroupMemberSubscription,

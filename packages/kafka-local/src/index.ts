@@ -17,6 +17,8 @@ export type { ClassArchiveKind, KafkaDistributionOptions } from './kafka-distrib
 export { DEFAULT_KAFKA_VERSION, FALLBACK_KAFKA_VERSION, resolveKafkaVersion } from './kafka-version.js'
 export type { KafkaVersion } from './kafka-version.js'
 export { brokerPom } from './maven-pom.js'
+export { buildJavaProgram } from './java-program.js'
+export type { JavaProgram, JavaProgramOptions } from './java-program.js'
 export { BOOTSTRAP_FILE } from './cluster-state.js'
 export { KafkaLocalError } from './kafka-local-error.js'
 export type { KafkaLocalErrorCode } from './kafka-local-error.js'

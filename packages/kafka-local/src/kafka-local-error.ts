@@ -6,13 +6,14 @@
 
 /**
  * Which failure a KafkaLocalError is: a bad option, no Java, Maven could not fetch the jars,
- * formatting failed, a broker exited or did not get ready in time, no recorded cluster, one still
+ * javac could not compile a Java program, formatting failed, a broker exited or did not get ready in time, no recorded cluster, one still
  * running, or a fixed port taken.
  */
 export type KafkaLocalErrorCode =
   | 'INVALID_OPTION'
   | 'JAVA_NOT_FOUND'
   | 'MAVEN_FAILED'
+  | 'JAVAC_FAILED'
   | 'FORMAT_FAILED'
   | 'BROKER_EXITED'
   | 'START_TIMEOUT'

@@ -1,6 +1,7 @@
 /**
- * Runs WordCount instances as child processes (examples/wordcount/src/main.ts), so a test can
- * SIGKILL one, and collects the output topic continuously.
+ * Runs WordCount instances as child processes (examples/wordcount/src/main.ts, or the Java Kafka
+ * Streams app of tests/java-streams), so a test can SIGKILL one, and collects the output topic
+ * continuously.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
@@ -26,8 +27,13 @@ export class WordCountInstance {
   hasExited = false
   stderr = ''
 
-  constructor(env: Record<string, string>) {
-    this.#child = spawn(process.execPath, ['--conditions=@kstreams/source', '--import', 'tsx', MAIN], {
+  /**
+   * The kstreams WordCount app (Processor API unless WORDCOUNT_API says otherwise), or with
+   * `command` another program configured by the same environment variables (the Java Kafka
+   * Streams app of tests/java-streams).
+   */
+  constructor(env: Record<string, string>, command?: { readonly file: string; readonly args: readonly string[] }) {
+    this.#child = spawn(command?.file ?? process.execPath, command?.args ?? ['--conditions=@kstreams/source', '--import', 'tsx', MAIN], {
       env: {
         ...process.env,
         KAFKA_BOOTSTRAP_SERVERS: bootstrapServers(),

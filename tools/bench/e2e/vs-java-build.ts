@@ -1,31 +1,17 @@
 /**
  * The Java side of `bench:java`: tools/bench/java/KStreamsBench.java compiled against Kafka
- * Streams from Maven Central, the way @kstreams/kafka-local fetches the broker: a generated POM
+ * Streams from Maven Central by @kstreams/kafka-local's buildJavaProgram, from a generated POM
  * whose runtime dependencies are the jars (org.apache.kafka:kafka-streams at the local broker's
- * version, plus slf4j-simple for its logging), `mvn dependency:copy-dependencies` into a cache
- * folder once, then `javac` of the one source file into a folder named by the hash of the
- * source and the jar list (so an edit recompiles, a rerun does not). Runs nothing but Maven and
- * javac; the JVM is started per run by the bench.
- *
- * Cache layout: <cacheDir>/bench-java-<kafka version>/{pom.xml, libs/*.jar, libs/.complete,
- * classes-<hash>/KStreamsBench*.class} (cacheDir: @kstreams/kafka-local's defaultCacheDir()).
+ * version, plus slf4j-simple for its logging). The JVM is started per run by the bench.
  */
-import { spawn } from 'node:child_process'
-import { createHash, randomBytes } from 'node:crypto'
-import { existsSync } from 'node:fs'
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { DEFAULT_KAFKA_VERSION, defaultCacheDir, defaultJavaCommand } from '@kstreams/kafka-local'
+import { buildJavaProgram, DEFAULT_KAFKA_VERSION } from '@kstreams/kafka-local'
 
 /** The Java program's source (one file, default package). */
 export const JAVA_SOURCE = fileURLToPath(new URL('../java/KStreamsBench.java', import.meta.url))
 const MAIN_CLASS = 'KStreamsBench'
-/** maven-dependency-plugin, fully qualified (Maven 3.8's super-POM pins an old 2.8); as in kafka-local. */
-const DEPENDENCY_PLUGIN = 'org.apache.maven.plugins:maven-dependency-plugin:3.8.1'
 /** Kafka 4.1's clients log through SLF4J 1.7 (its POMs ship no binding). */
 const SLF4J_VERSION = '1.7.36'
-const MARKER = '.complete'
 
 export interface JavaBench {
   /** Kafka Streams version on the class path. */
@@ -63,87 +49,13 @@ export function benchPom(kafkaStreamsVersion: string): string {
   ].join('\n')
 }
 
-/**
- * Fetches the jars (first run only) and compiles the program (when the source or the jars
- * changed); returns how to start it. `log` hears of the slow steps.
- */
+/** Fetches the jars (first run only) and compiles the program (when the source or the jars changed); returns how to start it. */
 export async function buildJavaBench(log: (line: string) => void, kafkaStreamsVersion: string = DEFAULT_KAFKA_VERSION): Promise<JavaBench> {
-  const home = join(defaultCacheDir(), `bench-java-${kafkaStreamsVersion}`)
-  await mkdir(home, { recursive: true })
-  const libs = join(home, 'libs')
-  const javaCommand = defaultJavaCommand()
-  let jars = await completeJars(libs)
-  if (jars === undefined) {
-    log(`fetching Kafka Streams ${kafkaStreamsVersion} jars from Maven Central into ${libs} (first run only)`)
-    const pom = join(home, 'pom.xml')
-    await writeFile(pom, benchPom(kafkaStreamsVersion))
-    const tmp = join(home, `libs.tmp-${process.pid}-${randomBytes(4).toString('hex')}`)
-    const args = ['-q', '-B', '-f', pom, `${DEPENDENCY_PLUGIN}:copy-dependencies`, '-DincludeScope=runtime', `-DoutputDirectory=${tmp}`]
-    const mvn = await run('mvn', args, home)
-    if (mvn.code !== 0) {
-      await rm(tmp, { recursive: true, force: true })
-      throw new Error(`mvn ${args.join(' ')} failed:\n${mvn.output}`)
-    }
-    jars = (await readdir(tmp)).filter(f => f.endsWith('.jar')).sort()
-    await writeFile(join(tmp, MARKER), JSON.stringify({ jars }, null, 2) + '\n')
-    await rm(libs, { recursive: true, force: true })
-    await rename(tmp, libs)
-  }
-  const source = await readFile(JAVA_SOURCE)
-  const hash = createHash('sha256').update(source).update(jars.join('\n')).digest('hex').slice(0, 16)
-  const classes = join(home, `classes-${hash}`)
-  if (!existsSync(join(classes, `${MAIN_CLASS}.class`))) {
-    log(`compiling ${JAVA_SOURCE} into ${classes}`)
-    const tmp = `${classes}.tmp-${process.pid}`
-    await mkdir(tmp, { recursive: true })
-    const javac = defaultJavaCommand().replace(/java$/, 'javac')
-    const result = await run(javac, ['--release', '17', '-Xlint:all', '-cp', join(libs, '*'), '-d', tmp, JAVA_SOURCE], home)
-    if (result.code !== 0) {
-      await rm(tmp, { recursive: true, force: true })
-      throw new Error(`javac failed:\n${result.output}`)
-    }
-    if (result.output.trim() !== '') log(`javac: ${result.output.trim()}`)
-    await rm(classes, { recursive: true, force: true })
-    await rename(tmp, classes)
-  }
-  // Builds of an earlier version of the source are of no more use.
-  for (const entry of await readdir(home)) {
-    if (/^classes-[0-9a-f]{16}$/.test(entry) && join(home, entry) !== classes) await rm(join(home, entry), { recursive: true, force: true })
-  }
-  const version = await run(javaCommand, ['-version'], home)
-  return {
-    kafkaStreamsVersion,
-    javaCommand,
-    classpath: `${classes}:${join(libs, '*')}`,
-    mainClass: MAIN_CLASS,
-    javaVersion: version.output.split('\n')[0]?.trim() ?? 'unknown'
-  }
-}
-
-/** The jar list of a finished copy, or undefined. */
-async function completeJars(libs: string): Promise<string[] | undefined> {
-  try {
-    const { jars } = JSON.parse(await readFile(join(libs, MARKER), 'utf8')) as { jars?: unknown }
-    if (!Array.isArray(jars) || jars.length === 0) return undefined
-    const names = jars.map(String)
-    return names.every(jar => existsSync(join(libs, jar))) ? names : undefined
-  } catch {
-    return undefined
-  }
-}
-
-async function run(command: string, args: readonly string[], cwd: string): Promise<{ code: number | null; output: string }> {
-  return await new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
-    const collect = (chunk: Buffer): void => {
-      output = (output + chunk.toString('utf8')).slice(-20_000)
-    }
-    child.stdout.on('data', collect)
-    child.stderr.on('data', collect)
-    child.once('error', reject)
-    child.once('close', code => {
-      resolve({ code, output })
-    })
+  const program = await buildJavaProgram({
+    name: `bench-java-${kafkaStreamsVersion}`,
+    pom: benchPom(kafkaStreamsVersion),
+    sources: [JAVA_SOURCE],
+    log
   })
+  return { ...program, kafkaStreamsVersion, mainClass: MAIN_CLASS }
 }

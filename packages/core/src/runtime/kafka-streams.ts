@@ -236,8 +236,6 @@ export class KafkaStreams {
         processId,
         clients: this.#clients,
         stateDirectory: this.#stateDirectory,
-        localTasks: () => this.#threads.flatMap(t => t.taskManager.activeTaskIds),
-        standbyOffsetSums: () => new Map(this.#threads.flatMap(t => [...t.taskManager.standbyOffsetSums()])),
         shutdownRequested: () => this.#shutdownRequested
       })
       await this.#assignment.prepareInternalTopics()
@@ -277,7 +275,7 @@ export class KafkaStreams {
     let index = 1
     while (used.has(`StreamThread-${index}`)) index++
     const assignment = this.#assignment!
-    const thread = new StreamThread({
+    const thread: StreamThread = new StreamThread({
       name: `StreamThread-${index}`,
       // Kafka Streams' EOS v2 transactional id: the same process and thread index fence their predecessor.
       transactionalId:
@@ -290,7 +288,10 @@ export class KafkaStreams {
       logger: childLogger(this.#logger, { thread: `${this.#config.clientId ?? this.#config.applicationId}-StreamThread-${index}` }),
       clients: this.#clients,
       stateDirectory: this.#stateDirectory,
-      assignor: assignment.assignor(),
+      assignor: assignment.assignor(() => ({
+        active: thread.taskManager.activeTaskIds,
+        standbyOffsetSums: thread.taskManager.standbyOffsetSums()
+      })),
       decodeAssignment: a => {
         const decoded = assignment.decode(a)
         if (decoded.errorCode === 0 && decoded.partitionsByHost !== undefined)

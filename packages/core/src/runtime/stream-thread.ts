@@ -134,6 +134,8 @@ export class StreamThread {
   #restoreLoop: Promise<void> | undefined
   #failed: StreamsError | undefined
   #probingTimer: NodeJS.Timeout | undefined
+  /** An assignment is being handled (tasks created, resumed, closed). */
+  #assigning = false
 
   constructor(options: StreamThreadOptions) {
     this.#o = options
@@ -420,6 +422,17 @@ export class StreamThread {
     }
     if (this.state !== 'PARTITIONS_REVOKED' && this.state !== 'STARTING') this.#lifecycle.transition('PARTITIONS_REVOKED')
     this.#lifecycle.transition('PARTITIONS_ASSIGNED')
+    this.#assigning = true
+    try {
+      await this.#handleAssignment(decoded)
+    } finally {
+      this.#assigning = false
+    }
+    this.#maybeRunning()
+  }
+
+  /** Creates, resumes and closes tasks; the thread stays PARTITIONS_ASSIGNED until every new task is in place. */
+  async #handleAssignment(decoded: DecodedAssignment): Promise<void> {
     const started = this.#o.clock.milliseconds()
     this.#o.logger.info(
       `${this.name}: assigned active tasks [${[...decoded.activeTasks.keys()].join(', ')}], standby tasks [${[...decoded.standbyTasks.keys()].join(', ')}]`
@@ -437,7 +450,6 @@ export class StreamThread {
     this.#o.logger.info(`${this.name}: assignment handled in ${this.#o.clock.milliseconds() - started} ms`)
     this.#scheduleProbingRebalance(decoded.nextRebalanceMs)
     this.#ensureRestoreLoop()
-    this.#maybeRunning()
   }
 
   /**
@@ -460,7 +472,9 @@ export class StreamThread {
   }
 
   #maybeRunning(): void {
-    if (this.state === 'PARTITIONS_ASSIGNED' && !this.#tasks.hasRestoringTasks) this.#lifecycle.transition('RUNNING')
+    // Not while an assignment is being handled: the restore loop of the tasks kept from before
+    // may finish while the new ones are still being created.
+    if (this.state === 'PARTITIONS_ASSIGNED' && !this.#assigning && !this.#tasks.hasRestoringTasks) this.#lifecycle.transition('RUNNING')
   }
 
   #ensureRestoreLoop(): void {

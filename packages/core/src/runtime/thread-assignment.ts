@@ -13,7 +13,6 @@ import type { GroupAssignor, MemberAssignment } from './consumer/consumer-api.js
 import { StreamsPartitionAssignor } from './assignment/streams-partition-assignor.js'
 import { assignorTopologyFrom } from './assignment/topology-metadata.js'
 import { decodeAssignment } from './assignment/assignment-info.js'
-import { LATEST_OFFSET } from './assignment/subscription-info.js'
 import { AssignorError } from './assignment/assignor-error.js'
 import type { StateDirectory } from './state/state-directory.js'
 import type { DecodedAssignment } from './stream-thread.js'
@@ -24,17 +23,26 @@ export interface ThreadAssignmentOptions {
   readonly processId: string
   readonly clients: KafkaClientFactory
   readonly stateDirectory: StateDirectory
-  /** Active task ids of every thread of this instance. */
-  readonly localTasks: () => readonly TaskId[]
-  /** Standby task ids of every thread of this instance, with their changelog offset sums. */
-  readonly standbyOffsetSums: () => ReadonlyMap<string, number>
   /** Whether this instance asks the whole application to shut down (SHUTDOWN_APPLICATION). */
   readonly shutdownRequested: () => boolean
 }
 
+/** What one stream thread owns. */
+export interface OwnTasks {
+  readonly active: readonly TaskId[]
+  /** Its standby tasks with their changelog offset sums. */
+  readonly standbyOffsetSums: ReadonlyMap<string, number>
+}
+
+const NO_TASKS: OwnTasks = { active: [], standbyOffsetSums: new Map() }
+
 export interface ThreadAssignment {
   readonly sourceTopics: readonly string[] | RegExp
-  assignor(): GroupAssignor
+  /**
+   * The assignor of one thread's consumer; `ownTasks` tells what the thread owns when it joins
+   * (each thread reports its own tasks, as Kafka Streams' threads do).
+   */
+  assignor(ownTasks?: () => OwnTasks): GroupAssignor
   decode(assignment: MemberAssignment): DecodedAssignment
   /** Creates the repartition (and changelog) topics before the threads subscribe. */
   prepareInternalTopics(): Promise<void>
@@ -65,7 +73,7 @@ export function createThreadAssignment(options: ThreadAssignmentOptions): Thread
     clientId: `${config.clientId ?? config.applicationId}-assignor-admin`,
     configs: clientConfigs.admin.adapterConfigs
   })
-  const assignor = (): StreamsPartitionAssignor =>
+  const assignor = (ownTasks: () => OwnTasks = () => NO_TASKS): StreamsPartitionAssignor =>
     new StreamsPartitionAssignor({
       topology,
       admin,
@@ -79,16 +87,12 @@ export function createThreadAssignment(options: ThreadAssignmentOptions): Thread
         topicConfigs: clientConfigs.topic
       },
       localState: () => {
-        const active = options.localTasks().map(t => t.toString())
-        const standby = options.standbyOffsetSums()
-        const sums = new Map<string, number>(standby)
-        for (const t of active) sums.set(t, LATEST_OFFSET)
+        const own = ownTasks()
         return {
           processId: options.processId,
           userEndpoint: config.applicationServer ?? '',
-          taskOffsetSums: sums,
-          activeTasks: active,
-          standbyTasks: [...standby.keys()],
+          taskOffsetSums: own.standbyOffsetSums,
+          activeTasks: own.active.map(t => t.toString()),
           errorCode: options.shutdownRequested() ? AssignorError.SHUTDOWN_REQUESTED : AssignorError.NONE
         }
       }

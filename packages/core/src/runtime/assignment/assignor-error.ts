@@ -21,3 +21,16 @@ const codes = new Set<number>(Object.values(AssignorError))
 export function isAssignorErrorCode(code: number): code is AssignorErrorCode {
   return codes.has(code)
 }
+
+const DESCRIPTIONS: Record<AssignorErrorCode, string> = {
+  0: 'NONE',
+  1: 'the group leader found no metadata for a source topic (its log names the topic)',
+  2: 'the group leader could not read a rebalance metadata version',
+  3: 'the group leader could not compute a task assignment (its log says why)',
+  4: 'an instance of the application failed and asked every instance to shut down'
+}
+
+/** What an error code means, as Kafka Streams describes it (for assignments from a Java leader, which carry no message). */
+export function describeAssignorError(code: AssignorErrorCode): string {
+  return DESCRIPTIONS[code]
+}

@@ -33,6 +33,13 @@ export class ByteReader {
     return value
   }
 
+  int16(): number {
+    this.#need(2)
+    const value = this.#buffer.readInt16BE(this.#offset)
+    this.#offset += 2
+    return value
+  }
+
   uint16(): number {
     this.#need(2)
     const value = this.#buffer.readUInt16BE(this.#offset)
@@ -64,6 +71,14 @@ export class ByteReader {
     return Number(value)
   }
 
+  /** Any signed 64-bit value. */
+  int64Big(): bigint {
+    this.#need(8)
+    const value = this.#buffer.readBigInt64BE(this.#offset)
+    this.#offset += 8
+    return value
+  }
+
   bytes(length: number): Buffer {
     this.#need(length)
     const value = this.#buffer.subarray(this.#offset, this.#offset + length)
@@ -77,6 +92,28 @@ export class ByteReader {
 
   string32(): string {
     return this.bytes(this.uint32()).toString('utf8')
+  }
+
+  /** Java's DataInput.readUTF: uint16 byte length, then modified UTF-8. */
+  javaUtf(): string {
+    const bytes = this.bytes(this.uint16())
+    let text = ''
+    for (let i = 0; i < bytes.length; ) {
+      const b = bytes[i]!
+      if (b < 0x80) {
+        text += String.fromCharCode(b)
+        i += 1
+      } else if ((b & 0xe0) === 0xc0 && i + 1 < bytes.length) {
+        text += String.fromCharCode(((b & 0x1f) << 6) | (bytes[i + 1]! & 0x3f))
+        i += 2
+      } else if ((b & 0xf0) === 0xe0 && i + 2 < bytes.length) {
+        text += String.fromCharCode(((b & 0x0f) << 12) | ((bytes[i + 1]! & 0x3f) << 6) | (bytes[i + 2]! & 0x3f))
+        i += 3
+      } else {
+        throw new SerializationError(`Corrupt ${this.#what}: malformed modified UTF-8 at byte ${i} of a string`)
+      }
+    }
+    return text
   }
 
   /** A count prefix; rejects counts that could not fit in what is left (each item >= `minItemBytes`). */

@@ -24,6 +24,13 @@ export class ByteWriter {
     return this
   }
 
+  int16(value: number): this {
+    this.#ensure(2)
+    this.#buffer.writeInt16BE(value, this.#length)
+    this.#length += 2
+    return this
+  }
+
   uint16(value: number): this {
     this.#ensure(2)
     this.#buffer.writeUInt16BE(value, this.#length)
@@ -53,6 +60,14 @@ export class ByteWriter {
     return this
   }
 
+  /** Any signed 64-bit value. */
+  int64Big(value: bigint): this {
+    this.#ensure(8)
+    this.#buffer.writeBigInt64BE(value, this.#length)
+    this.#length += 8
+    return this
+  }
+
   bytes(value: Uint8Array): this {
     this.#ensure(value.length)
     this.#buffer.set(value, this.#length)
@@ -70,6 +85,22 @@ export class ByteWriter {
   string32(value: string): this {
     const encoded = Buffer.from(value, 'utf8')
     return this.uint32(encoded.length).bytes(encoded)
+  }
+
+  /**
+   * Java's DataOutput.writeUTF: uint16 byte length, then modified UTF-8 (U+0000 as two bytes,
+   * each UTF-16 surrogate as its own three bytes).
+   */
+  javaUtf(value: string): this {
+    const bytes: number[] = []
+    for (let i = 0; i < value.length; i++) {
+      const c = value.charCodeAt(i)
+      if (c >= 0x01 && c <= 0x7f) bytes.push(c)
+      else if (c <= 0x7ff) bytes.push(0xc0 | (c >> 6), 0x80 | (c & 0x3f))
+      else bytes.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f))
+    }
+    if (bytes.length > 0xffff) throw new RangeError(`String of ${bytes.length} bytes is too long for writeUTF`)
+    return this.uint16(bytes.length).bytes(Uint8Array.from(bytes))
   }
 
   toBuffer(): Buffer {

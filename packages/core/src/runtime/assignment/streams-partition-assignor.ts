@@ -15,7 +15,13 @@ import type { Logger } from '../../logger.js'
 import { silentLogger } from '../../logger.js'
 import { tpKey, type AdminPort, type NewTopic, type TopicPartition } from '../kafka/ports.js'
 import type { GroupAssignor, GroupMemberSubscription, MemberAssignment } from '../consumer/consumer-api.js'
-import { encodeAssignmentInfo, errorAssignmentInfo, sortPartitions } from './assignment-info.js'
+import {
+  ASSIGNMENT_INFO_VERSION,
+  encodeAssignmentInfo,
+  errorAssignmentInfo,
+  MIN_ASSIGNMENT_VERSION,
+  sortPartitions
+} from './assignment-info.js'
 import { AssignorError } from './assignor-error.js'
 import type { AssignorErrorCode } from './assignor-error.js'
 import { assignTasksToConsumers } from './consumer-task-assignor.js'
@@ -25,7 +31,7 @@ import { groupPartitions } from './partition-grouper.js'
 import type { TaskGrouping } from './partition-grouper.js'
 import { computeRepartitionTopicCounts } from './repartition-topics.js'
 import { resolveUserSourceTopics } from './source-topic-resolver.js'
-import { decodeSubscriptionInfo, encodeSubscriptionInfo } from './subscription-info.js'
+import { decodeSubscriptionInfo, encodeSubscriptionInfo, isFutureSubscription, LATEST_OFFSET } from './subscription-info.js'
 import type { SubscriptionInfo } from './subscription-info.js'
 import { assignTasks } from './task-assignor.js'
 import type { TaskAssignment } from './task-assignor.js'
@@ -56,10 +62,8 @@ export interface LocalAssignorState {
   readonly userEndpoint?: string
   /** Offset sum per task id of every task with state on this process (LATEST_OFFSET for running actives). */
   readonly taskOffsetSums: ReadonlyMap<string, number>
-  /** Active task ids this thread owns. */
+  /** Active task ids this thread owns (reported with LATEST_OFFSET). */
   readonly activeTasks: Iterable<string>
-  /** Standby task ids this thread owns. */
-  readonly standbyTasks: Iterable<string>
   /** An AssignorError code, e.g. SHUTDOWN_REQUESTED; default NONE. */
   readonly errorCode?: number
 }
@@ -129,12 +133,12 @@ export class StreamsPartitionAssignor implements GroupAssignor {
   subscriptionUserData(_topics: readonly string[]): Buffer {
     const state = this.#localState()
     this.#uniqueField = (this.#uniqueField + 1) & 0xff
+    const sums = new Map(state.taskOffsetSums)
+    for (const task of state.activeTasks) sums.set(task, LATEST_OFFSET)
     return encodeSubscriptionInfo({
       processId: state.processId,
       userEndpoint: state.userEndpoint ?? '',
-      taskOffsetSums: state.taskOffsetSums,
-      activeTasks: [...state.activeTasks],
-      standbyTasks: [...state.standbyTasks],
+      taskOffsetSums: sums,
       errorCode: state.errorCode ?? AssignorError.NONE,
       uniqueField: this.#uniqueField
     })
@@ -160,15 +164,36 @@ export class StreamsPartitionAssignor implements GroupAssignor {
   ): Promise<Map<string, MemberAssignment>> {
     if (members.length === 0) return new Map()
     const subscriptions = new Map<string, SubscriptionInfo>()
+    const future: string[] = []
+    const latestSupported: number[] = []
     for (const member of members) {
+      let info: SubscriptionInfo
       try {
-        subscriptions.set(member.memberId, decodeSubscriptionInfo(member.userData))
+        info = decodeSubscriptionInfo(member.userData)
       } catch (error) {
+        const version = member.userData.length >= 4 ? member.userData.readInt32BE(0) : undefined
         throw new AssignmentFailure(
           AssignorError.ASSIGNMENT_ERROR,
-          `Cannot read the subscription of member ${member.memberId}: ${(error as Error).message}`
+          `Cannot read the subscription of member ${member.memberId} (subscription version ${version ?? 'unknown'}): ${(error as Error).message}`
         )
       }
+      if (info.latestSupportedVersion > 0) latestSupported.push(info.latestSupportedVersion)
+      if (isFutureSubscription(info)) future.push(member.memberId)
+      else if (info.version < MIN_ASSIGNMENT_VERSION) {
+        throw new AssignmentFailure(
+          AssignorError.ASSIGNMENT_ERROR,
+          `Member ${member.memberId} sent subscription version ${info.version}: versions before ${MIN_ASSIGNMENT_VERSION} (Kafka Streams 2.6) are not supported`
+        )
+      } else subscriptions.set(member.memberId, info)
+    }
+    const versions: Versions = {
+      version: Math.min(ASSIGNMENT_INFO_VERSION, ...[...subscriptions.values()].map(info => info.version)),
+      commonlySupportedVersion: Math.min(ASSIGNMENT_INFO_VERSION, ...latestSupported)
+    }
+    if (future.length > 0) {
+      // Version probing: members running newer code get no tasks and an assignment in our
+      // version, from which they learn to speak it and rejoin.
+      this.#logger.info(`Members ${future.join(', ')} speak a newer subscription version; they rejoin with version ${versions.version}`)
     }
     const shutdown = [...subscriptions].find(([, info]) => info.errorCode === AssignorError.SHUTDOWN_REQUESTED)
     if (shutdown !== undefined) throw new AssignmentFailure(AssignorError.SHUTDOWN_REQUESTED, `Shutdown requested by member ${shutdown[0]}`)
@@ -176,12 +201,29 @@ export class StreamsPartitionAssignor implements GroupAssignor {
     const grouping = await this.#prepareTopics(partitionCounts)
     const statefulTasks = new Set([...grouping.tasks].filter(([, info]) => info.changelogPartitions.length > 0).map(([task]) => task))
 
+    // Partitions still owned by cooperative (Java) members, and the tasks they make previous actives.
+    const taskOfPartition = new Map<string, string>()
+    for (const [task, info] of grouping.tasks)
+      for (const tp of info.sourcePartitions) taskOfPartition.set(tpKey(tp.topic, tp.partition), task)
+    const owners = new Map<string, string>()
+    const ownedTasks = new Map<string, string[]>()
+    for (const member of members) {
+      const tasks = new Set<string>()
+      for (const tp of member.ownedPartitions ?? []) {
+        owners.set(tpKey(tp.topic, tp.partition), member.memberId)
+        const task = taskOfPartition.get(tpKey(tp.topic, tp.partition))
+        if (task !== undefined) tasks.add(task)
+      }
+      ownedTasks.set(member.memberId, [...tasks])
+    }
+
     // Clients: the members of one process.
-    const processes = new Map<string, Array<{ memberId: string; info: SubscriptionInfo }>>()
+    const processes = new Map<string, Thread[]>()
     for (const [memberId, info] of subscriptions) {
       let list = processes.get(info.processId)
       if (list === undefined) processes.set(info.processId, (list = []))
-      list.push({ memberId, info })
+      const previousActive = new Set([...info.activeTasks, ...ownedTasks.get(memberId)!])
+      list.push({ memberId, info, previousActive })
     }
 
     let endSums: Map<string, number> | undefined
@@ -205,7 +247,7 @@ export class StreamsPartitionAssignor implements GroupAssignor {
           processId,
           {
             capacity: threads.length,
-            previousActive: known(threads.flatMap(thread => thread.info.activeTasks)),
+            previousActive: known(threads.flatMap(thread => [...thread.previousActive])),
             previousStandby: known(threads.flatMap(thread => thread.info.standbyTasks)),
             lags: taskLags(mergeOffsetSums(threads.map(thread => thread.info.taskOffsetSums)), statefulTasks, endSums)
           }
@@ -230,7 +272,9 @@ export class StreamsPartitionAssignor implements GroupAssignor {
           : undefined
     if (assignment.probingRebalanceNeeded)
       this.#logger.info(`Some tasks stay on caught-up clients while others warm up; probing rebalance at ${nextRebalanceMs!}`)
-    return this.#memberAssignments(processes, assignment, grouping, statefulTasks, nextRebalanceMs)
+    const result = this.#memberAssignments({ processes, assignment, grouping, statefulTasks, nextRebalanceMs, owners, versions })
+    for (const memberId of future) result.set(memberId, { partitions: [], userData: encodeAssignmentInfo({ ...NOTHING, ...versions }) })
+    return result
   }
 
   /**
@@ -309,13 +353,14 @@ export class StreamsPartitionAssignor implements GroupAssignor {
     }
   }
 
-  #memberAssignments(
-    processes: ReadonlyMap<string, ReadonlyArray<{ memberId: string; info: SubscriptionInfo }>>,
-    assignment: TaskAssignment,
-    grouping: TaskGrouping,
-    statefulTasks: ReadonlySet<string>,
-    nextRebalanceMs: number | undefined
-  ): Map<string, MemberAssignment> {
+  /**
+   * Splits each process's tasks over its threads and encodes every member's assignment. As Kafka
+   * Streams does for cooperative members: a task whose partitions another member still owns is
+   * held back (kept as a standby where the new owner has its state) and the new owner is asked to
+   * rebalance again right away, by when the old owner has given the partitions up.
+   */
+  #memberAssignments(plan: MemberPlan): Map<string, MemberAssignment> {
+    const { processes, assignment, grouping, statefulTasks, owners, versions } = plan
     const sourcePartitions = (tasks: readonly string[]): TopicPartition[] =>
       tasks.flatMap(task => grouping.tasks.get(task)!.sourcePartitions)
     const partitionsByHost = new Map<string, TopicPartition[]>()
@@ -332,9 +377,9 @@ export class StreamsPartitionAssignor implements GroupAssignor {
     for (const [processId, threads] of processes) {
       const tasks = assignment.clients.get(processId)!
       const byConsumer = assignTasksToConsumers(
-        threads.map(({ memberId, info }) => ({
+        threads.map(({ memberId, info, previousActive }) => ({
           memberId,
-          previousActive: new Set(info.activeTasks),
+          previousActive,
           previousStandby: new Set(info.standbyTasks)
         })),
         tasks.active,
@@ -342,14 +387,27 @@ export class StreamsPartitionAssignor implements GroupAssignor {
         statefulTasks
       )
       for (const [memberId, consumerTasks] of byConsumer) {
-        const activeTasks = new Map(consumerTasks.active.map(task => [task, grouping.tasks.get(task)!.sourcePartitions]))
-        const standbyTasks = new Map(consumerTasks.standby.map(task => [task, grouping.tasks.get(task)!.changelogPartitions]))
+        const hadState = new Set(threads.find(thread => thread.memberId === memberId)!.info.standbyTasks)
+        const activeTasks = new Map<string, readonly TopicPartition[]>()
+        const standbyTasks = new Map(consumerTasks.standby.map(task => [task, grouping.tasks.get(task)!.sourcePartitions]))
+        let heldBack = false
+        for (const task of consumerTasks.active) {
+          const partitions = grouping.tasks.get(task)!.sourcePartitions
+          const owner = partitions.map(tp => owners.get(tpKey(tp.topic, tp.partition))).find(o => o !== undefined && o !== memberId)
+          if (owner === undefined) {
+            activeTasks.set(task, partitions)
+            continue
+          }
+          heldBack = true
+          this.#logger.info(`Task ${task} moves to ${memberId} once member ${owner} has given up its partitions`)
+          if (statefulTasks.has(task) && hadState.has(task)) standbyTasks.set(task, partitions)
+        }
         result.set(memberId, {
           partitions: sortPartitions([...activeTasks.values()].flat()),
           userData: encodeAssignmentInfo({
-            errorCode: AssignorError.NONE,
-            errorMessage: '',
-            nextRebalanceMs,
+            ...NOTHING,
+            ...versions,
+            nextRebalanceMs: heldBack ? 0 : plan.nextRebalanceMs,
             activeTasks,
             standbyTasks,
             partitionsByHost,
@@ -361,6 +419,31 @@ export class StreamsPartitionAssignor implements GroupAssignor {
     return result
   }
 }
+
+interface Thread {
+  readonly memberId: string
+  readonly info: SubscriptionInfo
+  /** Tasks active on the member before: from its offset sums and from the partitions it still owns. */
+  readonly previousActive: ReadonlySet<string>
+}
+
+interface Versions {
+  readonly version: number
+  readonly commonlySupportedVersion: number
+}
+
+interface MemberPlan {
+  readonly processes: ReadonlyMap<string, readonly Thread[]>
+  readonly assignment: TaskAssignment
+  readonly grouping: TaskGrouping
+  readonly statefulTasks: ReadonlySet<string>
+  readonly nextRebalanceMs: number | undefined
+  /** `topic-partition` -> the member that still owns it. */
+  readonly owners: ReadonlyMap<string, string>
+  readonly versions: Versions
+}
+
+const NOTHING = errorAssignmentInfo(AssignorError.NONE, '')
 
 function asAssignmentError(error: unknown): unknown {
   return error instanceof StreamsError ? new AssignmentFailure(AssignorError.ASSIGNMENT_ERROR, error.message) : error

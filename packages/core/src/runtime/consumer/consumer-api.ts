@@ -11,6 +11,12 @@ export interface GroupMemberSubscription {
   readonly memberId: string
   readonly topics: readonly string[]
   readonly userData: Buffer
+  /**
+   * The partitions the member still owns while it rejoins: a member on the cooperative protocol
+   * (a Java Kafka Streams member) keeps its partitions until its new assignment takes them away;
+   * eager members (kstreams) own none. None must move to another member in the same rebalance.
+   */
+  readonly ownedPartitions?: readonly TopicPartition[]
 }
 
 export interface MemberAssignment {

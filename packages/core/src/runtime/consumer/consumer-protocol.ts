@@ -1,9 +1,10 @@
 /**
  * Kafka's ConsumerProtocol envelopes, the bytes a consumer group's members exchange through
  * JoinGroup (subscription: topics + userData) and SyncGroup (assignment: partitions + userData),
- * as Java's ConsumerProtocol writes them. We write version 0 (what every reader accepts) and read
- * versions 0 to 3 (owned partitions, generation and rack of newer Java members are skipped, and
- * any bytes after the fields we know are ignored, as Java's reader does). @internal
+ * as Java's ConsumerProtocol writes them. We write version 0 (what every reader accepts: kstreams
+ * members rebalance eagerly and own nothing when they join) and read versions 0 to 3: the owned
+ * partitions of cooperative (Java) members from version 1; their generation and rack, and any
+ * bytes after the fields we know, are ignored, as Java's reader does. @internal
  */
 import { ByteReader } from '../assignment/byte-reader.js'
 import { ByteWriter } from '../assignment/byte-writer.js'
@@ -16,6 +17,8 @@ const EMPTY = Buffer.alloc(0)
 export interface Subscription {
   readonly topics: readonly string[]
   readonly userData: Buffer
+  /** Partitions a cooperative member still owns (version 1+); empty for eager members. */
+  readonly ownedPartitions?: readonly TopicPartition[]
 }
 
 export function encodeSubscription(subscription: Subscription): Buffer {
@@ -26,10 +29,12 @@ export function encodeSubscription(subscription: Subscription): Buffer {
 
 export function decodeSubscription(bytes: Buffer): Subscription {
   const r = new ByteReader(bytes, 'consumer protocol subscription')
-  r.uint16() // version: every version starts with the fields read here
+  const version = r.uint16() // every version starts with the fields read here
   const topics: string[] = []
   for (let i = r.count(2); i > 0; i--) topics.push(r.string16())
-  return { topics, userData: readBytes(r) }
+  const userData = readBytes(r)
+  if (version < 1 || r.remaining === 0) return { topics, userData }
+  return { topics, userData, ownedPartitions: readPartitions(r) }
 }
 
 export function encodeAssignment(assignment: MemberAssignment | undefined): Buffer {
@@ -52,12 +57,18 @@ export function decodeAssignment(bytes: Buffer): MemberAssignment {
   if (bytes.length === 0) return { partitions: [], userData: EMPTY }
   const r = new ByteReader(bytes, 'consumer protocol assignment')
   r.uint16() // version
+  const partitions = readPartitions(r)
+  return { partitions, userData: readBytes(r) }
+}
+
+/** Kafka's [TopicPartition]: per topic its name and its partition numbers. */
+function readPartitions(r: ByteReader): TopicPartition[] {
   const partitions: TopicPartition[] = []
   for (let i = r.count(6); i > 0; i--) {
     const topic = r.string16()
     for (let j = r.count(4); j > 0; j--) partitions.push({ topic, partition: r.int32() })
   }
-  return { partitions, userData: readBytes(r) }
+  return partitions
 }
 
 function writeBytes(w: ByteWriter, bytes: Buffer): ByteWriter {

@@ -86,6 +86,8 @@ export interface MemberSpec {
   readonly active?: readonly string[]
   readonly standby?: readonly string[]
   readonly errorCode?: number
+  /** Partitions a cooperative (Java) member still owns when it joins. */
+  readonly owned?: readonly TopicPartition[]
 }
 
 export function subscription(spec: MemberSpec): GroupMemberSubscription {
@@ -95,13 +97,26 @@ export function subscription(spec: MemberSpec): GroupMemberSubscription {
     userData: encodeSubscriptionInfo({
       processId: pid(spec.process),
       userEndpoint: spec.endpoint ?? '',
-      taskOffsetSums: new Map(Object.entries(spec.offsets ?? {})),
-      activeTasks: spec.active ?? [],
-      standbyTasks: spec.standby ?? [],
+      taskOffsetSums: offsetSums(spec),
       errorCode: spec.errorCode ?? 0,
       uniqueField: 0
-    })
+    }),
+    ...(spec.owned === undefined ? {} : { ownedPartitions: spec.owned })
   }
+}
+
+/**
+ * What the member reports (Kafka Streams' encoding since version 7): its offsets for the tasks it
+ * has state of; LATEST_OFFSET for its active tasks; its standby tasks (0 unless in `offsets`).
+ * A task in `offsets` whose sum is LATEST_OFFSET but not in `active` is active on another thread
+ * of the process and not reported by this one.
+ */
+function offsetSums(spec: MemberSpec): Map<string, number> {
+  const active = new Set(spec.active ?? [])
+  const sums = new Map(Object.entries(spec.offsets ?? {}).filter(([task, sum]) => sum !== LATEST_OFFSET || active.has(task)))
+  for (const task of spec.standby ?? []) if (!sums.has(task)) sums.set(task, 0)
+  for (const task of active) sums.set(task, LATEST_OFFSET)
+  return sums
 }
 
 /** `processes[i]` threads for process i+1, members named `p<process>-t<thread>`. */
@@ -116,29 +131,21 @@ export function decodeAll(assignments: ReadonlyMap<string, MemberAssignment>): M
 }
 
 /**
- * The subscriptions members send after receiving `previous`: their tasks, LATEST_OFFSET for
- * actives and `standbyOffset(task)` for standbys.
+ * The subscriptions members send after receiving `previous`: each its own tasks, LATEST_OFFSET
+ * for actives and `standbyOffset(task)` for standbys (as Kafka Streams' threads report them).
  */
 export function nextSubscriptions(
   specs: readonly MemberSpec[],
   previous: ReadonlyMap<string, AssignmentInfo>,
   standbyOffset: (task: string) => number = () => 0
 ): GroupMemberSubscription[] {
-  const byProcess = new Map<number, Record<string, number>>()
-  for (const spec of specs) {
-    const info = previous.get(spec.memberId)
-    const offsets = byProcess.get(spec.process) ?? { ...spec.offsets }
-    if (info !== undefined) {
-      for (const task of info.standbyTasks.keys()) offsets[task] = standbyOffset(task)
-      for (const task of info.activeTasks.keys()) offsets[task] = LATEST_OFFSET
-    }
-    byProcess.set(spec.process, offsets)
-  }
   return specs.map(spec => {
     const info = previous.get(spec.memberId)
+    const offsets: Record<string, number> = { ...spec.offsets }
+    for (const task of info?.standbyTasks.keys() ?? []) offsets[task] = standbyOffset(task)
     return subscription({
       ...spec,
-      offsets: byProcess.get(spec.process)!,
+      offsets,
       active: info === undefined ? [] : [...info.activeTasks.keys()],
       standby: info === undefined ? [] : [...info.standbyTasks.keys()]
     })
@@ -190,6 +197,6 @@ export function assignorFor(
     admin,
     config: { applicationId: 'app', ...config },
     clock,
-    localState: () => ({ processId: pid(1), taskOffsetSums: new Map(), activeTasks: [], standbyTasks: [] })
+    localState: () => ({ processId: pid(1), taskOffsetSums: new Map(), activeTasks: [] })
   })
 }

@@ -1,136 +1,122 @@
 import { expect } from 'chai'
 import { AssignorError } from '../../../src/runtime/assignment/assignor-error.js'
-import {
-  ASSIGNMENT_INFO_VERSION,
-  decodeAssignment,
-  decodeAssignmentInfo,
-  encodeAssignmentInfo,
-  errorAssignmentInfo
-} from '../../../src/runtime/assignment/assignment-info.js'
+import { decodeAssignment, encodeAssignmentInfo, errorAssignmentInfo } from '../../../src/runtime/assignment/assignment-info.js'
 import type { AssignmentInfoData } from '../../../src/runtime/assignment/assignment-info.js'
 import { codeOf } from '../../state/helpers/expect-code.js'
 import { hexLines } from './assignment-helpers.js'
+
+const tp = (topic: string, partition: number) => ({ topic, partition })
 
 const sample: AssignmentInfoData = {
   errorCode: AssignorError.NONE,
   errorMessage: '',
   nextRebalanceMs: 1000,
-  activeTasks: new Map([
-    [
-      '0_1',
-      [
-        { topic: 'b', partition: 1 },
-        { topic: 'a', partition: 1 }
-      ]
-    ]
-  ]),
-  standbyTasks: new Map([['1_1', [{ topic: 'c', partition: 1 }]]]),
-  partitionsByHost: new Map([
-    [
-      'h:1',
-      [
-        { topic: 'a', partition: 1 },
-        { topic: 'b', partition: 1 }
-      ]
-    ]
-  ]),
-  standbyPartitionsByHost: new Map([['h:1', [{ topic: 'a', partition: 0 }]]])
+  activeTasks: new Map([['0_1', [tp('b', 1), tp('a', 1)]]]),
+  standbyTasks: new Map([['1_1', [tp('c', 1)]]]),
+  partitionsByHost: new Map([['h:1', [tp('a', 1)]]]),
+  standbyPartitionsByHost: new Map([['h:1', [tp('a', 0)]]])
 }
+const partitions = [tp('b', 1), tp('a', 1)]
 
-describe('AssignmentInfo encoding', () => {
-  it('matches the golden bytes of version 1', () => {
-    const golden = hexLines(`
-      0001                          # version 1
-      00                            # error code NONE
-      00000000000003e8              # next rebalance at 1000
-      00000000                      # error message ""
-      00000003 0001 61 0001 62 0001 63                # topic dictionary: a, b, c
-      00000001                      # 1 active task
-        00000000 00000001           # 0_1
-        00000002 00000000 00000001 00000001 00000001  # a-1, b-1
-      00000001                      # 1 standby task
-        00000001 00000001           # 1_1
-        00000001 00000002 00000001  # c-1
-      00000001 0003 683a31          # partitions by host: h:1
-        00000002 00000000 00000001 00000001 00000001  # a-1, b-1
-      00000001 0003 683a31          # standby partitions by host: h:1
-        00000001 00000000 00000000  # a-0
-    `)
-    expect(encodeAssignmentInfo(sample).toString('hex')).to.equal(golden.toString('hex'))
+/**
+ * What Kafka Streams 4.1.1 writes for the sample: `new AssignmentInfo(11, 11, [0_1, 0_1],
+ * {1_1=[c-1]}, {h:1=[a-1]}, {h:1=[a-0]}, 0)` with next rebalance time 1000
+ * (tests/java-streams WireFormats encode-assignment).
+ */
+const JAVA_BYTES = hexLines(`
+  0000000b 0000000b                      # version 11, commonly supported 11
+  00000002                               # active tasks, one per partition (a-1, b-1):
+    00000000 00000001 00000000           #   0_1, no named topology
+    00000000 00000001 00000000           #   0_1
+  00000001                               # 1 standby task
+    00000001 00000001 00000000           #   1_1
+    00000001 0001 63 00000001            #   [c-1]
+  00000001 00000000 0001 61              # topic dictionary: 0 -> a
+  00000001 0001 68 00000001              # partitions by host: h:1
+    00000001 00000000 00000001           #   [a-1]
+  00000001 0001 68 00000001              # standby partitions by host: h:1
+    00000001 00000000 00000000           #   [a-0]
+  00000000                               # error code NONE
+  00000000000003e8                       # next rebalance at 1000
+`)
+
+describe("AssignmentInfo: Kafka Streams' encoding", () => {
+  it('writes the bytes Kafka Streams 4.1.1 writes (version 11)', () => {
+    expect(encodeAssignmentInfo(sample).toString('hex')).to.equal(JAVA_BYTES.toString('hex'))
   })
 
-  it('round-trips every field, with partitions sorted by topic and partition', () => {
-    const decoded = decodeAssignmentInfo(encodeAssignmentInfo(sample))
-    expect(decoded.version).to.equal(ASSIGNMENT_INFO_VERSION)
+  it("reads Kafka Streams' bytes, pairing the active task list with the partitions sorted by topic and partition", () => {
+    const decoded = decodeAssignment({ partitions, userData: JAVA_BYTES })
+    expect(decoded.version).to.equal(11)
+    expect(decoded.commonlySupportedVersion).to.equal(11)
     expect(decoded.errorCode).to.equal(0)
     expect(decoded.errorMessage).to.equal('')
     expect(decoded.nextRebalanceMs).to.equal(1000)
-    expect([...decoded.activeTasks]).to.deep.equal([
-      [
-        '0_1',
-        [
-          { topic: 'a', partition: 1 },
-          { topic: 'b', partition: 1 }
-        ]
-      ]
-    ])
-    expect([...decoded.standbyTasks]).to.deep.equal([['1_1', [{ topic: 'c', partition: 1 }]]])
-    expect([...decoded.partitionsByHost]).to.deep.equal([
-      [
-        'h:1',
-        [
-          { topic: 'a', partition: 1 },
-          { topic: 'b', partition: 1 }
-        ]
-      ]
-    ])
-    expect([...decoded.standbyPartitionsByHost]).to.deep.equal([['h:1', [{ topic: 'a', partition: 0 }]]])
+    expect([...decoded.activeTasks]).to.deep.equal([['0_1', [tp('a', 1), tp('b', 1)]]])
+    expect([...decoded.standbyTasks]).to.deep.equal([['1_1', [tp('c', 1)]]])
+    expect([...decoded.partitionsByHost]).to.deep.equal([['h:1', [tp('a', 1)]]])
+    expect([...decoded.standbyPartitionsByHost]).to.deep.equal([['h:1', [tp('a', 0)]]])
   })
 
-  it('encodes "no follow-up rebalance" as -1 and decodes it as undefined', () => {
-    const bytes = encodeAssignmentInfo({ ...sample, nextRebalanceMs: undefined })
-    expect(bytes.readBigInt64BE(3)).to.equal(-1n)
-    expect(decodeAssignmentInfo(bytes).nextRebalanceMs).to.equal(undefined)
+  it('encodes "no follow-up rebalance" as Long.MAX_VALUE and decodes it as undefined; 0 means right away', () => {
+    const none = encodeAssignmentInfo({ ...sample, nextRebalanceMs: undefined })
+    expect(none.readBigInt64BE(none.length - 8)).to.equal(0x7fffffffffffffffn)
+    expect(decodeAssignment({ partitions, userData: none }).nextRebalanceMs).to.equal(undefined)
+    expect(decodeAssignment({ partitions, userData: encodeAssignmentInfo({ ...sample, nextRebalanceMs: 0 }) }).nextRebalanceMs).to.equal(0)
   })
 
-  it('carries an error code and message with no tasks', () => {
-    const info = decodeAssignment({
-      partitions: [],
-      userData: encodeAssignmentInfo(errorAssignmentInfo(AssignorError.ASSIGNMENT_ERROR, 'Topics not co-partitioned: [{a=1, b=2}] ✗'))
-    })
+  it("carries a kstreams leader's error message after the fields Kafka Streams reads; without one, the code's description", () => {
+    const bytes = encodeAssignmentInfo(errorAssignmentInfo(AssignorError.ASSIGNMENT_ERROR, 'Topics not co-partitioned: [{a=1, b=2}] ✗'))
+    const info = decodeAssignment({ partitions: [], userData: bytes })
     expect(info.errorCode).to.equal(AssignorError.ASSIGNMENT_ERROR)
     expect(info.errorMessage).to.equal('Topics not co-partitioned: [{a=1, b=2}] ✗')
     expect(info.activeTasks.size + info.standbyTasks.size + info.partitionsByHost.size + info.standbyPartitionsByHost.size).to.equal(0)
+    const javaError = bytes.subarray(0, bytes.length - 4 - Buffer.byteLength('Topics not co-partitioned: [{a=1, b=2}] ✗'))
+    expect(decodeAssignment({ partitions: [], userData: javaError }).errorMessage).to.contain('could not compute a task assignment')
   })
 
-  it('round-trips many tasks and hosts sharing one topic dictionary', () => {
+  it('writes versions 7 to 9 without the named-topology field of task ids, and reads them back', () => {
+    const v9 = encodeAssignmentInfo({ ...sample, version: 9, commonlySupportedVersion: 9 })
+    expect(v9.length).to.equal(JAVA_BYTES.length - 3 * 4)
+    const decoded = decodeAssignment({ partitions, userData: v9 })
+    expect(decoded.version).to.equal(9)
+    expect([...decoded.activeTasks]).to.deep.equal([['0_1', [tp('a', 1), tp('b', 1)]]])
+    expect([...decoded.standbyTasks.keys()]).to.deep.equal(['1_1'])
+  })
+
+  it('round-trips many tasks and hosts sharing one topic dictionary, IPv6 hosts and non-ASCII host names', () => {
     const activeTasks = new Map<string, Array<{ topic: string; partition: number }>>()
-    for (let p = 0; p < 50; p++) activeTasks.set(`${p % 3}_${p}`, [{ topic: `topic-${p % 5}`, partition: p }])
+    for (let p = 0; p < 50; p++) activeTasks.set(`${p % 3}_${p}`, [tp(`topic-${p % 5}`, p)])
     const hosts = new Map([
-      ['a:1', [{ topic: 'topic-1', partition: 3 }]],
-      ['b:2', [{ topic: 'topic-4', partition: 9 }]]
+      ['a:1', [tp('topic-1', 3)]],
+      ['[::1]:2', [tp('topic-4', 9)]],
+      ['hôte:3', []]
     ])
-    const decoded = decodeAssignmentInfo(encodeAssignmentInfo({ ...sample, activeTasks, partitionsByHost: hosts }))
+    const userData = encodeAssignmentInfo({ ...sample, activeTasks, partitionsByHost: hosts })
+    const decoded = decodeAssignment({ partitions: [...activeTasks.values()].flat(), userData })
     expect(new Map([...decoded.activeTasks].sort())).to.deep.equal(new Map([...activeTasks].sort()))
     expect(decoded.partitionsByHost).to.deep.equal(hosts)
   })
 
-  it('rejects unknown versions, unknown error codes, bad topic indexes and truncated bytes', () => {
-    const bytes = encodeAssignmentInfo(sample)
-    const future = Buffer.from(bytes)
-    future.writeUInt16BE(9, 0)
-    expect(codeOf(() => decodeAssignmentInfo(future))).to.equal('SERIALIZATION')
-    const badCode = Buffer.from(bytes)
-    badCode.writeUInt8(99, 2)
-    expect(codeOf(() => decodeAssignmentInfo(badCode))).to.equal('SERIALIZATION')
-    const badIndex = Buffer.from(bytes)
-    const firstPartitionTopicAt = 2 + 1 + 8 + 4 + 4 + 9 + 4 + 8 + 4
-    badIndex.writeUInt32BE(7, firstPartitionTopicAt)
-    expect(codeOf(() => decodeAssignmentInfo(badIndex))).to.equal('SERIALIZATION')
-    expect(codeOf(() => decodeAssignmentInfo(bytes.subarray(0, 20)))).to.equal('SERIALIZATION')
+  it('rejects unsupported versions, unknown error codes, bad topic indexes, a task list not matching the partitions and truncated bytes', () => {
+    const future = Buffer.from(JAVA_BYTES)
+    future.writeInt32BE(12, 0)
+    expect(codeOf(() => decodeAssignment({ partitions, userData: future }))).to.equal('SERIALIZATION')
+    const old = Buffer.from(JAVA_BYTES)
+    old.writeInt32BE(6, 0)
+    expect(codeOf(() => decodeAssignment({ partitions, userData: old }))).to.equal('SERIALIZATION')
+    const badCode = Buffer.from(JAVA_BYTES)
+    badCode.writeInt32BE(99, JAVA_BYTES.length - 12)
+    expect(codeOf(() => decodeAssignment({ partitions, userData: badCode }))).to.equal('SERIALIZATION')
+    const badIndex = Buffer.from(JAVA_BYTES)
+    badIndex.writeInt32BE(7, JAVA_BYTES.indexOf(Buffer.from('000000010001680000000100000001', 'hex')) + 15)
+    expect(codeOf(() => decodeAssignment({ partitions, userData: badIndex }))).to.equal('SERIALIZATION')
+    expect(codeOf(() => decodeAssignment({ partitions: [tp('a', 1)], userData: JAVA_BYTES }))).to.equal('SERIALIZATION')
+    expect(codeOf(() => decodeAssignment({ partitions, userData: JAVA_BYTES.subarray(0, 20) }))).to.equal('SERIALIZATION')
   })
 
-  it('rejects a negative nextRebalanceMs when encoding', () => {
+  it('rejects a negative nextRebalanceMs and a version it cannot write when encoding', () => {
     expect(codeOf(() => encodeAssignmentInfo({ ...sample, nextRebalanceMs: -5 }))).to.equal('ILLEGAL_ARGUMENT')
+    expect(codeOf(() => encodeAssignmentInfo({ ...sample, version: 6 }))).to.equal('ILLEGAL_ARGUMENT')
   })
 })

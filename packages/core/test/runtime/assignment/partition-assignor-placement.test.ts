@@ -96,8 +96,7 @@ describe('StreamsPartitionAssignor: placement', () => {
     const standbyProcesses = new Map<string, string[]>()
     for (const [memberId, info] of infos) {
       for (const [task, partitions] of info.standbyTasks) {
-        const [subtopology, partition] = task.split('_')
-        expect(partitions).to.deep.equal([{ topic: `app-s${subtopology!}-changelog`, partition: Number(partition) }])
+        expect(partitions, task).to.deep.equal(infos.get(owners.get(task)!)!.activeTasks.get(task))
         standbyProcesses.set(task, [...(standbyProcesses.get(task) ?? []), processOf(memberId)])
       }
     }

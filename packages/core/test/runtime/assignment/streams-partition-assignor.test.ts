@@ -129,6 +129,94 @@ describe('StreamsPartitionAssignor', () => {
       expect(result.get('bad')!.errorMessage).to.contain('bad')
     })
 
+    it('an unreadable subscription names the member and the version it claims', async () => {
+      const admin = new InMemoryAdmin({ a: 2 })
+      const assignor = assignorFor(topologyOf([sub(0, { sourceTopics: ['a'] })]), admin)
+      const truncated = Buffer.from('0000000b0000000b0f1e', 'hex')
+      const old = Buffer.from('000000050000000500', 'hex')
+      for (const [userData, expected] of [
+        [truncated, 'subscription version 11'],
+        [old, 'version 5'],
+        [Buffer.from([0, 9]), 'subscription version unknown']
+      ] as const) {
+        const result = decodeAll(
+          await assignor.assign([subscription({ memberId: 'm1', process: 1 }), { memberId: 'odd-one', topics: [], userData }], admin.topics)
+        )
+        for (const info of result.values()) {
+          expect(info.errorCode).to.equal(AssignorError.ASSIGNMENT_ERROR)
+          expect(info.errorMessage).to.contain('odd-one').and.to.contain(expected)
+        }
+      }
+    })
+
+    it('version probing: a member speaking a newer version gets no tasks and an assignment in version 11; the others get every task', async () => {
+      const admin = new InMemoryAdmin({ a: 4 })
+      const assignor = assignorFor(topologyOf([sub(0, { sourceTopics: ['a'] })]), admin)
+      const newer = Buffer.from('0000000c0000000c' + 'ab'.repeat(40), 'hex')
+      const plan = await assignor.assign(
+        [subscription({ memberId: 'm1', process: 1 }), { memberId: 'future', topics: [], userData: newer }],
+        admin.topics
+      )
+      const infos = decodeAll(plan)
+      expect(plan.get('future')!.partitions).to.deep.equal([])
+      expect(infos.get('future')).to.deep.include({ version: 11, commonlySupportedVersion: 11, errorCode: 0 })
+      expect(infos.get('future')!.activeTasks.size).to.equal(0)
+      expect([...infos.get('m1')!.activeTasks.keys()]).to.deep.equal(['0_0', '0_1', '0_2', '0_3'])
+      expect(infos.get('m1')!.commonlySupportedVersion).to.equal(11)
+    })
+
+    it('answers in the lowest version any member used, with the lowest latest supported version', async () => {
+      const admin = new InMemoryAdmin({ a: 2 })
+      const assignor = assignorFor(topologyOf([sub(0, { sourceTopics: ['a'] })]), admin)
+      const pidBytes = Buffer.from(pid(2).replaceAll('-', ''), 'hex')
+      const v9 = Buffer.concat([
+        Buffer.from('0000000900000009', 'hex'),
+        pidBytes,
+        Buffer.from('00000000' + '00000000' + '01' + '00000000', 'hex')
+      ])
+      const infos = decodeAll(
+        await assignor.assign([subscription({ memberId: 'm1', process: 1 }), { memberId: 'm2', topics: [], userData: v9 }], admin.topics)
+      )
+      for (const info of infos.values()) expect(info).to.deep.include({ version: 9, commonlySupportedVersion: 9 })
+    })
+
+    it('cooperative members: a task still owned by another member is held back, kept as a standby where it has state, and its new owner rebalances right away', async () => {
+      const admin = new InMemoryAdmin({ a: 2 })
+      const topology = topologyOf([sub(0, { sourceTopics: ['a'], changelogTopics: ['app-s-changelog'] })])
+      const assignor = assignorFor(topology, admin)
+      // A Java member owned both partitions; a kstreams member with state of 0_1 joins.
+      const plan = await assignor.assign(
+        [
+          subscription({ memberId: 'java', process: 1, active: ['0_0', '0_1'], owned: [tp('a', 0), tp('a', 1)] }),
+          subscription({ memberId: 'kstreams', process: 2, offsets: { '0_1': 0 } })
+        ],
+        admin.topics
+      )
+      const infos = decodeAll(plan)
+      const java = infos.get('java')!
+      const kstreams = infos.get('kstreams')!
+      expect([...java.activeTasks.keys()]).to.deep.equal(['0_0'])
+      expect(java.nextRebalanceMs).to.equal(undefined)
+      expect(kstreams.activeTasks.size).to.equal(0)
+      expect(plan.get('kstreams')!.partitions).to.deep.equal([])
+      expect([...kstreams.standbyTasks.keys()]).to.deep.equal(['0_1'])
+      expect(kstreams.nextRebalanceMs).to.equal(0)
+
+      // The Java member gave a-1 up and rejoined: now it moves.
+      const next = decodeAll(
+        await assignor.assign(
+          [
+            subscription({ memberId: 'java', process: 1, active: ['0_0'], owned: [tp('a', 0)] }),
+            subscription({ memberId: 'kstreams', process: 2, offsets: { '0_1': 0 }, standby: ['0_1'] })
+          ],
+          admin.topics
+        )
+      )
+      expect([...next.get('java')!.activeTasks.keys()]).to.deep.equal(['0_0'])
+      expect([...next.get('kstreams')!.activeTasks.keys()]).to.deep.equal(['0_1'])
+      expect(next.get('kstreams')!.nextRebalanceMs).to.equal(undefined)
+    })
+
     it('an existing internal topic with the wrong partition count -> ASSIGNMENT_ERROR', async () => {
       const admin = new InMemoryAdmin({ a: 2, 'app-s-changelog': 5 })
       const assignor = assignorFor(topologyOf([sub(0, { sourceTopics: ['a'], changelogTopics: ['app-s-changelog'] })]), admin)
@@ -192,9 +280,8 @@ describe('StreamsPartitionAssignor', () => {
         localState: () => ({
           processId: pid(3),
           userEndpoint: 'host:9000',
-          taskOffsetSums: new Map([['0_1', LATEST_OFFSET]]),
-          activeTasks: new Set(['0_1']),
-          standbyTasks: ['1_0']
+          taskOffsetSums: new Map([['1_0', 7]]),
+          activeTasks: new Set(['0_1'])
         })
       })
       const first = decodeSubscriptionInfo(assignor.subscriptionUserData(['a']))
@@ -206,7 +293,10 @@ describe('StreamsPartitionAssignor', () => {
         standbyTasks: ['1_0'],
         errorCode: 0
       })
-      expect([...first.taskOffsetSums]).to.deep.equal([['0_1', LATEST_OFFSET]])
+      expect([...first.taskOffsetSums]).to.deep.equal([
+        ['0_1', LATEST_OFFSET],
+        ['1_0', 7]
+      ])
       expect(second.uniqueField).to.not.equal(first.uniqueField)
       expect(assignor.name).to.equal('stream')
     })

@@ -17,12 +17,19 @@ describe('ConsumerProtocol envelopes', () => {
     expect(decodeSubscription(bytes)).to.deep.equal({ topics: ['a', 'bc'], userData: Buffer.from([1, 2]) })
   })
 
-  it('reads a version-3 subscription of a newer Java member (owned partitions, generation, rack skipped)', () => {
+  it('reads a version-3 subscription of a Java member: its owned partitions (generation and rack skipped)', () => {
     const v3 = hex(`0003 00000001 0001 74 00000001 07
       00000001 0001 74 00000002 00000000 00000001
       00000005
       0004 72 61 63 6b`)
-    expect(decodeSubscription(v3)).to.deep.equal({ topics: ['t'], userData: Buffer.from([7]) })
+    expect(decodeSubscription(v3)).to.deep.equal({
+      topics: ['t'],
+      userData: Buffer.from([7]),
+      ownedPartitions: [
+        { topic: 't', partition: 0 },
+        { topic: 't', partition: 1 }
+      ]
+    })
   })
 
   it('reads a null userData as empty', () => {
