@@ -236,9 +236,17 @@ export class KafkaStreams {
         processId,
         clients: this.#clients,
         stateDirectory: this.#stateDirectory,
-        shutdownRequested: () => this.#shutdownRequested
+        shutdownRequested: () => this.#shutdownRequested,
+        processTasks: () =>
+          new Set(
+            this.#threads.flatMap(t => [
+              ...t.taskManager.activeTaskIds.map(id => id.toString()),
+              ...t.taskManager.standbyOffsetSums().keys()
+            ])
+          )
       })
       await this.#assignment.prepareInternalTopics()
+      await this.#assignment.refreshTaskDirs()
       if (this.#def.globalStores.length > 0 && starting()) {
         // Global stores are complete before any stream thread processes.
         this.#globalThread = new GlobalStreamThread({
@@ -292,6 +300,7 @@ export class KafkaStreams {
         active: thread.taskManager.activeTaskIds,
         standbyOffsetSums: thread.taskManager.standbyOffsetSums()
       })),
+      beforeRejoin: async () => await assignment.refreshTaskDirs(),
       decodeAssignment: a => {
         const decoded = assignment.decode(a)
         if (decoded.errorCode === 0 && decoded.partitionsByHost !== undefined)

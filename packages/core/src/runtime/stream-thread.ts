@@ -92,6 +92,8 @@ export interface StreamThreadOptions {
   readonly stateDirectory: StateDirectory
   readonly assignor: GroupAssignor
   readonly decodeAssignment: (assignment: MemberAssignment) => DecodedAssignment
+  /** After the thread gave its partitions up (revoked or lost), before it rejoins: refreshes what its subscription reports. */
+  readonly beforeRejoin?: () => Promise<void>
   readonly globalStores: ReadonlyMap<string, StateStore>
   readonly restoreListener?: StateRestoreListener
   readonly standbyUpdateListener?: StandbyUpdateListener
@@ -389,6 +391,16 @@ export class StreamThread {
     }
     this.#lastCommit = this.#o.clock.milliseconds()
     this.#o.logger.info(`${this.name}: revocation handled in ${this.#lastCommit - started} ms`)
+    await this.#beforeRejoin()
+  }
+
+  /** The state on disk as the subscription will report it; a failure to read it only costs stickiness. */
+  async #beforeRejoin(): Promise<void> {
+    try {
+      await this.#o.beforeRejoin?.()
+    } catch (err) {
+      this.#o.logger.warn({ err }, `${this.name}: could not read the task directories' checkpoints before rejoining`)
+    }
   }
 
   async #onLost(reason: string): Promise<void> {
@@ -400,6 +412,7 @@ export class StreamThread {
     await this.#tasks.handleLostAll()
     this.#commitTimeoutSince = undefined
     this.#lastCommit = this.#o.clock.milliseconds()
+    await this.#beforeRejoin()
   }
 
   #fail(error: StreamsError): void {

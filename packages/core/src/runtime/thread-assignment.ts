@@ -7,6 +7,7 @@
 import type { TopologyDef } from '../topology/definitions.js'
 import type { ResolvedStreamsConfig } from '../config/streams-config.js'
 import { resolveClientConfigs } from '../config/client-configs.js'
+import { join } from 'node:path'
 import type { TaskId } from '../task-id.js'
 import type { KafkaClientFactory } from './kafka/ports.js'
 import type { GroupAssignor, MemberAssignment } from './consumer/consumer-api.js'
@@ -15,6 +16,7 @@ import { assignorTopologyFrom } from './assignment/topology-metadata.js'
 import { decodeAssignment } from './assignment/assignment-info.js'
 import { AssignorError } from './assignment/assignor-error.js'
 import type { StateDirectory } from './state/state-directory.js'
+import { OffsetCheckpoint } from './state/offset-checkpoint.js'
 import type { DecodedAssignment } from './stream-thread.js'
 
 export interface ThreadAssignmentOptions {
@@ -25,6 +27,8 @@ export interface ThreadAssignmentOptions {
   readonly stateDirectory: StateDirectory
   /** Whether this instance asks the whole application to shut down (SHUTDOWN_APPLICATION). */
   readonly shutdownRequested: () => boolean
+  /** The active and standby task ids of every thread of this instance. */
+  readonly processTasks: () => ReadonlySet<string>
 }
 
 /** What one stream thread owns. */
@@ -44,6 +48,13 @@ export interface ThreadAssignment {
    */
   assignor(ownTasks?: () => OwnTasks): GroupAssignor
   decode(assignment: MemberAssignment): DecodedAssignment
+  /**
+   * Reads the checkpoints of every task directory on disk (before the first join and before each
+   * rejoin): a thread also reports the offset sums of the task directories no thread of its
+   * instance owns, as Kafka Streams' threads do, so the leader sees the state a restarted instance
+   * still has.
+   */
+  refreshTaskDirs(): Promise<void>
   /** Creates the repartition (and changelog) topics before the threads subscribe. */
   prepareInternalTopics(): Promise<void>
   /** Closes the admin client the assignors share. */
@@ -88,17 +99,35 @@ export function createThreadAssignment(options: ThreadAssignmentOptions): Thread
       },
       localState: () => {
         const own = ownTasks()
+        const owned = options.processTasks()
+        const sums = new Map([...dirSums].filter(([task]) => !owned.has(task)))
+        for (const [task, sum] of own.standbyOffsetSums) sums.set(task, sum)
         return {
           processId: options.processId,
           userEndpoint: config.applicationServer ?? '',
-          taskOffsetSums: own.standbyOffsetSums,
+          taskOffsetSums: sums,
           activeTasks: own.active.map(t => t.toString()),
           errorCode: options.shutdownRequested() ? AssignorError.SHUTDOWN_REQUESTED : AssignorError.NONE
         }
       }
     })
+  let dirSums = new Map<string, number>()
   return {
     sourceTopics,
+    refreshTaskDirs: async () => {
+      const sums = new Map<string, number>()
+      for (const task of await options.stateDirectory.listTaskDirs()) {
+        try {
+          const offsets = await new OffsetCheckpoint(join(options.stateDirectory.taskDir(task), '.checkpoint')).read()
+          let sum = 0
+          for (const { offset } of offsets.values()) if (offset >= 0) sum += offset + 1
+          if (offsets.size > 0) sums.set(task.toString(), sum)
+        } catch {
+          // A corrupted checkpoint tells nothing about the state: the task is not reported.
+        }
+      }
+      dirSums = sums
+    },
     close: async () => admin.close(),
     assignor,
     prepareInternalTopics: async () => {
