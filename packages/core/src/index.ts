@@ -75,7 +75,9 @@ export type {
   ClientPassThroughConfig,
   ResolvedClientConfigs,
   ConsumerClientConfig,
-  ProducerClientConfig
+  ProducerClientConfig,
+  ClientDefaults,
+  PrefixedClientConfigs
 } from './config/client-configs.js'
 export type { OperabilityConfig } from './config/operability-configs.js'
 

@@ -46,18 +46,31 @@ export type AdapterClientConfigs = Readonly<Partial<Record<ClientKind, Readonly<
 
 /** The un-prefixed level: the StreamsConfig keys that are client configs. */
 export interface ClientDefaults {
+  /** Longest a broker holds a fetch that has less than `fetch.min.bytes` (`fetch.max.wait.ms`). */
   readonly fetchMaxWaitMs: number
+  /** Most bytes one fetch answer carries (`fetch.max.bytes`). */
   readonly fetchMaxBytes: number
+  /** Most bytes one fetch answer carries per partition (`max.partition.fetch.bytes`). */
   readonly maxPartitionFetchBytes: number
+  /** How long the group coordinator waits for a heartbeat before it evicts the member (`session.timeout.ms`). */
   readonly sessionTimeoutMs: number
+  /** How often the member heartbeats (`heartbeat.interval.ms`). */
   readonly heartbeatIntervalMs: number
+  /** Longest time between two polls before the member leaves the group (`max.poll.interval.ms`). */
   readonly maxPollIntervalMs: number
+  /** Wait before a failed request is tried again (`retry.backoff.ms`). */
   readonly retryBackoffMs: number
+  /** Longest a client call may take, retries included (`default.api.timeout.ms`). */
   readonly defaultApiTimeoutMs: number
+  /** How old cluster metadata may get before it is fetched again (`metadata.max.age.ms`). */
   readonly metadataMaxAgeMs: number
+  /** Where a partition without a committed offset starts (`auto.offset.reset`). */
   readonly autoOffsetReset: AutoOffsetReset
+  /** Largest produce request (`max.request.size`). */
   readonly maxRequestSize: number
+  /** Longest a transaction may stay open (`transaction.timeout.ms`). */
   readonly transactionTimeoutMs: number
+  /** `processing.guarantee`: read_committed consumers and transactional producers under exactly_once_v2. */
   readonly processingGuarantee: 'at_least_once' | 'exactly_once_v2'
 }
 
@@ -80,6 +93,7 @@ export interface ConsumerClientConfig
   readonly maxPollRecords: number
   /** Least bytes a broker gathers before it answers a fetch (`fetch.min.bytes`; default 1). */
   readonly fetchMinBytes: number
+  /** Which records a fetch returns (`isolation.level`; read_committed under exactly_once_v2). */
   readonly isolationLevel: IsolationLevel
   /** The configs for the adapter's ports (keys it declared), by Kafka name. */
   readonly adapterConfigs: ClientConfigs
@@ -91,18 +105,29 @@ export interface ProducerClientConfig {
   readonly lingerMs: number
   /** Buffered bytes at which a send starts without waiting for linger.ms (`batch.size`); undefined: by record count only. */
   readonly batchSize: number | undefined
+  /** Largest produce request (`max.request.size`). */
   readonly maxRequestSize: number
+  /** Longest a transaction may stay open (`transaction.timeout.ms`). */
   readonly transactionTimeoutMs: number
+  /** The configs for the adapter's producer (keys it declared), by Kafka name. */
   readonly adapterConfigs: ClientConfigs
 }
 
 /** Every client's configs, resolved with Kafka Streams' precedence. */
 export interface ResolvedClientConfigs {
+  /** The group consumer of each stream thread (`main.consumer.` over `consumer.`). */
   readonly mainConsumer: ConsumerClientConfig
+  /** The consumer that restores changelogs and keeps standbys current (`restore.consumer.` over `consumer.`). */
   readonly restoreConsumer: ConsumerClientConfig
+  /** The consumer of the global stores' topics (`global.consumer.` over `consumer.`). */
   readonly globalConsumer: ConsumerClientConfig
+  /** The producer of each stream thread (`producer.`). */
   readonly producer: ProducerClientConfig
-  readonly admin: { readonly adapterConfigs: ClientConfigs }
+  /** The admin clients (`admin.`). */
+  readonly admin: {
+    /** The configs for the adapter's admin client (keys it declared), by Kafka name. */
+    readonly adapterConfigs: ClientConfigs
+  }
   /** The `topic` configs, as strings (what CreateTopics sends). */
   readonly topic: Readonly<Record<string, string>>
 }

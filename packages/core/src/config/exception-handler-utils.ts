@@ -13,7 +13,9 @@ export interface DeadLetterQueueRecord {
   readonly topic: string
   /** Its partition; undefined: the default partitioning of the key (murmur2, or round-robin for a null key). */
   readonly partition?: number | undefined
+  /** Its key bytes (null: none). */
   readonly key: Buffer | null
+  /** Its value bytes (null: none). */
   readonly value: Buffer | null
   /** Its headers; default none. */
   readonly headers?: Headers | undefined
@@ -26,6 +28,7 @@ export type ErrorHandlerResult = 'RESUME' | 'FAIL' | 'RETRY'
 
 /** An exception handler's answer with the dead-letter-queue records to produce (Kafka's `Response`). */
 export interface ErrorHandlerResponse<R extends ErrorHandlerResult = ErrorHandlerResult> {
+  /** What the runtime does with the failed record: resume, fail or retry. */
   readonly result: R
   /** Produced through the task's record collector before the result takes effect (in the task's transaction under exactly_once_v2). */
   readonly deadLetterQueueRecords: readonly DeadLetterQueueRecord[]

@@ -66,12 +66,19 @@ export type DeserializationExceptionHandler = (
 
 /** The record a deserialization handler is asked about, still in bytes (Kafka's `ConsumerRecord<byte[], byte[]>`). */
 export interface ConsumerRecord {
+  /** The topic it was read from. */
   readonly topic: string
+  /** Its partition. */
   readonly partition: number
+  /** Its offset. */
   readonly offset: number
+  /** Its timestamp (ms). */
   readonly timestamp: number
+  /** Its key as read (null: none). */
   readonly key: Buffer | null
+  /** Its value as read (null: none). */
   readonly value: Buffer | null
+  /** Its headers. */
   readonly headers: Headers
 }
 
@@ -91,12 +98,17 @@ export type ProcessingExceptionHandler = (
  * the send failed; as the processor forwarded it when serializing failed (`serializationExceptionOrigin` set).
  */
 export interface ProductionErrorRecord {
+  /** The topic it was sent to. */
   readonly topic: string
   /** The partition it was sent to; undefined when serialization failed (not chosen yet). */
   readonly partition: number | undefined
+  /** Its key: as serialized when the send failed, the object when serializing it failed. */
   readonly key: unknown
+  /** Its value: as serialized when the send failed, the object when serializing it failed. */
   readonly value: unknown
+  /** Its headers. */
   readonly headers: Headers
+  /** Its timestamp (ms). */
   readonly timestamp: number
   /** Which part could not be serialized (Kafka's SerializationExceptionOrigin); undefined when the send failed. */
   readonly serializationExceptionOrigin?: 'KEY' | 'VALUE' | undefined
