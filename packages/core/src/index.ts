@@ -92,6 +92,23 @@ export type {
   KeyValueBytesStoreSupplier
 } from './state/key-value-store.js'
 export { KeyValueStoreBuilder } from './state/key-value-store-builder.js'
+export {
+  PUT_RETURN_CODE_VALID_TO_UNDEFINED,
+  PUT_RETURN_CODE_NOT_PUT,
+  isVersionedBytesStoreSupplier,
+  defaultVersionedSegmentInterval
+} from './state/versioned-key-value-store.js'
+export type {
+  VersionedKeyValueStore,
+  ReadOnlyVersionedKeyValueStore,
+  VersionedBytesStore,
+  VersionedBytesStoreSupplier
+} from './state/versioned-key-value-store.js'
+export { VersionedRecord } from './state/versioned-record.js'
+export type { VersionedRecordIterator } from './state/versioned-record-iterator.js'
+export { VersionedKeyValueStoreBuilder } from './state/versioned-key-value-store-builder.js'
+export { SegmentedVersionedBytesStore, checkVersionedStoreArguments } from './state/segmented-versioned-bytes-store.js'
+export type { SegmentedVersionedBytesStoreOptions } from './state/segmented-versioned-bytes-store.js'
 export type { DslStoreSuppliers, DslKeyValueParams, DslWindowParams, DslSessionParams } from './state/dsl-store-suppliers.js'
 export { TimestampedKeyValueStoreBuilder } from './state/timestamped-key-value-store-builder.js'
 export { ValueAndTimestampSerde } from './state/value-and-timestamp-serde.js'

@@ -4,11 +4,17 @@
  * Each takes optional RocksDBStoreOptions: a shared memory budget, a config setter, and the
  * write-path knobs.
  */
-import type { KeyValueBytesStoreSupplier, SessionBytesStoreSupplier, WindowBytesStoreSupplier } from '@kstreams/core'
+import type {
+  KeyValueBytesStoreSupplier,
+  SessionBytesStoreSupplier,
+  VersionedBytesStoreSupplier,
+  WindowBytesStoreSupplier
+} from '@kstreams/core'
 import { RocksDBKeyValueBytesStoreSupplier } from './rocksdb-key-value-bytes-store-supplier.js'
 import { RocksDBSessionBytesStoreSupplier } from './rocksdb-session-bytes-store-supplier.js'
 import type { RocksDBSessionStoreSupplierOptions } from './rocksdb-session-bytes-store-supplier.js'
 import type { RocksDBStoreOptions } from './rocksdb-store-options.js'
+import { RocksDBVersionedBytesStoreSupplier } from './rocksdb-versioned-bytes-store-supplier.js'
 import { RocksDBWindowBytesStoreSupplier } from './rocksdb-window-bytes-store-supplier.js'
 import type { RocksDBWindowStoreSupplierOptions } from './rocksdb-window-bytes-store-supplier.js'
 
@@ -22,6 +28,21 @@ export const RocksDBStores = Object.freeze({
   /** The same store for `Stores.timestampedKeyValueStoreBuilder`, which adds the timestamps. */
   persistentTimestampedKeyValueStore(name: string, options?: RocksDBStoreOptions): KeyValueBytesStoreSupplier {
     return new RocksDBKeyValueBytesStoreSupplier(name, true, options)
+  },
+
+  /**
+   * A RocksDB versioned key-value store supplier (Kafka's `Stores.persistentVersionedKeyValueStore`)
+   * for `Stores.versionedKeyValueStoreBuilder` or `Materialized.as`: old versions stay queryable
+   * for `historyRetentionMs` (also the grace period of writes), kept in segments of
+   * `segmentIntervalMs` (default: Kafka's, derived from the history retention).
+   */
+  persistentVersionedKeyValueStore(
+    name: string,
+    historyRetentionMs: number,
+    segmentIntervalMs?: number,
+    options?: RocksDBStoreOptions
+  ): VersionedBytesStoreSupplier {
+    return new RocksDBVersionedBytesStoreSupplier(name, historyRetentionMs, segmentIntervalMs, options)
   },
 
   /** A time-segmented RocksDB window store supplier; retention >= window size >= 0. */

@@ -7,11 +7,19 @@ import {
   SessionStoreBuilder,
   TimestampedKeyValueStoreBuilder,
   TimestampedWindowStoreBuilder,
+  VersionedKeyValueStoreBuilder,
   WindowStoreBuilder
 } from '@kstreams/core'
-import type { KeyValueBytesStoreSupplier, Serde, SessionBytesStoreSupplier, WindowBytesStoreSupplier } from '@kstreams/core'
+import type {
+  KeyValueBytesStoreSupplier,
+  Serde,
+  SessionBytesStoreSupplier,
+  VersionedBytesStoreSupplier,
+  WindowBytesStoreSupplier
+} from '@kstreams/core'
 import { InMemoryKeyValueBytesStoreSupplier } from './in-memory-key-value-bytes-store-supplier.js'
 import { InMemorySessionBytesStoreSupplier } from './in-memory-session-bytes-store-supplier.js'
+import { InMemoryVersionedBytesStoreSupplier } from './in-memory-versioned-bytes-store-supplier.js'
 import { InMemoryWindowBytesStoreSupplier } from './in-memory-window-bytes-store-supplier.js'
 
 /**
@@ -22,6 +30,16 @@ export const Stores = Object.freeze({
   /** An in-memory key-value bytes store supplier. The name must be a legal store name. */
   inMemoryKeyValueStore(name: string): KeyValueBytesStoreSupplier {
     return new InMemoryKeyValueBytesStoreSupplier(name)
+  },
+
+  /**
+   * An in-memory versioned key-value bytes store supplier (Kafka Streams has only the RocksDB one,
+   * `RocksDBStores.persistentVersionedKeyValueStore` here): old versions stay queryable for
+   * `historyRetentionMs` (also the grace period of writes), kept in segments of
+   * `segmentIntervalMs` (default: Kafka's, derived from the history retention).
+   */
+  inMemoryVersionedKeyValueStore(name: string, historyRetentionMs: number, segmentIntervalMs?: number): VersionedBytesStoreSupplier {
+    return new InMemoryVersionedBytesStoreSupplier(name, historyRetentionMs, segmentIntervalMs)
   },
 
   /**
@@ -56,6 +74,19 @@ export const Stores = Object.freeze({
     valueSerde?: Serde<V>
   ): TimestampedKeyValueStoreBuilder<K, V> {
     return new TimestampedKeyValueStoreBuilder(supplier, keySerde, valueSerde)
+  },
+
+  /**
+   * A builder of versioned key-value stores (Kafka's `Stores.versionedKeyValueStoreBuilder`) over a
+   * versioned supplier; serdes default as for key-value stores. Versioned stores have no caching
+   * layer.
+   */
+  versionedKeyValueStoreBuilder<K, V>(
+    supplier: VersionedBytesStoreSupplier,
+    keySerde?: Serde<K>,
+    valueSerde?: Serde<V>
+  ): VersionedKeyValueStoreBuilder<K, V> {
+    return new VersionedKeyValueStoreBuilder(supplier, keySerde, valueSerde)
   },
 
   /** A builder of window stores over the supplier's bytes store; serdes default as for key-value stores. */

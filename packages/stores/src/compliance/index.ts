@@ -7,6 +7,8 @@
 export { keyValueStoreCompliance } from './key-value/index.js'
 export { windowStoreCompliance } from './window/index.js'
 export { sessionStoreCompliance } from './session/index.js'
+export { versionedStoreCompliance } from './versioned/index.js'
+export type { VersionedStoreHarness } from './versioned/index.js'
 export type { StoreHarness, KeyValueStoreHarness, WindowStoreHarness, SessionStoreHarness } from './harness.js'
 export { createKeyValueStackHarness } from './key-value-stack-harness.js'
 export type { KeyValueStackHarness, KeyValueStackHarnessOptions } from './key-value-stack-harness.js'
