@@ -211,10 +211,10 @@ export class KStream<K, V> {
     const valueSerde = m.valueSerde ?? this.valueSerde
     const parent = this.repartitionRequired ? createRepartitionedSource(builder, this.name, name, keySerde, valueSerde) : this.name
     const supplier = new KTableSourceSupplier<K, V>(m.storeName, m.queryableStoreName !== undefined, () => {
-      builder.topology.addStateStore(m.storeBuilder(keySerde, valueSerde), name)
+      builder.topology.addStateStore(m.tableStoreBuilder(keySerde, valueSerde), name)
     })
     builder.topology.addProcessor(name, () => supplier.get(), parent)
-    if (m.queryableStoreName !== undefined) builder.topology.addStateStore(m.storeBuilder(keySerde, valueSerde), name)
+    if (m.queryableStoreName !== undefined) builder.topology.addStateStore(m.tableStoreBuilder(keySerde, valueSerde), name)
     return new KTable<K, V>(
       builder,
       name,

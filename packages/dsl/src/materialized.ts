@@ -11,13 +11,14 @@ import type {
   KeyValueBytesStoreSupplier,
   Serde,
   SessionBytesStoreSupplier,
+  VersionedBytesStoreSupplier,
   WindowBytesStoreSupplier
 } from '@kstreams/core'
 import { isDslStoreSuppliers } from './internal/is-dsl-store-suppliers.js'
 
 interface MaterializedFields<K, V> {
   readonly storeName?: string | undefined
-  readonly storeSupplier?: KeyValueBytesStoreSupplier | undefined
+  readonly storeSupplier?: KeyValueBytesStoreSupplier | VersionedBytesStoreSupplier | undefined
   readonly keySerde?: Serde<K> | undefined
   readonly valueSerde?: Serde<V> | undefined
   readonly cachingEnabled?: boolean
@@ -35,8 +36,11 @@ interface MaterializedFields<K, V> {
 export class Materialized<K, V> {
   /** The store's name; undefined: a generated name (not queryable). */
   readonly storeName: string | undefined
-  /** The bytes store supplier of a key-value store; undefined: the config's dslStoreSuppliers. */
-  readonly storeSupplier: KeyValueBytesStoreSupplier | undefined
+  /**
+   * The bytes store supplier of a key-value store; undefined: the config's dslStoreSuppliers. A
+   * versioned supplier (KIP-914) makes a versioned table: only table() and toTable() take one.
+   */
+  readonly storeSupplier: KeyValueBytesStoreSupplier | VersionedBytesStoreSupplier | undefined
   /** The key serde; undefined: the upstream or default serde. */
   readonly keySerde: Serde<K> | undefined
   /** The value serde; undefined: the upstream or default serde. */
@@ -76,7 +80,13 @@ export class Materialized<K, V> {
    * (Kafka's `Materialized.as(DslStoreSuppliers)`, e.g. `RocksDBDslStoreSuppliers`).
    */
   static as<K = unknown, V = unknown>(
-    storeNameOrSupplier: string | KeyValueBytesStoreSupplier | WindowBytesStoreSupplier | SessionBytesStoreSupplier | DslStoreSuppliers
+    storeNameOrSupplier:
+      | string
+      | KeyValueBytesStoreSupplier
+      | VersionedBytesStoreSupplier
+      | WindowBytesStoreSupplier
+      | SessionBytesStoreSupplier
+      | DslStoreSuppliers
   ): Materialized<K, V> {
     if (typeof storeNameOrSupplier === 'string') {
       if (!/^[a-zA-Z0-9._-]+$/.test(storeNameOrSupplier) || storeNameOrSupplier.length > 249) {

@@ -68,10 +68,10 @@ export class StreamsBuilder {
     const sourceName = internal.nameOrGenerate(c?.name, 'KSTREAM-SOURCE-')
     const generatedTableSource = internal.newProcessorName('KTABLE-SOURCE-')
     const tableSourceName = c?.name === undefined ? generatedTableSource : c.name + '-table-source'
-    let storeBuilder: ReturnType<typeof m.storeBuilder> | undefined
+    let storeBuilder: ReturnType<typeof m.tableStoreBuilder> | undefined
     const addStore = (): void => {
       if (storeBuilder !== undefined) return
-      storeBuilder = m.storeBuilder(keySerde, valueSerde)
+      storeBuilder = m.tableStoreBuilder(keySerde, valueSerde)
       internal.topology.addStateStore(storeBuilder, tableSourceName)
     }
     const supplier = new KTableSourceSupplier<K, V>(m.storeName, m.queryableStoreName !== undefined, addStore)

@@ -26,6 +26,7 @@ import {
   resolveStreamsConfig,
   type SessionStore,
   type TimestampedWindowStore,
+  type VersionedKeyValueStore,
   type WindowStore
 } from '@kstreams/core'
 import {
@@ -37,6 +38,7 @@ import {
   type TopologyDef
 } from '@kstreams/core/internal'
 import { StreamsMetricsRegistry, ThreadCache, type MetricSnapshot, type RecordingLevel } from '@kstreams/core/internal'
+import { MeteredVersionedKeyValueStore } from '@kstreams/core/internal'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -339,6 +341,14 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     if (store === undefined) return undefined
     if (isTimestampedKeyValueStore(store)) return store as unknown as TimestampedKeyValueStore<K, V>
     throw new StreamsError('ILLEGAL_ARGUMENT', `State store ${name} is not a timestamped key-value store`)
+  }
+
+  /** A versioned key-value store by name (Kafka's `getVersionedKeyValueStore`), or undefined. */
+  getVersionedKeyValueStore<K, V>(name: string): VersionedKeyValueStore<K, V> | undefined {
+    const store = this.getStateStore(name)
+    if (store === undefined) return undefined
+    if (store instanceof MeteredVersionedKeyValueStore) return store as VersionedKeyValueStore<K, V>
+    throw new StreamsError('ILLEGAL_ARGUMENT', `State store ${name} is not a versioned key-value store`)
   }
 
   /** A window store by name; a timestamped window store is returned as a view of plain values. */

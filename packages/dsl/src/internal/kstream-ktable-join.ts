@@ -1,7 +1,8 @@
 /**
  * Stream-table joins (Kafka Streams' KStreamKTableJoin and KStreamKTableJoinProcessor): each
  * stream record looks up the table's current value of its key through the table's view (table
- * updates never emit) and the result keeps the stream record's timestamp. A record with a null
+ * updates never emit), or, when the table is versioned (KIP-914), the value valid at the stream
+ * record's timestamp; the result keeps the stream record's timestamp. A record with a null
  * value, or whose key is null, is dropped and counted, except that a left join emits a record
  * with a null key and a value as `joiner(value, null)` (KIP-962). The stream is repartitioned
  * first when its key changed (topic `<Joined name or stream node name>-repartition`). The
@@ -48,7 +49,7 @@ export function tableLookupJoinProcessor<K, V, KT, VT, VR>(
           recordDroppedRecord(context)
           return
         }
-        const tableValue = isNull(mappedKey) ? null : ValueAndTimestamp.getValueOrNull(getter.get(mappedKey))
+        const tableValue = isNull(mappedKey) ? null : ValueAndTimestamp.getValueOrNull(lookup(getter, mappedKey, record.timestamp))
         if (leftJoin || tableValue !== null) context.forward(record.withValue(joiner(key, value, tableValue)))
       },
       close() {
@@ -90,6 +91,12 @@ export function streamTableJoin<K, V, VT, VR>(args: StreamTableJoinArgs<K, V, VT
     if (storeNames.length > 0) builder.topology.connectProcessorAndStateStores(name, ...storeNames)
   })
   return { name, keySerde: joined?.keySerde ?? streamKeySerde }
+}
+
+/** A versioned table answers as of the stream record's timestamp (KIP-914), any other its latest value. */
+function lookup<KT, VT>(getter: KTableValueGetter<KT, VT>, key: KT, timestamp: number): ValueAndTimestamp<VT> | null {
+  if (getter.getAsOf !== undefined && getter.isVersioned?.() === true) return getter.getAsOf(key, timestamp)
+  return getter.get(key)
 }
 
 function isNull(x: unknown): x is null | undefined {

@@ -4,9 +4,10 @@
  * with each `Change`, and for a view (KTableValueGetterSupplier) through which a join or lookup
  * reads the table's current value of a key. @internal
  */
-import type { ProcessingContext, Processor, TimestampedKeyValueStore } from '@kstreams/core'
+import type { ProcessingContext, Processor } from '@kstreams/core'
 import { ValueAndTimestamp } from '@kstreams/core'
 import type { Change } from '../change.js'
+import { KeyValueStoreWrapper } from './key-value-store-wrapper.js'
 
 export interface KTableProcessorSupplier<KIn, VIn, KOut, VOut> {
   get(): Processor<KIn, VIn, KOut, Change<VOut>>
@@ -31,6 +32,13 @@ export interface KTableValueGetter<K, V> {
   init(context: ProcessingContext): void
   /** The value and its timestamp, or null when the table has no value for the key. */
   get(key: K): ValueAndTimestamp<V> | null
+  /**
+   * The value valid at `asOfTimestamp`, with its timestamp (a versioned table, KIP-914); getters
+   * of non-versioned tables leave it out.
+   */
+  getAsOf?(key: K, asOfTimestamp: number): ValueAndTimestamp<V> | null
+  /** Whether the table is versioned, so that getAsOf answers by timestamp (Kafka's isVersioned()). */
+  isVersioned?(): boolean
   close?(): void
 }
 
@@ -45,12 +53,14 @@ export function storeValueGetterSupplier<K, V>(storeName: string): KTableValueGe
   return {
     storeNames: () => [storeName],
     get: () => {
-      let store: TimestampedKeyValueStore<K, V>
+      let store: KeyValueStoreWrapper<K, V>
       return {
         init(context) {
-          store = context.getStateStore<TimestampedKeyValueStore<K, V>>(storeName)
+          store = new KeyValueStoreWrapper<K, V>(context.getStateStore(storeName))
         },
-        get: key => store.get(key)
+        get: key => store.get(key),
+        getAsOf: (key, asOfTimestamp) => store.getAsOf(key, asOfTimestamp),
+        isVersioned: () => store.isVersioned
       }
     }
   }

@@ -5,10 +5,11 @@
  * cache flush when the store caches), an unmaterialized one forwards at once. Old values are
  * computed and sent only once `enableSendingOldValues` succeeded. @internal
  */
-import { IllegalStateError, ValueAndTimestamp } from '@kstreams/core'
+import { IllegalStateError, PUT_RETURN_CODE_VALID_TO_UNDEFINED, ValueAndTimestamp } from '@kstreams/core'
 import type { Processor, ProcessorContext, Record, TimestampedKeyValueStore } from '@kstreams/core'
 import { recordDroppedRecord } from '@kstreams/core/internal'
 import { Change } from '../change.js'
+import { KeyValueStoreWrapper } from './key-value-store-wrapper.js'
 import { computedValueGetterSupplier, storeValueGetterSupplier } from './ktable-processor-supplier.js'
 import type { KTableProcessorSupplier, KTableValueGetterSupplier } from './ktable-processor-supplier.js'
 import { TimestampedTupleForwarder } from './tuple-forwarder.js'
@@ -57,14 +58,14 @@ export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V,
     const storeName = this.storeName
     const sendOldValues = this.sendOldValues
     let context: ProcessorContext<K, Change<V>>
-    let store: TimestampedKeyValueStore<K, V> | undefined
+    let store: KeyValueStoreWrapper<K, V> | undefined
     let forwarder: TimestampedTupleForwarder<K, V> | undefined
     return {
       init(c) {
         context = c
         if (storeName !== undefined) {
-          store = c.getStateStore<TimestampedKeyValueStore<K, V>>(storeName)
-          forwarder = new TimestampedTupleForwarder(store, c, sendOldValues)
+          store = new KeyValueStoreWrapper<K, V>(c.getStateStore(storeName))
+          forwarder = new TimestampedTupleForwarder(store.store, c, sendOldValues)
         }
       },
       process(record: Record<K, V>) {
@@ -77,7 +78,10 @@ export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V,
           return
         }
         const oldValue = ValueAndTimestamp.getValueOrNull(store.get(record.key))
-        store.put(record.key, ValueAndTimestamp.make(record.value, record.timestamp))
+        const putReturnCode = store.put(record.key, record.value, record.timestamp)
+        // A versioned table (KIP-914) emits only when its latest value changes: not for an
+        // out-of-order update (kept in the history), nor for one older than its grace period.
+        if (putReturnCode !== PUT_RETURN_CODE_VALID_TO_UNDEFINED) return
         forwarder.maybeForward(record.withValue(new Change<V>(record.value, oldValue)))
       }
     }

@@ -7,7 +7,8 @@
  * tables pass `serdes` to replace the Materialized's serdes with the Consumed ones (Kafka's
  * StreamsBuilder.table / globalTable overwrite them, even with null). @internal
  */
-import type { Serde, TimestampedKeyValueStoreBuilder } from '@kstreams/core'
+import { isVersionedBytesStoreSupplier, StreamsError } from '@kstreams/core'
+import type { Serde, TimestampedKeyValueStoreBuilder, VersionedKeyValueStoreBuilder } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
 import type { Materialized } from '../materialized.js'
 import type { InternalStreamsBuilder } from './internal-streams-builder.js'
@@ -40,11 +41,40 @@ export class MaterializedInternal<K, V> {
     return this.#serdes === undefined ? this.#materialized?.valueSerde : this.#serdes.valueSerde
   }
 
+  /** Whether the Materialized asks for a versioned store (KIP-914). */
+  get versioned(): boolean {
+    return isVersionedBytesStoreSupplier(this.#materialized?.storeSupplier)
+  }
+
+  /**
+   * The store builder of a source table (table(), toTable()): a versioned one when the
+   * Materialized has a versioned supplier (no caching layer, as in Kafka Streams), else storeBuilder().
+   */
+  tableStoreBuilder(
+    keySerde: Serde<K> | undefined,
+    valueSerde: Serde<V> | undefined
+  ): TimestampedKeyValueStoreBuilder<K, V> | VersionedKeyValueStoreBuilder<K, V> {
+    const m = this.#materialized
+    const supplier = m?.storeSupplier
+    if (!isVersionedBytesStoreSupplier(supplier)) return this.storeBuilder(keySerde, valueSerde)
+    const builder = Stores.versionedKeyValueStoreBuilder(supplier, this.keySerde ?? keySerde, this.valueSerde ?? valueSerde)
+    if (m?.loggingEnabled === false) builder.withLoggingDisabled()
+    else builder.withLoggingEnabled(m?.logConfig ?? {})
+    return builder
+  }
+
   /** The store builder; serdes not set on the Materialized fall back to the given ones, then to the config defaults. */
   storeBuilder(keySerde: Serde<K> | undefined, valueSerde: Serde<V> | undefined): TimestampedKeyValueStoreBuilder<K, V> {
     const m = this.#materialized
     const backend = m?.dslStoreSuppliers ?? this.#builder.storeSuppliers
-    const supplier = m?.storeSupplier ?? backend.keyValueStore({ name: this.storeName, isTimestamped: true })
+    const given = m?.storeSupplier
+    if (isVersionedBytesStoreSupplier(given)) {
+      throw new StreamsError(
+        'ILLEGAL_ARGUMENT',
+        `Store "${this.storeName}": a versioned store supplier materializes only source tables (table(), toTable()) in kstreams`
+      )
+    }
+    const supplier = given ?? backend.keyValueStore({ name: this.storeName, isTimestamped: true })
     const builder = Stores.timestampedKeyValueStoreBuilder(supplier, this.keySerde ?? keySerde, this.valueSerde ?? valueSerde)
     if (m?.cachingEnabled === false) builder.withCachingDisabled()
     else builder.withCachingEnabled()
