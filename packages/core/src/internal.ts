@@ -66,3 +66,4 @@ export type {
   MainConsumer,
   PartitionReader
 } from './runtime/consumer/consumer-api.js'
+export { runStateQuery } from './runtime/iq/v2/state-query-runner.js'

@@ -15,6 +15,25 @@ const I = Serdes.Integer()
 const APP = 'dummy-topology-test-driver-app-id'
 
 describe('StreamsBuilder source tables', () => {
+  describe('globalTable naming', () => {
+    it('a Consumed name still takes the node indexes (StreamsBuilderTest.shouldUseSpecifiedNameForGlobalTableSourceProcessor)', () => {
+      const builder = new StreamsBuilder()
+      builder.globalTable('stream-topic', Consumed.as('source-processor'))
+      builder.globalTable('stream-topic-two')
+      const text = builder.build().describe().toString()
+      expect(text).to.contain(
+        '    Source: source-processor-source (topics: [stream-topic])\n' +
+          '      --> source-processor\n' +
+          '    Processor: source-processor (stores: [stream-topic-STATE-STORE-0000000000])\n'
+      )
+      expect(text).to.contain(
+        '    Source: KSTREAM-SOURCE-0000000004 (topics: [stream-topic-two])\n' +
+          '      --> KTABLE-SOURCE-0000000005\n' +
+          '    Processor: KTABLE-SOURCE-0000000005 (stores: [stream-topic-two-STATE-STORE-0000000003])\n'
+      )
+    })
+  })
+
   describe('serdes of table(topic, Consumed, Materialized)', () => {
     it('the Consumed serdes write the store and its changelog, not the Materialized ones', () => {
       const builder = new StreamsBuilder()

@@ -68,6 +68,10 @@ export class RocksDBSegmentedBytesStore {
       taskId: context.taskId,
       appConfigs: context.appConfigs,
       stateDir: context.stateDir,
+      appConfigsWithPrefix: prefix => context.appConfigsWithPrefix(prefix),
+      keySerde: () => context.keySerde(),
+      valueSerde: () => context.valueSerde(),
+      metrics: () => context.metrics(),
       recordMetadata: () => context.recordMetadata(),
       register: (_store, restore) => {
         restoreSegments = restore
@@ -75,7 +79,7 @@ export class RocksDBSegmentedBytesStore {
       changelogWriter: storeName => context.changelogWriter(storeName),
       recordContext: () => context.recordContext?.(),
       cache: context.cache,
-      metrics: context.metrics
+      metricsRegistry: context.metricsRegistry
     }
     context.register(root, records => {
       this.#restore(records, restoreSegments!)

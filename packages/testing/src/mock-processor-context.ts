@@ -120,7 +120,8 @@ export class MockProcessorContext<KForward = unknown, VForward = unknown> implem
         this.#restoreCallbacks.set(store.name, restore)
       },
       changelogWriter: () => undefined,
-      metrics: this.#metrics
+      metrics: () => this.#metrics,
+      metricsRegistry: this.#metrics
     }
   }
 

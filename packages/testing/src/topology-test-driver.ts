@@ -25,6 +25,8 @@ import {
   type Topology,
   resolveStreamsConfig,
   type SessionStore,
+  type StateQueryRequest,
+  type StateQueryResult,
   type TimestampedWindowStore,
   type VersionedKeyValueStore,
   type WindowStore
@@ -35,7 +37,8 @@ import {
   StreamTask,
   TOPOLOGY_DEF,
   type CollectedRecord,
-  type TopologyDef
+  type TopologyDef,
+  runStateQuery
 } from '@kstreams/core/internal'
 import { StreamsMetricsRegistry, ThreadCache, type MetricSnapshot, type RecordingLevel } from '@kstreams/core/internal'
 import { MeteredVersionedKeyValueStore } from '@kstreams/core/internal'
@@ -316,6 +319,33 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
   /** A local or global store by name, or undefined. */
   getStateStore<S extends StateStore = StateStore>(name: string): S | undefined {
     return (this.#task?.stores.get(name) ?? this.#globalTask?.stores.get(name)) as S | undefined
+  }
+
+  /**
+   * Interactive Queries v2 on the driver's stores, as `KafkaStreams.query()` of one RUNNING
+   * instance whose one task (0_0) holds partition 0 of every store: the store answers through
+   * its `query()` (the built-in stores the built-in queries, a custom store its own); a global
+   * store answers one UNKNOWN_QUERY_TYPE global result, as in Kafka Streams 4.x. Throws
+   * UNKNOWN_STATE_STORE for a store not in the topology, and ILLEGAL_STATE once closed.
+   */
+  query<R>(request: StateQueryRequest<R>): StateQueryResult<R> {
+    this.#checkUsable()
+    const task = this.#task
+    return runStateQuery(request, {
+      clientState: 'RUNNING',
+      threads: [
+        {
+          state: 'RUNNING',
+          localStores: name => {
+            const store = task?.stores.get(name)
+            return store === undefined ? [] : [{ partition: 0, store }]
+          }
+        }
+      ],
+      globalStores: this.#globalTask?.stores ?? new Map(),
+      storeNames: new Set(this.getAllStateStores().keys()),
+      partitionExists: (_name, partition) => partition === 0
+    })
   }
 
   /** Every local and global store, by name. */

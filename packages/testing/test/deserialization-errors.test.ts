@@ -28,7 +28,7 @@ const int = (topic: string, n: number): Buffer => I.serializer().serialize(topic
 function topology(): Topology {
   return new Topology()
     .addGlobalStore(
-      Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('limits'), S, I),
+      Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('limits'), S, I).withLoggingDisabled(),
       'limits-source',
       { keyDeserializer: S, valueDeserializer: I },
       'limits',

@@ -164,7 +164,7 @@ describe('TopologyTestDriver', () => {
     const seen: Array<string | null> = []
     const topology = new Topology()
       .addGlobalStore(
-        Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('users'), S, S),
+        Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('users'), S, S).withLoggingDisabled(),
         'users-source',
         { keyDeserializer: S, valueDeserializer: S },
         'users',

@@ -26,7 +26,7 @@ const int = (n: number): Buffer => I.serializer().serialize('limits', n)!
 function topology(limits: string, numbers: string): Topology {
   return new Topology()
     .addGlobalStore(
-      Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('limits'), S, I),
+      Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('limits'), S, I).withLoggingDisabled(),
       'limits-source',
       { keyDeserializer: S, valueDeserializer: I },
       limits,

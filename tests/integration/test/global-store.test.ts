@@ -11,7 +11,7 @@ const S = Serdes.String()
 function enrichment(usersTopic: string, clicksTopic: string, outTopic: string, onFirstRecord: (usersInStore: number) => void): Topology {
   return new Topology()
     .addGlobalStore(
-      Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('users'), S, S),
+      Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('users'), S, S).withLoggingDisabled(),
       'users-source',
       { keyDeserializer: S, valueDeserializer: S },
       usersTopic,

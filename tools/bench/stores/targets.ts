@@ -6,6 +6,7 @@
  */
 import { type KeyValue, Serdes, TaskId, resolveStreamsConfig } from '@kstreams/core'
 import type { KeyValueBytesStoreSupplier, KeyValueStore, StateStoreContext } from '@kstreams/core'
+import { configsWithPrefix, defaultKeySerde, defaultValueSerde, StreamsMetricsRegistry } from '@kstreams/core/internal'
 import { RocksDBStores } from '@kstreams/rocksdb'
 import type { RocksDBOptions } from '@kstreams/rocksdb'
 import { Stores } from '@kstreams/stores'
@@ -38,6 +39,10 @@ function context(stateDir: string | undefined): StateStoreContext {
     taskId: new TaskId(0, 0),
     appConfigs,
     stateDir,
+    appConfigsWithPrefix: prefix => configsWithPrefix(appConfigs, prefix),
+    keySerde: () => defaultKeySerde(appConfigs),
+    valueSerde: () => defaultValueSerde(appConfigs),
+    metrics: () => new StreamsMetricsRegistry({ recordingLevel: appConfigs.metricsRecordingLevel }),
     recordMetadata: () => undefined,
     register: noop,
     changelogWriter: () => undefined

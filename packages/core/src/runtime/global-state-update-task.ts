@@ -108,6 +108,7 @@ export class GlobalStateUpdateTask implements ContextHost {
           appConfigsWithPrefix: prefix => configsWithPrefix(this.config, prefix),
           keySerde: () => defaultKeySerde(this.config),
           valueSerde: () => defaultValueSerde(this.config),
+          metrics: () => this.context.metrics(),
           recordMetadata: () => this.context.recordMetadata(),
           register: (s, restore) => {
             this.#restoreCallbacks.set(s.name, restore)

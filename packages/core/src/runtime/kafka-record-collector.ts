@@ -125,8 +125,9 @@ export class KafkaRecordCollector implements RecordCollector {
 
   /**
    * Looks up the partition counts of `topics` not known yet (the fixed output topics of sinks with
-   * a StreamPartitioner, which needs the count on the synchronous per-record path). A topic that
-   * does not exist stays unknown: a send to it through a partitioner fails with UNKNOWN_TOPIC.
+   * a StreamPartitioner, so their records are partitioned on the synchronous per-record path). A
+   * topic that does not exist stays unknown; a topic whose count is not known when a record is sent
+   * to it is looked up before that record is sent (see `partitionsFor`).
    */
   async lookUpPartitionCounts(topics: readonly string[]): Promise<void> {
     const unknown = [...new Set(topics)].filter(t => !this.#partitionCounts.has(t))
@@ -135,16 +136,13 @@ export class KafkaRecordCollector implements RecordCollector {
     for (const [topic, count] of counts) this.#partitionCounts.set(topic, count)
   }
 
-  partitionsFor(topic: string): number {
-    const count = this.#partitionCounts.get(topic)
-    if (count === undefined) {
-      throw new StreamsError(
-        'UNKNOWN_TOPIC',
-        `The partition count of output topic ${topic} is not known yet; a StreamPartitioner needs it. Create the topic before the application starts.`,
-        { retriable: true }
-      )
-    }
-    return count
+  /**
+   * The partition count of `topic` when known; undefined otherwise: the sink then sends its record
+   * with `choosePartitions`, and the send looks the count up (the admin port's partitionCounts, as
+   * Kafka's producer fetches the metadata of a topic it has not seen) before the partitioner chooses.
+   */
+  partitionsFor(topic: string): number | undefined {
+    return this.#partitionCounts.get(topic)
   }
 
   send(record: CollectedRecord): void {
@@ -259,32 +257,17 @@ export class KafkaRecordCollector implements RecordCollector {
       const deadline = Date.now() + this.#retryTimeoutMs
       let outgoing: Outgoing[] = []
       for (let i = 0; i < batch.length; i++) {
-        const r = batch[i]!
-        const record: Outgoing =
-          r.partition === undefined
-            ? {
-                topic: r.topic,
-                partition: this.#choosePartition(r.topic, r.key),
-                key: r.key,
-                value: r.value,
-                headers: r.headers,
-                timestamp: r.timestamp,
-                origin: r.origin,
-                changelog: r.changelog,
-                source: r.source,
-                processorNodeId: r.processorNodeId,
-                deadLetter: r.deadLetter
-              }
-            : (r as Outgoing)
-        const tooLarge = this.#sizeError(record, sizes[i]!)
-        if (tooLarge === undefined) {
-          outgoing.push(record)
-          continue
+        for (const record of this.#partitioned(batch[i]!)) {
+          const tooLarge = this.#sizeError(record, sizes[i]!)
+          if (tooLarge === undefined) {
+            outgoing.push(record)
+            continue
+          }
+          // Never sent: the records before it go out first, then the handler decides about it.
+          if (outgoing.length > 0) await this.#deliver(outgoing, deadline)
+          outgoing = []
+          this.#decide([record], tooLarge)
         }
-        // Never sent: the records before it go out first, then the handler decides about it.
-        if (outgoing.length > 0) await this.#deliver(outgoing, deadline)
-        outgoing = []
-        this.#decide([record], tooLarge)
       }
       if (outgoing.length > 0) await this.#deliver(outgoing, deadline)
     } catch (err) {
@@ -450,6 +433,30 @@ export class KafkaRecordCollector implements RecordCollector {
     this.#buffer = []
     this.#bufferedBytes = 0
     return false
+  }
+
+  /**
+   * The record with its partition: as sent when the sink chose it; else the partitions its
+   * StreamPartitioner chooses now that the count is known (a copy each, none when it dropped the
+   * record) or the default partitioning.
+   */
+  #partitioned(r: CollectedRecord): Outgoing[] {
+    if (r.partition !== undefined) return [r as Outgoing]
+    const chosen = r.choosePartitions?.(this.#partitionCounts.get(r.topic)!)
+    const partitions = chosen ?? [this.#choosePartition(r.topic, r.key)]
+    return partitions.map(partition => ({
+      topic: r.topic,
+      partition,
+      key: r.key,
+      value: r.value,
+      headers: r.headers,
+      timestamp: r.timestamp,
+      origin: r.origin,
+      changelog: r.changelog,
+      source: r.source,
+      processorNodeId: r.processorNodeId,
+      deadLetter: r.deadLetter
+    }))
   }
 
   #choosePartition(topic: string, key: Buffer | null): number {

@@ -30,10 +30,20 @@ export interface CollectedRecord {
   readonly processorNodeId?: string | undefined
   /** A dead-letter record an exception handler asked for: one that cannot be sent fails the thread (KIP-1034), the handler is not asked again. */
   readonly deadLetter?: boolean
+  /**
+   * For a sink's record whose topic's partition count was not known when it was sent (a
+   * StreamPartitioner on a topic a TopicNameExtractor chose): the collector looks the count up and
+   * calls it before sending; it answers the partitions to send a copy to (empty: dropped, counted
+   * by the sink) or undefined for the default partitioning. `partition` is undefined.
+   */
+  readonly choosePartitions?: ((partitionCount: number) => readonly number[] | undefined) | undefined
 }
 
 export interface RecordCollector {
   send(record: CollectedRecord): void
-  /** The partition count of an output topic, for StreamPartitioners. */
-  partitionsFor(topic: string): number
+  /**
+   * The partition count of an output topic, for StreamPartitioners; undefined while not known
+   * (the sink then sends the record with `choosePartitions`).
+   */
+  partitionsFor(topic: string): number | undefined
 }

@@ -91,29 +91,49 @@ export class SinkNode extends ProcessorNode {
         )
       )
     }
-    const count = this.#partitioner === undefined ? 0 : this.#collector.partitionsFor(topic)
-    const partitions =
-      this.#partitioner === undefined ? undefined : multicastPartitions(this.#partitioner(topic, record.key, record.value, count))
-    if (partitions === undefined) {
+    const out = {
+      topic,
+      key,
+      value,
+      headers: record.headers,
+      timestamp: record.timestamp,
+      origin: context,
+      source: rc,
+      processorNodeId: this.name
+    }
+    const partitioner = this.#partitioner
+    if (partitioner === undefined) {
       // The default partitioning (murmur2 of the key bytes, chosen by the collector).
-      this.#collector.send({
-        topic,
-        partition: undefined,
-        key,
-        value,
-        headers: record.headers,
-        timestamp: record.timestamp,
-        origin: context,
-        source: rc,
-        processorNodeId: this.name
-      })
+      this.#collector.send({ ...out, partition: undefined })
       return
     }
-    if (partitions.length === 0) {
-      // KIP-837: an empty set of partitions drops the record, counted as a dropped record.
-      context.recordDroppedRecord()
+    const count = this.#collector.partitionsFor(topic)
+    if (count === undefined) {
+      // A topic whose partition count is not known yet (one a TopicNameExtractor chose): the
+      // collector looks the count up before sending and lets the partitioner choose then.
+      this.#collector.send({ ...out, partition: undefined, choosePartitions: n => this.#choosePartitions(partitioner, topic, record, n) })
       return
     }
+    const partitions = this.#choosePartitions(partitioner, topic, record, count)
+    if (partitions === undefined) this.#collector.send({ ...out, partition: undefined })
+    else for (const partition of partitions) this.#collector.send({ ...out, partition })
+  }
+
+  /**
+   * The partitions the partitioner chose for `record` on `topic` of `count` partitions: undefined
+   * for the default partitioning; an empty list (KIP-837) drops the record, counted as dropped;
+   * ILLEGAL_ARGUMENT for a partition the topic does not have.
+   */
+  #choosePartitions(
+    partitioner: StreamPartitioner<unknown, unknown>,
+    topic: string,
+    record: Record<unknown, unknown>,
+    count: number
+  ): readonly number[] | undefined {
+    const context = this.context!
+    const partitions = multicastPartitions(partitioner(topic, record.key, record.value, count))
+    if (partitions === undefined) return undefined
+    if (partitions.length === 0) context.recordDroppedRecord()
     for (const partition of partitions) {
       if (!isValidPartition(partition, count)) {
         throw new StreamsError(
@@ -123,19 +143,7 @@ export class SinkNode extends ProcessorNode {
         )
       }
     }
-    for (const partition of partitions) {
-      this.#collector.send({
-        topic,
-        partition,
-        key,
-        value,
-        headers: record.headers,
-        timestamp: record.timestamp,
-        origin: context,
-        source: rc,
-        processorNodeId: this.name
-      })
-    }
+    return partitions
   }
 
   #extractTopic(record: Record<unknown, unknown>): string {

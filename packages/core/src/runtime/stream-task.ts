@@ -470,6 +470,7 @@ export class StreamTask implements ContextHost {
       appConfigsWithPrefix: prefix => configsWithPrefix(this.config, prefix),
       keySerde: () => defaultKeySerde(this.config),
       valueSerde: () => defaultValueSerde(this.config),
+      metrics: () => this.context.metrics(),
       recordMetadata: () => this.context.recordMetadata(),
       register: (store, restore) => {
         if (this.#restoreCallbacks.has(store.name)) {
@@ -481,7 +482,7 @@ export class StreamTask implements ContextHost {
       changelogWriter: storeName => this.#options.changelogWriter?.(storeName),
       recordContext: () => this.context.recordContext,
       cache: this.#options.cache,
-      metrics: this.#options.metrics
+      metricsRegistry: this.#options.metrics
     }
   }
 }

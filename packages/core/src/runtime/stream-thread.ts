@@ -457,7 +457,7 @@ export class StreamThread {
     try {
       await this.#collector.lookUpPartitionCounts(partitionedSinkTopics(this.#o.topology, this.#o.config.applicationId))
     } catch (err) {
-      // Looked up again at the next assignment; until then a send through a partitioner to such a topic fails with UNKNOWN_TOPIC.
+      // Looked up again at the next assignment; until then the collector looks a count up when a record is sent to such a topic.
       this.#o.logger.warn(`${this.name}: could not look up the partition counts of output topics with a StreamPartitioner: ${String(err)}`)
     }
     this.#o.logger.info(`${this.name}: assignment handled in ${this.#o.clock.milliseconds() - started} ms`)

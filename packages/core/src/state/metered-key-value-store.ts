@@ -16,6 +16,9 @@ import { MeteredKeyValueIterator } from './metered-key-value-iterator.js'
 import { MeteredStoreBase, type MeteredStoreBaseOptions } from './metered-store-base.js'
 import type { StateStore, StateStoreContext } from './state-store.js'
 import type { StateSerdes } from './state-serdes.js'
+import type { Query } from '../runtime/iq/v2/query.js'
+import type { QueryResult } from '../runtime/iq/v2/query-result.js'
+import { keyValueQuery } from '../runtime/iq/v2/store-query-handler.js'
 
 export type MeteredKeyValueStoreOptions<K, V> = MeteredStoreBaseOptions<KeyValueBytesStore, K, V>
 
@@ -57,7 +60,7 @@ export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesSt
    * timed by the `restore` sensor.
    */
   protected override openInner(context: StateStoreContext, root: StateStore): void | Promise<void> {
-    const metrics = new StateStoreMetrics(context.metrics, context.taskId.toString(), this.metricsScope, this.name)
+    const metrics = new StateStoreMetrics(context.metricsRegistry, context.taskId.toString(), this.metricsScope, this.name)
     this.#metrics = metrics
     this.#sensors = {
       put: metrics.sensor('put'),
@@ -224,6 +227,11 @@ export class MeteredKeyValueStore<K, V> extends MeteredStoreBase<KeyValueBytesSt
   approximateNumEntries(): number {
     this.requireSerdes()
     return this.inner.approximateNumEntries()
+  }
+
+  /** KeyQuery and RangeQuery (timestamped stores also answer the Timestamped queries). */
+  protected override builtInQuery(query: Query<unknown>): QueryResult<unknown> | undefined {
+    return keyValueQuery(this, query, false)
   }
 
   protected flushedKey(storeKey: Buffer, serdes: StateSerdes<K, V>): K {

@@ -13,6 +13,9 @@ import type { SessionBytesStore, SessionStore } from './session-store.js'
 import { SessionKeySchema } from './session-key-schema.js'
 import type { StateSerdes } from './state-serdes.js'
 import { Window, Windowed } from './windowed.js'
+import type { Query } from '../runtime/iq/v2/query.js'
+import type { QueryResult } from '../runtime/iq/v2/query-result.js'
+import { sessionQuery } from '../runtime/iq/v2/store-query-handler.js'
 
 /** `metricsScope` is the supplier's ('in-memory-session', 'rocksdb-session', ...). */
 export type MeteredSessionStoreOptions<K, AGG> = MeteredStoreBaseOptions<SessionBytesStore, K, AGG>
@@ -111,6 +114,11 @@ export class MeteredSessionStore<K, AGG> extends MeteredStoreBase<SessionBytesSt
       throw new StreamsError('ILLEGAL_ARGUMENT', `Store "${this.name}": sessionKey.window can't be null`)
     }
     return new Windowed(serdes.rawKey(sessionKey.key), sessionKey.window)
+  }
+
+  /** WindowRangeQuery.withKey. */
+  protected override builtInQuery(query: Query<unknown>): QueryResult<unknown> | undefined {
+    return sessionQuery(this, query)
   }
 
   protected flushedKey(sessionKey: Buffer, serdes: StateSerdes<K, AGG>): Windowed<K> {

@@ -3,8 +3,10 @@
  * MeteredKeyValueStore, MeteredWindowStore and MeteredSessionStore): the layer below, the serdes
  * given to the builder, resolved at init (falling back to the configured default serdes, seeing
  * the changelog topic), the not-open check, the flush listener that hands the caching layer's
- * flushed entries on deserialized, and the lifecycle passed through to the layer below. Each
- * concrete layer adds its typed operations; the key-value layer adds its sensors. @internal
+ * flushed entries on deserialized, the lifecycle passed through to the layer below, and IQv2
+ * queries (the built-in query types answered here, through the typed operations, after the
+ * position bound check; any other query handed to the layers below). Each concrete layer adds
+ * its typed operations; the key-value layer adds its sensors. @internal
  */
 import { InvalidStateStoreError } from '../errors.js'
 import type { Serde } from '../serialization/serde.js'
@@ -12,7 +14,12 @@ import { type CacheFlushListener, isCachedStateStore } from './cached-state-stor
 import type { StateStore, StateStoreContext } from './state-store.js'
 import type { StateSerdes } from './state-serdes.js'
 import { prepareStoreSerdes } from './store-serde-initializer.js'
-import { Position } from '../runtime/iq/v2/position.js'
+import { Position, type PositionBound } from '../runtime/iq/v2/position.js'
+import type { Query } from '../runtime/iq/v2/query.js'
+import type { QueryConfig } from '../runtime/iq/v2/query-config.js'
+import { QueryResult } from '../runtime/iq/v2/query-result.js'
+import { isBuiltInQuery } from '../runtime/iq/v2/store-query-handler.js'
+import { noteQueryExecution, startQueryTimer } from '../runtime/iq/v2/execution-info.js'
 
 export interface MeteredStoreBaseOptions<I, K, V> {
   /** The layer below: caching, change-logging or the backend bytes store. */
@@ -121,10 +128,52 @@ export abstract class MeteredStoreBase<I extends StateStore, K, V, FK> {
 
   /**
    * How far the store has seen its input (IQv2's Position): the offsets of the records whose
-   * processing wrote to it. The live object: copy it to keep it. @internal
+   * processing wrote to it. The live object: copy it to keep it.
    */
-  get position(): Position {
+  getPosition(): Position {
     return this.#position
+  }
+
+  /**
+   * Answers an IQv2 query (StateStore.query): a built-in query type is checked against
+   * `positionBound` (NOT_UP_TO_BOUND when the store is behind it or not initialised) and answered
+   * through the typed operations (UNKNOWN_QUERY_TYPE when this store kind does not answer it,
+   * STORE_EXCEPTION when the store throws); any other query goes to the layers below (a custom
+   * backend may answer its own query types). The result carries the store's position.
+   */
+  query<R>(query: Query<R>, positionBound: PositionBound, config: QueryConfig): QueryResult<R> {
+    const started = startQueryTimer(config)
+    let result: QueryResult<unknown>
+    if (!isBuiltInQuery(query)) {
+      result = this.#inner.query?.(query, positionBound, config) ?? QueryResult.forUnknownQueryType(query, this.#inner)
+      if (result.getPosition().isEmpty()) result.setPosition(this.#position)
+    } else {
+      const partition = this.#context?.taskId.partition
+      if (partition === undefined || !positionBound.permits(this.#position, partition)) {
+        result = QueryResult.notUpToBound(this.#position, positionBound, partition)
+      } else {
+        result = this.#runBuiltInQuery(query)
+        result.setPosition(this.#position)
+      }
+    }
+    noteQueryExecution(result, config, started, `Handled in ${this.constructor.name} of store ${this.name}`)
+    return result as QueryResult<R>
+  }
+
+  /** The store's answer to a built-in query; undefined when this store kind does not answer its type (the default). */
+  protected builtInQuery(_query: Query<unknown>): QueryResult<unknown> | undefined {
+    return undefined
+  }
+
+  #runBuiltInQuery(query: Query<unknown>): QueryResult<unknown> {
+    try {
+      return this.builtInQuery(query) ?? QueryResult.forUnknownQueryType(query, this as unknown as StateStore)
+    } catch (err) {
+      return QueryResult.forFailure(
+        'STORE_EXCEPTION',
+        `Store ${this.name} (${this.constructor.name}) failed to answer ${String(query)}: ${err instanceof Error ? err.message : String(err)}`
+      )
+    }
   }
 
   /** The serdes for a write, which also moves the store's position to the current record. */

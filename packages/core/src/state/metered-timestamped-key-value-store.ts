@@ -11,6 +11,9 @@ import type { TimestampedKeyValueStore, ValueAndTimestamp } from './key-value-st
 import { MeteredKeyValueStore, type MeteredKeyValueStoreOptions } from './metered-key-value-store.js'
 import type { StateStoreContext } from './state-store.js'
 import { timestampedRestoreContext, timestampedValueSerde } from './timestamped-store-values.js'
+import type { Query } from '../runtime/iq/v2/query.js'
+import type { QueryResult } from '../runtime/iq/v2/query-result.js'
+import { keyValueQuery } from '../runtime/iq/v2/store-query-handler.js'
 
 /** `valueSerde` is the plain value serde; when undefined, `defaultValueSerde` from the app configs is used. */
 export type MeteredTimestampedKeyValueStoreOptions<K, V> = MeteredKeyValueStoreOptions<K, V>
@@ -28,6 +31,11 @@ export class MeteredTimestampedKeyValueStore<K, V>
 
   protected override innerContext(context: StateStoreContext): StateStoreContext {
     return timestampedRestoreContext(context)
+  }
+
+  /** KeyQuery and RangeQuery with plain values, TimestampedKeyQuery and TimestampedRangeQuery with ValueAndTimestamp. */
+  protected override builtInQuery(query: Query<unknown>): QueryResult<unknown> | undefined {
+    return keyValueQuery(this, query, true)
   }
 
   protected override prepareValueSerde(

@@ -14,6 +14,9 @@ import type { StateSerdes } from './state-serdes.js'
 import { WindowKeySchema } from './window-key-schema.js'
 import type { WindowBytesStore, WindowStore, WindowStoreIterator } from './window-store.js'
 import { Windowed } from './windowed.js'
+import type { Query } from '../runtime/iq/v2/query.js'
+import type { QueryResult } from '../runtime/iq/v2/query-result.js'
+import { windowQuery } from '../runtime/iq/v2/store-query-handler.js'
 
 /** `metricsScope` is the supplier's ('in-memory-window', 'rocksdb-window', ...). */
 export interface MeteredWindowStoreOptions<K, V> extends MeteredStoreBaseOptions<WindowBytesStore, K, V> {
@@ -83,6 +86,11 @@ export class MeteredWindowStore<K, V> extends MeteredStoreBase<WindowBytesStore,
   backwardAll(): KeyValueIterator<Windowed<K>, V> {
     const serdes = this.requireSerdes()
     return new MeteredWindowedKeyValueIterator(this.inner.backwardAll(), serdes)
+  }
+
+  /** WindowKeyQuery and WindowRangeQuery.withWindowStartRange. */
+  protected override builtInQuery(query: Query<unknown>): QueryResult<unknown> | undefined {
+    return windowQuery(this, query)
   }
 
   protected flushedKey(storeKey: Buffer, serdes: StateSerdes<K, V>): Windowed<K> {

@@ -11,7 +11,7 @@ import type { RecordMetadata } from '../processor/api.js'
 import type { ProcessorRecordContext } from '../runtime/record-context.js'
 import type { TaskId } from '../task-id.js'
 import type { Serde } from '../serialization/serde.js'
-import { configsWithPrefix, defaultKeySerde, defaultValueSerde } from '../config/app-configs.js'
+import type { StreamsMetrics } from '../metrics/streams-metrics.js'
 import type { ThreadCache } from './cache/thread-cache.js'
 import type { ChangelogWriter, StateRestoreCallback, StateStore, StateStoreContext } from './state-store.js'
 
@@ -45,20 +45,24 @@ export class StateStoreContextOverlay implements StateStoreContext {
   get cache(): ThreadCache | undefined {
     return this.#base.cache
   }
-  get metrics(): StreamsMetricsRegistry | undefined {
-    return this.#base.metrics
+  get metricsRegistry(): StreamsMetricsRegistry | undefined {
+    return this.#base.metricsRegistry
+  }
+
+  metrics(): StreamsMetrics {
+    return this.#base.metrics()
   }
 
   appConfigsWithPrefix(prefix: string): { readonly [key: string]: unknown } {
-    return this.#base.appConfigsWithPrefix?.(prefix) ?? configsWithPrefix(this.#base.appConfigs, prefix)
+    return this.#base.appConfigsWithPrefix(prefix)
   }
 
   keySerde(): Serde<unknown> {
-    return this.#base.keySerde?.() ?? defaultKeySerde(this.#base.appConfigs)
+    return this.#base.keySerde()
   }
 
   valueSerde(): Serde<unknown> {
-    return this.#base.valueSerde?.() ?? defaultValueSerde(this.#base.appConfigs)
+    return this.#base.valueSerde()
   }
 
   recordContext(): ProcessorRecordContext | undefined {

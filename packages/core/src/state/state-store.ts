@@ -7,6 +7,11 @@ import type { ResolvedStreamsConfig } from '../config/streams-config.js'
 import type { RecordMetadata } from '../processor/api.js'
 import type { ProcessorRecordContext } from '../runtime/record-context.js'
 import type { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
+import type { StreamsMetrics } from '../metrics/streams-metrics.js'
+import type { Query } from '../runtime/iq/v2/query.js'
+import type { Position, PositionBound } from '../runtime/iq/v2/position.js'
+import type { QueryConfig } from '../runtime/iq/v2/query-config.js'
+import type { QueryResult } from '../runtime/iq/v2/query-result.js'
 import type { ThreadCache } from './cache/thread-cache.js'
 import type { Serde } from '../serialization/serde.js'
 
@@ -29,6 +34,25 @@ export interface StateStore {
    * background (RocksDB) must not have its directory deleted or reopened before. Layers forward it.
    */
   whenClosed?(): Promise<void>
+  /**
+   * Answers an IQv2 query (Kafka Streams' `StateStore.query`, KIP-796): `KafkaStreams.query()`
+   * and the TopologyTestDriver hand each local store partition the request's query. A store
+   * answers with a result, or with a failure: UNKNOWN_QUERY_TYPE for a query it does not know
+   * (`QueryResult.forUnknownQueryType`), NOT_UP_TO_BOUND when its position is behind
+   * `positionBound` (`PositionBound.permits`, `QueryResult.notUpToBound`; a store that tracks no
+   * position answers NOT_UP_TO_BOUND for any bound but `unbounded()`). When
+   * `config.isCollectExecutionInfo()`, it adds a line to the result's execution info; it sets
+   * its position on the result. Optional, as Kafka's default: a store without it answers every
+   * query UNKNOWN_QUERY_TYPE. The built-in stores answer the built-in queries in their typed
+   * outer layer and hand any other query to the layers below, down to the backend store.
+   */
+  query?<R>(query: Query<R>, positionBound: PositionBound, config: QueryConfig): QueryResult<R>
+  /**
+   * How far the store has seen its input (Kafka Streams' `StateStore.getPosition`): the offsets
+   * of the input records whose processing wrote to it. Optional: Kafka's default refuses
+   * (UnsupportedOperationException); a store without it tracks no position.
+   */
+  getPosition?(): Position
 }
 
 /** Applies a batch of changelog records to a store while it is restored. */
@@ -51,16 +75,16 @@ export interface StateStoreContext {
   /** The task's state directory; stores that persist create their files below it. */
   readonly stateDir: string | undefined
   /**
-   * The config entries whose key starts with `prefix`, keyed by the rest of the key (see
-   * ProcessingContext.appConfigsWithPrefix). Every context kstreams gives a store (a task's, the
-   * TopologyTestDriver's, MockProcessorContext's) has it; optional so that a store layer may hand
-   * the layers below it a context of its own.
+   * The config entries whose key starts with `prefix`, keyed by the rest of the key (Kafka's
+   * `appConfigsWithPrefix`; see ProcessingContext.appConfigsWithPrefix).
    */
-  appConfigsWithPrefix?(prefix: string): { readonly [key: string]: unknown }
-  /** The config's default key serde (Kafka's `keySerde()`); a ConfigError naming `defaultKeySerde` when none is set. Optional as appConfigsWithPrefix. */
-  keySerde?(): Serde<unknown>
-  /** The config's default value serde (Kafka's `valueSerde()`); a ConfigError naming `defaultValueSerde` when none is set. Optional as appConfigsWithPrefix. */
-  valueSerde?(): Serde<unknown>
+  appConfigsWithPrefix(prefix: string): { readonly [key: string]: unknown }
+  /** The config's default key serde (Kafka's `keySerde()`); a ConfigError naming `defaultKeySerde` when none is set. */
+  keySerde(): Serde<unknown>
+  /** The config's default value serde (Kafka's `valueSerde()`); a ConfigError naming `defaultValueSerde` when none is set. */
+  valueSerde(): Serde<unknown>
+  /** The metrics of the thread that runs the task (Kafka's `metrics()`), for a store's own sensors. */
+  metrics(): StreamsMetrics
   /** Where the record being processed came from; undefined outside processing. */
   recordMetadata(): RecordMetadata | undefined
   /** Registers the store with the task, with the callback that applies changelog records. */
@@ -75,8 +99,8 @@ export interface StateStoreContext {
   recordContext?(): ProcessorRecordContext | undefined
   /** @internal The thread's record cache. Without one, stores built with caching write straight through. */
   readonly cache?: ThreadCache | undefined
-  /** @internal The thread's metrics. Without them, stores count operations but report no metrics. */
-  readonly metrics?: StreamsMetricsRegistry | undefined
+  /** @internal The thread's metrics registry. Without one, stores count operations but report no metrics. */
+  readonly metricsRegistry?: StreamsMetricsRegistry | undefined
 }
 
 /** Builds one store instance per task, with the layers it was configured with. */

@@ -244,7 +244,8 @@ export class Topology {
   /**
    * Adds a global store, filled on every instance from all partitions of `topic` by the records
    * `supplier`'s processors receive from a dedicated source. The processor only updates the
-   * store: it cannot have children, and the store's own topic is its changelog.
+   * store: it cannot have children, and the store's own topic is its changelog, so the builder
+   * must have logging disabled (`withLoggingDisabled()`), else TOPOLOGY_INVALID, as in Kafka.
    */
   addGlobalStore<K, V>(
     storeBuilder: StoreBuilder<StateStore>,
@@ -536,6 +537,9 @@ export class Topology {
     const storeName = storeBuilder.name
     if (this.#storeBuilders.has(storeName))
       throw new TopologyError('DUPLICATE_STORE', `Another store named ${storeName} has already been added.`)
+    // As Kafka's validateGlobalStoreArguments: the global topic is the store's changelog.
+    if (kind === 'global' && storeBuilder.loggingEnabled)
+      throw new TopologyError('TOPOLOGY_INVALID', `StateStore ${storeName} for global table must not have logging enabled.`)
     if (sourceName === processorName) {
       throw new TopologyError('DUPLICATE_NODE', `The source and the processor of ${kind} store ${storeName} are both named ${sourceName}.`)
     }

@@ -49,6 +49,20 @@ describe('Topology validation', () => {
     })
   })
 
+  describe('TOPOLOGY_INVALID', () => {
+    it("rejects a global store whose builder has logging enabled, before adding anything (Kafka's validateGlobalStoreArguments)", () => {
+      const logged: StoreBuilder<StateStore> = { ...storeBuilder('logged-global'), loggingEnabled: true }
+      const topology = base()
+      expectTopologyError(
+        () => topology.addGlobalStore(logged, 'gs', {}, 'global', 'gp', noop()),
+        'TOPOLOGY_INVALID',
+        'StateStore logged-global for global table must not have logging enabled.'
+      )
+      // Nothing was added: the same names and topic are still free.
+      topology.addGlobalStore(storeBuilder('logged-global'), 'gs', {}, 'global', 'gp', noop())
+    })
+  })
+
   describe('UNKNOWN_NODE', () => {
     it('rejects a parent that has not been added (shouldFailOnUnknownSource, shouldFailWithUnknownParent)', () => {
       expectTopologyError(() => new Topology().addProcessor('processor', noop(), 'source'), 'UNKNOWN_NODE', 'source')

@@ -3,8 +3,9 @@
  * global store (timestamped key-value, from the builder's DslStoreSuppliers unless the
  * Materialized gives a supplier; logging always disabled: the topic is its changelog) fed by a
  * source (`<Consumed name>-source` or KSTREAM-SOURCE-) and a KTable source processor (the
- * Consumed name or KTABLE-SOURCE-). The store name is generated first (`<topic>-STATE-STORE-`)
- * unless the Materialized names it. @internal
+ * Consumed name or KTABLE-SOURCE-; a given name still takes its index, so the numbering after
+ * it is Kafka's). The store name is generated first (`<topic>-STATE-STORE-`) unless the
+ * Materialized names it. @internal
  */
 import type { GlobalStoreOptions, Processor, ProcessorSupplier } from '@kstreams/core'
 import type { Consumed } from '../consumed.js'
@@ -27,7 +28,8 @@ export function addGlobalTable<K, V>(
   const valueSerde = consumed?.valueSerde
   const m = new MaterializedInternal(materialized, builder, topic + '-', { keySerde, valueSerde })
   const sourceName = suffixedOrGenerated(builder, consumed?.name, '-source', 'KSTREAM-SOURCE-')
-  const processorName = consumed?.name ?? builder.newProcessorName('KTABLE-SOURCE-')
+  // A Consumed name still burns the index, as Kafka's NamedInternal.orElseGenerateWithPrefix.
+  const processorName = builder.nameOrGenerate(consumed?.name, 'KTABLE-SOURCE-')
   const storeBuilder = m.storeBuilder(keySerde, valueSerde).withLoggingDisabled()
   const supplier = new KTableSourceSupplier<K, V>(m.storeName, true, () => {})
   const options: GlobalStoreOptions<K, V> = {

@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import { Headers, Serdes, TaskId, resolveStreamsConfig } from '@kstreams/core'
 import type { StateRestoreCallback, StateStoreContext } from '@kstreams/core'
+import { configsWithPrefix, defaultKeySerde, defaultValueSerde, StreamsMetricsRegistry } from '@kstreams/core/internal'
 import { Change } from '../../src/change.js'
 import { InMemoryTimeOrderedKeyValueChangeBuffer } from '../../src/internal/suppress/in-memory-time-ordered-change-buffer.js'
 import type { Eviction } from '../../src/internal/suppress/in-memory-time-ordered-change-buffer.js'
@@ -20,11 +21,17 @@ function open(logged = true): {
 } {
   const log: Logged[] = []
   let restore: StateRestoreCallback | undefined
+  const appConfigs = resolveStreamsConfig({})
+  const metrics = new StreamsMetricsRegistry({ recordingLevel: 'INFO' })
   const context: StateStoreContext = {
     applicationId: 'app',
     taskId: new TaskId(0, 0),
-    appConfigs: resolveStreamsConfig({}),
+    appConfigs,
     stateDir: undefined,
+    appConfigsWithPrefix: prefix => configsWithPrefix(appConfigs, prefix),
+    keySerde: () => defaultKeySerde(appConfigs),
+    valueSerde: () => defaultValueSerde(appConfigs),
+    metrics: () => metrics,
     recordMetadata: () => undefined,
     register: (_store, callback) => {
       restore = callback

@@ -13,9 +13,10 @@ import type {
   StateStore,
   StateStoreContext,
   StreamsConfig,
+  StreamsMetrics,
   Serde
 } from '@kstreams/core'
-import { configsWithPrefix, defaultKeySerde, defaultValueSerde } from '@kstreams/core/internal'
+import { configsWithPrefix, defaultKeySerde, defaultValueSerde, StreamsMetricsRegistry } from '@kstreams/core/internal'
 
 /** One record a change-logging layer appended, with the store it belongs to. */
 export interface CapturedChangelogRecord {
@@ -70,6 +71,7 @@ export class TestStoreContext implements StateStoreContext {
   /** What recordMetadata() returns; tests may set it. */
   metadata: RecordMetadata | undefined
   readonly #logging: boolean
+  #metrics: StreamsMetricsRegistry | undefined
 
   constructor(options: TestStoreContextOptions = {}) {
     this.appConfigs = resolveStreamsConfig({ applicationId: 'test-app', ...options.config })
@@ -96,6 +98,12 @@ export class TestStoreContext implements StateStoreContext {
 
   valueSerde(): Serde<unknown> {
     return defaultValueSerde(this.appConfigs)
+  }
+
+  /** A metrics registry of the context's own (the stores' operation metrics are not recorded in it). */
+  metrics(): StreamsMetrics {
+    this.#metrics ??= new StreamsMetricsRegistry({ recordingLevel: this.appConfigs.metricsRecordingLevel })
+    return this.#metrics
   }
 
   /** Throws ILLEGAL_ARGUMENT when a store of that name already registered, like Kafka's state manager. */

@@ -27,7 +27,7 @@ export interface LayerTestContextOptions {
 
 export class LayerTestContext extends TestStateStoreContext {
   readonly cache: ThreadCache | undefined
-  readonly metrics: StreamsMetricsRegistry | undefined
+  readonly metricsRegistry: StreamsMetricsRegistry | undefined
   readonly changelog: ChangelogRecord[] = []
   /** Raw changelog appends (values as given). */
   readonly rawChangelog: Array<{ key: Buffer; value: Buffer | null; timestamp: number }> = []
@@ -37,7 +37,7 @@ export class LayerTestContext extends TestStateStoreContext {
   constructor(options: LayerTestContextOptions = {}) {
     super(options.config)
     this.cache = options.cache
-    this.metrics = options.metrics
+    this.metricsRegistry = options.metrics
     this.#logged = options.logged ?? true
   }
 

@@ -2,6 +2,10 @@
 import { resolveStreamsConfig } from '../../../src/config/streams-config.js'
 import type { ResolvedStreamsConfig, StreamsConfig } from '../../../src/config/streams-config.js'
 import type { RecordMetadata } from '../../../src/processor/api.js'
+import { configsWithPrefix, defaultKeySerde, defaultValueSerde } from '../../../src/config/app-configs.js'
+import { StreamsMetricsRegistry } from '../../../src/metrics/streams-metrics-registry.js'
+import type { StreamsMetrics } from '../../../src/metrics/streams-metrics.js'
+import type { Serde } from '../../../src/serialization/serde.js'
 import type { ChangelogWriter, StateRestoreCallback, StateStore, StateStoreContext } from '../../../src/state/state-store.js'
 import { TaskId } from '../../../src/task-id.js'
 
@@ -20,6 +24,24 @@ export class TestStateStoreContext implements StateStoreContext {
   constructor(config: StreamsConfig = {}) {
     this.appConfigs = resolveStreamsConfig({ applicationId: 'test-app', ...config })
     this.applicationId = this.appConfigs.applicationId
+  }
+
+  appConfigsWithPrefix(prefix: string): { readonly [key: string]: unknown } {
+    return configsWithPrefix(this.appConfigs, prefix)
+  }
+
+  keySerde(): Serde<unknown> {
+    return defaultKeySerde(this.appConfigs)
+  }
+
+  valueSerde(): Serde<unknown> {
+    return defaultValueSerde(this.appConfigs)
+  }
+
+  #ownMetrics: StreamsMetricsRegistry | undefined
+  metrics(): StreamsMetrics {
+    this.#ownMetrics ??= new StreamsMetricsRegistry({ recordingLevel: this.appConfigs.metricsRecordingLevel })
+    return this.#ownMetrics
   }
 
   recordMetadata(): RecordMetadata | undefined {

@@ -4,6 +4,7 @@
  * success for its failure, or a failure for its result, throws ILLEGAL_ARGUMENT.
  */
 import { StreamsError } from '../../../errors.js'
+import type { StateStore } from '../../../state/state-store.js'
 import { Position, type PositionBound } from './position.js'
 
 /** Why a partition did not answer (Kafka Streams' `FailureReason`). */
@@ -45,21 +46,31 @@ export class QueryResult<R> {
     return new QueryResult<R>(undefined, reason, message)
   }
 
-  /** The NOT_UP_TO_BOUND failure of a store partition behind the bound (Kafka's notUpToBound). */
-  static notUpToBound<R>(current: Position, bound: PositionBound, partition: number): QueryResult<R> {
+  /**
+   * The NOT_UP_TO_BOUND failure of a store behind `bound` (Kafka's notUpToBound), carrying the
+   * store's `current` position; `partition` undefined for a store not initialised yet.
+   */
+  static notUpToBound<R>(current: Position, bound: PositionBound, partition: number | undefined): QueryResult<R> {
     const result = QueryResult.forFailure<R>(
       'NOT_UP_TO_BOUND',
-      `For store partition ${partition}, the current position ${current.toString()} is not yet up to the bound ${bound.toString()}`
+      partition === undefined
+        ? `The store is not initialized yet, so it is not yet up to the bound ${bound.toString()}`
+        : `For store partition ${partition}, the current position ${current.toString()} is not yet up to the bound ${bound.toString()}`
     )
     result.setPosition(current)
     return result
   }
 
-  /** Shorthand for the UNKNOWN_QUERY_TYPE failure of a store that does not know `query`. */
-  static forUnknownQueryType<R>(query: unknown, storeDescription: string, why = ''): QueryResult<R> {
+  /**
+   * The UNKNOWN_QUERY_TYPE failure of a store that does not know `query` (Kafka's
+   * forUnknownQueryType). `store` is the store (its class and name are named) or a description;
+   * `why` adds what the store does answer.
+   */
+  static forUnknownQueryType<R>(query: unknown, store: StateStore | string, why = ''): QueryResult<R> {
+    const label = typeof store === 'string' ? store : `${store.constructor.name} of store ${store.name}`
     return QueryResult.forFailure(
       'UNKNOWN_QUERY_TYPE',
-      `Store ${storeDescription} cannot answer ${String(query)}${why === '' ? '' : `: ${why}`}`
+      `This store (${label}) doesn't know how to execute the given query (${describeQuery(query)})${why === '' ? '' : `: ${why}`}. Contact the store maintainer if you need support for a new query type.`
     )
   }
 
@@ -102,7 +113,7 @@ export class QueryResult<R> {
     return this.#position?.copy() ?? Position.emptyPosition()
   }
 
-  /** Sets the answering store's position (used by the query runner). */
+  /** Sets the position of the store that answered (a store's query() sets it; a copy is kept). */
   setPosition(position: Position): void {
     this.#position = position.copy()
   }
@@ -112,7 +123,7 @@ export class QueryResult<R> {
     return this.#executionInfo
   }
 
-  /** Adds a line of execution info (used by the query runner). */
+  /** Adds a line of execution info: what a layer that handled the query did (when QueryConfig.isCollectExecutionInfo()). */
   addExecutionInfo(line: string): void {
     this.#executionInfo.push(line)
   }
@@ -123,4 +134,11 @@ export class QueryResult<R> {
       ? `QueryResult{result=${String(this.#result)}}`
       : `QueryResult{failure=${this.#reason}, message=${this.#message ?? ''}}`
   }
+}
+
+/** A query for messages: its own toString(), else its class name. */
+function describeQuery(query: unknown): string {
+  if (query === null || typeof query !== 'object') return String(query)
+  const text = String(query)
+  return text === '[object Object]' ? query.constructor.name : text
 }

@@ -1,6 +1,9 @@
 /**
  * Runs `KafkaStreams.query()` (IQv2; Kafka Streams' KafkaStreams#query): checks the client
- * state and the store name, then asks the local task of every requested partition. Global
+ * state and the store name, then hands the query to the local store of every requested
+ * partition (`StateStore.query`, with the request's position bound and a QueryConfig; a store
+ * without query() answers UNKNOWN_QUERY_TYPE). Under `requireActive()` the bound is not passed
+ * on (unbounded), as in Kafka: a running active task is as current as any copy. Global
  * stores answer, as in Kafka Streams 4.x, with an UNKNOWN_QUERY_TYPE global result (KAFKA-13523:
  * use `store()` for them). Per partition: NOT_ACTIVE when `requireActive()` and the local copy is
  * a standby or not a RUNNING active task of a RUNNING thread; NOT_PRESENT for a requested
@@ -11,10 +14,10 @@ import { InvalidStateStoreError, StreamsError } from '../../../errors.js'
 import type { StateStore } from '../../../state/state-store.js'
 import type { QueryableThread } from '../queryable-store-provider.js'
 import { QueryResult } from './query-result.js'
-import { queryStore } from './store-query-handler.js'
+import { QueryConfig } from './query-config.js'
+import { PositionBound } from './position.js'
 import type { StateQueryRequest } from './state-query-request.js'
 import { StateQueryResult } from './state-query-result.js'
-import { Position } from './position.js'
 
 export interface StateQueryRunnerOptions {
   readonly clientState: string
@@ -28,12 +31,6 @@ export interface StateQueryRunnerOptions {
 }
 
 const DEAD_THREAD = new Set(['PENDING_SHUTDOWN', 'DEAD'])
-
-/** The store's position: tracked by its typed outer layer (the metered store); empty otherwise. */
-function positionOf(store: StateStore): Position {
-  const position = (store as { position?: unknown }).position
-  return position instanceof Position ? position : Position.emptyPosition()
-}
 
 /** A partition already answered by another thread, unless only as NOT_ACTIVE (a running active copy wins). */
 const answered = (r: QueryResult<unknown> | undefined): boolean =>
@@ -85,14 +82,7 @@ export function runStateQuery<R>(request: StateQueryRequest<R>, o: StateQueryRun
         )
         continue
       }
-      const position = positionOf(store)
-      if (!request.positionBound.permits(position, partition)) {
-        result.addResult(partition, QueryResult.notUpToBound(position, request.positionBound, partition))
-        continue
-      }
-      const answer = queryStore(store, request.query, request.executionInfoEnabled)
-      answer.setPosition(position)
-      result.addResult(partition, answer)
+      result.addResult(partition, queryLocalStore(store, request))
     }
   }
   if (!request.isAllPartitions) {
@@ -110,4 +100,11 @@ export function runStateQuery<R>(request: StateQueryRequest<R>, o: StateQueryRun
     }
   }
   return result
+}
+
+/** The answer of one local store partition to the request (StateStore.query). */
+export function queryLocalStore<R>(store: StateStore, request: StateQueryRequest<R>): QueryResult<R> {
+  const bound = request.isRequireActive ? PositionBound.unbounded() : request.positionBound
+  const config = new QueryConfig(request.executionInfoEnabled)
+  return store.query?.(request.query, bound, config) ?? QueryResult.forUnknownQueryType(request.query, store)
 }

@@ -1,14 +1,14 @@
 /**
- * Answers one IQv2 query from one local store (the query handlers of Kafka Streams' metered
- * stores and StoreQueryUtils in one): reads through the store's typed outer layer, exactly like
- * `KafkaStreams.store()` does, so caching and serdes apply. A store kind that does not know the
- * query answers UNKNOWN_QUERY_TYPE; a store that throws answers STORE_EXCEPTION.
+ * The built-in IQv2 queries as the typed outer (metered) layers of the built-in stores answer
+ * them (the query handlers of Kafka Streams' metered stores and StoreQueryUtils in one): read
+ * through the typed layer, exactly like `KafkaStreams.store()` does, so caching and serdes apply.
+ * Each function answers the queries of one store kind and returns undefined for a query type it
+ * does not know; the layer then answers UNKNOWN_QUERY_TYPE. @internal
  */
 import type { StateStore } from '../../../state/state-store.js'
 import type { KeyValueIterator, ReadOnlyKeyValueStore, ValueAndTimestamp } from '../../../state/key-value-store.js'
 import type { ReadOnlyWindowStore } from '../../../state/window-store.js'
 import type { ReadOnlySessionStore } from '../../../state/session-store.js'
-import { MeteredTimestampedKeyValueStore } from '../../../state/metered-timestamped-key-value-store.js'
 import { plainKeyValueView } from '../read-only-facades.js'
 import type { Query } from './query.js'
 import { QueryResult } from './query-result.js'
@@ -19,17 +19,18 @@ import { TimestampedRangeQuery } from './timestamped-range-query.js'
 import { WindowKeyQuery } from './window-key-query.js'
 import { WindowRangeQuery } from './window-range-query.js'
 
-const has = (store: object, ...methods: string[]): boolean =>
-  methods.every(m => typeof (store as Record<string, unknown>)[m] === 'function')
-const isKeyValue = (s: StateStore): boolean => has(s, 'get', 'range', 'all', 'approximateNumEntries')
-const isWindow = (s: StateStore): boolean => has(s, 'fetch', 'fetchAll', 'backwardFetchAll')
-const isSession = (s: StateStore): boolean => has(s, 'findSessions', 'fetchSession')
+const BUILT_IN_QUERIES = [KeyQuery, TimestampedKeyQuery, RangeQuery, TimestampedRangeQuery, WindowKeyQuery, WindowRangeQuery]
+
+/**
+ * Whether `query` is one of kstreams' own query types (Kafka's StoreQueryUtils handler map): the
+ * typed layer answers it (or answers UNKNOWN_QUERY_TYPE for the wrong store kind); any other
+ * query goes to the layers below.
+ */
+export function isBuiltInQuery(query: Query<unknown>): boolean {
+  return BUILT_IN_QUERIES.some(type => query instanceof type)
+}
 
 type AnyKv = ReadOnlyKeyValueStore<unknown, unknown>
-
-function storeLabel(store: StateStore): string {
-  return `${store.name} (${store.constructor.name})`
-}
 
 function range<V>(
   store: ReadOnlyKeyValueStore<unknown, V>,
@@ -42,8 +43,8 @@ function range<V>(
   return descending ? store.reverseRange(lower, upper) : store.range(lower, upper)
 }
 
-function keyValueQuery(store: StateStore, query: Query<unknown>): QueryResult<unknown> | undefined {
-  const timestamped = store instanceof MeteredTimestampedKeyValueStore
+/** KeyQuery and RangeQuery (plain values), and on a timestamped store TimestampedKeyQuery and TimestampedRangeQuery. */
+export function keyValueQuery(store: StateStore, query: Query<unknown>, timestamped: boolean): QueryResult<unknown> | undefined {
   const raw = store as unknown as AnyKv
   const plain: AnyKv = timestamped ? plainKeyValueView(raw as ReadOnlyKeyValueStore<unknown, ValueAndTimestamp<unknown>>) : raw
   const uncached = (key: unknown): unknown => {
@@ -63,42 +64,25 @@ function keyValueQuery(store: StateStore, query: Query<unknown>): QueryResult<un
   return undefined
 }
 
-function windowQuery(store: StateStore, query: Query<unknown>): QueryResult<unknown> | undefined {
+/** WindowKeyQuery, and WindowRangeQuery over a window start range. */
+export function windowQuery(store: StateStore, query: Query<unknown>): QueryResult<unknown> | undefined {
   const s = store as unknown as ReadOnlyWindowStore<unknown, unknown>
   if (query instanceof WindowKeyQuery) return QueryResult.forResult(s.fetch(query.key, query.timeFrom, query.timeTo))
   if (query instanceof WindowRangeQuery) {
     if (query.key !== undefined || query.timeFrom === undefined || query.timeTo === undefined) {
-      return QueryResult.forUnknownQueryType(query, storeLabel(store), 'window stores answer only WindowRangeQuery.withWindowStartRange')
+      return QueryResult.forUnknownQueryType(query, store, 'window stores answer only WindowRangeQuery.withWindowStartRange')
     }
     return QueryResult.forResult(s.fetchAll(query.timeFrom, query.timeTo))
   }
   return undefined
 }
 
-function sessionQuery(store: StateStore, query: Query<unknown>): QueryResult<unknown> | undefined {
+/** WindowRangeQuery.withKey: the sessions of the key. */
+export function sessionQuery(store: StateStore, query: Query<unknown>): QueryResult<unknown> | undefined {
   const s = store as unknown as ReadOnlySessionStore<unknown, unknown>
   if (query instanceof WindowRangeQuery) {
-    if (query.key === undefined)
-      return QueryResult.forUnknownQueryType(query, storeLabel(store), 'session stores answer only WindowRangeQuery.withKey')
+    if (query.key === undefined) return QueryResult.forUnknownQueryType(query, store, 'session stores answer only WindowRangeQuery.withKey')
     return QueryResult.forResult(s.fetch(query.key))
   }
   return undefined
-}
-
-/** Runs `query` on the local `store` of one partition. */
-export function queryStore<R>(store: StateStore, query: Query<R>, collectExecutionInfo: boolean): QueryResult<R> {
-  let result: QueryResult<unknown> | undefined
-  try {
-    if (isKeyValue(store)) result = keyValueQuery(store, query)
-    else if (isSession(store)) result = sessionQuery(store, query)
-    else if (isWindow(store)) result = windowQuery(store, query)
-    result ??= QueryResult.forUnknownQueryType(query, storeLabel(store))
-  } catch (err) {
-    result = QueryResult.forFailure(
-      'STORE_EXCEPTION',
-      `Store ${storeLabel(store)} failed to answer ${String(query)}: ${err instanceof Error ? err.message : String(err)}`
-    )
-  }
-  if (collectExecutionInfo) result.addExecutionInfo(`Handled in ${store.constructor.name} of store ${store.name}`)
-  return result as QueryResult<R>
 }
