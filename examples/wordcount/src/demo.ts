@@ -7,6 +7,8 @@
  *     store from its changelog while a progress bar shows position, records/s and ETA.
  *  4. Answers the same queries from the restored store, then keeps counting live text until
  *     DEMO_DURATION_MS has passed (0: until Ctrl-C).
+ * First it prints the topology as a Mermaid diagram; each instance serves its Kafka Streams
+ * metrics for Prometheus (@kstreams/prometheus) at the URL it prints.
  * Needs KAFKA_BOOTSTRAP_SERVERS (tools/scripts/demo.sh starts a broker and sets it).
  */
 import { Kafka, logLevel, type Producer } from 'kafkajs'
@@ -15,7 +17,9 @@ import { request } from 'node:http'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { InteractiveQueryServer, KafkaStreams, QueryableStoreTypes, Serdes, type RestoreProgress } from '@kstreams/core'
+import { InteractiveQueryServer, KafkaStreams, QueryableStoreTypes, Serdes, toMermaid, type RestoreProgress } from '@kstreams/core'
+import { type MetricsServer, prometheusMetrics } from '@kstreams/prometheus'
+import { Registry } from 'prom-client'
 import { buildDslWordCountTopology } from './dsl-topology.js'
 import { splitWords, STORE_NAME } from './topology.js'
 import { kafkajs } from '@kstreams/kafkajs'
@@ -69,8 +73,11 @@ async function httpGet(port: number, path: string): Promise<{ status: number; bo
   })
 }
 
-/** One app instance: KafkaStreams plus its HTTP query endpoint on 127.0.0.1. */
-async function startInstance(stateDir: string, port: number): Promise<{ streams: KafkaStreams; server: InteractiveQueryServer }> {
+/** One app instance: KafkaStreams plus its HTTP query endpoint and its Prometheus endpoint on 127.0.0.1. */
+async function startInstance(
+  stateDir: string,
+  port: number
+): Promise<{ streams: KafkaStreams; server: InteractiveQueryServer; metricsServer: MetricsServer }> {
   const streams = new KafkaStreams(
     buildDslWordCountTopology(topics),
     {
@@ -89,8 +96,27 @@ async function startInstance(stateDir: string, port: number): Promise<{ streams:
   })
   const server = new InteractiveQueryServer(streams, { keySerializer: Serdes.String() })
   await server.start()
+  const metricsServer = await prometheusMetrics(streams, { registry: new Registry() }).startMetricsServer()
+  say(`[demo] Prometheus metrics of this instance: ${metricsServer.url}`)
   await streams.start()
-  return { streams, server }
+  return { streams, server, metricsServer }
+}
+
+/** Scrapes the Prometheus endpoint once and prints a few of its lines (what a Prometheus server would store). */
+async function showMetrics(url: string): Promise<void> {
+  const text = await new Promise<string>((resolve, reject) => {
+    const req = request(url, res => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve(Buffer.concat(chunks).toString()))
+    })
+    req.on('error', reject)
+    req.end()
+  })
+  const wanted =
+    /^kafka_streams_(stream_thread_metrics_(process_total|process_rate|commit_total)|stream_state_updater_metrics_restore_records_total)\{/
+  say(`[demo] GET ${url} (${text.split('\n').length} lines), a few of them:`)
+  for (const line of text.split('\n').filter(l => wanted.test(l))) say(`  ${line}`)
 }
 
 async function sendLines(producer: Producer, lines: string[]): Promise<void> {
@@ -183,6 +209,8 @@ const burst = Array.from({ length: burstLines }, (_, i) => {
   for (const w of splitWords(line)) expected.set(w, (expected.get(w) ?? 0) + 1)
   return line
 })
+say('[demo] the topology (Mermaid; paste it into any Mermaid viewer):')
+say(toMermaid(buildDslWordCountTopology(topics).describe()))
 const firstDir = await mkdtemp(join(tmpdir(), 'kstreams-demo-'))
 const firstPort = await freePort()
 say(`[demo] act 1: counting ${burstLines} lines (${expected.size} distinct words) on instance A (RocksDB, HTTP on 127.0.0.1:${firstPort})`)
@@ -197,6 +225,7 @@ await query(firstPort)
 
 say('[demo] act 3: instance A loses its disk (close + cleanUp); instance B restores the store from its changelog')
 await a.server.close()
+await a.metricsServer.close()
 // Leaving the group at once (Kafka Streams' default close() stays until the session times out).
 await a.streams.close({ leaveGroup: true })
 await a.streams.cleanUp()
@@ -211,6 +240,7 @@ say(
 
 say('[demo] act 4: the same queries, answered by the restored store; then live text')
 await query(secondPort)
+await showMetrics(b.metricsServer.url)
 
 let sent = 0
 const live = new Map<string, number>()
@@ -235,6 +265,7 @@ const stop = async (): Promise<void> => {
   clearInterval(printer)
   await producer.disconnect()
   await b.server.close()
+  await b.metricsServer.close()
   await b.streams.close()
   await rm(secondDir, { recursive: true, force: true })
   say('[demo] done')

@@ -18,3 +18,15 @@ export interface MetricSnapshot extends MetricName {
   /** NaN for an average, minimum or maximum with nothing recorded in its window, as in Kafka. */
   readonly value: number
 }
+
+/**
+ * Whether an exporter should publish a metric as a monotonic counter or as a gauge: Kafka's
+ * cumulative `-total` metrics (CumulativeCount / CumulativeSum) are counters, everything else
+ * (rates, averages, maxima, ratios, and the `restore-remaining-records-total` that counts down)
+ * is a gauge.
+ */
+export function metricKind(metric: Pick<MetricName, 'name'>): 'counter' | 'gauge' {
+  return metric.name.endsWith('-total') && !GAUGES_NAMED_TOTAL.has(metric.name) ? 'counter' : 'gauge'
+}
+
+const GAUGES_NAMED_TOTAL: ReadonlySet<string> = new Set(['restore-remaining-records-total'])

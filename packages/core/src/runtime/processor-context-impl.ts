@@ -154,7 +154,10 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
             sourceRawValue: rc.sourceRawValue
           }
     if (childName === undefined) {
-      for (const child of node.children) this.runAs(child, childContext, () => child.process(record))
+      for (const child of node.children) {
+        child.processSensor?.record(1)
+        this.runAs(child, childContext, () => child.process(record))
+      }
       return
     }
     const child = node.child(childName)
@@ -165,6 +168,7 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
         { taskId: this.taskId.toString() }
       )
     }
+    child.processSensor?.record(1)
     this.runAs(child, childContext, () => child.process(record))
   }
 

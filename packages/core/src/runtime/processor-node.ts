@@ -7,6 +7,7 @@ import type { Record } from '../record.js'
 import { ProcessingError, StreamsError } from '../errors.js'
 import type { ProcessorContextImpl } from './processor-context-impl.js'
 import { bypassesProcessingHandler, markHandled } from './handled-error.js'
+import type { Sensor } from '../metrics/sensor.js'
 
 export class ProcessorNode {
   readonly name: string
@@ -15,6 +16,8 @@ export class ProcessorNode {
   readonly #childByName = new Map<string, ProcessorNode>()
   readonly #processor: Processor<any, any, any, any> | undefined
   protected context: ProcessorContextImpl | undefined
+  /** Counts the records this node processes (the DEBUG-level node metrics); set by the task when they are on. */
+  processSensor: Sensor | undefined
 
   constructor(name: string, processor: Processor<any, any, any, any> | undefined, stores: ReadonlySet<string> = new Set()) {
     this.name = name

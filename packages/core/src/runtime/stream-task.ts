@@ -32,6 +32,8 @@ import type { ConsumedRecord } from './consumed-record.js'
 import type { RecordCollector } from './record-collector.js'
 import type { ThreadCache } from '../state/cache/thread-cache.js'
 import type { StreamsMetricsRegistry } from '../metrics/streams-metrics-registry.js'
+import type { Sensor } from '../metrics/sensor.js'
+import { addTaskProcessMetrics } from './task-metrics.js'
 
 export interface StreamTaskOptions {
   readonly id: TaskId
@@ -71,6 +73,8 @@ export class StreamTask implements ContextHost {
   readonly context: ProcessorContextImpl
   readonly #options: StreamTaskOptions
   readonly #graph: ProcessorGraph
+  /** The task's DEBUG-level process sensor, undefined below DEBUG. */
+  readonly #processSensor: Sensor | undefined
   readonly #stores = new Map<string, StateStore>()
   readonly #restoreCallbacks = new Map<string, StateRestoreCallback>()
   readonly #partitions = new PartitionGroup()
@@ -98,6 +102,7 @@ export class StreamTask implements ContextHost {
     }
     this.#graph = buildProcessorGraph(options.topology, names, options.collector, options.config.applicationId)
     this.context = new ProcessorContextImpl(this)
+    this.#processSensor = addTaskProcessMetrics(options.metrics, options.id.toString(), this.#graph.nodes)
     options.metrics?.addMetric(
       `task-${options.id.toString()}`,
       {
@@ -306,7 +311,11 @@ export class StreamTask implements ContextHost {
       sourceRawValue: raw.value
     }
     const source = queue.source
+    const sensor = this.#processSensor
+    const start = sensor?.start() ?? 0
+    source.processSensor?.record(1)
     this.context.runAs(source, recordContext, () => source.process(new Record(record.key, record.value, record.timestamp, raw.headers)))
+    sensor?.end(start)
     this.#markConsumed(raw)
     return true
   }

@@ -29,6 +29,7 @@ import type { StateDirectory } from './state/state-directory.js'
 import type { StateRestoreListener } from './state-restore-listener.js'
 import type { StandbyUpdateListener } from './standby-update-listener.js'
 import { ThreadRestoreMetrics } from './restore-metrics.js'
+import { ThreadMetrics } from './thread-metrics.js'
 import type { ThreadMetadata } from './thread-metadata.js'
 import { tpKey, type FetchedBatch, type KafkaClientFactory, type TopicPartition } from './kafka/ports.js'
 import type { GroupAssignor, MemberAssignment } from './consumer/consumer-api.js'
@@ -236,6 +237,7 @@ export class StreamThread {
       recordingLevel: config.metricsRecordingLevel
     })
     const restoreMetrics = new ThreadRestoreMetrics(this.metrics, options.clock, this.#changelogReader)
+    this.#threadMetrics = new ThreadMetrics(this.metrics, options.clock)
     const cache = new ThreadCache({
       maxCacheSizeBytes: options.cacheSizeBytes ?? Math.floor(config.statestoreCacheMaxBytes / config.numStreamThreads),
       metrics: this.metrics
@@ -259,8 +261,9 @@ export class StreamThread {
     })
   }
 
-  /** This thread's metrics (store, cache). */
+  /** This thread's metrics (thread, tasks, processor nodes, stores, cache, restore). */
   readonly metrics: StreamsMetricsRegistry
+  readonly #threadMetrics: ThreadMetrics
 
   get state(): StreamThreadState {
     return this.#lifecycle.state
@@ -332,8 +335,12 @@ export class StreamThread {
   /** One iteration of Kafka Streams' runOnce: poll, buffer, process, punctuate, commit. */
   async #runOnce(): Promise<void> {
     const busy = this.#tasks.hasProcessableRecords
+    const pollStart = performance.now()
     const batches = await this.#consumer.poll(busy ? 0 : this.#o.config.pollMs)
     if (!this.#isAlive()) return
+    let polled = 0
+    for (const batch of batches) polled += batch.records.length
+    this.#threadMetrics.recordPoll(polled, performance.now() - pollStart)
     for (const batch of batches) this.#addBatch(batch)
     await this.#process()
   }
@@ -524,9 +531,12 @@ export class StreamThread {
     for (;;) {
       // Backpressure: do not outrun the producer by more than a few batches.
       while (this.#collector.buffered > MAX_BUFFERED_SENDS) await this.#collector.drain()
+      const processStart = performance.now()
       const processed = this.#tasks.process(perTask)
+      const punctuateStart = performance.now()
+      this.#threadMetrics.recordProcess(processed, punctuateStart - processStart)
       this.#summary.records += processed
-      this.#tasks.punctuateWallClock()
+      this.#threadMetrics.recordPunctuate(this.#tasks.punctuateWallClock(), performance.now() - punctuateStart)
       if (await this.#maybeCommit()) perTask = Math.max(1, perTask >> 1)
       else perTask = Math.min(perTask * 2, 1000)
       if (processed === 0 || this.#o.clock.milliseconds() >= deadline) break
@@ -556,7 +566,10 @@ export class StreamThread {
     const now = this.#o.clock.milliseconds()
     if (now - this.#lastCommit < this.#o.config.commitIntervalMs && !this.#tasks.commitRequested) return false
     try {
-      this.#summary.commits += await this.#tasks.commit(now - this.#lastCommit >= this.#o.config.commitIntervalMs)
+      const commitStart = performance.now()
+      const committed = await this.#tasks.commit(now - this.#lastCommit >= this.#o.config.commitIntervalMs)
+      this.#threadMetrics.recordCommit(committed, performance.now() - commitStart)
+      this.#summary.commits += committed
       this.#commitTimeoutSince = undefined
       this.#purger.maybePurge(this.#tasks.committedOffsets())
       this.#maybeLogSummary()

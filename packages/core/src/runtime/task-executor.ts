@@ -107,9 +107,11 @@ export class TaskExecutor {
     if (resume.length > 0) this.#o.consumer.resume(resume)
   }
 
-  /** Wall-clock punctuation of every running task. */
-  punctuateWallClock(): void {
-    for (const t of this.#o.tasks.values()) if (t.state === 'RUNNING') t.task.maybePunctuateSystemTime()
+  /** Wall-clock punctuation of every running task; returns how many tasks punctuated. */
+  punctuateWallClock(): number {
+    let punctuated = 0
+    for (const t of this.#o.tasks.values()) if (t.state === 'RUNNING' && t.task.maybePunctuateSystemTime()) punctuated++
+    return punctuated
   }
 
   /** Whether a task asked for a commit (context.commit()). */

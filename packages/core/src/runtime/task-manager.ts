@@ -449,8 +449,8 @@ export class TaskManager {
   }
 
   /** Wall-clock punctuation of every running task (TaskExecutor). */
-  punctuateWallClock(): void {
-    this.#executor.punctuateWallClock()
+  punctuateWallClock(): number {
+    return this.#executor.punctuateWallClock()
   }
 
   /** The offsets last committed per input partition of the running tasks (the next offsets to read). */
