@@ -9,6 +9,7 @@ import type { StateStore } from '../../../state/state-store.js'
 import type { KeyValueIterator, ReadOnlyKeyValueStore, ValueAndTimestamp } from '../../../state/key-value-store.js'
 import type { ReadOnlyWindowStore } from '../../../state/window-store.js'
 import type { ReadOnlySessionStore } from '../../../state/session-store.js'
+import type { ReadOnlyVersionedKeyValueStore } from '../../../state/versioned-key-value-store.js'
 import { plainKeyValueView } from '../read-only-facades.js'
 import type { Query } from './query.js'
 import { QueryResult } from './query-result.js'
@@ -18,8 +19,19 @@ import { RangeQuery, type ResultOrder } from './range-query.js'
 import { TimestampedRangeQuery } from './timestamped-range-query.js'
 import { WindowKeyQuery } from './window-key-query.js'
 import { WindowRangeQuery } from './window-range-query.js'
+import { VersionedKeyQuery } from './versioned-key-query.js'
+import { MultiVersionedKeyQuery } from './multi-versioned-key-query.js'
 
-const BUILT_IN_QUERIES = [KeyQuery, TimestampedKeyQuery, RangeQuery, TimestampedRangeQuery, WindowKeyQuery, WindowRangeQuery]
+const BUILT_IN_QUERIES = [
+  KeyQuery,
+  TimestampedKeyQuery,
+  RangeQuery,
+  TimestampedRangeQuery,
+  WindowKeyQuery,
+  WindowRangeQuery,
+  VersionedKeyQuery,
+  MultiVersionedKeyQuery
+]
 
 /**
  * Whether `query` is one of kstreams' own query types (Kafka's StoreQueryUtils handler map): the
@@ -83,6 +95,22 @@ export function sessionQuery(store: StateStore, query: Query<unknown>): QueryRes
   if (query instanceof WindowRangeQuery) {
     if (query.key === undefined) return QueryResult.forUnknownQueryType(query, store, 'session stores answer only WindowRangeQuery.withKey')
     return QueryResult.forResult(s.fetch(query.key))
+  }
+  return undefined
+}
+
+/**
+ * VersionedKeyQuery (the latest version, or the one valid at asOf) and MultiVersionedKeyQuery (the
+ * versions valid in [fromTime, toTime], open bounds as the widest safe integers, in the asked order).
+ */
+export function versionedQuery(store: StateStore, query: Query<unknown>): QueryResult<unknown> | undefined {
+  const s = store as unknown as ReadOnlyVersionedKeyValueStore<unknown, unknown>
+  if (query instanceof VersionedKeyQuery)
+    return QueryResult.forResult(query.asOfTimestamp === undefined ? s.get(query.key) : s.get(query.key, query.asOfTimestamp))
+  if (query instanceof MultiVersionedKeyQuery) {
+    const from = query.timeFrom ?? Number.MIN_SAFE_INTEGER
+    const to = query.timeTo ?? Number.MAX_SAFE_INTEGER
+    return QueryResult.forResult(s.get(query.key, from, to, query.resultOrder))
   }
   return undefined
 }
