@@ -210,9 +210,14 @@ export class KStream<K, V> {
     const keySerde = m.keySerde ?? this.keySerde
     const valueSerde = m.valueSerde ?? this.valueSerde
     const parent = this.repartitionRequired ? createRepartitionedSource(builder, this.name, name, keySerde, valueSerde) : this.name
-    const supplier = new KTableSourceSupplier<K, V>(m.storeName, m.queryableStoreName !== undefined, () => {
-      builder.topology.addStateStore(m.tableStoreBuilder(keySerde, valueSerde), name)
-    })
+    const supplier = new KTableSourceSupplier<K, V>(
+      m.storeName,
+      m.queryableStoreName !== undefined,
+      () => {
+        builder.topology.addStateStore(m.tableStoreBuilder(keySerde, valueSerde), name)
+      },
+      m.versioned
+    )
     builder.topology.addProcessor(name, () => supplier.get(), parent)
     if (m.queryableStoreName !== undefined) builder.topology.addStateStore(m.tableStoreBuilder(keySerde, valueSerde), name)
     return new KTable<K, V>(

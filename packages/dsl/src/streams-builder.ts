@@ -74,7 +74,7 @@ export class StreamsBuilder {
       storeBuilder = m.tableStoreBuilder(keySerde, valueSerde)
       internal.topology.addStateStore(storeBuilder, tableSourceName)
     }
-    const supplier = new KTableSourceSupplier<K, V>(m.storeName, m.queryableStoreName !== undefined, addStore)
+    const supplier = new KTableSourceSupplier<K, V>(m.storeName, m.queryableStoreName !== undefined, addStore, m.versioned)
     internal.topology.addSource(sourceName, topic, sourceOptions(c))
     internal.topology.addProcessor(tableSourceName, () => supplier.get(), sourceName)
     internal.onBuild(() => {

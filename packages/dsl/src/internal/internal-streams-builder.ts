@@ -22,6 +22,8 @@ export class InternalStreamsBuilder {
    * topics upstream of one keep null keys, the others drop them.
    */
   readonly relaxedNullKeyJoins = new Set<string>()
+  /** The versioned stores of source tables, by name, with their history retention (ms). */
+  readonly versionedStores = new Map<string, number>()
   /** What merge.repartition.topics and single.store.self.join need to know about the operators. */
   readonly graph = new OptimizationGraph()
   /** The sources of builder.stream(), by topic (or pattern): Kafka merges two streams of the same topics into one source. */

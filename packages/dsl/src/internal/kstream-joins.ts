@@ -18,6 +18,7 @@ import { globalTableJoin } from './kstream-global-ktable-join.js'
 import { streamStreamJoin } from './kstream-kstream-join.js'
 import type { JoinInput } from './kstream-kstream-join.js'
 import { streamTableJoin } from './kstream-ktable-join.js'
+import { KTableSourceSupplier } from './ktable-processors.js'
 
 export type JoinKind = 'inner' | 'left' | 'outer'
 
@@ -50,7 +51,8 @@ export function dispatchJoin<K>(
       view: () => table.supplier.view(),
       joiner: withKey(a),
       joined: joined as Joined<K, unknown, unknown> | undefined,
-      leftJoin: kind === 'left'
+      leftJoin: kind === 'left',
+      tableVersioned: table.supplier instanceof KTableSourceSupplier ? table.supplier.versioned : undefined
     })
     return { ...result, repartitionRequired: false }
   }

@@ -7,9 +7,17 @@
  * with a null key and a value as `joiner(value, null)` (KIP-962). The stream is repartitioned
  * first when its key changed (topic `<Joined name or stream node name>-repartition`). The
  * processor is shared with GlobalKTable joins, which look up the key the key selector returns.
+ *
+ * With a grace period (Joined.withGracePeriod, KIP-923; Kafka's KStreamImpl.doStreamTableJoin and
+ * StreamTableJoinNode) the table must be versioned, with a history retention of at least the grace
+ * period (ILLEGAL_ARGUMENT at join() when the table is a source table known not to be versioned,
+ * else at build()): stream records go through a TimeOrderedKeyValueBuffer (`<join name>-Buffer`)
+ * and join, in timestamp order, once stream time has passed them by the grace period; a record
+ * already that late joins at once. A left join's null-key record cannot be ordered in the buffer
+ * and joins at once (Kafka Streams fails on it).
  * @internal
  */
-import { ValueAndTimestamp } from '@kstreams/core'
+import { Record, StreamsError, ValueAndTimestamp } from '@kstreams/core'
 import type { ProcessorContext, ProcessorSupplier, Serde } from '@kstreams/core'
 import { recordDroppedRecord } from '@kstreams/core/internal'
 import type { Joined } from '../joined.js'
@@ -18,27 +26,49 @@ import type { KTableValueGetter, KTableValueGetterSupplier } from './ktable-proc
 import { repartitionForJoin } from './kstream-kstream-join.js'
 import { copartition } from './copartition.js'
 import type { JoinInput } from './kstream-kstream-join.js'
+import { type BufferedRecord, type TimeOrderedKeyValueBuffer, TimeOrderedKeyValueBufferBuilder } from './time-ordered-key-value-buffer.js'
+import { withRecordContext } from './with-record-context.js'
 
 export interface TableLookupJoinOptions<K, V, KT, VT, VR> {
   readonly view: KTableValueGetterSupplier<KT, VT>
   readonly keyMapper: (key: K, value: V) => KT | null | undefined
   readonly joiner: (key: K, value: V, tableValue: VT | null) => VR
   readonly leftJoin: boolean
+  /** The grace-period buffer's store (stream-table joins with a grace period only). */
+  readonly bufferStoreName?: string | undefined
 }
+
+const NOT_VERSIONED = 'KTable must be versioned to use a grace period in a stream table join.'
 
 /** The processor joining each stream record with the table value of its (mapped) key. */
 export function tableLookupJoinProcessor<K, V, KT, VT, VR>(
   options: TableLookupJoinOptions<K, V, KT, VT, VR>
 ): ProcessorSupplier<K, V, K, VR> {
-  const { view, keyMapper, joiner, leftJoin } = options
+  const { view, keyMapper, joiner, leftJoin, bufferStoreName } = options
   return () => {
     let context: ProcessorContext<K, VR>
     let getter: KTableValueGetter<KT, VT>
+    let buffer: TimeOrderedKeyValueBuffer<K, V> | undefined
+    const join = (record: Record<K, V>): void => {
+      const mappedKey = keyMapper(record.key, record.value)
+      const tableValue = isNull(mappedKey) ? null : ValueAndTimestamp.getValueOrNull(lookup(getter, mappedKey, record.timestamp))
+      if (leftJoin || tableValue !== null) context.forward(record.withValue(joiner(record.key, record.value, tableValue)))
+    }
+    // A buffered record joins with its own timestamp, headers and record context (Kafka's emit).
+    const emit = ({ key, value, context: c }: BufferedRecord<K, V>): void => {
+      withRecordContext(context, c, () => {
+        join(new Record(key, value, c.timestamp, c.headers))
+      })
+    }
     return {
       init(c) {
         context = c
         getter = view.get()
         getter.init(c)
+        if (bufferStoreName === undefined) return
+        if (getter.isVersioned?.() !== true) throw new StreamsError('ILLEGAL_ARGUMENT', NOT_VERSIONED)
+        buffer = c.getStateStore<TimeOrderedKeyValueBuffer<K, V>>(bufferStoreName)
+        buffer.setSerdesIfNull(c.appConfigs)
       },
       process(record) {
         const key = record.key
@@ -49,8 +79,20 @@ export function tableLookupJoinProcessor<K, V, KT, VT, VR>(
           recordDroppedRecord(context)
           return
         }
-        const tableValue = isNull(mappedKey) ? null : ValueAndTimestamp.getValueOrNull(lookup(getter, mappedKey, record.timestamp))
-        if (leftJoin || tableValue !== null) context.forward(record.withValue(joiner(key, value, tableValue)))
+        if (buffer === undefined || isNull(key)) {
+          join(record)
+          return
+        }
+        const metadata = context.recordMetadata()
+        const recordContext = {
+          timestamp: record.timestamp,
+          offset: metadata?.offset ?? -1,
+          topic: metadata?.topic,
+          partition: metadata?.partition ?? -1,
+          headers: record.headers
+        }
+        if (buffer.put(key, value, recordContext)) buffer.evictWhile(emit)
+        else join(record)
       },
       close() {
         getter.close?.()
@@ -69,6 +111,8 @@ export interface StreamTableJoinArgs<K, V, VT, VR> {
   readonly joiner: (key: K, value: V, tableValue: VT | null) => VR
   readonly joined: Joined<K, V, VT> | undefined
   readonly leftJoin: boolean
+  /** Whether the table is known to be versioned (a source table); undefined: known at build(). */
+  readonly tableVersioned: boolean | undefined
 }
 
 /** Adds the join processor (KSTREAM-JOIN- / KSTREAM-LEFTJOIN- or the Joined name); returns its name and key serde. */
@@ -79,18 +123,37 @@ export function streamTableJoin<K, V, VT, VR>(args: StreamTableJoinArgs<K, V, VT
   const streamKeySerde = stream.repartitionRequired ? (joined?.keySerde ?? stream.keySerde) : stream.keySerde
   const name = builder.nameOrGenerate(joined?.name, leftJoin ? 'KSTREAM-LEFTJOIN-' : 'KSTREAM-JOIN-')
   const view = args.view()
+  const gracePeriodMs = joined?.gracePeriodMs
+  if (gracePeriodMs !== undefined && args.tableVersioned === false) throw new StreamsError('ILLEGAL_ARGUMENT', NOT_VERSIONED)
+  const bufferStoreName = gracePeriodMs === undefined ? undefined : `${name}-Buffer`
   if (leftJoin) builder.relaxedNullKeyJoins.add(name)
   builder.topology.addProcessor(
     name,
-    tableLookupJoinProcessor<K, V, K, VT, VR>({ view, keyMapper: key => key, joiner: args.joiner, leftJoin }),
+    tableLookupJoinProcessor<K, V, K, VT, VR>({ view, keyMapper: key => key, joiner: args.joiner, leftJoin, bufferStoreName }),
     parent
   )
+  if (gracePeriodMs !== undefined && bufferStoreName !== undefined) {
+    const supplier = builder.storeSuppliers.keyValueStore({ name: bufferStoreName, isTimestamped: false })
+    const keySerde = joined?.keySerde ?? streamKeySerde
+    const buffer = new TimeOrderedKeyValueBufferBuilder(supplier, gracePeriodMs, name, keySerde, joined?.valueSerde ?? stream.valueSerde)
+    builder.topology.addStateStore(buffer, name)
+  }
   // a named source table adds its store in build(): connect then
   builder.onBuild(() => {
     const storeNames = view.storeNames()
     if (storeNames.length > 0) builder.topology.connectProcessorAndStateStores(name, ...storeNames)
+    if (gracePeriodMs !== undefined) checkVersionedStores(builder, storeNames, gracePeriodMs)
   })
   return { name, keySerde: joined?.keySerde ?? streamKeySerde }
+}
+
+/** Kafka's StreamTableJoinNode checks: every store of the table versioned, with a history retention of at least the grace period. */
+function checkVersionedStores(builder: InternalStreamsBuilder, storeNames: readonly string[], gracePeriodMs: number): void {
+  for (const storeName of storeNames) {
+    const historyRetentionMs = builder.versionedStores.get(storeName)
+    if (historyRetentionMs === undefined) throw new StreamsError('ILLEGAL_ARGUMENT', NOT_VERSIONED)
+    if (gracePeriodMs > historyRetentionMs) throw new StreamsError('ILLEGAL_ARGUMENT', 'History retention must be at least grace period.')
+  }
 }
 
 /** A versioned table answers as of the stream record's timestamp (KIP-914), any other its latest value. */

@@ -75,14 +75,23 @@ export function computedValueGetterSupplier<K, V, VR>(
     storeNames: () => parent.storeNames(),
     get: () => {
       const getter = parent.get()
+      const computed = (key: K, vt: ValueAndTimestamp<V> | null): ValueAndTimestamp<VR> | null => {
+        const result = compute(key, ValueAndTimestamp.getValueOrNull(vt))
+        return result === null ? null : ValueAndTimestamp.make(result, vt?.timestamp ?? -1)
+      }
       return {
         init(context) {
           getter.init(context)
         },
         get(key) {
-          const vt = getter.get(key)
-          const result = compute(key, ValueAndTimestamp.getValueOrNull(vt))
-          return result === null ? null : ValueAndTimestamp.make(result, vt?.timestamp ?? -1)
+          return computed(key, getter.get(key))
+        },
+        // A computed view of a versioned table answers as of a time too (Kafka's KTableFilter/KTableMapValues getters).
+        getAsOf(key, asOfTimestamp) {
+          return computed(key, getter.getAsOf !== undefined ? getter.getAsOf(key, asOfTimestamp) : getter.get(key))
+        },
+        isVersioned() {
+          return getter.isVersioned?.() === true
         },
         close() {
           getter.close?.()

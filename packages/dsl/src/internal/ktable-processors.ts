@@ -24,11 +24,14 @@ export class KTableSourceSupplier<K, V> implements KTableProcessorSupplier<K, V,
   #storeName: string
   #materialized: boolean
   readonly #onMaterialize: () => void
+  /** Whether the table's store is versioned (Materialized.as(versionedSupplier), KIP-914). */
+  readonly versioned: boolean
 
-  constructor(storeName: string, materialized: boolean, onMaterialize: () => void) {
+  constructor(storeName: string, materialized: boolean, onMaterialize: () => void, versioned = false) {
     this.#storeName = storeName
     this.#materialized = materialized
     this.#onMaterialize = onMaterialize
+    this.versioned = versioned
   }
 
   get storeName(): string | undefined {

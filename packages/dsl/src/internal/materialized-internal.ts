@@ -58,6 +58,7 @@ export class MaterializedInternal<K, V> {
     const supplier = m?.storeSupplier
     if (!isVersionedBytesStoreSupplier(supplier)) return this.storeBuilder(keySerde, valueSerde)
     const builder = Stores.versionedKeyValueStoreBuilder(supplier, this.keySerde ?? keySerde, this.valueSerde ?? valueSerde)
+    this.#builder.versionedStores.set(this.storeName, supplier.historyRetentionMs)
     if (m?.loggingEnabled === false) builder.withLoggingDisabled()
     else builder.withLoggingEnabled(m?.logConfig ?? {})
     return builder

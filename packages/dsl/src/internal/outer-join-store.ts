@@ -9,7 +9,7 @@
  * so the changelog carries whole lists, as Kafka's ChangeLoggingListValueBytesStore does. @internal
  */
 import { StreamsError } from '@kstreams/core'
-import type { KeyValueStore, StateStore, StateStoreContext } from '@kstreams/core'
+import { KeyValueBackedStore } from './key-value-backed-store.js'
 
 const VARIABLE_SIZE = 1
 
@@ -18,51 +18,26 @@ export interface OuterJoinEntry {
   readonly value: Buffer
 }
 
-export class OuterJoinStore implements StateStore {
-  readonly #inner: KeyValueStore<Buffer, Buffer>
-
-  constructor(inner: KeyValueStore<Buffer, Buffer>) {
-    this.#inner = inner
-  }
-
-  get name(): string {
-    return this.#inner.name
-  }
-  get persistent(): boolean {
-    return this.#inner.persistent
-  }
-  init(context: StateStoreContext, root: StateStore): void | Promise<void> {
-    return this.#inner.init(context, root)
-  }
-  flush(): void {
-    this.#inner.flush()
-  }
-  close(): void {
-    this.#inner.close()
-  }
-  isOpen(): boolean {
-    return this.#inner.isOpen()
-  }
-
+export class OuterJoinStore extends KeyValueBackedStore {
   /** Adds `value` to the values of `key`. */
   append(key: Buffer, value: Buffer): void {
-    const old = this.#inner.get(key)
-    this.#inner.put(key, encodeList(old === null ? [value] : [...decodeList(old), value]))
+    const old = this.inner.get(key)
+    this.inner.put(key, encodeList(old === null ? [value] : [...decodeList(old), value]))
   }
 
   /** Removes every value of `key` (a blind delete). */
   delete(key: Buffer): void {
-    this.#inner.put(key, null)
+    this.inner.put(key, null)
   }
 
   /** Removes every value of `key` when it has any (Kafka's putIfAbsent(key, null)). */
   deleteIfPresent(key: Buffer): void {
-    if (this.#inner.get(key) !== null) this.#inner.put(key, null)
+    if (this.inner.get(key) !== null) this.inner.put(key, null)
   }
 
   /** Every value of every key, by key bytes; deleting keys already visited is allowed. */
   *entries(): Generator<OuterJoinEntry> {
-    const iterator = this.#inner.all()
+    const iterator = this.inner.all()
     try {
       for (const kv of iterator) {
         if (kv.value === null) continue

@@ -15,8 +15,8 @@ import type { Change } from '../../change.js'
 import type { BufferConfig } from '../../buffer-config.js'
 import type { KTableProcessorSupplier, KTableValueGetterSupplier } from '../ktable-processor-supplier.js'
 import { BufferFullError } from '../../buffer-full-error.js'
-import type { BufferedRecordContext } from './buffer-value.js'
 import type { Eviction, InMemoryTimeOrderedKeyValueChangeBuffer } from './in-memory-time-ordered-change-buffer.js'
+import { withRecordContext } from '../with-record-context.js'
 
 export interface SuppressOptions {
   /** The processor's name, for the buffer-full message. */
@@ -27,12 +27,6 @@ export interface SuppressOptions {
   readonly bufferConfig: BufferConfig
   /** Final results: the buffer time is the window end and deletes are dropped. */
   readonly finalResults: boolean
-}
-
-/** The runtime's context as seen by the DSL (as Kafka's InternalProcessorContext). */
-interface InternalContext {
-  readonly currentNode: unknown
-  runAs<T>(node: unknown, recordContext: BufferedRecordContext, fn: () => T): T
 }
 
 export class KTableSuppressSupplier<K, V> implements KTableProcessorSupplier<K, Change<V>, K, V> {
@@ -89,11 +83,9 @@ export class KTableSuppressSupplier<K, V> implements KTableProcessorSupplier<K, 
       if (finalResults && eviction.value.newValue === null) return
       const c = eviction.context
       const record = new Record(eviction.key, eviction.value, c.timestamp, c.headers)
-      if (isInternalContext(context))
-        context.runAs(context.currentNode, c, () => {
-          context.forward(record)
-        })
-      else context.forward(record)
+      withRecordContext(context, c, () => {
+        context.forward(record)
+      })
     }
     return {
       init(c) {
@@ -127,8 +119,4 @@ export class KTableSuppressSupplier<K, V> implements KTableProcessorSupplier<K, 
       }
     }
   }
-}
-
-function isInternalContext(context: unknown): context is InternalContext & ProcessorContext<never, never> {
-  return typeof (context as Partial<InternalContext>).runAs === 'function' && 'currentNode' in (context as object)
 }
