@@ -16,11 +16,14 @@
  *   WORDCOUNT_CLIENT ("kafkajs", the default, | "platformatic": the Kafka client adapter;
  *   exactly_once_v2 needs platformatic), WORDCOUNT_APPLICATION_SERVER ("host:port"),
  *   WORDCOUNT_LEAVE_GROUP_ON_CLOSE ("1": a graceful close leaves the group, so the others
- *   rebalance right away instead of after the session timeout).
+ *   rebalance right away instead of after the session timeout), WORDCOUNT_DASHBOARD ("1": serve the
+ *   live dashboard of @kstreams/dashboard and the interactive queries of the "Counts" store on the
+ *   applicationServer's port; prints a `dashboard` event with its URL).
  * Prints one JSON line per event on stdout (state changes, the local tasks at every RUNNING,
  * restore progress) for scripts and tests.
  */
-import { KafkaStreams, RangeQuery, StateQueryRequest, consoleLogger } from '@kstreams/core'
+import { InteractiveQueryServer, KafkaStreams, RangeQuery, Serdes, StateQueryRequest, consoleLogger } from '@kstreams/core'
+import { Dashboard } from '@kstreams/dashboard'
 import { buildWordCountTopology, DEFAULT_TOPICS, STORE_NAME } from './topology.js'
 import { buildDslWordCountTopology } from './dsl-topology.js'
 import { kafkajs } from '@kstreams/kafkajs'
@@ -132,10 +135,20 @@ const dumpStore = (): void => {
 }
 if (env.WORDCOUNT_STORE_DUMP === '1') process.on('SIGUSR2', dumpStore)
 
+const dashboard =
+  env.WORDCOUNT_DASHBOARD === '1'
+    ? new Dashboard(streams, {
+        topology,
+        applicationId: env.WORDCOUNT_APP_ID ?? 'wordcount',
+        queries: new InteractiveQueryServer(streams, { keySerializer: Serdes.String() })
+      })
+    : undefined
+
 let closing = false
 const shutdown = (): void => {
   if (closing) return
   closing = true
+  void dashboard?.close()
   void streams.close({ leaveGroup: env.WORDCOUNT_LEAVE_GROUP_ON_CLOSE === '1' }).then(() => {
     emit({ event: 'closed' })
     process.exit(0)
@@ -144,3 +157,7 @@ const shutdown = (): void => {
 process.on('SIGTERM', shutdown)
 process.on('SIGINT', shutdown)
 await streams.start()
+if (dashboard !== undefined) {
+  const at = await dashboard.start()
+  emit({ event: 'dashboard', url: `http://${at.host}:${at.port}/` })
+}

@@ -301,6 +301,20 @@ describe('Installed from a local npm registry, outside the workspace', function 
     expect(mermaid.stdout).to.match(/^flowchart/m)
   })
 
+  it("serves @kstreams/dashboard's page, script, style sheet and JSON from the installed package, on 127.0.0.1", async () => {
+    const result = await fixture('check-dashboard.js')
+    expect(result).to.deep.equal({
+      host: '127.0.0.1',
+      statuses: [200, 200, 200, 200],
+      types: ['text/html; charset=utf-8', 'text/javascript; charset=utf-8', 'text/css; charset=utf-8', 'application/json'],
+      changelogDrawn: true,
+      repartitionDrawn: true,
+      external: false,
+      scriptParses: true,
+      state: ['CREATED']
+    })
+  })
+
   it('runs the WordCount on the broker to RUNNING, writes the exact counts and closes cleanly', async function () {
     await timed('WordCount on kafkajs', () => runWordCount(this, {}))
   })
