@@ -7,8 +7,10 @@
  *     store from its changelog while a progress bar shows position, records/s and ETA.
  *  4. Answers the same queries from the restored store, then keeps counting live text until
  *     DEMO_DURATION_MS has passed (0: until Ctrl-C).
- * First it prints the topology as a Mermaid diagram; each instance serves its Kafka Streams
- * metrics for Prometheus (@kstreams/prometheus) at the URL it prints.
+ * First it prints the topology as a Mermaid diagram; each instance serves its live dashboard
+ * (@kstreams/dashboard: the topology, its tasks, the restore with its ETA, a store browser) and
+ * the interactive queries on one port, and its Kafka Streams metrics for Prometheus
+ * (@kstreams/prometheus), at the URLs it prints.
  * Needs KAFKA_BOOTSTRAP_SERVERS (tools/scripts/demo.sh starts a broker and sets it).
  */
 import { Kafka, logLevel, type Producer } from 'kafkajs'
@@ -18,6 +20,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { InteractiveQueryServer, KafkaStreams, QueryableStoreTypes, Serdes, toMermaid, type RestoreProgress } from '@kstreams/core'
+import { Dashboard } from '@kstreams/dashboard'
 import { type MetricsServer, prometheusMetrics } from '@kstreams/prometheus'
 import { Registry } from 'prom-client'
 import { buildDslWordCountTopology } from './dsl-topology.js'
@@ -73,13 +76,14 @@ async function httpGet(port: number, path: string): Promise<{ status: number; bo
   })
 }
 
-/** One app instance: KafkaStreams plus its HTTP query endpoint and its Prometheus endpoint on 127.0.0.1. */
+/** One app instance: KafkaStreams plus its dashboard and HTTP query endpoint (one port) and its Prometheus endpoint, on 127.0.0.1. */
 async function startInstance(
   stateDir: string,
   port: number
-): Promise<{ streams: KafkaStreams; server: InteractiveQueryServer; metricsServer: MetricsServer }> {
+): Promise<{ streams: KafkaStreams; server: Dashboard; metricsServer: MetricsServer }> {
+  const topology = buildDslWordCountTopology(topics)
   const streams = new KafkaStreams(
-    buildDslWordCountTopology(topics),
+    topology,
     {
       applicationId: appId,
       bootstrapServers: bootstrap,
@@ -94,8 +98,10 @@ async function startInstance(
     say(`[kstreams] stream thread failed: ${error.code} ${error.message}`)
     return 'SHUTDOWN_CLIENT'
   })
-  const server = new InteractiveQueryServer(streams, { keySerializer: Serdes.String() })
+  const queries = new InteractiveQueryServer(streams, { keySerializer: Serdes.String() })
+  const server = new Dashboard(streams, { topology, applicationId: appId, queries })
   await server.start()
+  say(`[demo] the live dashboard of this instance (open it in a browser): http://127.0.0.1:${port}/`)
   const metricsServer = await prometheusMetrics(streams, { registry: new Registry() }).startMetricsServer()
   say(`[demo] Prometheus metrics of this instance: ${metricsServer.url}`)
   await streams.start()
