@@ -2,7 +2,8 @@
  * The state directory of a TopologyTestDriver, with a RocksDB store (as Kafka Streams' driver):
  * each driver has its own (a fresh temporary directory unless `stateDir` is given), so
  * independent tests never see each other's state and two drivers with the same application id
- * run at once; close() removes it.
+ * run at once; close() removes it (closeAsync() once RocksDB has let go of its files, which it
+ * does in the background).
  */
 import { expect } from 'chai'
 import { Serdes, Topology } from '@kstreams/core'
@@ -66,12 +67,12 @@ describe('TopologyTestDriver with a RocksDB store: the state directory of a driv
     await rm(tmp, { recursive: true, force: true })
   })
 
-  it('independent drivers each start from empty state, and close() removes their directory', async () => {
+  it('independent drivers each start from empty state, and closeAsync() removes their directory', async () => {
     for (let test = 1; test <= 3; test++) {
       const driver = await TopologyTestDriver.create(counting())
       expect(await countOnce(driver), `driver #${test}`).to.equal(1)
       expect(await readdir(tmp)).to.have.length(1)
-      driver.close()
+      await driver.closeAsync()
       expect(await readdir(tmp)).to.deep.equal([])
     }
   })
@@ -80,24 +81,24 @@ describe('TopologyTestDriver with a RocksDB store: the state directory of a driv
     const first = await TopologyTestDriver.create(counting(), { applicationId: 'same-app' })
     const second = await TopologyTestDriver.create(counting(), { applicationId: 'same-app' })
     expect([await countOnce(first), await countOnce(second), await countOnce(first)]).to.deep.equal([1, 1, 2])
-    first.close()
-    second.close()
+    await first.closeAsync()
+    await second.closeAsync()
     expect(await readdir(tmp)).to.deep.equal([])
   })
 
-  it('with a stateDir given, close() removes <stateDir>/<applicationId>: the next driver there starts empty, at once', async () => {
+  it('with a stateDir given, closeAsync() removes <stateDir>/<applicationId>: the next driver there starts empty, at once', async () => {
     const stateDir = await mkdtemp(join(tmp, 'given-'))
     const config = { applicationId: 'given-app', stateDir }
     const first = await TopologyTestDriver.create(counting(), config)
     expect(await countOnce(first)).to.equal(1)
     expect((await stat(join(stateDir, 'given-app', '0_0', 'rocksdb', 'counts'))).mode & 0o777).to.equal(0o700)
-    first.close()
+    await first.closeAsync()
     expect(await exists(join(stateDir, 'given-app'))).to.equal(false)
     expect(await exists(stateDir)).to.equal(true)
     const started = Date.now()
     const second = await TopologyTestDriver.create(counting(), config)
     expect(Date.now() - started).to.be.below(2000)
     expect(await countOnce(second)).to.equal(1)
-    second.close()
+    await second.closeAsync()
   })
 })

@@ -406,8 +406,25 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
     throw new StreamsError('ILLEGAL_ARGUMENT', `State store ${name} is not a session store`)
   }
 
-  /** Closes processors and stores and removes the driver's state directory; idempotent. */
+  /**
+   * Closes processors and stores and removes the driver's state directory; idempotent. A store
+   * that lets go of its files in the background (RocksDB) may still hold them for a moment: use
+   * `await closeAsync()` when the next step needs the directory gone.
+   */
   close(): void {
+    this.#close(true)
+  }
+
+  /** close(), then waits until every store has let go of its files and removes the state directory again. */
+  async closeAsync(): Promise<void> {
+    if (this.#closed) return
+    const stores = [...this.getAllStateStores().values()]
+    this.#close(false)
+    await Promise.all(stores.map(async store => await store.whenClosed?.()))
+    this.#removeStateDir()
+  }
+
+  #close(removeStateDir: boolean): void {
     if (this.#closed) return
     this.#closed = true
     let first: unknown
@@ -430,7 +447,7 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
       first ??= err
     }
     try {
-      this.#removeStateDir()
+      if (removeStateDir) this.#removeStateDir()
     } catch (err) {
       first ??= err
     }
@@ -445,5 +462,10 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
   /** Closes the driver (for `using`). */
   [Symbol.dispose](): void {
     this.close()
+  }
+
+  /** Closes the driver once its stores let go of their files (for `await using`). */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.closeAsync()
   }
 }
