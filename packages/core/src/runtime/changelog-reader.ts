@@ -302,7 +302,14 @@ export class ChangelogReader {
     if (this.#assignmentChanged) {
       // A standby at its limit is not read until the limit moves.
       this.#reading = [...this.#restoring.values()].filter(e => e.position < e.endOffset)
-      this.#options.reader.assign(this.#reading.map(e => ({ ...e.reg.partition, offset: e.position })))
+      this.#options.reader.assign(
+        this.#reading.map(e => ({
+          ...e.reg.partition,
+          offset: e.position,
+          // A restore (or a limited standby) reads no further than its end.
+          ...(Number.isFinite(e.endOffset) ? { endOffset: e.endOffset } : {})
+        }))
+      )
       this.#assignmentChanged = false
     }
     if (this.#reading.length === 0) {

@@ -8,11 +8,14 @@ import type { PartitionReader as PartitionReaderPort } from '../../src/runtime/c
 /** A changelog partition in memory, read in batches of `batch` records. */
 class FakeReader implements PartitionReaderPort {
   positions = new Map<string, number>()
+  /** Every assignment, as given. */
+  readonly assignments: Array<ReadonlyArray<TopicPartition & { offset: number | undefined; endOffset?: number | undefined }>> = []
   constructor(
     readonly log: Map<string, number>,
     readonly batch = 3
   ) {}
-  assign(partitions: ReadonlyArray<TopicPartition & { offset: number | undefined }>): void {
+  assign(partitions: ReadonlyArray<TopicPartition & { offset: number | undefined; endOffset?: number | undefined }>): void {
+    this.assignments.push(partitions)
     this.positions = new Map(partitions.map(p => [`${p.topic}-${p.partition}`, p.offset ?? 0]))
   }
 
@@ -98,6 +101,24 @@ describe('ChangelogReader', () => {
     expect(applied).to.deep.equal(['k4', 'k5', 'k6', 'k7', 'k8', 'k9'])
     expect(events).to.deep.equal(['start s 4 10', 'batch 6 3', 'batch 9 3', 'end 6'])
     expect(reader.restoringCount).to.equal(0)
+  })
+
+  it('assigns a restoring partition with its end offset (read no further), a standby without one', async () => {
+    const log = new Map([
+      ['app-s-changelog-0', 10],
+      ['app-s-changelog-1', 10]
+    ])
+    const fake = new FakeReader(log)
+    const reader = new ChangelogReader({ reader: fake, admin: admin(log) })
+    await reader.register([
+      { partition: { topic: 'app-s-changelog', partition: 0 }, storeName: 's', startOffset: 4, apply: () => {} },
+      { partition: { topic: 'app-s-changelog', partition: 1 }, storeName: 's', startOffset: 2, apply: () => {}, standby: true }
+    ])
+    await reader.restoreStep(0)
+    expect(fake.assignments[0]).to.deep.equal([
+      { topic: 'app-s-changelog', partition: 0, offset: 4, endOffset: 10 },
+      { topic: 'app-s-changelog', partition: 1, offset: 2 }
+    ])
   })
 
   it('a checkpoint beyond the end of the changelog is TASK_CORRUPTED (the task is wiped and restored)', async () => {

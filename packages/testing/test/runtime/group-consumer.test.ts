@@ -244,4 +244,63 @@ describe('GroupConsumer and AssignedPartitionReader on the in-memory Kafka', fun
       await reader.close()
     }
   })
+
+  it('max.poll.records: fetched batches go out in the order they arrived, so a partition fetched again waits behind the others', async () => {
+    produce(0, 6)
+    produce(1, 6)
+    const limited = resolveStreamsConfig({ ...CONFIG_INPUT, restoreConsumer: { 'max.poll.records': 4 } })
+    const reader = AssignedPartitionReader.create(clients, 'ordered', limited, silentLogger, 'restoreConsumer')
+    try {
+      reader.assign([
+        { ...tp(0), offset: 0 },
+        { ...tp(1), offset: 0 }
+      ])
+      const handedOut: string[] = []
+      const take = async (): Promise<void> => {
+        for (const b of await reader.poll(100)) for (const r of b.records) handedOut.push(`${b.partition}:${r.offset}`)
+      }
+      const deadline = Date.now() + 5000
+      while (!handedOut.includes('0:5') && Date.now() < deadline) await take()
+      // Partition 0 is drained and fetched again; its new records arrive while 1 still has records buffered.
+      const fetchesOf0 = fetchedAt(kafka, 'ordered', 0).length
+      produce(0, 4)
+      await eventually(() => fetchedAt(kafka, 'ordered', 0).length > fetchesOf0 || handedOut.includes('1:5'))
+      await new Promise(resolve => setTimeout(resolve, 150))
+      while (handedOut.length < 16 && Date.now() < deadline) await take()
+      const rest = handedOut.slice(handedOut.indexOf('0:5') + 1)
+      // Everything of partition 1 comes before the records partition 0 got later.
+      expect(rest.indexOf('1:5')).to.be.below(rest.indexOf('0:6'))
+      expect(handedOut.filter(r => r.startsWith('0:'))).to.deep.equal(Array.from({ length: 10 }, (_, i) => `0:${i}`))
+    } finally {
+      await reader.close()
+    }
+  })
+
+  it('AssignedPartitionReader: a partition assigned again at its position keeps what was fetched; one with an endOffset is not fetched at or past it', async () => {
+    produce(0, 10)
+    produce(1, 10)
+    const limited = resolveStreamsConfig({ ...CONFIG_INPUT, restoreConsumer: { 'max.poll.records': 5 } })
+    const reader = AssignedPartitionReader.create(clients, 'kept', limited, silentLogger, 'restoreConsumer')
+    try {
+      reader.assign([
+        { ...tp(0), offset: 0, endOffset: 10 },
+        { ...tp(1), offset: 0, endOffset: 10 }
+      ])
+      const batches: FetchedBatch[] = []
+      const deadline = Date.now() + 5000
+      while (offsetsOf(batches, 0).length < 5 && Date.now() < deadline) batches.push(...(await reader.poll(100)))
+      const next1 = batches.filter(b => b.partition === 1).at(-1)?.nextOffset ?? 0
+      // Partition 0 is done with (as a restore that completed); 1 stays at its position.
+      reader.assign([{ ...tp(1), offset: next1, endOffset: 10 }])
+      while (offsetsOf(batches, 1).length < 10 && Date.now() < deadline) batches.push(...(await reader.poll(100)))
+      expect(offsetsOf(batches, 1)).to.deep.equal(Array.from({ length: 10 }, (_, i) => i))
+      // Partition 1 was fetched once from 0: the records fetched before the new assignment were kept.
+      expect(fetchedAt(kafka, 'kept', 1)).to.deep.equal([0])
+      // At its end offset a partition is not fetched again (no fetch waiting out fetch.max.wait.ms there).
+      await reader.poll(150)
+      expect(fetchedAt(kafka, 'kept', 1)).to.deep.equal([0])
+    } finally {
+      await reader.close()
+    }
+  })
 })

@@ -73,7 +73,7 @@ export class AssignedPartitionReader implements PartitionReader {
     })
   }
 
-  assign(partitions: ReadonlyArray<TopicPartition & { offset: number | undefined }>): void {
+  assign(partitions: ReadonlyArray<TopicPartition & { offset: number | undefined; endOffset?: number | undefined }>): void {
     this.#fetcher.assign(partitions)
   }
 

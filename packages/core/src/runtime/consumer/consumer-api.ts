@@ -58,8 +58,11 @@ export interface MainConsumer {
 
 /** Reads the partitions it is told to read, from given offsets, without a group (restore, standby, global). */
 export interface PartitionReader {
-  /** Replaces the assignment; each partition starts at its offset (or earliest when undefined). */
-  assign(partitions: ReadonlyArray<TopicPartition & { offset: number | undefined }>): void
+  /**
+   * Replaces the assignment; each partition starts at its offset (or earliest when undefined). A
+   * partition with an `endOffset` is read up to it and not fetched at or past it.
+   */
+  assign(partitions: ReadonlyArray<TopicPartition & { offset: number | undefined; endOffset?: number | undefined }>): void
   /** Fetches what is available, waiting at most `maxWaitMs` when nothing is. */
   poll(maxWaitMs: number): Promise<FetchedBatch[]>
   close(): Promise<void>

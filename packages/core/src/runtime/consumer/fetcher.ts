@@ -87,9 +87,15 @@ interface Position extends TopicPartition {
   paused: boolean
   /** A fetched batch for this position, not handed out yet. */
   buffered: FetchedBatch | undefined
+  /** How many records of `buffered` were handed out already (a batch larger than max.poll.records goes out in parts). */
+  handedOut: number
+  /** When `buffered` arrived (a sequence number): batches go out in the order they arrived. */
+  arrived: number
   /** Records between the position and the partition's end, as the last fetch response said; undefined before one came. */
   lag: number | undefined
   inFlight: boolean
+  /** No fetch from here on: the reader wants nothing at or past this offset (a restore's end). */
+  endOffset: number | undefined
 }
 
 export class Fetcher {
@@ -108,16 +114,32 @@ export class Fetcher {
   #fatal: StreamsError | undefined
   #closed = false
   #lastError: unknown
+  #arrivals = 0
 
   constructor(options: FetcherOptions) {
     this.#o = options
   }
 
-  /** Replaces the assignment (pause state belongs to an assignment); a partition without an offset gets one from initialOffsets or the reset policy. */
-  assign(partitions: ReadonlyArray<TopicPartition & { offset?: number | undefined }>): void {
+  /**
+   * Replaces the assignment (pause state belongs to an assignment); a partition without an offset
+   * gets one from initialOffsets or the reset policy. A partition assigned again at the offset it
+   * is at keeps what was fetched for it (and a fetch in flight), as Java's assign keeps the state
+   * of partitions that stay. With `endOffset`, a partition is not fetched at or past that offset
+   * (a restore that ends there would otherwise leave a fetch waiting out fetch.max.wait.ms at the
+   * partition's end, holding back the fetches of the other partitions of its broker).
+   */
+  assign(partitions: ReadonlyArray<TopicPartition & { offset?: number | undefined; endOffset?: number | undefined }>): void {
     const next = new Map<string, Position>()
     for (const p of partitions) {
       const key = tpKey(p.topic, p.partition)
+      const old = this.#positions.get(key)
+      const endOffset = p.endOffset
+      if (old !== undefined && p.offset !== undefined && old.offset === p.offset && old.outOfRange === undefined) {
+        old.paused = false
+        old.endOffset = endOffset
+        next.set(key, old)
+        continue
+      }
       next.set(key, {
         topic: p.topic,
         partition: p.partition,
@@ -126,8 +148,11 @@ export class Fetcher {
         outOfRange: undefined,
         paused: false,
         buffered: undefined,
+        handedOut: 0,
+        arrived: 0,
         lag: undefined,
-        inFlight: false
+        inFlight: false,
+        endOffset
       })
     }
     this.#positions = next
@@ -144,7 +169,15 @@ export class Fetcher {
 
   seek(tp: TopicPartition, offset: number): void {
     const old = this.#require(tp)
-    this.#positions.set(old.key, { ...old, offset, outOfRange: undefined, buffered: undefined, lag: undefined, inFlight: false })
+    this.#positions.set(old.key, {
+      ...old,
+      offset,
+      outOfRange: undefined,
+      buffered: undefined,
+      handedOut: 0,
+      lag: undefined,
+      inFlight: false
+    })
     this.#wakeup.wake()
   }
 
@@ -157,6 +190,7 @@ export class Fetcher {
         offset: undefined,
         outOfRange: undefined,
         buffered: undefined,
+        handedOut: 0,
         lag: undefined,
         inFlight: false
       })
@@ -223,33 +257,48 @@ export class Fetcher {
   }
 
   /**
-   * Hands out buffered batches of unpaused partitions and moves their positions, at most
-   * maxPollRecords records: a batch that does not fit is split, its rest stays buffered.
+   * Hands out buffered batches of unpaused partitions in the order they arrived and moves their
+   * positions, at most maxPollRecords records: a batch that does not fit is split, its rest goes
+   * out first at the next poll (Java's next-in-line fetch). In arrival order, a partition fetched
+   * again does not go before the others (handing out in assignment order would drain the first
+   * partition alone, and its fetch, alone at the partition's end, would then wait out
+   * fetch.max.wait.ms while the others ran dry).
    */
   #drain(): FetchedBatch[] {
+    const ready: Position[] = []
+    for (const p of this.#positions.values()) if (p.buffered !== undefined && !p.paused) ready.push(p)
+    if (ready.length > 1) ready.sort((a, b) => a.arrived - b.arrived)
     const out: FetchedBatch[] = []
     let room = this.#o.maxPollRecords ?? Number.POSITIVE_INFINITY
-    for (const p of this.#positions.values()) {
-      const batch = p.buffered
-      if (batch === undefined || p.paused) continue
+    for (const p of ready) {
       if (room <= 0) break
-      if (batch.records.length > room) {
-        const head = batch.records.slice(0, room)
-        const next = batch.records[room]!.offset
-        p.buffered = { ...batch, records: batch.records.slice(room) }
+      const batch = p.buffered!
+      const from = p.handedOut
+      const left = batch.records.length - from
+      if (left > room) {
+        const next = batch.records[from + room]!.offset
+        p.handedOut = from + room
         p.offset = next
         p.lag = Math.max(0, batch.highWatermark - next)
-        out.push({ ...batch, records: head, nextOffset: next })
+        out.push({ ...batch, records: batch.records.slice(from, from + room), nextOffset: next })
         room = 0
         continue
       }
-      room -= batch.records.length
+      room -= left
       p.buffered = undefined
+      p.handedOut = 0
       p.offset = batch.nextOffset
       p.lag = Math.max(0, batch.highWatermark - batch.nextOffset)
-      out.push(batch)
+      out.push(from === 0 ? batch : { ...batch, records: batch.records.slice(from) })
     }
     return out
+  }
+
+  /** Buffers a fetched batch for `p` (handed out by the next polls). */
+  #buffer(p: Position, batch: FetchedBatch | undefined): void {
+    p.buffered = batch
+    p.handedOut = 0
+    p.arrived = ++this.#arrivals
   }
 
   /** Finds a starting offset for every partition without one (at most one lookup at a time). */
@@ -286,7 +335,7 @@ export class Fetcher {
         if (this.#positions.get(p.key) !== p || p.offset !== undefined) continue
         p.offset = known.get(p.key) ?? offsets.get(p.key)
         if (p.offset !== undefined && p.outOfRange !== undefined) {
-          p.buffered = this.#o.onOutOfRange?.(p, p.outOfRange, p.offset)
+          this.#buffer(p, this.#o.onOutOfRange?.(p, p.outOfRange, p.offset))
           p.outOfRange = undefined
         }
       }
@@ -303,7 +352,14 @@ export class Fetcher {
     const byNode = new Map<number, Position[]>()
     let unknownLeaders = false
     for (const p of this.#positions.values()) {
-      if (p.offset === undefined || p.paused || p.buffered !== undefined || p.inFlight) continue
+      if (
+        p.offset === undefined ||
+        p.paused ||
+        p.buffered !== undefined ||
+        p.inFlight ||
+        p.offset >= (p.endOffset ?? Number.POSITIVE_INFINITY)
+      )
+        continue
       const node = this.#leaders.get(p.key)
       if (node === undefined) {
         unknownLeaders = true
@@ -367,7 +423,7 @@ export class Fetcher {
         // Dropped when the assignment or the position changed while the fetch was in flight.
         if (this.#positions.get(position.key) !== position || position.offset !== offset) continue
         if (isPartitionError(result)) this.#onPartitionError(position, offset, result)
-        else if (result.records.length > 0 || result.nextOffset !== offset) position.buffered = result
+        else if (result.records.length > 0 || result.nextOffset !== offset) this.#buffer(position, result)
         else position.lag = Math.max(0, result.highWatermark - offset)
       }
     } catch (error) {
