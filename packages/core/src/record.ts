@@ -8,14 +8,18 @@ export interface Header {
   readonly value: Buffer | null
 }
 
+/** The list of every Headers without headers (never changed: add() replaces it). */
+const NO_HEADERS: Header[] = Object.freeze([]) as unknown as Header[]
+
 /** Record headers, an ordered list in which a key may repeat (Kafka's `Headers`). */
 export class Headers implements Iterable<Header> {
-  readonly #headers: Header[]
+  #headers: Header[]
 
   constructor(headers?: Iterable<Header> | { readonly [key: string]: string | Buffer | null }) {
-    // One array per Headers and nothing more for the common empty case (every consumed record has one).
+    // The common empty case (every consumed record has a Headers) shares one frozen empty list;
+    // the first add() gives this Headers its own.
     if (headers === undefined) {
-      this.#headers = []
+      this.#headers = NO_HEADERS
     } else if (Symbol.iterator in headers) {
       this.#headers = [...(headers as Iterable<Header>)]
     } else {
@@ -28,6 +32,7 @@ export class Headers implements Iterable<Header> {
 
   /** Appends a header (a string value as UTF-8); returns this. */
   add(key: string, value: Buffer | string | null): this {
+    if (this.#headers === NO_HEADERS) this.#headers = []
     this.#headers.push({ key, value: typeof value === 'string' ? Buffer.from(value) : value })
     return this
   }
@@ -70,7 +75,7 @@ export class Headers implements Iterable<Header> {
 
   /** A copy that can be changed without changing this one. */
   copy(): Headers {
-    return new Headers(this.#headers)
+    return this.#headers.length === 0 ? new Headers() : new Headers(this.#headers)
   }
 }
 

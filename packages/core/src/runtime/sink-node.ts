@@ -91,6 +91,7 @@ export class SinkNode extends ProcessorNode {
         )
       )
     }
+    // One object per record, partition included: the collector keeps it as it is.
     const out = {
       topic,
       key,
@@ -99,12 +100,13 @@ export class SinkNode extends ProcessorNode {
       timestamp: record.timestamp,
       origin: context,
       source: rc,
-      processorNodeId: this.name
+      processorNodeId: this.name,
+      partition: undefined as number | undefined
     }
     const partitioner = this.#partitioner
     if (partitioner === undefined) {
       // The default partitioning (murmur2 of the key bytes, chosen by the collector).
-      this.#collector.send({ ...out, partition: undefined })
+      this.#collector.send(out)
       return
     }
     const count = this.#collector.partitionsFor(topic)
@@ -115,7 +117,7 @@ export class SinkNode extends ProcessorNode {
       return
     }
     const partitions = this.#choosePartitions(partitioner, topic, record, count)
-    if (partitions === undefined) this.#collector.send({ ...out, partition: undefined })
+    if (partitions === undefined) this.#collector.send(out)
     else for (const partition of partitions) this.#collector.send({ ...out, partition })
   }
 
