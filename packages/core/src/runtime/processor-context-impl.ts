@@ -130,6 +130,20 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
     }
   }
 
+  /** `node.process(record)` as runAs would run it, without a closure per record (the per-record path). */
+  processAs<K, V>(node: ProcessorNode, recordContext: ProcessorRecordContext, record: Record<K, V>): void {
+    const previousNode = this.#currentNode
+    const previousContext = this.#recordContext
+    this.#currentNode = node
+    this.#recordContext = recordContext
+    try {
+      node.process(record as Record<unknown, unknown>)
+    } finally {
+      this.#currentNode = previousNode
+      this.#recordContext = previousContext
+    }
+  }
+
   recordMetadata(): RecordMetadata | undefined {
     const rc = this.#recordContext
     if (rc.topic === undefined) return undefined
@@ -156,7 +170,7 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
     if (childName === undefined) {
       for (const child of node.children) {
         child.processSensor?.record(1)
-        this.runAs(child, childContext, () => child.process(record))
+        this.processAs(child, childContext, record)
       }
       return
     }
@@ -169,7 +183,7 @@ export class ProcessorContextImpl implements ProcessorContext<unknown, unknown> 
       )
     }
     child.processSensor?.record(1)
-    this.runAs(child, childContext, () => child.process(record))
+    this.processAs(child, childContext, record)
   }
 
   getStateStore<S extends StateStore = StateStore>(name: string): S {

@@ -80,7 +80,8 @@ export class StreamTask implements ContextHost {
   readonly #partitions = new PartitionGroup()
   readonly #streamTimeQueue = new PunctuationQueue()
   readonly #wallClockQueue = new PunctuationQueue()
-  readonly #consumedOffsets = new Map<string, { topic: string; partition: number; offset: number }>()
+  /** The offset of the last record processed, per input topic and partition (no string key built per record). */
+  readonly #consumedOffsets = new Map<string, Map<number, { topic: string; partition: number; offset: number }>>()
   #state: TaskState = 'CREATED'
   #commitNeeded = false
   /** KIP-825 processor metadata (e.g. a windowed aggregation's last emitted close time), committed with the offsets. */
@@ -142,11 +143,14 @@ export class StreamTask implements ContextHost {
   }
 
   #markConsumed(raw: ConsumedRecord): void {
-    this.#consumedOffsets.set(PartitionGroup.key(raw.topic, raw.partition), {
-      topic: raw.topic,
-      partition: raw.partition,
-      offset: raw.offset
-    })
+    let byPartition = this.#consumedOffsets.get(raw.topic)
+    if (byPartition === undefined) {
+      byPartition = new Map()
+      this.#consumedOffsets.set(raw.topic, byPartition)
+    }
+    const consumed = byPartition.get(raw.partition)
+    if (consumed === undefined) byPartition.set(raw.partition, { topic: raw.topic, partition: raw.partition, offset: raw.offset })
+    else consumed.offset = raw.offset
     this.#commitNeeded = true
   }
 
@@ -314,7 +318,7 @@ export class StreamTask implements ContextHost {
     const sensor = this.#processSensor
     const start = sensor?.start() ?? 0
     source.processSensor?.record(1)
-    this.context.runAs(source, recordContext, () => source.process(new Record(record.key, record.value, record.timestamp, raw.headers)))
+    this.context.processAs(source, recordContext, new Record(record.key, record.value, record.timestamp, raw.headers))
     sensor?.end(start)
     this.#markConsumed(raw)
     return true
@@ -363,7 +367,7 @@ export class StreamTask implements ContextHost {
   /** Flushes stores and returns the offsets to commit (next offset to read per partition). */
   prepareCommit(): Array<{ topic: string; partition: number; offset: number }> {
     for (const store of this.#stores.values()) store.flush()
-    return [...this.#consumedOffsets.values()].map(o => ({ ...o, offset: o.offset + 1 }))
+    return [...this.#consumedOffsets.values()].flatMap(byPartition => [...byPartition.values()].map(o => ({ ...o, offset: o.offset + 1 })))
   }
 
   postCommit(): void {
