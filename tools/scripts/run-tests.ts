@@ -2,8 +2,8 @@
  * The test step of `npm test`: the same tests as `mocha` with the root .mocharc.json, in two
  * mocha processes at once, because most of the broker tests' time is spent waiting (session
  * timeouts, brokers down, rebalances) while the unit tests keep a core busy:
- *   - tools/scripts/mocharc.unit.json: the packages' tests, the adapter contracts, the examples;
- *   - tools/scripts/mocharc.broker.json: tests/integration (real brokers, child processes).
+ *   - tools/scripts/mocharc.unit.cjs: the packages' tests, the adapter contracts, the examples;
+ *   - tools/scripts/mocharc.broker.cjs: tests/integration (real brokers, child processes).
  * The broker tests' output streams as it comes; the unit tests' output is printed whole, between
  * two lines, when they end. The last line is the sum of both runs, "N passed, N failed", which
  * CI reads; the exit code is non-zero when either run failed. Without KAFKA_BOOTSTRAP_SERVERS it
@@ -65,13 +65,13 @@ const unitLines: string[] = []
 let results: Run[]
 try {
   results = await Promise.all([
-    run('tools/scripts/mocharc.unit.json', env, line => unitLines.push(line)).then(result => {
+    run('tools/scripts/mocharc.unit.cjs', env, line => unitLines.push(line)).then(result => {
       write('\n== unit tests (packages, adapter contracts, examples), run beside the broker tests:')
       for (const line of unitLines) write(line)
       write('== end of the unit tests\n')
       return result
     }),
-    run('tools/scripts/mocharc.broker.json', env, write)
+    run('tools/scripts/mocharc.broker.cjs', env, write)
   ])
 } finally {
   await cluster?.stop()

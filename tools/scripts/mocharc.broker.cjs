@@ -1,0 +1,4 @@
+// The root .mocharc.json with only the broker tests (tests/integration): the broker half of `npm test` (run-tests.ts).
+const root = require('../../.mocharc.json')
+
+module.exports = { ...root, spec: root.spec.filter(spec => spec.startsWith('tests/integration/')) }
