@@ -73,6 +73,11 @@ export interface NativeChainedBatch {
 
 export interface NativeDatabase {
   readonly status: 'opening' | 'open' | 'closing' | 'closed'
+  /**
+   * The open DB's native address: another thread's binding can use the DB through it (while it
+   * stays open). Only read when open.
+   */
+  readonly handle?: bigint
   open(options: NativeOpenOptions): Promise<void>
   close(): Promise<void>
   /** Values in key order; undefined for a missing key. Synchronous. */

@@ -2,12 +2,16 @@
  * One open RocksDB instance (Kafka's RocksDBStore DB accessor): opens it in its directory with
  * the budget's allowance and the user's config setter, waits out a LOCK still held by an instance
  * of the same store that is closing, and turns every binding error into a RocksDBStoreError
- * naming the store and path. Reads, batch writes and iterators are synchronous.
+ * naming the store and path. Reads, batch writes and iterators are synchronous; large changelog
+ * batches may be written on the background writer thread (background-writes.ts), which every other
+ * use of the DB waits for first.
  * @internal
  */
 import type { ResolvedStreamsConfig } from '@kstreams/core'
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { NativeChainedBatch, NativeDatabase, NativeDatabaseFactory, NativeIterator, NativeIteratorOptions } from './rocks-binding.js'
+import { BackgroundWrites, defaultBackgroundWriter } from './background-writes.js'
+import type { BackgroundWriter, ChangelogEntry } from './background-writes.js'
 import { applyConfigSetter, defaultRocksDBOptions } from './rocksdb-config-setter.js'
 import type { RocksDBConfigSetter, RocksDBOptions } from './rocksdb-config-setter.js'
 import type { RocksDBMemoryAllocation, RocksDBMemoryBudget } from './rocksdb-memory-budget.js'
@@ -26,11 +30,15 @@ export interface RocksDBDatabaseOptions {
   readonly appConfigs: ResolvedStreamsConfig
   /** How long to retry while another handle holds the DB's LOCK file. */
   readonly lockTimeoutMs: number
+  /** The thread large changelog batches are written on; default the process's. */
+  readonly backgroundWriter?: BackgroundWriter
 }
 
 /** Delays between open attempts while the DB is locked: short first, then capped. */
 const FIRST_RETRY_MS = 5
 const MAX_RETRY_MS = 100
+/** Changelog batches at least this long go to the background writer; shorter ones are written here. */
+const BACKGROUND_MIN_RECORDS = 64
 
 export class RocksDBDatabase {
   readonly name: string
@@ -40,7 +48,10 @@ export class RocksDBDatabase {
   readonly #setter: RocksDBConfigSetter | undefined
   readonly #options: RocksDBOptions
   readonly #taskId: string | undefined
+  readonly #writer: BackgroundWriter | undefined
   #closing: Promise<void> | undefined
+  /** Created at the first large changelog batch; null when the native DB has no handle to share. */
+  #background: BackgroundWrites | null | undefined
 
   private constructor(options: RocksDBDatabaseOptions, db: NativeDatabase, allocation: RocksDBMemoryAllocation, tuned: RocksDBOptions) {
     this.name = options.name
@@ -50,6 +61,7 @@ export class RocksDBDatabase {
     this.#setter = options.configSetter
     this.#options = tuned
     this.#taskId = options.taskId
+    this.#writer = options.backgroundWriter
   }
 
   /** Opens the DB; rejects with STORE_CORRUPTED, STATE_DIR_LOCKED or STORE_IO_ERROR. */
@@ -74,6 +86,7 @@ export class RocksDBDatabase {
 
   /** The value of `key`, or undefined. */
   get(key: Buffer): Buffer | undefined {
+    if (this.#background?.pending === true) this.#settle()
     try {
       return this.#db._getManySync([key])[0]
     } catch (err) {
@@ -83,11 +96,41 @@ export class RocksDBDatabase {
 
   /** A native batch; fill it, then `write` it. */
   batch(): NativeChainedBatch {
+    if (this.#background?.pending === true) this.#settle()
     try {
       return this.#db.batch()
     } catch (err) {
       throw this.error(err, 'write')
     }
+  }
+
+  /**
+   * Writes changelog records (a null value deletes) without syncing the WAL: a large batch on the
+   * background writer thread, a small one here. Throws what an earlier background batch failed with.
+   */
+  writeChangelog(records: ReadonlyArray<ChangelogEntry>): void {
+    if (records.length >= BACKGROUND_MIN_RECORDS) {
+      const background = (this.#background ??= backgroundWrites(this.#db, this.#writer))
+      if (background !== null) {
+        try {
+          background.write(records)
+        } catch (err) {
+          throw this.error(err, 'restore')
+        }
+        return
+      }
+    }
+    const batch = this.batch()
+    try {
+      for (const record of records) {
+        if (record.value === null || record.value === undefined) batch._del(record.key)
+        else batch._put(record.key, record.value)
+      }
+    } catch (err) {
+      batch._closeSync()
+      throw this.error(err, 'restore')
+    }
+    this.write(batch, false)
   }
 
   /** Writes and closes `batch`; with `sync` the WAL is fsynced first. */
@@ -103,6 +146,7 @@ export class RocksDBDatabase {
 
   /** A native iterator over a snapshot of the DB as it is now. */
   iterator(options: NativeIteratorOptions): NativeIterator {
+    if (this.#background?.pending === true) this.#settle()
     try {
       return this.#db.iterator(options)
     } catch (err) {
@@ -115,6 +159,7 @@ export class RocksDBDatabase {
    * on the next tick, so it goes to `onError`.
    */
   deleteRange(from: Buffer, to: Buffer, onError: (err: RocksDBStoreError) => void): void {
+    if (this.#background?.pending === true) this.#settle()
     try {
       this.#db._clear({ gte: from, lt: to, limit: -1 }, err => {
         if (err !== null && err !== undefined) onError(this.error(err, 'deleteRange'))
@@ -126,6 +171,7 @@ export class RocksDBDatabase {
 
   /** RocksDB's estimate of the number of keys (overwrites and deletes make it approximate). */
   estimateNumKeys(): number {
+    if (this.#background?.pending === true) this.#settle()
     try {
       const estimate = Number(this.#db.getProperty('rocksdb.estimate-num-keys'))
       return Number.isFinite(estimate) && estimate > 0 ? estimate : 0
@@ -136,9 +182,17 @@ export class RocksDBDatabase {
 
   /** Closes the DB (its native iterators with it); resolves once its LOCK is released. Idempotent. */
   close(): Promise<void> {
-    this.#closing ??= this.#db.close().then(
+    if (this.#closing !== undefined) return this.#closing
+    let unsettled: unknown
+    try {
+      if (this.#background?.pending === true) this.#settle()
+    } catch (err) {
+      unsettled = err
+    }
+    this.#closing = this.#db.close().then(
       () => {
         this.#released()
+        if (unsettled !== undefined) throw unsettled
       },
       (err: unknown) => {
         this.#released()
@@ -146,6 +200,22 @@ export class RocksDBDatabase {
       }
     )
     return this.#closing
+  }
+
+  /**
+   * Waits until every batch written in the background is applied; throws (for good) what one of
+   * them failed with. Every other use of the DB does this first.
+   */
+  settle(): void {
+    if (this.#background?.pending === true) this.#settle()
+  }
+
+  #settle(): void {
+    try {
+      this.#background!.settle()
+    } catch (err) {
+      throw this.error(err, 'restore')
+    }
   }
 
   /** Wraps a binding error of this DB. */
@@ -157,6 +227,12 @@ export class RocksDBDatabase {
     this.#allocation.release()
     this.#setter?.close?.(this.name, this.#options)
   }
+}
+
+/** Background writes of the DB, or null when the native DB has no handle another thread can use. */
+function backgroundWrites(db: NativeDatabase, writer: BackgroundWriter | undefined): BackgroundWrites | null {
+  const handle = db.handle
+  return typeof handle === 'bigint' ? new BackgroundWrites(handle, writer ?? defaultBackgroundWriter()) : null
 }
 
 async function openWithLockRetry(options: RocksDBDatabaseOptions, tuned: RocksDBOptions): Promise<NativeDatabase> {

@@ -7,6 +7,7 @@ import type { StateStoreContext } from '@kstreams/core'
 import { StreamsError } from '@kstreams/core'
 import { loadNativeDatabaseFactory } from './rocks-binding.js'
 import type { NativeDatabaseFactory } from './rocks-binding.js'
+import type { BackgroundWriter } from './background-writes.js'
 import { resolveConfigSetter } from './rocksdb-config-setter.js'
 import type { RocksDBConfigSetter } from './rocksdb-config-setter.js'
 import { RocksDBMemoryBudget } from './rocksdb-memory-budget.js'
@@ -32,6 +33,8 @@ export interface RocksDBStoreOptions {
   readonly maxPendingBytes?: number
   /** @internal Opens native DBs; tests inject failures through it. */
   readonly databaseFactory?: NativeDatabaseFactory
+  /** @internal Writes large changelog batches off the stream thread; tests inject failures through it. */
+  readonly backgroundWriter?: BackgroundWriter
 }
 
 /** The options with their defaults applied (budget and setter are resolved at init). */
@@ -42,6 +45,7 @@ export interface ResolvedRocksDBStoreOptions {
   readonly syncOnFlush: boolean
   readonly maxPendingBytes: number
   readonly databaseFactory: NativeDatabaseFactory | undefined
+  readonly backgroundWriter: BackgroundWriter | undefined
 }
 
 const DEFAULT_LOCK_TIMEOUT_MS = 5000
@@ -64,7 +68,8 @@ export function resolveRocksDBStoreOptions(options: RocksDBStoreOptions = {}): R
     lockTimeoutMs: nonNegative('lockTimeoutMs', options.lockTimeoutMs, DEFAULT_LOCK_TIMEOUT_MS),
     syncOnFlush: options.syncOnFlush ?? true,
     maxPendingBytes: nonNegative('maxPendingBytes', options.maxPendingBytes, DEFAULT_MAX_PENDING_BYTES),
-    databaseFactory: options.databaseFactory
+    databaseFactory: options.databaseFactory,
+    backgroundWriter: options.backgroundWriter
   }
 }
 
@@ -83,6 +88,7 @@ export function databaseOptions(
     budget: options.memoryBudget ?? RocksDBMemoryBudget.forConfig(context.appConfigs),
     configSetter: resolveConfigSetter(options.configSetter, context.appConfigs),
     appConfigs: context.appConfigs,
-    lockTimeoutMs: options.lockTimeoutMs
+    lockTimeoutMs: options.lockTimeoutMs,
+    backgroundWriter: options.backgroundWriter
   }
 }

@@ -120,6 +120,7 @@ export class RocksDBStore implements KeyValueBytesStore {
   flush(): void {
     if (this.#state !== 'open') return
     this.#rethrowFailure()
+    this.#db!.settle()
     this.#writePending(this.#options.syncOnFlush)
   }
 
@@ -310,21 +311,11 @@ export class RocksDBStore implements KeyValueBytesStore {
     this.#unsynced = !sync
   }
 
-  /** Applies changelog records straight to RocksDB, one batch per call. */
+  /** Applies changelog records straight to RocksDB, one batch per call (large ones in the background). */
   #restore(records: ReadonlyArray<{ key: Buffer; value: Buffer | null }>): void {
     const db = this.#openDb()
     this.#writePending(false)
-    const batch = db.batch()
-    try {
-      for (const record of records) {
-        if (record.value === null || record.value === undefined) batch._del(record.key)
-        else batch._put(record.key, record.value)
-      }
-    } catch (err) {
-      batch._closeSync()
-      throw db.error(err, 'restore')
-    }
-    db.write(batch, false)
+    db.writeChangelog(records)
     this.#unsynced = true
   }
 
