@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto'
 import {
   Headers,
   isKafkaError,
+  decodedRecords,
   isPartitionError,
   tpKey,
   type AdminPort,
@@ -257,7 +258,7 @@ export async function readPartition(
       maxPartitionBytes: 1_048_576
     })
     if (answer === undefined || isPartitionError(answer)) throw new Error(`fetch of ${topic}-${partition} failed: ${String(answer?.error)}`)
-    records.push(...answer.records)
+    records.push(...decodedRecords(answer))
     offset = answer.nextOffset
     if (offset >= answer.highWatermark) return records
   }

@@ -7,6 +7,7 @@
  */
 import { expect } from 'chai'
 import {
+  decodedRecords,
   isKafkaError,
   isPartitionError,
   tpKey,
@@ -55,7 +56,10 @@ export function fetcherContract(adapter: AdapterUnderTest): void {
         maxPartitionBytes: 1_048_576,
         ...overrides
       })
-      return new Map(answer.map(x => [tpKey(x.topic, x.partition), x]))
+      // Every record decoded (an adapter may leave them to the consumer's polls).
+      return new Map(
+        answer.map(x => [tpKey(x.topic, x.partition), isPartitionError(x) ? x : { ...x, records: decodedRecords(x), undecoded: undefined }])
+      )
     }
 
     /** Fetches from `offset` until the position reaches the partition's end; all batches in order. */

@@ -147,6 +147,7 @@ export type {
   TopicPartitionOffset,
   FetchedRecord,
   FetchedBatch,
+  RecordDecoder,
   IsolationLevel,
   PartitionError,
   JoinGroupRequest,
@@ -167,7 +168,7 @@ export type {
   GroupDescription,
   GroupMemberDescription
 } from './runtime/kafka/ports.js'
-export { tpKey, isPartitionError } from './runtime/kafka/ports.js'
+export { tpKey, isPartitionError, decodedRecords } from './runtime/kafka/ports.js'
 export { SerialExecutor, groupByTopic, commitOffsetsFromOutside, removeMembers } from './runtime/kafka/adapter-helpers.js'
 export { KafkaRequestError, KAFKA_ERRORS, kafkaErrorName, isKafkaError } from './runtime/kafka/kafka-request-error.js'
 export type { KafkaErrorName } from './runtime/kafka/kafka-request-error.js'

@@ -6,11 +6,12 @@
  * answer), control batches never become records, records below the fetch offset (inside the
  * first batch) are left out, and the next offset is past the last whole batch the answer
  * carried, whatever was dropped. A batch cut short at the end of the answer is left for the
- * next fetch. Record batches are read in one pass, straight into records: keys and values are
- * views of the answer's bytes, offsets and timestamps plain numbers (no BigInt per record).
- * Compressed batches are decompressed with platformatic's codecs.
+ * next fetch. The batch headers are read (and compressed batches decompressed with platformatic's
+ * codecs) at once; the records are left undecoded, for the consumer's polls to decode as they
+ * hand them out (`FetchedBatch.undecoded`): keys and values become views of the answer's bytes,
+ * offsets and timestamps plain numbers (no BigInt per record).
  */
-import type { FetchedBatch, FetchedRecord } from '@kstreams/core'
+import type { FetchedBatch, FetchedRecord, RecordDecoder } from '@kstreams/core'
 import { Headers, StreamsError } from '@kstreams/core'
 import { compressionsAlgorithms } from '@platformatic/kafka'
 import type { FetchedPartition } from './fetch-response.js'
@@ -41,7 +42,7 @@ export function toFetchedBatch(topic: string, fetchOffset: number, data: Fetched
   const abortedProducers = new Set<number>()
   let nextAborted = 0
   let nextOffset = fetchOffset
-  const records: FetchedRecord[] = []
+  const batches: BatchContext[] = []
   const bytes = data.records
   let at = 0
   while (bytes !== null && bytes.length - at >= BATCH_HEADER) {
@@ -76,19 +77,21 @@ export function toFetchedBatch(topic: string, fetchOffset: number, data: Fetched
     const codec = attributes & COMPRESSION
     const body =
       codec === 0 ? bytes.subarray(batchStart + BATCH_HEADER, end) : decompress(codec, bytes.subarray(batchStart + BATCH_HEADER, end))
-    readRecords(body, count, { topic, partition, firstOffset, firstTimestamp, logAppendTime, fetchOffset }, records)
+    batches.push({ topic, partition, firstOffset, firstTimestamp, logAppendTime, fetchOffset, body, count })
   }
   const lastStable = Number(data.lastStableOffset)
   return {
     topic,
     partition,
-    records,
+    records: [],
+    ...(batches.length === 0 ? {} : { undecoded: new UndecodedRecords(batches) }),
     highWatermark: readCommitted && lastStable >= 0 ? lastStable : Number(data.highWatermark),
     nextOffset,
     logStartOffset: Number(data.logStartOffset)
   }
 }
 
+/** One record batch of the answer, with the records left to read. */
 interface BatchContext {
   readonly topic: string
   readonly partition: number
@@ -96,12 +99,50 @@ interface BatchContext {
   readonly firstTimestamp: number
   readonly logAppendTime: boolean
   readonly fetchOffset: number
+  /** The records' bytes (decompressed). */
+  readonly body: Buffer
+  readonly count: number
 }
 
-/** Appends the batch's records at or past the fetch offset to `out`. */
-function readRecords(body: Buffer, count: number, batch: BatchContext, out: FetchedRecord[]): void {
-  const cursor = new Cursor(body)
-  for (let i = 0; i < count; i++) {
+/** The records of a fetched partition's record batches, read as the polls hand them out. */
+class UndecodedRecords implements RecordDecoder {
+  readonly #batches: BatchContext[]
+  #index = 0
+  #cursor: Cursor | undefined
+  /** Records of the current batch not read yet. */
+  #left = 0
+
+  constructor(batches: BatchContext[]) {
+    this.#batches = batches
+  }
+
+  next(max: number): FetchedRecord[] {
+    const out: FetchedRecord[] = []
+    while (out.length < max && this.#index < this.#batches.length) {
+      const batch = this.#batches[this.#index]!
+      if (this.#cursor === undefined) {
+        this.#cursor = new Cursor(batch.body)
+        this.#left = batch.count
+      }
+      this.#left = readRecords(this.#cursor, this.#left, max - out.length, batch, out)
+      if (this.#left === 0) {
+        this.#cursor = undefined
+        this.#index++
+      }
+    }
+    return out
+  }
+}
+
+/**
+ * Appends up to `max` records at or past the fetch offset from the batch's next `left` records
+ * to `out`; returns how many of its records are left.
+ */
+function readRecords(cursor: Cursor, left: number, max: number, batch: BatchContext, out: FetchedRecord[]): number {
+  const body = cursor.buffer
+  let added = 0
+  while (left > 0 && added < max) {
+    left--
     const length = cursor.varint()
     const next = cursor.at + length
     cursor.at++ // attributes
@@ -131,7 +172,9 @@ function readRecords(body: Buffer, count: number, batch: BatchContext, out: Fetc
       value,
       headers
     })
+    added++
   }
+  return left
 }
 
 /** Reads the varint fields of records (zig-zag, as Kafka writes them). */

@@ -6,13 +6,15 @@
  * later answer), control batches never delivered, records below
  * the fetch offset left out, the next offset past every whole batch (a batch cut short is left
  * for the next fetch), LogAppendTime timestamps, compressed batches, and the last stable offset
- * as the end under READ_COMMITTED.
+ * as the end under READ_COMMITTED. The records are decoded as the consumer's polls take them, a
+ * few at a time, across the answer's batches.
  */
 import { expect } from 'chai'
-import { Headers } from '@kstreams/core'
+import { decodedRecords, Headers } from '@kstreams/core'
 import { createRecordsBatch } from '@platformatic/kafka'
+import type { FetchedBatch } from '@kstreams/core'
 import type { FetchedPartition } from '../src/fetch-response.js'
-import { toFetchedBatch } from '../src/fetched-batches.js'
+import { toFetchedBatch as undecodedBatch } from '../src/fetched-batches.js'
 import { encodeRecordBatch } from '../src/record-batch.js'
 
 const TRANSACTIONAL = 0x10
@@ -67,7 +69,13 @@ function partition(
   }
 }
 
-const values = (b: ReturnType<typeof toFetchedBatch>): string[] => b.records.map(r => r.value!.toString())
+/** The batch with every record decoded. */
+function toFetchedBatch(...args: Parameters<typeof undecodedBatch>): FetchedBatch {
+  const b = undecodedBatch(...args)
+  return { ...b, records: decodedRecords(b) }
+}
+
+const values = (b: FetchedBatch): string[] => b.records.map(r => r.value!.toString())
 const txn = (offset: number, vals: string[], producerId: number): Buffer => batch(offset, vals, { producerId, attributes: TRANSACTIONAL })
 
 describe('Fetch answer decoding (fetched-batches)', () => {
@@ -180,6 +188,16 @@ describe('Fetch answer decoding (fetched-batches)', () => {
       [base + 2 ** 33 + 5, null, 'v1'],
       [base - 3, 'k2', null]
     ])
+  })
+
+  it('decodes nothing up front; the records come as asked for, across batches, fewer only at the end', () => {
+    const b = undecodedBatch('t', 1, partition([batch(0, ['x0', 'x1', 'x2']), batch(3, ['y0', 'y1']), batch(5, ['z0'])]), false)
+    expect(b.records).to.deep.equal([])
+    expect(b.nextOffset).to.equal(6)
+    const taken: string[][] = []
+    for (const max of [1, 2, 3, 3]) taken.push(b.undecoded!.next(max).map(r => `${r.offset}:${r.value!.toString()}`))
+    expect(taken).to.deep.equal([['1:x1'], ['2:x2', '3:y0'], ['4:y1', '5:z0'], []])
+    expect(undecodedBatch('t', 0, partition([]), false).undecoded).to.equal(undefined)
   })
 
   it('uses the high watermark under READ_COMMITTED when the broker gives no last stable offset', () => {

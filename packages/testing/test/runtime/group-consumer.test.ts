@@ -5,8 +5,8 @@
  * out of range is reset.
  */
 import { expect } from 'chai'
-import { resolveStreamsConfig, silentLogger, systemClock, tpKey } from '@kstreams/core'
-import type { AdminPort, FetchedBatch, KafkaClientFactory, TopicPartition, TopicPartitionOffset } from '@kstreams/core'
+import { isPartitionError, resolveStreamsConfig, silentLogger, systemClock, tpKey } from '@kstreams/core'
+import type { AdminPort, FetchedBatch, FetchedRecord, KafkaClientFactory, TopicPartition, TopicPartitionOffset } from '@kstreams/core'
 import { AssignedPartitionReader, GroupConsumer } from '@kstreams/core/internal'
 import type { GroupAssignor, GroupMemberSubscription, MemberAssignment } from '@kstreams/core/internal'
 import { InMemoryKafka } from '@kstreams/testing/in-memory-kafka'
@@ -47,6 +47,43 @@ const fetchedAt = (kafka: InMemoryKafka, clientId: string, partition: number): n
     .flatMap(r => (r.partitions ?? []) as TopicPartitionOffset[])
     .filter(p => p.partition === partition)
     .map(p => p.offset)
+
+/** `target` with one member replaced (its other methods still called on it, private fields and all). */
+function withMember<T extends object, K extends keyof T>(target: T, key: K, value: T[K]): T {
+  return new Proxy(target, {
+    get: (t, k) => {
+      if (k === key) return value
+      const member = Reflect.get(t, k, t) as unknown
+      return typeof member === 'function' ? (member as (...args: unknown[]) => unknown).bind(t) : member
+    }
+  })
+}
+
+/**
+ * The clients with fetch answers whose records are all left undecoded (`FetchedBatch.undecoded`),
+ * as an adapter that decodes lazily gives them; `decoded` counts the records decoded so far.
+ */
+function undecodedFetches(clients: KafkaClientFactory): { clients: KafkaClientFactory; decoded: () => number } {
+  let decoded = 0
+  const fetcher: KafkaClientFactory['fetcher'] = options => {
+    const port = clients.fetcher(options)
+    const fetch = async (request: Parameters<typeof port.fetch>[0]): ReturnType<typeof port.fetch> =>
+      (await port.fetch(request)).map(answer => {
+        if (isPartitionError(answer) || answer.records.length === 0) return answer
+        const rest: FetchedRecord[] = [...answer.records]
+        const undecoded = {
+          next: (max: number): FetchedRecord[] => {
+            const taken = rest.splice(0, max)
+            decoded += taken.length
+            return taken
+          }
+        }
+        return { ...answer, records: [], undecoded }
+      })
+    return withMember(port, 'fetch', fetch)
+  }
+  return { clients: withMember(clients, 'fetcher', fetcher), decoded: () => decoded }
+}
 
 describe('GroupConsumer and AssignedPartitionReader on the in-memory Kafka', function () {
   this.timeout(10_000)
@@ -221,28 +258,69 @@ describe('GroupConsumer and AssignedPartitionReader on the in-memory Kafka', fun
     }
   })
 
-  it('max.poll.records: a poll hands out at most that many records, the rest of a fetched batch at the next polls, in order', async () => {
+  /**
+   * 25 records on partition 0 and 4 on partition 1, read from 0 by a reader handing out at most 10
+   * per poll; checks each poll's count and that every record came in order, then runs `more`.
+   */
+  async function readLimited(
+    factory: KafkaClientFactory,
+    clientId: string,
+    more: (reader: AssignedPartitionReader, polls: FetchedBatch[][]) => Promise<void>,
+    eachPoll: (handedOut: number) => void = () => {}
+  ): Promise<void> {
     produce(0, 25)
     produce(1, 4)
     const limited = resolveStreamsConfig({ ...CONFIG_INPUT, restoreConsumer: { 'max.poll.records': 10, 'fetch.min.bytes': 1 } })
-    const reader = AssignedPartitionReader.create(clients, 'limited', limited, silentLogger, 'restoreConsumer')
+    const reader = AssignedPartitionReader.create(factory, clientId, limited, silentLogger, 'restoreConsumer')
     try {
       reader.assign([
         { ...tp(0), offset: 0 },
         { ...tp(1), offset: 0 }
       ])
       const polls: FetchedBatch[][] = []
+      const handedOut = (): number => polls.flat().reduce((n, b) => n + b.records.length, 0)
       const deadline = Date.now() + 5000
-      while (polls.flat().reduce((n, b) => n + b.records.length, 0) < 29 && Date.now() < deadline) polls.push(await reader.poll(100))
+      while (handedOut() < 29 && Date.now() < deadline) {
+        polls.push(await reader.poll(100))
+        eachPoll(handedOut())
+      }
       for (const poll of polls) expect(poll.reduce((n, b) => n + b.records.length, 0)).to.be.at.most(10)
       expect(offsetsOf(polls.flat(), 0)).to.deep.equal(Array.from({ length: 25 }, (_, i) => i))
       expect(offsetsOf(polls.flat(), 1)).to.deep.equal([0, 1, 2, 3])
-      // A split batch says where the next record is; fetches go on from past what was handed out.
-      for (const b of polls.flat().filter(x => x.records.length > 0)) expect(b.nextOffset).to.be.above(b.records.at(-1)!.offset)
-      expect(fetchedAt(kafka, 'limited', 0)[0]).to.equal(0)
+      await more(reader, polls)
     } finally {
       await reader.close()
     }
+  }
+
+  it('max.poll.records: a poll hands out at most that many records, the rest of a fetched batch at the next polls, in order', async () => {
+    await readLimited(clients, 'limited', async (_reader, polls) => {
+      // A split batch says where the next record is; fetches go on from past what was handed out.
+      for (const b of polls.flat().filter(x => x.records.length > 0)) expect(b.nextOffset).to.be.above(b.records.at(-1)!.offset)
+      expect(fetchedAt(kafka, 'limited', 0)[0]).to.equal(0)
+    })
+  })
+
+  it('max.poll.records: records an adapter left undecoded are decoded as the polls hand them out, in order, and fetching goes on past them', async () => {
+    const lazy = undecodedFetches(clients)
+    await readLimited(
+      lazy.clients,
+      'lazy',
+      async (reader, polls) => {
+        for (const b of polls.flat()) {
+          expect(b.undecoded).to.equal(undefined)
+          if (b.records.length > 0) expect(b.nextOffset).to.equal(b.records.at(-1)!.offset + 1)
+        }
+        produce(0, 3)
+        const later: FetchedBatch[] = []
+        const deadline = Date.now() + 5000
+        while (offsetsOf(later, 0).length < 3 && Date.now() < deadline) later.push(...(await reader.poll(100)))
+        expect(offsetsOf(later, 0)).to.deep.equal([25, 26, 27])
+        expect(fetchedAt(kafka, 'lazy', 0)).to.include(25)
+      },
+      // Never more decoded than handed out.
+      handedOut => expect(lazy.decoded()).to.equal(handedOut)
+    )
   })
 
   it('max.poll.records: fetched batches go out in the order they arrived, so a partition fetched again waits behind the others', async () => {

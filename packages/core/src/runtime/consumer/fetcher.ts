@@ -16,6 +16,7 @@ import {
   isPartitionError,
   tpKey,
   type FetchedBatch,
+  type FetchedRecord,
   type FetchPort,
   type IsolationLevel,
   type PartitionError,
@@ -96,6 +97,18 @@ interface Position extends TopicPartition {
   inFlight: boolean
   /** No fetch from here on: the reader wants nothing at or past this offset (a restore's end). */
   endOffset: number | undefined
+}
+
+/** The part of `batch` a poll hands out: `records`, then the position `nextOffset` (decoded, without `undecoded`). */
+function handedOut(batch: FetchedBatch, records: readonly FetchedRecord[], nextOffset: number): FetchedBatch {
+  return {
+    topic: batch.topic,
+    partition: batch.partition,
+    records,
+    highWatermark: batch.highWatermark,
+    nextOffset,
+    logStartOffset: batch.logStartOffset
+  }
 }
 
 export class Fetcher {
@@ -262,7 +275,8 @@ export class Fetcher {
    * out first at the next poll (Java's next-in-line fetch). In arrival order, a partition fetched
    * again does not go before the others (handing out in assignment order would drain the first
    * partition alone, and its fetch, alone at the partition's end, would then wait out
-   * fetch.max.wait.ms while the others ran dry).
+   * fetch.max.wait.ms while the others ran dry). Records the adapter left undecoded are decoded
+   * here, as many as go out (a split there moves the position past the last one handed out).
    */
   #drain(): FetchedBatch[] {
     const ready: Position[] = []
@@ -273,23 +287,35 @@ export class Fetcher {
     for (const p of ready) {
       if (room <= 0) break
       const batch = p.buffered!
+      const decoded = batch.records
       const from = p.handedOut
-      const left = batch.records.length - from
-      if (left > room) {
-        const next = batch.records[from + room]!.offset
-        p.handedOut = from + room
-        p.offset = next
-        p.lag = Math.max(0, batch.highWatermark - next)
-        out.push({ ...batch, records: batch.records.slice(from, from + room), nextOffset: next })
-        room = 0
-        continue
+      let records: readonly FetchedRecord[]
+      let done: boolean
+      if (decoded.length - from > room) {
+        records = decoded.slice(from, from + room)
+        done = false
+      } else {
+        records = from === 0 ? decoded : decoded.slice(from)
+        done = true
+        // The undecoded rest is decoded as it goes out; decoding fewer than wanted means it ended.
+        const want = room - records.length
+        if (batch.undecoded !== undefined) {
+          const more = want > 0 ? batch.undecoded.next(want) : []
+          if (more.length > 0) records = records.length === 0 ? more : [...records, ...more]
+          done = more.length < want
+        }
       }
-      room -= left
-      p.buffered = undefined
-      p.handedOut = 0
-      p.offset = batch.nextOffset
-      p.lag = Math.max(0, batch.highWatermark - batch.nextOffset)
-      out.push(from === 0 ? batch : { ...batch, records: batch.records.slice(from) })
+      room -= records.length
+      p.handedOut = Math.min(decoded.length, from + records.length)
+      if (done) {
+        p.buffered = undefined
+        p.handedOut = 0
+        p.offset = batch.nextOffset
+      } else {
+        p.offset = p.handedOut < decoded.length ? decoded[p.handedOut]!.offset : records[records.length - 1]!.offset + 1
+      }
+      p.lag = Math.max(0, batch.highWatermark - p.offset)
+      out.push(done && from === 0 && records === decoded && batch.undecoded === undefined ? batch : handedOut(batch, records, p.offset))
     }
     return out
   }
@@ -423,7 +449,7 @@ export class Fetcher {
         // Dropped when the assignment or the position changed while the fetch was in flight.
         if (this.#positions.get(position.key) !== position || position.offset !== offset) continue
         if (isPartitionError(result)) this.#onPartitionError(position, offset, result)
-        else if (result.records.length > 0 || result.nextOffset !== offset) this.#buffer(position, result)
+        else if (result.records.length > 0 || result.undecoded !== undefined || result.nextOffset !== offset) this.#buffer(position, result)
         else position.lag = Math.max(0, result.highWatermark - offset)
       }
     } catch (error) {

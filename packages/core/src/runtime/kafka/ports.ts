@@ -30,6 +30,18 @@ export interface TopicPartitionOffset extends TopicPartition {
   readonly offset: number
 }
 
+/** The undecoded rest of a FetchedBatch, decoded in order, some records at a time. */
+export interface RecordDecoder {
+  /** Decodes up to `max` more records, in offset order; fewer (none at the end) only when no more are left. */
+  next(max: number): FetchedRecord[]
+}
+
+/** Every record of a FetchedBatch: its `records` and what its `undecoded` rest still holds (which it uses up). */
+export function decodedRecords(batch: FetchedBatch): FetchedRecord[] {
+  const rest = batch.undecoded?.next(Number.POSITIVE_INFINITY) ?? []
+  return rest.length === 0 ? [...batch.records] : [...batch.records, ...rest]
+}
+
 /** A timestamp to look a partition's offset up by (ListOffsets by timestamp). */
 export interface TopicPartitionTimestamp extends TopicPartition {
   /** The timestamp (ms, not negative). */
@@ -50,8 +62,18 @@ export interface FetchedRecord extends TopicPartitionOffset {
 
 /** What a Fetch returned for one partition. */
 export interface FetchedBatch extends TopicPartition {
-  /** The records at or after the fetch offset: no control records, no aborted ones under READ_COMMITTED. */
+  /**
+   * The records at or after the fetch offset: no control records, no aborted ones under
+   * READ_COMMITTED. With `undecoded`, the first of them (possibly none), the rest follow there.
+   */
   readonly records: readonly FetchedRecord[]
+  /**
+   * The records after `records` that the adapter left to decode: the consumer decodes them as
+   * its polls hand them out (as Java's CompletedFetch does), so a record lives while it is
+   * processed, not as long as the whole fetched batch (a few MB of records that outlive V8's
+   * young generation cost far more garbage collection). `decodedRecords` reads them all.
+   */
+  readonly undecoded?: RecordDecoder
   /** The partition's end as the isolation level sees it (last stable offset under READ_COMMITTED); lag = highWatermark - nextOffset. */
   readonly highWatermark: number
   /** Where the next fetch of this partition starts: past every record batch the response covered (markers, aborted data, compaction gaps). */
