@@ -14,11 +14,13 @@ import {
   KafkaRequestError,
   tpKey,
   type FetchedBatch,
+  type FetchedRecord,
   type FetchPort,
   type FetchRequest,
   type IsolationLevel,
   type Logger,
   type PartitionError,
+  type RecordDecoder,
   type TopicPartition,
   groupByTopic
 } from '@kstreams/core'
@@ -217,10 +219,22 @@ export class KafkajsFetcher implements FetchPort {
   ): FetchedBatch {
     const batch = this.#internals.createBatch(topic, offset, data)
     const lastStable = Number(data.lastStableOffset ?? -1)
+    const messages = batch.messages
+    // kafkajs decoded its messages already; they become records as the polls take them.
+    let converted = 0
+    const undecoded: RecordDecoder = {
+      next: max => {
+        const end = Math.min(messages.length, converted + max)
+        const records: FetchedRecord[] = []
+        for (; converted < end; converted++) records.push(toFetchedRecord(topic, data.partition, messages[converted]!))
+        return records
+      }
+    }
     return {
       topic,
       partition: data.partition,
-      records: batch.messages.map(m => toFetchedRecord(topic, data.partition, m)),
+      records: [],
+      ...(messages.length === 0 ? {} : { undecoded }),
       highWatermark: readCommitted && lastStable >= 0 ? lastStable : Number(data.highWatermark),
       nextOffset: Math.max(nextOffsetAfter(batch.rawMessages, offset), batchesEnd ?? offset),
       logStartOffset: Number(data.lastStartOffset ?? -1)
