@@ -111,12 +111,24 @@ class UndecodedRecords implements RecordDecoder {
   #cursor: Cursor | undefined
   /** Records of the current batch not read yet. */
   #left = 0
+  /** What reading failed with: the cursor is lost, so every later call throws it too. */
+  #failure: unknown
 
   constructor(batches: BatchContext[]) {
     this.#batches = batches
   }
 
   next(max: number): FetchedRecord[] {
+    if (this.#failure !== undefined) throw this.#failure
+    try {
+      return this.#read(max)
+    } catch (err) {
+      this.#failure = err
+      throw err
+    }
+  }
+
+  #read(max: number): FetchedRecord[] {
     const out: FetchedRecord[] = []
     while (out.length < max && this.#index < this.#batches.length) {
       const batch = this.#batches[this.#index]!

@@ -23,8 +23,6 @@ export interface ChangelogEntry {
 
 /** Batches posted and not yet applied, per DB, before posting one more waits. */
 const MAX_IN_FLIGHT = 16
-/** How long `settle()` waits for the worker to make progress before giving up. */
-const STALL_TIMEOUT_MS = 60_000
 
 /** The shared state of one DB's writes: [applied, failed, error length], then the error text. */
 const APPLIED = 0
@@ -72,32 +70,47 @@ parentPort.on('message', message => {
     Atomics.store(state, ${ERROR_LENGTH}, written.written)
     Atomics.store(state, ${FAILED}, 1)
   } finally {
-    if (batch !== undefined) binding.batch_clear(batch)
+    try { if (batch !== undefined) binding.batch_clear(batch) } catch {}
     Atomics.add(state, ${APPLIED}, 1)
     Atomics.notify(state, ${APPLIED})
   }
 })
 `
 
-/** The worker thread that applies the batches of every DB that posts to it, in order. */
+/**
+ * The worker thread that applies the batches of every DB that posts to it, in order. A worker
+ * that stopped (it catches every failure of a batch, so only something like running out of
+ * memory stops it) is not replaced: batches after the lost ones would be applied past a gap.
+ */
 export class BackgroundWriter {
   readonly #binding: string
   #worker: Worker | undefined
+  /** Why the worker stopped, once it did. */
+  #stopped: Error | undefined
 
   /** `binding`: the path of the native binding's module (tests pass a fake). */
   constructor(binding: string) {
     this.#binding = binding
   }
 
-  /** Posts a message to the worker, starting it first if it is not running. */
+  /** Why the worker stopped; undefined while it runs (or has not started). */
+  get stopped(): Error | undefined {
+    return this.#stopped
+  }
+
+  /** Posts a message to the worker, starting it first if it is not running; throws once it stopped. */
   post(message: unknown, transfer: ArrayBuffer[]): void {
+    if (this.#stopped !== undefined) throw this.#stopped
     if (this.#worker === undefined) {
       const started = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { binding: this.#binding } })
-      // Failures are reported per batch in the shared state; the worker must not keep the process up.
-      started.on('error', () => {})
-      started.on('exit', () => {
-        if (this.#worker === started) this.#worker = undefined
+      let error: unknown
+      started.on('error', err => {
+        error = err
       })
+      started.on('exit', code => {
+        this.#stopped = new Error(`the background writer thread stopped (exit code ${code}): ${String(error ?? 'no error given')}`)
+      })
+      // It must not keep the process up.
       started.unref()
       this.#worker = started
     }
@@ -171,15 +184,21 @@ export class BackgroundWrites {
     this.#throwFailure()
   }
 
+  /**
+   * Waits (blocking this thread, as a synchronous write would, also through a RocksDB write stall)
+   * until `applied` batches are. Gives up only when the worker stopped: nothing writes to the DB
+   * then, so it can be closed.
+   */
   #waitUntil(applied: number): void {
     const state = this.#state
     let seen = Atomics.load(state, APPLIED)
-    let deadline = Date.now() + STALL_TIMEOUT_MS
     while (seen < applied) {
-      if (Atomics.wait(state, APPLIED, seen, 1000) !== 'timed-out') deadline = Date.now() + STALL_TIMEOUT_MS
-      else if (Date.now() > deadline) {
-        throw new Error(`the background writer applied no batch for ${STALL_TIMEOUT_MS} ms (${applied - seen} of them are waiting)`)
+      const stopped = this.#writer.stopped
+      if (stopped !== undefined) {
+        this.#failure ??= stopped
+        throw this.#failure
       }
+      Atomics.wait(state, APPLIED, seen, 1000)
       seen = Atomics.load(state, APPLIED)
     }
   }

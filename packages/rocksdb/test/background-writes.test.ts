@@ -8,7 +8,7 @@ import { expect } from 'chai'
 import { fileURLToPath } from 'node:url'
 import { BackgroundWriter } from '../src/background-writes.js'
 import { RocksDBStoreError } from '../src/rocksdb-store-error.js'
-import { entries, s, StoreFixture, WriteCounter } from './helpers/open-store.js'
+import { entries, eventually, s, StoreFixture, WriteCounter } from './helpers/open-store.js'
 
 const failingBinding = fileURLToPath(new URL('./helpers/failing-binding.cjs', import.meta.url))
 
@@ -83,5 +83,16 @@ describe('RocksDB: large changelog batches written on the background writer thre
     expect(() => store.close()).to.throw(RocksDBStoreError, 'No space left on device')
     await store.whenClosed().catch(() => {})
     expect(store.isOpen()).to.equal(false)
+  })
+
+  it('a writer thread that stopped is not replaced: the batches it lost fail the store, later ones are refused', async () => {
+    const writer = new BackgroundWriter(failingBinding)
+    const { store, context } = await fixture.open('Counts', { backgroundWriter: writer })
+    context.restore('Counts', [...changelog(99, 'x'), { key: s('crash'), value: s('1') }])
+    await eventually(() => writer.stopped !== undefined)
+    expect(() => store.flush()).to.throw(RocksDBStoreError, 'the background writer thread stopped (exit code 3)')
+    expect(() => context.restore('Counts', changelog(100, 'later'))).to.throw(RocksDBStoreError, 'background writer thread stopped')
+    expect(() => store.close()).to.throw(RocksDBStoreError, 'background writer thread stopped')
+    await store.whenClosed().catch(() => {})
   })
 })

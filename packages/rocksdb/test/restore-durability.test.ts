@@ -18,20 +18,12 @@ import { Stores } from '@kstreams/stores'
 import { InMemoryKafka } from '@kstreams/testing/in-memory-kafka'
 import { RocksDBStore } from '../src/rocksdb-store.js'
 import { RocksDBStores } from '../src/rocksdb-stores.js'
-import { s, WriteCounter } from './helpers/open-store.js'
+import { eventually, s, WriteCounter } from './helpers/open-store.js'
 import { TempDirs } from './helpers/temp-dirs.js'
 import { createTestStoreContext } from '@kstreams/stores/compliance'
 
 const S = Serdes.String()
 const L = Serdes.Long()
-
-async function eventually(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!condition()) {
-    if (Date.now() > deadline) expect.fail(`condition not met within ${timeoutMs} ms`)
-    await new Promise(resolve => setTimeout(resolve, 5))
-  }
-}
 
 describe('RocksDB: restored data is durable before the checkpoint that covers it', function () {
   this.timeout(20_000)

@@ -1,4 +1,5 @@
 /** Opens RocksDB stores in temporary state directories for the unit tests, and closes them all. */
+import { expect } from 'chai'
 import { createTestStoreContext } from '@kstreams/stores/compliance'
 import type { TestStoreContext } from '@kstreams/stores/compliance'
 import { loadNativeDatabaseFactory } from '../../src/rocks-binding.js'
@@ -6,6 +7,15 @@ import type { NativeChainedBatch, NativeDatabase, NativeDatabaseFactory } from '
 import { RocksDBStore } from '../../src/rocksdb-store.js'
 import type { RocksDBStoreOptions } from '../../src/rocksdb-store-options.js'
 import { TempDirs } from './temp-dirs.js'
+
+/** Waits until `condition` holds, checking every 5 ms; fails the test after `timeoutMs`. */
+export async function eventually(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!condition()) {
+    if (Date.now() > deadline) expect.fail(`condition not met within ${timeoutMs} ms`)
+    await new Promise(resolve => setTimeout(resolve, 5))
+  }
+}
 
 export const b = (...bytes: number[]): Buffer => Buffer.from(bytes)
 export const s = (text: string): Buffer => Buffer.from(text, 'utf8')

@@ -13,6 +13,7 @@ export class TempDirs {
   }
 
   async cleanup(): Promise<void> {
-    for (const dir of this.#dirs.splice(0)) await rm(dir, { recursive: true, force: true })
+    // Retried: a RocksDB instance still closing may add or drop a file while the tree is removed.
+    for (const dir of this.#dirs.splice(0)) await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 })
   }
 }

@@ -62,8 +62,9 @@ function withMember<T extends object, K extends keyof T>(target: T, key: K, valu
 /**
  * The clients with fetch answers whose records are all left undecoded (`FetchedBatch.undecoded`),
  * as an adapter that decodes lazily gives them; `decoded` counts the records decoded so far.
+ * Decoding the record at `failAt` (of any partition) throws.
  */
-function undecodedFetches(clients: KafkaClientFactory): { clients: KafkaClientFactory; decoded: () => number } {
+function undecodedFetches(clients: KafkaClientFactory, failAt?: number): { clients: KafkaClientFactory; decoded: () => number } {
   let decoded = 0
   const fetcher: KafkaClientFactory['fetcher'] = options => {
     const port = clients.fetcher(options)
@@ -73,6 +74,7 @@ function undecodedFetches(clients: KafkaClientFactory): { clients: KafkaClientFa
         const rest: FetchedRecord[] = [...answer.records]
         const undecoded = {
           next: (max: number): FetchedRecord[] => {
+            if (rest.slice(0, max).some(r => r.offset === failAt)) throw new RangeError('corrupt record')
             const taken = rest.splice(0, max)
             decoded += taken.length
             return taken
@@ -318,9 +320,43 @@ describe('GroupConsumer and AssignedPartitionReader on the in-memory Kafka', fun
         expect(offsetsOf(later, 0)).to.deep.equal([25, 26, 27])
         expect(fetchedAt(kafka, 'lazy', 0)).to.include(25)
       },
-      // Never more decoded than handed out.
-      handedOut => expect(lazy.decoded()).to.equal(handedOut)
+      // Never more decoded than handed out, and the one record per partition that tells where its rest starts.
+      handedOut => expect(lazy.decoded()).to.be.within(handedOut, handedOut + 2)
     )
+  })
+
+  it('a record that cannot be decoded fails the poll that reaches it with KAFKA naming the partition and offset, and the next', async () => {
+    produce(1, 30)
+    const lazy = undecodedFetches(clients, 12)
+    const limited = resolveStreamsConfig({ ...CONFIG_INPUT, restoreConsumer: { 'max.poll.records': 10, 'fetch.min.bytes': 1 } })
+    const reader = AssignedPartitionReader.create(lazy.clients, 'corrupt', limited, silentLogger, 'restoreConsumer')
+    try {
+      reader.assign([{ ...tp(1), offset: 0 }])
+      const handedOut: FetchedBatch[] = []
+      const deadline = Date.now() + 5000
+      let failure: unknown
+      while (failure === undefined && Date.now() < deadline) {
+        try {
+          handedOut.push(...(await reader.poll(100)))
+        } catch (err) {
+          failure = err
+        }
+      }
+      expect(offsetsOf(handedOut, 1)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8, 9])
+      expect(failure).to.have.property('code', 'KAFKA')
+      expect((failure as Error).message)
+        .to.contain(`${TOPIC}-1`)
+        .and.contain('offset 10')
+      expect((failure as Error).cause).to.be.instanceOf(RangeError)
+      // It stays where it was: the next poll fails the same way.
+      const again = await reader.poll(100).then(
+        () => undefined,
+        (err: unknown) => err
+      )
+      expect(again).to.have.property('code', 'KAFKA')
+    } finally {
+      await reader.close()
+    }
   })
 
   it('max.poll.records: fetched batches go out in the order they arrived, so a partition fetched again waits behind the others', async () => {

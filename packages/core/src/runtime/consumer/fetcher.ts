@@ -10,7 +10,7 @@
  * owner's `initialOffsets` lookup (committed offsets, or the reset policy). @internal
  */
 import type { Logger } from '../../logger.js'
-import type { StreamsError } from '../../errors.js'
+import { StreamsError } from '../../errors.js'
 import { isKafkaError } from '../kafka/kafka-request-error.js'
 import {
   isPartitionError,
@@ -276,7 +276,8 @@ export class Fetcher {
    * again does not go before the others (handing out in assignment order would drain the first
    * partition alone, and its fetch, alone at the partition's end, would then wait out
    * fetch.max.wait.ms while the others ran dry). Records the adapter left undecoded are decoded
-   * here, as many as go out (a split there moves the position past the last one handed out).
+   * here, as many as go out and one more, which stays buffered (so the position is the offset of
+   * the next record, as with a split of decoded records).
    */
   #drain(): FetchedBatch[] {
     const ready: Position[] = []
@@ -290,32 +291,41 @@ export class Fetcher {
       const decoded = batch.records
       const from = p.handedOut
       let records: readonly FetchedRecord[]
-      let done: boolean
+      /** What stays buffered for the next polls. */
+      let rest: FetchedBatch | undefined
       if (decoded.length - from > room) {
         records = decoded.slice(from, from + room)
-        done = false
+        p.handedOut = from + room
+        rest = batch
       } else {
         records = from === 0 ? decoded : decoded.slice(from)
-        done = true
-        // The undecoded rest is decoded as it goes out; decoding fewer than wanted means it ended.
         const want = room - records.length
-        if (batch.undecoded !== undefined) {
-          const more = want > 0 ? batch.undecoded.next(want) : []
-          if (more.length > 0) records = records.length === 0 ? more : [...records, ...more]
-          done = more.length < want
+        let more: FetchedRecord[]
+        try {
+          // One more than fits tells whether the rest ended, and where the position is.
+          more = batch.undecoded?.next(want + 1) ?? []
+        } catch (err) {
+          // Like Java's fetch: what this poll has goes out, the failure comes at the next.
+          if (out.length > 0) return out
+          throw new StreamsError('KAFKA', `Decoding the records of ${p.key} fetched at offset ${p.offset} failed`, { cause: err })
         }
+        rest = undefined
+        if (more.length > want) {
+          rest = { ...batch, records: [more.pop()!] }
+          p.handedOut = 0
+        }
+        if (more.length > 0) records = records.length === 0 ? more : [...records, ...more]
       }
       room -= records.length
-      p.handedOut = Math.min(decoded.length, from + records.length)
-      if (done) {
-        p.buffered = undefined
+      p.buffered = rest
+      if (rest === undefined) {
         p.handedOut = 0
         p.offset = batch.nextOffset
       } else {
-        p.offset = p.handedOut < decoded.length ? decoded[p.handedOut]!.offset : records[records.length - 1]!.offset + 1
+        p.offset = rest.records[p.handedOut]!.offset
       }
       p.lag = Math.max(0, batch.highWatermark - p.offset)
-      out.push(done && from === 0 && records === decoded && batch.undecoded === undefined ? batch : handedOut(batch, records, p.offset))
+      out.push(rest === undefined && records === decoded && batch.undecoded === undefined ? batch : handedOut(batch, records, p.offset))
     }
     return out
   }
