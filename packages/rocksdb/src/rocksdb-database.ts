@@ -86,7 +86,7 @@ export class RocksDBDatabase {
 
   /** The value of `key`, or undefined. */
   get(key: Buffer): Buffer | undefined {
-    if (this.#background?.pending === true) this.#settle()
+    this.settle()
     try {
       return this.#db._getManySync([key])[0]
     } catch (err) {
@@ -96,7 +96,7 @@ export class RocksDBDatabase {
 
   /** A native batch; fill it, then `write` it. */
   batch(): NativeChainedBatch {
-    if (this.#background?.pending === true) this.#settle()
+    this.settle()
     try {
       return this.#db.batch()
     } catch (err) {
@@ -146,7 +146,7 @@ export class RocksDBDatabase {
 
   /** A native iterator over a snapshot of the DB as it is now. */
   iterator(options: NativeIteratorOptions): NativeIterator {
-    if (this.#background?.pending === true) this.#settle()
+    this.settle()
     try {
       return this.#db.iterator(options)
     } catch (err) {
@@ -159,7 +159,7 @@ export class RocksDBDatabase {
    * on the next tick, so it goes to `onError`.
    */
   deleteRange(from: Buffer, to: Buffer, onError: (err: RocksDBStoreError) => void): void {
-    if (this.#background?.pending === true) this.#settle()
+    this.settle()
     try {
       this.#db._clear({ gte: from, lt: to, limit: -1 }, err => {
         if (err !== null && err !== undefined) onError(this.error(err, 'deleteRange'))
@@ -171,7 +171,7 @@ export class RocksDBDatabase {
 
   /** RocksDB's estimate of the number of keys (overwrites and deletes make it approximate). */
   estimateNumKeys(): number {
-    if (this.#background?.pending === true) this.#settle()
+    this.settle()
     try {
       const estimate = Number(this.#db.getProperty('rocksdb.estimate-num-keys'))
       return Number.isFinite(estimate) && estimate > 0 ? estimate : 0
@@ -185,7 +185,7 @@ export class RocksDBDatabase {
     if (this.#closing !== undefined) return this.#closing
     let unsettled: unknown
     try {
-      if (this.#background?.pending === true) this.#settle()
+      this.settle()
     } catch (err) {
       unsettled = err
     }
@@ -207,12 +207,9 @@ export class RocksDBDatabase {
    * them failed with. Every other use of the DB does this first.
    */
   settle(): void {
-    if (this.#background?.pending === true) this.#settle()
-  }
-
-  #settle(): void {
+    if (this.#background?.pending !== true) return
     try {
-      this.#background!.settle()
+      this.#background.settle()
     } catch (err) {
       throw this.error(err, 'restore')
     }
