@@ -128,6 +128,7 @@ export { SessionStoreBuilder } from './state/session-store-builder.js'
 export { WindowedSerdes } from './serialization/windowed-serdes.js'
 
 export { KafkaStreams } from './runtime/kafka-streams.js'
+export type { StreamsApp } from './runtime/workers/streams-app.js'
 export { KafkaStreamsState } from './runtime/kafka-streams-state.js'
 export type {
   StateListener,

@@ -18,7 +18,11 @@ import { KAFKA_STREAMS_TRANSITIONS, KafkaStreamsState } from './kafka-streams-st
 import type { MetricSnapshot } from '../metrics/metric-name.js'
 import { StateDirectory } from './state/state-directory.js'
 import { StateCleaner } from './state/state-cleaner.js'
-import { StreamThread, type StreamThreadState } from './stream-thread.js'
+import type { StreamThread, StreamThreadState } from './stream-thread.js'
+import { newStreamThread, type StreamThreadHooks } from './new-stream-thread.js'
+import { WorkerStreamThread } from './workers/worker-stream-thread.js'
+import { CONTROL_INTS, CONTROL_PAUSED, CONTROL_SHUTDOWN_REQUESTED } from './workers/thread-messages.js'
+import { loadStreamsApp } from './workers/streams-app.js'
 import { GlobalStreamThread } from './global-stream-thread.js'
 import type { KafkaClient, KafkaClientFactory } from './kafka/ports.js'
 import type { StateRestoreListener } from './state-restore-listener.js'
@@ -36,6 +40,23 @@ import { localStorePartitionLags, type LagInfo } from './iq/local-store-lags.js'
 import { runStateQuery } from './iq/v2/state-query-runner.js'
 import type { StateQueryRequest } from './iq/v2/state-query-request.js'
 import type { StateQueryResult } from './iq/v2/state-query-result.js'
+
+/** The client adapter's factory for `config` (one per KafkaStreams instance, and one per worker thread). @internal */
+export function createClients(config: ResolvedStreamsConfig, client: KafkaClient, logger: Logger): KafkaClientFactory {
+  return client({
+    bootstrapServers: config.bootstrapServers,
+    clientId: config.clientId ?? config.applicationId,
+    ssl: config.ssl,
+    sasl: config.sasl,
+    connectionTimeoutMs: config.connectionTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+    transactionTimeoutMs: resolveClientConfigs(config, config, 'unchecked').producer.transactionTimeoutMs,
+    logger
+  })
+}
+
+/** How often a stream thread on a worker thread reports its metadata, progress and metrics (ms). */
+const WORKER_STATUS_INTERVAL_MS = 1000
 
 /** Told of every state change of a KafkaStreams instance (Kafka Streams' StateListener). */
 export type StateListener = (newState: KafkaStreamsState, oldState: KafkaStreamsState) => void
@@ -82,7 +103,7 @@ export class KafkaStreams {
   readonly #options: KafkaStreamsOptions
   readonly #logger: Logger
   readonly #lifecycle: Lifecycle<KafkaStreamsState>
-  readonly #threads: StreamThread[] = []
+  readonly #threads: Array<StreamThread | WorkerStreamThread> = []
   readonly #stateDirectory: StateDirectory
   #stateCleaner: StateCleaner | undefined
   #stateListener: StateListener | undefined
@@ -96,8 +117,10 @@ export class KafkaStreams {
   #closing: Promise<void> | undefined
   #starting: Promise<void> | undefined
   #globalThread: GlobalStreamThread | undefined
-  #shutdownRequested = false
-  #paused = false
+  /** The application module each stream thread's worker builds the app from; undefined: threads share this event loop. */
+  #workerModule: string | undefined
+  /** Flags the stream threads read, on this thread or on workers: paused, shutdown requested. */
+  readonly #control = new Int32Array(new SharedArrayBuffer(CONTROL_INTS * 4))
   readonly #globalStores = new Map<string, StateStore>()
   readonly #metadata: StreamsMetadataState
   readonly #queryProvider: QueryableStoreProvider
@@ -124,16 +147,7 @@ export class KafkaStreams {
     this.#def = topology[TOPOLOGY_DEF]()
     this.#options = options
     this.#logger = options.logger ?? silentLogger
-    this.#clients = options.client({
-      bootstrapServers: this.#config.bootstrapServers,
-      clientId: this.#config.clientId ?? this.#config.applicationId,
-      ssl: this.#config.ssl,
-      sasl: this.#config.sasl,
-      connectionTimeoutMs: this.#config.connectionTimeoutMs,
-      requestTimeoutMs: this.#config.requestTimeoutMs,
-      transactionTimeoutMs,
-      logger: this.#logger
-    })
+    this.#clients = createClients(this.#config, options.client, this.#logger)
     // A pass-through client config that neither the runtime nor this adapter honours fails here, naming it.
     resolveClientConfigs(this.#config, this.#config, this.#clients.clientConfigs ?? {})
     if (this.#config.processingGuarantee === 'exactly_once_v2' && !this.#clients.exactlyOnceV2) {
@@ -158,6 +172,33 @@ export class KafkaStreams {
       storeNames: new Set(this.#def.storeBuilders.keys()),
       partitionExists: (name, partition) => this.#metadata.partitionExists(name, partition)
     })
+  }
+
+  /**
+   * A KafkaStreams whose stream threads (`numStreamThreads`) each run on their own worker
+   * thread, so that an instance uses as many cores as it has threads. `module` (a URL or an
+   * import specifier resolvable from here, best `new URL('./app.js', import.meta.url)`) default-
+   * exports a function returning the application: `{ topology, config, options }` (StreamsApp).
+   * It is imported here and on every worker thread, since processors, serdes and the client
+   * adapter cannot cross threads; each worker builds its own clients, tasks and stores. The
+   * state listener, uncaught-exception handler, restore and standby listeners, metrics and thread
+   * metadata work as on one thread (metrics and metadata as of each thread's last report, at most
+   * a second old). Interactive queries cannot reach a worker's stores, and global stores are not
+   * supported on worker threads: both are ILLEGAL_STATE / INVALID_CONFIG errors naming the store.
+   */
+  static async onWorkerThreads(module: string | URL): Promise<KafkaStreams> {
+    const href = module instanceof URL ? module.href : module
+    const app = await loadStreamsApp(href)
+    const streams = new KafkaStreams(app.topology, app.config, app.options)
+    const globals = streams.#def.globalStores
+    if (globals.length > 0) {
+      throw new ConfigError(
+        'workerModule',
+        `Global stores (${globals.map(g => g.storeName).join(', ')}) are not supported with stream threads on worker threads: each worker would need its own copy`
+      )
+    }
+    streams.#workerModule = href
+    return streams
   }
 
   /** The instance's state now. */
@@ -236,7 +277,7 @@ export class KafkaStreams {
         processId,
         clients: this.#clients,
         stateDirectory: this.#stateDirectory,
-        shutdownRequested: () => this.#shutdownRequested,
+        shutdownRequested: () => Atomics.load(this.#control, CONTROL_SHUTDOWN_REQUESTED) === 1,
         processTasks: () =>
           new Set(
             this.#threads.flatMap(t => [
@@ -278,54 +319,64 @@ export class KafkaStreams {
   }
 
   /** Starts a stream thread named after the smallest free index (Kafka's getNextThreadIndex). */
-  async #startThread(cacheSizeBytes?: number): Promise<StreamThread> {
+  async #startThread(cacheSizeBytes?: number): Promise<StreamThread | WorkerStreamThread> {
     const used = new Set(this.#threads.map(t => t.name))
     let index = 1
     while (used.has(`StreamThread-${index}`)) index++
-    const assignment = this.#assignment!
-    const thread: StreamThread = new StreamThread({
-      name: `StreamThread-${index}`,
-      // Kafka Streams' EOS v2 transactional id: the same process and thread index fence their predecessor.
-      transactionalId:
-        this.#config.processingGuarantee === 'exactly_once_v2' ? `${this.#config.applicationId}-${this.#processId!}-${index}` : undefined,
-      cacheSizeBytes,
-      topology: this.#def,
-      sourceTopics: assignment.sourceTopics,
-      config: this.#config,
-      clock: this.#options.clock ?? systemClock,
-      logger: childLogger(this.#logger, { thread: `${this.#config.clientId ?? this.#config.applicationId}-StreamThread-${index}` }),
-      clients: this.#clients,
-      stateDirectory: this.#stateDirectory,
-      assignor: assignment.assignor(() => ({
-        active: thread.taskManager.activeTaskIds,
-        standbyOffsetSums: thread.taskManager.standbyOffsetSums()
-      })),
-      beforeRejoin: async () => await assignment.refreshTaskDirs(),
-      decodeAssignment: a => {
-        const decoded = assignment.decode(a)
-        if (decoded.errorCode === 0 && decoded.partitionsByHost !== undefined)
-          this.#metadata.onAssignment(decoded.partitionsByHost, decoded.standbyPartitionsByHost ?? new Map())
-        return decoded
+    const hooks: StreamThreadHooks = {
+      onAssignment: (byHost, standbyByHost) => this.#metadata.onAssignment(byHost, standbyByHost),
+      onStateChange: (from, to) => this.#onThreadStateChange(from, to),
+      onFailure: error => {
+        void this.#onThreadFailure(thread, error)
       },
-      globalStores: this.#globalStores,
-      restoreListener: this.#restoreListener,
-      standbyUpdateListener: this.#standbyUpdateListener,
-      isPaused: () => this.#paused,
-      onStateChange: (t, from, to) => this.#onThreadStateChange(t, from, to),
-      onFailure: (t, error) => {
-        void this.#onThreadFailure(t, error)
-      },
-      deserializationErrorHandler: configuredDeserializationHandler(this.#config, this.#logger),
       onShutdownRequested: () => {
         void this.#shutDownInError('the application was asked to shut down by one of its instances (SHUTDOWN_APPLICATION)')
       }
-    })
+    }
+    const thread: StreamThread | WorkerStreamThread =
+      this.#workerModule === undefined
+        ? newStreamThread(
+            {
+              def: this.#def,
+              config: this.#config,
+              processId: this.#processId!,
+              clients: this.#clients,
+              stateDirectory: this.#stateDirectory,
+              assignment: this.#assignment!,
+              clock: this.#options.clock ?? systemClock,
+              logger: this.#logger,
+              globalStores: this.#globalStores,
+              restoreListener: this.#restoreListener,
+              standbyUpdateListener: this.#standbyUpdateListener,
+              isPaused: () => this.isPaused()
+            },
+            index,
+            cacheSizeBytes,
+            hooks
+          )
+        : new WorkerStreamThread({
+            data: {
+              module: this.#workerModule,
+              index,
+              processId: this.#processId!,
+              cacheSizeBytes,
+              taskLocks: this.#stateDirectory.taskLocks.memory,
+              control: this.#control.buffer as SharedArrayBuffer,
+              relayRestore: this.#restoreListener !== undefined,
+              relayStandby: this.#standbyUpdateListener !== undefined,
+              statusIntervalMs: WORKER_STATUS_INTERVAL_MS
+            },
+            hooks,
+            restoreListener: this.#restoreListener,
+            standbyUpdateListener: this.#standbyUpdateListener,
+            logger: this.#logger
+          })
     this.#threads.push(thread)
     await thread.start()
     return thread
   }
 
-  #onThreadStateChange(_thread: StreamThread, _from: StreamThreadState, to: StreamThreadState): void {
+  #onThreadStateChange(_from: StreamThreadState, to: StreamThreadState): void {
     const state = this.state()
     if (state !== 'REBALANCING' && state !== 'RUNNING') return
     if (to === 'PARTITIONS_REVOKED' || to === 'PARTITIONS_ASSIGNED') {
@@ -336,7 +387,7 @@ export class KafkaStreams {
     if (state === 'REBALANCING' && alive.length > 0 && alive.every(t => t.state === 'RUNNING')) this.#lifecycle.transition('RUNNING')
   }
 
-  async #onThreadFailure(thread: StreamThread, error: StreamsError): Promise<void> {
+  async #onThreadFailure(thread: StreamThread | WorkerStreamThread, error: StreamsError): Promise<void> {
     const response = this.#exceptionHandler?.(error) ?? 'SHUTDOWN_CLIENT'
     this.#logger.error(`Stream thread ${thread.name} died (${response}): ${error.message}`)
     if (response === 'REPLACE_THREAD' && this.#isRunningOrRebalancing()) {
@@ -352,7 +403,7 @@ export class KafkaStreams {
       // carries SHUTDOWN_REQUESTED and every instance shuts down (this one too, when it arrives).
       // The failed thread is gone; without another thread, one is started to carry the request
       // (as Kafka Streams does).
-      this.#shutdownRequested = true
+      Atomics.store(this.#control, CONTROL_SHUTDOWN_REQUESTED, 1)
       if (thread.state !== 'PENDING_SHUTDOWN' && thread.state !== 'DEAD') {
         await this.#dropThread(thread).catch(err => this.#logger.error(`Error while closing the failed ${thread.name}: ${String(err)}`))
       }
@@ -406,17 +457,17 @@ export class KafkaStreams {
    * Only this instance pauses. Allowed before start(), which then starts paused.
    */
   pause(): void {
-    this.#paused = true
+    Atomics.store(this.#control, CONTROL_PAUSED, 1)
   }
 
   /** Resumes what pause() stopped. */
   resume(): void {
-    this.#paused = false
+    Atomics.store(this.#control, CONTROL_PAUSED, 0)
   }
 
   /** Whether the instance is paused (pause() without resume() since). */
   isPaused(): boolean {
-    return this.#paused
+    return Atomics.load(this.#control, CONTROL_PAUSED) === 1
   }
 
   /** The stream threads of this instance: name, state, tasks and client ids (Kafka's metadataForLocalThreads). */
@@ -432,7 +483,7 @@ export class KafkaStreams {
   async addStreamThread(): Promise<string | undefined> {
     if (!this.#isRunningOrRebalancing()) return undefined
     const perThread = this.#resizeCaches(this.#aliveThreads().length + 1)
-    let thread: StreamThread
+    let thread: StreamThread | WorkerStreamThread
     try {
       thread = await this.#startThread(perThread)
     } catch (err) {
@@ -462,7 +513,7 @@ export class KafkaStreams {
   }
 
   /** Shuts a thread down (once, whoever else asks too), takes it out of the list and shares its cache out. */
-  async #dropThread(thread: StreamThread, clean = false): Promise<void> {
+  async #dropThread(thread: StreamThread | WorkerStreamThread, clean = false): Promise<void> {
     try {
       await thread.shutdown(clean)
     } finally {
@@ -476,7 +527,7 @@ export class KafkaStreams {
     return KafkaStreamsState.isRunningOrRebalancing(this.state())
   }
 
-  #aliveThreads(): StreamThread[] {
+  #aliveThreads(): Array<StreamThread | WorkerStreamThread> {
     return this.#threads.filter(t => t.state !== 'DEAD' && t.state !== 'PENDING_SHUTDOWN')
   }
 

@@ -17,6 +17,7 @@ import { join } from 'node:path'
 import { StreamsError } from '../../errors.js'
 import { TaskId } from '../../task-id.js'
 import { FileLock } from './file-lock.js'
+import { TaskLocks } from './task-locks.js'
 
 const LOCK_FILE = '.lock'
 const PROCESS_FILE = 'kafka-streams-process-metadata'
@@ -27,12 +28,11 @@ const CLEANER = Object.freeze({ name: 'state cleaner' })
 export class StateDirectory {
   readonly appDir: string
   #lock: FileLock | undefined
-  /** Who holds each task directory, by task id. */
-  readonly #taskOwners = new Map<string, object>()
-  /** Called whenever a task lock is let go: lockTask() callers waiting for one. */
-  readonly #released: Array<() => void> = []
+  /** Who holds each task directory, by task id; shared with the worker threads of the instance. */
+  readonly taskLocks: TaskLocks
 
-  constructor(stateDir: string, applicationId: string) {
+  constructor(stateDir: string, applicationId: string, taskLocks = new TaskLocks()) {
+    this.taskLocks = taskLocks
     if (
       applicationId === '' ||
       applicationId.includes('/') ||
@@ -118,11 +118,7 @@ export class StateDirectory {
    * else holds it; true when `owner` holds it now (Kafka's StateDirectory.lock(taskId)).
    */
   tryLockTask(taskId: TaskId, owner: object): boolean {
-    const key = taskId.toString()
-    const holder = this.#taskOwners.get(key)
-    if (holder !== undefined && holder !== owner) return false
-    this.#taskOwners.set(key, owner)
-    return true
+    return this.taskLocks.tryLock(taskId.toString(), owner)
   }
 
   /**
@@ -131,28 +127,17 @@ export class StateDirectory {
    * the directory. STATE_DIR_LOCKED (retriable) when it is not let go in time.
    */
   async lockTask(taskId: TaskId, owner: object, timeoutMs: number): Promise<string> {
-    if (!this.tryLockTask(taskId, owner)) {
-      let timedOut = false
-      const timer = setTimeout(() => {
-        timedOut = true
-        this.#wakeWaiters()
-      }, timeoutMs)
-      try {
-        while (!this.tryLockTask(taskId, owner)) {
-          if (timedOut) {
-            throw new StreamsError(
-              'STATE_DIR_LOCKED',
-              `The state directory of task ${taskId.toString()} is still used by another stream thread after ${timeoutMs} ms`,
-              { taskId: taskId.toString(), retriable: true }
-            )
-          }
-          await new Promise<void>(resolve => {
-            this.#released.push(resolve)
-          })
-        }
-      } finally {
-        clearTimeout(timer)
+    const deadline = Date.now() + timeoutMs
+    while (!this.tryLockTask(taskId, owner)) {
+      const left = deadline - Date.now()
+      if (left <= 0) {
+        throw new StreamsError(
+          'STATE_DIR_LOCKED',
+          `The state directory of task ${taskId.toString()} is still used by another stream thread after ${timeoutMs} ms`,
+          { taskId: taskId.toString(), retriable: true }
+        )
       }
+      await this.taskLocks.released(left)
     }
     try {
       return await this.ensureDir(this.taskDir(taskId))
@@ -164,20 +149,17 @@ export class StateDirectory {
 
   /** Lets go of a task directory `owner` holds (no effect otherwise). */
   unlockTask(taskId: TaskId, owner: object): void {
-    const key = taskId.toString()
-    if (this.#taskOwners.get(key) !== owner) return
-    this.#taskOwners.delete(key)
-    this.#wakeWaiters()
+    this.taskLocks.unlock(taskId.toString(), owner)
   }
 
   /** Lets go of every task directory `owner` holds (a thread that shuts down). */
   unlockAllTasks(owner: object): void {
-    for (const [key, holder] of [...this.#taskOwners]) if (holder === owner) this.#taskOwners.delete(key)
-    this.#wakeWaiters()
+    this.taskLocks.unlockAll(owner)
   }
 
-  #wakeWaiters(): void {
-    for (const wake of this.#released.splice(0)) wake()
+  /** The tasks whose directories a stream thread of this instance (on any thread) holds. */
+  heldTasks(): string[] {
+    return this.taskLocks.heldKeys(CLEANER)
   }
 
   /** Whether a task's directory holds no state (nothing but a checkpoint, or does not exist). */
@@ -210,7 +192,7 @@ export class StateDirectory {
     // A store that closes in the background (RocksDB) must let go of its files first: deleting
     // them under it, then reopening, corrupts the new store.
     await closed?.whenStoresClosed()
-    const held = this.#taskOwners.get(taskId.toString()) === owner
+    const held = this.taskLocks.holds(taskId.toString(), owner)
     if (!this.tryLockTask(taskId, owner)) {
       throw new StreamsError('STATE_DIR_LOCKED', `Cannot wipe the state of task ${taskId.toString()}: another stream thread uses it`, {
         taskId: taskId.toString()

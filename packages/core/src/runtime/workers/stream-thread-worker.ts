@@ -1,0 +1,140 @@
+/**
+ * The entry of a worker thread that runs one stream thread of a KafkaStreams instance
+ * (KafkaStreams.onWorkerThreads). It imports the application module, builds the topology, config
+ * and client from it, and runs a StreamThread with its own clients, tasks and stores; the task
+ * locks and the pause / shutdown-requested flags are shared memory of the instance. It tells the
+ * main thread its state changes, failures, assignments and listener calls, and its status
+ * (metadata, progress, metrics) every statusIntervalMs. @internal
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import { TOPOLOGY_DEF } from '../../topology/internal.js'
+import { resolveStreamsConfig } from '../../config/streams-config.js'
+import { systemClock } from '../../clock.js'
+import { silentLogger } from '../../logger.js'
+import { createClients } from '../kafka-streams.js'
+import { StateDirectory } from '../state/state-directory.js'
+import { TaskLocks } from '../state/task-locks.js'
+import { createThreadAssignment } from '../thread-assignment.js'
+import { newStreamThread } from '../new-stream-thread.js'
+import type { StreamThread } from '../stream-thread.js'
+import type { StateRestoreListener } from '../state-restore-listener.js'
+import type { StandbyUpdateListener } from '../standby-update-listener.js'
+import { loadStreamsApp } from './streams-app.js'
+import {
+  CONTROL_PAUSED,
+  CONTROL_SHUTDOWN_REQUESTED,
+  errorToWire,
+  toWire,
+  type FromWorker,
+  type ThreadStatus,
+  type ToWorker,
+  type WorkerThreadData
+} from './thread-messages.js'
+
+const data = workerData as WorkerThreadData
+const port = parentPort!
+const post = (message: FromWorker): void => port.postMessage(message)
+const control = new Int32Array(data.control)
+
+/** A listener that hands every call to the main thread's listener. */
+function relay<T extends object>(listener: 'restore' | 'standby'): T {
+  return new Proxy({} as T, {
+    get:
+      (_target, method) =>
+      (...args: unknown[]) =>
+        post({ type: 'listener', listener, method: String(method), args: toWire(args) })
+  })
+}
+
+function status(thread: StreamThread): unknown {
+  const tasks = thread.taskManager
+  const s: ThreadStatus = {
+    state: thread.state,
+    metadata: thread.metadata(),
+    activeTaskIds: tasks.activeTaskIds,
+    standbyOffsetSums: tasks.standbyOffsetSums(),
+    restoreProgress: tasks.restoreProgress(),
+    standbyProgress: tasks.standbyProgress(),
+    changelogPositions: tasks.changelogPositions(),
+    metrics: thread.metrics.metrics()
+  }
+  return toWire(s)
+}
+
+async function main(): Promise<void> {
+  const app = await loadStreamsApp(data.module)
+  const config = resolveStreamsConfig(app.config)
+  const logger = app.options.logger ?? silentLogger
+  const def = app.topology[TOPOLOGY_DEF]()
+  const clients = createClients(config, app.options.client!, logger)
+  const stateDirectory = new StateDirectory(config.stateDir, config.applicationId, new TaskLocks(data.taskLocks))
+  const assignment = createThreadAssignment({
+    def,
+    config,
+    processId: data.processId,
+    clients,
+    stateDirectory,
+    shutdownRequested: () => Atomics.load(control, CONTROL_SHUTDOWN_REQUESTED) === 1,
+    processTasks: () => new Set(stateDirectory.heldTasks())
+  })
+  let thread: StreamThread | undefined
+  try {
+    await assignment.refreshTaskDirs()
+    thread = newStreamThread(
+      {
+        def,
+        config,
+        processId: data.processId,
+        clients,
+        stateDirectory,
+        assignment,
+        clock: systemClock,
+        logger,
+        globalStores: new Map(),
+        restoreListener: data.relayRestore ? relay<StateRestoreListener>('restore') : undefined,
+        standbyUpdateListener: data.relayStandby ? relay<StandbyUpdateListener>('standby') : undefined,
+        isPaused: () => Atomics.load(control, CONTROL_PAUSED) === 1
+      },
+      data.index,
+      data.cacheSizeBytes,
+      {
+        onAssignment: (partitionsByHost, standbyPartitionsByHost) =>
+          post({ type: 'assignment', partitionsByHost, standbyPartitionsByHost }),
+        onStateChange: (from, to) => post({ type: 'state', from, to, status: status(thread!) }),
+        onFailure: error => post({ type: 'failure', error: errorToWire(error) }),
+        onShutdownRequested: () => post({ type: 'shutdownRequested' })
+      }
+    )
+    await thread.start()
+  } catch (err) {
+    await assignment.close().catch(() => undefined)
+    post({ type: 'startFailed', error: errorToWire(err) })
+    port.close()
+    return
+  }
+  const running = thread
+  const timer = setInterval(() => post({ type: 'status', status: status(running) }), data.statusIntervalMs)
+  post({ type: 'started' })
+  port.on('message', (message: ToWorker) => {
+    if (message.type === 'resizeCache') running.resizeCache(message.bytes)
+    else if (message.type === 'requestRebalance') running.requestRebalance()
+    else if (message.type === 'shutdown') {
+      clearInterval(timer)
+      void (async () => {
+        let error: unknown
+        await running.shutdown(message.clean, message.leaveGroup).catch(err => {
+          error = err
+        })
+        await assignment.close().catch(err => logger.error(`Error while closing the assignor's admin client: ${String(err)}`))
+        post({ type: 'status', status: status(running) })
+        post({ type: 'closed', error: error === undefined ? undefined : errorToWire(error) })
+        port.close()
+      })()
+    }
+  })
+}
+
+void main().catch(err => {
+  post({ type: 'startFailed', error: errorToWire(err) })
+  port.close()
+})

@@ -1,0 +1,115 @@
+/**
+ * What a stream thread on a worker thread and its handle on the main thread tell each other, and
+ * how values cross: structured clone, with TaskIds (class instances) carried as their text.
+ * @internal
+ */
+import { TaskId } from '../../task-id.js'
+import { StreamsError, type StreamsErrorCode } from '../../errors.js'
+import type { MetricSnapshot } from '../../metrics/metric-name.js'
+import type { RestoreProgress, StandbyProgress } from '../changelog-reader.js'
+import type { ThreadMetadata } from '../thread-metadata.js'
+import type { StreamThreadState } from '../stream-thread.js'
+import type { TopicPartition } from '../kafka/ports.js'
+
+/** Given to each worker. */
+export interface WorkerThreadData {
+  readonly module: string
+  /** The thread is StreamThread-<index>. */
+  readonly index: number
+  readonly processId: string
+  readonly cacheSizeBytes: number | undefined
+  /** The instance's TaskLocks memory. */
+  readonly taskLocks: SharedArrayBuffer
+  /** The instance's flags (CONTROL_PAUSED, CONTROL_SHUTDOWN_REQUESTED), an Int32Array. */
+  readonly control: SharedArrayBuffer
+  /** The main thread has a restore / standby-update listener: relay their calls. */
+  readonly relayRestore: boolean
+  readonly relayStandby: boolean
+  /** How often the worker reports its status (metadata, progress, metrics), ms. */
+  readonly statusIntervalMs: number
+}
+
+export const CONTROL_PAUSED = 0
+export const CONTROL_SHUTDOWN_REQUESTED = 1
+export const CONTROL_INTS = 2
+
+/** What the main thread shows of a worker's thread between reports. */
+export interface ThreadStatus {
+  readonly state: StreamThreadState
+  readonly metadata: ThreadMetadata
+  readonly activeTaskIds: readonly TaskId[]
+  readonly standbyOffsetSums: ReadonlyMap<string, number>
+  readonly restoreProgress: readonly RestoreProgress[]
+  readonly standbyProgress: readonly StandbyProgress[]
+  readonly changelogPositions: ReadonlyArray<{ storeName: string; changelog: TopicPartition; position: number | 'latest' }>
+  readonly metrics: readonly MetricSnapshot[]
+}
+
+export interface WireError {
+  readonly code: StreamsErrorCode
+  readonly message: string
+  readonly taskId: string | undefined
+  readonly retriable: boolean
+  readonly stack: string | undefined
+}
+
+export type FromWorker =
+  | { readonly type: 'started' }
+  | { readonly type: 'startFailed'; readonly error: WireError }
+  | { readonly type: 'state'; readonly from: StreamThreadState; readonly to: StreamThreadState; readonly status: unknown }
+  | { readonly type: 'status'; readonly status: unknown }
+  | { readonly type: 'failure'; readonly error: WireError }
+  | { readonly type: 'shutdownRequested' }
+  | {
+      readonly type: 'assignment'
+      readonly partitionsByHost: ReadonlyMap<string, readonly TopicPartition[]>
+      readonly standbyPartitionsByHost: ReadonlyMap<string, readonly TopicPartition[]>
+    }
+  | { readonly type: 'listener'; readonly listener: 'restore' | 'standby'; readonly method: string; readonly args: unknown }
+  | { readonly type: 'closed'; readonly error: WireError | undefined }
+
+export type ToWorker =
+  | { readonly type: 'shutdown'; readonly clean: boolean; readonly leaveGroup: boolean }
+  | { readonly type: 'resizeCache'; readonly bytes: number }
+  | { readonly type: 'requestRebalance' }
+
+const TASK_ID = '__kstreamsTaskId'
+
+/** `value` with every TaskId replaced by a marker holding its text (structured clone drops the class). */
+export function toWire(value: unknown): unknown {
+  if (value instanceof TaskId) return { [TASK_ID]: value.toString() }
+  if (Array.isArray(value)) return value.map(toWire)
+  if (value instanceof Map) return new Map([...value].map(([k, v]) => [toWire(k), toWire(v)]))
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toWire(v)]))
+  return value
+}
+
+/** The reverse of toWire. */
+export function fromWire(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(fromWire)
+  if (value instanceof Map) return new Map([...value].map(([k, v]) => [fromWire(k), fromWire(v)]))
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    const text = (value as Record<string, unknown>)[TASK_ID]
+    if (typeof text === 'string') return TaskId.parse(text)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fromWire(v)]))
+  }
+  return value
+}
+
+export function errorToWire(error: unknown): WireError {
+  const streams = error instanceof StreamsError ? error : undefined
+  return {
+    code: streams?.code ?? 'ILLEGAL_STATE',
+    message: error instanceof Error ? error.message : String(error),
+    taskId: streams?.taskId,
+    retriable: streams?.retriable ?? false,
+    stack: error instanceof Error ? error.stack : undefined
+  }
+}
+
+export function errorFromWire(wire: WireError, thread: string): StreamsError {
+  const error = new StreamsError(wire.code, wire.message, { taskId: wire.taskId, retriable: wire.retriable })
+  if (wire.stack !== undefined) error.stack = `${wire.stack}\n    (on the worker thread of ${thread})`
+  return error
+}

@@ -1,0 +1,212 @@
+/**
+ * The main thread's handle on a stream thread that runs on a worker thread
+ * (KafkaStreams.onWorkerThreads): it starts the worker, mirrors the thread's state and its last
+ * reported status (metadata, progress, metrics), passes its failures, assignments and listener
+ * calls on, and forwards shutdown, cache resizes and rebalance requests. A worker that dies
+ * without being asked is a failed thread. @internal
+ */
+import { Worker } from 'node:worker_threads'
+import { StreamsError } from '../../errors.js'
+import type { Logger } from '../../logger.js'
+import type { StateStore } from '../../state/state-store.js'
+import type { TaskId } from '../../task-id.js'
+import type { MetricSnapshot } from '../../metrics/metric-name.js'
+import type { RestoreProgress, StandbyProgress } from '../changelog-reader.js'
+import type { TopicPartition } from '../kafka/ports.js'
+import type { StreamThreadState } from '../stream-thread.js'
+import type { ThreadMetadata } from '../thread-metadata.js'
+import type { StreamThreadHooks } from '../new-stream-thread.js'
+import type { StateRestoreListener } from '../state-restore-listener.js'
+import type { StandbyUpdateListener } from '../standby-update-listener.js'
+import { errorFromWire, fromWire, type FromWorker, type ThreadStatus, type ToWorker, type WorkerThreadData } from './thread-messages.js'
+
+/** The worker entry next to this file: .ts when kstreams runs from source, .js when built. */
+const WORKER_ENTRY = new URL(`./stream-thread-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url)
+
+export interface WorkerStreamThreadOptions {
+  readonly data: WorkerThreadData
+  readonly hooks: StreamThreadHooks
+  readonly restoreListener: StateRestoreListener | undefined
+  readonly standbyUpdateListener: StandbyUpdateListener | undefined
+  readonly logger: Logger
+}
+
+export class WorkerStreamThread {
+  readonly name: string
+  readonly #o: WorkerStreamThreadOptions
+  #state: StreamThreadState = 'CREATED'
+  #status: ThreadStatus | undefined
+  #worker: Worker | undefined
+  #shutdown: Promise<void> | undefined
+  #shuttingDown = false
+  #exited: Promise<void> | undefined
+  #closeError: StreamsError | undefined
+
+  constructor(options: WorkerStreamThreadOptions) {
+    this.#o = options
+    this.name = `StreamThread-${options.data.index}`
+  }
+
+  get state(): StreamThreadState {
+    return this.#state
+  }
+
+  /** The read side of the thread's tasks, as of its last report (interactive queries cannot reach a worker's stores). */
+  get taskManager() {
+    const status = this.#status
+    const name = this.name
+    return {
+      activeTaskIds: (status?.activeTaskIds ?? []) as TaskId[],
+      standbyOffsetSums: (): ReadonlyMap<string, number> => status?.standbyOffsetSums ?? new Map<string, number>(),
+      restoreProgress: (): RestoreProgress[] => [...(status?.restoreProgress ?? [])],
+      standbyProgress: (): StandbyProgress[] => [...(status?.standbyProgress ?? [])],
+      changelogPositions: (): Array<{ storeName: string; changelog: TopicPartition; position: number | 'latest' }> => [
+        ...(status?.changelogPositions ?? [])
+      ],
+      queryableStores: (storeName: string, _stale: boolean): Array<{ partition: number; store: StateStore }> => {
+        if ((status?.activeTaskIds.length ?? 0) === 0 && (status?.standbyOffsetSums.size ?? 0) === 0) return []
+        throw new StreamsError(
+          'ILLEGAL_STATE',
+          `Store "${storeName}" lives on the worker thread of ${name}: interactive queries cannot reach the stores of stream threads on worker threads`
+        )
+      }
+    }
+  }
+
+  /** The thread's metrics as of its last report. */
+  get metrics(): { metrics(): MetricSnapshot[] } {
+    return { metrics: () => [...(this.#status?.metrics ?? [])] }
+  }
+
+  metadata(): ThreadMetadata {
+    const reported = this.#status?.metadata
+    if (reported !== undefined) return { ...reported, threadState: this.#state }
+    return {
+      threadName: this.name,
+      threadState: this.#state,
+      activeTasks: [],
+      standbyTasks: [],
+      mainConsumerClientId: '',
+      restoreConsumerClientId: '',
+      producerClientIds: [],
+      adminClientId: ''
+    }
+  }
+
+  /** Starts the worker; resolves once its thread runs (it joins the group at its first poll). */
+  async start(): Promise<void> {
+    const worker = new Worker(WORKER_ENTRY, { workerData: this.#o.data, name: this.name })
+    this.#worker = worker
+    let settle: ((error?: StreamsError) => void) | undefined
+    const started = new Promise<void>((resolve, reject) => {
+      settle = error => (error === undefined ? resolve() : reject(error))
+    })
+    worker.on('message', (message: FromWorker) => {
+      if (message.type === 'started') settle?.()
+      else if (message.type === 'startFailed') settle?.(errorFromWire(message.error, this.name))
+      else this.#onMessage(message)
+    })
+    let crash: Error | undefined
+    worker.on('error', error => {
+      crash = error
+    })
+    this.#exited = new Promise<void>(resolve => {
+      worker.on('exit', code => {
+        const reason = crash ?? (code === 0 ? undefined : new Error(`exit code ${code}`))
+        settle?.(
+          new StreamsError(
+            'ILLEGAL_STATE',
+            `The worker thread of ${this.name} stopped before its thread ran: ${String(reason?.message ?? 'no reason')}`
+          )
+        )
+        if (!this.#shuttingDown && this.#state !== 'DEAD') {
+          const error = new StreamsError(
+            'ILLEGAL_STATE',
+            `The worker thread of ${this.name} died: ${String(reason?.message ?? 'it exited')}`,
+            {
+              cause: reason
+            }
+          )
+          this.#setState('DEAD')
+          this.#o.hooks.onFailure(error)
+        } else this.#setState('DEAD')
+        resolve()
+      })
+    })
+    await started
+    settle = undefined
+  }
+
+  #onMessage(message: FromWorker): void {
+    switch (message.type) {
+      case 'state':
+        this.#status = fromWire(message.status) as ThreadStatus
+        this.#setState(message.to)
+        break
+      case 'status':
+        this.#status = fromWire(message.status) as ThreadStatus
+        break
+      case 'failure':
+        this.#o.hooks.onFailure(errorFromWire(message.error, this.name))
+        break
+      case 'shutdownRequested':
+        this.#o.hooks.onShutdownRequested()
+        break
+      case 'assignment':
+        this.#o.hooks.onAssignment(message.partitionsByHost, message.standbyPartitionsByHost)
+        break
+      case 'listener':
+        this.#relay(message.listener, message.method, fromWire(message.args) as unknown[])
+        break
+      case 'closed':
+        if (message.error !== undefined) this.#closeError = errorFromWire(message.error, this.name)
+        break
+    }
+  }
+
+  #relay(listener: 'restore' | 'standby', method: string, args: unknown[]): void {
+    const target = (listener === 'restore' ? this.#o.restoreListener : this.#o.standbyUpdateListener) as
+      | Record<string, ((...a: unknown[]) => void) | undefined>
+      | undefined
+    try {
+      target?.[method]?.(...args)
+    } catch (err) {
+      this.#o.logger.error(`The ${listener} listener threw in ${method}: ${String(err)}`)
+    }
+  }
+
+  #setState(to: StreamThreadState): void {
+    const from = this.#state
+    if (from === to && to === 'DEAD') return
+    this.#state = to
+    this.#o.hooks.onStateChange(from, to)
+  }
+
+  #send(message: ToWorker): void {
+    this.#worker?.postMessage(message)
+  }
+
+  resizeCache(bytes: number): void {
+    this.#send({ type: 'resizeCache', bytes })
+  }
+
+  requestRebalance(): void {
+    this.#send({ type: 'requestRebalance' })
+  }
+
+  /** Stops the thread (commits when `clean`) and waits for its worker to end; once, whoever asks. */
+  async shutdown(clean: boolean, leaveGroup = true): Promise<void> {
+    this.#shutdown ??= (async () => {
+      this.#shuttingDown = true
+      if (this.#worker === undefined) {
+        this.#setState('DEAD')
+        return
+      }
+      if (this.#state !== 'DEAD') this.#setState('PENDING_SHUTDOWN')
+      this.#send({ type: 'shutdown', clean, leaveGroup })
+      await this.#exited
+      if (this.#closeError !== undefined) throw this.#closeError
+    })()
+    await this.#shutdown
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * Stream threads on worker threads (KafkaStreams.onWorkerThreads) on a real broker: each thread
+ * builds the application from its module on its own worker thread (the output carries the
+ * worker's thread id), the threads share the tasks through the group, counts stay exact, and
+ * thread metadata, metrics, state changes and the uncaught-exception handler reach the main
+ * thread. What worker threads do not support fails with a typed error naming it.
+ */
+import { expect } from 'chai'
+import { threadId } from 'node:worker_threads'
+import { join } from 'node:path'
+import type { KafkaStreamsState } from '@kstreams/core'
+import { createTopics, produce, readUntil, tempDir, unique, waitFor } from './helpers.js'
+import { countAppModule, type CountAppSpec } from './fixtures/worker-threads/count-app.js'
+
+/** The latest `count@threadId` output per key, once every key counts at least `expected`. */
+async function latestCounts(
+  topic: string,
+  keys: readonly string[],
+  expected: number
+): Promise<Map<string, { count: number; thread: number }>> {
+  const latest = new Map<string, { count: number; thread: number }>()
+  await readUntil(
+    topic,
+    (key, value) => {
+      const [count, thread] = value!.toString().split('@').map(Number)
+      latest.set(key!.toString(), { count: count!, thread: thread! })
+      return key
+    },
+    () => keys.every(k => (latest.get(k)?.count ?? 0) >= expected),
+    90_000
+  )
+  return latest
+}
+
+/**
+ * @kstreams/core as the application modules see it. Mocha loads this file through tsx's CommonJS
+ * hook, while the modules are imported as ES modules (a second instance of the package, whose
+ * Topology this one's KafkaStreams does not know), so the test uses the ES instance too, as an
+ * ES application does.
+ */
+const core = async (): Promise<typeof import('@kstreams/core')> => await import('@kstreams/core')
+
+describe('Stream threads on worker threads (real broker)', function () {
+  this.timeout(180_000)
+
+  async function setUp(prefix: string, extra: Partial<CountAppSpec> = {}): Promise<{ spec: CountAppSpec; remove: () => Promise<void> }> {
+    const input = `${prefix}-in`
+    const output = `${prefix}-out`
+    await createTopics([
+      { topic: input, numPartitions: 4 },
+      { topic: output, numPartitions: 1 }
+    ])
+    const dir = await tempDir(prefix)
+    return {
+      spec: { applicationId: `${prefix}-app`, input, output, stateDir: dir.path, threads: 2, ...extra },
+      remove: dir.remove
+    }
+  }
+
+  it('two worker threads share the tasks and each processes on its own thread; metadata, metrics and states reach the main thread', async () => {
+    const { KafkaStreams, QueryableStoreTypes, StreamsError } = await core()
+    const { spec, remove } = await setUp(unique('workers'))
+    const streams = await KafkaStreams.onWorkerThreads(countAppModule(spec))
+    const states: KafkaStreamsState[] = []
+    streams.setStateListener(to => states.push(to))
+    const keys = Array.from({ length: 40 }, (_, i) => `k${i}`)
+    try {
+      await streams.start()
+      await waitFor(
+        'two running threads with every task',
+        () => {
+          const meta = streams.metadataForLocalThreads()
+          return (
+            streams.state() === 'RUNNING' &&
+            meta.length === 2 &&
+            meta.every(t => t.threadState === 'RUNNING' && t.activeTasks.length > 0) &&
+            meta.flatMap(t => t.activeTasks).length === 4
+          )
+        },
+        90_000
+      )
+      const meta = streams.metadataForLocalThreads()
+      expect(meta.map(t => t.threadName).sort()).to.deep.equal(['StreamThread-1', 'StreamThread-2'])
+      expect(meta.flatMap(t => t.activeTasks.map(a => a.taskId.toString())).sort()).to.deep.equal(['0_0', '0_1', '0_2', '0_3'])
+      expect(meta[0]!.mainConsumerClientId).to.match(/-StreamThread-\d-consumer$/)
+
+      for (let round = 0; round < 5; round++)
+        await produce(
+          spec.input,
+          keys.map(key => ({ key, value: 'x' }))
+        )
+      const latest = await latestCounts(spec.output, keys, 5)
+      expect(keys.filter(k => latest.get(k)?.count !== 5)).to.deep.equal([])
+      const threads = new Set([...latest.values()].map(v => v.thread))
+      expect(threads.size, `worker thread ids seen: ${[...threads].join(', ')}`).to.equal(2)
+      expect(threads.has(threadId)).to.equal(false)
+
+      // Each worker reports its metrics every second; together they counted every record.
+      const processedBy = (thread: string): number =>
+        streams
+          .metrics()
+          .filter(m => m.name === 'process-total' && m.group === 'stream-thread-metrics' && m.tags['thread-id']?.endsWith(thread) === true)
+          .reduce((sum, m) => sum + m.value, 0)
+      await waitFor(
+        'the metrics of both threads count every record',
+        () =>
+          processedBy('StreamThread-1') > 0 &&
+          processedBy('StreamThread-2') > 0 &&
+          processedBy('StreamThread-1') + processedBy('StreamThread-2') === 200,
+        10_000
+      )
+
+      // Interactive queries cannot reach the workers' stores: a typed error names the store.
+      expect(() =>
+        streams.store({ storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore<string, number>() }).get('k1')
+      ).to.throw(StreamsError, /counts/)
+    } finally {
+      await streams.close()
+      await remove()
+    }
+    expect(streams.state()).to.equal('NOT_RUNNING')
+    expect(states).to.include('RUNNING')
+    expect(streams.metadataForLocalThreads()).to.deep.equal([])
+  })
+
+  it('a stream thread that dies on its worker is replaced under REPLACE_THREAD, and no record is lost', async () => {
+    const { KafkaStreams, StreamsError } = await core()
+    const prefix = unique('workers-replace')
+    const dir = await tempDir(`${prefix}-marker`)
+    const { spec, remove } = await setUp(prefix, { threads: 1, poisonMarker: join(dir.path, 'thrown') })
+    const streams = await KafkaStreams.onWorkerThreads(countAppModule(spec))
+    const errors: Array<InstanceType<typeof StreamsError>> = []
+    streams.setUncaughtExceptionHandler(error => {
+      errors.push(error)
+      return 'REPLACE_THREAD'
+    })
+    const keys = ['poison', ...Array.from({ length: 20 }, (_, i) => `k${i}`)]
+    try {
+      await streams.start()
+      await produce(
+        spec.input,
+        keys.map(key => ({ key, value: 'x' }))
+      )
+      // At least once: the records the dead thread processed since its last commit count again.
+      const latest = await latestCounts(spec.output, keys, 1)
+      expect(keys.filter(k => (latest.get(k)?.count ?? 0) < 1)).to.deep.equal([])
+      expect(errors).to.have.length(1)
+      expect(errors[0]).to.be.instanceOf(StreamsError)
+      expect(errors[0]!.message).to.match(/poison record on thread/)
+      await waitFor('the replacement runs', () => streams.state() === 'RUNNING', 60_000)
+      expect(streams.metadataForLocalThreads().map(t => t.threadName)).to.deep.equal(['StreamThread-1'])
+    } finally {
+      await streams.close()
+      await remove()
+      await dir.remove()
+    }
+  })
+
+  it('refuses what worker threads do not support: a module without a default export, global stores', async () => {
+    const { KafkaStreams, StreamsError } = await core()
+    const noDefault = await KafkaStreams.onWorkerThreads(new URL('./helpers.ts', import.meta.url)).catch((e: unknown) => e)
+    expect(noDefault).to.be.instanceOf(StreamsError)
+    expect((noDefault as Error).message).to.match(/helpers\.ts has no default export/)
+    const { spec, remove } = await setUp(unique('workers-global'), { globalTopic: unique('workers-global-table') })
+    try {
+      const error = await KafkaStreams.onWorkerThreads(countAppModule(spec)).catch((e: unknown) => e)
+      expect(error).to.be.instanceOf(StreamsError)
+      expect((error as { code?: string }).code).to.equal('INVALID_CONFIG')
+      expect((error as Error).message).to.match(/Global stores .* not supported/)
+    } finally {
+      await remove()
+    }
+  })
+})
