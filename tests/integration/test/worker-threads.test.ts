@@ -123,18 +123,26 @@ describe('Stream threads on worker threads (real broker)', function () {
     expect(streams.metadataForLocalThreads()).to.deep.equal([])
   })
 
-  it('a stream thread that dies on its worker is replaced under REPLACE_THREAD, and no record is lost', async () => {
-    const { KafkaStreams, StreamsError } = await core()
-    const prefix = unique('workers-replace')
+  /**
+   * Starts the count app whose first record with key `keys[0]` kills its thread (`fault`), under
+   * REPLACE_THREAD, sends `keys` once and waits until every key counted; returns the handler's errors.
+   */
+  async function replacedAfter(
+    fault: 'poisonMarker' | 'crashMarker',
+    threads: number,
+    keys: readonly string[],
+    body: (streams: import('@kstreams/core').KafkaStreams, spec: CountAppSpec, errors: Error[]) => Promise<void>
+  ): Promise<void> {
+    const { KafkaStreams } = await core()
+    const prefix = unique(`workers-${fault}`)
     const dir = await tempDir(`${prefix}-marker`)
-    const { spec, remove } = await setUp(prefix, { threads: 1, poisonMarker: join(dir.path, 'thrown') })
+    const { spec, remove } = await setUp(prefix, { threads, [fault]: join(dir.path, 'done') })
     const streams = await KafkaStreams.onWorkerThreads(countAppModule(spec))
-    const errors: Array<InstanceType<typeof StreamsError>> = []
+    const errors: Error[] = []
     streams.setUncaughtExceptionHandler(error => {
       errors.push(error)
       return 'REPLACE_THREAD'
     })
-    const keys = ['poison', ...Array.from({ length: 20 }, (_, i) => `k${i}`)]
     try {
       await streams.start()
       await produce(
@@ -145,15 +153,51 @@ describe('Stream threads on worker threads (real broker)', function () {
       const latest = await latestCounts(spec.output, keys, 1)
       expect(keys.filter(k => (latest.get(k)?.count ?? 0) < 1)).to.deep.equal([])
       expect(errors).to.have.length(1)
-      expect(errors[0]).to.be.instanceOf(StreamsError)
-      expect(errors[0]!.message).to.match(/poison record on thread/)
-      await waitFor('the replacement runs', () => streams.state() === 'RUNNING', 60_000)
-      expect(streams.metadataForLocalThreads().map(t => t.threadName)).to.deep.equal(['StreamThread-1'])
+      await body(streams, spec, errors)
     } finally {
       await streams.close()
       await remove()
       await dir.remove()
     }
+  }
+
+  it('a stream thread that dies on its worker is replaced under REPLACE_THREAD, and no record is lost', async () => {
+    const { StreamsError } = await core()
+    const keys = ['poison', ...Array.from({ length: 20 }, (_, i) => `k${i}`)]
+    await replacedAfter('poisonMarker', 1, keys, async (streams, _spec, errors) => {
+      expect(errors[0]).to.be.instanceOf(StreamsError)
+      expect(errors[0]!.message).to.match(/poison record on thread/)
+      await waitFor('the replacement runs', () => streams.state() === 'RUNNING', 60_000)
+      expect(streams.metadataForLocalThreads().map(t => t.threadName)).to.deep.equal(['StreamThread-1'])
+    })
+  })
+
+  it('a worker thread that dies (process.exit) is replaced under REPLACE_THREAD; its task locks are let go and no record is lost', async () => {
+    const keys = ['crash', ...Array.from({ length: 40 }, (_, i) => `k${i}`)]
+    await replacedAfter('crashMarker', 2, keys, async (streams, spec, errors) => {
+      expect(errors[0]!.message).to.match(/The worker thread of StreamThread-\d died: exit code 7/)
+      // The replacement takes the dead worker's tasks: their directory locks were let go.
+      await waitFor(
+        'two running threads with every task again',
+        () => {
+          const meta = streams.metadataForLocalThreads()
+          return (
+            streams.state() === 'RUNNING' &&
+            meta.length === 2 &&
+            meta.every(t => t.threadState === 'RUNNING') &&
+            meta.flatMap(t => t.activeTasks).length === 4
+          )
+        },
+        90_000
+      )
+      const rest = keys.slice(1)
+      await produce(
+        spec.input,
+        rest.map(key => ({ key, value: 'x' }))
+      )
+      const after = await latestCounts(spec.output, rest, 2)
+      expect(rest.filter(k => (after.get(k)?.count ?? 0) < 2)).to.deep.equal([])
+    })
   })
 
   it('refuses what worker threads do not support: a module without a default export, global stores', async () => {

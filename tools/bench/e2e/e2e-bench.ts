@@ -235,7 +235,8 @@ async function main(): Promise<void> {
             stateDir,
             commitIntervalMs: contender.commitInterval === 'eos' ? options.eosCommitIntervalMs : options.commitIntervalMs,
             maxMessageBytes: options.maxMessageBytes,
-            baselineSlice: options.baselineSlice
+            baselineSlice: options.baselineSlice,
+            threads: 1
           }
         })
         const changelog =

@@ -6,8 +6,8 @@
  * a RocksDB store with its changelog -> sink of (word, count). Each start function returns a
  * handle whose stop() commits and closes like a clean shutdown.
  */
-import { KafkaStreams, type Record, Serdes, Topology } from '@kstreams/core'
-import type { KeyValueStore, ProcessingGuarantee, Processor, ProcessorContext } from '@kstreams/core'
+import { consoleLogger, KafkaStreams, type Record, Serdes, Topology } from '@kstreams/core'
+import type { KeyValueStore, ProcessingGuarantee, Processor, ProcessorContext, StreamsApp } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
 import { RocksDBStores } from '@kstreams/rocksdb'
 import { kafkajs } from '@kstreams/kafkajs'
@@ -45,6 +45,11 @@ export interface PipelineSpec {
    * seconds; the platformatic loop slices the same way so that both loops have one shape.
    */
   readonly baselineSlice: number
+  /**
+   * kstreams only: stream threads (numStreamThreads); above 1, each on its own worker thread
+   * (KafkaStreams.onWorkerThreads).
+   */
+  readonly threads: number
 }
 
 export interface RunningPipeline {
@@ -61,18 +66,10 @@ export async function startPipeline(spec: PipelineSpec, onFailure: (error: unkno
 }
 
 async function startStreams(spec: PipelineSpec, onFailure: (error: unknown) => void): Promise<RunningPipeline> {
-  const topology = spec.pipeline === 'passthrough' ? passThroughTopology(spec) : countTopology(spec, spec.maxMessageBytes)
-  const streams = new KafkaStreams(
-    topology,
-    {
-      applicationId: spec.groupId,
-      bootstrapServers: spec.bootstrapServers,
-      stateDir: spec.stateDir,
-      commitIntervalMs: spec.commitIntervalMs,
-      processingGuarantee: spec.processingGuarantee
-    },
-    { client: spec.client === 'kafkajs' ? kafkajs() : platformatic() }
-  )
+  const streams =
+    spec.threads > 1
+      ? await KafkaStreams.onWorkerThreads(pipelineAppModule(spec))
+      : new KafkaStreams(pipelineApp(spec).topology, pipelineApp(spec).config, pipelineApp(spec).options)
   streams.setUncaughtExceptionHandler(error => {
     onFailure(error)
     return 'SHUTDOWN_CLIENT'
@@ -83,6 +80,33 @@ async function startStreams(spec: PipelineSpec, onFailure: (error: unknown) => v
       await streams.close()
     }
   }
+}
+
+/** A kstreams pipeline as an application (KafkaStreams.onWorkerThreads builds it on every worker from pipeline-app.ts). */
+export function pipelineApp(spec: PipelineSpec): StreamsApp {
+  return {
+    topology: spec.pipeline === 'passthrough' ? passThroughTopology(spec) : countTopology(spec, spec.maxMessageBytes),
+    config: {
+      applicationId: spec.groupId,
+      bootstrapServers: spec.bootstrapServers,
+      stateDir: spec.stateDir,
+      commitIntervalMs: spec.commitIntervalMs,
+      processingGuarantee: spec.processingGuarantee,
+      numStreamThreads: spec.threads
+    },
+    options: {
+      client: spec.client === 'kafkajs' ? kafkajs() : platformatic(),
+      // BENCH_LOG_LEVEL=info (or debug): kstreams' log on stderr, to see what a slow run did.
+      ...(process.env.BENCH_LOG_LEVEL === undefined ? {} : { logger: consoleLogger(process.env.BENCH_LOG_LEVEL as 'info') })
+    }
+  }
+}
+
+/** The module URL of pipeline-app.ts for `spec` (its `spec` query parameter). */
+export function pipelineAppModule(spec: PipelineSpec): URL {
+  const url = new URL(`./pipeline-app${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url)
+  url.searchParams.set('spec', JSON.stringify(spec))
+  return url
 }
 
 /** (a) Bytes in, the same bytes out. */

@@ -23,7 +23,7 @@
  *   passthrough, count-papi: the output topic's end offsets (polled every POLL_MS) add up to --records;
  *   count-dsl: the child says its peek before the count has seen --records records (the cache
  *              holds the output back until the next commit);
- *   restore:   the child says it is RUNNING and its StateRestoreListener's onRestoreEnd calls add up
+ *   restore:   the child says it is RUNNING and its StateRestoreListener's onRestoreEnd (and onRestoreSuspended) calls add up
  *              to --records (raw loop: it has read --records records).
  * CPU per record: the child's user + system CPU (/proc/<pid>/stat, all threads) over the timed part,
  * divided by --records; machine CPU per record: the same from /proc/stat (adds the broker). Time to
@@ -35,6 +35,9 @@
  * Usage (tools/bench): npm run bench:java -- [--records=1000000] [--rounds=4] [--partitions=4]
  *   [--workloads=passthrough,count-papi,count-dsl,restore] [--contenders=java,kstreams-kafkajs,kstreams-platformatic,raw-kafkajs]
  *   [--warmup=100000] [--vocabulary=10000] [--commit-interval-ms=30000] [--max-message-bytes=67108864] [--timeout-s=600]
+ *   [--threads=1]
+ * --threads: num.stream.threads of Java and kstreams (kstreams runs each on its own worker thread,
+ * KafkaStreams.onWorkerThreads; count-dsl then runs on Java only); the raw loops stay one loop.
  * --warmup: before the rounds, every pair runs once on this many records, untimed (0: none), so
  * that the first measured run does not pay for the broker's own warm-up.
  * Broker: KAFKA_BOOTSTRAP_SERVERS, else a local one started (and stopped) by the bench.
@@ -114,11 +117,14 @@ interface Contender {
 const nodeVersion = process.versions.node.split('.').map(Number)
 const platformaticSupported = nodeVersion[0]! > 22 || (nodeVersion[0] === 22 && nodeVersion[1]! >= 22)
 
-function contendersFor(kafkaStreamsVersion: string): Contender[] {
+function contendersFor(kafkaStreamsVersion: string, threads: number): Contender[] {
+  // count-dsl's kstreams run reports its progress from a peek on the main thread: one thread only.
+  const kstreams: WorkloadId[] =
+    threads > 1 ? ['passthrough', 'count-papi', 'restore'] : ['passthrough', 'count-papi', 'count-dsl', 'restore']
   return [
     { id: 'java', label: `Java Kafka Streams ${kafkaStreamsVersion}`, workloads: ['passthrough', 'count-papi', 'count-dsl', 'restore'] },
-    { id: 'kstreams-kafkajs', label: 'kstreams (kafkajs)', workloads: ['passthrough', 'count-papi', 'count-dsl', 'restore'] },
-    { id: 'kstreams-platformatic', label: 'kstreams (platformatic)', workloads: ['passthrough', 'count-papi', 'count-dsl', 'restore'] },
+    { id: 'kstreams-kafkajs', label: 'kstreams (kafkajs)', workloads: kstreams },
+    { id: 'kstreams-platformatic', label: 'kstreams (platformatic)', workloads: kstreams },
     { id: 'raw-kafkajs', label: 'raw kafkajs loop', workloads: ['passthrough', 'count-papi', 'restore'] }
   ]
 }
@@ -133,6 +139,8 @@ interface Options {
   maxMessageBytes: number
   timeoutS: number
   warmup: number
+  /** Stream threads of every Kafka Streams contender (kstreams: each on a worker thread); the raw loops stay one loop. */
+  threads: number
   workloads: WorkloadId[]
   contenders: ContenderId[] | undefined
 }
@@ -147,6 +155,7 @@ function parseOptions(argv: readonly string[]): Options {
     maxMessageBytes: 64 * 1024 * 1024,
     timeoutS: 600,
     warmup: 100_000,
+    threads: 1,
     workloads: WORKLOADS.map(w => w.id),
     contenders: undefined
   }
@@ -176,7 +185,8 @@ function parseOptions(argv: readonly string[]): Options {
           'commit-interval-ms': 'commitIntervalMs',
           'max-message-bytes': 'maxMessageBytes',
           'timeout-s': 'timeoutS',
-          warmup: 'warmup'
+          warmup: 'warmup',
+          threads: 'threads'
         } as const
       )[name as 'records']
       if (key === undefined || !/^\d+$/.test(value))
@@ -184,8 +194,8 @@ function parseOptions(argv: readonly string[]): Options {
       o[key] = Number(value)
     }
   }
-  if (o.records < 1 || o.rounds < 1 || o.partitions < 1 || o.vocabulary < 1)
-    throw new Error('records, rounds, partitions and vocabulary must be at least 1')
+  if (o.records < 1 || o.rounds < 1 || o.partitions < 1 || o.vocabulary < 1 || o.threads < 1)
+    throw new Error('records, rounds, partitions, vocabulary and threads must be at least 1')
   if (o.warmup > o.records) throw new Error('--warmup cannot exceed --records (the warm-up reads the same input)')
   return o
 }
@@ -233,7 +243,7 @@ async function main(): Promise<void> {
   })
 
   const java = await buildJavaBench(log)
-  let contenders = contendersFor(java.kafkaStreamsVersion).filter(c => options.contenders?.includes(c.id) ?? true)
+  let contenders = contendersFor(java.kafkaStreamsVersion, options.threads).filter(c => options.contenders?.includes(c.id) ?? true)
   if (!platformaticSupported) {
     if (options.contenders?.includes('kstreams-platformatic') === true)
       throw new Error(`--contenders: kstreams-platformatic needs Node >= 22.22 (this is ${process.versions.node})`)
@@ -307,7 +317,8 @@ async function main(): Promise<void> {
           `--app-id=${appId}`,
           `--state-dir=${stateDir}`,
           `--records=${records}`,
-          `--commit-interval-ms=${options.commitIntervalMs}`
+          `--commit-interval-ms=${options.commitIntervalMs}`,
+          `--threads=${options.threads}`
         ]
         child =
           contender.id === 'java'
@@ -650,7 +661,7 @@ function formatReport(input: ReportInput): string[] {
   const medianNote = rounds > 1 ? `median of ${rounds} rounds` : 'one round'
   const lines = [
     `Java Kafka Streams ${input.java.kafkaStreamsVersion} vs kstreams, end to end on one broker: ${fmt(options.records)} records, ` +
-      `${options.partitions} partitions, one stream thread, at_least_once, commit interval ${options.commitIntervalMs} ms; ${medianNote}` +
+      `${options.partitions} partitions, ${options.threads === 1 ? 'one stream thread' : `${options.threads} stream threads (kstreams: on worker threads)`}, at_least_once, commit interval ${options.commitIntervalMs} ms; ${medianNote}` +
       ' (n/a: no successful run, or a run too short to see its half-way mark)',
     '',
     ...table(

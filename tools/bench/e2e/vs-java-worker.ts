@@ -5,7 +5,7 @@
  * and times a Node run and a Java run the same way:
  *   node --conditions=@kstreams/source --import tsx vs-java-worker.ts <workload>
  *       --client=kafkajs|platformatic|raw --bootstrap=... --input=... --output=... --app-id=...
- *       --state-dir=... --records=N --commit-interval-ms=N --max-message-bytes=N --baseline-slice=N
+ *       --state-dir=... --records=N --commit-interval-ms=N --max-message-bytes=N --baseline-slice=N [--threads=N]
  * passthrough and count-papi are the e2e pipelines (pipelines.ts: 'passthrough', 'count'; with
  * --client=raw the kafkajs loop, 'baseline'); count-dsl, restore and the raw read are in
  * vs-java-workloads.ts. Prints {"type":"ready"} once its modules are loaded.
@@ -46,7 +46,8 @@ const spec: WorkloadSpec = {
   stateDir: option('state-dir'),
   commitIntervalMs: Number(option('commit-interval-ms')),
   maxMessageBytes: Number(option('max-message-bytes')),
-  records: Number(option('records'))
+  records: Number(option('records')),
+  threads: Number(options.get('threads') ?? '1')
 }
 const baselineSlice = Number(option('baseline-slice'))
 

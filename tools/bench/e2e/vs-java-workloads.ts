@@ -18,7 +18,7 @@ import { RocksDBDslStoreSuppliers } from '@kstreams/rocksdb'
 import { kafkajs } from '@kstreams/kafkajs'
 import { platformatic } from '@kstreams/platformatic'
 import { Kafka, logLevel } from 'kafkajs'
-import { countTopology, STORE_NAME, type ClientKind, type PipelineSpec, type RunningPipeline } from './pipelines.js'
+import { countTopology, pipelineAppModule, STORE_NAME, type ClientKind, type PipelineSpec, type RunningPipeline } from './pipelines.js'
 
 /** What a workload tells the bench besides start and stop (the "first" and end-of-run events). */
 export interface WorkloadEvents {
@@ -39,6 +39,8 @@ export type WorkloadSpec = Pick<
 > & {
   /** Records that end the timed part. */
   readonly records: number
+  /** Stream threads; above 1, each on its own worker thread (KafkaStreams.onWorkerThreads; not count-dsl). */
+  readonly threads: number
 }
 
 /** The half-way mark of a run (the bench also times the second half: a warmed-up rate). */
@@ -67,7 +69,20 @@ function newStreams(
   return streams
 }
 
+/** The count pipeline's application with its stream threads on worker threads. */
+async function onWorkerThreads(spec: WorkloadSpec, events: WorkloadEvents): Promise<KafkaStreams> {
+  const streams = await KafkaStreams.onWorkerThreads(
+    pipelineAppModule({ ...spec, pipeline: 'count', processingGuarantee: 'at_least_once', baselineSlice: 0 })
+  )
+  streams.setUncaughtExceptionHandler(error => {
+    events.failed(error)
+    return 'SHUTDOWN_CLIENT'
+  })
+  return streams
+}
+
 export async function startCountDsl(spec: WorkloadSpec, events: WorkloadEvents): Promise<RunningPipeline> {
+  if (spec.threads > 1) throw new Error('count-dsl runs kstreams on one thread only: its progress comes from a peek on the main thread')
   const S = Serdes.String()
   const builder = new StreamsBuilder({ dslStoreSuppliers: RocksDBDslStoreSuppliers })
   let processed = 0
@@ -96,7 +111,10 @@ export async function startCountDsl(spec: WorkloadSpec, events: WorkloadEvents):
 }
 
 export async function startRestore(spec: WorkloadSpec, events: WorkloadEvents): Promise<RunningPipeline> {
-  const streams = newStreams(spec, countTopology(spec, spec.maxMessageBytes), spec.client, events)
+  const streams =
+    spec.threads > 1
+      ? await onWorkerThreads(spec, events)
+      : newStreams(spec, countTopology(spec, spec.maxMessageBytes), spec.client, events)
   let restored = 0
   let batchesRestored = 0
   let running = false
@@ -122,6 +140,10 @@ export async function startRestore(spec: WorkloadSpec, events: WorkloadEvents): 
     onRestoreEnd: (_partition, _store, totalRestored) => {
       restored += totalRestored
       check()
+    },
+    // With several stream threads a rebalance can suspend a restore; it goes on from its checkpoint.
+    onRestoreSuspended: (_partition, _store, totalRestored) => {
+      restored += totalRestored
     }
   })
   streams.setStateListener(state => {

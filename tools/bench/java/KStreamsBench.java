@@ -38,7 +38,7 @@ import org.apache.kafka.streams.state.Stores;
  *
  * <pre>
  * java -cp classes:libs/* KStreamsBench &lt;workload&gt; --bootstrap=host:port --input=topic --output=topic
- *     --app-id=id --state-dir=dir --records=N [--commit-interval-ms=N]
+ *     --app-id=id --state-dir=dir --records=N [--commit-interval-ms=N] [--threads=N (num.stream.threads)]
  * </pre>
  *
  * Workloads:
@@ -55,7 +55,8 @@ import org.apache.kafka.streams.state.Stores;
  *   <li>restore: the count-papi application on an empty input topic, started with an empty state
  *       directory while its changelog ({app-id}-Counts-changelog, written beforehand by the bench)
  *       holds --records records: it says when it is RUNNING and the StateRestoreListener's
- *       onRestoreEnd calls add up to --records.</li>
+ *       onRestoreEnd and onRestoreSuspended calls add up to --records (with several stream
+ *       threads a rebalance can suspend a restore, which goes on from its checkpoint).</li>
  * </ul>
  *
  * Protocol with the bench: lines "BENCH {json}" on stdout, commands on stdin. The program loads
@@ -75,7 +76,7 @@ public final class KStreamsBench {
   private static final Object LOCK = new Object();
   /** count-dsl: records seen by the peek before the count (one stream thread). */
   private static long processed;
-  /** restore: sum of totalRestored over the onRestoreEnd calls. */
+  /** restore: sum of totalRestored over the onRestoreEnd and onRestoreSuspended calls. */
   private static long restored;
   /** restore: sum of numRestored over the onBatchRestored calls. */
   private static long batchesRestored;
@@ -136,6 +137,8 @@ public final class KStreamsBench {
     props.put(StreamsConfig.STATE_DIR_CONFIG, require(options, "state-dir"));
     String commit = options.get("commit-interval-ms");
     if (commit != null) props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, commit);
+    String threads = options.get("threads");
+    if (threads != null) props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, threads);
     return props;
   }
 
@@ -212,7 +215,7 @@ public final class KStreamsBench {
     }
   }
 
-  /** Reports "restored" once the instance is RUNNING and onRestoreEnd has counted `target` records. */
+  /** Reports "restored" once the instance is RUNNING and onRestoreEnd / onRestoreSuspended have counted `target` records. */
   static void watchRestore(KafkaStreams streams, long target) {
     streams.setGlobalStateRestoreListener(
         new StateRestoreListener() {
@@ -244,6 +247,14 @@ public final class KStreamsBench {
             synchronized (LOCK) {
               restored += totalRestored;
               checkRestored(target);
+            }
+          }
+
+          @Override
+          public void onRestoreSuspended(
+              TopicPartition partition, String storeName, long totalRestored) {
+            synchronized (LOCK) {
+              restored += totalRestored;
             }
           }
         });
@@ -339,7 +350,7 @@ public final class KStreamsBench {
             + problem
             + "\nusage: KStreamsBench passthrough|count-papi|count-dsl|restore --bootstrap=host:port"
             + " --input=topic --output=topic --app-id=id --state-dir=dir --records=N"
-            + " [--commit-interval-ms=N]");
+            + " [--commit-interval-ms=N] [--threads=N]");
     System.exit(2);
   }
 

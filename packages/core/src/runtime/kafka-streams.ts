@@ -306,7 +306,9 @@ export class KafkaStreams {
         await this.#globalThread.start()
         for (const [name, store] of this.#globalThread.stores) this.#globalStores.set(name, store)
       }
-      for (let i = 0; i < this.#config.numStreamThreads && starting(); i++) await this.#startThread()
+      // Side by side, so that the threads (on worker threads: after loading the app) join the group
+      // together, in one rebalance, instead of the first taking every task and handing some over.
+      if (starting()) await Promise.all(Array.from({ length: this.#config.numStreamThreads }, async () => await this.#startThread()))
     } catch (err) {
       // A close() while starting stops everything itself; an error of its doing is no failure.
       if (!starting()) return
@@ -357,6 +359,8 @@ export class KafkaStreams {
         : new WorkerStreamThread({
             data: {
               module: this.#workerModule,
+              applicationId: this.#config.applicationId,
+              stateDir: this.#config.stateDir,
               index,
               processId: this.#processId!,
               cacheSizeBytes,
@@ -369,10 +373,17 @@ export class KafkaStreams {
             hooks,
             restoreListener: this.#restoreListener,
             standbyUpdateListener: this.#standbyUpdateListener,
-            logger: this.#logger
+            logger: this.#logger,
+            taskLocks: this.#stateDirectory.taskLocks
           })
     this.#threads.push(thread)
-    await thread.start()
+    try {
+      await thread.start()
+    } catch (err) {
+      const at = this.#threads.indexOf(thread)
+      if (at !== -1) this.#threads.splice(at, 1)
+      throw err
+    }
     return thread
   }
 
@@ -394,8 +405,13 @@ export class KafkaStreams {
       // A thread already being removed (removeStreamThread) is not replaced.
       if (thread.state === 'PENDING_SHUTDOWN' || thread.state === 'DEAD') return
       await this.#dropThread(thread).catch(err => this.#logger.error(`Error while closing the failed ${thread.name}: ${String(err)}`))
+      // A close() while the failed thread closed: no replacement outlives the client.
+      if (!this.#isRunningOrRebalancing()) return
       const perThread = this.#resizeCaches(this.#aliveThreads().length + 1)
-      await this.#startThread(perThread).catch(err => this.#logger.error(`Could not replace ${thread.name}: ${String(err)}`))
+      const replacement = await this.#startThread(perThread).catch(err => {
+        this.#logger.error(`Could not replace ${thread.name}: ${String(err)}`)
+      })
+      if (replacement !== undefined && !this.#isRunningOrRebalancing()) await this.#dropThread(replacement)
       return
     }
     if (response === 'SHUTDOWN_APPLICATION' && this.#isRunningOrRebalancing()) {

@@ -137,6 +137,7 @@ export class TaskManager {
       await t.stateManager.maybeCheckpoint(true)
       t.task.clearBuffers()
       t.state = 'SUSPENDED'
+      this.#o.stateDirectory.setTaskSuspended(t.id, this, true)
     }
   }
 
@@ -218,6 +219,7 @@ export class TaskManager {
         // the checkpoint of its suspension is deleted: it writes uncommitted state from now on.
         if (this.#eos) await t.stateManager.deleteCheckpoint()
         t.state = t.restoring.size > 0 ? 'RESTORING' : 'RUNNING'
+        this.#o.stateDirectory.setTaskSuspended(t.id, this, false)
         if (t.state === 'RESTORING') await this.#registerChangelogs(t)
       }
       for (const p of partitions) this.#byPartition.set(tpKey(p.topic, p.partition), t)

@@ -23,7 +23,7 @@ const LOCK_FILE = '.lock'
 const PROCESS_FILE = 'kafka-streams-process-metadata'
 const TASK_DIR = /^(\d+)_(\d+)$/
 /** The owner of the task locks the state cleaner takes while it looks at a directory. */
-const CLEANER = Object.freeze({ name: 'state cleaner' })
+const CLEANER = TaskLocks.CLEANER
 
 export class StateDirectory {
   readonly appDir: string
@@ -128,7 +128,9 @@ export class StateDirectory {
    */
   async lockTask(taskId: TaskId, owner: object, timeoutMs: number): Promise<string> {
     const deadline = Date.now() + timeoutMs
-    while (!this.tryLockTask(taskId, owner)) {
+    for (;;) {
+      const releases = this.taskLocks.releases()
+      if (this.tryLockTask(taskId, owner)) break
       const left = deadline - Date.now()
       if (left <= 0) {
         throw new StreamsError(
@@ -137,7 +139,7 @@ export class StateDirectory {
           { taskId: taskId.toString(), retriable: true }
         )
       }
-      await this.taskLocks.released(left)
+      await this.taskLocks.released(releases, left)
     }
     try {
       return await this.ensureDir(this.taskDir(taskId))
@@ -157,9 +159,17 @@ export class StateDirectory {
     this.taskLocks.unlockAll(owner)
   }
 
-  /** The tasks whose directories a stream thread of this instance (on any thread) holds. */
-  heldTasks(): string[] {
-    return this.taskLocks.heldKeys(CLEANER)
+  /**
+   * The tasks a stream thread of this instance (on any thread) owns: it holds their directories
+   * and they are not suspended (a suspended task's checkpoint is reported as local state).
+   */
+  ownedTasks(): string[] {
+    return this.taskLocks.taskKeys()
+  }
+
+  /** Marks a task `owner` holds as suspended (eager revocation) or resumed. */
+  setTaskSuspended(taskId: TaskId, owner: object, suspended: boolean): void {
+    this.taskLocks.setSuspended(taskId.toString(), owner, suspended)
   }
 
   /** Whether a task's directory holds no state (nothing but a checkpoint, or does not exist). */

@@ -11,6 +11,7 @@ import { TOPOLOGY_DEF } from '../../topology/internal.js'
 import { resolveStreamsConfig } from '../../config/streams-config.js'
 import { systemClock } from '../../clock.js'
 import { silentLogger } from '../../logger.js'
+import { ConfigError } from '../../errors.js'
 import { createClients } from '../kafka-streams.js'
 import { StateDirectory } from '../state/state-directory.js'
 import { TaskLocks } from '../state/task-locks.js'
@@ -36,14 +37,19 @@ const port = parentPort!
 const post = (message: FromWorker): void => port.postMessage(message)
 const control = new Int32Array(data.control)
 
+const LISTENER_METHODS = {
+  restore: ['onRestoreStart', 'onBatchRestored', 'onRestoreEnd', 'onRestoreSuspended'],
+  standby: ['onUpdateStart', 'onBatchLoaded', 'onUpdateSuspended']
+} as const
+
 /** A listener that hands every call to the main thread's listener. */
 function relay<T extends object>(listener: 'restore' | 'standby'): T {
-  return new Proxy({} as T, {
-    get:
-      (_target, method) =>
-      (...args: unknown[]) =>
-        post({ type: 'listener', listener, method: String(method), args: toWire(args) })
-  })
+  return Object.fromEntries(
+    LISTENER_METHODS[listener].map(method => [
+      method,
+      (...args: unknown[]) => post({ type: 'listener', listener, method, args: toWire(args) })
+    ])
+  ) as T
 }
 
 function status(thread: StreamThread): unknown {
@@ -64,6 +70,13 @@ function status(thread: StreamThread): unknown {
 async function main(): Promise<void> {
   const app = await loadStreamsApp(data.module)
   const config = resolveStreamsConfig(app.config)
+  for (const key of ['applicationId', 'stateDir'] as const) {
+    if (config[key] !== data[key])
+      throw new ConfigError(
+        'workerModule',
+        `The module ${data.module} built ${key} "${config[key]}" on the worker thread of StreamThread-${data.index}, but "${data[key]}" on the main thread: it must build the same application every time`
+      )
+  }
   const logger = app.options.logger ?? silentLogger
   const def = app.topology[TOPOLOGY_DEF]()
   const clients = createClients(config, app.options.client!, logger)
@@ -75,7 +88,7 @@ async function main(): Promise<void> {
     clients,
     stateDirectory,
     shutdownRequested: () => Atomics.load(control, CONTROL_SHUTDOWN_REQUESTED) === 1,
-    processTasks: () => new Set(stateDirectory.heldTasks())
+    processTasks: () => new Set(stateDirectory.ownedTasks())
   })
   let thread: StreamThread | undefined
   try {
@@ -107,6 +120,7 @@ async function main(): Promise<void> {
     )
     await thread.start()
   } catch (err) {
+    await thread?.shutdown(false).catch(() => undefined)
     await assignment.close().catch(() => undefined)
     post({ type: 'startFailed', error: errorToWire(err) })
     port.close()

@@ -14,6 +14,9 @@ import type { TopicPartition } from '../kafka/ports.js'
 /** Given to each worker. */
 export interface WorkerThreadData {
   readonly module: string
+  /** The main thread's applicationId and stateDir: the worker's app must have the same. */
+  readonly applicationId: string
+  readonly stateDir: string
   /** The thread is StreamThread-<index>. */
   readonly index: number
   readonly processId: string

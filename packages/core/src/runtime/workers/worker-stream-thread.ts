@@ -18,6 +18,7 @@ import type { ThreadMetadata } from '../thread-metadata.js'
 import type { StreamThreadHooks } from '../new-stream-thread.js'
 import type { StateRestoreListener } from '../state-restore-listener.js'
 import type { StandbyUpdateListener } from '../standby-update-listener.js'
+import type { TaskLocks } from '../state/task-locks.js'
 import { errorFromWire, fromWire, type FromWorker, type ThreadStatus, type ToWorker, type WorkerThreadData } from './thread-messages.js'
 
 /** The worker entry next to this file: .ts when kstreams runs from source, .js when built. */
@@ -29,7 +30,12 @@ export interface WorkerStreamThreadOptions {
   readonly restoreListener: StateRestoreListener | undefined
   readonly standbyUpdateListener: StandbyUpdateListener | undefined
   readonly logger: Logger
+  /** The instance's task locks: those of a worker that ended are let go. */
+  readonly taskLocks: TaskLocks
 }
+
+/** How long a worker that reported its end (closed, or its start failed) may take to exit before it is terminated. */
+const EXIT_GRACE_MS = 2000
 
 export class WorkerStreamThread {
   readonly name: string
@@ -39,6 +45,8 @@ export class WorkerStreamThread {
   #worker: Worker | undefined
   #shutdown: Promise<void> | undefined
   #shuttingDown = false
+  /** The worker reported that its thread could not start: start() rejected, its exit is no failure. */
+  #startFailed = false
   #exited: Promise<void> | undefined
   #closeError: StreamsError | undefined
 
@@ -97,14 +105,19 @@ export class WorkerStreamThread {
   async start(): Promise<void> {
     const worker = new Worker(WORKER_ENTRY, { workerData: this.#o.data, name: this.name })
     this.#worker = worker
+    // Read now: an ended worker's threadId is -1.
+    const workerThreadId = worker.threadId
     let settle: ((error?: StreamsError) => void) | undefined
     const started = new Promise<void>((resolve, reject) => {
       settle = error => (error === undefined ? resolve() : reject(error))
     })
     worker.on('message', (message: FromWorker) => {
       if (message.type === 'started') settle?.()
-      else if (message.type === 'startFailed') settle?.(errorFromWire(message.error, this.name))
-      else this.#onMessage(message)
+      else if (message.type === 'startFailed') {
+        this.#startFailed = true
+        settle?.(errorFromWire(message.error, this.name))
+        this.#terminateLater()
+      } else this.#onMessage(message)
     })
     let crash: Error | undefined
     worker.on('error', error => {
@@ -112,24 +125,21 @@ export class WorkerStreamThread {
     })
     this.#exited = new Promise<void>(resolve => {
       worker.on('exit', code => {
+        // Whatever the worker's thread held is free now (it closed its stores, or died with them).
+        this.#o.taskLocks.unlockThread(workerThreadId)
         const reason = crash ?? (code === 0 ? undefined : new Error(`exit code ${code}`))
-        settle?.(
-          new StreamsError(
-            'ILLEGAL_STATE',
-            `The worker thread of ${this.name} stopped before its thread ran: ${String(reason?.message ?? 'no reason')}`
-          )
-        )
-        if (!this.#shuttingDown && this.#state !== 'DEAD') {
-          const error = new StreamsError(
-            'ILLEGAL_STATE',
-            `The worker thread of ${this.name} died: ${String(reason?.message ?? 'it exited')}`,
-            {
-              cause: reason
-            }
-          )
-          this.#setState('DEAD')
-          this.#o.hooks.onFailure(error)
-        } else this.#setState('DEAD')
+        const why = String(reason?.message ?? 'it exited')
+        settle?.(new StreamsError('ILLEGAL_STATE', `The worker thread of ${this.name} stopped before its thread ran: ${why}`))
+        // A worker that ends before its thread started fails start() (above), nothing else.
+        if (settle === undefined && !this.#shuttingDown && !this.#startFailed && this.#state !== 'DEAD') {
+          // The failure first: the handler decides (REPLACE_THREAD) while the thread is not yet DEAD.
+          this.#o.hooks.onFailure(new StreamsError('ILLEGAL_STATE', `The worker thread of ${this.name} died: ${why}`, { cause: reason }))
+        } else if (this.#shuttingDown && crash !== undefined) {
+          this.#closeError ??= new StreamsError('ILLEGAL_STATE', `The worker thread of ${this.name} crashed while closing: ${why}`, {
+            cause: crash
+          })
+        }
+        this.#setState('DEAD')
         resolve()
       })
     })
@@ -141,7 +151,8 @@ export class WorkerStreamThread {
     switch (message.type) {
       case 'state':
         this.#status = fromWire(message.status) as ThreadStatus
-        this.#setState(message.to)
+        // Once shutting down, earlier states still in the queue do not bring the thread back.
+        if (!this.#shuttingDown || message.to === 'DEAD') this.#setState(message.to)
         break
       case 'status':
         this.#status = fromWire(message.status) as ThreadStatus
@@ -160,6 +171,7 @@ export class WorkerStreamThread {
         break
       case 'closed':
         if (message.error !== undefined) this.#closeError = errorFromWire(message.error, this.name)
+        this.#terminateLater()
         break
     }
   }
@@ -175,9 +187,15 @@ export class WorkerStreamThread {
     }
   }
 
+  /** A worker whose app left something running (a timer, a socket) is stopped after a grace period. */
+  #terminateLater(): void {
+    const worker = this.#worker
+    setTimeout(() => void worker?.terminate(), EXIT_GRACE_MS).unref()
+  }
+
   #setState(to: StreamThreadState): void {
     const from = this.#state
-    if (from === to && to === 'DEAD') return
+    if (from === to && (to === 'DEAD' || to === 'PENDING_SHUTDOWN')) return
     this.#state = to
     this.#o.hooks.onStateChange(from, to)
   }

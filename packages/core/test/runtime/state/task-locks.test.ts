@@ -12,7 +12,7 @@ import { StreamsError } from '../../../src/errors.js'
 describe('TaskLocks (task-directory locks shared across threads)', () => {
   const root = mkdtempSync(join(tmpdir(), 'kstreams-task-locks-'))
   after(() => rmSync(root, { recursive: true, force: true }))
-  it('one holder per key; only the holder lets go; heldKeys skips the one named', () => {
+  it('one holder per key; only the holder lets go; taskKeys leaves out the cleaner and suspended tasks', () => {
     const locks = new TaskLocks()
     const a = {}
     const b = {}
@@ -24,11 +24,18 @@ describe('TaskLocks (task-directory locks shared across threads)', () => {
     locks.unlock('0_1', b)
     expect(locks.tryLock('0_1', b)).to.equal(false)
     expect(locks.tryLock('1_12', b)).to.equal(true)
-    expect(locks.heldKeys().sort()).to.deep.equal(['0_1', '1_12'])
-    expect(locks.heldKeys(b)).to.deep.equal(['0_1'])
+    expect(locks.tryLock('2_0', TaskLocks.CLEANER)).to.equal(true)
+    expect(locks.taskKeys().sort()).to.deep.equal(['0_1', '1_12'])
+    locks.setSuspended('0_1', b, true)
+    expect(locks.taskKeys().sort()).to.deep.equal(['0_1', '1_12'])
+    locks.setSuspended('0_1', a, true)
+    expect(locks.taskKeys()).to.deep.equal(['1_12'])
+    locks.setSuspended('0_1', a, false)
+    expect(locks.taskKeys().sort()).to.deep.equal(['0_1', '1_12'])
     locks.unlockAll(a)
     expect(locks.tryLock('0_1', b)).to.equal(true)
-    expect(locks.heldKeys(b)).to.deep.equal([])
+    locks.unlockAll(b)
+    expect(locks.taskKeys()).to.deep.equal([])
   })
 
   it('rejects a key too long for a slot, naming it', () => {
@@ -46,7 +53,7 @@ describe('TaskLocks (task-directory locks shared across threads)', () => {
       expect(first).to.deep.equal({ locked: true, held: ['0_3'] })
       const owner = {}
       expect(directory.tryLockTask(new TaskId(0, 3), owner)).to.equal(false)
-      expect(directory.heldTasks()).to.deep.equal(['0_3'])
+      expect(directory.ownedTasks()).to.deep.equal(['0_3'])
       const waiting = directory.lockTask(new TaskId(0, 3), owner, 10_000)
       let taken = false
       void waiting.then(() => {
@@ -60,6 +67,23 @@ describe('TaskLocks (task-directory locks shared across threads)', () => {
     } finally {
       await worker.terminate()
     }
+  })
+
+  it('a worker thread that ended without letting go: unlockThread frees what its holders held', async () => {
+    const locks = new TaskLocks()
+    const worker = new Worker(new URL('./fixtures/task-locks-worker.ts', import.meta.url), {
+      workerData: { memory: locks.memory, key: '1_1' }
+    })
+    const [first] = (await once(worker, 'message')) as [{ locked: boolean }]
+    expect(first.locked).to.equal(true)
+    const mine = {}
+    expect(locks.tryLock('1_2', mine)).to.equal(true)
+    const thread = worker.threadId
+    await worker.terminate()
+    expect(locks.tryLock('1_1', mine)).to.equal(false)
+    locks.unlockThread(thread)
+    expect(locks.tryLock('1_1', mine)).to.equal(true)
+    expect(locks.holds('1_2', mine)).to.equal(true)
   })
 
   it('lockTask gives up after its timeout with a retriable STATE_DIR_LOCKED', async () => {
