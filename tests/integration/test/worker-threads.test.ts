@@ -58,7 +58,7 @@ describe('Stream threads on worker threads (real broker)', function () {
   }
 
   it('two worker threads share the tasks and each processes on its own thread; metadata, metrics and states reach the main thread', async () => {
-    const { KafkaStreams, QueryableStoreTypes, StreamsError } = await core()
+    const { KafkaStreams, KeyQuery, QueryableStoreTypes, StateQueryRequest, StreamsError } = await core()
     const { spec, remove } = await setUp(unique('workers'))
     const streams = await KafkaStreams.onWorkerThreads(countAppModule(spec))
     const states: KafkaStreamsState[] = []
@@ -114,6 +114,10 @@ describe('Stream threads on worker threads (real broker)', function () {
       expect(() =>
         streams.store({ storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore<string, number>() }).get('k1')
       ).to.throw(StreamsError, /counts/)
+      expect(() => streams.query(StateQueryRequest.inStore('counts').withQuery(KeyQuery.withKey<string, number>('k1')))).to.throw(
+        StreamsError,
+        /Store "counts" lives on the worker thread/
+      )
     } finally {
       await streams.close()
       await remove()

@@ -14,8 +14,11 @@ import { ConfigError } from '../../errors.js'
  * thread and once on every worker thread; each call must build the same topology.
  */
 export interface StreamsApp {
+  /** The application's topology; the same on every thread. */
   readonly topology: Topology
+  /** Its config (numStreamThreads: how many worker threads); applicationId and stateDir must be the same on every thread. */
   readonly config: StreamsConfig
+  /** The KafkaStreams options: the Kafka client (required), the logger. */
   readonly options: KafkaStreamsOptions
 }
 
