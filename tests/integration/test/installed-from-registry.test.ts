@@ -14,7 +14,8 @@
  * `node` then runs the fixtures in fixtures/outside-user/: every public entry point loads,
  * @kstreams/testing and its in-memory Kafka load without kafkajs, a KafkaStreams without a client
  * fails with the ConfigError naming @kstreams/kafkajs, and a WordCount reaches RUNNING on the
- * broker and writes the exact counts, on kafkajs and on platformatic under exactly_once_v2.
+ * broker and writes the exact counts, on kafkajs, on platformatic under exactly_once_v2, and on
+ * two stream threads on worker threads (the built package's worker entry).
  * The README example, mocha, vitest and require() run again on Node 22 (the npm registry's
  * node-<platform>-<arch> build). The scratch project's files are in tools/registry/outside-user/.
  *
@@ -323,6 +324,10 @@ describe('Installed from a local npm registry, outside the workspace', function 
     await timed('WordCount on platformatic, exactly_once_v2', () =>
       runWordCount(this, { WORDCOUNT_CLIENT: 'platformatic', WORDCOUNT_GUARANTEE: 'exactly_once_v2' })
     )
+  })
+
+  it('runs the WordCount with 2 stream threads on worker threads (KafkaStreams.onWorkerThreads, the built package) the same way', async function () {
+    await timed('WordCount on 2 worker threads', () => runWordCount(this, { WORDCOUNT_THREADS: '2' }))
   })
 
   describe(`on Node ${NODE_22}`, () => {
