@@ -199,9 +199,10 @@ describe('Dashboard in headless Chromium: three WordCount instances on the broke
     const promoted = victim.active.filter(task =>
       after!.instances.some(i => i.active.includes(task) && before!.instances.find(b => b.host === i.host)!.standby.includes(task))
     )
-    expect(promoted.length > 0 || restoresSeen > 0, `promoted ${JSON.stringify(promoted)}, restore rows seen ${restoresSeen}`).to.equal(
-      true
-    )
+    expect(
+      promoted.length > 0 || restoresSeen > 0,
+      `promoted ${JSON.stringify(promoted)}, restore rows seen ${restoresSeen}; before ${JSON.stringify(before.instances)}; after ${JSON.stringify(after.instances)}`
+    ).to.equal(true)
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard-after-sigkill.png'), fullPage: true })
     expect(failed, 'requests the page made that failed').to.deep.equal([])
   })
