@@ -277,14 +277,7 @@ export class KafkaStreams {
         processId,
         clients: this.#clients,
         stateDirectory: this.#stateDirectory,
-        shutdownRequested: () => Atomics.load(this.#control, CONTROL_SHUTDOWN_REQUESTED) === 1,
-        processTasks: () =>
-          new Set(
-            this.#threads.flatMap(t => [
-              ...t.taskManager.activeTaskIds.map(id => id.toString()),
-              ...t.taskManager.standbyOffsetSums().keys()
-            ])
-          )
+        shutdownRequested: () => Atomics.load(this.#control, CONTROL_SHUTDOWN_REQUESTED) === 1
       })
       await this.#assignment.prepareInternalTopics()
       await this.#assignment.refreshTaskDirs()

@@ -27,8 +27,6 @@ export interface ThreadAssignmentOptions {
   readonly stateDirectory: StateDirectory
   /** Whether this instance asks the whole application to shut down (SHUTDOWN_APPLICATION). */
   readonly shutdownRequested: () => boolean
-  /** The active and standby task ids of every thread of this instance. */
-  readonly processTasks: () => ReadonlySet<string>
 }
 
 /** What one stream thread owns. */
@@ -99,7 +97,8 @@ export function createThreadAssignment(options: ThreadAssignmentOptions): Thread
       },
       localState: () => {
         const own = ownTasks()
-        const owned = options.processTasks()
+        // The active (not suspended) and standby tasks of every thread of this instance, on any thread.
+        const owned = new Set(options.stateDirectory.ownedTasks())
         const sums = new Map([...dirSums].filter(([task]) => !owned.has(task)))
         for (const [task, sum] of own.standbyOffsetSums) sums.set(task, sum)
         return {

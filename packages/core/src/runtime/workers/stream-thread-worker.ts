@@ -87,8 +87,7 @@ async function main(): Promise<void> {
     processId: data.processId,
     clients,
     stateDirectory,
-    shutdownRequested: () => Atomics.load(control, CONTROL_SHUTDOWN_REQUESTED) === 1,
-    processTasks: () => new Set(stateDirectory.ownedTasks())
+    shutdownRequested: () => Atomics.load(control, CONTROL_SHUTDOWN_REQUESTED) === 1
   })
   let thread: StreamThread | undefined
   try {
