@@ -39,6 +39,8 @@ export type StreamsErrorCode =
   | 'STATE_STORE_MIGRATED'
   | 'UNKNOWN_STATE_STORE'
   | 'INVALID_STATE_STORE_PARTITION'
+  /** A stream thread on a worker thread did not answer an interactive query in time. */
+  | 'STORE_QUERY_TIMEOUT'
 
 /** The optional parts of a StreamsError. */
 export interface StreamsErrorOptions {

@@ -3,7 +3,8 @@
  * builds the application from its module on its own worker thread (the output carries the
  * worker's thread id), the threads share the tasks through the group, counts stay exact, and
  * thread metadata, metrics, state changes and the uncaught-exception handler reach the main
- * thread. What worker threads do not support fails with a typed error naming it.
+ * thread, and interactive queries (store() and IQv2 query()) read the workers' stores. What
+ * worker threads do not support fails with a typed error naming it.
  */
 import { expect } from 'chai'
 import { threadId } from 'node:worker_threads'
@@ -58,7 +59,18 @@ describe('Stream threads on worker threads (real broker)', function () {
   }
 
   it('two worker threads share the tasks and each processes on its own thread; metadata, metrics and states reach the main thread', async () => {
-    const { KafkaStreams, KeyQuery, QueryableStoreTypes, StateQueryRequest, StreamsError } = await core()
+    const {
+      InvalidStateStoreError,
+      KafkaStreams,
+      KeyQuery,
+      KeyValue,
+      QueryableStoreTypes,
+      RangeQuery,
+      Serdes,
+      StateQueryRequest,
+      TimestampedKeyQuery,
+      ValueAndTimestamp
+    } = await core()
     const { spec, remove } = await setUp(unique('workers'))
     const streams = await KafkaStreams.onWorkerThreads(countAppModule(spec))
     const states: KafkaStreamsState[] = []
@@ -110,14 +122,42 @@ describe('Stream threads on worker threads (real broker)', function () {
         10_000
       )
 
-      // Interactive queries cannot reach the workers' stores: a typed error names the store.
-      expect(() =>
-        streams.store({ storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore<string, number>() }).get('k1')
-      ).to.throw(StreamsError, /counts/)
-      expect(() => streams.query(StateQueryRequest.inStore('counts').withQuery(KeyQuery.withKey<string, number>('k1')))).to.throw(
-        StreamsError,
-        /Store "counts" lives on the worker thread/
+      // Interactive queries read the workers' stores: each call runs on the worker that owns the partition.
+      const counts = streams.store({ storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore<string, number>() })
+      expect(keys.map(k => counts.get(k))).to.deep.equal(keys.map(() => 5))
+      expect(counts.get('missing')).to.equal(null)
+      expect(counts.approximateNumEntries()).to.equal(40)
+      const all = [...counts.all()]
+      expect(all.every(kv => kv instanceof KeyValue)).to.equal(true)
+      expect(all.map(kv => kv.key).sort()).to.deep.equal([...keys].sort())
+      expect([...counts.prefixScan('k1', Serdes.String().serializer())].map(kv => kv.key).sort()).to.deep.equal(
+        ['k1', ...Array.from({ length: 10 }, (_, i) => `k1${i}`)].sort()
       )
+      const stamped = streams
+        .store({ storeName: 'counts', queryableStoreType: QueryableStoreTypes.timestampedKeyValueStore<string, number>() })
+        .get('k7')
+      expect(stamped).to.be.instanceOf(ValueAndTimestamp)
+      expect(stamped!.value).to.equal(5)
+      // One partition: only the worker that owns it is asked; the key is in exactly one partition.
+      const partitionStore = (partition: number) =>
+        streams.store({ storeName: 'counts', queryableStoreType: QueryableStoreTypes.keyValueStore<string, number>(), partition })
+      expect([0, 1, 2, 3].map(p => partitionStore(p).get('k3')).filter(v => v !== null)).to.deep.equal([5])
+      expect([0, 1, 2, 3].map(p => [...partitionStore(p).all()].length).reduce((a, b) => a + b, 0)).to.equal(40)
+      // The wrong kind of store is the same typed error as on one thread.
+      expect(() => streams.store({ storeName: 'counts', queryableStoreType: QueryableStoreTypes.windowStore() }).fetchAll(0, 1)).to.throw(
+        InvalidStateStoreError,
+        /windowStore does not accept/
+      )
+      // IQv2: every partition answers from its worker; a range query's iterators cross too.
+      const key = streams.query(StateQueryRequest.inStore('counts').withQuery(KeyQuery.withKey<string, number>('k9')))
+      expect([...key.partitionResults.keys()].sort()).to.deep.equal([0, 1, 2, 3])
+      expect(key.onlyPartitionResult()?.getResult()).to.equal(5)
+      const stampedKey = streams.query(StateQueryRequest.inStore('counts').withQuery(TimestampedKeyQuery.withKey<string, number>('k9')))
+      expect(stampedKey.onlyPartitionResult()?.getResult()).to.be.instanceOf(ValueAndTimestamp)
+      const range = streams.query(StateQueryRequest.inStore('counts').withQuery(RangeQuery.withNoBounds<string, number>()))
+      const ranged = [...range.partitionResults.values()].flatMap(r => [...r.getResult()])
+      expect(ranged.map(kv => kv.key).sort()).to.deep.equal([...keys].sort())
+      expect(ranged.every(kv => kv.value === 5)).to.equal(true)
     } finally {
       await streams.close()
       await remove()

@@ -183,8 +183,10 @@ export class KafkaStreams {
    * adapter cannot cross threads; each worker builds its own clients, tasks and stores. The
    * state listener, uncaught-exception handler, restore and standby listeners, metrics and thread
    * metadata work as on one thread (metrics and metadata as of each thread's last report, at most
-   * a second old). Interactive queries cannot reach a worker's stores, and global stores are not
-   * supported on worker threads: both are ILLEGAL_STATE / INVALID_CONFIG errors naming the store.
+   * a second old). Interactive queries (store(), query()) read a worker's stores by a synchronous
+   * call into it; answers are copied back (kstreams' own types as themselves, iterators read to
+   * their end, other class instances as plain data). Global stores are not supported on worker
+   * threads: an INVALID_CONFIG error names them.
    */
   static async onWorkerThreads(module: string | URL): Promise<KafkaStreams> {
     const href = module instanceof URL ? module.href : module

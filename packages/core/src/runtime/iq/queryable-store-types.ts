@@ -31,8 +31,18 @@ const has = (store: object, ...methods: string[]): boolean =>
 const isKeyValue = (s: StateStore): boolean => has(s, 'get', 'range', 'all', 'approximateNumEntries')
 const isWindow = (s: StateStore): boolean => has(s, 'fetch', 'fetchAll', 'backwardFetchAll')
 const isSession = (s: StateStore): boolean => has(s, 'findSessions', 'fetchSession')
-const isTimestampedKeyValue = (s: StateStore): boolean => s instanceof MeteredTimestampedKeyValueStore
-const isTimestampedWindow = (s: StateStore): boolean => s instanceof MeteredTimestampedWindowStore
+/** On a store that stands for a store of another thread (a worker's): which timestamped kind that store is. @internal */
+export const TIMESTAMPED_KIND: unique symbol = Symbol('kstreams.timestampedKind')
+type TimestampedKind = 'keyValue' | 'window' | undefined
+
+/** Which timestamped kind `store` is (what `timestampedKeyValueStore()` and `timestampedWindowStore()` accept). @internal */
+export function timestampedKind(store: StateStore): TimestampedKind {
+  if (store instanceof MeteredTimestampedKeyValueStore) return 'keyValue'
+  if (store instanceof MeteredTimestampedWindowStore) return 'window'
+  return (store as { [TIMESTAMPED_KIND]?: TimestampedKind })[TIMESTAMPED_KIND]
+}
+const isTimestampedKeyValue = (s: StateStore): boolean => timestampedKind(s) === 'keyValue'
+const isTimestampedWindow = (s: StateStore): boolean => timestampedKind(s) === 'window'
 
 function mapped<S, T>(
   provider: StateStoreProvider<StateStore>,

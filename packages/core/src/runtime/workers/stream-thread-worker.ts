@@ -21,11 +21,13 @@ import type { StreamThread } from '../stream-thread.js'
 import type { StateRestoreListener } from '../state-restore-listener.js'
 import type { StandbyUpdateListener } from '../standby-update-listener.js'
 import { loadStreamsApp } from './streams-app.js'
+import { toWire } from './wire-values.js'
+import { serveSyncCalls } from './sync-calls.js'
+import { answerStoreRequest, type StoreRequest } from './remote-stores.js'
 import {
   CONTROL_PAUSED,
   CONTROL_SHUTDOWN_REQUESTED,
   errorToWire,
-  toWire,
   type FromWorker,
   type ThreadStatus,
   type ToWorker,
@@ -36,6 +38,13 @@ const data = workerData as WorkerThreadData
 const port = parentPort!
 const post = (message: FromWorker): void => port.postMessage(message)
 const control = new Int32Array(data.control)
+/** The thread, once built: interactive queries read its stores (none before). */
+let queried: StreamThread | undefined
+if (data.queries !== undefined) {
+  serveSyncCalls(data.queries, request =>
+    answerStoreRequest((name, stale) => queried?.taskManager.queryableStores(name, stale) ?? [], request as StoreRequest)
+  )
+}
 
 const LISTENER_METHODS = {
   restore: ['onRestoreStart', 'onBatchRestored', 'onRestoreEnd', 'onRestoreSuspended'],
@@ -126,6 +135,7 @@ async function main(): Promise<void> {
     return
   }
   const running = thread
+  queried = thread
   const timer = setInterval(() => post({ type: 'status', status: status(running) }), data.statusIntervalMs)
   post({ type: 'started' })
   port.on('message', (message: ToWorker) => {

@@ -1,15 +1,15 @@
 /**
- * What a stream thread on a worker thread and its handle on the main thread tell each other, and
- * how values cross: structured clone, with TaskIds (class instances) carried as their text.
- * @internal
+ * What a stream thread on a worker thread and its handle on the main thread tell each other
+ * (values in them cross through wire-values.ts). @internal
  */
-import { TaskId } from '../../task-id.js'
-import { StreamsError, type StreamsErrorCode } from '../../errors.js'
+import type { TaskId } from '../../task-id.js'
+import { InvalidStateStoreError, StreamsError, type StreamsErrorCode } from '../../errors.js'
 import type { MetricSnapshot } from '../../metrics/metric-name.js'
 import type { RestoreProgress, StandbyProgress } from '../changelog-reader.js'
 import type { ThreadMetadata } from '../thread-metadata.js'
 import type { StreamThreadState } from '../stream-thread.js'
 import type { TopicPartition } from '../kafka/ports.js'
+import type { SyncCallEnd } from './sync-calls.js'
 
 /** Given to each worker. */
 export interface WorkerThreadData {
@@ -30,6 +30,8 @@ export interface WorkerThreadData {
   readonly relayStandby: boolean
   /** How often the worker reports its status (metadata, progress, metrics), ms. */
   readonly statusIntervalMs: number
+  /** Where the worker answers interactive queries of its stores (set by WorkerStreamThread). */
+  readonly queries?: SyncCallEnd
 }
 
 export const CONTROL_PAUSED = 0
@@ -54,6 +56,8 @@ export interface WireError {
   readonly taskId: string | undefined
   readonly retriable: boolean
   readonly stack: string | undefined
+  /** An InvalidStateStoreError (an interactive query's). */
+  readonly invalidStateStore: boolean
 }
 
 export type FromWorker =
@@ -76,30 +80,6 @@ export type ToWorker =
   | { readonly type: 'resizeCache'; readonly bytes: number }
   | { readonly type: 'requestRebalance' }
 
-const TASK_ID = '__kstreamsTaskId'
-
-/** `value` with every TaskId replaced by a marker holding its text (structured clone drops the class). */
-export function toWire(value: unknown): unknown {
-  if (value instanceof TaskId) return { [TASK_ID]: value.toString() }
-  if (Array.isArray(value)) return value.map(toWire)
-  if (value instanceof Map) return new Map([...value].map(([k, v]) => [toWire(k), toWire(v)]))
-  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, toWire(v)]))
-  return value
-}
-
-/** The reverse of toWire. */
-export function fromWire(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(fromWire)
-  if (value instanceof Map) return new Map([...value].map(([k, v]) => [fromWire(k), fromWire(v)]))
-  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    const text = (value as Record<string, unknown>)[TASK_ID]
-    if (typeof text === 'string') return TaskId.parse(text)
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fromWire(v)]))
-  }
-  return value
-}
-
 export function errorToWire(error: unknown): WireError {
   const streams = error instanceof StreamsError ? error : undefined
   return {
@@ -107,12 +87,16 @@ export function errorToWire(error: unknown): WireError {
     message: error instanceof Error ? error.message : String(error),
     taskId: streams?.taskId,
     retriable: streams?.retriable ?? false,
-    stack: error instanceof Error ? error.stack : undefined
+    stack: error instanceof Error ? error.stack : undefined,
+    invalidStateStore: error instanceof InvalidStateStoreError
   }
 }
 
 export function errorFromWire(wire: WireError, thread: string): StreamsError {
-  const error = new StreamsError(wire.code, wire.message, { taskId: wire.taskId, retriable: wire.retriable })
+  const options = { taskId: wire.taskId, retriable: wire.retriable }
+  const error = wire.invalidStateStore
+    ? new InvalidStateStoreError(wire.code, wire.message, options)
+    : new StreamsError(wire.code, wire.message, options)
   if (wire.stack !== undefined) error.stack = `${wire.stack}\n    (on the worker thread of ${thread})`
   return error
 }

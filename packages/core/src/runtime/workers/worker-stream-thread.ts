@@ -8,7 +8,6 @@
 import { Worker } from 'node:worker_threads'
 import { StreamsError } from '../../errors.js'
 import type { Logger } from '../../logger.js'
-import type { StateStore } from '../../state/state-store.js'
 import type { TaskId } from '../../task-id.js'
 import type { MetricSnapshot } from '../../metrics/metric-name.js'
 import type { RestoreProgress, StandbyProgress } from '../changelog-reader.js'
@@ -19,7 +18,12 @@ import type { StreamThreadHooks } from '../new-stream-thread.js'
 import type { StateRestoreListener } from '../state-restore-listener.js'
 import type { StandbyUpdateListener } from '../standby-update-listener.js'
 import type { TaskLocks } from '../state/task-locks.js'
-import { errorFromWire, fromWire, type FromWorker, type ThreadStatus, type ToWorker, type WorkerThreadData } from './thread-messages.js'
+import { fromWire } from './wire-values.js'
+import { SyncCaller } from './sync-calls.js'
+import { remoteStores } from './remote-stores.js'
+import type { LocalTaskStore } from '../iq/queryable-store-provider.js'
+import { changelogTopicName } from '../assignment/topology-metadata.js'
+import { errorFromWire, type FromWorker, type ThreadStatus, type ToWorker, type WorkerThreadData } from './thread-messages.js'
 
 /** The worker entry next to this file: .ts when kstreams runs from source, .js when built. */
 const WORKER_ENTRY = new URL(`./stream-thread-worker${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url)
@@ -33,6 +37,9 @@ export interface WorkerStreamThreadOptions {
   /** The instance's task locks: those of a worker that ended are let go. */
   readonly taskLocks: TaskLocks
 }
+
+/** How long an interactive query waits for the worker to answer. */
+const STORE_QUERY_TIMEOUT_MS = 10_000
 
 /** How long a worker that reported its end (closed, or its start failed) may take to exit before it is terminated. */
 const EXIT_GRACE_MS = 2000
@@ -48,6 +55,7 @@ export class WorkerStreamThread {
   /** The worker reported that its thread could not start: start() rejected, its exit is no failure. */
   #startFailed = false
   #exited: Promise<void> | undefined
+  #queries: SyncCaller | undefined
   #closeError: StreamsError | undefined
 
   constructor(options: WorkerStreamThreadOptions) {
@@ -59,10 +67,9 @@ export class WorkerStreamThread {
     return this.#state
   }
 
-  /** The read side of the thread's tasks, as of its last report (interactive queries cannot reach a worker's stores). */
+  /** The read side of the thread's tasks: as of its last report, and its stores through synchronous calls to the worker. */
   get taskManager() {
     const status = this.#status
-    const name = this.name
     return {
       activeTaskIds: (status?.activeTaskIds ?? []) as TaskId[],
       standbyOffsetSums: (): ReadonlyMap<string, number> => status?.standbyOffsetSums ?? new Map<string, number>(),
@@ -71,11 +78,16 @@ export class WorkerStreamThread {
       changelogPositions: (): Array<{ storeName: string; changelog: TopicPartition; position: number | 'latest' }> => [
         ...(status?.changelogPositions ?? [])
       ],
-      queryableStores: (storeName: string, _stale: boolean): Array<{ partition: number; store: StateStore }> => {
-        if ((status?.activeTaskIds.length ?? 0) === 0 && (status?.standbyOffsetSums.size ?? 0) === 0) return []
-        throw new StreamsError(
-          'ILLEGAL_STATE',
-          `Store "${storeName}" lives on the worker thread of ${name}: interactive queries cannot reach the stores of stream threads on worker threads`
+      queryableStores: (storeName: string, stale: boolean): LocalTaskStore[] => {
+        if (this.#worker === undefined || this.#queries === undefined || this.#state === 'DEAD') return []
+        return remoteStores(
+          {
+            caller: this.#queries,
+            timeoutMs: STORE_QUERY_TIMEOUT_MS,
+            prefixTopic: name => changelogTopicName(this.#o.data.applicationId, name)
+          },
+          storeName,
+          stale
         )
       }
     }
@@ -103,7 +115,13 @@ export class WorkerStreamThread {
 
   /** Starts the worker; resolves once its thread runs (it joins the group at its first poll). */
   async start(): Promise<void> {
-    const worker = new Worker(WORKER_ENTRY, { workerData: this.#o.data, name: this.name })
+    const queries = new SyncCaller(this.name)
+    this.#queries = queries
+    const worker = new Worker(WORKER_ENTRY, {
+      workerData: { ...this.#o.data, queries: queries.workerEnd } satisfies WorkerThreadData,
+      transferList: [queries.workerEnd.port],
+      name: this.name
+    })
     this.#worker = worker
     // Read now: an ended worker's threadId is -1.
     const workerThreadId = worker.threadId
@@ -127,6 +145,7 @@ export class WorkerStreamThread {
       worker.on('exit', code => {
         // Whatever the worker's thread held is free now (it closed its stores, or died with them).
         this.#o.taskLocks.unlockThread(workerThreadId)
+        queries.close()
         const reason = crash ?? (code === 0 ? undefined : new Error(`exit code ${code}`))
         const why = String(reason?.message ?? 'it exited')
         settle?.(new StreamsError('ILLEGAL_STATE', `The worker thread of ${this.name} stopped before its thread ran: ${why}`))
