@@ -9,6 +9,7 @@
 import { expect } from 'chai'
 import { threadId } from 'node:worker_threads'
 import { join } from 'node:path'
+import { existsSync } from 'node:fs'
 import type { KafkaStreamsState } from '@kstreams/core'
 import { createTopics, produce, readUntil, tempDir, unique, waitFor } from './helpers.js'
 import { countAppModule, type CountAppSpec } from './fixtures/worker-threads/count-app.js'
@@ -244,18 +245,87 @@ describe('Stream threads on worker threads (real broker)', function () {
     })
   })
 
-  it('refuses what worker threads do not support: a module without a default export, global stores', async () => {
+  it('a module without a default export is a typed error naming it', async () => {
     const { KafkaStreams, StreamsError } = await core()
     const noDefault = await KafkaStreams.onWorkerThreads(new URL('./helpers.ts', import.meta.url)).catch((e: unknown) => e)
     expect(noDefault).to.be.instanceOf(StreamsError)
     expect((noDefault as Error).message).to.match(/helpers\.ts has no default export/)
-    const { spec, remove } = await setUp(unique('workers-global'), { globalTopic: unique('workers-global-table') })
+  })
+
+  it('global stores: each worker joins against its own copy, bootstrapped before it processes; queries read one; a failed global thread fails the client', async () => {
+    const { KafkaStreams, KeyQuery, QueryableStoreTypes, StateQueryRequest } = await core()
+    const globalTopic = unique('workers-global-table')
+    await createTopics([{ topic: globalTopic, numPartitions: 2 }])
+    const keys = Array.from({ length: 20 }, (_, i) => `k${i}`)
+    await produce(
+      globalTopic,
+      keys.map(key => ({ key, value: `label-${key}` }))
+    )
+    const { spec, remove } = await setUp(unique('workers-global'), { globalTopic })
+    const streams = await KafkaStreams.onWorkerThreads(countAppModule(spec))
     try {
-      const error = await KafkaStreams.onWorkerThreads(countAppModule(spec)).catch((e: unknown) => e)
-      expect(error).to.be.instanceOf(StreamsError)
-      expect((error as { code?: string }).code).to.equal('INVALID_CONFIG')
-      expect((error as Error).message).to.match(/Global stores .* not supported/)
+      await streams.start()
+      await waitFor(
+        'two running threads sharing the tasks',
+        () => streams.state() === 'RUNNING' && streams.metadataForLocalThreads().filter(t => t.activeTasks.length > 0).length === 2,
+        90_000
+      )
+      await produce(
+        spec.input,
+        keys.map(key => ({ key, value: 'x' }))
+      )
+      const labelled = new Map<string, { thread: string; label: string }>()
+      await readUntil(
+        spec.output,
+        (key, value) => {
+          const [, thread, label] = value!.toString().split('@')
+          labelled.set(key!.toString(), { thread: thread!, label: label! })
+          return key
+        },
+        () => labelled.size === keys.length,
+        90_000
+      )
+      // Every record found its label, on both workers.
+      expect(keys.filter(k => labelled.get(k)?.label !== `label-${k}`)).to.deep.equal([])
+      expect(new Set([...labelled.values()].map(v => v.thread)).size).to.equal(2)
+      // Each worker keeps its copy in its own directory.
+      const appDir = join(spec.stateDir, spec.applicationId)
+      expect(existsSync(join(appDir, 'global')) && existsSync(join(appDir, 'global-2'))).to.equal(true)
+      // Interactive queries read a worker's copy.
+      const table = streams.store({ storeName: 'labels', queryableStoreType: QueryableStoreTypes.keyValueStore<string, string>() })
+      expect(table.get('k7')).to.equal('label-k7')
+      expect(table.approximateNumEntries()).to.equal(20)
+      // IQv2 answers for a global store as on one thread: UNKNOWN_QUERY_TYPE (KAFKA-13523).
+      const result = streams.query(StateQueryRequest.inStore('labels').withQuery(KeyQuery.withKey<string, string>('k7')))
+      expect(result.globalResult?.getFailureReason()).to.equal('UNKNOWN_QUERY_TYPE')
+      // An update reaches both copies: the next records of either worker carry it.
+      await produce(
+        globalTopic,
+        keys.map(key => ({ key, value: `new-${key}` }))
+      )
+      await waitFor('the table update in the query', () => table.get('k7') === 'new-k7', 30_000)
+      await new Promise(resolve => setTimeout(resolve, 1000))
+      await produce(
+        spec.input,
+        keys.map(key => ({ key, value: 'x' }))
+      )
+      const relabelled = new Map<string, string>()
+      await readUntil(
+        spec.output,
+        (key, value) => {
+          const [count, , label] = value!.toString().split('@')
+          if (count === '2') relabelled.set(key!.toString(), label!)
+          return key
+        },
+        () => relabelled.size === keys.length,
+        90_000
+      )
+      expect(keys.filter(k => relabelled.get(k) !== `new-${k}`)).to.deep.equal([])
+      // A global record no worker can read fails its global thread, and the client, as on one thread.
+      await produce(globalTopic, [{ key: 'k0', value: 'poison' }])
+      await waitFor('the client in ERROR', () => streams.state() === 'ERROR', 30_000)
     } finally {
+      await streams.close()
       await remove()
     }
   })

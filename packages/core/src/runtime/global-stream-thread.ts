@@ -50,6 +50,17 @@ export interface GlobalStreamThreadOptions {
   readonly deserializationErrorHandler?: DeserializationErrorHandler
   /** The thread died; the client goes to ERROR. */
   readonly onFailure: (error: StreamsError) => void
+  /**
+   * Which copy of the global stores this thread keeps: 1 (the default) for the instance's own,
+   * in `global/`; n for the copy of the stream thread on worker thread n (`global-<n>/`, thread
+   * `GlobalStreamThread-<n>`), since a worker's processors read its global stores synchronously.
+   */
+  readonly copy?: number
+}
+
+/** `GlobalStreamThread`, or `GlobalStreamThread-<n>` for the copy of worker thread n. */
+export function globalThreadName(copy: number | undefined): string {
+  return copy === undefined ? 'GlobalStreamThread' : `GlobalStreamThread-${copy}`
 }
 
 export class GlobalStreamThread {
@@ -73,7 +84,7 @@ export class GlobalStreamThread {
   constructor(options: GlobalStreamThreadOptions) {
     this.#o = options
     this.#lifecycle = new Lifecycle('global stream thread', 'CREATED', TRANSITIONS)
-    const clientId = `${options.config.clientId ?? options.config.applicationId}-GlobalStreamThread`
+    const clientId = `${options.config.clientId ?? options.config.applicationId}-${globalThreadName(options.copy)}`
     this.metrics = new StreamsMetricsRegistry({
       clock: options.clock,
       threadId: clientId,
@@ -92,6 +103,10 @@ export class GlobalStreamThread {
     })
   }
 
+  get #copy(): number {
+    return this.#o.copy ?? 1
+  }
+
   get state(): GlobalThreadState {
     return this.#lifecycle.state
   }
@@ -103,7 +118,7 @@ export class GlobalStreamThread {
 
   /** Opens the stores and reads every global partition to its current end; then keeps reading. */
   async start(): Promise<void> {
-    let dir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.globalDir())
+    let dir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.globalDir(this.#copy))
     this.#checkpoint = new OffsetCheckpoint(join(dir, '.checkpoint'))
     const topics = this.#o.topology.globalStores.map(g => g.topic)
     const counts = await this.#admin.partitionCounts(topics)
@@ -114,8 +129,8 @@ export class GlobalStreamThread {
     let checkpointed = await this.#readCheckpoint(ends, begins)
     if (checkpointed === undefined) {
       // Before the stores open: they must not keep what the topics no longer have.
-      await this.#o.stateDirectory.wipeGlobal()
-      dir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.globalDir())
+      await this.#o.stateDirectory.wipeGlobal(this.#copy)
+      dir = await this.#o.stateDirectory.ensureDir(this.#o.stateDirectory.globalDir(this.#copy))
       checkpointed = new Map()
     }
     this.#task = new GlobalStateUpdateTask({
@@ -294,7 +309,7 @@ export class GlobalStreamThread {
     }
     if (this.#wipeOnShutdown) {
       try {
-        await this.#o.stateDirectory.wipeGlobal()
+        await this.#o.stateDirectory.wipeGlobal(this.#copy)
       } catch (err) {
         first ??= err
       }

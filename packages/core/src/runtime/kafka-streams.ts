@@ -34,7 +34,7 @@ import { createThreadAssignment, type ThreadAssignment } from './thread-assignme
 import type { Serializer } from '../serialization/serde.js'
 import type { StreamPartitioner } from '../processor/api.js'
 import type { AdminPort } from './kafka/ports.js'
-import { QueryableStoreProvider, type StoreQueryParameters } from './iq/queryable-store-provider.js'
+import { QueryableStoreProvider, type GlobalStoreReads, type StoreQueryParameters } from './iq/queryable-store-provider.js'
 import { StreamsMetadataState, type KeyQueryMetadata, type StreamsMetadata } from './iq/streams-metadata-state.js'
 import { localStorePartitionLags, type LagInfo } from './iq/local-store-lags.js'
 import { runStateQuery } from './iq/v2/state-query-runner.js'
@@ -168,10 +168,31 @@ export class KafkaStreams {
           state: t.state,
           localStores: (name: string, stale: boolean) => t.taskManager.queryableStores(name, stale)
         })),
-      globalStores: this.#globalStores,
+      globalStores: this.#globalStoreReads,
       storeNames: new Set(this.#def.storeBuilders.keys()),
       partitionExists: (name, partition) => this.#metadata.partitionExists(name, partition)
     })
+  }
+
+  /**
+   * The global stores interactive queries read: the global thread's, or with stream threads on
+   * worker threads, the copy of a worker's (any whose thread runs, asked again at every query).
+   */
+  readonly #globalStoreReads: GlobalStoreReads = {
+    has: name => (this.#workerModule === undefined ? this.#globalStores.has(name) : this.#def.globalStores.some(g => g.storeName === name)),
+    get: name => {
+      if (this.#workerModule === undefined) return this.#globalStores.get(name)
+      if (!this.#globalStoreReads.has(name)) return undefined
+      for (const t of this.#threads) {
+        const store = t instanceof WorkerStreamThread && t.state !== 'DEAD' ? t.globalStore(name) : undefined
+        if (store !== undefined) return store
+      }
+      throw new InvalidStateStoreError(
+        'STREAMS_REBALANCING',
+        `Cannot read global store ${name}: no stream thread on a worker thread has its copy ready yet; retry`,
+        { retriable: true }
+      )
+    }
   }
 
   /**
@@ -185,20 +206,14 @@ export class KafkaStreams {
    * metadata work as on one thread (metrics and metadata as of each thread's last report, at most
    * a second old). Interactive queries (store(), query()) read a worker's stores by a synchronous
    * call into it; answers are copied back (kstreams' own types as themselves, iterators read to
-   * their end, other class instances as plain data). Global stores are not supported on worker
-   * threads: an INVALID_CONFIG error names them.
+   * their end, other class instances as plain data). Each worker keeps its own copy of the global
+   * stores (its own global thread, bootstrapped before its stream thread processes; worker n's in
+   * `global-<n>/`, the first's in `global/`); interactive queries read any running worker's copy.
    */
   static async onWorkerThreads(module: string | URL): Promise<KafkaStreams> {
     const href = module instanceof URL ? module.href : module
     const app = await loadStreamsApp(href)
     const streams = new KafkaStreams(app.topology, app.config, app.options)
-    const globals = streams.#def.globalStores
-    if (globals.length > 0) {
-      throw new ConfigError(
-        'workerModule',
-        `Global stores (${globals.map(g => g.storeName).join(', ')}) are not supported with stream threads on worker threads: each worker would need its own copy`
-      )
-    }
     streams.#workerModule = href
     return streams
   }
@@ -369,7 +384,10 @@ export class KafkaStreams {
             restoreListener: this.#restoreListener,
             standbyUpdateListener: this.#standbyUpdateListener,
             logger: this.#logger,
-            taskLocks: this.#stateDirectory.taskLocks
+            taskLocks: this.#stateDirectory.taskLocks,
+            onGlobalFailure: error => {
+              void this.#shutDownInError(`global stream thread of ${thread.name}: ${error.message}`)
+            }
           })
     this.#threads.push(thread)
     try {
@@ -577,7 +595,7 @@ export class KafkaStreams {
         state: t.state,
         localStores: (name: string, stale: boolean) => t.taskManager.queryableStores(name, stale)
       })),
-      globalStores: this.#globalStores,
+      globalStores: this.#globalStoreReads,
       storeNames: new Set(this.#def.storeBuilders.keys()),
       partitionExists: (name, partition) => this.#metadata.partitionExists(name, partition)
     })

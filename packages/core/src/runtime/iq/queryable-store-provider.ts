@@ -36,10 +36,13 @@ export interface QueryableThread {
   localStores(storeName: string, stale: boolean): LocalTaskStore[]
 }
 
+/** The global stores a query may read, by name (a worker's copy is asked for again at every query). */
+export type GlobalStoreReads = Pick<ReadonlyMap<string, StateStore>, 'get' | 'has'>
+
 export interface QueryableStoreProviderOptions {
   readonly clientState: () => string
   readonly threads: () => readonly QueryableThread[]
-  readonly globalStores: ReadonlyMap<string, StateStore>
+  readonly globalStores: GlobalStoreReads
   /** Every store name of the topology (local and global). */
   readonly storeNames: ReadonlySet<string>
   /** Whether the store's partition exists in the cluster; undefined while unknown. */
@@ -71,7 +74,7 @@ export class QueryableStoreProvider {
         storeName,
         stores: () => {
           this.#checkClientState()
-          return [global]
+          return [this.#o.globalStores.get(storeName) ?? global]
         }
       })
     }

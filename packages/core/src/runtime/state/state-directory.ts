@@ -104,8 +104,9 @@ export class StateDirectory {
     return join(this.appDir, taskId.toString())
   }
 
-  globalDir(): string {
-    return join(this.appDir, 'global')
+  /** The global stores' directory: `global/`, or `global-<n>` for the copy of the stream thread on worker thread n > 1. */
+  globalDir(copy = 1): string {
+    return join(this.appDir, copy === 1 ? 'global' : `global-${copy}`)
   }
 
   async ensureDir(dir: string): Promise<string> {
@@ -221,9 +222,9 @@ export class StateDirectory {
    * Deletes the global stores' state (their checkpoint with it); the global stream thread, which
    * alone uses the directory, calls it with its stores closed.
    */
-  async wipeGlobal(): Promise<void> {
+  async wipeGlobal(copy = 1): Promise<void> {
     // As wipeTask: a RocksDB store that is still closing may write a file during the delete.
-    await rm(this.globalDir(), { recursive: true, force: true, maxRetries: 10, retryDelay: 50 })
+    await rm(this.globalDir(copy), { recursive: true, force: true, maxRetries: 10, retryDelay: 50 })
   }
 
   /**

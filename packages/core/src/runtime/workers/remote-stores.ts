@@ -37,11 +37,12 @@ const READ_METHODS = new Set([
 ])
 
 export type StoreRequest =
-  | { readonly op: 'list'; readonly storeName: string; readonly stale: boolean }
+  | { readonly op: 'list'; readonly storeName: string; readonly stale: boolean; readonly global: boolean }
   | {
       readonly op: 'call'
       readonly storeName: string
       readonly stale: boolean
+      readonly global: boolean
       readonly partition: number
       readonly method: string
       readonly args: unknown[]
@@ -57,9 +58,15 @@ interface StoreListing {
 /** A prefix the main thread already serialized. */
 const RAW_PREFIX: Serializer<Buffer> = { serialize: (_topic, prefix) => prefix }
 
-/** On the worker: the answer to `request` from the thread's stores (`stores(name, stale)`, as TaskManager.queryableStores). */
-export function answerStoreRequest(stores: (storeName: string, stale: boolean) => LocalTaskStore[], request: StoreRequest): unknown {
-  const found = stores(request.storeName, request.stale)
+/**
+ * On the worker: the answer to `request` from the thread's stores (`stores(name, stale, false)`, as
+ * TaskManager.queryableStores) or its copy of a global store (`stores(name, stale, true)`, partition -1).
+ */
+export function answerStoreRequest(
+  stores: (storeName: string, stale: boolean, global: boolean) => LocalTaskStore[],
+  request: StoreRequest
+): unknown {
+  const found = stores(request.storeName, request.stale, request.global)
   if (request.op === 'list') {
     return found.map(
       ({ partition, store }): StoreListing => ({
@@ -86,16 +93,19 @@ export interface RemoteStoresOptions {
   readonly prefixTopic: (storeName: string) => string
 }
 
-/** On the main thread: the worker's stores named `storeName` (of running active tasks; also restoring and standby when `stale`). */
-export function remoteStores(o: RemoteStoresOptions, storeName: string, stale: boolean): LocalTaskStore[] {
-  const listings = o.caller.call({ op: 'list', storeName, stale } satisfies StoreRequest, o.timeoutMs) as StoreListing[]
-  return listings.map(listing => ({ partition: listing.partition, store: remoteStore(o, storeName, stale, listing) }))
+/**
+ * On the main thread: the worker's stores named `storeName` (of running active tasks; also
+ * restoring and standby when `stale`), or its copy of the global store `storeName` (`global`).
+ */
+export function remoteStores(o: RemoteStoresOptions, storeName: string, stale: boolean, global: boolean): LocalTaskStore[] {
+  const listings = o.caller.call({ op: 'list', storeName, stale, global } satisfies StoreRequest, o.timeoutMs) as StoreListing[]
+  return listings.map(listing => ({ partition: listing.partition, store: remoteStore(o, storeName, stale, global, listing) }))
 }
 
-function remoteStore(o: RemoteStoresOptions, storeName: string, stale: boolean, listing: StoreListing): StateStore {
+function remoteStore(o: RemoteStoresOptions, storeName: string, stale: boolean, global: boolean, listing: StoreListing): StateStore {
   const { partition } = listing
   const call = (method: string, args: unknown[]): unknown =>
-    o.caller.call({ op: 'call', storeName, stale, partition, method, args } satisfies StoreRequest, o.timeoutMs)
+    o.caller.call({ op: 'call', storeName, stale, global, partition, method, args } satisfies StoreRequest, o.timeoutMs)
   const readOnly = (): never => {
     throw new StreamsError('ILLEGAL_STATE', `Store "${storeName}" (partition ${partition}) is read here through a query; its task owns it`)
   }

@@ -10,7 +10,10 @@ import { parentPort, workerData } from 'node:worker_threads'
 import { TOPOLOGY_DEF } from '../../topology/internal.js'
 import { resolveStreamsConfig } from '../../config/streams-config.js'
 import { systemClock } from '../../clock.js'
-import { silentLogger } from '../../logger.js'
+import { childLogger, silentLogger } from '../../logger.js'
+import type { StateStore } from '../../state/state-store.js'
+import { GlobalStreamThread, globalThreadName } from '../global-stream-thread.js'
+import { configuredDeserializationHandler } from '../deserialization-handler.js'
 import { ConfigError } from '../../errors.js'
 import { createClients } from '../kafka-streams.js'
 import { StateDirectory } from '../state/state-directory.js'
@@ -40,9 +43,15 @@ const post = (message: FromWorker): void => port.postMessage(message)
 const control = new Int32Array(data.control)
 /** The thread, once built: interactive queries read its stores (none before). */
 let queried: StreamThread | undefined
+/** This worker's copy of the global stores (filled by its global thread's bootstrap). */
+const globalStores = new Map<string, StateStore>()
 if (data.queries !== undefined) {
   serveSyncCalls(data.queries, request =>
-    answerStoreRequest((name, stale) => queried?.taskManager.queryableStores(name, stale) ?? [], request as StoreRequest)
+    answerStoreRequest((name, stale, global) => {
+      if (!global) return queried?.taskManager.queryableStores(name, stale) ?? []
+      const store = globalStores.get(name)
+      return store === undefined ? [] : [{ partition: -1, store }]
+    }, request as StoreRequest)
   )
 }
 
@@ -61,7 +70,7 @@ function relay<T extends object>(listener: 'restore' | 'standby'): T {
   ) as T
 }
 
-function status(thread: StreamThread): unknown {
+function status(thread: StreamThread, global: GlobalStreamThread | undefined): unknown {
   const tasks = thread.taskManager
   const s: ThreadStatus = {
     state: thread.state,
@@ -71,7 +80,7 @@ function status(thread: StreamThread): unknown {
     restoreProgress: tasks.restoreProgress(),
     standbyProgress: tasks.standbyProgress(),
     changelogPositions: tasks.changelogPositions(),
-    metrics: thread.metrics.metrics()
+    metrics: [...thread.metrics.metrics(), ...(global?.metrics.metrics() ?? [])]
   }
   return toWire(s)
 }
@@ -99,8 +108,27 @@ async function main(): Promise<void> {
     shutdownRequested: () => Atomics.load(control, CONTROL_SHUTDOWN_REQUESTED) === 1
   })
   let thread: StreamThread | undefined
+  let globalThread: GlobalStreamThread | undefined
+  const restoreListener = data.relayRestore ? relay<StateRestoreListener>('restore') : undefined
   try {
     await assignment.refreshTaskDirs()
+    if (def.globalStores.length > 0) {
+      // This worker's own copy of the global stores, complete before its stream thread processes.
+      globalThread = new GlobalStreamThread({
+        topology: def,
+        config,
+        clock: systemClock,
+        logger: childLogger(logger, { thread: `${config.clientId ?? config.applicationId}-${globalThreadName(data.index)}` }),
+        clients,
+        stateDirectory,
+        restoreListener,
+        deserializationErrorHandler: configuredDeserializationHandler(config, logger),
+        onFailure: error => post({ type: 'globalFailure', error: errorToWire(error) }),
+        copy: data.index
+      })
+      await globalThread.start()
+      for (const [name, store] of globalThread.stores) globalStores.set(name, store)
+    }
     thread = newStreamThread(
       {
         def,
@@ -111,8 +139,8 @@ async function main(): Promise<void> {
         assignment,
         clock: systemClock,
         logger,
-        globalStores: new Map(),
-        restoreListener: data.relayRestore ? relay<StateRestoreListener>('restore') : undefined,
+        globalStores,
+        restoreListener,
         standbyUpdateListener: data.relayStandby ? relay<StandbyUpdateListener>('standby') : undefined,
         isPaused: () => Atomics.load(control, CONTROL_PAUSED) === 1
       },
@@ -121,7 +149,7 @@ async function main(): Promise<void> {
       {
         onAssignment: (partitionsByHost, standbyPartitionsByHost) =>
           post({ type: 'assignment', partitionsByHost, standbyPartitionsByHost }),
-        onStateChange: (from, to) => post({ type: 'state', from, to, status: status(thread!) }),
+        onStateChange: (from, to) => post({ type: 'state', from, to, status: status(thread!, globalThread) }),
         onFailure: error => post({ type: 'failure', error: errorToWire(error) }),
         onShutdownRequested: () => post({ type: 'shutdownRequested' })
       }
@@ -129,6 +157,7 @@ async function main(): Promise<void> {
     await thread.start()
   } catch (err) {
     await thread?.shutdown(false).catch(() => undefined)
+    await globalThread?.shutdown().catch(() => undefined)
     await assignment.close().catch(() => undefined)
     post({ type: 'startFailed', error: errorToWire(err) })
     port.close()
@@ -136,7 +165,7 @@ async function main(): Promise<void> {
   }
   const running = thread
   queried = thread
-  const timer = setInterval(() => post({ type: 'status', status: status(running) }), data.statusIntervalMs)
+  const timer = setInterval(() => post({ type: 'status', status: status(running, globalThread) }), data.statusIntervalMs)
   post({ type: 'started' })
   port.on('message', (message: ToWorker) => {
     if (message.type === 'resizeCache') running.resizeCache(message.bytes)
@@ -148,8 +177,11 @@ async function main(): Promise<void> {
         await running.shutdown(message.clean, message.leaveGroup).catch(err => {
           error = err
         })
+        await globalThread?.shutdown().catch(err => {
+          error ??= err
+        })
         await assignment.close().catch(err => logger.error(`Error while closing the assignor's admin client: ${String(err)}`))
-        post({ type: 'status', status: status(running) })
+        post({ type: 'status', status: status(running, globalThread) })
         post({ type: 'closed', error: error === undefined ? undefined : errorToWire(error) })
         port.close()
       })()

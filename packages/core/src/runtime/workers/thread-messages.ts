@@ -66,6 +66,8 @@ export type FromWorker =
   | { readonly type: 'state'; readonly from: StreamThreadState; readonly to: StreamThreadState; readonly status: unknown }
   | { readonly type: 'status'; readonly status: unknown }
   | { readonly type: 'failure'; readonly error: WireError }
+  /** The worker's global stream thread died: the client goes to ERROR, as with one thread. */
+  | { readonly type: 'globalFailure'; readonly error: WireError }
   | { readonly type: 'shutdownRequested' }
   | {
       readonly type: 'assignment'

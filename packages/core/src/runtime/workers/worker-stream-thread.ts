@@ -9,6 +9,7 @@ import { Worker } from 'node:worker_threads'
 import { StreamsError } from '../../errors.js'
 import type { Logger } from '../../logger.js'
 import type { TaskId } from '../../task-id.js'
+import type { StateStore } from '../../state/state-store.js'
 import type { MetricSnapshot } from '../../metrics/metric-name.js'
 import type { RestoreProgress, StandbyProgress } from '../changelog-reader.js'
 import type { TopicPartition } from '../kafka/ports.js'
@@ -34,6 +35,8 @@ export interface WorkerStreamThreadOptions {
   readonly restoreListener: StateRestoreListener | undefined
   readonly standbyUpdateListener: StandbyUpdateListener | undefined
   readonly logger: Logger
+  /** The worker's global stream thread died (the client goes to ERROR). */
+  readonly onGlobalFailure: (error: StreamsError) => void
   /** The instance's task locks: those of a worker that ended are let go. */
   readonly taskLocks: TaskLocks
 }
@@ -78,19 +81,24 @@ export class WorkerStreamThread {
       changelogPositions: (): Array<{ storeName: string; changelog: TopicPartition; position: number | 'latest' }> => [
         ...(status?.changelogPositions ?? [])
       ],
-      queryableStores: (storeName: string, stale: boolean): LocalTaskStore[] => {
-        if (this.#worker === undefined || this.#queries === undefined || this.#state === 'DEAD') return []
-        return remoteStores(
-          {
-            caller: this.#queries,
-            timeoutMs: STORE_QUERY_TIMEOUT_MS,
-            prefixTopic: name => changelogTopicName(this.#o.data.applicationId, name)
-          },
-          storeName,
-          stale
-        )
-      }
+      queryableStores: (storeName: string, stale: boolean): LocalTaskStore[] => this.#remoteStores(storeName, stale, false)
     }
+  }
+
+  /** The worker's copy of the global store `storeName`; undefined while the worker cannot answer (not started, or ended). */
+  globalStore(storeName: string): StateStore | undefined {
+    if (this.#state === 'CREATED' || this.#state === 'PENDING_SHUTDOWN') return undefined
+    return this.#remoteStores(storeName, false, true)[0]?.store
+  }
+
+  #remoteStores(storeName: string, stale: boolean, global: boolean): LocalTaskStore[] {
+    if (this.#worker === undefined || this.#queries === undefined || this.#state === 'DEAD') return []
+    const options = {
+      caller: this.#queries,
+      timeoutMs: STORE_QUERY_TIMEOUT_MS,
+      prefixTopic: (name: string) => changelogTopicName(this.#o.data.applicationId, name)
+    }
+    return remoteStores(options, storeName, stale, global)
   }
 
   /** The thread's metrics as of its last report. */
@@ -178,6 +186,9 @@ export class WorkerStreamThread {
         break
       case 'failure':
         this.#o.hooks.onFailure(errorFromWire(message.error, this.name))
+        break
+      case 'globalFailure':
+        this.#o.onGlobalFailure(errorFromWire(message.error, this.name))
         break
       case 'shutdownRequested':
         this.#o.hooks.onShutdownRequested()

@@ -12,7 +12,7 @@
  */
 import { InvalidStateStoreError, StreamsError } from '../../../errors.js'
 import type { StateStore } from '../../../state/state-store.js'
-import type { QueryableThread } from '../queryable-store-provider.js'
+import type { GlobalStoreReads, QueryableThread } from '../queryable-store-provider.js'
 import { QueryResult } from './query-result.js'
 import { QueryConfig } from './query-config.js'
 import { PositionBound } from './position.js'
@@ -23,7 +23,7 @@ export interface StateQueryRunnerOptions {
   readonly clientState: string
   /** The stream threads; `localStores(name, false)` = RUNNING active tasks, `(name, true)` = also restoring and standby. */
   readonly threads: readonly QueryableThread[]
-  readonly globalStores: ReadonlyMap<string, StateStore>
+  readonly globalStores: GlobalStoreReads
   /** Every store name of the topology (local and global). */
   readonly storeNames: ReadonlySet<string>
   /** Whether the store's partition exists in the cluster; undefined while unknown. */
