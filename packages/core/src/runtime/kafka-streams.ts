@@ -21,7 +21,7 @@ import { StateCleaner } from './state/state-cleaner.js'
 import type { StreamThread, StreamThreadState } from './stream-thread.js'
 import { newStreamThread, type StreamThreadHooks } from './new-stream-thread.js'
 import { WorkerStreamThread } from './workers/worker-stream-thread.js'
-import { CONTROL_INTS, CONTROL_PAUSED, CONTROL_SHUTDOWN_REQUESTED } from './workers/thread-messages.js'
+import { CONTROL_INTS, CONTROL_PAUSED, CONTROL_SHUTDOWN_REQUESTED, CONTROL_START_GATE } from './workers/thread-messages.js'
 import { loadStreamsApp } from './workers/streams-app.js'
 import { GlobalStreamThread } from './global-stream-thread.js'
 import type { KafkaClient, KafkaClientFactory } from './kafka/ports.js'
@@ -318,7 +318,16 @@ export class KafkaStreams {
       }
       // Side by side, so that the threads (on worker threads: after loading the app) join the group
       // together, in one rebalance, instead of the first taking every task and handing some over.
-      if (starting()) await Promise.all(Array.from({ length: this.#config.numStreamThreads }, async () => await this.#startThread()))
+      // Workers wait at a gate until all are ready (see CONTROL_START_GATE); it opens for good once
+      // they started, or one failed to.
+      if (starting()) {
+        Atomics.store(this.#control, CONTROL_START_GATE, this.#workerModule === undefined ? 0 : this.#config.numStreamThreads)
+        try {
+          await Promise.all(Array.from({ length: this.#config.numStreamThreads }, async () => await this.#startThread()))
+        } finally {
+          this.#openStartGate()
+        }
+      }
     } catch (err) {
       // A close() while starting stops everything itself; an error of its doing is no failure.
       if (!starting()) return
@@ -661,6 +670,12 @@ export class KafkaStreams {
    * threads stay in the consumer group until their session times out unless `leaveGroup` (Kafka
    * Streams' CloseOptions). Resolves to false when `timeoutMs` passed first (closing goes on).
    */
+  /** Lets every worker waiting at the start gate go on (threads started later do not wait). */
+  #openStartGate(): void {
+    Atomics.store(this.#control, CONTROL_START_GATE, 0)
+    Atomics.notify(this.#control, CONTROL_START_GATE)
+  }
+
   async close(options: CloseOptions = {}): Promise<boolean> {
     const { timeoutMs, leaveGroup = false } = options
     if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0)) {
@@ -673,6 +688,7 @@ export class KafkaStreams {
       const state = this.state()
       if (state === 'NOT_RUNNING' || state === 'ERROR' || state === 'PENDING_ERROR') return
       this.#lifecycle.transition('PENDING_SHUTDOWN')
+      this.#openStartGate()
       // A start() in progress stops at its next step (a global bootstrap at once); wait for it,
       // so no thread it starts outlives the close.
       const bootstrapping = this.#globalThread?.shutdown()

@@ -9,6 +9,7 @@
  */
 import { threadId } from 'node:worker_threads'
 import { StreamsError } from '../../errors.js'
+import { waitAsync } from '../wait-async.js'
 
 const SLOTS = 4096
 /** A slot: holder id (0: free), the holder's threadId, suspended (0/1), key length, then the key's bytes (task ids are short: "12_345"). */
@@ -25,16 +26,6 @@ const NEXT_HOLDER = 2
 const HEADER_INTS = 3
 /** The holder id of the state cleaner, the same on every thread: its locks are no task's. */
 const CLEANER_ID = 1
-
-/** Atomics.waitAsync (ES2024; in Node since 16), which the ES2022 lib does not declare. */
-interface AtomicsWaitAsync {
-  waitAsync(
-    array: Int32Array,
-    index: number,
-    value: number,
-    timeoutMs: number
-  ): { async: false; value: string } | { async: true; value: Promise<string> }
-}
 
 /** Holder ids, per table. */
 const holderIds = new WeakMap<SharedArrayBuffer, WeakMap<object, number>>()
@@ -128,8 +119,7 @@ export class TaskLocks {
 
   /** Resolves once there has been a release since `seen` (releases()), or after `timeoutMs`. */
   async released(seen: number, timeoutMs: number): Promise<void> {
-    const waited = (Atomics as unknown as AtomicsWaitAsync).waitAsync(this.#ints, RELEASES, seen, Math.max(0, timeoutMs))
-    if (waited.async) await waited.value
+    await waitAsync(this.#ints, RELEASES, seen, timeoutMs)
   }
 
   /** The table's id for `holder` (the cleaner's is fixed); unique across threads. */

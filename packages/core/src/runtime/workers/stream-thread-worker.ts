@@ -24,12 +24,14 @@ import type { StreamThread } from '../stream-thread.js'
 import type { StateRestoreListener } from '../state-restore-listener.js'
 import type { StandbyUpdateListener } from '../standby-update-listener.js'
 import { loadStreamsApp } from './streams-app.js'
+import { waitAsync } from '../wait-async.js'
 import { toWire } from './wire-values.js'
 import { serveSyncCalls } from './sync-calls.js'
 import { answerStoreRequest, type StoreRequest } from './remote-stores.js'
 import {
   CONTROL_PAUSED,
   CONTROL_SHUTDOWN_REQUESTED,
+  CONTROL_START_GATE,
   errorToWire,
   type FromWorker,
   type ThreadStatus,
@@ -83,6 +85,30 @@ function status(thread: StreamThread, global: GlobalStreamThread | undefined): u
     metrics: [...thread.metrics.metrics(), ...(global?.metrics.metrics() ?? [])]
   }
   return toWire(s)
+}
+
+/** How long a ready worker waits for the threads started with it before it joins the group anyway. */
+const START_GATE_TIMEOUT_MS = 60_000
+
+/** Counts this worker off at the start gate and waits until every thread started with it is ready (or the gate opens). */
+async function passStartGate(): Promise<void> {
+  let left = Atomics.load(control, CONTROL_START_GATE)
+  while (left > 0) {
+    const seen = Atomics.compareExchange(control, CONTROL_START_GATE, left, left - 1)
+    if (seen === left) break
+    left = seen
+  }
+  if (left <= 1) {
+    Atomics.notify(control, CONTROL_START_GATE)
+    return
+  }
+  const deadline = Date.now() + START_GATE_TIMEOUT_MS
+  for (;;) {
+    const now = Atomics.load(control, CONTROL_START_GATE)
+    const wait = deadline - Date.now()
+    if (now <= 0 || wait <= 0) return
+    await waitAsync(control, CONTROL_START_GATE, now, wait)
+  }
 }
 
 async function main(): Promise<void> {
@@ -154,6 +180,7 @@ async function main(): Promise<void> {
         onShutdownRequested: () => post({ type: 'shutdownRequested' })
       }
     )
+    await passStartGate()
     await thread.start()
   } catch (err) {
     await thread?.shutdown(false).catch(() => undefined)

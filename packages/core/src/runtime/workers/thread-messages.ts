@@ -23,7 +23,7 @@ export interface WorkerThreadData {
   readonly cacheSizeBytes: number | undefined
   /** The instance's TaskLocks memory. */
   readonly taskLocks: SharedArrayBuffer
-  /** The instance's flags (CONTROL_PAUSED, CONTROL_SHUTDOWN_REQUESTED), an Int32Array. */
+  /** The instance's flags (CONTROL_PAUSED, CONTROL_SHUTDOWN_REQUESTED, CONTROL_START_GATE), an Int32Array. */
   readonly control: SharedArrayBuffer
   /** The main thread has a restore / standby-update listener: relay their calls. */
   readonly relayRestore: boolean
@@ -36,7 +36,13 @@ export interface WorkerThreadData {
 
 export const CONTROL_PAUSED = 0
 export const CONTROL_SHUTDOWN_REQUESTED = 1
-export const CONTROL_INTS = 2
+/**
+ * The start gate: how many of the threads started together have yet to be ready. Each worker
+ * counts itself off once its thread is built and waits for 0 before its first poll, so that the
+ * threads join the group together, in one rebalance, however long each took to load the app.
+ */
+export const CONTROL_START_GATE = 2
+export const CONTROL_INTS = 3
 
 /** What the main thread shows of a worker's thread between reports. */
 export interface ThreadStatus {
