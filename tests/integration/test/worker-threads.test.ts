@@ -245,6 +245,28 @@ describe('Stream threads on worker threads (real broker)', function () {
     })
   })
 
+  it('a worker that cannot build the app fails start(); the other, waiting at the start gate, is let go and closed', async () => {
+    const { KafkaStreams, StreamsError } = await core()
+    const prefix = unique('workers-build')
+    const dir = await tempDir(`${prefix}-marker`)
+    const { spec, remove } = await setUp(prefix, { failBuildMarker: join(dir.path, 'failed') })
+    const streams = await KafkaStreams.onWorkerThreads(countAppModule(spec))
+    const began = Date.now()
+    try {
+      const error = await streams.start().catch((e: unknown) => e)
+      expect(error).to.be.instanceOf(StreamsError)
+      expect((error as Error).message).to.match(/the app cannot be built on worker thread/)
+      expect(streams.state()).to.equal('ERROR')
+    } finally {
+      await streams.close()
+      await remove()
+      await dir.remove()
+    }
+    // The ready worker did not sit out the gate's 60 s.
+    expect(Date.now() - began).to.be.below(30_000)
+    expect(streams.metadataForLocalThreads()).to.deep.equal([])
+  })
+
   it('a module without a default export is a typed error naming it', async () => {
     const { KafkaStreams, StreamsError } = await core()
     const noDefault = await KafkaStreams.onWorkerThreads(new URL('./helpers.ts', import.meta.url)).catch((e: unknown) => e)
