@@ -665,17 +665,17 @@ export class KafkaStreams {
       throw new StreamsError('NOT_RUNNING', `KafkaStreams is not running (state ${state})`)
   }
 
-  /**
-   * Stops processing: commits, checkpoints, closes stores and clients. Idempotent. The stream
-   * threads stay in the consumer group until their session times out unless `leaveGroup` (Kafka
-   * Streams' CloseOptions). Resolves to false when `timeoutMs` passed first (closing goes on).
-   */
   /** Lets every worker waiting at the start gate go on (threads started later do not wait). */
   #openStartGate(): void {
     Atomics.store(this.#control, CONTROL_START_GATE, 0)
     Atomics.notify(this.#control, CONTROL_START_GATE)
   }
 
+  /**
+   * Stops processing: commits, checkpoints, closes stores and clients. Idempotent. The stream
+   * threads stay in the consumer group until their session times out unless `leaveGroup` (Kafka
+   * Streams' CloseOptions). Resolves to false when `timeoutMs` passed first (closing goes on).
+   */
   async close(options: CloseOptions = {}): Promise<boolean> {
     const { timeoutMs, leaveGroup = false } = options
     if (timeoutMs !== undefined && (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0)) {
