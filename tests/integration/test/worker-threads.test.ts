@@ -310,9 +310,16 @@ describe('Stream threads on worker threads (real broker)', function () {
       // Every record found its label, on both workers.
       expect(keys.filter(k => labelled.get(k)?.label !== `label-${k}`)).to.deep.equal([])
       expect(new Set([...labelled.values()].map(v => v.thread)).size).to.equal(2)
-      // Each worker keeps its copy in its own directory.
+      // Each worker keeps its copy in its own directory, with its own global thread; the main thread keeps none.
       const appDir = join(spec.stateDir, spec.applicationId)
-      expect(existsSync(join(appDir, 'global')) && existsSync(join(appDir, 'global-2'))).to.equal(true)
+      expect([
+        existsSync(join(appDir, 'global', 'rocksdb', 'labels')),
+        existsSync(join(appDir, 'global-2', 'rocksdb', 'labels'))
+      ]).to.deep.equal([true, true])
+      const globalThreads = (): string[] =>
+        [...new Set(streams.metrics().map(m => m.tags['thread-id'] ?? ''))].filter(id => id.includes('GlobalStreamThread')).sort()
+      await waitFor('both workers report their global thread', () => globalThreads().length === 2, 10_000)
+      expect(globalThreads()).to.deep.equal([`${spec.applicationId}-GlobalStreamThread-1`, `${spec.applicationId}-GlobalStreamThread-2`])
       // Interactive queries read a worker's copy.
       const table = streams.store({ storeName: 'labels', queryableStoreType: QueryableStoreTypes.keyValueStore<string, string>() })
       expect(table.get('k7')).to.equal('label-k7')

@@ -184,8 +184,14 @@ export class KafkaStreams {
       if (this.#workerModule === undefined) return this.#globalStores.get(name)
       if (!this.#globalStoreReads.has(name)) return undefined
       for (const t of this.#threads) {
-        const store = t instanceof WorkerStreamThread && t.state !== 'DEAD' ? t.globalStore(name) : undefined
-        if (store !== undefined) return store
+        if (!(t instanceof WorkerStreamThread) || t.state === 'DEAD') continue
+        try {
+          const store = t.globalStore(name)
+          if (store !== undefined) return store
+        } catch (err) {
+          // A worker that does not answer (it died, its exit not yet seen): ask the next.
+          if (!(err instanceof StreamsError && err.retriable)) throw err
+        }
       }
       throw new InvalidStateStoreError(
         'STREAMS_REBALANCING',
@@ -298,8 +304,9 @@ export class KafkaStreams {
       })
       await this.#assignment.prepareInternalTopics()
       await this.#assignment.refreshTaskDirs()
-      if (this.#def.globalStores.length > 0 && starting()) {
-        // Global stores are complete before any stream thread processes.
+      // Global stores are complete before any stream thread processes. On worker threads each
+      // worker bootstraps its own copy (the main thread keeps none).
+      if (this.#def.globalStores.length > 0 && this.#workerModule === undefined && starting()) {
         this.#globalThread = new GlobalStreamThread({
           topology: this.#def,
           config: this.#config,

@@ -14,7 +14,7 @@ import { childLogger, silentLogger } from '../../logger.js'
 import type { StateStore } from '../../state/state-store.js'
 import { GlobalStreamThread, globalThreadName } from '../global-stream-thread.js'
 import { configuredDeserializationHandler } from '../deserialization-handler.js'
-import { ConfigError } from '../../errors.js'
+import { ConfigError, StreamsError } from '../../errors.js'
 import { createClients } from '../kafka-streams.js'
 import { StateDirectory } from '../state/state-directory.js'
 import { TaskLocks } from '../state/task-locks.js'
@@ -55,6 +55,30 @@ if (data.queries !== undefined) {
       return store === undefined ? [] : [{ partition: -1, store }]
     }, request as StoreRequest)
   )
+}
+
+/**
+ * Messages from the main thread. Until the thread runs they wait here, except a shutdown, which
+ * stops the start at its next step (a global bootstrap at once) and is carried out after it.
+ */
+let handle: (message: ToWorker) => void
+const waiting: ToWorker[] = []
+/** The shutdown asked for while starting, if any. */
+let shutdownWhileStarting: Extract<ToWorker, { type: 'shutdown' }> | undefined
+/** The global thread bootstrapping now, if any: a shutdown while starting stops it. */
+let bootstrapping: GlobalStreamThread | undefined
+handle = message => {
+  if (message.type === 'shutdown') {
+    shutdownWhileStarting ??= message
+    void bootstrapping?.shutdown().catch(() => undefined)
+  } else waiting.push(message)
+}
+port.on('message', (message: ToWorker) => handle(message))
+
+/** Fails the start once a shutdown was asked for. */
+function checkNotShutDown(): void {
+  if (shutdownWhileStarting !== undefined)
+    throw new StreamsError('ILLEGAL_STATE', `StreamThread-${data.index} was shut down while it started`)
 }
 
 const LISTENER_METHODS = {
@@ -152,7 +176,10 @@ async function main(): Promise<void> {
         onFailure: error => post({ type: 'globalFailure', error: errorToWire(error) }),
         copy: data.index
       })
+      bootstrapping = globalThread
       await globalThread.start()
+      bootstrapping = undefined
+      checkNotShutDown()
       for (const [name, store] of globalThread.stores) globalStores.set(name, store)
     }
     thread = newStreamThread(
@@ -181,6 +208,7 @@ async function main(): Promise<void> {
       }
     )
     await passStartGate()
+    checkNotShutDown()
     await thread.start()
   } catch (err) {
     await thread?.shutdown(false).catch(() => undefined)
@@ -194,7 +222,7 @@ async function main(): Promise<void> {
   queried = thread
   const timer = setInterval(() => post({ type: 'status', status: status(running, globalThread) }), data.statusIntervalMs)
   post({ type: 'started' })
-  port.on('message', (message: ToWorker) => {
+  handle = message => {
     if (message.type === 'resizeCache') running.resizeCache(message.bytes)
     else if (message.type === 'requestRebalance') running.requestRebalance()
     else if (message.type === 'shutdown') {
@@ -213,7 +241,9 @@ async function main(): Promise<void> {
         port.close()
       })()
     }
-  })
+  }
+  for (const message of waiting.splice(0)) handle(message)
+  if (shutdownWhileStarting !== undefined) handle(shutdownWhileStarting)
 }
 
 void main().catch(err => {

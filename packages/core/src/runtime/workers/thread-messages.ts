@@ -3,7 +3,17 @@
  * (values in them cross through wire-values.ts). @internal
  */
 import type { TaskId } from '../../task-id.js'
-import { InvalidStateStoreError, StreamsError, type StreamsErrorCode } from '../../errors.js'
+import {
+  ConfigError,
+  IllegalStateError,
+  InvalidStateStoreError,
+  ProcessingError,
+  SerializationError,
+  StreamsError,
+  TopologyError,
+  type StreamsErrorCode,
+  type StreamsErrorOptions
+} from '../../errors.js'
 import type { MetricSnapshot } from '../../metrics/metric-name.js'
 import type { RestoreProgress, StandbyProgress } from '../changelog-reader.js'
 import type { ThreadMetadata } from '../thread-metadata.js'
@@ -62,8 +72,12 @@ export interface WireError {
   readonly taskId: string | undefined
   readonly retriable: boolean
   readonly stack: string | undefined
-  /** An InvalidStateStoreError (an interactive query's). */
-  readonly invalidStateStore: boolean
+  /** The kstreams error class (errorFromWire builds it again), StreamsError for any other error. */
+  readonly kind: ErrorKind
+  /** The message of the error's cause, if it had one. */
+  readonly cause: string | undefined
+  /** A ConfigError's key. */
+  readonly key: string | undefined
 }
 
 export type FromWorker =
@@ -88,23 +102,41 @@ export type ToWorker =
   | { readonly type: 'resizeCache'; readonly bytes: number }
   | { readonly type: 'requestRebalance' }
 
+/** The kstreams error classes that cross as themselves. */
+const ERROR_KINDS = {
+  StreamsError: (code: StreamsErrorCode, message: string, o: StreamsErrorOptions) => new StreamsError(code, message, o),
+  TopologyError: (code: StreamsErrorCode, message: string, o: StreamsErrorOptions) => new TopologyError(code, message, o),
+  SerializationError: (_code: StreamsErrorCode, message: string, o: StreamsErrorOptions) => new SerializationError(message, o),
+  IllegalStateError: (_code: StreamsErrorCode, message: string, o: StreamsErrorOptions) => new IllegalStateError(message, o),
+  InvalidStateStoreError: (code: StreamsErrorCode, message: string, o: StreamsErrorOptions) => new InvalidStateStoreError(code, message, o),
+  ProcessingError: (_code: StreamsErrorCode, message: string, o: StreamsErrorOptions) => new ProcessingError(message, o)
+} as const
+type ErrorKind = keyof typeof ERROR_KINDS | 'ConfigError'
+
 export function errorToWire(error: unknown): WireError {
   const streams = error instanceof StreamsError ? error : undefined
+  const kind = streams?.constructor.name
+  const cause = error instanceof Error ? error.cause : undefined
   return {
     code: streams?.code ?? 'ILLEGAL_STATE',
     message: error instanceof Error ? error.message : String(error),
     taskId: streams?.taskId,
     retriable: streams?.retriable ?? false,
     stack: error instanceof Error ? error.stack : undefined,
-    invalidStateStore: error instanceof InvalidStateStoreError
+    kind: kind !== undefined && (kind in ERROR_KINDS || kind === 'ConfigError') ? (kind as ErrorKind) : 'StreamsError',
+    cause: cause === undefined ? undefined : cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause),
+    key: error instanceof ConfigError ? error.key : undefined
   }
 }
 
 export function errorFromWire(wire: WireError, thread: string): StreamsError {
-  const options = { taskId: wire.taskId, retriable: wire.retriable }
-  const error = wire.invalidStateStore
-    ? new InvalidStateStoreError(wire.code, wire.message, options)
-    : new StreamsError(wire.code, wire.message, options)
+  const options: StreamsErrorOptions = {
+    taskId: wire.taskId,
+    retriable: wire.retriable,
+    cause: wire.cause === undefined ? undefined : new Error(wire.cause)
+  }
+  const error =
+    wire.kind === 'ConfigError' ? new ConfigError(wire.key ?? '', wire.message) : ERROR_KINDS[wire.kind](wire.code, wire.message, options)
   if (wire.stack !== undefined) error.stack = `${wire.stack}\n    (on the worker thread of ${thread})`
   return error
 }

@@ -54,7 +54,8 @@ const CLASSES: readonly WireClass[] = [
   {
     name: 'Buffer',
     test: v => Buffer.isBuffer(v),
-    encode: (v: Buffer) => new Uint8Array(v.buffer, v.byteOffset, v.length),
+    // A copy of the Buffer's bytes only: a view would carry its whole backing memory (a pooled slab, a fetch response).
+    encode: (v: Buffer) => new Uint8Array(v),
     decode: (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)
   },
   ...[KeyValue, ValueAndTimestamp, Windowed, TimeWindow, SessionWindow, VersionedRecord].map(fieldsOf),

@@ -1,6 +1,7 @@
 import { expect } from 'chai'
 import type { KeyValue } from '../../../src/key-value.js'
 import type { StateStore } from '../../../src/state/state-store.js'
+import { StreamsError } from '../../../src/errors.js'
 import { ValueAndTimestamp } from '../../../src/state/key-value-store.js'
 import { MeteredKeyValueStore } from '../../../src/state/metered-key-value-store.js'
 import { MeteredTimestampedKeyValueStore } from '../../../src/state/metered-timestamped-key-value-store.js'
@@ -318,6 +319,32 @@ describe('KafkaStreams.query() (IQv2) over local tasks', () => {
     const failed = run(request('counts', KeyQuery.withKey<string, number>('a'))).partitionResults.get(0)!
     expect(failed.getFailureReason()).to.equal('STORE_EXCEPTION')
     expect(failed.getFailureMessage()).to.be.a('string').and.not.equal('')
+  })
+
+  it("a store whose query() throws (e.g. another thread's store that did not answer) answers STORE_EXCEPTION; the other partitions still answer", () => {
+    const { threads, run } = setup()
+    const throwing = Object.assign(kvStore('counts', { a: 1 }), {
+      query: () => {
+        throw new StreamsError('STATE_STORE_MIGRATED', 'gone', { retriable: true })
+      }
+    })
+    threads[0]!.tasks.push({ partition: 0, kind: 'running', store: throwing })
+    threads[1]!.tasks.push({ partition: 1, kind: 'running', store: kvStore('counts', { b: 2 }) })
+    const result = run(request('counts', KeyQuery.withKey<string, number>('b')))
+    expect(result.partitionResults.get(0)!.getFailureReason()).to.equal('STORE_EXCEPTION')
+    expect(result.partitionResults.get(0)!.getFailureMessage()).to.contain('gone')
+    expect(result.partitionResults.get(1)!.getResult()).to.equal(2)
+  })
+
+  it('under requireActive, the store asked is the one listed as a running active task', () => {
+    const { threads, run } = setup()
+    const active = kvStore('counts', { a: 1 })
+    const staleCopy = kvStore('counts', { a: 0 })
+    // A thread whose two listings disagree: the store listed among running tasks is not the one listed among all.
+    const thread = threads[0]!
+    thread.localStores = (_name: string, stale: boolean) => [{ partition: 0, store: stale ? staleCopy : active }]
+    const result = run(request('counts', KeyQuery.withKey<string, number>('a')).requireActive())
+    expect(result.partitionResults.get(0)!.getResult()).to.equal(1)
   })
 
   it('global stores answer one UNKNOWN_QUERY_TYPE global result (as Kafka Streams 4.x) and no partition results', () => {

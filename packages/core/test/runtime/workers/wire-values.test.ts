@@ -72,6 +72,16 @@ describe('wire values (worker threads)', () => {
     expect('u' in back).to.equal(true)
   })
 
+  it('a Buffer that views a larger one crosses as its own bytes, not its backing memory', () => {
+    const slab = Buffer.alloc(100_000, 7)
+    const view = slab.subarray(10, 14)
+    const wire = structuredClone(toWire(view)) as { v: Uint8Array }
+    expect(wire.v.buffer.byteLength).to.equal(4)
+    const back = fromWire(wire) as Buffer
+    expect(Buffer.isBuffer(back)).to.equal(true)
+    expect([...back]).to.deep.equal([7, 7, 7, 7])
+  })
+
   it('IQv2 queries, bounds and configs come back as themselves', () => {
     const key = cross(KeyQuery.withKey<string, number>('k').skipCache())
     expect(key).to.be.instanceOf(KeyQuery)

@@ -68,21 +68,25 @@ export function runStateQuery<R>(request: StateQueryRequest<R>, o: StateQueryRun
   const wanted = (p: number): boolean => request.isAllPartitions || request.partitions.has(p)
   for (const thread of o.threads) {
     if (DEAD_THREAD.has(thread.state)) continue
-    const running = new Set(thread.localStores(storeName, false).map(s => s.partition))
-    for (const { partition, store } of thread.localStores(storeName, true)) {
+    // A running active task's store, as listed for running tasks only: under requireActive it is
+    // the one asked (a listing of every store, taken after, could show a copy that is no longer active).
+    const running = new Map(thread.localStores(storeName, false).map(s => [s.partition, s.store]))
+    for (const listed of thread.localStores(storeName, true)) {
+      const { partition } = listed
       if (!wanted(partition) || answered(result.partitionResults.get(partition))) continue
-      const active = running.has(partition)
-      if (request.isRequireActive && (thread.state !== 'RUNNING' || !active)) {
+      const active = running.get(partition)
+      const store = request.isRequireActive ? active : listed.store
+      if (request.isRequireActive && (thread.state !== 'RUNNING' || store === undefined)) {
         result.addResult(
           partition,
           QueryResult.forFailure(
             'NOT_ACTIVE',
-            `Partition ${partition} of ${storeName} needs a RUNNING active task, but here it is ${active ? 'active' : 'not a running active task'} on a thread in state ${thread.state}`
+            `Partition ${partition} of ${storeName} needs a RUNNING active task, but here it is ${active === undefined ? 'not a running active task' : 'active'} on a thread in state ${thread.state}`
           )
         )
         continue
       }
-      result.addResult(partition, queryLocalStore(store, request))
+      result.addResult(partition, queryLocalStore(store!, request))
     }
   }
   if (!request.isAllPartitions) {
@@ -106,5 +110,13 @@ export function runStateQuery<R>(request: StateQueryRequest<R>, o: StateQueryRun
 export function queryLocalStore<R>(store: StateStore, request: StateQueryRequest<R>): QueryResult<R> {
   const bound = request.isRequireActive ? PositionBound.unbounded() : request.positionBound
   const config = new QueryConfig(request.executionInfoEnabled)
-  return store.query?.(request.query, bound, config) ?? QueryResult.forUnknownQueryType(request.query, store)
+  try {
+    return store.query?.(request.query, bound, config) ?? QueryResult.forUnknownQueryType(request.query, store)
+  } catch (err) {
+    // As Kafka Streams: a store that throws answers STORE_EXCEPTION for its partition; the other partitions still answer.
+    return QueryResult.forFailure(
+      'STORE_EXCEPTION',
+      `Error querying store ${request.storeName}: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`
+    )
+  }
 }
