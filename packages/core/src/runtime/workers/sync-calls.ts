@@ -13,7 +13,7 @@ import { InvalidStateStoreError } from '../../errors.js'
 import { errorFromWire, errorToWire, type WireError } from './thread-messages.js'
 import { fromWire, toWire } from './wire-values.js'
 
-/** The worker's end: the port it answers on and the counter of the last call it answered. */
+/** The worker's end: the port it answers on, and the counters of the last call it answered and the newest call made. */
 export interface SyncCallEnd {
   readonly port: MessagePort
   readonly answered: SharedArrayBuffer
@@ -25,7 +25,9 @@ interface Reply {
   readonly error?: WireError
 }
 
+/** The shared ints: the last call the worker answered, and the newest call the main thread made. */
 const ANSWERED = 0
+const NEWEST = 1
 
 /** The main thread's end. */
 export class SyncCaller {
@@ -38,7 +40,7 @@ export class SyncCaller {
 
   constructor(thread: string) {
     const { port1, port2 } = new MessageChannel()
-    const answered = new SharedArrayBuffer(4)
+    const answered = new SharedArrayBuffer(8)
     this.#port = port1
     this.#answered = new Int32Array(answered)
     this.#thread = thread
@@ -48,6 +50,7 @@ export class SyncCaller {
   /** Sends `request`, blocks until the worker answers, and returns its answer or throws its error. */
   call(request: unknown, timeoutMs: number): unknown {
     const seq = ++this.#seq
+    Atomics.store(this.#answered, NEWEST, seq)
     this.#port.postMessage({ seq, request: toWire(request) })
     const deadline = performance.now() + timeoutMs
     for (;;) {
@@ -89,6 +92,8 @@ export class SyncCaller {
 export function serveSyncCalls(end: SyncCallEnd, answer: (request: unknown) => unknown): void {
   const answered = new Int32Array(end.answered)
   end.port.on('message', ({ seq, request }: { seq: number; request: unknown }) => {
+    // A call the main thread stopped waiting for (it timed out and made a newer one) is not run.
+    if (seq < Atomics.load(answered, NEWEST)) return
     try {
       end.port.postMessage({ seq, value: toWire(answer(fromWire(request))) } satisfies Reply)
     } catch (err) {

@@ -70,4 +70,11 @@ describe('SyncCaller (a real worker thread)', () => {
     // The next call gets its own answer, not the busy call's 'late'.
     expect(caller.call({ do: 'echo', value: 'mine' }, 10_000)).to.equal('mine')
   })
+
+  it('calls that timed out while the worker was busy are not run once a newer call was made', () => {
+    expect(() => caller.call({ do: 'busy', ms: 400 }, 50)).to.throw(InvalidStateStoreError)
+    // Queued behind the busy one and given up on: the worker skips it.
+    expect(() => caller.call({ do: 'busy', ms: 400 }, 50)).to.throw(InvalidStateStoreError)
+    expect(caller.call({ do: 'busyRuns' }, 10_000)).to.equal(1)
+  })
 })
