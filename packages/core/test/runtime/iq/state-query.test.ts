@@ -321,19 +321,17 @@ describe('KafkaStreams.query() (IQv2) over local tasks', () => {
     expect(failed.getFailureMessage()).to.be.a('string').and.not.equal('')
   })
 
-  it("a store whose query() throws (e.g. another thread's store that did not answer) answers STORE_EXCEPTION; the other partitions still answer", () => {
+  it("what a store's query() throws reaches the caller (as in Kafka Streams), typed", () => {
     const { threads, run } = setup()
     const throwing = Object.assign(kvStore('counts', { a: 1 }), {
       query: () => {
-        throw new StreamsError('STATE_STORE_MIGRATED', 'gone', { retriable: true })
+        throw new StreamsError('STORE_QUERY_TIMEOUT', 'StreamThread-2 did not answer', { retriable: true })
       }
     })
     threads[0]!.tasks.push({ partition: 0, kind: 'running', store: throwing })
-    threads[1]!.tasks.push({ partition: 1, kind: 'running', store: kvStore('counts', { b: 2 }) })
-    const result = run(request('counts', KeyQuery.withKey<string, number>('b')))
-    expect(result.partitionResults.get(0)!.getFailureReason()).to.equal('STORE_EXCEPTION')
-    expect(result.partitionResults.get(0)!.getFailureMessage()).to.contain('gone')
-    expect(result.partitionResults.get(1)!.getResult()).to.equal(2)
+    expect(() => run(request('counts', KeyQuery.withKey<string, number>('a'))))
+      .to.throw(StreamsError, 'did not answer')
+      .with.property('retriable', true)
   })
 
   it('under requireActive, the store asked is the one listed as a running active task', () => {

@@ -110,13 +110,7 @@ export function runStateQuery<R>(request: StateQueryRequest<R>, o: StateQueryRun
 export function queryLocalStore<R>(store: StateStore, request: StateQueryRequest<R>): QueryResult<R> {
   const bound = request.isRequireActive ? PositionBound.unbounded() : request.positionBound
   const config = new QueryConfig(request.executionInfoEnabled)
-  try {
-    return store.query?.(request.query, bound, config) ?? QueryResult.forUnknownQueryType(request.query, store)
-  } catch (err) {
-    // As Kafka Streams: a store that throws answers STORE_EXCEPTION for its partition; the other partitions still answer.
-    return QueryResult.forFailure(
-      'STORE_EXCEPTION',
-      `Error querying store ${request.storeName}: ${err instanceof Error ? `${err.name}: ${err.message}` : String(err)}`
-    )
-  }
+  // What the store throws goes to the caller, as in Kafka Streams (e.g. a versioned store asked a
+  // KeyQuery); the store layers themselves turn their own failures into STORE_EXCEPTION.
+  return store.query?.(request.query, bound, config) ?? QueryResult.forUnknownQueryType(request.query, store)
 }
