@@ -34,7 +34,12 @@ import { createThreadAssignment, type ThreadAssignment } from './thread-assignme
 import type { Serializer } from '../serialization/serde.js'
 import type { StreamPartitioner } from '../processor/api.js'
 import type { AdminPort } from './kafka/ports.js'
-import { QueryableStoreProvider, type GlobalStoreReads, type StoreQueryParameters } from './iq/queryable-store-provider.js'
+import {
+  QueryableStoreProvider,
+  type GlobalStoreReads,
+  type QueryableThread,
+  type StoreQueryParameters
+} from './iq/queryable-store-provider.js'
 import { StreamsMetadataState, type KeyQueryMetadata, type StreamsMetadata } from './iq/streams-metadata-state.js'
 import { localStorePartitionLags, type LagInfo } from './iq/local-store-lags.js'
 import { runStateQuery } from './iq/v2/state-query-runner.js'
@@ -163,15 +168,19 @@ export class KafkaStreams {
     this.#metadata = new StreamsMetadataState(this.#def, this.#config.applicationId, this.#config.applicationServer)
     this.#queryProvider = new QueryableStoreProvider({
       clientState: () => this.state(),
-      threads: () =>
-        this.#threads.map(t => ({
-          state: t.state,
-          localStores: (name: string, stale: boolean) => t.taskManager.queryableStores(name, stale)
-        })),
+      threads: () => this.#queryableThreads(),
       globalStores: this.#globalStoreReads,
       storeNames: new Set(this.#def.storeBuilders.keys()),
       partitionExists: (name, partition) => this.#metadata.partitionExists(name, partition)
     })
+  }
+
+  /** The stream threads as interactive queries see them: their state and their stores (a worker's through calls into it). */
+  #queryableThreads(): QueryableThread[] {
+    return this.#threads.map(t => ({
+      state: t.state,
+      localStores: (name: string, stale: boolean) => t.taskManager.queryableStores(name, stale)
+    }))
   }
 
   /**
@@ -607,10 +616,7 @@ export class KafkaStreams {
   query<R>(request: StateQueryRequest<R>): StateQueryResult<R> {
     return runStateQuery(request, {
       clientState: this.state(),
-      threads: this.#threads.map(t => ({
-        state: t.state,
-        localStores: (name: string, stale: boolean) => t.taskManager.queryableStores(name, stale)
-      })),
+      threads: this.#queryableThreads(),
       globalStores: this.#globalStoreReads,
       storeNames: new Set(this.#def.storeBuilders.keys()),
       partitionExists: (name, partition) => this.#metadata.partitionExists(name, partition)
