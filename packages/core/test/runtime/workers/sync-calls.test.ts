@@ -75,6 +75,8 @@ describe('SyncCaller (a real worker thread)', () => {
     expect(() => caller.call({ do: 'busy', ms: 400 }, 50)).to.throw(InvalidStateStoreError)
     // Queued behind the busy one and given up on: the worker skips it.
     expect(() => caller.call({ do: 'busy', ms: 400 }, 50)).to.throw(InvalidStateStoreError)
-    expect(caller.call({ do: 'busyRuns' }, 10_000)).to.equal(1)
+    // Run in order, both would have (2). Skipped: the second at least; the first too when the worker
+    // got it only after the main thread had given up on it (a loaded machine).
+    expect(caller.call({ do: 'busyRuns' }, 10_000)).to.be.at.most(1)
   })
 })
