@@ -8,7 +8,11 @@
  *    input or intermediate topics that do not exist are named and skipped, and the reset ends
  *    with exit code 1 after doing the rest, as Kafka's tool;
  * 3. deletes the application's internal topics (inferred by name, or the `internalTopics` given,
- *    which must be among the inferred ones) and waits until the broker no longer lists them;
+ *    which must be among the inferred ones) and waits until the broker no longer lists them.
+ *    An inferred topic that is also another application's (`foo-bar-Counts-changelog` when
+ *    resetting `foo`, prefix-collisions.ts) is left, named, and the reset ends with exit code 1;
+ *    given in `internalTopics`, it is deleted. Refused, before anything changes, while that
+ *    other application's group has members;
  * 4. says that local state is not touched: each instance must call `KafkaStreams.cleanUp()` or
  *    have its `<state.dir>/<application.id>` deleted before it restarts.
  * A dry run prints the same plan and changes nothing. @internal
@@ -26,6 +30,7 @@ import { join, resolve } from 'node:path'
 import { CliError, EXIT_CODES } from '../cli-error.js'
 import type { Output } from '../output.js'
 import { inferInternalTopics } from './internal-topics.js'
+import { collisionEvidence, findPrefixCollisions, type PrefixCollision } from './prefix-collisions.js'
 import type { ResetPosition } from './reset-position.js'
 
 /** What to reset. */
@@ -33,7 +38,10 @@ export interface ResetRequest {
   readonly applicationId: string
   readonly inputTopics: readonly string[]
   readonly intermediateTopics: readonly string[]
-  /** Internal topics to delete instead of every inferred one (each must be an inferred one). */
+  /**
+   * Internal topics to delete instead of every inferred one (each must be an inferred one); the
+   * way to delete an inferred topic that is also named like another application's.
+   */
   readonly internalTopics: readonly string[]
   readonly position: ResetPosition
   readonly dryRun: boolean
@@ -42,6 +50,15 @@ export interface ResetRequest {
   readonly stateDir: string | undefined
   /** How long to wait for deleted topics to leave the topic list. */
   readonly deleteWaitMs?: number
+}
+
+/** The internal topics the reset deletes, and those named like another application's too. */
+interface InternalTopics {
+  readonly topics: readonly string[]
+  /** Whether `topics` are the ones given (`--internal-topics`), not the inferred ones. */
+  readonly given: boolean
+  /** Topics named like internal topics of another application too: left when inferred, deleted when given. */
+  readonly collisions: readonly PrefixCollision[]
 }
 
 type ToolAdmin = AdminPort &
@@ -70,17 +87,20 @@ export class ApplicationReset {
     this.#now = options.now ?? Date.now
   }
 
-  /** Runs the reset; resolves with the exit code (1 when an input or intermediate topic was missing). */
+  /**
+   * Runs the reset; resolves with the exit code (1 when an input or intermediate topic was
+   * missing, or an inferred internal topic was left as another application's).
+   */
   async run(request: ResetRequest): Promise<number> {
     await this.#requireNoActiveMembers(request)
     const allTopics = await this.#admin.listTopics()
     // Checked before anything changes (Kafka's tool finds a bad --internal-topics after committing the offsets).
-    const internalTopics = this.#internalTopicsToDelete(request, allTopics)
+    const internalTopics = await this.#internalTopicsToDelete(request, allTopics)
     if (request.dryRun) this.#out.line('Dry run: these are the actions a reset would take; nothing is changed.')
     const offsetsCode = await this.#resetOffsets(request, new Set(allTopics))
     await this.#deleteInternalTopics(request, internalTopics)
     this.#localStateHint(request)
-    return offsetsCode
+    return internalTopics.given || internalTopics.collisions.length === 0 ? offsetsCode : EXIT_CODES.FAILED
   }
 
   async #requireNoActiveMembers(request: ResetRequest): Promise<void> {
@@ -210,23 +230,52 @@ export class ApplicationReset {
     return offset
   }
 
-  /** The internal topics to delete: the inferred ones, or those given (each must be an inferred one). */
-  #internalTopicsToDelete(request: ResetRequest, allTopics: readonly string[]): { topics: readonly string[]; given: boolean } {
+  /**
+   * The internal topics to delete: the inferred ones but those also named like another
+   * application's, or those given (each must be an inferred one). Refused while one of them is
+   * named like an internal topic of an application whose group has members.
+   */
+  async #internalTopicsToDelete(request: ResetRequest, allTopics: readonly string[]): Promise<InternalTopics> {
+    const { applicationId } = request
     const userTopics = new Set([...request.inputTopics, ...request.intermediateTopics])
-    const inferred = inferInternalTopics(request.applicationId, allTopics, userTopics)
-    if (request.internalTopics.length === 0) return { topics: inferred, given: false }
+    const inferred = inferInternalTopics(applicationId, allTopics, userTopics)
+    const given = request.internalTopics.length > 0
     const notInternal = request.internalTopics.filter(t => !inferred.includes(t))
     if (notInternal.length > 0)
       throw new CliError(
         'ILLEGAL_ARGUMENT',
-        `--internal-topics names topics that are not internal topics of application ${request.applicationId}: ${notInternal.join(', ')}. ` +
+        `--internal-topics names topics that are not internal topics of application ${applicationId}: ${notInternal.join(', ')}. ` +
           'Run a --dry-run without --internal-topics to see the internal topics that can be deleted.'
       )
-    return { topics: request.internalTopics, given: true }
+    const chosen = given ? request.internalTopics : inferred
+    const collisions = await findPrefixCollisions(groupId => this.#admin.describeGroup(groupId), applicationId, chosen)
+    const shared = new Set(collisions.map(c => c.topic))
+    const running = collisions.find(c => c.group !== undefined && c.group.members.length > 0)
+    if (running !== undefined) {
+      const other = running.applicationId
+      const otherTopics = collisions.filter(c => c.applicationId === other).map(c => c.topic)
+      const ownTopics = chosen.filter(t => !shared.has(t))
+      throw new CliError(
+        'ILLEGAL_STATE',
+        `Internal topics of application ${applicationId} are also named like internal topics of application ${other}: ` +
+          `${otherTopics.join(', ')}. Consumer group '${other}' is still active and has following members: ` +
+          `${describeMembers(running.group!.members)}. Stop every instance of ${other} before resetting ${applicationId}` +
+          (ownTopics.length === 0 ? '.' : `, or give --internal-topics ${ownTopics.join(',')} to delete only those.`)
+      )
+    }
+    return { topics: given ? chosen : chosen.filter(t => !shared.has(t)), given, collisions }
   }
 
-  async #deleteInternalTopics(request: ResetRequest, { topics, given }: { topics: readonly string[]; given: boolean }): Promise<void> {
+  async #deleteInternalTopics(request: ResetRequest, { topics, given, collisions }: InternalTopics): Promise<void> {
     this.#out.line(`Internal topics to delete (${given ? 'given' : 'inferred'}): ${topics.join(', ') || 'none'}`)
+    if (collisions.length > 0) {
+      this.#out.line(
+        given
+          ? 'These are deleted as --internal-topics names them, though also named like internal topics of another application:'
+          : `These are also named like internal topics of another application and are left (name them in --internal-topics to delete them as ${request.applicationId}'s):`
+      )
+      for (const collision of collisions) this.#out.line(`Topic: ${collision.topic} (${collisionEvidence(collision)})`)
+    }
     if (!request.dryRun && topics.length > 0) {
       await this.#admin.deleteTopics(topics)
       await this.#awaitDeleted(topics, request.deleteWaitMs ?? 30_000)

@@ -14,9 +14,12 @@ export const RESET: CommandSpec = {
     'kafka-streams-application-reset tool: commits new offsets for the input topics of the',
     "application's consumer group (the earliest by default), moves the intermediate topics to their",
     "end, and deletes the application's internal topics (<application-id>-...-changelog, -repartition,",
-    'foreign-key subscription topics). It does not touch output topics, nor the local state of the',
-    'instances: call KafkaStreams.cleanUp() (or delete <state.dir>/<application-id>) on each before',
-    'restarting it. Refused while the group has active members. Run it once with --dry-run first.'
+    'foreign-key subscription topics), but leaves those of another application whose id starts with',
+    '<application-id>- (its consumer group exists, or the name after its id is one Kafka Streams',
+    'generates) unless --internal-topics names them. It does not touch output topics, nor the local',
+    'state of the instances: call KafkaStreams.cleanUp() (or delete <state.dir>/<application-id>) on',
+    'each before restarting it. Refused while the group, or the group of such another application,',
+    'has active members. Run it once with --dry-run first.'
   ].join('\n'),
   positionals: [],
   options: [
@@ -58,7 +61,8 @@ export const RESET: CommandSpec = {
       type: 'string',
       list: true,
       value: '<list>',
-      description: 'Comma-separated internal topics to delete instead of all inferred ones; each must be one of those (see --dry-run).'
+      description:
+        "Comma-separated internal topics to delete instead of all inferred ones; each must be one of those (see --dry-run). Also deletes the topics the reset would leave as another application's."
     },
     { name: 'to-earliest', type: 'boolean', description: 'Reset the input topics to their earliest offsets (the default).' },
     { name: 'to-latest', type: 'boolean', description: 'Reset the input topics to their latest offsets.' },
@@ -101,8 +105,8 @@ export const RESET: CommandSpec = {
     }
   ],
   notes: [
-    'Exit codes: 0 done; 1 failed (group active, Kafka error) or an input or intermediate topic does not exist',
-    "(the rest is still done, as Kafka's tool); 2 invalid options.",
+    'Exit codes: 0 done; 1 failed (group active, Kafka error), or the rest done but an input or intermediate',
+    "topic does not exist (as Kafka's tool) or an internal topic was left as another application's; 2 invalid options.",
     '',
     'Important: you will get wrong results if the local state of the instances is not cleaned up after a reset.',
     'This tool makes changes that cannot be undone: run it with --dry-run first.'

@@ -1,12 +1,10 @@
 /**
  * The reset positions' parsing, as Kafka's tool takes them: ISO-8601 durations as Java's
  * Duration.parse (DurationTest's accepted and rejected forms that apply), datetimes as Kafka's
- * Utils.getDateTime (local time unless a zone is given); and the internal topics inferred as
- * StreamsResetter.matchesInternalTopicFormat and isInferredInternalTopic do.
+ * Utils.getDateTime (local time unless a zone is given).
  */
 import { expect } from 'chai'
-import { parseDatetime, parseDuration, resetPosition } from '../src/reset/reset-position.js'
-import { hasInternalTopicShape, inferInternalTopics } from '../src/reset/internal-topics.js'
+import { parseDatetime, parseDuration, resetPosition } from '../../src/reset/reset-position.js'
 
 describe('reset positions', () => {
   it('parses ISO-8601 durations as Java Duration.parse does', () => {
@@ -49,37 +47,5 @@ describe('reset positions', () => {
     expect(resetPosition({ ...none, shiftBy: -3 })).to.deep.equal({ kind: 'shift', by: -3 })
     expect(resetPosition({ ...none, byDuration: 'PT1M' })).to.deep.equal({ kind: 'duration', ms: 60_000 })
     expect(() => resetPosition({ ...none, toEarliest: true, toOffset: 4 })).to.throw('got --to-earliest and --to-offset')
-  })
-})
-
-describe('internal topics of an application', () => {
-  it("have the shapes of Kafka's internal topics", () => {
-    for (const topic of [
-      'a-x-changelog',
-      'a-x-repartition',
-      'a-x-subscription-registration-topic',
-      'a-x-subscription-response-topic',
-      'a-KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-0000000006-topic',
-      'a-KTABLE-FK-JOIN-SUBSCRIPTION-RESPONSE-0000000012-topic'
-    ])
-      expect(hasInternalTopicShape(topic), topic).to.equal(true)
-    for (const topic of ['a-x', 'a-changelog-x', 'a-x-changelogs', 'a-KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-topic'])
-      expect(hasInternalTopicShape(topic), topic).to.equal(false)
-  })
-
-  it('are inferred by the application id prefix, leaving out the input and intermediate topics given (KAFKA-7930)', () => {
-    const all = [
-      'app-Counts-changelog',
-      'app-Counts-repartition',
-      'app2-Counts-changelog',
-      'other-app-x-changelog',
-      'app-user-changelog',
-      'app-input',
-      'appCounts-changelog'
-    ]
-    expect(inferInternalTopics('app', all, new Set(['app-user-changelog']))).to.deep.equal([
-      'app-Counts-changelog',
-      'app-Counts-repartition'
-    ])
   })
 })
