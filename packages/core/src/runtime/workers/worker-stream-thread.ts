@@ -151,7 +151,8 @@ export class WorkerStreamThread {
     })
     this.#exited = new Promise<void>(resolve => {
       worker.on('exit', code => {
-        // Whatever the worker's thread held is free now (it closed its stores, or died with them).
+        // Whatever the worker's thread held is free now (it closed its stores, or died with them),
+        // the task lock table's lock too if it was terminated holding it (terminate() skips `finally`).
         this.#o.taskLocks.unlockThread(workerThreadId)
         queries.close()
         const reason = crash ?? (code === 0 ? undefined : new Error(`exit code ${code}`))
