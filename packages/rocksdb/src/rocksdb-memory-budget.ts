@@ -15,7 +15,8 @@
  *   `usage()` reports what is reserved. Releasing a DB (on close) returns its allowance.
  *
  * One budget is shared by every store of an application instance: pass one in the store options,
- * or let `forConfig` share one per resolved-config object.
+ * or let `forConfig` share one per resolved-config object. On worker threads each worker has its
+ * own config, and with it its share of the instance's budget (core splits the config keys).
  */
 import type { ResolvedStreamsConfig } from '@kstreams/core'
 import { StreamsError } from '@kstreams/core'

@@ -9,10 +9,10 @@
 import { expect } from 'chai'
 import { threadId } from 'node:worker_threads'
 import { join } from 'node:path'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import type { KafkaStreamsState } from '@kstreams/core'
 import { createTopics, produce, readUntil, tempDir, unique, waitFor } from './helpers.js'
-import { countAppModule, type CountAppSpec } from './fixtures/worker-threads/count-app.js'
+import { countAppModule, type BudgetLine, type CountAppSpec } from './fixtures/worker-threads/count-app.js'
 
 /** The latest `count@threadId` output per key, once every key counts at least `expected`. */
 async function latestCounts(
@@ -357,5 +357,45 @@ describe('Stream threads on worker threads (real broker)', function () {
       await streams.close()
       await remove()
     }
+  })
+
+  it("the RocksDB memory budget is the instance's: each worker gets rocksdbBlockCacheBytes / numStreamThreads (and so the write buffers), which add up to what was configured", async () => {
+    const { KafkaStreams } = await core()
+    const MiB = 1024 * 1024
+    const prefix = unique('workers-budget')
+    const logDir = await tempDir(`${prefix}-log`)
+    const log = join(logDir.path, 'budget.jsonl')
+    const { spec, remove } = await setUp(prefix, { rocksdbBudget: { blockCacheBytes: 8 * MiB, writeBufferBytes: 6 * MiB, log } })
+    const streams = await KafkaStreams.onWorkerThreads(countAppModule(spec))
+    const lines = (): BudgetLine[] =>
+      existsSync(log)
+        ? readFileSync(log, 'utf8')
+            .split('\n')
+            .filter(line => line !== '')
+            .map(line => JSON.parse(line) as BudgetLine)
+        : []
+    const byThread = new Map<number, BudgetLine[]>()
+    try {
+      await streams.start()
+      await waitFor('both workers open their stores', () => new Set(lines().map(l => l.thread)).size === 2, 90_000)
+      for (const line of lines()) byThread.set(line.thread, [...(byThread.get(line.thread) ?? []), line])
+    } finally {
+      await streams.close()
+      await Promise.all([remove(), logDir.remove()])
+    }
+    expect(byThread.has(threadId)).to.equal(false)
+    // Each worker's config sizes its budget with its share; the shares add up to the instance's budget.
+    const shares = [...byThread.values()].map(own => [...new Set(own.map(l => `${l.configBlockCacheBytes}/${l.configWriteBufferBytes}`))])
+    expect(shares).to.deep.equal([[`${4 * MiB}/${3 * MiB}`], [`${4 * MiB}/${3 * MiB}`]])
+    // The first DB of a worker takes all of its share (below the per-DB maximum of 16 MiB): no DB gets more.
+    const largest = [...byThread.values()].map(own => ({
+      cacheSize: Math.max(...own.map(l => l.cacheSize)),
+      memtableMemoryBudget: Math.max(...own.map(l => l.memtableMemoryBudget))
+    }))
+    expect(largest).to.deep.equal([
+      { cacheSize: 4 * MiB, memtableMemoryBudget: 2 * MiB },
+      { cacheSize: 4 * MiB, memtableMemoryBudget: 2 * MiB }
+    ])
+    expect(largest.reduce((sum, l) => sum + l.cacheSize, 0)).to.equal(8 * MiB)
   })
 })

@@ -260,9 +260,12 @@ export interface StreamsConfig extends ClientPassThroughConfig, OperabilityConfi
    * a larger one is never sent and goes to the production exception handler; default 1048576.
    */
   maxRequestSize?: number
-  /** Block cache shared out over the RocksDB stores of an instance (`rocksdb.config`); default 64 MiB. */
+  /**
+   * Block cache shared out over the RocksDB stores of an instance (`rocksdb.config`); default 64 MiB.
+   * On worker threads (KafkaStreams.onWorkerThreads) each worker's stores get this / numStreamThreads.
+   */
   rocksdbBlockCacheBytes?: number
-  /** Write buffers shared out over the RocksDB stores of an instance; default 64 MiB. */
+  /** Write buffers shared out over the RocksDB stores of an instance, split over worker threads as rocksdbBlockCacheBytes; default 64 MiB. */
   rocksdbWriteBufferBytes?: number
   /** Tunes each RocksDB store's options before it opens (Kafka's `rocksdb.config.setter`). */
   rocksdbConfigSetter?: {

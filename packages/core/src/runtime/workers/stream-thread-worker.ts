@@ -8,7 +8,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads'
 import { TOPOLOGY_DEF } from '../../topology/internal.js'
-import { resolveStreamsConfig } from '../../config/streams-config.js'
+import { resolveStreamsConfig, type ResolvedStreamsConfig } from '../../config/streams-config.js'
 import { systemClock } from '../../clock.js'
 import { childLogger, silentLogger } from '../../logger.js'
 import type { StateStore } from '../../state/state-store.js'
@@ -135,9 +135,23 @@ async function passStartGate(): Promise<void> {
   }
 }
 
+/**
+ * The worker's config, with its share of the instance's RocksDB memory budget: the stores of one
+ * worker cannot draw on another's, so each gets rocksdbBlockCacheBytes / numStreamThreads (and so
+ * rocksdbWriteBufferBytes), and the instance as a whole stays within what was configured.
+ */
+function withRocksDBShare(config: ResolvedStreamsConfig): ResolvedStreamsConfig {
+  const threads = Math.max(1, config.numStreamThreads)
+  return Object.freeze({
+    ...config,
+    rocksdbBlockCacheBytes: Math.floor(config.rocksdbBlockCacheBytes / threads),
+    rocksdbWriteBufferBytes: Math.floor(config.rocksdbWriteBufferBytes / threads)
+  })
+}
+
 async function main(): Promise<void> {
   const app = await loadStreamsApp(data.module)
-  const config = resolveStreamsConfig(app.config)
+  const config = withRocksDBShare(resolveStreamsConfig(app.config))
   for (const key of ['applicationId', 'stateDir'] as const) {
     if (config[key] !== data[key])
       throw new ConfigError(
