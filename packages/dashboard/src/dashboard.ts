@@ -235,8 +235,7 @@ export class Dashboard {
   }
 
   readonly #defaultPeerUrl = (host: HostInfo): string => {
-    const name = host.host.includes(':') ? `[${host.host}]` : host.host
-    return `http://${name}:${host.port}${this.#o.basePath ?? ''}`
+    return `http://${hostKey(host)}${this.#o.basePath ?? ''}`
   }
 
   #group(): StreamsMetadata[] {
@@ -322,8 +321,9 @@ function json(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'number' && !Number.isFinite(v) ? null : v))
 }
 
+/** `host:port` as KafkaStreams.applicationServer and URLs have it: an IPv6 host in brackets. */
 function hostKey(host: HostInfo): string {
-  return `${host.host}:${host.port}`
+  return host.host.includes(':') ? `[${host.host}]:${host.port}` : `${host.host}:${host.port}`
 }
 
 function portOf(endpoint: string | undefined): number | undefined {

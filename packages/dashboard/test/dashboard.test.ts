@@ -44,9 +44,9 @@ function countingTopology(): Topology {
     .addStateStore(Stores.keyValueStoreBuilder(Stores.inMemoryKeyValueStore('Counts'), S, Serdes.Long()), 'Count')
 }
 
-async function freePort(): Promise<number> {
+async function freePort(host = '127.0.0.1'): Promise<number> {
   const server = createServer()
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>(resolve => server.listen(0, host, resolve))
   const { port } = server.address() as AddressInfo
   await new Promise<void>(resolve => server.close(() => resolve()))
   return port
@@ -58,9 +58,9 @@ interface Answer {
   text: string
 }
 
-async function get(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
+async function get(port: number, path: string, headers: Record<string, string> = {}, method = 'GET', host = '127.0.0.1'): Promise<Answer> {
   return await new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method, headers }, res => {
+    const req = request({ host, port, path, method, headers }, res => {
       let text = ''
       res.setEncoding('utf8')
       res.on('data', (c: string) => (text += c))
@@ -236,6 +236,35 @@ describe('Dashboard over two instances on the in-memory Kafka', function () {
     } finally {
       await board.close()
       await close(server)
+    }
+  })
+})
+
+describe('Dashboard of an instance on IPv6', function () {
+  this.timeout(30_000)
+
+  it('knows itself by its applicationServer ("::1:<port>", kept as "[::1]:<port>") and lists no second, remote copy of itself', async () => {
+    const kafka = new InMemoryKafka()
+    kafka.createTopic('words', 2)
+    const dir = await mkdtemp(join(tmpdir(), 'kstreams-dashboard-'))
+    const port = await freePort('::1')
+    const streams = new KafkaStreams(
+      countingTopology(),
+      { ...FAST, applicationId: `dash-ipv6-${process.pid}`, stateDir: dir, applicationServer: `::1:${port}` },
+      { client: kafka.client() }
+    )
+    const board = new Dashboard(streams, { topology: countingTopology(), host: '::1' })
+    try {
+      await streams.start()
+      expect(await board.start()).to.deep.equal({ host: '::1', port })
+      await eventually('RUNNING', () => streams.state() === 'RUNNING')
+      const state = JSON.parse((await get(port, '/api/state', {}, 'GET', '::1')).text) as DashboardState
+      expect(state.instances.map(i => [i.host, i.local, i.assigned.active])).to.deep.equal([[`[::1]:${port}`, true, ['0_0', '0_1']]])
+    } finally {
+      await board.close()
+      await streams.close()
+      kafka.close()
+      await rm(dir, { recursive: true, force: true })
     }
   })
 })

@@ -90,10 +90,9 @@ export class TopologyTestDriver implements InputPipe, OutputSource {
       outerJoinEmitIntervalMs: config.outerJoinEmitIntervalMs ?? 0,
       windowedAggregationEmitIntervalMs: config.windowedAggregationEmitIntervalMs ?? 0
     })
-    // The application id is checked as the runtime checks it ('..' would write outside stateDir).
-    const checked = new StateDirectory(resolved.stateDir, resolved.applicationId)
+    // resolveStreamsConfig checked the application id as for the runtime ('..' would write outside stateDir).
     const own = config.stateDir === undefined ? mkdtempSync(join(tmpdir(), 'kstreams-topology-test-driver-')) : undefined
-    const stateDirectory = own === undefined ? checked : new StateDirectory(own, resolved.applicationId)
+    const stateDirectory = new StateDirectory(own ?? resolved.stateDir, resolved.applicationId)
     this.#stateDirToRemove = own ?? stateDirectory.appDir
     try {
       this.#def = topology[TOPOLOGY_DEF]()

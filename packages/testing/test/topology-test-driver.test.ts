@@ -211,11 +211,11 @@ describe('TopologyTestDriver', () => {
     driver.close()
   })
 
-  it('rejects an application id that cannot be a directory name, as the runtime does', () => {
-    for (const applicationId of ['..', '.']) {
+  it('rejects an application id that cannot be a directory name, as the runtime does, naming applicationId', () => {
+    for (const applicationId of ['..', '.', 'a'.repeat(250)]) {
       expect(() => new TopologyTestDriver(counting(false), { applicationId }), applicationId)
         .to.throw()
-        .with.property('code', 'ILLEGAL_ARGUMENT')
+        .that.includes({ code: 'INVALID_CONFIG', key: 'applicationId' })
     }
   })
 

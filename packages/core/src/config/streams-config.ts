@@ -13,6 +13,7 @@ import type { ErrorHandlerResponse, ErrorHandlerResult } from './exception-handl
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PASS_THROUGH_CHECKS, passThroughConfigs, resolveClientConfigs, type ClientPassThroughConfig } from './client-configs.js'
+import { formatEndpoint, parseEndpoint } from './endpoint.js'
 import { OPERABILITY_CHECKS, operabilityDefaults, unknownKeyMessage, type OperabilityConfig } from './operability-configs.js'
 
 /** Kafka Streams' `processing.guarantee`: at-least-once (the default) or exactly-once v2 (transactions, KIP-447). */
@@ -188,7 +189,10 @@ export interface StreamsConfig extends ClientPassThroughConfig, OperabilityConfi
   taskTimeoutMs?: number
   /** Standby replicas per stateful task, kept up to date on other instances (`num.standby.replicas`); default 0. */
   numStandbyReplicas?: number
-  /** This instance's `host:port` for interactive queries, shared with the other instances through the group (`application.server`). */
+  /**
+   * This instance's `host:port` for interactive queries, shared with the other instances through
+   * the group (`application.server`); port 1 to 65535, an IPv6 host as `[::1]:8080` or `::1:8080`.
+   */
   applicationServer?: string
   /** The key serde of sources, sinks and stores that do not name one (`default.key.serde`). */
   defaultKeySerde?: Serde<any>
@@ -326,7 +330,7 @@ export type ResolvedStreamsConfig = Readonly<
     bootstrapServers: string[]
     /** Prefix of the Kafka client ids; undefined: the application id. */
     clientId: string | undefined
-    /** This instance's `host:port` for interactive queries. */
+    /** This instance's `host:port` for interactive queries (an IPv6 host in brackets: `[::1]:8080`). */
     applicationServer: string | undefined
     /** The default key serde. */
     defaultKeySerde: Serde<any> | undefined
@@ -355,11 +359,16 @@ const fn: Check = v => (typeof v === 'function' ? undefined : 'must be a functio
 const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
   ...PASS_THROUGH_CHECKS,
   ...OPERABILITY_CHECKS,
-  applicationId: v => (typeof v === 'string' && /^[a-zA-Z0-9._-]+$/.test(v) ? undefined : 'must be a non-empty string of [a-zA-Z0-9._-]'),
-  bootstrapServers: v =>
-    typeof v === 'string' || (Array.isArray(v) && v.every(s => typeof s === 'string'))
+  applicationId: v =>
+    typeof v === 'string' && /^[a-zA-Z0-9._-]{1,249}$/.test(v) && v !== '.' && v !== '..'
       ? undefined
-      : 'must be "host:port[,host:port]" or an array of them',
+      : 'must be 1 to 249 characters of [a-zA-Z0-9._-], and not "." or ".." (it prefixes internal topic names and names the state directory)',
+  bootstrapServers: v =>
+    typeof v !== 'string' && !(Array.isArray(v) && v.every(s => typeof s === 'string'))
+      ? 'must be "host:port[,host:port]" or an array of them'
+      : serverList(v as string | string[]).length === 0
+        ? 'must name at least one broker ("host:port")'
+        : undefined,
   clientId: nonEmptyString,
   numStreamThreads: positiveInt,
   commitIntervalMs: nonNegativeInt,
@@ -375,7 +384,10 @@ const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
   bufferedRecordsPerPartition: positiveInt,
   taskTimeoutMs: nonNegativeInt,
   numStandbyReplicas: nonNegativeInt,
-  applicationServer: v => (typeof v === 'string' && /^[^:]+:\d+$/.test(v) ? undefined : 'must be "host:port"'),
+  applicationServer: v =>
+    typeof v === 'string' && parseEndpoint(v) !== undefined
+      ? undefined
+      : 'must be "host:port" with a port from 1 to 65535 (an IPv6 host as "[::1]:8080" or "::1:8080")',
   defaultKeySerde: serde,
   defaultValueSerde: serde,
   defaultTimestampExtractor: fn,
@@ -480,20 +492,12 @@ export function resolveStreamsConfig(config: StreamsConfig = {}): ResolvedStream
     if (problem !== undefined) throw new ConfigError(key, `Invalid value for config "${key}": ${problem}`)
   }
   const guarantee = config.processingGuarantee ?? 'at_least_once'
-  const servers = config.bootstrapServers
+  const server = config.applicationServer === undefined ? undefined : parseEndpoint(config.applicationServer)!
   const resolved: ResolvedStreamsConfig = Object.freeze({
     ...operabilityDefaults(config),
     ...passThroughConfigs(config),
     applicationId: config.applicationId ?? '',
-    bootstrapServers:
-      servers === undefined
-        ? []
-        : typeof servers === 'string'
-          ? servers
-              .split(',')
-              .map(s => s.trim())
-              .filter(s => s !== '')
-          : [...servers],
+    bootstrapServers: config.bootstrapServers === undefined ? [] : serverList(config.bootstrapServers),
     clientId: config.clientId,
     numStreamThreads: config.numStreamThreads ?? 1,
     commitIntervalMs: config.commitIntervalMs ?? (guarantee === 'exactly_once_v2' ? 100 : 30000),
@@ -508,7 +512,7 @@ export function resolveStreamsConfig(config: StreamsConfig = {}): ResolvedStream
     bufferedRecordsPerPartition: config.bufferedRecordsPerPartition ?? 1000,
     taskTimeoutMs: config.taskTimeoutMs ?? 300000,
     numStandbyReplicas: config.numStandbyReplicas ?? 0,
-    applicationServer: config.applicationServer,
+    applicationServer: server === undefined ? undefined : formatEndpoint(server.host, server.port),
     defaultKeySerde: config.defaultKeySerde,
     defaultValueSerde: config.defaultValueSerde,
     defaultTimestampExtractor: config.defaultTimestampExtractor,
@@ -544,6 +548,37 @@ export function resolveStreamsConfig(config: StreamsConfig = {}): ResolvedStream
     topologyOptimization: config.topologyOptimization ?? 'none'
   })
   // The runtime's part of the client configs is checked here, the adapter's part when KafkaStreams makes its client.
-  resolveClientConfigs(resolved, resolved, 'unchecked')
+  checkHeartbeat(config, resolveClientConfigs(resolved, resolved, 'unchecked').mainConsumer)
   return resolved
+}
+
+/** The brokers of a `bootstrapServers` value: comma-separated (in each string), trimmed, blanks dropped. */
+function serverList(servers: string | readonly string[]): string[] {
+  return (typeof servers === 'string' ? [servers] : servers)
+    .flatMap(s => s.split(','))
+    .map(s => s.trim())
+    .filter(s => s !== '')
+}
+
+/**
+ * The Java consumer's rule (its Heartbeat): the group consumer's heartbeat interval must be lower
+ * than its session timeout. The ConfigError names the key that was set: the heartbeat interval's,
+ * or the session timeout's when only that was.
+ */
+function checkHeartbeat(config: StreamsConfig, consumer: { sessionTimeoutMs: number; heartbeatIntervalMs: number }): void {
+  if (consumer.heartbeatIntervalMs < consumer.sessionTimeoutMs) return
+  const keyOf = (kafkaName: string, key: 'heartbeatIntervalMs' | 'sessionTimeoutMs'): string | undefined =>
+    config.mainConsumer?.[kafkaName] !== undefined
+      ? `mainConsumer.${kafkaName}`
+      : config.consumer?.[kafkaName] !== undefined
+        ? `consumer.${kafkaName}`
+        : config[key] !== undefined
+          ? key
+          : undefined
+  const key =
+    keyOf('heartbeat.interval.ms', 'heartbeatIntervalMs') ?? keyOf('session.timeout.ms', 'sessionTimeoutMs') ?? 'heartbeatIntervalMs'
+  throw new ConfigError(
+    key,
+    `Invalid value for config "${key}": the heartbeat interval (${consumer.heartbeatIntervalMs} ms) must be lower than the session timeout (${consumer.sessionTimeoutMs} ms)`
+  )
 }

@@ -592,7 +592,7 @@ export class KafkaStreams {
     return perThread
   }
 
-  /** This instance's `applicationServer` ("host:port"), as configured. */
+  /** This instance's `applicationServer` ("host:port"; an IPv6 host in brackets, `[::1]:8080`, however it was configured). */
   get applicationServer(): string | undefined {
     return this.#config.applicationServer
   }

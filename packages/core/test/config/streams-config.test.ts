@@ -29,6 +29,22 @@ describe('resolveStreamsConfig', () => {
     ['replicationFactor', 0],
     ['maxTaskIdleMs', -2],
     ['applicationServer', 'nohostport'],
+    // Kafka's rules for a topic name prefix and a directory name: at most 249 characters, not . or ..
+    ['applicationId', '..'],
+    ['applicationId', '.'],
+    ['applicationId', 'a'.repeat(250)],
+    ['applicationServer', 'localhost:99999'],
+    ['applicationServer', 'localhost:0'],
+    ['applicationServer', ':8080'],
+    ['applicationServer', '[::1]'],
+    ['applicationServer', 'my host:8080'],
+    ['bootstrapServers', ''],
+    ['bootstrapServers', ' , '],
+    ['bootstrapServers', []],
+    ['bootstrapServers', ['', ' ']],
+    // The Java consumer's rule: heartbeat.interval.ms lower than session.timeout.ms (defaults 3000 and 45000).
+    ['sessionTimeoutMs', 3000],
+    ['heartbeatIntervalMs', 45000],
     ['defaultKeySerde', {}],
     ['defaultTimestampExtractor', 'x'],
     ['stateDir', ''],
@@ -45,7 +61,7 @@ describe('resolveStreamsConfig', () => {
     ['autoOffsetReset', { type: 'by_duration', durationMs: 1.5 }]
   ]
   for (const [key, value] of invalid) {
-    it(`rejects ${key}=${JSON.stringify(value)} naming the key`, () => {
+    it(`rejects ${key}=${JSON.stringify(value).slice(0, 40)} naming the key`, () => {
       let err: any
       try {
         resolveStreamsConfig({ [key]: value } as any)
@@ -57,6 +73,41 @@ describe('resolveStreamsConfig', () => {
       expect(err.message).to.contain(key)
     })
   }
+
+  it('accepts a 249-character applicationId', () => {
+    expect(resolveStreamsConfig({ applicationId: 'a'.repeat(249) }).applicationId).to.have.length(249)
+  })
+
+  it('accepts an IPv6 applicationServer with or without brackets, as Kafka, and keeps it in brackets', () => {
+    expect(resolveStreamsConfig({ applicationServer: '[::1]:8080' }).applicationServer).to.equal('[::1]:8080')
+    expect(resolveStreamsConfig({ applicationServer: '::1:8080' }).applicationServer).to.equal('[::1]:8080')
+    expect(resolveStreamsConfig({ applicationServer: 'fe80::1%eth0:1' }).applicationServer).to.equal('[fe80::1%eth0]:1')
+    expect(resolveStreamsConfig({ applicationServer: 'my-host.example:65535' }).applicationServer).to.equal('my-host.example:65535')
+  })
+
+  it('bootstrapServers: trimmed, blanks dropped, a string or an array of them', () => {
+    expect(resolveStreamsConfig({ bootstrapServers: ' a:1,,b:2 ' }).bootstrapServers).to.deep.equal(['a:1', 'b:2'])
+    expect(resolveStreamsConfig({ bootstrapServers: ['a:1', ' ', 'b:2,c:3'] }).bootstrapServers).to.deep.equal(['a:1', 'b:2', 'c:3'])
+  })
+
+  it('a heartbeat interval not lower than the session timeout names the heartbeat key that was set', () => {
+    const keyOf = (config: Parameters<typeof resolveStreamsConfig>[0]): unknown => {
+      try {
+        resolveStreamsConfig(config)
+      } catch (e) {
+        return [(e as StreamsError).code, (e as { key?: unknown }).key]
+      }
+      return 'accepted'
+    }
+    expect(keyOf({ sessionTimeoutMs: 1000, heartbeatIntervalMs: 5000 })).to.deep.equal(['INVALID_CONFIG', 'heartbeatIntervalMs'])
+    expect(keyOf({ sessionTimeoutMs: 1000, heartbeatIntervalMs: 1000 })).to.deep.equal(['INVALID_CONFIG', 'heartbeatIntervalMs'])
+    expect(keyOf({ consumer: { 'session.timeout.ms': 2000 } })).to.deep.equal(['INVALID_CONFIG', 'consumer.session.timeout.ms'])
+    expect(keyOf({ heartbeatIntervalMs: 100, mainConsumer: { 'heartbeat.interval.ms': 50000 } })).to.deep.equal([
+      'INVALID_CONFIG',
+      'mainConsumer.heartbeat.interval.ms'
+    ])
+    expect(keyOf({ sessionTimeoutMs: 1000, heartbeatIntervalMs: 999 })).to.equal('accepted')
+  })
 
   it('rejects unknown keys (e.g. Java spellings), naming them', () => {
     let err: any

@@ -20,6 +20,7 @@
  * error code's description when it is absent. @internal
  */
 import { SerializationError, StreamsError } from '../../errors.js'
+import { formatEndpoint } from '../../config/endpoint.js'
 import type { TopicPartition } from '../kafka/ports.js'
 import type { MemberAssignment } from '../consumer/consumer-api.js'
 import { describeAssignorError, isAssignorErrorCode } from './assignor-error.js'
@@ -206,10 +207,6 @@ function parseEndpoint(endpoint: string): { host: string; port: number } {
   if (colon <= 0 || !Number.isInteger(port) || port < 0 || port > 65535)
     throw new StreamsError('ILLEGAL_ARGUMENT', `Endpoint "${endpoint}" is not host:port`)
   return { host: endpoint.slice(0, colon).replace(/^\[(.*)\]$/, '$1'), port }
-}
-
-function formatEndpoint(host: string, port: number): string {
-  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`
 }
 
 /** An assignment that carries only an error, for every member. */

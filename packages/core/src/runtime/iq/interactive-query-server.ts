@@ -20,6 +20,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { StreamsError } from '../../errors.js'
+import { parseEndpoint } from '../../config/endpoint.js'
 import { silentLogger, type Logger } from '../../logger.js'
 import { toSerializer, type SerializerLike } from '../../serialization/serde.js'
 import type { ReadOnlyKeyValueStore } from '../../state/key-value-store.js'
@@ -137,7 +138,7 @@ export class InteractiveQueryServer<K = string> {
   /** Starts listening; resolves with the address it listens on. */
   async start(): Promise<HostInfo> {
     if (this.#server !== undefined) throw new StreamsError('ILLEGAL_STATE', 'The interactive query server has already been started')
-    const port = this.#o.port ?? portOf(this.#streams.applicationServer)
+    const port = this.#o.port ?? parseEndpoint(this.#streams.applicationServer ?? '')?.port
     if (port === undefined)
       throw new StreamsError('INVALID_CONFIG', 'The interactive query server needs a port or an applicationServer ("host:port") config')
     const headersTimeout = this.#o.headersTimeoutMs ?? 10_000
@@ -338,12 +339,6 @@ function errorAnswer(err: unknown): Answer {
   // A stored value that cannot be read does not get better by asking again.
   if (err.code === 'SERIALIZATION') return { status: 500, body: { error: err.code } }
   return { status: 503, body: { error: err.code }, retryAfter: true }
-}
-
-function portOf(endpoint: string | undefined): number | undefined {
-  if (endpoint === undefined) return undefined
-  const port = Number(endpoint.slice(endpoint.lastIndexOf(':') + 1))
-  return Number.isInteger(port) ? port : undefined
 }
 
 /** JSON for values JSON cannot show: bigint as a string, Buffers as base64. */

@@ -6,6 +6,7 @@
  * like the default producer partitioner) and what each instance hosts. @internal
  */
 import { InvalidStateStoreError, StreamsError } from '../../errors.js'
+import { formatEndpoint, parseEndpoint } from '../../config/endpoint.js'
 import type { Serializer } from '../../serialization/serde.js'
 import type { StreamPartitioner } from '../../processor/api.js'
 import { multicastPartitions } from '../../partitioner/stream-partitions.js'
@@ -55,12 +56,16 @@ export const KEY_QUERY_METADATA_NOT_AVAILABLE: KeyQueryMetadata = Object.freeze(
   partition: -1
 })
 
+/** The HostInfo of a host map's `host:port` (an IPv6 host without its brackets, as Kafka's). */
 export function parseHostInfo(endpoint: string): HostInfo {
+  const parsed = parseEndpoint(endpoint)
+  if (parsed !== undefined) return parsed
   const colon = endpoint.lastIndexOf(':')
   return { host: endpoint.slice(0, colon), port: Number(endpoint.slice(colon + 1)) }
 }
 
-export const hostKey = (host: HostInfo): string => `${host.host}:${host.port}`
+/** `host:port` of a HostInfo, an IPv6 host in brackets: the key of the host maps, and the form of `applicationServer`. */
+export const hostKey = (host: HostInfo): string => formatEndpoint(host.host, host.port)
 
 export class StreamsMetadataState {
   readonly #def: TopologyDef

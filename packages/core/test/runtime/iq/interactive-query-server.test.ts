@@ -14,9 +14,9 @@ import type { Serializer } from '../../../src/serialization/serde.js'
 import type { StoreQueryParameters } from '../../../src/runtime/iq/queryable-store-provider.js'
 import { stringSerde } from '../../state/helpers/test-serdes.js'
 
-async function freePort(): Promise<number> {
+async function freePort(host = '127.0.0.1'): Promise<number> {
   const server = createServer()
-  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>(resolve => server.listen(0, host, resolve))
   const port = (server.address() as { port: number }).port
   await new Promise<void>(resolve => server.close(() => resolve()))
   return port
@@ -25,10 +25,11 @@ async function freePort(): Promise<number> {
 async function get(
   port: number,
   path: string,
-  headers: Record<string, string> = {}
+  headers: Record<string, string> = {},
+  host = '127.0.0.1'
 ): Promise<{ status: number; body: any; retryAfter: string | undefined }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, headers }, res => {
+    const req = request({ host, port, path, headers }, res => {
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
       res.on('end', () => {
@@ -59,7 +60,9 @@ class FakeStreams implements QueryableStreams {
     readonly applicationServer: string,
     readonly data: Map<string, number>,
     readonly otherPort: () => number,
-    readonly prefix = 'mine'
+    readonly prefix = 'mine',
+    /** The host of every instance, as the assignment's HostInfo has it (an IPv6 address without brackets). */
+    readonly host = '127.0.0.1'
   ) {}
   state(): string {
     return this.state_
@@ -92,8 +95,8 @@ class FakeStreams implements QueryableStreams {
     if (storeName !== 'Counts') throw new InvalidStateStoreError('UNKNOWN_STATE_STORE', 'unknown')
     keySerializer.serialize('input', key) // as KafkaStreams does, to find the partition
     const own = String(key).startsWith(this.prefix)
-    const port = own ? Number(this.applicationServer.split(':')[1]) : this.otherPort()
-    return { activeHost: { host: '127.0.0.1', port }, standbyHosts: [], partition: own ? 1 : 4 }
+    const port = own ? Number(this.applicationServer.slice(this.applicationServer.lastIndexOf(':') + 1)) : this.otherPort()
+    return { activeHost: { host: this.host, port }, standbyHosts: [], partition: own ? 1 : 4 }
   }
 }
 
@@ -134,6 +137,22 @@ describe('InteractiveQueryServer', () => {
     expect(viaA.body.value).to.equal(2)
     expect(b.queriedPartitions).to.deep.equal([1])
     expect(viaA.body.host).to.equal(b.applicationServer)
+  })
+
+  it('on IPv6 (applicationServer "[::1]:port"): answers its own keys itself and forwards the others to their IPv6 owner', async () => {
+    const [pa, pb] = [await freePort('::1'), await freePort('::1')]
+    const a = new FakeStreams(`[::1]:${pa}`, new Map([['mine-a', 1]]), () => pb, 'mine', '::1')
+    const b = new FakeStreams(`[::1]:${pb}`, new Map([['b-1', 2]]), () => pa, 'b-', '::1')
+    for (const s of [a, b]) {
+      const server = new InteractiveQueryServer(s, { keySerializer: stringSerde, host: '::1' })
+      servers.push(server)
+      expect(await server.start()).to.deep.equal({ host: '::1', port: s === a ? pa : pb })
+    }
+    const local = await get(pa, '/stores/Counts/keys/mine-a', {}, '::1')
+    expect([local.status, local.body.value, local.body.host]).to.deep.equal([200, 1, `[::1]:${pa}`])
+    const forwarded = await get(pa, '/stores/Counts/keys/b-1', {}, '::1')
+    expect([forwarded.status, forwarded.body.value, forwarded.body.host]).to.deep.equal([200, 2, `[::1]:${pb}`])
+    expect(b.queriedPartitions).to.deep.equal([1])
   })
 
   it('404 for a missing key, an unknown store or path; 503 + Retry-After while rebalancing or when the store is restoring', async () => {

@@ -2,7 +2,7 @@ import { expect } from 'chai'
 import type { TopologyDef } from '../../../src/topology/definitions.js'
 import type { StateStore, StoreBuilder } from '../../../src/state/state-store.js'
 import { partitionFor } from '../../../src/partitioner/murmur2.js'
-import { KEY_QUERY_METADATA_NOT_AVAILABLE, StreamsMetadataState } from '../../../src/runtime/iq/streams-metadata-state.js'
+import { KEY_QUERY_METADATA_NOT_AVAILABLE, StreamsMetadataState, hostKey } from '../../../src/runtime/iq/streams-metadata-state.js'
 import { localStorePartitionLags } from '../../../src/runtime/iq/local-store-lags.js'
 import type { TopicPartition } from '../../../src/runtime/kafka/ports.js'
 import { stringSerializer } from '../../state/helpers/test-serdes.js'
@@ -44,6 +44,16 @@ describe('StreamsMetadataState', () => {
     )
     return s
   }
+
+  it("IPv6 hosts of the host maps ('[::1]:8080') are HostInfos without brackets, as Kafka's", () => {
+    const s = new StreamsMetadataState(def, 'app', '::1:8080')
+    s.onAssignment(new Map([['[::1]:8080', [...tps('words', 0, 1, 2, 3, 4, 5), ...tps('lines', 0, 1)]]]), new Map())
+    expect(s.allMetadata().map(m => m.hostInfo)).to.deep.equal([{ host: '::1', port: 8080 }])
+    expect(s.keyQueryMetadataForKey('counts', 'x', stringSerializer).activeHost).to.deep.equal({ host: '::1', port: 8080 })
+    // A global store is answered by this instance: its own applicationServer, bare IPv6 as configured.
+    expect(s.keyQueryMetadataForKey('global', 'x', stringSerializer).activeHost).to.deep.equal({ host: '::1', port: 8080 })
+    expect(hostKey({ host: '::1', port: 8080 })).to.equal('[::1]:8080')
+  })
 
   it('is NOT_AVAILABLE before the first assignment', () => {
     const s = new StreamsMetadataState(def, 'app')
