@@ -84,8 +84,9 @@ export class SerializationError extends StreamsError {
 export class ConfigError extends StreamsError {
   /** The config key that is wrong. */
   readonly key: string
-  constructor(key: string, message: string) {
-    super('INVALID_CONFIG', message)
+  /** `cause`: what made the value unusable (the OS error of a state directory that cannot be created). */
+  constructor(key: string, message: string, options: { cause?: unknown } = {}) {
+    super('INVALID_CONFIG', message, options)
     this.key = key
   }
 }

@@ -165,6 +165,7 @@ export class KafkaStreams {
       this.#stateListener?.(to, from)
     )
     this.#stateDirectory = new StateDirectory(this.#config.stateDir, this.#config.applicationId)
+    this.#stateDirectory.create()
     this.#metadata = new StreamsMetadataState(this.#def, this.#config.applicationId, this.#config.applicationServer)
     this.#queryProvider = new QueryableStoreProvider({
       clientState: () => this.state(),

@@ -1,8 +1,10 @@
 /**
  * The local state directory of one KafkaStreams instance: `<stateDir>/<applicationId>/` with the
  * process lock (`.lock`), the process metadata (a processId reused across restarts), one directory
- * per task (`<subtopology>_<partition>`) and `global/`. Directories are owner-only (0700): new
- * ones are created so, an existing app directory is tightened when the lock is taken.
+ * per task (`<subtopology>_<partition>`) and `global/`. KafkaStreams creates the app directory
+ * when it is built (create()), so a state directory it cannot use fails there, naming `stateDir`.
+ * Directories are owner-only (0700): new ones are created so, an existing app directory is
+ * tightened when the lock is taken.
  * Two locks, as Kafka Streams' StateDirectory:
  * - the app lock, an OS lock on `.lock` (FileLock) that keeps a second instance with the same
  *   application id and state directory out, in another process or this one, and that dies with
@@ -12,9 +14,10 @@
  *   (`cleanRemovedTasks`) deletes only directories no task holds.
  */
 import { chmod, mkdir, readFile, readdir, rm, stat, writeFile, rename } from 'node:fs/promises'
+import { accessSync, constants, mkdirSync } from 'node:fs'
 import { randomUUID } from 'node:crypto'
 import { join } from 'node:path'
-import { StreamsError } from '../../errors.js'
+import { ConfigError, StreamsError } from '../../errors.js'
 import { TaskId } from '../../task-id.js'
 import { FileLock } from './file-lock.js'
 import { TaskLocks } from './task-locks.js'
@@ -27,6 +30,7 @@ const CLEANER = TaskLocks.CLEANER
 
 export class StateDirectory {
   readonly appDir: string
+  readonly #stateDir: string
   #lock: FileLock | undefined
   /** Who holds each task directory, by task id; shared with the worker threads of the instance. */
   readonly taskLocks: TaskLocks
@@ -42,7 +46,26 @@ export class StateDirectory {
     ) {
       throw new StreamsError('ILLEGAL_ARGUMENT', `Application id "${applicationId}" cannot be used as a directory name`)
     }
+    this.#stateDir = stateDir
     this.appDir = join(stateDir, applicationId)
+  }
+
+  /**
+   * Creates the state directory and the app directory in it (new ones owner-only) and checks that
+   * this process can use the app directory, as Kafka's StateDirectory does when it is built: a
+   * ConfigError naming `stateDir`, with the OS error as its cause, when it cannot (not writable,
+   * a file, a path too long).
+   */
+  create(): void {
+    try {
+      mkdirSync(this.appDir, { recursive: true, mode: 0o700 })
+      accessSync(this.appDir, constants.R_OK | constants.W_OK | constants.X_OK)
+    } catch (err) {
+      const reason = (err as NodeJS.ErrnoException).code === 'EEXIST' ? 'a file of that name exists' : (err as Error).message
+      throw new ConfigError('stateDir', `Cannot use the state directory ${this.appDir} (stateDir "${this.#stateDir}"): ${reason}`, {
+        cause: err
+      })
+    }
   }
 
   /**

@@ -1,9 +1,10 @@
 import { expect } from 'chai'
-import { chmod, mkdtemp, readdir, rm, stat, utimes, mkdir } from 'node:fs/promises'
+import { chmod, mkdtemp, readdir, rm, stat, utimes, mkdir, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { StateDirectory } from '../../../src/runtime/state/state-directory.js'
 import { TaskId } from '../../../src/task-id.js'
+import type { ConfigError } from '../../../src/errors.js'
 
 describe('StateDirectory', () => {
   let root: string
@@ -22,6 +23,32 @@ describe('StateDirectory', () => {
     expect((await stat(join(root, 'app', '1_2'))).mode & 0o777).to.equal(0o700)
     expect((await sd.listTaskDirs()).map(t => t.toString())).to.deep.equal(['1_2'])
     await sd.unlock()
+  })
+
+  it('create() makes the state and app directories owner-only, as a KafkaStreams being built does', async () => {
+    const sd = new StateDirectory(join(root, 'state'), 'app')
+    sd.create()
+    expect((await stat(join(root, 'state'))).mode & 0o777).to.equal(0o700)
+    expect((await stat(sd.appDir)).mode & 0o777).to.equal(0o700)
+    sd.create()
+  })
+
+  it('create() fails with a ConfigError naming stateDir, the OS error as its cause, for a directory it cannot use', async () => {
+    await writeFile(join(root, 'file'), 'x')
+    await mkdir(join(root, 'taken'))
+    await writeFile(join(root, 'taken', 'app'), 'x')
+    const failure = (stateDir: string): unknown[] => {
+      try {
+        new StateDirectory(stateDir, 'app').create()
+      } catch (e) {
+        const err = e as ConfigError
+        return [err.constructor.name, err.code, err.key, (err.cause as NodeJS.ErrnoException).code]
+      }
+      return ['created']
+    }
+    expect(failure(join(root, 'file'))).to.deep.equal(['ConfigError', 'INVALID_CONFIG', 'stateDir', 'ENOTDIR'])
+    expect(failure(join(root, 'taken'))).to.deep.equal(['ConfigError', 'INVALID_CONFIG', 'stateDir', 'EEXIST'])
+    expect(failure(join(root, 'd'.repeat(300)))).to.deep.equal(['ConfigError', 'INVALID_CONFIG', 'stateDir', 'ENAMETOOLONG'])
   })
 
   it('keeps the process id across restarts', async () => {
