@@ -9,6 +9,7 @@ import { expect } from 'chai'
 import {
   SerializationError,
   Serdes,
+  StreamsError,
   Topology,
   type ErrorHandlerContext,
   type KeyValueStore,
@@ -94,6 +95,27 @@ describe('TopologyTestDriver: deserialization exception handler', () => {
       })()
       expect(err, topic).to.be.instanceOf(SerializationError)
       expect((err as Error).message).to.contain(`topic ${topic}, partition 0, offset 1`)
+      driver.close()
+    }
+  })
+
+  it('a handler that throws fails pipeInput with a StreamsError wrapping what it threw, as the runtime does', () => {
+    for (const topic of ['numbers', 'limits']) {
+      const blewUp = new Error('handler blew up')
+      const driver = new TopologyTestDriver(topology(), {
+        deserializationExceptionHandler: () => {
+          throw blewUp
+        }
+      })
+      const input = driver.createInputTopic(topic, S, B)
+      let err: StreamsError | undefined
+      try {
+        input.pipeInput('bad', Buffer.from('xyz'), 2)
+      } catch (e) {
+        err = e as StreamsError
+      }
+      expect(err, topic).to.be.instanceOf(StreamsError)
+      expect([err!.code, err!.cause]).to.deep.equal(['PROCESSING', blewUp])
       driver.close()
     }
   })

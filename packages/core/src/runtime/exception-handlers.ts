@@ -48,7 +48,17 @@ export function deserializationDecision(
   if (configured === 'logAndContinue' || configured === 'logAndFail') {
     return builtIn(configured === 'logAndContinue' ? 'RESUME' : 'FAIL', deadLetters ? config : undefined, context, error)
   }
-  return normalize(configured(context, error, record), 'deserializationExceptionHandler', ['RESUME', 'FAIL'])
+  let answer: unknown
+  try {
+    answer = configured(context, error, record)
+  } catch (fatal) {
+    // As Kafka's RecordDeserializer: what the handler itself threw stops the task, wrapped.
+    throw new StreamsError('PROCESSING', 'Fatal user code error in deserialization error callback', {
+      cause: fatal,
+      taskId: context.taskId
+    })
+  }
+  return normalize(answer, 'deserializationExceptionHandler', ['RESUME', 'FAIL'])
 }
 
 /** The configured processing handler's decision; `record` is undefined for a punctuator. */
