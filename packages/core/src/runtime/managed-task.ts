@@ -19,6 +19,13 @@ export interface ManagedTask {
   state: ManagedState
   /** Changelog partitions still restoring. */
   restoring: Set<string>
+  /**
+   * Whether the metadata of its committed offsets (partition times, KIP-825 processor metadata)
+   * is still to be read: a task runs only once it is (Kafka's StreamTask.completeRestoration).
+   */
+  metadataPending: boolean
+  /** When its task timeout expires (Kafka's AbstractTask deadlineMs): set at its first failed attempt, cleared by one that succeeds. */
+  timeoutDeadline: number | undefined
   /** When the task first could not process because an input partition was empty (max.task.idle.ms). */
   idleSince: number | undefined
   /** Records restored into the task's stores (its restore metrics). */

@@ -332,7 +332,7 @@ export class StreamThread {
     }
   }
 
-  /** One iteration of Kafka Streams' runOnce: poll, buffer, process, punctuate, commit. */
+  /** One iteration of Kafka Streams' runOnce: poll, complete new tasks, buffer, process, punctuate, commit. */
   async #runOnce(): Promise<void> {
     const busy = this.#tasks.hasProcessableRecords
     const pollStart = performance.now()
@@ -341,6 +341,9 @@ export class StreamThread {
     let polled = 0
     for (const batch of batches) polled += batch.records.length
     this.#threadMetrics.recordPoll(polled, performance.now() - pollStart)
+    // New (and resumed) tasks run once the metadata of their committed offsets is read (between polls).
+    await this.#tasks.initializeMetadata()
+    this.#maybeRunning()
     for (const batch of batches) this.#addBatch(batch)
     await this.#process()
   }

@@ -1,9 +1,10 @@
 /**
  * The active tasks of one stream thread and their lifecycle: creates them on assignment,
- * restores their stores through the changelog reader before they process (wiping and restoring
- * again a task whose local state cannot be trusted), suspends them on revocation (committed,
- * checkpointed, stores kept open so a task that stays needs no restore), closes those that
- * moved away or were lost, routes fetched records to them, and shuts them down. Running tasks
+ * restores their stores through the changelog reader and reads the metadata of their committed
+ * offsets before they process (wiping and restoring again a task whose local state cannot be
+ * trusted), suspends them on revocation (committed, checkpointed, stores kept open so a task
+ * that stays needs no restore), closes those that moved away or were lost, routes fetched
+ * records to them, and shuts them down. Running tasks
  * are processed and committed by its TaskExecutor; TaskViews reads them for queries and
  * metadata. Standby tasks live in StandbyTasks; one that becomes active hands its in-memory
  * stores over (recycling). @internal
@@ -14,7 +15,8 @@ import type { Clock } from '../clock.js'
 import { childLogger, type Logger } from '../logger.js'
 import type { StateStore } from '../state/state-store.js'
 import { Headers } from '../record.js'
-import { within } from './within.js'
+import { StreamsError } from '../errors.js'
+import { isRetriable } from './retrying.js'
 import { changelogTopicName } from './assignment/topology-metadata.js'
 import { TaskId } from '../task-id.js'
 import { StreamTask } from './stream-task.js'
@@ -26,7 +28,7 @@ import type { StateDirectory } from './state/state-directory.js'
 import type { ChangelogReader, RestoreProgress, StandbyProgress } from './changelog-reader.js'
 import type { KafkaRecordCollector } from './kafka-record-collector.js'
 import { StandbyTasks, type RecycledStandby } from './standby-tasks.js'
-import { tpKey, type FetchedBatch, type TopicPartition, type TopicPartitionOffset } from './kafka/ports.js'
+import { tpKey, type CommittedOffset, type FetchedBatch, type TopicPartition, type TopicPartitionOffset } from './kafka/ports.js'
 import type { MainConsumer } from './consumer/consumer-api.js'
 import { decodeCommitMetadata } from './partition-time-metadata.js'
 import { addTaskRestoreMetrics } from './restore-metrics.js'
@@ -179,13 +181,10 @@ export class TaskManager {
       await this.#closeTask(t, false, true)
       for (const p of t.partitions) this.#byPartition.delete(tpKey(p.topic, p.partition))
     }
-    const revived: ManagedTask[] = []
     for (const t of tasks) {
       const fresh = await this.#createTask(t.id, t.partitions)
       for (const p of fresh.partitions) this.#byPartition.set(tpKey(p.topic, p.partition), fresh)
-      revived.push(fresh)
     }
-    await this.#seedPartitionTimes(revived)
     const partitions = tasks.flatMap(t => t.partitions)
     if (partitions.length === 0) return
     this.#o.consumer.resetToCommitted(partitions)
@@ -217,17 +216,18 @@ export class TaskManager {
         for (const p of partitions) t.task.addPartition(p.topic, p.partition)
         // A kept task resumes where it was: its stores are open and current. Under exactly-once
         // the checkpoint of its suspension is deleted: it writes uncommitted state from now on.
+        // As a new one, it runs once its committed offsets' metadata is read again (Kafka's resume()).
         if (this.#eos) await t.stateManager.deleteCheckpoint()
-        t.state = t.restoring.size > 0 ? 'RESTORING' : 'RUNNING'
+        t.state = 'RESTORING'
+        t.metadataPending = true
         this.#o.stateDirectory.setTaskSuspended(t.id, this, false)
-        if (t.state === 'RESTORING') await this.#registerChangelogs(t)
+        if (t.restoring.size > 0) await this.#registerChangelogs(t)
       }
       for (const p of partitions) this.#byPartition.set(tpKey(p.topic, p.partition), t)
     }
     for (const id of standby.keys()) {
       if (!this.#standbys.has(id) && !active.has(id)) await this.#standbys.create(TaskId.parse(id))
     }
-    await this.#seedPartitionTimes([...this.#tasks.values()].filter(t => active.has(t.id.toString())))
     const restoringPartitions = [...this.#tasks.values()].filter(t => t.state === 'RESTORING').flatMap(t => t.partitions)
     if (restoringPartitions.length > 0) this.#o.consumer.pause(restoringPartitions)
   }
@@ -316,6 +316,8 @@ export class TaskManager {
       partitions: [...partitions],
       state: 'RESTORING',
       restoring: new Set(),
+      metadataPending: true,
+      timeoutDeadline: undefined,
       idleSince: undefined,
       restored
     }
@@ -371,7 +373,7 @@ export class TaskManager {
     }
     const started: ManagedTask[] = []
     for (const t of this.#tasks.values()) {
-      if (t.state === 'RESTORING' && t.restoring.size === 0) {
+      if (t.state === 'RESTORING' && t.restoring.size === 0 && !t.metadataPending) {
         if (t.task.state === 'CREATED') t.task.initializeTopology()
         t.state = 'RUNNING'
         this.#o.consumer.resume(t.partitions)
@@ -474,23 +476,63 @@ export class TaskManager {
     return await this.#executor.commit(force)
   }
 
-  async #seedPartitionTimes(tasks: readonly ManagedTask[]): Promise<void> {
-    const partitions = tasks.flatMap(t => t.partitions)
-    if (partitions.length === 0) return
-    const committed = await within(
-      'Reading committed partition times',
-      10000,
-      this.#o.logger,
-      this.#o.consumer.committed(partitions),
-      new Map()
-    )
-    for (const t of tasks) {
+  /**
+   * Reads the metadata of the committed offsets of the tasks waiting for it, once their stores are
+   * restored or while they restore (Kafka's StreamTask.initializeTaskTimeAndProcessorMetadata, in
+   * completeRestoration): partition times and KIP-825 processor metadata, in place before the
+   * task's processors are initialized and it processes. The stream thread calls it at every
+   * iteration, between polls, so the member keeps polling and heartbeating. A read that fails with
+   * a retriable error (it kept timing out for defaultApiTimeoutMs) leaves the tasks waiting, to be
+   * tried again at the next iteration, until they have waited for taskTimeoutMs since the first
+   * failure: then the thread fails (Kafka's maybeInitTaskTimeoutOrThrow). The read is never skipped.
+   */
+  async initializeMetadata(): Promise<void> {
+    const pending = [...this.#tasks.values()].filter(t => t.state === 'RESTORING' && t.metadataPending)
+    if (pending.length === 0) return
+    let committed: Map<string, CommittedOffset>
+    try {
+      committed = await this.#o.consumer.committed(pending.flatMap(t => t.partitions))
+    } catch (err) {
+      const ids = pending.map(t => t.id.toString()).join(', ')
+      if (!isRetriable(err)) {
+        if (err instanceof StreamsError) throw err
+        throw new StreamsError('KAFKA', `Reading the committed offsets of task(s) ${ids} failed: ${messageOf(err)}`, { cause: err })
+      }
+      const now = this.#o.clock.milliseconds()
+      for (const t of pending) this.#maybeInitTaskTimeoutOrThrow(t, now, err)
+      this.#o.logger.warn(
+        `Reading the committed offsets of task(s) ${ids} failed (${messageOf(err)}); the tasks wait and it is tried again at the next iteration (for up to taskTimeoutMs)`
+      )
+      return
+    }
+    for (const t of pending) {
+      // Closed or wiped (the restore goes on meanwhile) while the offsets were read: not this task any more.
+      if (this.#tasks.get(t.id.toString()) !== t) continue
       for (const p of t.partitions) {
         const { partitionTime, processorMetadata } = decodeCommitMetadata(committed.get(tpKey(p.topic, p.partition))?.metadata)
         if (partitionTime !== undefined) t.task.initializePartitionTime(p.topic, p.partition, partitionTime)
         t.task.initializeProcessorMetadata(processorMetadata)
       }
+      t.metadataPending = false
+      t.timeoutDeadline = undefined
     }
+    // Under exactly-once a running task has no checkpoint (as after restoreStep).
+    for (const t of this.#markRestored([])) if (!this.#eos) await t.stateManager.maybeCheckpoint(true)
+  }
+
+  /** Kafka's AbstractTask.maybeInitTaskTimeoutOrThrow: starts the task's timeout, or fails once it expired. */
+  #maybeInitTaskTimeoutOrThrow(t: ManagedTask, now: number, cause: unknown): void {
+    const timeoutMs = this.#o.config.taskTimeoutMs
+    if (t.timeoutDeadline === undefined) {
+      t.timeoutDeadline = now + timeoutMs
+      return
+    }
+    if (now <= t.timeoutDeadline) return
+    throw new StreamsError(
+      'KAFKA',
+      `Task ${t.id.toString()} did not make progress within ${now - t.timeoutDeadline + timeoutMs} ms (taskTimeoutMs ${timeoutMs}): reading its committed offsets kept failing (${messageOf(cause)})`,
+      { cause, taskId: t.id.toString() }
+    )
   }
 
   #changelogPartitions(t: ManagedTask): TopicPartition[] {
@@ -549,3 +591,5 @@ export class TaskManager {
     if (first !== undefined) throw first
   }
 }
+
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err))

@@ -29,7 +29,7 @@ describe('TaskManager: local state that cannot be trusted is wiped before the re
   })
 
   async function restoreAll(ctx: ReturnType<typeof setup>): Promise<void> {
-    await ctx.tm.handleAssignment(ACTIVE)
+    await ctx.assign(ACTIVE)
     for (let i = 0; i < 20 && ctx.tm.hasRestoringTasks; i++) await ctx.tm.restoreStep(0)
     expect(ctx.tm.hasRestoringTasks).to.equal(false)
   }
@@ -75,7 +75,7 @@ describe('TaskManager: local state that cannot be trusted is wiped before the re
     await writeFile(join(taskDir, '.checkpoint'), 'garbage')
     const ctx = setup(dir, () => new FileBackedBytesStore('counts'))
     ctx.log.append(CHANGELOG, 0, 'a', '1')
-    await ctx.tm.handleAssignment(new Map(), new Map([['0_0', []]]))
+    await ctx.assign(new Map(), new Map([['0_0', []]]))
     for (let i = 0; i < 3; i++) await ctx.tm.restoreStep(0)
     const [standby] = ctx.tm.queryableStores('counts', true)
     expect(['a', 'z'].map(k => get(standby!.store, k))).to.deep.equal(['1', null])
@@ -113,13 +113,13 @@ describe('TaskManager: a changelog truncated under a restore', () => {
   it('below the restore position (unclean leader election): the restore does not hang; the task is wiped and restored from what the changelog holds now', async () => {
     const ctx = setup(dir, () => new FileBackedBytesStore('counts'))
     for (let i = 0; i < 10; i++) ctx.log.append(CHANGELOG, 0, `k${i}`, '1')
-    await ctx.tm.handleAssignment(ACTIVE)
+    await ctx.assign(ACTIVE)
     await ctx.tm.restoreStep(0)
     await ctx.tm.restoreStep(0) // 4 records applied
     // The new leader has only the first 2 records, then takes a new write.
     ctx.log.of(CHANGELOG, 0).splice(2)
     ctx.log.append(CHANGELOG, 0, 'k9', 'new')
-    for (let i = 0; i < 20 && ctx.tm.hasRestoringTasks; i++) await ctx.tm.restoreStep(0)
+    for (let i = 0; i < 20 && ctx.tm.hasRestoringTasks; i++) await ctx.step()
     expect(ctx.tm.hasRestoringTasks).to.equal(false)
     const store = ctx.tm.storesOf('0_0')!.get('counts')
     expect(['k0', 'k1', 'k2', 'k3', 'k9'].map(k => get(store, k))).to.deep.equal(['1', '1', null, null, 'new'])
@@ -129,7 +129,7 @@ describe('TaskManager: a changelog truncated under a restore', () => {
   it('a standby past the end of a truncated changelog is wiped and follows it from the beginning', async () => {
     const ctx = setup(dir, () => new FileBackedBytesStore('counts'))
     for (let i = 0; i < 6; i++) ctx.log.append(CHANGELOG, 0, `k${i}`, '1')
-    await ctx.tm.handleAssignment(new Map(), new Map([['0_0', []]]))
+    await ctx.assign(new Map(), new Map([['0_0', []]]))
     for (let i = 0; i < 4; i++) await ctx.tm.restoreStep(0)
     ctx.log.of(CHANGELOG, 0).splice(3)
     for (let i = 0; i < 6; i++) await ctx.tm.restoreStep(0)

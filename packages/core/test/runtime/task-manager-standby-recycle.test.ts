@@ -25,7 +25,7 @@ async function standbyThenTail(ctx: ReturnType<typeof setup>): Promise<unknown> 
     ['b', '2']
   ] as const)
     ctx.log.append(CHANGELOG, 0, k, v)
-  await ctx.tm.handleAssignment(new Map(), new Map([['0_0', []]]))
+  await ctx.assign(new Map(), new Map([['0_0', []]]))
   for (let i = 0; i < 4; i++) await ctx.tm.restoreStep(0)
   const [standby] = ctx.tm.queryableStores('counts', true)
   expect(ctx.tm.standbyTaskIds.map(id => id.toString())).to.deep.equal(['0_0'])
@@ -37,7 +37,7 @@ async function standbyThenTail(ctx: ReturnType<typeof setup>): Promise<unknown> 
 }
 
 async function becomeActive(ctx: ReturnType<typeof setup>): Promise<void> {
-  await ctx.tm.handleAssignment(new Map([['0_0', [{ topic: 'in', partition: 0 }]]]), new Map())
+  await ctx.assign(new Map([['0_0', [{ topic: 'in', partition: 0 }]]]), new Map())
   for (let i = 0; i < 4 && ctx.tm.hasRestoringTasks; i++) await ctx.tm.restoreStep(0)
   expect(ctx.tm.hasRestoringTasks).to.equal(false)
   expect(ctx.tm.standbyTaskIds).to.deep.equal([])
@@ -118,7 +118,7 @@ describe('TaskManager: a standby that becomes active', () => {
 
   it('with in-memory stores that never received a changelog record restores from the beginning', async () => {
     const ctx = setup(dir, () => new SimpleBytesStore('counts'))
-    await ctx.tm.handleAssignment(new Map(), new Map([['0_0', []]]))
+    await ctx.assign(new Map(), new Map([['0_0', []]]))
     await ctx.tm.restoreStep(0)
     ctx.log.append(CHANGELOG, 0, 'a', '1')
     await becomeActive(ctx)

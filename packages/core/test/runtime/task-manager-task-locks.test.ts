@@ -29,15 +29,15 @@ describe('TaskManager: the task directory lock between two threads of one instan
     const stateDirectory = new StateDirectory(dir, 'app')
     const a = setup(dir, () => new SimpleBytesStore('counts'), { log, stateDirectory })
     const b = setup(dir, () => new SimpleBytesStore('counts'), { log, stateDirectory })
-    await a.tm.handleAssignment(T0)
+    await a.assign(T0)
     let assigned = false
-    const assigning = b.tm.handleAssignment(T0).then(() => {
+    const assigning = b.assign(T0).then(() => {
       assigned = true
     })
     await new Promise(resolve => setTimeout(resolve, 50))
     expect(assigned, 'the second thread opened the task while the first had it').to.equal(false)
     expect(b.built).to.have.length(0)
-    await a.tm.handleAssignment(new Map())
+    await a.assign(new Map())
     await assigning
     expect(a.built[0]!.isOpen()).to.equal(false)
     expect(b.built).to.have.length(1)
@@ -50,8 +50,8 @@ describe('TaskManager: the task directory lock between two threads of one instan
     const stateDirectory = new StateDirectory(dir, 'app')
     const a = setup(dir, () => new SimpleBytesStore('counts'), { stateDirectory })
     const b = setup(dir, () => new SimpleBytesStore('counts'), { stateDirectory, taskTimeoutMs: 50 })
-    await a.tm.handleAssignment(T0)
-    const err = await b.tm.handleAssignment(T0).then(
+    await a.assign(T0)
+    const err = await b.assign(T0).then(
       () => undefined,
       (e: unknown) => e
     )
@@ -71,11 +71,11 @@ describe('TaskManager: the task directory lock between two threads of one instan
       ['b', '1']
     ] as const)
       log.append(CHANGELOG, 0, k, v)
-    await a.tm.handleAssignment(T0)
+    await a.assign(T0)
     for (let i = 0; i < 3 && a.tm.hasRestoringTasks; i++) await a.tm.restoreStep(0)
     await a.tm.commit(true)
     expect(await readdir(stateDirectory.taskDir(new TaskId(0, 0)))).to.include('.checkpoint')
-    const assigning = b.tm.handleAssignment(T0)
+    const assigning = b.assign(T0)
     await a.tm.handleLostAll()
     await assigning
     for (let i = 0; i < 3 && b.tm.hasRestoringTasks; i++) await b.tm.restoreStep(0)

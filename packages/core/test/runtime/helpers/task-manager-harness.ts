@@ -200,5 +200,15 @@ export function setup(stateDir: string, newStore: () => KeyValueBytesStore, opti
     metrics,
     currentLag: () => 0
   })
-  return { tm, log, built, events, metrics, cache }
+  /** An assignment as the stream thread applies it: handled in its poll, then the tasks' committed metadata read. */
+  const assign = async (...args: Parameters<TaskManager['handleAssignment']>): Promise<void> => {
+    await tm.handleAssignment(...args)
+    await tm.initializeMetadata()
+  }
+  /** A restore step, then (as at the thread's next iteration) the committed metadata of tasks created again (a wiped one). */
+  const step = async (): Promise<void> => {
+    await tm.restoreStep(0)
+    await tm.initializeMetadata()
+  }
+  return { tm, assign, step, log, built, events, metrics, cache }
 }
