@@ -1,7 +1,8 @@
 /**
  * The state of one task: which stores it registered, the changelog partition of each logged
  * store, the offset each store has applied or written up to, and the task's `.checkpoint` file.
- * Only persistent, logged stores are checkpointed; in-memory stores restore from the beginning,
+ * Every persistent, logged store is checkpointed, with OFFSET_UNKNOWN while it has no changelog
+ * offset (a store that never wrote); in-memory stores restore from the beginning,
  * unless they come open from a recycled standby task, whose offsets this manager adopts. A
  * corrupted checkpoint means the task's local state cannot be trusted: TASK_CORRUPTED, and the
  * task is wiped and restored in full. Stores are flushed before every checkpoint (what it
@@ -13,7 +14,7 @@ import type { TaskId } from '../../task-id.js'
 import type { Logger } from '../../logger.js'
 import { StreamsError } from '../../errors.js'
 import { tpKey, type TopicPartition, type TopicPartitionOffset } from '../kafka/ports.js'
-import { CheckpointCorruptedError, OffsetCheckpoint } from './offset-checkpoint.js'
+import { CheckpointCorruptedError, OFFSET_UNKNOWN, OffsetCheckpoint } from './offset-checkpoint.js'
 import type { ChangelogRegistration } from '../changelog-reader.js'
 
 export interface StoreMetadata {
@@ -71,8 +72,10 @@ export class ProcessorStateManager {
     for (const meta of this.#stores.values()) {
       if (meta.changelog === undefined || !meta.store.persistent) continue
       const entry = offsets.get(tpKey(meta.changelog.topic, meta.changelog.partition))
-      meta.offset = entry !== undefined && entry.offset >= 0 ? entry.offset : undefined
-      if (meta.offset === undefined && eos !== undefined && !eos.dirWasEmpty) {
+      // OFFSET_UNKNOWN: checkpointed while the store had no changelog offset (it never wrote nor
+      // restored a record); it restores from the beginning, and it is no corruption.
+      meta.offset = entry === undefined || entry.offset === OFFSET_UNKNOWN ? undefined : entry.offset
+      if (entry === undefined && eos !== undefined && !eos.dirWasEmpty) {
         // Under exactly-once a running task writes no checkpoint: state without one may hold
         // writes of a transaction that was aborted (Kafka's TaskCorruptedException).
         throw new StreamsError(
@@ -83,7 +86,7 @@ export class ProcessorStateManager {
       }
       if (meta.offset === undefined)
         this.#logger.info(
-          `Task ${this.taskId.toString()}: no checkpoint for store ${meta.store.name}; restoring it from the beginning of its changelog`
+          `Task ${this.taskId.toString()}: no checkpointed offset for store ${meta.store.name}; restoring it from the beginning of its changelog`
         )
     }
     this.#checkpointed = this.#currentOffsets()
@@ -155,8 +158,10 @@ export class ProcessorStateManager {
     this.flush()
     const entries: TopicPartitionOffset[] = []
     for (const meta of this.#stores.values()) {
-      if (meta.changelog === undefined || !meta.store.persistent || meta.offset === undefined) continue
-      entries.push({ ...meta.changelog, offset: meta.offset })
+      // Every logged persistent store, OFFSET_UNKNOWN when it has no offset yet (Kafka's
+      // checkpoint()): under exactly-once a store missing from the checkpoint is corrupted.
+      if (meta.changelog === undefined || !meta.store.persistent) continue
+      entries.push({ ...meta.changelog, offset: meta.offset ?? OFFSET_UNKNOWN })
     }
     await this.#checkpoint.write(entries)
     this.#checkpointed = current
