@@ -2,8 +2,9 @@
  * The `.checkpoint` file of a task (Kafka Streams' OffsetCheckpoint, format version 0): UTF-8
  * lines "0", the entry count, then "<topic> <partition> <offset>". Written to a temp file,
  * fsynced and renamed so a crash leaves either the old or the new file; an empty map deletes
- * the file. A file that cannot be parsed is a CheckpointCorruptedError: the caller restores
- * from the beginning of the changelog instead.
+ * the file. Read as Kafka reads it: numbers by Java's Integer.parseInt / Long.parseLong rules
+ * (decimal digits with an optional sign, nothing else). A file that cannot be parsed is a
+ * CheckpointCorruptedError: the caller restores from the beginning of the changelog instead.
  */
 import { open, readFile, rename, rm } from 'node:fs/promises'
 import { StreamsError } from '../../errors.js'
@@ -24,6 +25,17 @@ export class CheckpointCorruptedError extends StreamsError {
 /** The last pending write per path: writes to one file run one after the other, in call order. */
 const pendingWrites = new Map<string, Promise<void>>()
 let tmpSequence = 0
+
+/** Java's Integer.parseInt / Long.parseLong (ASCII digits): the value, or undefined when Java would throw. */
+function parseJavaInteger(text: string, bits: 32 | 64): bigint | undefined {
+  if (!/^[+-]?[0-9]+$/.test(text)) return undefined
+  const value = BigInt(text)
+  const max = (1n << BigInt(bits - 1)) - 1n
+  return value >= -max - 1n && value <= max ? value : undefined
+}
+
+/** Java's `\s`, by which Kafka splits an entry line. */
+const JAVA_WHITESPACE = /[ \t\n\v\f\r]+/
 
 export class OffsetCheckpoint {
   readonly path: string
@@ -53,11 +65,16 @@ export class OffsetCheckpoint {
       return
     }
     const lines = [String(VERSION), String(offsets.length)]
+    const seen = new Set<string>()
     for (const { topic, partition, offset } of offsets) {
-      if (offset < 0 && offset !== OFFSET_UNKNOWN) {
-        throw new StreamsError('ILLEGAL_ARGUMENT', `Invalid negative offset ${offset} for ${topic}-${partition} in checkpoint ${this.path}`)
+      if (!Number.isSafeInteger(offset) || (offset < 0 && offset !== OFFSET_UNKNOWN)) {
+        throw new StreamsError('ILLEGAL_ARGUMENT', `Invalid offset ${offset} for ${topic}-${partition} in checkpoint ${this.path}`)
       }
-      if (/\s/.test(topic)) throw new StreamsError('ILLEGAL_ARGUMENT', `Topic name with whitespace cannot be checkpointed: "${topic}"`)
+      if (/\s/.test(topic) || topic === '') throw new StreamsError('ILLEGAL_ARGUMENT', `Topic name cannot be checkpointed: "${topic}"`)
+      if (!Number.isInteger(partition) || partition < 0 || partition > 0x7fffffff || seen.has(tpKey(topic, partition))) {
+        throw new StreamsError('ILLEGAL_ARGUMENT', `Invalid or repeated partition ${topic}-${partition} in checkpoint ${this.path}`)
+      }
+      seen.add(tpKey(topic, partition))
       lines.push(`${topic} ${partition} ${offset}`)
     }
     const tmp = `${this.path}.${process.pid}.${tmpSequence++}.tmp`
@@ -71,7 +88,12 @@ export class OffsetCheckpoint {
     await rename(tmp, this.path)
   }
 
-  /** Reads the offsets; a missing file gives an empty map. Negative offsets other than OFFSET_UNKNOWN are skipped. */
+  /**
+   * Reads the offsets as Kafka does; a missing file gives an empty map. Negative offsets other
+   * than OFFSET_UNKNOWN are skipped (and not counted); anything else that is not a well-formed
+   * entry, a count that does not match the entries, or an offset beyond 2^53 is a
+   * CheckpointCorruptedError.
+   */
   async read(): Promise<Map<string, TopicPartitionOffset>> {
     let text: string
     try {
@@ -80,24 +102,35 @@ export class OffsetCheckpoint {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new Map()
       throw err
     }
-    const lines = text.split('\n')
+    // Lines as Java's BufferedReader.readLine() gives them.
+    const lines = text.split(/\r\n|\r|\n/)
     if (lines.at(-1) === '') lines.pop()
     if (lines.length < 2) throw new CheckpointCorruptedError(this.path, 'missing header lines')
-    if (lines[0] !== String(VERSION)) throw new CheckpointCorruptedError(this.path, `unknown version "${lines[0]}"`)
-    const count = Number(lines[1])
-    if (!Number.isSafeInteger(count) || count < 0) throw new CheckpointCorruptedError(this.path, `invalid entry count "${lines[1]}"`)
-    if (lines.length - 2 !== count) throw new CheckpointCorruptedError(this.path, `expected ${count} entries but found ${lines.length - 2}`)
+    const version = parseJavaInteger(lines[0]!, 32)
+    if (version === undefined) throw new CheckpointCorruptedError(this.path, `malformed version "${lines[0]}"`)
+    if (version !== BigInt(VERSION)) throw new CheckpointCorruptedError(this.path, `unknown version "${lines[0]}"`)
+    const count = parseJavaInteger(lines[1]!, 32)
+    if (count === undefined) throw new CheckpointCorruptedError(this.path, `invalid entry count "${lines[1]}"`)
+    let expected = Number(count)
     const offsets = new Map<string, TopicPartitionOffset>()
     for (const line of lines.slice(2)) {
-      const parts = line.split(' ')
-      const partition = Number(parts[1])
-      const offset = Number(parts[2])
-      if (parts.length !== 3 || parts[0] === '' || !Number.isSafeInteger(partition) || partition < 0 || !Number.isSafeInteger(offset)) {
-        throw new CheckpointCorruptedError(this.path, `malformed entry "${line}"`)
+      // Java's String.split drops trailing empty strings.
+      const pieces = line.split(JAVA_WHITESPACE)
+      while (pieces.at(-1) === '') pieces.pop()
+      const partition = pieces.length === 3 ? parseJavaInteger(pieces[1]!, 32) : undefined
+      const offset = pieces.length === 3 ? parseJavaInteger(pieces[2]!, 64) : undefined
+      if (partition === undefined || offset === undefined) throw new CheckpointCorruptedError(this.path, `malformed entry "${line}"`)
+      if (offset < 0n && offset !== BigInt(OFFSET_UNKNOWN)) {
+        expected--
+        continue
       }
-      if (offset < 0 && offset !== OFFSET_UNKNOWN) continue
-      offsets.set(tpKey(parts[0]!, partition), { topic: parts[0]!, partition, offset })
+      if (offset > BigInt(Number.MAX_SAFE_INTEGER)) {
+        throw new CheckpointCorruptedError(this.path, `offset ${offset} of "${line}" is beyond 2^53`)
+      }
+      const topic = pieces[0]!
+      offsets.set(tpKey(topic, Number(partition)), { topic, partition: Number(partition), offset: Number(offset) })
     }
+    if (offsets.size !== expected) throw new CheckpointCorruptedError(this.path, `expected ${expected} entries but found ${offsets.size}`)
     return offsets
   }
 

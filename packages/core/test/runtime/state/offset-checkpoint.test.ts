@@ -64,12 +64,48 @@ describe('OffsetCheckpoint (.checkpoint file)', () => {
     expect(err).to.have.property('code', 'ILLEGAL_ARGUMENT')
   })
 
+  // Java's Integer.parseInt / Long.parseLong accept an optional sign and decimal digits only; an
+  // entry line splits on runs of whitespace, trailing empty pieces dropped (String.split).
+  for (const [content, entries] of [
+    ['+0\n+1\nt +3 +5\n', [{ topic: 't', partition: 3, offset: 5 }]],
+    ['0\n1\nt 007 0042\n', [{ topic: 't', partition: 7, offset: 42 }]],
+    ['0\r\n1\r\nt 0 5\r\n', [{ topic: 't', partition: 0, offset: 5 }]],
+    ['0\n1\nt 0 5 \n', [{ topic: 't', partition: 0, offset: 5 }]],
+    ['0\n1\nt\t0   5\n', [{ topic: 't', partition: 0, offset: 5 }]],
+    ['0\n1\nt 0 -1\n', []],
+    ['0\n1\nt 0 -9223372036854775808\n', []],
+    ['0\n1\nt 2147483647 9007199254740991\n', [{ topic: 't', partition: 2147483647, offset: 9007199254740991 }]]
+  ] as const) {
+    it(`reads ${JSON.stringify(content)} as Java's OffsetCheckpoint does`, async () => {
+      const path = join(dir, '.checkpoint')
+      await writeFile(path, content)
+      expect([...(await new OffsetCheckpoint(path).read()).values()]).to.deep.equal(entries)
+    })
+  }
+
   for (const [name, content] of [
     ['wrong version', '1\n1\nt 0 5\n'],
     ['bad count', '0\nx\n'],
     ['count mismatch', '0\n2\nt 0 5\n'],
+    ['one entry twice', '0\n2\nt 0 5\nt 0 6\n'],
     ['malformed line', '0\n1\nt zero 5\n'],
-    ['garbage', '\u0000\u0001binary']
+    ['garbage', '\u0000\u0001binary'],
+    ['empty file', ''],
+    ['hex partition', '0\n1\nt 0x10 5\n'],
+    ['exponent offset', '0\n1\nt 0 1e3\n'],
+    ['decimal offset', '0\n1\nt 0 5.0\n'],
+    ['empty partition', '0\n1\nt  5\n'],
+    ['sign only', '0\n1\nt - 5\n'],
+    ['two signs', '0\n1\nt 0 +-5\n'],
+    ['digits and letters', '0\n1\nt 0 5x\n'],
+    ['partition beyond int', '0\n1\nt 2147483648 5\n'],
+    ['offset beyond long', '0\n1\nt 0 9223372036854775808\n'],
+    ['offset beyond 2^53', '0\n1\nt 0 9007199254740992\n'],
+    ['version with a space', '0 \n1\nt 0 5\n'],
+    ['hex count', '0\n0x1\nt 0 5\n'],
+    ['four fields', '0\n1\nt 0 5 6\n'],
+    ['leading space', '0\n1\n t 0 5\n'],
+    ['empty line', '0\n1\nt 0 5\n\n']
   ] as const) {
     it(`a corrupted file (${name}) is a CHECKPOINT_CORRUPTED error naming the path`, async () => {
       const path = join(dir, '.checkpoint')
