@@ -1,12 +1,14 @@
 /**
  * The `.checkpoint` file of a task (Kafka Streams' OffsetCheckpoint, format version 0): UTF-8
  * lines "0", the entry count, then "<topic> <partition> <offset>". Written to a temp file,
- * fsynced and renamed so a crash leaves either the old or the new file; an empty map deletes
- * the file. Read as Kafka reads it: numbers by Java's Integer.parseInt / Long.parseLong rules
- * (decimal digits with an optional sign, nothing else). A file that cannot be parsed is a
- * CheckpointCorruptedError: the caller restores from the beginning of the changelog instead.
+ * fsynced, renamed over the file and the directory fsynced (Kafka's atomicMoveWithFallback), so
+ * a crash leaves either the old or the new file; an empty map deletes the file. Read as Kafka
+ * reads it: numbers by Java's Integer.parseInt / Long.parseLong rules (decimal digits with an
+ * optional sign, nothing else). A file that cannot be parsed is a CheckpointCorruptedError: the
+ * caller restores from the beginning of the changelog instead.
  */
 import { open, readFile, rename, rm } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import { StreamsError } from '../../errors.js'
 import { tpKey, type TopicPartitionOffset } from '../kafka/ports.js'
 
@@ -78,14 +80,20 @@ export class OffsetCheckpoint {
       lines.push(`${topic} ${partition} ${offset}`)
     }
     const tmp = `${this.path}.${process.pid}.${tmpSequence++}.tmp`
-    const handle = await open(tmp, 'w', 0o600)
     try {
-      await handle.writeFile(lines.join('\n') + '\n', 'utf8')
-      await handle.sync()
-    } finally {
-      await handle.close()
+      const handle = await open(tmp, 'w', 0o600)
+      try {
+        await handle.writeFile(lines.join('\n') + '\n', 'utf8')
+        await handle.sync()
+      } finally {
+        await handle.close()
+      }
+      await rename(tmp, this.path)
+    } catch (err) {
+      await rm(tmp, { force: true }).catch(() => {})
+      throw err
     }
-    await rename(tmp, this.path)
+    await syncDirectory(dirname(this.path))
   }
 
   /**
@@ -136,5 +144,19 @@ export class OffsetCheckpoint {
 
   async delete(): Promise<void> {
     await rm(this.path, { force: true })
+  }
+}
+
+/**
+ * fsyncs a directory, so that a rename in it survives a crash of the machine (Kafka's
+ * Utils.flushDir). Windows cannot open a directory for that; Kafka skips it there too.
+ */
+async function syncDirectory(dir: string): Promise<void> {
+  if (process.platform === 'win32') return
+  const handle = await open(dir, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
   }
 }

@@ -1,7 +1,9 @@
 import { expect } from 'chai'
-import { mkdtemp, readdir, readFile, rm, writeFile, stat } from 'node:fs/promises'
+import fsPromises, { mkdtemp, readdir, readFile, rm, writeFile, stat } from 'node:fs/promises'
+import type { FileHandle } from 'node:fs/promises'
+import { syncBuiltinESMExports } from 'node:module'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { OffsetCheckpoint, OFFSET_UNKNOWN } from '../../../src/runtime/state/offset-checkpoint.js'
 
@@ -120,4 +122,61 @@ describe('OffsetCheckpoint (.checkpoint file)', () => {
       expect(err.message).to.contain(path)
     })
   }
+
+  describe('on disk', () => {
+    // The calls the checkpoint makes on node:fs/promises, seen by wrapping the module's open and
+    // rename (syncBuiltinESMExports carries the wrappers over to the named ESM imports).
+    const calls: string[] = []
+    const original = { open: fsPromises.open, rename: fsPromises.rename }
+    beforeEach(() => {
+      calls.length = 0
+      fsPromises.open = (async (path: string, ...rest: unknown[]) => {
+        const handle: FileHandle = await (original.open as (...a: unknown[]) => Promise<FileHandle>)(path, ...rest)
+        const sync = handle.sync.bind(handle)
+        handle.sync = async () => {
+          await sync()
+          calls.push(`fsync ${path}`)
+        }
+        return handle
+      }) as typeof fsPromises.open
+      fsPromises.rename = (async (from: string, to: string) => {
+        await original.rename(from, to)
+        calls.push(`rename ${from} ${to}`)
+      }) as typeof fsPromises.rename
+      syncBuiltinESMExports()
+    })
+    afterEach(() => {
+      Object.assign(fsPromises, original)
+      syncBuiltinESMExports()
+    })
+
+    it('fsyncs the temp file before the rename and the directory after it, as Kafka (atomicMoveWithFallback)', async () => {
+      const path = join(dir, '.checkpoint')
+      await new OffsetCheckpoint(path).write([{ topic: 't', partition: 0, offset: 1 }])
+      expect(calls).to.have.length(3)
+      const [syncTmp, renamed, syncDir] = calls as [string, string, string]
+      const tmp = syncTmp.slice('fsync '.length)
+      expect(dirname(tmp)).to.equal(dir)
+      expect(renamed).to.equal(`rename ${tmp} ${path}`)
+      expect(syncDir).to.equal(`fsync ${dir}`)
+    })
+
+    it('a write that fails removes its temp file and keeps the old checkpoint', async () => {
+      const path = join(dir, '.checkpoint')
+      await new OffsetCheckpoint(path).write([{ topic: 't', partition: 0, offset: 1 }])
+      fsPromises.rename = (async () => {
+        throw Object.assign(new Error('no space left'), { code: 'ENOSPC' })
+      }) as typeof fsPromises.rename
+      syncBuiltinESMExports()
+      let err: any
+      try {
+        await new OffsetCheckpoint(path).write([{ topic: 't', partition: 0, offset: 2 }])
+      } catch (e) {
+        err = e
+      }
+      expect(err).to.have.property('code', 'ENOSPC')
+      expect(await readdir(dir)).to.deep.equal(['.checkpoint'])
+      expect([...(await new OffsetCheckpoint(path).read()).values()]).to.deep.equal([{ topic: 't', partition: 0, offset: 1 }])
+    })
+  })
 })
