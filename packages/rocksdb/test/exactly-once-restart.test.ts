@@ -3,10 +3,12 @@
  * them and restores only the tail of their changelogs. Under exactly-once a task directory with
  * state but without a checkpoint entry for a store is corrupted (it may hold aborted writes) and
  * wiped, so every logged persistent store must be in the checkpoint, a store that never wrote
- * with OFFSET_UNKNOWN (Kafka's ProcessorStateManager.checkpoint()).
+ * with OFFSET_UNKNOWN (Kafka's ProcessorStateManager.checkpoint()); and a checkpoint temp file
+ * left by a crash is not state.
  */
 import { expect } from 'chai'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { mkdir, readdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { KafkaStreams, QueryableStoreTypes, Serdes, Topology } from '@kstreams/core'
 import type { KeyValueStore, LogFn, Logger, ProcessorContext, Record, StateRestoreListener } from '@kstreams/core'
@@ -133,6 +135,23 @@ describe('RocksDB under exactly_once_v2: a clean restart keeps the local state',
       expect(countOf(second, `k${RECORDS - 1}`)).to.equal(1)
     } finally {
       await second.close()
+    }
+  })
+
+  it('a checkpoint temp file a crash left in a task directory is deleted at start and does not count as state', async () => {
+    const taskDir = join(stateDir, applicationId, '0_0')
+    await mkdir(taskDir, { recursive: true })
+    await writeFile(join(taskDir, '.checkpoint.4242.0.tmp'), '0\n1\n')
+    const logLines: string[] = []
+    const app = streams([], logLines)
+    try {
+      await app.start()
+      await eventually(() => app.state() === 'RUNNING')
+      expect(logLines.filter(l => /corrupt|wiping/i.test(l))).to.deep.equal([])
+      expect(existsSync(taskDir)).to.equal(true)
+      expect((await readdir(taskDir)).filter(name => name.endsWith('.tmp'))).to.deep.equal([])
+    } finally {
+      await app.close()
     }
   })
 })

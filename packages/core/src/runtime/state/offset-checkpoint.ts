@@ -7,8 +7,8 @@
  * optional sign, nothing else). A file that cannot be parsed is a CheckpointCorruptedError: the
  * caller restores from the beginning of the changelog instead.
  */
-import { open, readFile, rename, rm } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { open, readdir, readFile, rename, rm } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { StreamsError } from '../../errors.js'
 import { tpKey, type TopicPartitionOffset } from '../kafka/ports.js'
 
@@ -144,6 +144,32 @@ export class OffsetCheckpoint {
 
   async delete(): Promise<void> {
     await rm(this.path, { force: true })
+  }
+
+  /**
+   * Whether `name`, a file beside the checkpoint, is a temporary file a write of it leaves when
+   * the process dies before the rename: `.checkpoint.<pid>.<n>.tmp` (and Java's `.checkpoint.tmp`).
+   */
+  isTemporaryFile(name: string): boolean {
+    return name.startsWith(`${basename(this.path)}.`) && name.endsWith('.tmp')
+  }
+
+  /**
+   * Deletes the temporary files writes of this checkpoint left behind (call only when nothing
+   * writes it: a process that died mid-write); returns their names.
+   */
+  async removeTemporaryFiles(): Promise<string[]> {
+    const dir = dirname(this.path)
+    let names: string[]
+    try {
+      names = await readdir(dir)
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return []
+      throw err
+    }
+    const stale = names.filter(name => this.isTemporaryFile(name))
+    for (const name of stale) await rm(join(dir, name), { force: true })
+    return stale
   }
 }
 

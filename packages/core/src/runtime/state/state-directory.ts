@@ -21,12 +21,17 @@ import { ConfigError, StreamsError } from '../../errors.js'
 import { TaskId } from '../../task-id.js'
 import { FileLock } from './file-lock.js'
 import { TaskLocks } from './task-locks.js'
+import { OffsetCheckpoint } from './offset-checkpoint.js'
 
 const LOCK_FILE = '.lock'
 const PROCESS_FILE = 'kafka-streams-process-metadata'
 const TASK_DIR = /^(\d+)_(\d+)$/
+const GLOBAL_DIR = /^global(-\d+)?$/
+const CHECKPOINT_FILE = '.checkpoint'
 /** The owner of the task locks the state cleaner takes while it looks at a directory. */
 const CLEANER = TaskLocks.CLEANER
+
+const checkpointOf = (dir: string): OffsetCheckpoint => new OffsetCheckpoint(join(dir, CHECKPOINT_FILE))
 
 export class StateDirectory {
   readonly appDir: string
@@ -70,7 +75,9 @@ export class StateDirectory {
 
   /**
    * Creates the app directory (or makes an existing one owner-only) and takes the app lock;
-   * STATE_DIR_LOCKED when another instance, in any process, holds it.
+   * STATE_DIR_LOCKED when another instance, in any process, holds it. With the lock, nothing else
+   * writes here: the checkpoint temp files in task and global directories are what a process
+   * that died mid-write left behind, and are deleted.
    */
   async lock(): Promise<void> {
     if (this.#lock !== undefined) return
@@ -92,11 +99,18 @@ export class StateDirectory {
     }
     try {
       await chmod(this.appDir, 0o700)
+      await this.#removeCheckpointTempFiles()
     } catch (err) {
       await lock.release()
       throw err
     }
     this.#lock = lock
+  }
+
+  async #removeCheckpointTempFiles(): Promise<void> {
+    for (const name of await readdir(this.appDir)) {
+      if (TASK_DIR.test(name) || GLOBAL_DIR.test(name)) await checkpointOf(join(this.appDir, name)).removeTemporaryFiles()
+    }
   }
 
   /** Lets go of the app lock (the `.lock` file stays: see FileLock). */
@@ -196,10 +210,14 @@ export class StateDirectory {
     this.taskLocks.setSuspended(taskId.toString(), owner, suspended)
   }
 
-  /** Whether a task's directory holds no state (nothing but a checkpoint, or does not exist). */
+  /**
+   * Whether a task's directory holds no state (nothing but a checkpoint and its temp files, or
+   * does not exist).
+   */
   async taskDirIsEmpty(taskId: TaskId): Promise<boolean> {
+    const checkpoint = checkpointOf(this.taskDir(taskId))
     try {
-      return (await readdir(this.taskDir(taskId))).every(name => name === '.checkpoint')
+      return (await readdir(this.taskDir(taskId))).every(name => name === CHECKPOINT_FILE || checkpoint.isTemporaryFile(name))
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return true
       throw err

@@ -1,5 +1,5 @@
 import { expect } from 'chai'
-import fsPromises, { mkdtemp, readdir, readFile, rm, writeFile, stat } from 'node:fs/promises'
+import fsPromises, { mkdir, mkdtemp, readdir, readFile, rm, writeFile, stat } from 'node:fs/promises'
 import type { FileHandle } from 'node:fs/promises'
 import { syncBuiltinESMExports } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -178,5 +178,17 @@ describe('OffsetCheckpoint (.checkpoint file)', () => {
       expect(await readdir(dir)).to.deep.equal(['.checkpoint'])
       expect([...(await new OffsetCheckpoint(path).read()).values()]).to.deep.equal([{ topic: 't', partition: 0, offset: 1 }])
     })
+  })
+
+  it("removeTemporaryFiles deletes the temp files of its writes (ours and Java's), and nothing else", async () => {
+    const cp = new OffsetCheckpoint(join(dir, '.checkpoint'))
+    await cp.write([{ topic: 't', partition: 0, offset: 1 }])
+    await mkdir(join(dir, 'rocksdb'))
+    for (const name of ['.checkpoint.4242.0.tmp', '.checkpoint.1.17.tmp', '.checkpoint.tmp', 'store.tmp', '.checkpointx']) {
+      await writeFile(join(dir, name), 'left behind')
+    }
+    expect((await cp.removeTemporaryFiles()).sort()).to.deep.equal(['.checkpoint.1.17.tmp', '.checkpoint.4242.0.tmp', '.checkpoint.tmp'])
+    expect((await readdir(dir)).sort()).to.deep.equal(['.checkpoint', '.checkpointx', 'rocksdb', 'store.tmp'])
+    expect(await new OffsetCheckpoint(join(dir, 'missing', '.checkpoint')).removeTemporaryFiles()).to.deep.equal([])
   })
 })

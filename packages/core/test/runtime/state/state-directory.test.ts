@@ -80,6 +80,33 @@ describe('StateDirectory', () => {
     await sd.unlock()
   })
 
+  it('taking the app lock deletes the checkpoint temp files a crashed writer left in task and global directories, and nothing else', async () => {
+    const dirs = ['0_0', '1_3', 'global', 'global-2', 'not-a-task']
+    for (const d of dirs) {
+      await mkdir(join(root, 'app', d, 'rocksdb'), { recursive: true })
+      for (const name of ['.checkpoint', '.checkpoint.4242.0.tmp', '.checkpoint.tmp']) await writeFile(join(root, 'app', d, name), 'x')
+    }
+    const sd = new StateDirectory(root, 'app')
+    await sd.lock()
+    try {
+      for (const d of dirs.slice(0, 4)) expect((await readdir(join(root, 'app', d))).sort(), d).to.deep.equal(['.checkpoint', 'rocksdb'])
+      expect(await readdir(join(root, 'app', 'not-a-task'))).to.have.length(4)
+    } finally {
+      await sd.unlock()
+    }
+  })
+
+  it('a task directory holding only a checkpoint and checkpoint temp files is empty (no state under exactly-once)', async () => {
+    const sd = new StateDirectory(root, 'app')
+    const id = new TaskId(0, 1)
+    expect(await sd.taskDirIsEmpty(id), 'no directory').to.equal(true)
+    await sd.ensureDir(sd.taskDir(id))
+    for (const name of ['.checkpoint', '.checkpoint.4242.0.tmp', '.checkpoint.tmp']) await writeFile(join(sd.taskDir(id), name), 'x')
+    expect(await sd.taskDirIsEmpty(id)).to.equal(true)
+    await mkdir(join(sd.taskDir(id), 'rocksdb'))
+    expect(await sd.taskDirIsEmpty(id), 'with a store directory').to.equal(false)
+  })
+
   it('rejects an application id that is not a plain directory name', () => {
     for (const id of ['..', 'a/b', '']) {
       expect(() => new StateDirectory(root, id))
