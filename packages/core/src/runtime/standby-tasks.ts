@@ -81,9 +81,17 @@ export class StandbyTasks {
     return this.#standbys.values()
   }
 
-  /** Creates a standby: its stores follow their changelogs from the checkpoint; nothing is processed. */
+  /**
+   * Creates a standby: its stores follow their changelogs from the checkpoint; nothing is
+   * processed. Under exactly-once its checkpoint is loaded as an active task's (Kafka's
+   * StandbyTask): state without one is wiped, and the file is deleted once read (the standby's
+   * commits write it again).
+   */
   async create(id: TaskId): Promise<void> {
     const taskDir = await this.#o.stateDirectory.lockTask(id, this.#o.lockOwner, this.#o.config.taskTimeoutMs)
+    // Under exactly-once, as an active task: local state without a checkpoint may hold aborted writes.
+    const eos = this.#o.config.processingGuarantee === 'exactly_once_v2'
+    const dirWasEmpty = eos && (await this.#o.stateDirectory.taskDirIsEmpty(id))
     const stateManager = new ProcessorStateManager(id, taskDir, childLogger(this.#o.logger, { task: id.toString() }))
     const task = new StreamTask({
       id,
@@ -98,7 +106,7 @@ export class StandbyTasks {
     })
     await task.initializeStores()
     try {
-      await stateManager.loadCheckpoint()
+      await stateManager.loadCheckpoint(eos ? { dirWasEmpty } : undefined)
     } catch (err) {
       if (!isTaskCorrupted(err)) throw err
       childLogger(this.#o.logger, { task: id.toString() }).warn(`${err.message}; wiping the local state of standby task ${id.toString()}`)

@@ -89,9 +89,10 @@ export class ProcessorStateManager {
           `Task ${this.taskId.toString()}: no checkpointed offset for store ${meta.store.name}; restoring it from the beginning of its changelog`
         )
     }
-    this.#checkpointed = this.#currentOffsets()
-    // Under exactly-once the checkpoint is valid once: a crash from now on leaves none.
+    // Under exactly-once the checkpoint is valid once: a crash from now on leaves none (and a
+    // standby, whose stores hold committed records only, checkpoints again once far enough).
     if (eos !== undefined) await this.#checkpoint.delete()
+    this.#checkpointed = eos === undefined ? this.#currentOffsets() : new Map()
   }
 
   /**

@@ -133,6 +133,7 @@ export interface SetupOptions {
   /** The state directory, shared by the threads of one instance (default: a new one on the path). */
   readonly stateDirectory?: StateDirectory
   readonly taskTimeoutMs?: number
+  readonly processingGuarantee?: 'at_least_once' | 'exactly_once_v2'
 }
 
 /** One thread's TaskManager over a counting topology whose store `counts` is built by `newStore`. */
@@ -185,7 +186,11 @@ export function setup(stateDir: string, newStore: () => KeyValueBytesStore, opti
   })
   const tm = new TaskManager({
     topology: topology[TOPOLOGY_DEF](),
-    config: resolveStreamsConfig({ applicationId: 'app', taskTimeoutMs: options.taskTimeoutMs }),
+    config: resolveStreamsConfig({
+      applicationId: 'app',
+      taskTimeoutMs: options.taskTimeoutMs,
+      processingGuarantee: options.processingGuarantee
+    }),
     clock: new ManualClock(0),
     logger: silentLogger,
     stateDirectory: options.stateDirectory ?? new StateDirectory(stateDir, 'app'),
