@@ -14,7 +14,9 @@
  * applicationServer with the same basePath), so each instance's page shows all of them.
  * The same binding rules as the InteractiveQueryServer: 127.0.0.1 unless told otherwise,
  * `handler()` to mount into the application's own server, the same `authorize` hook (which may
- * also answer 'unauthenticated': 401 with a WWW-Authenticate challenge).
+ * also answer 'unauthenticated': 401 with a WWW-Authenticate challenge). `authorize` decides every
+ * request of the built-in server, the interactive queries it passes on included (whose server's own
+ * hook must then allow them too).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -48,8 +50,9 @@ export interface DashboardOptions {
   readonly basePath?: string
   /**
    * Decides whether a request is answered: true, false (403 FORBIDDEN) or 'unauthenticated' (401
-   * with `challenge` as WWW-Authenticate), in the built-in server and in handler() alike. The
-   * InteractiveQueryServer's hook (a boolean) works as it is.
+   * with `challenge` as WWW-Authenticate), in the built-in server and in handler() alike: every
+   * request, the interactive queries of `queries` included (other instances forward theirs with
+   * its `forwardRequestOptions` headers). The InteractiveQueryServer's hook (a boolean) works as it is.
    */
   readonly authorize?: (request: IncomingMessage) => DashboardAuthorization | Promise<DashboardAuthorization>
   /** The WWW-Authenticate header of a 401 (default `Basic realm="kstreams dashboard"`). */
@@ -133,9 +136,14 @@ export class Dashboard {
    * paths) and starts the rate sampling.
    */
   handler(): DashboardHandler {
+    return this.#serve(undefined)
+  }
+
+  /** The handler, passing the requests that are not the dashboard's (once authorized) to `others`. */
+  #serve(others: Handler | undefined): Handler {
     this.#startSampling()
     return (req, res) => {
-      this.#handle(req, res).catch((err: unknown) => {
+      this.#handle(req, res, others).catch((err: unknown) => {
         this.#o.logger?.error(`Dashboard ${req.method ?? ''} ${req.url ?? ''}: could not answer: ${describe(err)}`)
         res.destroy()
       })
@@ -148,13 +156,11 @@ export class Dashboard {
     const port = this.#o.port ?? portOf(this.#streams.applicationServer)
     if (port === undefined)
       throw new StreamsError('INVALID_CONFIG', 'The dashboard needs a port or an applicationServer ("host:port") config')
-    const dashboard = this.handler()
-    const queries = this.#o.queries?.handler()
-    const server = createServer({ headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 }, (req, res) => {
-      // Whatever is not the dashboard's goes to the interactive-query server, when there is one.
-      if (queries !== undefined && this.#route(req) === undefined) queries(req, res)
-      else dashboard(req, res)
-    })
+    // Whatever is not the dashboard's goes to the interactive-query server, when there is one.
+    const server = createServer(
+      { headersTimeout: 10_000, requestTimeout: 30_000, keepAliveTimeout: 5_000 },
+      this.#serve(this.#o.queries?.handler())
+    )
     server.maxConnections = 1000
     this.#server = server
     await new Promise<void>((resolve, reject) => {
@@ -270,7 +276,7 @@ export class Dashboard {
     return rest === '/' || rest === '/dashboard.js' || rest === '/dashboard.css' || rest.startsWith('/api/') ? rest : undefined
   }
 
-  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async #handle(req: IncomingMessage, res: ServerResponse, others: Handler | undefined): Promise<void> {
     const auth = this.#o.authorize === undefined ? true : await this.#o.authorize(req)
     if (auth === 'unauthenticated') {
       send(res, 401, json({ error: 'UNAUTHENTICATED' }), {
@@ -280,7 +286,7 @@ export class Dashboard {
     }
     if (auth !== true) return send(res, 403, json({ error: 'FORBIDDEN' }))
     const route = this.#route(req)
-    if (route === undefined) return send(res, 404, json({ error: 'NOT_FOUND' }))
+    if (route === undefined) return others === undefined ? send(res, 404, json({ error: 'NOT_FOUND' })) : others(req, res)
     if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, json({ error: 'METHOD_NOT_ALLOWED' }), { allow: 'GET, HEAD' })
     const base = this.#o.basePath ?? ''
     if (route === '') return send(res, 308, '', { location: `${base}/` })

@@ -2,7 +2,8 @@
  * The dashboard over real KafkaStreams instances on the in-memory Kafka: the JSON the page polls
  * (every instance, its threads, tasks and lags, the stores), the store browser's answers routed to
  * the key's owner, the page and its assets, the binding rules (127.0.0.1 by default, the port of
- * applicationServer, basePath) and the authorize hook (401 and 403 on every route).
+ * applicationServer, basePath) and the authorize hook (401 and 403 on every route, the interactive
+ * queries the built-in server passes on included).
  */
 import { expect } from 'chai'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -19,11 +20,12 @@ import {
   type KeyValueStore,
   type Processor,
   type ProcessorContext,
+  type QueryableStreams,
   type Record as StreamsRecord
 } from '@kstreams/core'
 import { Stores } from '@kstreams/stores'
 import { InMemoryKafka } from '@kstreams/testing/in-memory-kafka'
-import { Dashboard, type DashboardState, type InstanceView } from '@kstreams/dashboard'
+import { Dashboard, type DashboardState, type DashboardStreams, type InstanceView } from '@kstreams/dashboard'
 
 const S = Serdes.String()
 
@@ -269,6 +271,21 @@ describe('Dashboard of an instance on IPv6', function () {
   })
 })
 
+/** An instance without Kafka that is RUNNING and owns every key (counted 1): for the routes of the built-in server. */
+function runningInstance(port: number): DashboardStreams & QueryableStreams {
+  return {
+    state: () => 'RUNNING',
+    applicationServer: `127.0.0.1:${port}`,
+    metadataForLocalThreads: () => [],
+    metadataForAllStreamsClients: () => [],
+    restoreProgress: () => [],
+    standbyProgress: () => [],
+    metrics: () => [],
+    store: <T>() => ({ get: () => 1 }) as T,
+    queryMetadataForKey: () => ({ activeHost: { host: '127.0.0.1', port }, standbyHosts: [], partition: 0 })
+  }
+}
+
 async function close(server: Server): Promise<void> {
   server.closeAllConnections()
   await new Promise<void>(resolve => server.close(() => resolve()))
@@ -334,6 +351,47 @@ describe('Dashboard: binding rules and the authorize hook', () => {
       const ok = { authorization: `Basic ${Buffer.from('ops:secret').toString('base64')}` }
       expect((await get(port, '/', ok)).status).to.equal(200)
       expect((await get(port, '/api/state', ok)).status).to.equal(200)
+    } finally {
+      await board.close()
+    }
+  })
+
+  it('the built-in server asks authorize for every request, the interactive queries it passes on included', async () => {
+    const port = await freePort()
+    const instance = runningInstance(port)
+    // The interactive-query server has no hook of its own: the dashboard's decides.
+    const queries = new InteractiveQueryServer(instance, { keySerializer: S })
+    const board = new Dashboard(instance, { topology: countingTopology(), queries, port, authorize: () => false })
+    await board.start()
+    try {
+      const paths = ['/', '/dashboard.js', '/api/state', '/api/local', '/api/stores/Counts/keys/k', '/stores/Counts/keys/k', '/other']
+      for (const path of paths) expect((await get(port, path)).status, path).to.equal(403)
+    } finally {
+      await board.close()
+    }
+  })
+
+  it("an interactive query through the built-in server needs both hooks to allow it, the dashboard's and its server's", async () => {
+    const port = await freePort()
+    const instance = runningInstance(port)
+    const queries = new InteractiveQueryServer(instance, { keySerializer: S, authorize: req => req.headers['x-query'] === 'yes' })
+    const board = new Dashboard(instance, {
+      topology: countingTopology(),
+      queries,
+      port,
+      authorize: req => req.headers['x-team'] === 'ops'
+    })
+    await board.start()
+    const both = { 'x-team': 'ops', 'x-query': 'yes' }
+    try {
+      for (const path of ['/stores/Counts/keys/k', '/api/stores/Counts/keys/k']) {
+        expect((await get(port, path, { 'x-query': 'yes' })).status, `${path} without the dashboard's`).to.equal(403)
+        expect((await get(port, path, { 'x-team': 'ops' })).status, `${path} without the query server's`).to.equal(403)
+        const answer = await get(port, path, both)
+        expect([answer.status, JSON.parse(answer.text).value], path).to.deep.equal([200, 1])
+      }
+      expect((await get(port, '/api/local', { 'x-team': 'ops' })).status).to.equal(200)
+      expect((await get(port, '/other', both)).status).to.equal(404)
     } finally {
       await board.close()
     }
