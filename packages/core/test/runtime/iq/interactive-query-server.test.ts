@@ -1,6 +1,8 @@
 import { expect } from 'chai'
 import { createServer as createHttpServer, request, type Server } from 'node:http'
 import { connect, createServer } from 'node:net'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
 import { InvalidStateStoreError } from '../../../src/errors.js'
 import type { Logger } from '../../../src/logger.js'
 import { TimeWindow, Windowed } from '../../../src/state/windowed.js'
@@ -224,13 +226,17 @@ describe('InteractiveQueryServer', () => {
       return { port, streams, server }
     }
 
-    const recordingLogger = (): Logger & { errors: string[] } => {
+    const recordingLogger = (): Logger & { errors: string[]; warnings: string[] } => {
       const errors: string[] = []
+      const warnings: string[] = []
       return {
         errors,
+        warnings,
         debug() {},
         info() {},
-        warn() {},
+        warn(first: unknown) {
+          warnings.push(String(first))
+        },
         error(first: unknown, message?: string) {
           errors.push(typeof first === 'string' ? first : `${message} ${JSON.stringify(first)}`)
         }
@@ -343,6 +349,49 @@ describe('InteractiveQueryServer', () => {
         const drip = await get(port, '/stores/Counts/keys/elsewhere')
         expect([drip.status, drip.body.error, drip.retryAfter]).to.deep.equal([503, 'OWNER_UNREACHABLE', '1'])
         expect(Date.now() - started).to.be.below(2000)
+      } finally {
+        peer.closeAllConnections()
+        await new Promise(resolve => peer.close(resolve))
+      }
+    })
+
+    it('a forwarded answer is read only up to maxForwardedBytes as it arrives; one announcing more is not read', async () => {
+      const MiB = 1024 * 1024
+      let written = 0
+      async function* body() {
+        for (; written < 300 * MiB; written += MiB) yield Buffer.alloc(MiB, 0x20)
+      }
+      let closed: Promise<unknown> = Promise.resolve()
+      const peer = createHttpServer((req, res) => {
+        if (req.url!.endsWith('/announced')) {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(300 * MiB) })
+          res.write('{"value":') // and nothing more: only the announced length can end the wait
+          return
+        }
+        // 300 MiB of JSON as fast as the reader takes it, without a Content-Length.
+        res.writeHead(200, { 'content-type': 'application/json' })
+        closed = pipeline(Readable.from(body(), { objectMode: false, highWaterMark: MiB }), res).catch(err => err)
+      })
+      await new Promise<void>(resolve => peer.listen(0, '127.0.0.1', resolve))
+      const peerPort = (peer.address() as { port: number }).port
+      const logger = recordingLogger()
+      try {
+        const { port } = await single(
+          () => 1,
+          { forwardTimeoutMs: 60_000, logger },
+          () => peerPort
+        )
+        const endless = await get(port, '/stores/Counts/keys/endless')
+        expect([endless.status, endless.body.error]).to.deep.equal([502, 'OWNER_ANSWER_INVALID'])
+        await closed
+        // The default limit (1 MiB), plus what the sockets' buffers held: far from the 300 MiB.
+        expect(written).to.be.below(MiB + 32 * MiB)
+        const announced = await get(port, '/stores/Counts/keys/announced')
+        expect([announced.status, announced.body.error]).to.deep.equal([502, 'OWNER_ANSWER_INVALID'])
+        expect(logger.warnings).to.deep.equal([
+          `Interactive query forwarded to 127.0.0.1:${peerPort}: answered more than ${MiB} bytes`,
+          `Interactive query forwarded to 127.0.0.1:${peerPort}: announced ${300 * MiB} bytes (limit ${MiB})`
+        ])
       } finally {
         peer.closeAllConnections()
         await new Promise(resolve => peer.close(resolve))
