@@ -208,6 +208,7 @@ export { KEY_QUERY_METADATA_NOT_AVAILABLE, UNAVAILABLE_HOST } from './runtime/iq
 export type { HostInfo, KeyQueryMetadata, StreamsMetadata } from './runtime/iq/streams-metadata-state.js'
 export type { LagInfo } from './runtime/iq/local-store-lags.js'
 export { InteractiveQueryServer } from './runtime/iq/interactive-query-server.js'
+export type { TrustedPeers } from './runtime/iq/trusted-peers.js'
 export { StateQueryRequest } from './runtime/iq/v2/state-query-request.js'
 export { Position, PositionBound } from './runtime/iq/v2/position.js'
 export type { InStore } from './runtime/iq/v2/state-query-request.js'

@@ -67,3 +67,4 @@ export type {
   PartitionReader
 } from './runtime/consumer/consumer-api.js'
 export { runStateQuery } from './runtime/iq/v2/state-query-runner.js'
+export { trustedPeerCheck } from './runtime/iq/trusted-peers.js'

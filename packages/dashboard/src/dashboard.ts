@@ -16,11 +16,20 @@
  * `handler()` to mount into the application's own server, the same `authorize` hook (which may
  * also answer 'unauthenticated': 401 with a WWW-Authenticate challenge). `authorize` decides every
  * request of the built-in server, the interactive queries it passes on included (whose server's own
- * hook must then allow them too).
+ * hook must then allow them too). `peerHeaders` go only to the `trustedPeers`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { StreamsError, type HostInfo, type InteractiveQueryServer, type Logger, type StreamsMetadata, type Topology } from '@kstreams/core'
+import {
+  StreamsError,
+  type HostInfo,
+  type InteractiveQueryServer,
+  type Logger,
+  type StreamsMetadata,
+  type Topology,
+  type TrustedPeers
+} from '@kstreams/core'
+import { trustedPeerCheck } from '@kstreams/core/internal'
 import { assignedTasks } from './assigned-tasks.js'
 import { localInstanceView, type DashboardStreams, type InstanceView } from './instance-view.js'
 import { dashboardPage, DASHBOARD_CSS, dashboardScript } from './page.js'
@@ -59,8 +68,14 @@ export interface DashboardOptions {
   readonly challenge?: string
   /** Where another instance's dashboard is (its base URL), from its host info; undefined to not ask it. */
   readonly peerUrl?: (host: HostInfo) => string | undefined
-  /** Headers sent to other instances (a service credential their `authorize` accepts). */
+  /** Headers sent to the `trustedPeers` (a service credential their `authorize` accepts). */
   readonly peerHeaders?: Readonly<Record<string, string>>
+  /**
+   * The instances that may be sent `peerHeaders`: `host:port` entries as they advertise them in
+   * `applicationServer`, or a predicate. Default: none. Any group member can advertise any
+   * address, so another instance is asked without them.
+   */
+  readonly trustedPeers?: TrustedPeers
   /** Time limit of a request to another instance (default 2000 ms). */
   readonly peerTimeoutMs?: number
   /** How often the page polls (default 2000 ms). */
@@ -113,6 +128,7 @@ export class Dashboard {
   readonly #o: DashboardOptions
   readonly #view: TopologyView
   readonly #history: RateHistory
+  readonly #trusted: (host: HostInfo) => boolean
   #timer: NodeJS.Timeout | undefined
   #server: Server | undefined
   #page: string | undefined
@@ -123,6 +139,12 @@ export class Dashboard {
     this.#o = options
     this.#view = topologyView(options.topology, options.applicationId)
     this.#history = new RateHistory(options.historyMs ?? 5 * 60_000)
+    this.#trusted = trustedPeerCheck(options.trustedPeers, 'trustedPeers')
+    if (Object.keys(options.peerHeaders ?? {}).length > 0 && options.trustedPeers === undefined)
+      options.logger?.warn(
+        'Dashboard: peerHeaders are set but there are no trustedPeers, so other instances are asked without them. ' +
+          "List the instances that may receive them (host:port, as in their applicationServer) in the 'trustedPeers' option"
+      )
   }
 
   /** The topology as the page draws it. */
@@ -210,16 +232,18 @@ export class Dashboard {
         const host = hostKey(m.hostInfo)
         const assigned = assignedTasks(this.#view, m)
         const url = (this.#o.peerUrl ?? this.#defaultPeerUrl)(m.hostInfo)
+        const trusted = this.#trusted(m.hostInfo)
         const answer =
           url === undefined
             ? ({ ok: false, error: 'not asked (no peer URL)' } as const)
-            : await fetchPeer(url, this.#o.peerHeaders ?? {}, this.#o.peerTimeoutMs ?? 2000)
+            : await fetchPeer(url, trusted ? (this.#o.peerHeaders ?? {}) : {}, this.#o.peerTimeoutMs ?? 2000)
         if (answer.ok) return { ...answer.view, host, local: false, reachable: true, assigned }
+        const withheld = !trusted && url !== undefined && Object.keys(this.#o.peerHeaders ?? {}).length > 0
         return {
           host,
           local: false,
           reachable: false,
-          error: answer.error,
+          error: withheld ? `${answer.error}; asked without peerHeaders, as it is not one of the trustedPeers` : answer.error,
           state: 'UNKNOWN',
           threads: [],
           progress: [],

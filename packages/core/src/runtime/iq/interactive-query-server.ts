@@ -15,7 +15,8 @@
  * names no detail (the detail is logged); 403 when `authorize` says no.
  * `start()` runs a built-in server with bounded header, request and keep-alive timeouts;
  * `handler()` mounts the same answers into the application's own server (node:http, express,
- * fastify's raw request), with its TLS and authentication.
+ * fastify's raw request), with its TLS and authentication. A forwarded request carries the service
+ * credential of `forwardRequestOptions` (its headers and auth) only to the `trustedPeers`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -31,6 +32,7 @@ import type { StoreQueryParameters } from './queryable-store-provider.js'
 import { hostKey, type HostInfo, type KeyQueryMetadata } from './streams-metadata-state.js'
 import type { Serializer } from '../../serialization/serde.js'
 import { forwardQuery, type ForwardOptions } from './query-forwarder.js'
+import { trustedPeerCheck, type TrustedPeers } from './trusted-peers.js'
 
 /** What the server needs of a KafkaStreams instance. */
 export interface QueryableStreams {
@@ -60,8 +62,18 @@ export interface InteractiveQueryServerOptions<K> {
   readonly maxForwardedBytes?: number
   /** How forwarded requests reach the owner: 'http' (default) or 'https'. */
   readonly forwardProtocol?: 'http' | 'https'
-  /** Options of forwarded requests: TLS (ca, cert, key), an agent, headers such as a service credential. */
+  /**
+   * Options of forwarded requests: TLS (ca, cert, key), an agent, headers such as a service
+   * credential. Its `headers` and `auth` go only to the `trustedPeers`.
+   */
   readonly forwardRequestOptions?: ForwardOptions['requestOptions']
+  /**
+   * The instances that may be sent the headers and auth of `forwardRequestOptions` (the service
+   * credential): `host:port` entries as they advertise them in `applicationServer`, or a
+   * predicate. Default: none. Any group member can advertise any address, so another instance
+   * is asked without them.
+   */
+  readonly trustedPeers?: TrustedPeers
   /** Retry-After of a 503 answer, in seconds (default 1). */
   readonly retryAfterSeconds?: number
   /**
@@ -111,6 +123,10 @@ export class InteractiveQueryServer<K = string> {
   readonly #o: InteractiveQueryServerOptions<K>
   readonly #keySerializer: Serializer<K>
   readonly #logger: Logger
+  readonly #trusted: (host: HostInfo) => boolean
+  /** `forwardRequestOptions` without the credential (headers, auth): what an untrusted instance is sent. */
+  readonly #anonymous: ForwardOptions['requestOptions']
+  readonly #withCredential: boolean
   #server: Server | undefined
 
   constructor(streams: QueryableStreams, options: InteractiveQueryServerOptions<K>) {
@@ -118,6 +134,15 @@ export class InteractiveQueryServer<K = string> {
     this.#o = options
     this.#keySerializer = toSerializer(options.keySerializer)
     this.#logger = options.logger ?? silentLogger
+    this.#trusted = trustedPeerCheck(options.trustedPeers, 'trustedPeers')
+    const { headers, auth, ...anonymous } = options.forwardRequestOptions ?? {}
+    this.#anonymous = anonymous
+    this.#withCredential = auth !== undefined || (headers !== undefined && Object.keys(headers).length > 0)
+    if (this.#withCredential && options.trustedPeers === undefined)
+      this.#logger.warn(
+        'InteractiveQueryServer: forwardRequestOptions has headers or auth but there are no trustedPeers, so forwarded queries go without them. ' +
+          "List the instances that may receive them (host:port, as in their applicationServer) in the 'trustedPeers' option"
+      )
   }
 
   /**
@@ -281,15 +306,21 @@ export class InteractiveQueryServer<K = string> {
   }
 
   async #forward(owner: HostInfo, path: string): Promise<Answer> {
+    const trusted = this.#trusted(owner)
     const result = await forwardQuery(owner, path, {
       protocol: this.#o.forwardProtocol ?? 'http',
-      requestOptions: this.#o.forwardRequestOptions ?? {},
+      requestOptions: trusted ? (this.#o.forwardRequestOptions ?? {}) : this.#anonymous,
       timeoutMs: this.#o.forwardTimeoutMs ?? 5000,
       maxBytes: this.#o.maxForwardedBytes ?? 1024 * 1024,
       forwardedHeader: FORWARDED
     })
-    if (result.kind === 'answer' && RELAYED_STATUS.has(result.status))
+    if (result.kind === 'answer' && RELAYED_STATUS.has(result.status)) {
+      if (result.status === 403 && this.#withCredential && !trusted)
+        this.#logger.warn(
+          `Interactive query forwarded to ${hostKey(owner)}: answered 403; it was asked without the headers and auth of forwardRequestOptions, as it is not one of the trustedPeers`
+        )
       return { status: result.status, body: result.body, retryAfter: result.retryAfter }
+    }
     const reason = result.kind === 'answer' ? `answered status ${result.status}` : result.reason
     this.#logger.warn(`Interactive query forwarded to ${hostKey(owner)}: ${reason}`)
     return result.kind === 'unreachable' ? unavailable('OWNER_UNREACHABLE') : { status: 502, body: { error: 'OWNER_ANSWER_INVALID' } }

@@ -3,7 +3,7 @@ import { createServer as createHttpServer, request, type Server } from 'node:htt
 import { connect, createServer } from 'node:net'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import { InvalidStateStoreError } from '../../../src/errors.js'
+import { ConfigError, InvalidStateStoreError } from '../../../src/errors.js'
 import type { Logger } from '../../../src/logger.js'
 import { TimeWindow, Windowed } from '../../../src/state/windowed.js'
 import {
@@ -396,6 +396,87 @@ describe('InteractiveQueryServer', () => {
         peer.closeAllConnections()
         await new Promise(resolve => peer.close(resolve))
       }
+    })
+
+    describe('the service credential of forwarded requests (forwardRequestOptions headers and auth) goes only to trustedPeers', () => {
+      /** A member that records the credential of each request, and answers a value to one with a credential (else 403). */
+      async function recordingPeer() {
+        const seen: Array<{ authorization: string | undefined; forwarded: string | undefined }> = []
+        const server = createHttpServer((req, res) => {
+          seen.push({ authorization: req.headers.authorization, forwarded: req.headers['x-kstreams-forwarded'] as string | undefined })
+          res.writeHead(req.headers.authorization === undefined ? 403 : 200, { 'content-type': 'application/json' })
+          res.end(req.headers.authorization === undefined ? '{"error":"FORBIDDEN"}' : '{"value":"from the owner"}')
+        })
+        await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+        const port = (server.address() as { port: number }).port
+        return { port, seen, close: () => new Promise(resolve => server.close(resolve)) }
+      }
+      const credential = { forwardRequestOptions: { headers: { authorization: 'Bearer service-secret' } } }
+
+      it('by default to no instance (a member advertising its own server included), which is asked without it; warnings say how to allow', async () => {
+        const rogue = await recordingPeer()
+        const logger = recordingLogger()
+        try {
+          const { port } = await single(
+            () => 1,
+            { ...credential, logger },
+            () => rogue.port
+          )
+          const answer = await get(port, '/stores/Counts/keys/elsewhere')
+          expect([answer.status, answer.body.error]).to.deep.equal([403, 'FORBIDDEN'])
+          expect(rogue.seen).to.deep.equal([{ authorization: undefined, forwarded: '1' }])
+          expect(logger.warnings).to.have.length(2)
+          expect(logger.warnings[0]).to.include('forwardRequestOptions').and.include("'trustedPeers'")
+          expect(logger.warnings[1]).to.equal(
+            `Interactive query forwarded to 127.0.0.1:${rogue.port}: answered 403; it was asked without the headers and auth of forwardRequestOptions, as it is not one of the trustedPeers`
+          )
+          const withAuth = await single(
+            () => 1,
+            { forwardRequestOptions: { auth: 'svc:secret' } },
+            () => rogue.port
+          )
+          await get(withAuth.port, '/stores/Counts/keys/elsewhere')
+          expect(rogue.seen[1]).to.deep.equal({ authorization: undefined, forwarded: '1' })
+        } finally {
+          await rogue.close()
+        }
+      })
+
+      it('a trusted instance gets it, another one does not (host:port entries or a predicate)', async () => {
+        const [trusted, other] = [await recordingPeer(), await recordingPeer()]
+        try {
+          for (const trustedPeers of [[`127.0.0.1:${trusted.port}`], (host: { port: number }) => host.port === trusted.port]) {
+            for (const owner of [trusted, other]) {
+              const { port } = await single(
+                () => 1,
+                { ...credential, trustedPeers },
+                () => owner.port
+              )
+              expect((await get(port, '/stores/Counts/keys/elsewhere')).status).to.equal(owner === trusted ? 200 : 403)
+            }
+          }
+          expect(trusted.seen.map(s => s.authorization)).to.deep.equal(['Bearer service-secret', 'Bearer service-secret'])
+          expect(other.seen.map(s => s.authorization)).to.deep.equal([undefined, undefined])
+          const withAuth = await single(
+            () => 1,
+            { forwardRequestOptions: { auth: 'svc:secret' }, trustedPeers: [`127.0.0.1:${trusted.port}`] },
+            () => trusted.port
+          )
+          await get(withAuth.port, '/stores/Counts/keys/elsewhere')
+          expect(trusted.seen[2]!.authorization).to.equal(`Basic ${Buffer.from('svc:secret').toString('base64')}`)
+        } finally {
+          await trusted.close()
+          await other.close()
+        }
+      })
+
+      it('an entry that is not host:port is a ConfigError naming the option', () => {
+        const streams = new FakeStreams('127.0.0.1:1', new Map(), () => 1)
+        for (const entry of ['127.0.0.1', 'https://127.0.0.1:7070', '127.0.0.1:0', ' '])
+          expect(() => new InteractiveQueryServer(streams, { keySerializer: stringSerde, trustedPeers: [entry] }), entry)
+            .to.throw(ConfigError)
+            .with.property('key', 'trustedPeers')
+      })
     })
 
     it('closes connections whose request headers do not arrive within headersTimeoutMs', async () => {
