@@ -65,10 +65,7 @@ export function newStreamThread(
     logger: childLogger(env.logger, { thread: `${config.clientId ?? config.applicationId}-StreamThread-${index}` }),
     clients: env.clients,
     stateDirectory: env.stateDirectory,
-    assignor: assignment.assignor(() => ({
-      active: thread.taskManager.activeTaskIds,
-      standbyOffsetSums: thread.taskManager.standbyOffsetSums()
-    })),
+    assignor: assignment.assignor(() => ({ offsetSums: thread.taskManager.taskOffsetSums() })),
     beforeRejoin: async () => await assignment.refreshTaskDirs(),
     decodeAssignment: a => {
       const decoded = assignment.decode(a)

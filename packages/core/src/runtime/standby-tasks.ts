@@ -199,11 +199,7 @@ export class StandbyTasks {
   /** Sum of the changelog offsets of each standby task (for lag-aware assignment). */
   offsetSums(): Map<string, number> {
     const sums = new Map<string, number>()
-    for (const [id, s] of this.#standbys) {
-      let sum = 0
-      for (const m of s.stateManager.stores.values()) if (m.offset !== undefined) sum += m.offset + 1
-      sums.set(id, sum)
-    }
+    for (const [id, s] of this.#standbys) sums.set(id, s.stateManager.changelogOffsetSum() ?? 0)
     return sums
   }
 

@@ -18,6 +18,7 @@ import { Headers } from '../record.js'
 import { StreamsError } from '../errors.js'
 import { isRetriable } from './retrying.js'
 import { changelogTopicName } from './assignment/topology-metadata.js'
+import { LATEST_OFFSET } from './assignment/subscription-info.js'
 import { TaskId } from '../task-id.js'
 import { StreamTask } from './stream-task.js'
 import type { DeserializationErrorHandler } from './record-queue.js'
@@ -407,6 +408,21 @@ export class TaskManager {
   /** Sum of the changelog offsets of each standby task (for lag-aware assignment). */
   standbyOffsetSums(): Map<string, number> {
     return this.#standbys.offsetSums()
+  }
+
+  /**
+   * What this thread's subscription reports of the tasks it owns (Kafka Streams'
+   * TaskManager.taskOffsetSums): LATEST_OFFSET for a running active task; for an active task
+   * restoring, or suspended by a revocation (its stores, in memory too, stay open and a task
+   * given back resumes on them), and for a standby, the sum of its stores' changelog positions.
+   */
+  taskOffsetSums(): Map<string, number> {
+    const sums = this.#standbys.offsetSums()
+    for (const t of this.#tasks.values()) {
+      const sum = t.state === 'RUNNING' ? LATEST_OFFSET : t.stateManager.changelogOffsetSum()
+      if (sum !== undefined) sums.set(t.id.toString(), sum)
+    }
+    return sums
   }
 
   /**

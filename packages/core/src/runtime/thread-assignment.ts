@@ -8,13 +8,13 @@ import type { TopologyDef } from '../topology/definitions.js'
 import type { ResolvedStreamsConfig } from '../config/streams-config.js'
 import { resolveClientConfigs } from '../config/client-configs.js'
 import { join } from 'node:path'
-import type { TaskId } from '../task-id.js'
 import type { KafkaClientFactory } from './kafka/ports.js'
 import type { GroupAssignor, MemberAssignment } from './consumer/consumer-api.js'
 import { StreamsPartitionAssignor } from './assignment/streams-partition-assignor.js'
 import { assignorTopologyFrom } from './assignment/topology-metadata.js'
 import { decodeAssignment } from './assignment/assignment-info.js'
 import { AssignorError } from './assignment/assignor-error.js'
+import { LATEST_OFFSET } from './assignment/subscription-info.js'
 import type { StateDirectory } from './state/state-directory.js'
 import { OffsetCheckpoint } from './state/offset-checkpoint.js'
 import type { DecodedAssignment } from './stream-thread.js'
@@ -31,12 +31,11 @@ export interface ThreadAssignmentOptions {
 
 /** What one stream thread owns. */
 export interface OwnTasks {
-  readonly active: readonly TaskId[]
-  /** Its standby tasks with their changelog offset sums. */
-  readonly standbyOffsetSums: ReadonlyMap<string, number>
+  /** Its tasks, active and standby, with their offset sums (TaskManager.taskOffsetSums: LATEST_OFFSET when running). */
+  readonly offsetSums: ReadonlyMap<string, number>
 }
 
-const NO_TASKS: OwnTasks = { active: [], standbyOffsetSums: new Map() }
+const NO_TASKS: OwnTasks = { offsetSums: new Map() }
 
 export interface ThreadAssignment {
   readonly sourceTopics: readonly string[] | RegExp
@@ -100,12 +99,12 @@ export function createThreadAssignment(options: ThreadAssignmentOptions): Thread
         // The active (not suspended) and standby tasks of every thread of this instance, on any thread.
         const owned = new Set(options.stateDirectory.ownedTasks())
         const sums = new Map([...dirSums].filter(([task]) => !owned.has(task)))
-        for (const [task, sum] of own.standbyOffsetSums) sums.set(task, sum)
+        for (const [task, sum] of own.offsetSums) sums.set(task, sum)
         return {
           processId: options.processId,
           userEndpoint: config.applicationServer ?? '',
           taskOffsetSums: sums,
-          activeTasks: own.active.map(t => t.toString()),
+          activeTasks: [...own.offsetSums].filter(([, sum]) => sum === LATEST_OFFSET).map(([task]) => task),
           errorCode: options.shutdownRequested() ? AssignorError.SHUTDOWN_REQUESTED : AssignorError.NONE
         }
       }

@@ -46,6 +46,19 @@ export class ProcessorStateManager {
     return this.#stores
   }
 
+  /**
+   * The sum of the logged stores' changelog positions (the next offset to read: 0 before any
+   * record), the task's offset sum in a subscription (Kafka Streams' changelogOffsets summed);
+   * undefined when no store is logged.
+   */
+  changelogOffsetSum(): number | undefined {
+    let sum: number | undefined
+    for (const meta of this.#stores.values()) {
+      if (meta.changelog !== undefined) sum = (sum ?? 0) + (meta.offset === undefined ? 0 : meta.offset + 1)
+    }
+    return sum
+  }
+
   register(store: StateStore, restore: StateRestoreCallback, changelog: TopicPartition | undefined): void {
     if (this.#stores.has(store.name)) {
       throw new StreamsError('DUPLICATE_STORE', `Store ${store.name} has already been registered in task ${this.taskId.toString()}`)

@@ -199,7 +199,7 @@ export class StateDirectory {
 
   /**
    * The tasks a stream thread of this instance (on any thread) owns: it holds their directories
-   * and they are not suspended (a suspended task's checkpoint is reported as local state).
+   * and they are not suspended (a suspended task is reported by the offset sum of its stores, not as running).
    */
   ownedTasks(): string[] {
     return this.taskLocks.taskKeys()
