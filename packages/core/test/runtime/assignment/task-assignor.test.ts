@@ -294,5 +294,37 @@ describe('assignTasks (high-availability task assignor)', () => {
       const result = run({ a: { lags: { '0_0': 9000 } }, b: { lags: { '0_0': 500 } }, c: {} }, stateful, stateful)
       expect(activeOf(result, 'b')).to.deep.equal(['0_0'])
     })
+
+    // The two survivors of a SIGKILLed instance that ran 0_0 and 1_0 (dashboard-browser.test.ts):
+    // x ran 1_1 and kept a standby of 1_2, y ran 1_2 and kept a standby of 1_0. Eager members
+    // rejoin with their actives suspended, reported by offset sum. The changelogs (1_0: 40
+    // records, 1_1: 45, 1_2: 38) are far below the default acceptableRecoveryLag.
+    const survivors = (acceptableRecoveryLag: number): TaskAssignment =>
+      run(
+        {
+          x: { standby: ['1_1', '1_2'], lags: { '1_0': 40, '1_1': 0, '1_2': 0 } },
+          y: { standby: ['1_0', '1_2'], lags: { '1_0': 0, '1_1': 45, '1_2': 0 } }
+        },
+        ['0_0', '0_1', '0_2', '1_0', '1_1', '1_2'],
+        ['1_0', '1_1', '1_2'],
+        { numStandbyReplicas: 1, acceptableRecoveryLag }
+      )
+
+    it('with every client within acceptableRecoveryLag, places stateful tasks by client order, standby or not (as Kafka Streams 4.1)', () => {
+      // Kafka Streams 4.1.1's HighAvailabilityTaskAssignor, run on the same subscriptions, gives
+      // exactly this: round-robin over the sorted process ids, and no movement (every client is
+      // caught up), so the standby of 1_0 on y does not count.
+      const result = survivors(10_000)
+      expect(result.clients.get('x')).to.deep.include({ active: ['0_1', '1_0', '1_2'], standby: ['1_1'] })
+      expect(result.clients.get('y')).to.deep.include({ active: ['0_0', '0_2', '1_1'], standby: ['1_0', '1_2'] })
+      expect(result.probingRebalanceNeeded).to.equal(false)
+    })
+
+    it('with acceptableRecoveryLag below the changelogs, gives each task to the survivor caught up on it', () => {
+      const result = survivors(0)
+      expect(activeOf(result, 'y')).to.include('1_0')
+      expect(activeOf(result, 'x')).to.include('1_1')
+      expect(activeOf(result, 'x').length + activeOf(result, 'y').length).to.equal(6)
+    })
   })
 })
