@@ -7,8 +7,9 @@
  * one instance shows the topology with the application's node names, its repartition and
  * changelog topics, all three instances RUNNING with every task once; a key looked up in the
  * store browser shows the count the output topic has; after another instance is SIGKILLed the
- * page shows its tasks on the survivors, at least one taken over by the instance that kept its
- * standby (or restored). Screenshots go to artifacts/dashboard/ (KSTREAMS_ARTIFACTS_DIR) for CI.
+ * page shows its tasks on the survivors, and each of its count-store tasks was taken over by the
+ * instance that kept its standby or restored by its new owner. Screenshots go to
+ * artifacts/dashboard/ (KSTREAMS_ARTIFACTS_DIR) for CI.
  */
 import { expect } from 'chai'
 import { existsSync } from 'node:fs'
@@ -176,6 +177,7 @@ describe('Dashboard in headless Chromium: three WordCount instances on the broke
 
     // SIGKILL another instance: after the session timeout its tasks show up on the two left.
     const victim = before.instances.find(i => i.host === `127.0.0.1:${ports[2]}`)!
+    const killedAt = Date.now()
     instances[2]!.kill('SIGKILL')
     await instances[2]!.exited
     let after: Shown | undefined
@@ -195,13 +197,30 @@ describe('Dashboard in headless Chromium: three WordCount instances on the broke
       await page.waitForTimeout(250)
     }
     expect(after.instances.map(i => i.host)).not.to.include(victim.host)
-    // Its tasks moved: each to a survivor; one that kept its standby took it over (or a restore was shown).
-    const promoted = victim.active.filter(task =>
-      after!.instances.some(i => i.active.includes(task) && before!.instances.find(b => b.host === i.host)!.standby.includes(task))
-    )
+    // Each of its count-store tasks moved to a survivor that had its state: its standby, or a
+    // restore from the changelog (the instance's restore listener; the page may miss a restore
+    // that ends between two of its polls). Which one is not fixed: the changelogs hold a few
+    // dozen records, far below acceptable.recovery.lag (10,000), so every survivor counts as
+    // caught up and the high-availability assignor, Kafka Streams' as kstreams', places the
+    // tasks by process id (task-assignor.test.ts, 'with every client within acceptableRecoveryLag').
+    const changelog = `${appId}-Counts-changelog`
+    const counting = victim.active.filter(task => task.startsWith('1_'))
+    expect(counting, `the killed instance ran a count-store task: ${JSON.stringify(victim)}`).to.have.length.greaterThan(0)
+    const takeovers = counting.map(task => {
+      const owner = after!.instances.find(i => i.active.includes(task))!
+      const instance = instances[ports.findIndex(p => owner.host === `127.0.0.1:${p}`)]!
+      return {
+        task,
+        owner: owner.host,
+        hadStandby: before!.instances.find(b => b.host === owner.host)!.standby.includes(task),
+        restored: instance
+          .restoreEvents('restore-start')
+          .some(e => (e.t as number) >= killedAt && e.topic === changelog && e.partition === Number(task.split('_')[1]))
+      }
+    })
     expect(
-      promoted.length > 0 || restoresSeen > 0,
-      `promoted ${JSON.stringify(promoted)}, restore rows seen ${restoresSeen}; before ${JSON.stringify(before.instances)}; after ${JSON.stringify(after.instances)}`
+      takeovers.every(t => t.hadStandby || t.restored),
+      `takeovers ${JSON.stringify(takeovers)}, restore rows seen on the page ${restoresSeen}; before ${JSON.stringify(before.instances)}; after ${JSON.stringify(after.instances)}`
     ).to.equal(true)
     await page.screenshot({ path: join(ARTIFACTS, 'dashboard-after-sigkill.png'), fullPage: true })
     expect(failed, 'requests the page made that failed').to.deep.equal([])
