@@ -28,10 +28,10 @@ describe('TaskManager: the offset sums of its tasks', () => {
   it('reports a running task as LATEST_OFFSET, a restoring or suspended one (in-memory stores) by its changelog position', async () => {
     const ctx = setup(dir, () => new SimpleBytesStore('counts'))
     for (const k of ['a', 'b', 'a']) ctx.log.append(CHANGELOG, 0, k, '1')
-    await ctx.tm.handleAssignment(new Map([['0_0', [INPUT]]]))
+    await ctx.assign(new Map([['0_0', [INPUT]]]))
     expect(ctx.tm.hasRestoringTasks).to.equal(true)
     expect(ctx.tm.taskOffsetSums()).to.deep.equal(new Map([['0_0', 0]]))
-    for (let i = 0; i < 4 && ctx.tm.hasRestoringTasks; i++) await ctx.tm.restoreStep(0)
+    for (let i = 0; i < 4 && ctx.tm.hasRestoringTasks; i++) await ctx.step()
     expect(ctx.tm.taskOffsetSums()).to.deep.equal(new Map([['0_0', LATEST_OFFSET]]))
 
     ctx.tm.addBatch({
