@@ -8,7 +8,9 @@
  * next send or flush.
  *
  * A send that fails is decided per record, as Kafka Streams' RecordCollectorImpl does: fatal
- * errors (see fatal-send-errors.ts) fail at once; otherwise the batch is sent again in halves
+ * errors (see fatal-send-errors.ts) fail at once; fencing errors (a fenced producer, a lost
+ * sequence) are TASK_MIGRATED, under at_least_once too (the thread closes its tasks dirty and
+ * rejoins); otherwise the batch is sent again in halves
  * until the records that fail on their own are found, and the production exception handler is
  * asked about each of those, with its own error. FAIL fails; CONTINUE drops that record only
  * (counted in its task's dropped records); RETRY sends it again, for retriable errors only (on
@@ -23,7 +25,7 @@ import type { CollectedRecord, RecordCollector } from './record-collector.js'
 import { tpKey, type AdminPort, type ProducedRecord, type ProducerPort, type SendResult } from './kafka/ports.js'
 import { KafkaRequestError } from './kafka/kafka-request-error.js'
 import { isRetriable } from './retrying.js'
-import { isFatalSendError } from './fatal-send-errors.js'
+import { isFatalSendError, isFencingSendError } from './fatal-send-errors.js'
 import { recordSizeUpperBound } from './record-size.js'
 import { markHandled } from './handled-error.js'
 import { sendDeadLetterQueueRecords, type HandlerDecision } from './exception-handlers.js'
@@ -202,8 +204,9 @@ export class KafkaRecordCollector implements RecordCollector {
   }
 
   /**
-   * After an aborted transaction (exactly_once_v2): waits for the send in flight, then forgets
-   * what is buffered, the failed send and the acknowledged offsets (those records were aborted).
+   * After an aborted transaction (exactly_once_v2) or tasks closed as lost (their new owner
+   * produces their output again): waits for the send in flight, then forgets what is buffered,
+   * the failed send and the acknowledged offsets (of records aborted, or of tasks closed).
    */
   async reset(): Promise<void> {
     this.discard()
@@ -335,10 +338,10 @@ export class KafkaRecordCollector implements RecordCollector {
   }
 
   /**
-   * Sends records in order. A fatal error fails at once. Another error that is not retriable,
-   * for several records, sends them again in halves (the records that fail on their own are
-   * found; the others go out); for one record, or a retriable error that outlasted the retry
-   * timeout, the handler decides per record.
+   * Sends records in order. A fatal error fails at once, a fencing one is TASK_MIGRATED. Another
+   * error that is not retriable, for several records, sends them again in halves (the records
+   * that fail on their own are found; the others go out); for one record, or a retriable error
+   * that outlasted the retry timeout, the handler decides per record.
    */
   async #deliver(records: readonly Outgoing[], deadline: number): Promise<void> {
     try {
@@ -349,6 +352,13 @@ export class KafkaRecordCollector implements RecordCollector {
     } catch (err) {
       if (err === NOT_OWNER) throw err
       if (this.#options.transactional === true) throw err
+      if (isFencingSendError(err)) {
+        throw new StreamsError(
+          'TASK_MIGRATED',
+          `Error sending ${describeRecords(records)}: ${message(err)}; the producer was fenced or lost its sequence, so the tasks may have migrated: no more records are sent, the production exception handler is not asked`,
+          { cause: err }
+        )
+      }
       if (isFatalSendError(err)) {
         throw new StreamsError(
           'SEND_FAILED',

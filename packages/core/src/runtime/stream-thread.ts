@@ -376,12 +376,15 @@ export class StreamThread {
     this.#ensureRestoreLoop()
   }
 
-  /** Aborts the open transaction (exactly_once_v2) and drops what the collector holds of it; `resetProducer` after fencing. */
+  /**
+   * Drops what the collector holds (a failed send included: under at_least_once too, where a
+   * fenced send closes the tasks as lost) and aborts the open transaction (exactly_once_v2);
+   * `resetProducer` after fencing.
+   */
   async #abortTransaction(resetProducer: boolean): Promise<void> {
-    if (!this.#producer.eosEnabled) return
     // The send in flight ends first: the abort must not cross it.
     await this.#collector.reset()
-    await this.#producer.abortTransaction(resetProducer)
+    if (this.#producer.eosEnabled) await this.#producer.abortTransaction(resetProducer)
   }
 
   async #onRevoked(): Promise<void> {

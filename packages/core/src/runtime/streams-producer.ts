@@ -17,12 +17,13 @@ import { retrying } from './retrying.js'
 import { systemClock } from '../clock.js'
 import type { GroupGeneration, KafkaClientFactory, ProducedRecord, ProducerPort, SendResult, TopicPartitionOffset } from './kafka/ports.js'
 
-/** Errors that mean another producer or group member owns this output now. */
+/** Errors that mean another producer or group member owns this output now (or the producer lost its sequence: Kafka's RecordCollectorImpl takes that for fencing too). */
 const FENCED = [
   'PRODUCER_FENCED',
   'INVALID_PRODUCER_EPOCH',
   'INVALID_PRODUCER_ID_MAPPING',
   'UNKNOWN_PRODUCER_ID',
+  'OUT_OF_ORDER_SEQUENCE_NUMBER',
   'ILLEGAL_GENERATION',
   'UNKNOWN_MEMBER_ID',
   'FENCED_INSTANCE_ID'

@@ -2,12 +2,14 @@
  * The production exception handler as Kafka Streams' RecordCollectorImpl asks it: per record,
  * about that record and its own error. A batch that fails is sent again in halves until the
  * records that fail on their own are found; only those the handler answers CONTINUE are dropped
- * (counted in their task's dropped records); fatal errors (authorization, fencing, an unknown
- * producer) never reach the handler; RETRY is honoured for retriable errors only; a record over
- * max.request.size or its topic's max.message.bytes (headers counted) is never sent.
+ * (counted in their task's dropped records); fatal errors (authorization, a broken request)
+ * and fencing ones (a fenced producer, a lost sequence: TASK_MIGRATED) never reach the handler;
+ * RETRY is honoured for retriable errors only; a record over max.request.size or its topic's
+ * max.message.bytes (headers counted) is never sent.
  */
 import { expect } from 'chai'
 import { Headers } from '../../src/record.js'
+import { StreamsError } from '../../src/errors.js'
 import { KafkaRecordCollector } from '../../src/runtime/kafka-record-collector.js'
 import type { CollectedRecord } from '../../src/runtime/record-collector.js'
 import { KafkaRequestError, type KafkaErrorName } from '../../src/runtime/kafka/kafka-request-error.js'
@@ -19,7 +21,7 @@ class PickyProducer implements ProducerPort {
   requests = 0
   readonly #offsets = new Map<string, number>()
   constructor(
-    readonly rejects: (r: ProducedRecord) => boolean,
+    public rejects: (r: ProducedRecord) => boolean,
     readonly error: () => Error
   ) {}
   async send(records: readonly ProducedRecord[]): Promise<SendResult> {
@@ -125,17 +127,19 @@ describe('KafkaRecordCollector: the production exception handler, per record', (
     expect(keys(producer.appended)).to.deep.equal(['app-S-changelog:c0', 'app-S-changelog:c1', 'app-S-changelog:c2'])
   })
 
-  for (const name of [
-    'TOPIC_AUTHORIZATION_FAILED',
-    'CLUSTER_AUTHORIZATION_FAILED',
-    'INVALID_PRODUCER_EPOCH',
-    'PRODUCER_FENCED',
-    'UNKNOWN_PRODUCER_ID',
-    'OUT_OF_ORDER_SEQUENCE_NUMBER',
-    'INVALID_TOPIC_EXCEPTION',
-    'UNKNOWN_SERVER_ERROR'
-  ] as const satisfies readonly KafkaErrorName[]) {
-    it(`${name} is fatal: the handler is never asked, nothing is dropped, the send fails`, async () => {
+  for (const [name, code, what] of [
+    ['TOPIC_AUTHORIZATION_FAILED', 'SEND_FAILED', 'fatal'],
+    ['CLUSTER_AUTHORIZATION_FAILED', 'SEND_FAILED', 'fatal'],
+    ['INVALID_TOPIC_EXCEPTION', 'SEND_FAILED', 'fatal'],
+    ['UNKNOWN_SERVER_ERROR', 'SEND_FAILED', 'fatal'],
+    // Kafka's RecordCollectorImpl: fencing and a lost sequence are a TaskMigratedException.
+    ['INVALID_PRODUCER_EPOCH', 'TASK_MIGRATED', 'fencing'],
+    ['PRODUCER_FENCED', 'TASK_MIGRATED', 'fencing'],
+    ['INVALID_PRODUCER_ID_MAPPING', 'TASK_MIGRATED', 'fencing'],
+    ['UNKNOWN_PRODUCER_ID', 'TASK_MIGRATED', 'a lost sequence'],
+    ['OUT_OF_ORDER_SEQUENCE_NUMBER', 'TASK_MIGRATED', 'a lost sequence']
+  ] as const satisfies ReadonlyArray<readonly [KafkaErrorName, string, string]>) {
+    it(`${name} (${what}) is ${code}: the handler is never asked, nothing is dropped, nothing more is sent until reset()`, async () => {
       const producer = new PickyProducer(
         () => true,
         () => new KafkaRequestError(name, 'no')
@@ -154,9 +158,18 @@ describe('KafkaRecordCollector: the production exception handler, per record', (
       collector.send(rec('out', 'b'))
       const err = await flushError(collector)
       expect(asked).to.equal(0)
-      expect(err).to.have.property('code', 'SEND_FAILED')
+      expect(err).to.have.property('code', code)
       expect(err.cause).to.have.property('errorName', name)
       expect(producer.requests).to.equal(1)
+      expect(() => {
+        collector.send(rec('out', 'c'))
+      }).to.throw(StreamsError)
+      // After the tasks were closed as lost (TASK_MIGRATED), the collector sends again.
+      await collector.reset()
+      producer.rejects = () => false
+      collector.send(rec('out', 'd'))
+      await collector.flush()
+      expect(keys(producer.appended)).to.deep.equal(['out:d'])
     })
   }
 

@@ -137,7 +137,7 @@ describe('StreamsProducer', () => {
     expect(producers[1]!.calls).to.deep.equal(['init', 'begin', 'send'])
   })
 
-  it('a failed send in a transaction is TASK_CORRUPTED, fencing on a send TASK_MIGRATED', async () => {
+  it('a failed send in a transaction is TASK_CORRUPTED, fencing or a lost sequence on a send TASK_MIGRATED', async () => {
     const { clients, producers } = fakeClients()
     const producer = new StreamsProducer({ clients, clientId: 'c', transactionalId: 'app-p-1', logger: silentLogger })
     await producer.initTransactions()
@@ -145,6 +145,9 @@ describe('StreamsProducer', () => {
     expect(await rejection(producer.send([RECORD]))).to.have.property('code', 'TASK_CORRUPTED')
     await producer.abortTransaction()
     producers[0]!.failNext.set('send', 'PRODUCER_FENCED')
+    expect(await rejection(producer.send([RECORD]))).to.have.property('code', 'TASK_MIGRATED')
+    await producer.abortTransaction(true)
+    producers[1]!.failNext.set('send', 'OUT_OF_ORDER_SEQUENCE_NUMBER')
     expect(await rejection(producer.send([RECORD]))).to.have.property('code', 'TASK_MIGRATED')
   })
 })

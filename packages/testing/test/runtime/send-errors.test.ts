@@ -1,9 +1,10 @@
 /**
  * Sends of a stream thread's producer (changelog writes here) that fail: a retriable error (a
  * lost connection, a leader that moved) is sent again, as Java's producer retries until its
- * delivery timeout, without a rebalance or an ERROR; any other error goes to the production
- * exception handler ('fail' by default: the thread dies with SEND_FAILED), fatal ones excepted
- * (see production-handler.test.ts).
+ * delivery timeout, without a rebalance or an ERROR; a fencing error (a fenced producer, a lost
+ * sequence) closes the thread's tasks as lost and the member rejoins, without an ERROR; any
+ * other error goes to the production exception handler ('fail' by default: the thread dies with
+ * SEND_FAILED), fatal ones excepted (see production-handler.test.ts).
  */
 import { expect } from 'chai'
 import type { KafkaErrorName } from '@kstreams/core'
@@ -51,6 +52,27 @@ describe('KafkaStreams on the in-memory Kafka: send errors', function () {
     expect(h.kafka.topic(h.changelog).allRecords().length).to.be.greaterThan(before + 40)
     expect(app.states).to.deep.equal(['REBALANCING', 'RUNNING'])
   })
+
+  for (const error of [
+    'OUT_OF_ORDER_SEQUENCE_NUMBER',
+    'UNKNOWN_PRODUCER_ID',
+    'INVALID_PRODUCER_EPOCH',
+    'PRODUCER_FENCED'
+  ] as const satisfies readonly KafkaErrorName[]) {
+    it(`at_least_once, default handlers: a send answered ${error} closes the tasks as lost and the member rejoins (Kafka's TaskMigratedException); no ERROR, nothing lost`, async () => {
+      const app = await h.start()
+      h.produce(100)
+      await h.settle()
+      const generation = h.kafka.group(h.applicationId)!.generationId
+      const fault = h.kafka.failNext({ api: 'send', error, clientId: PRODUCER })
+      const flowing = h.produceSlowly(200)
+      await eventually(() => fault.hits === 1)
+      await flowing
+      await h.verify()
+      expect(h.kafka.group(h.applicationId)!.generationId, 'rejoined').to.be.greaterThan(generation)
+      expect(app.states).to.deep.equal(['REBALANCING', 'RUNNING', 'REBALANCING', 'RUNNING'])
+    })
+  }
 
   it('a send error that is not retriable goes to the production exception handler: by default the thread fails with SEND_FAILED', async () => {
     const app = await h.start({ handlerResponse: 'SHUTDOWN_CLIENT' })

@@ -287,7 +287,10 @@ export type SendResult = Map<string, number>
 export interface ProducerPort {
   /**
    * Sends records (partitions already chosen) idempotently, acks=all; resolves when all are
-   * acknowledged. Calls are not concurrent: the runtime waits for one before the next.
+   * acknowledged. Calls are not concurrent: the runtime waits for one before the next. Without
+   * a transactional id, a failed send leaves the producer usable: one whose producer id, epoch or
+   * sequence the broker refused starts over with a new producer id (as Java's producer bumps its
+   * epoch, KIP-360), and may report a lost sequence retriable (the runtime sends again).
    */
   send(records: readonly ProducedRecord[]): Promise<SendResult>
   /**
