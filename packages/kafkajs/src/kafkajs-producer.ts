@@ -9,7 +9,10 @@
  * An idempotent producer whose sequence the broker no longer accepts (OUT_OF_ORDER_SEQUENCE_NUMBER,
  * UNKNOWN_PRODUCER_ID, e.g. after a leader change) is replaced by a new one (a new producer id),
  * and the send fails retriably so it is sent again: Java's producer resets its sequence the same
- * way (KIP-360); kafkajs 2.2.4 would fail every later send.
+ * way (KIP-360); kafkajs 2.2.4 would fail every later send. One whose producer id or epoch the
+ * broker refuses (INVALID_PRODUCER_EPOCH, PRODUCER_FENCED, INVALID_PRODUCER_ID_MAPPING) is
+ * replaced too, and the send fails with that error (the runtime closes the tasks as migrated):
+ * the next send goes out with a new producer id.
  */
 import { CompressionTypes, type Kafka, type Producer, type Transaction, type TopicMessages } from 'kafkajs'
 import {
@@ -41,8 +44,10 @@ const explicitPartitioner =
 
 type OffsetsWithMetadata = ReadonlyArray<TopicPartitionOffset & { readonly metadata?: string | undefined }>
 
-/** Errors after which an idempotent (non-transactional) producer must start over with a new producer id. */
+/** Errors after which an idempotent (non-transactional) producer starts over with a new producer id, and the send is sent again. */
 const SEQUENCE_LOST: ReadonlySet<string> = new Set(['OUT_OF_ORDER_SEQUENCE_NUMBER', 'UNKNOWN_PRODUCER_ID'])
+/** Errors after which an idempotent (non-transactional) producer starts over with a new producer id, the send failing as it did. */
+const PRODUCER_ID_REFUSED: ReadonlySet<string> = new Set(['INVALID_PRODUCER_EPOCH', 'PRODUCER_FENCED', 'INVALID_PRODUCER_ID_MAPPING'])
 
 export class KafkajsProducer implements ProducerPort {
   #producer: Producer
@@ -136,6 +141,7 @@ export class KafkajsProducer implements ProducerPort {
             { cause: error, retriable: true }
           )
         }
+        if (this.transactions === undefined && isKafkaError(mapped) && PRODUCER_ID_REFUSED.has(mapped.errorName)) await this.#replace()
         throw mapped
       }
       // kafkajs silently skips partitions missing from its metadata.

@@ -1,7 +1,9 @@
 /**
  * An idempotent producer whose sequence the broker no longer accepts starts over with a new
- * producer id, and the failed send is reported retriable (the runtime sends it again), without a
- * broker: kafkajs' producer is replaced by a stand-in that fails like kafkajs does.
+ * producer id, and the failed send is reported retriable (the runtime sends it again); one whose
+ * producer id or epoch the broker refuses starts over too, the send failing as it did (the
+ * runtime closes the tasks as migrated). Without a broker: kafkajs' producer is replaced by a
+ * stand-in that fails like kafkajs does.
  */
 import { expect } from 'chai'
 import type { Kafka } from 'kafkajs'
@@ -30,12 +32,14 @@ class StandInProducer {
   }
 }
 
-describe('kafkajs ProducerPort: a lost producer sequence', () => {
-  for (const [type, code] of [
-    ['OUT_OF_ORDER_SEQUENCE_NUMBER', 45],
-    ['UNKNOWN_PRODUCER_ID', 59]
+describe('kafkajs ProducerPort: a lost producer sequence, a refused producer epoch', () => {
+  for (const [type, code, retriable] of [
+    ['OUT_OF_ORDER_SEQUENCE_NUMBER', 45, true],
+    ['UNKNOWN_PRODUCER_ID', 59, true],
+    ['INVALID_PRODUCER_EPOCH', 47, false],
+    ['PRODUCER_FENCED', 90, false]
   ] as const) {
-    it(`${type}: the send fails retriably and the next one goes through a new kafkajs producer`, async () => {
+    it(`${type}: the send fails${retriable ? ' retriably' : ''} and the next one goes through a new kafkajs producer`, async () => {
       const made: StandInProducer[] = []
       const kafka = {
         producer: () => {
@@ -56,7 +60,7 @@ describe('kafkajs ProducerPort: a lost producer sequence', () => {
         (e: unknown) => e
       )
       expect(isKafkaError(error, type)).to.equal(true)
-      expect(error).to.have.property('retriable', true)
+      expect(error).to.have.property('retriable', retriable)
       expect(made).to.have.length(2)
       expect(made[0]!.disconnected).to.equal(true)
       expect([...(await producer.send([record]))]).to.deep.equal([['t-0', 10]])
