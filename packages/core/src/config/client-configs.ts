@@ -109,6 +109,12 @@ export interface ProducerClientConfig {
   readonly maxRequestSize: number
   /** Longest a transaction may stay open (`transaction.timeout.ms`). */
   readonly transactionTimeoutMs: number
+  /**
+   * How long a transaction step (TxnOffsetCommit, EndTxn) is tried again after retriable errors
+   * before the transaction is given up and aborted (`max.block.ms`, Kafka's producer waits as long;
+   * default 60000).
+   */
+  readonly maxBlockMs: number
   /** The configs for the adapter's producer (keys it declared), by Kafka name. */
   readonly adapterConfigs: ClientConfigs
 }
@@ -214,6 +220,7 @@ const PRODUCER_KEYS: Readonly<Record<string, RuntimeKey>> = {
   'batch.size': { check: intAtLeast(0), field: 'batchSize', parse: asInt },
   'max.request.size': { check: intAtLeast(1), field: 'maxRequestSize', parse: asInt },
   'transaction.timeout.ms': { check: intAtLeast(1), field: 'transactionTimeoutMs', parse: asInt },
+  'max.block.ms': { check: intAtLeast(0), field: 'maxBlockMs', parse: asInt },
   acks: {
     check: v => (['all', '-1'].includes(String(v).toLowerCase()) ? undefined : 'must be "all" (-1): kstreams producers are idempotent')
   },
@@ -345,7 +352,8 @@ export function resolveClientConfigs(
     lingerMs: 100,
     batchSize: undefined,
     maxRequestSize: defaults.maxRequestSize,
-    transactionTimeoutMs: defaults.transactionTimeoutMs
+    transactionTimeoutMs: defaults.transactionTimeoutMs,
+    maxBlockMs: 60000
   }
   const producer = apply('producer', prefixed.producer, producerBase, {}, PRODUCER_KEYS, adapter, eos)
   const admin = apply('admin', prefixed.admin, {}, {}, {}, adapter, eos)

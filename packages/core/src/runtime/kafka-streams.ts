@@ -48,6 +48,7 @@ import type { StateQueryResult } from './iq/v2/state-query-result.js'
 
 /** The client adapter's factory for `config` (one per KafkaStreams instance, and one per worker thread). @internal */
 export function createClients(config: ResolvedStreamsConfig, client: KafkaClient, logger: Logger): KafkaClientFactory {
+  const producer = resolveClientConfigs(config, config, 'unchecked').producer
   return client({
     bootstrapServers: config.bootstrapServers,
     clientId: config.clientId ?? config.applicationId,
@@ -55,7 +56,8 @@ export function createClients(config: ResolvedStreamsConfig, client: KafkaClient
     sasl: config.sasl,
     connectionTimeoutMs: config.connectionTimeoutMs,
     requestTimeoutMs: config.requestTimeoutMs,
-    transactionTimeoutMs: resolveClientConfigs(config, config, 'unchecked').producer.transactionTimeoutMs,
+    transactionTimeoutMs: producer.transactionTimeoutMs,
+    maxBlockMs: producer.maxBlockMs,
     logger
   })
 }

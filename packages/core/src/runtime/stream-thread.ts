@@ -155,6 +155,8 @@ export class StreamThread {
       clientId: `${clientId}-producer`,
       transactionalId: options.transactionalId,
       configs: clientConfigs.producer.adapterConfigs,
+      maxBlockMs: clientConfigs.producer.maxBlockMs,
+      retryBackoffMs: config.retryBackoffMs,
       logger: options.logger
     })
     const admin = options.clients.admin({ clientId: `${clientId}-admin`, configs: clientConfigs.admin.adapterConfigs })

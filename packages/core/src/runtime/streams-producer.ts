@@ -5,15 +5,22 @@
  * restarts: the state directory keeps the process id, so a restarted process fences its own
  * predecessor): init() sends InitProducerId before the thread restores or processes, the first
  * send after a commit begins a transaction, and commitTransaction() puts the input offsets (with
- * the group's generation, KIP-447) into it and commits. Fencing (a newer producer with the same
- * transactional id, a group generation that moved on) is TASK_MIGRATED; an abort that fails
- * replaces the producer, whose InitProducerId aborts what the old one left open. @internal
+ * the group's generation, KIP-447) into it and commits. A commit step that fails with a retriable
+ * error (the transaction or group coordinator moved, is loading or did not answer, an earlier
+ * EndTxn still completing) is sent again for the same transaction, for up to `max.block.ms`, as
+ * Java's producer keeps retrying it (its TransactionManager keeps the pending EndTxn and
+ * TxnOffsetCommit; a repeated EndTxn with the same producer id and epoch gets the same outcome);
+ * only then, or after any other error, is it TASK_CORRUPTED (Kafka's TaskExecutor turns the
+ * producer's TimeoutException into a TaskCorruptedException under exactly-once). Fencing (a newer
+ * producer with the same transactional id, a group generation that moved on) is TASK_MIGRATED;
+ * an abort that fails replaces the producer, whose InitProducerId aborts what the old one left
+ * open. @internal
  */
 import { StreamsError } from '../errors.js'
 import type { Logger } from '../logger.js'
 import type { ClientConfigs } from '../config/client-configs.js'
 import { isKafkaError } from './kafka/kafka-request-error.js'
-import { retrying } from './retrying.js'
+import { isRetriable, retrying } from './retrying.js'
 import { systemClock } from '../clock.js'
 import type { GroupGeneration, KafkaClientFactory, ProducedRecord, ProducerPort, SendResult, TopicPartitionOffset } from './kafka/ports.js'
 
@@ -29,6 +36,10 @@ const FENCED = [
   'FENCED_INSTANCE_ID'
 ] as const
 
+/** Kafka's producer defaults: `max.block.ms` and `retry.backoff.ms`. */
+const DEFAULT_MAX_BLOCK_MS = 60_000
+const DEFAULT_RETRY_BACKOFF_MS = 100
+
 export interface StreamsProducerOptions {
   readonly clients: KafkaClientFactory
   readonly clientId: string
@@ -36,6 +47,10 @@ export interface StreamsProducerOptions {
   readonly transactionalId?: string | undefined
   /** The producer's configs for the adapter (StreamsConfig `producer` keys the adapter honours). */
   readonly configs?: ClientConfigs
+  /** How long a commit step is sent again after retriable errors (`max.block.ms`); default 60000. */
+  readonly maxBlockMs?: number
+  /** The first pause before such a retry, doubling up to 1 s (`retry.backoff.ms`); default 100. */
+  readonly retryBackoffMs?: number
   readonly logger: Logger
 }
 
@@ -113,12 +128,18 @@ export class StreamsProducer implements ProducerPort {
     }
     await this.#maybeBegin()
     try {
-      if (offsets.length > 0) await transactions.sendOffsets(group.groupId, group.generation, offsets)
-      await transactions.commit()
+      if (offsets.length > 0)
+        await this.#untilBlocked(`TxnOffsetCommit of group ${group.groupId}`, async () => {
+          await transactions.sendOffsets(group.groupId, group.generation, offsets)
+        })
+      await this.#untilBlocked('EndTxn(commit)', async () => {
+        await transactions.commit()
+      })
     } catch (error) {
+      const retried = isRetriable(error) ? `, tried for max.block.ms (${this.#maxBlockMs} ms),` : ''
       throw this.#translate(
         error,
-        `Committing the transaction (offsets of ${offsets.length} partition(s) of group ${group.groupId}, generation ${group.generation.generationId})`
+        `Committing the transaction (offsets of ${offsets.length} partition(s) of group ${group.groupId}, generation ${group.generation.generationId})${retried}`
       )
     }
     this.#inFlight = false
@@ -155,6 +176,29 @@ export class StreamsProducer implements ProducerPort {
 
   async close(): Promise<void> {
     await this.#port.close()
+  }
+
+  /**
+   * A transaction step, sent again after retriable errors until `max.block.ms` has passed (a
+   * coordinator failover costs a wait, not the transaction); fencing and other errors are thrown
+   * at once, the last retriable one after the bound.
+   */
+  async #untilBlocked(step: string, request: () => Promise<void>): Promise<void> {
+    const maxBlockMs = this.#maxBlockMs
+    await retrying(request, {
+      timeoutMs: maxBlockMs,
+      backoffMs: this.#o.retryBackoffMs ?? DEFAULT_RETRY_BACKOFF_MS,
+      clock: systemClock,
+      onRetry: (error, attempt) => {
+        const text = `${this.#o.clientId} (transactional id ${String(this.#o.transactionalId)}): ${step} failed (${error instanceof Error ? error.message : String(error)}); sending it again for up to max.block.ms (${maxBlockMs} ms)`
+        if (attempt === 0) this.#o.logger.warn(text)
+        else this.#o.logger.debug(text)
+      }
+    })
+  }
+
+  get #maxBlockMs(): number {
+    return this.#o.maxBlockMs ?? DEFAULT_MAX_BLOCK_MS
   }
 
   #create(): ProducerPort {

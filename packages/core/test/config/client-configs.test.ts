@@ -68,10 +68,13 @@ describe('client config pass-through (Kafka Streams prefixes)', () => {
       expect(c.restoreConsumer.fetchMaxBytes).to.equal(2000)
     })
 
-    it('shouldOverrideStreamsDefaultProducerConfigs: producer.linger.ms and producer.transaction.timeout.ms', () => {
-      const c = clients({ producer: { 'linger.ms': '10000', 'transaction.timeout.ms': '30000' } })
+    it('shouldOverrideStreamsDefaultProducerConfigs: producer.linger.ms, producer.transaction.timeout.ms and producer.max.block.ms', () => {
+      const c = clients({ producer: { 'linger.ms': '10000', 'transaction.timeout.ms': '30000', 'max.block.ms': 5000 } })
       expect(c.producer.lingerMs).to.equal(10000)
       expect(c.producer.transactionTimeoutMs).to.equal(30000)
+      expect(c.producer.maxBlockMs).to.equal(5000)
+      expect(c.producer.adapterConfigs).to.deep.equal({})
+      expect(clients({}).producer.maxBlockMs, "Kafka's default").to.equal(60000)
     })
 
     it('shouldSupportNonPrefixedProducerConfigs: maxRequestSize, overridden by producer.max.request.size', () => {

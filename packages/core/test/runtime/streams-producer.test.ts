@@ -1,8 +1,8 @@
 /**
  * StreamsProducer, the stream thread's producer, on a recording fake of the transactional
- * ProducerPort: the order of the transaction steps, what becomes TASK_MIGRATED and
- * TASK_CORRUPTED, the refusal to commit without a group generation, and the producer replaced
- * when an abort fails.
+ * ProducerPort: the order of the transaction steps, retriable commit steps sent again (up to
+ * max.block.ms), what becomes TASK_MIGRATED and TASK_CORRUPTED, the refusal to commit without a
+ * group generation, and the producer replaced when an abort fails.
  */
 import { expect } from 'chai'
 import { StreamsError } from '../../src/errors.js'
@@ -13,7 +13,10 @@ import { silentLogger } from '../../src/logger.js'
 
 interface FakeProducer {
   readonly calls: string[]
+  /** Fails the next call of a step, once. */
   failNext: Map<string, KafkaErrorName>
+  /** Fails every call of a step, until removed. */
+  failing: Map<string, KafkaErrorName>
   closed: boolean
 }
 
@@ -23,11 +26,11 @@ function fakeClients(): { clients: KafkaClientFactory; producers: FakeProducer[]
     name: 'fake',
     exactlyOnceV2: true,
     producer: (options: { clientId: string; transactionalId?: string }): ProducerPort => {
-      const p: FakeProducer = { calls: [], failNext: new Map(), closed: false }
+      const p: FakeProducer = { calls: [], failNext: new Map(), failing: new Map(), closed: false }
       producers.push(p)
       const step = async (name: string): Promise<void> => {
         p.calls.push(name)
-        const error = p.failNext.get(name)
+        const error = p.failNext.get(name) ?? p.failing.get(name)
         if (error !== undefined) {
           p.failNext.delete(name)
           throw new KafkaRequestError(error, `${name} failed`)
@@ -123,12 +126,58 @@ describe('StreamsProducer', () => {
     })
   }
 
-  it('another failed commit is TASK_CORRUPTED; an abort that fails replaces the producer, which inits again', async () => {
+  for (const [step, error] of [
+    ['commit', 'REQUEST_TIMED_OUT'],
+    ['commit', 'NOT_COORDINATOR'],
+    ['commit', 'COORDINATOR_NOT_AVAILABLE'],
+    ['commit', 'COORDINATOR_LOAD_IN_PROGRESS'],
+    ['commit', 'CONCURRENT_TRANSACTIONS'],
+    ['commit', 'NETWORK_EXCEPTION'],
+    ['sendOffsets@3', 'NOT_COORDINATOR'],
+    ['sendOffsets@3', 'REQUEST_TIMED_OUT']
+  ] as const satisfies ReadonlyArray<readonly [string, KafkaErrorName]>) {
+    it(`${error} on ${step.replace('@3', '')} (retriable) is sent again for the same transaction, which commits`, async () => {
+      const { clients, producers } = fakeClients()
+      const producer = new StreamsProducer({ clients, clientId: 'c', transactionalId: 'app-p-1', retryBackoffMs: 1, logger: silentLogger })
+      await producer.send([RECORD])
+      producers[0]!.failNext.set(step, error)
+      await producer.commitTransaction(OFFSETS, GROUP)
+      expect(producer.transactionInFlight).to.equal(false)
+      const retried = step === 'commit' ? ['sendOffsets@3', 'commit', 'commit'] : ['sendOffsets@3', 'sendOffsets@3', 'commit']
+      expect(producers[0]!.calls).to.deep.equal(['init', 'begin', 'send', ...retried])
+      expect(producers).to.have.length(1)
+    })
+  }
+
+  it('a retriable error that lasts past max.block.ms is TASK_CORRUPTED (Kafka: the TimeoutException under exactly-once)', async () => {
+    const { clients, producers } = fakeClients()
+    const producer = new StreamsProducer({
+      clients,
+      clientId: 'c',
+      transactionalId: 'app-p-1',
+      maxBlockMs: 300,
+      retryBackoffMs: 10,
+      logger: silentLogger
+    })
+    await producer.send([RECORD])
+    producers[0]!.failing.set('commit', 'COORDINATOR_NOT_AVAILABLE')
+    const started = Date.now()
+    const error = await rejection(producer.commitTransaction(OFFSETS, GROUP))
+    expect(Date.now() - started).to.be.at.least(300)
+    expect(error).to.have.property('code', 'TASK_CORRUPTED')
+    expect(error.message).to.contain('max.block.ms (300 ms)')
+    expect(error.cause).to.have.property('errorName', 'COORDINATOR_NOT_AVAILABLE')
+    expect(producers[0]!.calls.filter(c => c === 'commit').length).to.be.greaterThan(2)
+    expect(producer.transactionInFlight).to.equal(true)
+  })
+
+  it('another failed commit is TASK_CORRUPTED at once; an abort that fails replaces the producer, which inits again', async () => {
     const { clients, producers } = fakeClients()
     const producer = new StreamsProducer({ clients, clientId: 'c', transactionalId: 'app-p-1', logger: silentLogger })
     await producer.send([RECORD])
-    producers[0]!.failNext.set('commit', 'REQUEST_TIMED_OUT')
+    producers[0]!.failNext.set('commit', 'TRANSACTION_ABORTABLE')
     expect(await rejection(producer.commitTransaction(OFFSETS, GROUP))).to.have.property('code', 'TASK_CORRUPTED')
+    expect(producers[0]!.calls.filter(c => c === 'commit')).to.have.length(1)
     producers[0]!.failNext.set('abort', 'INVALID_TXN_STATE')
     await producer.abortTransaction()
     expect(producers).to.have.length(2)

@@ -2,8 +2,10 @@
  * The client side of one transactional producer (Java's TransactionManager, simply): its state as
  * a transition table, InitProducerId on first use, and begin / send / sendOffsets / commit /
  * abort against the transaction coordinator. State checks are local (no request); the state moves
- * only on an answer. A fenced producer stays fenced; a send or sendOffsets that failed leaves only
- * abort().
+ * only on an answer. A fenced producer stays fenced; a send that failed leaves only abort(), as
+ * does a sendOffsets that failed with an error that is not retriable; after a retriable one (the
+ * coordinator moved or timed out) the transaction stays open and sendOffsets or commit may be
+ * sent again, as Java's producer retries them.
  * @internal
  */
 import type { GroupGeneration, ProducedRecord, SendResult, TopicPartitionOffset } from '@kstreams/core'
@@ -121,7 +123,7 @@ export class ProducerTransactions {
     this.#moveTo('READY')
   }
 
-  /** A send or sendOffsets: needs an open transaction; a failure leaves the transaction abortable only. */
+  /** A send or sendOffsets: needs an open transaction; a failure leaves the transaction abortable only (not a retriable one of sendOffsets). */
   async #inTransaction<T>(
     api: 'send' | 'sendOffsets',
     partitions: ReadonlyArray<{ topic: string; partition: number }>,
@@ -148,7 +150,7 @@ export class ProducerTransactions {
       )
     } catch (error) {
       this.#onError(error)
-      if (this.#state === 'IN_TRANSACTION') {
+      if (this.#state === 'IN_TRANSACTION' && (api === 'send' || (error as { retriable?: unknown }).retriable !== true)) {
         this.#abortableCause = error as Error
         this.#moveTo('ABORTABLE_ERROR')
       }

@@ -173,6 +173,29 @@ describe('InMemoryKafka producer port', () => {
     await producer.transactions!.begin()
   })
 
+  it('sendOffsets and commit that failed with a retriable error may be sent again: the transaction stays open and commits (as Java retries them)', async () => {
+    const { kafka, scheduler, factory, fetcher } = setup()
+    const group = factory.groupCoordinator({ groupId: 'app', clientId: 'consumer' })
+    const [joined] = await formGroup(scheduler, [group])
+    const generation = { generationId: joined!.generationId, memberId: joined!.memberId }
+    const producer = factory.producer({ clientId: 'p', transactionalId: 'tx-1' })
+    await producer.transactions!.begin()
+    await producer.send([record(0, 'x')])
+    const offsets = [{ topic: 't', partition: 1, offset: 7 }]
+    kafka.failNext({ api: 'sendOffsets', error: 'NOT_COORDINATOR' })
+    expect(await errorNameOf(producer.transactions!.sendOffsets('app', generation, offsets))).to.equal('NOT_COORDINATOR')
+    await producer.transactions!.sendOffsets('app', generation, offsets)
+    kafka.failNext({ api: 'commitTransaction', error: 'COORDINATOR_LOAD_IN_PROGRESS' })
+    expect(await errorNameOf(producer.transactions!.commit())).to.equal('COORDINATOR_LOAD_IN_PROGRESS')
+    // The answer of this one is lost: the coordinator committed, and the commit sent again finds nothing open.
+    kafka.failNext({ api: 'commitTransaction', error: 'REQUEST_TIMED_OUT', afterProcessing: true })
+    expect(await errorNameOf(producer.transactions!.commit())).to.equal('REQUEST_TIMED_OUT')
+    await producer.transactions!.commit()
+    expect(values(await readAll(fetcher, 'READ_COMMITTED'))).to.deep.equal(['x'])
+    expect(kafka.group('app')?.committed.get('t-1')?.offset).to.equal(7)
+    await producer.transactions!.begin()
+  })
+
   it('a newer producer with the same transactional id aborts the open transaction and fences the older one', async () => {
     const { kafka, factory, fetcher } = setup()
     const zombie = factory.producer({ clientId: 'old', transactionalId: 'tx-1' })

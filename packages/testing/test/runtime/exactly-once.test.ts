@@ -2,14 +2,16 @@
  * processingGuarantee exactly_once_v2 on the in-memory Kafka (which has transactions, the
  * transaction coordinator's fencing, KIP-447 generation checks and require_stable): one
  * transaction per thread and commit, holding the output, the changelog writes and the input
- * offsets; a failed send or commit aborts it and the tasks process again from the committed
- * offsets; fencing closes them as lost. The checks are exact: every key's count equals its true
+ * offsets; a commit step failing retriably is sent again (up to max.block.ms), a failed send or
+ * another failed commit aborts it and the tasks process again from the committed offsets;
+ * fencing closes them as lost. The checks are exact: every key's count equals its true
  * count (no duplicate, no loss), and the changelog read read_committed equals the stores.
  */
 import { expect } from 'chai'
-import { ConfigError, KafkaStreams, type KafkaErrorName } from '@kstreams/core'
+import { ConfigError, KafkaStreams, type KafkaErrorName, type StreamsConfig } from '@kstreams/core'
 import { InMemoryKafka } from '@kstreams/testing/in-memory-kafka'
-import { countingTopology, Harness, memberOf, sleep } from './streams-harness.js'
+import { countingTopology, Harness, memberOf, sleep, type App } from './streams-harness.js'
+import { eventually } from '../in-memory-kafka/helpers.js'
 
 const EOS = { processingGuarantee: 'exactly_once_v2' } as const
 
@@ -36,6 +38,25 @@ describe('KafkaStreams on the in-memory Kafka: exactly_once_v2', function () {
     await h.cleanup()
   })
 
+  /** An instance with `config`, settled on 200 records, then 300 more flowing; `restores` are those after the start. */
+  async function startFlowing(config: StreamsConfig): Promise<{ app: App; restores: number[]; flowing: Promise<void> }> {
+    const restores: number[] = []
+    const app = await h.start({
+      config,
+      restoreListener: {
+        onRestoreStart: tp => {
+          restores.push(tp.partition)
+        }
+      }
+    })
+    h.produce(200)
+    await h.settle()
+    const flowing = h.produceSlowly(300)
+    await sleep(100)
+    restores.length = 0
+    return { app, restores, flowing }
+  }
+
   it('commits output, changelog and offsets in one transaction per commit: sendOffsets with the generation, no plain offset commit', async () => {
     await h.start({ config: EOS })
     h.produce(300)
@@ -49,33 +70,57 @@ describe('KafkaStreams on the in-memory Kafka: exactly_once_v2', function () {
     for (let p = 0; p < changelog.partitions; p++) expect(changelog.lastStableOffset(p)).to.equal(changelog.highWatermark(p))
   })
 
-  for (const error of [
-    'REQUEST_TIMED_OUT',
-    'COORDINATOR_NOT_AVAILABLE',
-    'NOT_ENOUGH_REPLICAS'
-  ] as const satisfies readonly KafkaErrorName[]) {
-    it(`a transaction commit failing with ${error} is aborted; the tasks process again from the committed offsets: counts exact, no ERROR`, async () => {
-      const restores: number[] = []
-      const app = await h.start({
-        config: EOS,
-        restoreListener: {
-          onRestoreStart: tp => {
-            restores.push(tp.partition)
-          }
-        }
-      })
-      h.produce(200)
-      await h.settle()
-      const flowing = h.produceSlowly(300)
-      await sleep(100)
-      const fault = h.kafka.failNext({ api: 'commitTransaction', error, clientId: /-StreamThread-1-producer$/ })
+  for (const [api, error] of [
+    ['commitTransaction', 'REQUEST_TIMED_OUT'],
+    ['commitTransaction', 'NOT_COORDINATOR'],
+    ['commitTransaction', 'COORDINATOR_NOT_AVAILABLE'],
+    ['commitTransaction', 'COORDINATOR_LOAD_IN_PROGRESS'],
+    ['commitTransaction', 'CONCURRENT_TRANSACTIONS'],
+    ['sendOffsets', 'NOT_COORDINATOR'],
+    ['sendOffsets', 'REQUEST_TIMED_OUT']
+  ] as const satisfies ReadonlyArray<readonly ['commitTransaction' | 'sendOffsets', KafkaErrorName]>) {
+    it(`${api} failing once with ${error} (retriable) is sent again: the transaction commits, nothing aborted, wiped or restored, counts exact`, async () => {
+      const { app, restores, flowing } = await startFlowing(EOS)
+      const fault = h.kafka.failNext({ api, error, clientId: /-StreamThread-1-producer$/ })
       await flowing
       await verifyExactlyOnce(h)
       expect(fault.hits).to.equal(1)
-      expect(h.kafka.requests({ api: 'abortTransaction' }).length, 'aborts').to.be.greaterThan(0)
-      expect(app.streams.state()).to.equal('RUNNING')
+      expect(h.kafka.requests({ api: 'abortTransaction' }), 'aborts').to.deep.equal([])
+      expect(restores, 'restores after the fault').to.deep.equal([])
+      expect(app.states).to.deep.equal(['REBALANCING', 'RUNNING'])
     })
   }
+
+  it('a retriable commit error that lasts past max.block.ms aborts the transaction; the tasks are wiped, restored and process again from the committed offsets: counts exact, no ERROR', async () => {
+    const { app, restores, flowing } = await startFlowing({ ...EOS, producer: { 'max.block.ms': 300 } })
+    const fault = h.kafka.failNext({
+      api: 'commitTransaction',
+      error: 'COORDINATOR_NOT_AVAILABLE',
+      times: Number.POSITIVE_INFINITY,
+      clientId: /-StreamThread-1-producer$/
+    })
+    await eventually(() => h.kafka.requests({ api: 'abortTransaction' }).length > 0)
+    fault.remove()
+    await flowing
+    await verifyExactlyOnce(h)
+    expect(fault.hits, 'EndTxn sent again until max.block.ms').to.be.greaterThan(1)
+    expect(restores.length, 'tasks restored after the abort').to.be.greaterThan(0)
+    expect(app.states.filter(s => s === 'ERROR' || s === 'PENDING_ERROR')).to.deep.equal([])
+  })
+
+  it('a commit failing with an error that is not retriable (TRANSACTION_ABORTABLE) is aborted at once; the tasks process again from the committed offsets: counts exact, no ERROR', async () => {
+    const app = await h.start({ config: EOS })
+    h.produce(200)
+    await h.settle()
+    const flowing = h.produceSlowly(300)
+    await sleep(100)
+    const fault = h.kafka.failNext({ api: 'commitTransaction', error: 'TRANSACTION_ABORTABLE', clientId: /-StreamThread-1-producer$/ })
+    await flowing
+    await verifyExactlyOnce(h)
+    expect(fault.hits).to.equal(1)
+    expect(h.kafka.requests({ api: 'abortTransaction' }).length, 'aborts').to.be.greaterThan(0)
+    expect(app.streams.state()).to.equal('RUNNING')
+  })
 
   it('a commit that went through but whose answer was lost counts nothing twice (the offsets were committed with it)', async () => {
     await h.start({ config: EOS })

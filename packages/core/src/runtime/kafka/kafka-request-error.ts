@@ -49,6 +49,7 @@ export const KAFKA_ERRORS = {
   INVALID_PRODUCER_EPOCH: { code: 47, retriable: false },
   INVALID_TXN_STATE: { code: 48, retriable: false },
   INVALID_PRODUCER_ID_MAPPING: { code: 49, retriable: false },
+  CONCURRENT_TRANSACTIONS: { code: 51, retriable: true },
   TRANSACTIONAL_ID_AUTHORIZATION_FAILED: { code: 53, retriable: false },
   SECURITY_DISABLED: { code: 54, retriable: false },
   KAFKA_STORAGE_ERROR: { code: 56, retriable: true },

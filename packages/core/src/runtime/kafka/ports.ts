@@ -297,7 +297,12 @@ export interface ProducerPort {
    * Transactions (exactly-once); undefined for a non-transactional producer. Fencing (a newer
    * producer with the same transactional id, or a group generation that moved on) rejects with
    * PRODUCER_FENCED, INVALID_PRODUCER_EPOCH, ILLEGAL_GENERATION, UNKNOWN_MEMBER_ID or
-   * FENCED_INSTANCE_ID; after a failed sendOffsets or commit only abort() (or a new producer) is left.
+   * FENCED_INSTANCE_ID. A sendOffsets or commit that rejects with a retriable error (a
+   * coordinator that moved, is loading or did not answer, CONCURRENT_TRANSACTIONS) leaves the
+   * transaction as it was: the runtime calls it again, for up to `max.block.ms`, as Java's
+   * producer retries it (EndTxn with the same producer id and epoch gets the same outcome, also
+   * when the first one took effect). After a failed send, or another failed sendOffsets or
+   * commit, only abort() (or a new producer) is left.
    */
   readonly transactions?: {
     /**
@@ -464,6 +469,13 @@ export interface KafkaClientSettings {
   readonly requestTimeoutMs: number
   /** The transactional producers' `transaction.timeout.ms`. */
   readonly transactionTimeoutMs?: number
+  /**
+   * How long the transactional producers' requests are tried again after retriable errors
+   * (`max.block.ms`, default 60000): the runtime sends a failed commit step again for as long, and
+   * a client that retries inside a send or a transaction step (a coordinator or a leader that
+   * moved) should keep at it about as long, as Java's producer does.
+   */
+  readonly maxBlockMs?: number
   /** Where the adapter logs (the KafkaStreams instance's logger). */
   readonly logger: import('../../logger.js').Logger
 }
