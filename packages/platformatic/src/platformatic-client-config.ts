@@ -22,9 +22,12 @@ import { parseBrokers } from './broker-connections.js'
 export interface PlatformaticOptions {
   /** How long cached leaders are used before they are reloaded; default 300000 (metadata.max.age.ms). */
   readonly metadataMaxAgeMs?: number
-  /** How often the producer retries a retriable failure (platformatic's `retries`); default 5, at least 2. */
+  /**
+   * How often the transactional producer retries a retriable failure at least (platformatic's
+   * `retries`); default 5, at least 2. It keeps retrying for about `max.block.ms` in any case.
+   */
   readonly retries?: number
-  /** The pause before each such retry; default 250 ms. */
+  /** The pause before the first such retry, doubling up to 1 s; default 250 ms. */
   readonly retryDelayMs?: number
 }
 
@@ -39,6 +42,8 @@ export interface PlatformaticClientConfig {
   readonly requestTimeoutMs: number
   /** Transactional producers: default 10000 (Kafka Streams' transaction.timeout.ms under exactly-once). */
   readonly transactionTimeoutMs: number
+  /** How long the transactional producer retries a request (the runtime's `max.block.ms`); default 60000. */
+  readonly maxBlockMs: number
   /** Connection options (timeouts, TLS, SASL) with `requestTimeout` given, or the settings' one. */
   readonly connectionOptions: (requestTimeoutMs?: number) => ConnectionOptions
   /** The producer's record batch compression (`compression.type`); 'none' by default. */
@@ -86,6 +91,7 @@ export function portConfig(config: PlatformaticClientConfig, configs: ClientConf
 
 const DEFAULT_METADATA_MAX_AGE_MS = 300_000
 const DEFAULT_TRANSACTION_TIMEOUT_MS = 10_000
+const DEFAULT_MAX_BLOCK_MS = 60_000
 const DEFAULT_RETRIES = 5
 const DEFAULT_RETRY_DELAY_MS = 250
 const SASL_MECHANISMS: Readonly<Record<string, SASLOptions['mechanism']>> = {
@@ -118,6 +124,8 @@ export function resolvePlatformaticConfig(settings: KafkaClientSettings, options
   positive('connectionTimeoutMs', settings.connectionTimeoutMs)
   positive('requestTimeoutMs', settings.requestTimeoutMs)
   if (settings.transactionTimeoutMs !== undefined) positive('transactionTimeoutMs', settings.transactionTimeoutMs)
+  if (settings.maxBlockMs !== undefined && !(Number.isSafeInteger(settings.maxBlockMs) && settings.maxBlockMs >= 0))
+    throw new ConfigError('producer.max.block.ms', `max.block.ms must be an integer of at least 0, not ${String(settings.maxBlockMs)}`)
   const tls = tlsOptions(settings.ssl)
   const sasl = saslOptions(settings.sasl)
   return {
@@ -130,6 +138,7 @@ export function resolvePlatformaticConfig(settings: KafkaClientSettings, options
     retryDelayMs: options.retryDelayMs ?? DEFAULT_RETRY_DELAY_MS,
     requestTimeoutMs: settings.requestTimeoutMs,
     transactionTimeoutMs: settings.transactionTimeoutMs ?? DEFAULT_TRANSACTION_TIMEOUT_MS,
+    maxBlockMs: settings.maxBlockMs ?? DEFAULT_MAX_BLOCK_MS,
     connectionOptions: (requestTimeoutMs = settings.requestTimeoutMs) => ({
       connectTimeout: settings.connectionTimeoutMs,
       requestTimeout: requestTimeoutMs,

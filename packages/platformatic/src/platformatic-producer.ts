@@ -67,9 +67,14 @@ export class PlatformaticProducer implements ProducerPort {
         idempotent: true,
         acks: ACKS_ALL,
         autocreateTopics: false,
-        metadataMaxAge: config.metadataMaxAgeMs,
-        retries: config.retries,
-        retryDelay: config.retryDelayMs,
+        // Inside a transaction a failed send cannot be sent again by the runtime (its records got
+        // their sequence numbers), so platformatic retries it (and the transaction steps) through a
+        // coordinator or leader failover, for about max.block.ms, as Java's producer does. A retried
+        // Produce answered NOT_LEADER_OR_FOLLOWER reloads no metadata in platformatic until the
+        // topic's metadata is older than metadataMaxAge: at most one retry pause old, it finds the
+        // new leader.
+        ...transactionalRetries(config),
+        metadataMaxAge: Math.min(config.metadataMaxAgeMs, MAX_RETRY_DELAY_MS),
         compression: config.compression,
         // InitProducerId as Java sends it for a new producer (platformatic's default is 0/0).
         producerId: -1n,
@@ -209,6 +214,25 @@ export class PlatformaticProducer implements ProducerPort {
     if (this.#closed) throw new IllegalStateError(`${what}() on closed producer ${this.#clientId}`)
     return await this.#executor.run(run)
   }
+}
+
+/** Longest pause between two retries (Kafka's `retry.backoff.max.ms`). */
+const MAX_RETRY_DELAY_MS = 1000
+
+/**
+ * platformatic's retry options for the transactional producer: a pause doubling from
+ * `retryDelayMs` (1 ms at least) up to 1 s, and as many retries as fit in `maxBlockMs` (at least
+ * `retries`).
+ */
+export function transactionalRetries(config: Pick<PlatformaticClientConfig, 'retries' | 'retryDelayMs' | 'maxBlockMs'>): {
+  retries: number
+  retryDelay: (client: unknown, operationId: string, attempt: number) => number
+} {
+  const first = Math.max(config.retryDelayMs, 1)
+  const delay = (attempt: number): number => Math.min(first * 2 ** (attempt - 1), MAX_RETRY_DELAY_MS)
+  let retries = 0
+  for (let waited = 0; waited < config.maxBlockMs; waited += delay(retries)) retries++
+  return { retries: Math.max(config.retries, retries), retryDelay: (_client, _operationId, attempt) => delay(attempt) }
 }
 
 /** platformatic writes a record's timestamp delta (from its batch's first record) as 32 bits. */

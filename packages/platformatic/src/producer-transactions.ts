@@ -16,7 +16,12 @@
  *
  * Fencing (PRODUCER_FENCED, INVALID_PRODUCER_EPOCH, TRANSACTIONAL_ID_AUTHORIZATION_FAILED) makes
  * the producer unusable: every later step rejects with the same error name, and it must be
- * closed. Any other failed send, sendOffsets or commit leaves only abort().
+ * closed. A sendOffsets or commit that failed with a retriable error (a coordinator that moved,
+ * is loading or did not answer, CONCURRENT_TRANSACTIONS) leaves the transaction as it was: the
+ * runtime sends it again (AddOffsetsToTxn is sent again until it succeeded once, TxnOffsetCommit
+ * and EndTxn with the same producer id and epoch, which the coordinator answers with the same
+ * outcome). Any other failed send, sendOffsets or commit leaves only abort(): a send is not sent
+ * again by the runtime (platformatic gave its records their sequence numbers already).
  */
 import { txnOffsetCommitV4, type Consumer, type Producer } from '@platformatic/kafka'
 import {
@@ -93,10 +98,11 @@ export class ProducerTransactions {
     this.#touched = true
   }
 
-  /** Records a failed step: fatal for fencing, abort-only otherwise. */
-  failed(error: KafkaRequestError): void {
+  /** Records a failed step: fatal for fencing, abort-only otherwise (unless `retriable` and the error is: the step may be sent again). */
+  failed(error: KafkaRequestError, retriable = false): void {
+    const again = retriable && error.retriable
     if (isKafkaError(error, ...FATAL)) this.#fatal ??= error
-    else if (this.#transaction !== undefined) this.#abortOnly ??= error
+    else if (this.#transaction !== undefined && !again) this.#abortOnly ??= error
   }
 
   async init(): Promise<void> {
@@ -162,7 +168,7 @@ export class ProducerTransactions {
       })
       await this.#txnOffsetCommit(groupId, generation, offsets, what)
     } catch (error) {
-      throw this.#failure(error, what)
+      throw this.#failure(error, what, true)
     }
   }
 
@@ -182,7 +188,7 @@ export class ProducerTransactions {
           transaction.cancel(cb)
         })
     } catch (error) {
-      throw this.#failure(error, `Transaction ${how} of producer ${this.#clientId}`)
+      throw this.#failure(error, `Transaction ${how} of producer ${this.#clientId}`, how === 'commit')
     }
     this.#transaction = undefined
     this.#abortOnly = undefined
@@ -240,9 +246,10 @@ export class ProducerTransactions {
       }).catch(() => undefined)
   }
 
-  #failure(error: unknown, what: string): Error {
+  /** `error` as a KafkaRequestError, recorded (see failed()); `retriable`: a retriable one leaves the transaction as it was. */
+  #failure(error: unknown, what: string, retriable = false): Error {
     const mapped = toKafkaRequestError(error, what)
-    if (mapped instanceof KafkaRequestError) this.failed(mapped)
+    if (mapped instanceof KafkaRequestError) this.failed(mapped, retriable)
     return mapped
   }
 

@@ -1,12 +1,14 @@
 /**
  * The adapter's options and the runtime's settings, without a broker: ConfigErrors naming the
- * key, SASL and TLS as platformatic takes them, the transaction timeout default, the factory's
- * name and exactly-once flag, and nothing secret in what is logged.
+ * key, SASL and TLS as platformatic takes them, the transaction timeout default, the
+ * transactional producer's retries (about max.block.ms), the factory's name and exactly-once
+ * flag, and nothing secret in what is logged.
  */
 import { expect } from 'chai'
 import { ConfigError } from '@kstreams/core'
 import { PlatformaticClientFactory, platformatic } from '../src/index.js'
 import { redact, resolvePlatformaticConfig } from '../src/platformatic-client-config.js'
+import { transactionalRetries } from '../src/platformatic-producer.js'
 import { RecordingLogger, testSettings } from '../../../tests/adapter-contract/contract-env.js'
 
 function configKey(fn: () => unknown): string {
@@ -60,6 +62,20 @@ describe('platformatic client config', () => {
       { host: '::1', port: 9093 }
     ])
     expect(resolvePlatformaticConfig(testSettings({ transactionTimeoutMs: 60_000 })).transactionTimeoutMs).to.equal(60_000)
+  })
+
+  it("the transactional producer retries for about max.block.ms (Kafka's 60000 by default), the pause doubling from retryDelayMs to 1 s", () => {
+    const config = resolvePlatformaticConfig(testSettings())
+    expect(config.maxBlockMs).to.equal(60_000)
+    const { retries, retryDelay } = transactionalRetries(config)
+    const pauses = Array.from({ length: retries }, (_, i) => retryDelay(undefined, 'produce', i + 1))
+    expect(pauses.slice(0, 4)).to.deep.equal([250, 500, 1000, 1000])
+    const total = pauses.reduce((a, b) => a + b, 0)
+    expect(total).to.be.at.least(60_000).and.below(61_000)
+    // Never fewer than `retries`; a producer that must not wait gets those only.
+    const quick = transactionalRetries({ ...resolvePlatformaticConfig(testSettings({ maxBlockMs: 0 })), retries: 3 })
+    expect(quick.retries).to.equal(3)
+    expect(configKey(() => resolvePlatformaticConfig(testSettings({ maxBlockMs: -1 })))).to.equal('producer.max.block.ms')
   })
 
   it('is the @kstreams/platformatic factory with exactly-once v2, and logs no secret', () => {
