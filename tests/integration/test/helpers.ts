@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import type { KafkaClient } from '@kstreams/core'
 import { kafkajs } from '@kstreams/kafkajs'
 import { platformatic } from '@kstreams/platformatic'
+import { KafkaTestCluster } from '@kstreams/kafka-local'
 
 export function bootstrapServers(): string {
   const servers = process.env.KAFKA_BOOTSTRAP_SERVERS
@@ -170,4 +171,45 @@ export async function getJson(port: number, path: string): Promise<{ status: num
     req.on('error', reject)
     req.end()
   })
+}
+
+/**
+ * Which partition of `__consumer_offsets` (a group id) or `__transaction_state` (a transactional
+ * id) holds `key`, so its coordinator is that partition's leader: Java's String.hashCode and
+ * Kafka's Utils.abs, modulo the topic's partition count (GroupMetadataManager and
+ * TransactionStateManager.partitionFor).
+ */
+export function coordinatorPartition(key: string, partitions: number): number {
+  let h = 0
+  for (let i = 0; i < key.length; i++) h = (Math.imul(h, 31) + key.charCodeAt(i)) | 0
+  return (h === -2147483648 ? 0 : Math.abs(h)) % partitions
+}
+
+/**
+ * A cluster of three brokers (internal topics with replication factor 3, min.insync.replicas 2)
+ * for the tests of the calling describe(): started before them, stopped after. The function
+ * returned gives the cluster once started.
+ */
+export function threeBrokerCluster(): () => KafkaTestCluster {
+  let cluster: KafkaTestCluster | undefined
+  before(async function () {
+    this.timeout(180000)
+    cluster = await KafkaTestCluster.start({ brokers: 3, overrides: { 'min.insync.replicas': 2 } })
+  })
+  after(async () => {
+    await cluster?.stop()
+  })
+  return () => cluster!
+}
+
+/** The node id of the leader of a partition, from the metadata of the cluster at `servers`. */
+export async function leaderOf(servers: string, topic: string, partition: number): Promise<number> {
+  const admin = kafka(servers).admin()
+  await admin.connect()
+  try {
+    const meta = await admin.fetchTopicMetadata({ topics: [topic] })
+    return meta.topics[0]!.partitions.find(p => p.partitionId === partition)!.leader
+  } finally {
+    await admin.disconnect()
+  }
 }

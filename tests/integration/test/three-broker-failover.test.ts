@@ -1,15 +1,7 @@
 import { expect } from 'chai'
 import { ConfigResourceTypes } from 'kafkajs'
-import { KafkaTestCluster } from '@kstreams/kafka-local'
-import { kafka } from './helpers.js'
+import { coordinatorPartition, kafka, leaderOf, threeBrokerCluster } from './helpers.js'
 import { FaultApp } from './wordcount-fault-harness.js'
-
-/** Java's String.hashCode, and Kafka's Utils.abs: which __consumer_offsets partition a group lives on. */
-function groupPartition(groupId: string, partitions: number): number {
-  let h = 0
-  for (let i = 0; i < groupId.length; i++) h = (Math.imul(h, 31) + groupId.charCodeAt(i)) | 0
-  return (h === -2147483648 ? 0 : Math.abs(h)) % partitions
-}
 
 /**
  * Three brokers; every topic (the test's and the application's internal ones) with replication
@@ -20,34 +12,15 @@ function groupPartition(groupId: string, partitions: number): number {
  */
 describe('Fault: one of three brokers killed (coordinator, output leader, changelog leader), RF 3, min ISR 2', function () {
   this.timeout(420000)
-  let cluster: KafkaTestCluster
-
-  before(async function () {
-    this.timeout(180000)
-    cluster = await KafkaTestCluster.start({ brokers: 3, overrides: { 'min.insync.replicas': 2 } })
-  })
-
-  after(async () => {
-    await cluster?.stop()
-  })
-
-  async function leaderOf(topic: string, partition: number): Promise<number> {
-    const admin = kafka(cluster.bootstrapServers).admin()
-    await admin.connect()
-    try {
-      const meta = await admin.fetchTopicMetadata({ topics: [topic] })
-      return meta.topics[0]!.partitions.find(p => p.partitionId === partition)!.leader
-    } finally {
-      await admin.disconnect()
-    }
-  }
+  const cluster = threeBrokerCluster()
+  const leader = async (topic: string, partition: number): Promise<number> => await leaderOf(cluster().bootstrapServers, topic, partition)
 
   /** Until every partition of `topics` has all three replicas in sync (a restarted broker caught up). */
   async function waitInSync(app: FaultApp, topics: string[]): Promise<void> {
     await app.waitFor(
       `all replicas in sync (${topics.join(', ')})`,
       async () => {
-        const admin = kafka(cluster.bootstrapServers).admin()
+        const admin = kafka(cluster().bootstrapServers).admin()
         await admin.connect()
         try {
           const meta = await admin.fetchTopicMetadata({ topics })
@@ -62,10 +35,10 @@ describe('Fault: one of three brokers killed (coordinator, output leader, change
 
   /** Kills the broker with `nodeId`, waits for output while it is down, restarts it and waits until it is in sync again. */
   async function killAndRestart(app: FaultApp, nodeId: number, what: string): Promise<void> {
-    const index = (await cluster.status()).findIndex(s => s.nodeId === nodeId)
+    const index = (await cluster().status()).findIndex(s => s.nodeId === nodeId)
     expect(index, `broker ${nodeId} is in the cluster`).to.be.greaterThan(-1)
     const killedAt = Date.now()
-    await cluster.killBroker(index)
+    await cluster().killBroker(index)
     const before = await app.outputRecords().catch(() => 0)
     await app.waitFor(
       `output while the ${what} (broker ${nodeId}) is down`,
@@ -73,7 +46,7 @@ describe('Fault: one of three brokers killed (coordinator, output leader, change
       120000
     )
     const downMs = Date.now() - killedAt
-    await cluster.restartBroker(index)
+    await cluster().restartBroker(index)
     await waitInSync(app, [...Object.values(app.topics), app.changelog, '__consumer_offsets'])
     console.log(`      ${what}: broker ${nodeId} down ${downMs} ms (until output moved on), back in sync after ${Date.now() - killedAt} ms`)
   }
@@ -85,7 +58,7 @@ describe('Fault: one of three brokers killed (coordinator, output leader, change
   ): Promise<void> {
     const app = await FaultApp.create({
       name,
-      servers: cluster.bootstrapServers,
+      servers: cluster().bootstrapServers,
       replicationFactor: 3,
       topicConfigs: { 'min.insync.replicas': '2' },
       guarantee
@@ -93,7 +66,7 @@ describe('Fault: one of three brokers killed (coordinator, output leader, change
     try {
       await Promise.all([app.start(), app.start(), app.start()])
       await app.waitAllRunning()
-      const admin = kafka(cluster.bootstrapServers).admin()
+      const admin = kafka(cluster().bootstrapServers).admin()
       await admin.connect()
       try {
         const meta = await admin.fetchTopicMetadata({ topics: [app.changelog] })
@@ -121,7 +94,11 @@ describe('Fault: one of three brokers killed (coordinator, output leader, change
       const logs = await Promise.all(
         [0, 1, 2].map(
           async i =>
-            `broker ${i + 1}:\n${(await cluster.logs(i, 8).catch(() => ''))
+            `broker ${i + 1}:\n${(
+              await cluster()
+                .logs(i, 8)
+                .catch(() => '')
+            )
               .split('\n')
               .map(l => l.slice(0, 300))
               .join('\n')}`
@@ -135,15 +112,15 @@ describe('Fault: one of three brokers killed (coordinator, output leader, change
 
   it('the group coordinator killed and restarted: no instance reaches ERROR, no count below the true count, stores equal their changelogs', async () => {
     await scenario('b3c', async app => {
-      const coordinator = await leaderOf('__consumer_offsets', groupPartition(app.appId, 3))
+      const coordinator = await leader('__consumer_offsets', coordinatorPartition(app.appId, 3))
       await killAndRestart(app, coordinator, 'group coordinator')
     })
   })
 
   it('the leader of an output partition, then of a changelog partition, killed and restarted: no ERROR, no count below the true count, stores equal their changelogs', async () => {
     await scenario('b3l', async app => {
-      await killAndRestart(app, await leaderOf(app.topics.output, 0), 'output partition 0 leader')
-      const changelogLeader = await leaderOf(app.changelog, 1)
+      await killAndRestart(app, await leader(app.topics.output, 0), 'output partition 0 leader')
+      const changelogLeader = await leader(app.changelog, 1)
       await killAndRestart(app, changelogLeader, 'changelog partition 1 leader')
     })
   })
@@ -152,7 +129,7 @@ describe('Fault: one of three brokers killed (coordinator, output leader, change
     await scenario(
       'b3eos',
       async app => {
-        for (const node of (await cluster.status()).map(s => s.nodeId)) await killAndRestart(app, node, `broker ${node}`)
+        for (const node of (await cluster().status()).map(s => s.nodeId)) await killAndRestart(app, node, `broker ${node}`)
       },
       'exactly_once_v2'
     )
