@@ -6,12 +6,14 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { KafkaVersion } from './kafka-version.js'
+import { listenerName, securityProperties } from './security-config.js'
+import type { SecurityRecord } from './security-options.js'
 
 /** One node of a local cluster: its id, ports and files. */
 export interface BrokerNode {
   /** KRaft node.id, 1-based. */
   readonly nodeId: number
-  /** PLAINTEXT listener (clients). */
+  /** The client listener (PLAINTEXT, or the secured one). */
   readonly port: number
   /** CONTROLLER listener (KRaft quorum). */
   readonly controllerPort: number
@@ -39,13 +41,19 @@ export function bootstrapServers(nodes: readonly BrokerNode[]): string {
   return nodes.map(n => `127.0.0.1:${n.port}`).join(',')
 }
 
-/** The server.properties of one node of `nodes` (defaults tuned for tests, then `options.overrides`). */
+/**
+ * The server.properties of one node of `nodes` (defaults tuned for tests, the secured listener's
+ * keys when `security` is given, then `options.overrides`). The client listener is named after its
+ * protocol (PLAINTEXT, SSL, SASL_PLAINTEXT, SASL_SSL) and carries the inter-broker traffic too.
+ */
 export function brokerProperties(
   node: BrokerNode,
   nodes: readonly BrokerNode[],
   kafka: KafkaVersion,
-  options: BrokerConfigOptions = {}
+  options: BrokerConfigOptions = {},
+  security?: SecurityRecord
 ): BrokerProperties {
+  const listener = listenerName(security)
   const count = nodes.length
   const replication = Math.min(count, 3)
   const minIsr = replication > 1 ? 2 : 1
@@ -54,11 +62,11 @@ export function brokerProperties(
     'process.roles': 'broker,controller',
     'node.id': node.nodeId,
     'controller.quorum.voters': nodes.map(n => `${n.nodeId}@127.0.0.1:${n.controllerPort}`).join(','),
-    listeners: `PLAINTEXT://127.0.0.1:${node.port},CONTROLLER://127.0.0.1:${node.controllerPort}`,
-    'advertised.listeners': `PLAINTEXT://127.0.0.1:${node.port}`,
-    'inter.broker.listener.name': 'PLAINTEXT',
+    listeners: `${listener}://127.0.0.1:${node.port},CONTROLLER://127.0.0.1:${node.controllerPort}`,
+    'advertised.listeners': `${listener}://127.0.0.1:${node.port}`,
+    'inter.broker.listener.name': listener,
     'controller.listener.names': 'CONTROLLER',
-    'listener.security.protocol.map': 'PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT',
+    'listener.security.protocol.map': `${listener}:${listener},CONTROLLER:PLAINTEXT`,
     'log.dirs': node.dataDir,
     'num.partitions': 1,
     'default.replication.factor': replication,
@@ -85,7 +93,7 @@ export function brokerProperties(
     props['share.coordinator.state.topic.min.isr'] = minIsr
     props['share.coordinator.state.topic.num.partitions'] = 1
   }
-  return { ...props, ...options.overrides }
+  return { ...props, ...(security === undefined ? {} : securityProperties(security)), ...options.overrides }
 }
 
 /** A server.properties file: one `key=value` line per entry. */

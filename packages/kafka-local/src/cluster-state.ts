@@ -1,12 +1,14 @@
 /**
  * What a started cluster leaves in its run directory so that another process (`kafka-local stop`,
  * `.ci/run`, tests) can find it: `cluster.json` (version, cluster id, every node with its pid,
- * ports and paths) and `bootstrap.servers` (one line, e.g. "127.0.0.1:40123").
+ * ports and paths, the security settings with the test users' passwords) and `bootstrap.servers`
+ * (one line, e.g. "127.0.0.1:40123").
  */
 import { readFile, rm, writeFile, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BrokerNode } from './broker-config.js'
 import type { BrokerLogLevel } from './logging-config.js'
+import type { SecurityRecord } from './security-options.js'
 
 /** One node as recorded in cluster.json: its paths and ports, and the pid of its JVM. */
 export interface BrokerRecord extends BrokerNode {
@@ -31,6 +33,8 @@ export interface ClusterState {
   readonly startedAt: string
   readonly launch: LaunchRecord
   readonly brokers: readonly BrokerRecord[]
+  /** The secured listener's settings and credentials; absent for a PLAINTEXT cluster. */
+  readonly security?: SecurityRecord
 }
 
 /** File name of the recorded cluster state in the run directory. */

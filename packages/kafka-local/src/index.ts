@@ -3,12 +3,30 @@
  * Maven Central jars with `java -cp`, no Docker. Needs Java 17+ and, on the first run per Kafka
  * version, Maven with access to Maven Central (see README.md). `KafkaTestCluster` is the one for
  * tests; `LocalKafkaCluster` is the layer under it, whose state lives in its run directory so that
- * another process can attach to it (the repository's `npm run kafka` CLI).
+ * another process can attach to it (the repository's `npm run kafka` CLI). Either can secure its
+ * client listener (`security`: TLS, mTLS, SASL PLAIN/SCRAM/OAUTHBEARER, ACLs); `ClusterSecurity`
+ * then gives the credentials in the shapes kafkajs and kstreams take.
  */
 export { KafkaTestCluster } from './kafka-test-cluster.js'
 export type { KafkaTestClusterOptions } from './kafka-test-cluster.js'
 export { LocalKafkaCluster } from './local-kafka-cluster.js'
 export type { BrokerStatus, LocalKafkaClusterOptions, StopOptions } from './local-kafka-cluster.js'
+export { ClusterSecurity } from './cluster-security.js'
+export type {
+  ClientIdentity,
+  ClientSecurityOptions,
+  OAuthBearerSasl,
+  OAuthBearerToken,
+  PasswordSasl,
+  SaslClientOptions,
+  TlsClientOptions
+} from './cluster-security.js'
+export type { SaslMechanism, SecurityOptions, SecurityProtocol } from './security-options.js'
+export type { SecurityFiles } from './security-config.js'
+export type { AclGrant, AclOperation } from './acl-grants.js'
+export type { CertificateRequest, PemCredentials } from './certificates.js'
+export { unsecuredJwt } from './unsecured-jwt.js'
+export type { UnsecuredJwtOptions } from './unsecured-jwt.js'
 export type { BrokerConfigOptions, BrokerNode, BrokerProperties } from './broker-config.js'
 export type { BrokerLaunchOptions } from './broker-process.js'
 export type { BrokerLogLevel } from './logging-config.js'

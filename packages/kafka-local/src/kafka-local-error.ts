@@ -7,7 +7,7 @@
 /**
  * Which failure a KafkaLocalError is: a bad option, no Java, Maven could not fetch the jars,
  * javac could not compile a Java program, formatting failed, a broker exited or did not get ready in time, no recorded cluster, one still
- * running, or a fixed port taken.
+ * running, a fixed port taken, or an ACL the cluster did not apply in time.
  */
 export type KafkaLocalErrorCode =
   | 'INVALID_OPTION'
@@ -20,6 +20,7 @@ export type KafkaLocalErrorCode =
   | 'NOT_RUNNING'
   | 'ALREADY_RUNNING'
   | 'PORT_IN_USE'
+  | 'ACL_TIMEOUT'
 
 /** What every failure of the local Kafka tooling throws; `code` says which failure it is. */
 export class KafkaLocalError extends Error {

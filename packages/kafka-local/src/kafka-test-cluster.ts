@@ -12,8 +12,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { BrokerProperties } from './broker-config.js'
+import type { ClusterSecurity } from './cluster-security.js'
 import { LocalKafkaCluster, type BrokerStatus } from './local-kafka-cluster.js'
 import type { BrokerLogLevel } from './logging-config.js'
+import type { SecurityOptions } from './security-options.js'
 
 /** Options of `KafkaTestCluster.start()`; all are optional. */
 export interface KafkaTestClusterOptions {
@@ -34,6 +36,12 @@ export interface KafkaTestClusterOptions {
   readonly autoCreateTopics?: boolean
   /** Extra server.properties entries for every broker (they win over the defaults). */
   readonly overrides?: BrokerProperties
+  /**
+   * Secure the client listener: `{ protocol: 'sasl_ssl', saslMechanisms: ['scram-sha-512'], authorizer: true,
+   * users: { alice: 'alice-secret' } }`, `{ protocol: 'ssl', mtls: true }`, ... Default: PLAINTEXT.
+   * The credentials come back as `security`.
+   */
+  readonly security?: SecurityOptions
   /** How long each broker may take to start and answer metadata; default 120 s. */
   readonly startTimeoutMs?: number
   /**
@@ -98,6 +106,7 @@ export class KafkaTestCluster {
         heap: options.heap,
         autoCreateTopics: options.autoCreateTopics,
         overrides: options.overrides,
+        security: options.security,
         startTimeoutMs: options.startTimeoutMs,
         javaCommand: options.javaCommand,
         mavenCommand: options.mavenCommand,
@@ -122,6 +131,14 @@ export class KafkaTestCluster {
   /** One "127.0.0.1:<port>" per broker, for kafkajs' `brokers`. */
   get brokers(): string[] {
     return this.#cluster.nodes.map(n => `127.0.0.1:${n.port}`)
+  }
+
+  /**
+   * A secured cluster's credentials in kafkajs' and kstreams' shapes (`clientOptions()`, `ssl`,
+   * `sasl()`), its files, more client certificates and ACL grants; undefined for PLAINTEXT.
+   */
+  get security(): ClusterSecurity | undefined {
+    return this.#cluster.security
   }
 
   /** The Kafka release the brokers run, e.g. "4.1.1". */

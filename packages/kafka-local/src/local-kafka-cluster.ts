@@ -6,7 +6,8 @@
  * signals only the recorded pids (after checking their command line). The `kafka-local` CLI and
  * `KafkaTestCluster` are both thin layers over this class.
  *
- * Run directory layout: cluster.json, bootstrap.servers, node-<id>/{server.properties, broker.log, data/}
+ * Run directory layout: cluster.json, bootstrap.servers, node-<id>/{server.properties, broker.log, data/},
+ * and for a secured cluster security/ (CA, certificates, key and trust stores, client.properties).
  */
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
@@ -20,12 +21,15 @@ import {
   type BrokerNode
 } from './broker-config.js'
 import { ensureClassArchives } from './class-archives.js'
+import { ClusterSecurity } from './cluster-security.js'
 import { clearClusterState, readClusterState, writeClusterState, type ClusterState } from './cluster-state.js'
 import { freePorts, isPortFree } from './free-ports.js'
 import { KafkaDistribution, defaultCacheDir, type KafkaDistributionOptions } from './kafka-distribution.js'
 import { KafkaLocalError } from './kafka-local-error.js'
 import { canConnect, waitForMetadata, waitForPort } from './readiness.js'
 import { lastLines } from './run-command.js'
+import { scramFormatArgs, writeSecurityFiles } from './security-config.js'
+import { resolveSecurity, type SecurityOptions } from './security-options.js'
 import { formatStorage } from './storage-tool.js'
 
 /** Options of `LocalKafkaCluster.start()`: a run directory plus distribution, broker config and JVM launch options. */
@@ -38,6 +42,8 @@ export interface LocalKafkaClusterOptions extends KafkaDistributionOptions, Brok
   readonly port?: number
   /** Per start or restart; default 120 s. */
   readonly startTimeoutMs?: number
+  /** Secure the client listener (TLS, SASL, mTLS, ACLs); default PLAINTEXT. See `SecurityOptions`. */
+  readonly security?: SecurityOptions
 }
 
 /** The state of one broker, as `status()` reports it. */
@@ -46,7 +52,7 @@ export interface BrokerStatus {
   readonly nodeId: number
   /** Pid of the broker's JVM (recorded when it was started). */
   readonly pid: number
-  /** Client (PLAINTEXT) port on 127.0.0.1. */
+  /** Client port on 127.0.0.1 (PLAINTEXT or the secured listener). */
   readonly port: number
   /** The recorded pid still runs this broker. */
   readonly running: boolean
@@ -78,6 +84,7 @@ export class LocalKafkaCluster {
   readonly #brokers: BrokerProcess[]
   readonly #launch: BrokerLaunchOptions
   readonly #startTimeoutMs: number
+  readonly #security: ClusterSecurity | undefined
 
   private constructor(runDir: string, state: ClusterState, brokers: BrokerProcess[], launch: BrokerLaunchOptions, startTimeoutMs: number) {
     this.runDir = runDir
@@ -85,12 +92,14 @@ export class LocalKafkaCluster {
     this.#brokers = brokers
     this.#launch = launch
     this.#startTimeoutMs = startTimeoutMs
+    this.#security = state.security === undefined ? undefined : new ClusterSecurity(state.security, state.bootstrapServers)
   }
 
   /**
    * Resolves the jars, writes and formats every node, spawns the JVMs (recording their pids at
    * once) and waits until all are ready. ALREADY_RUNNING when runDir's recorded cluster still runs;
-   * on any failure the brokers it spawned are killed again.
+   * INVALID_OPTION for security options that cannot work together (before anything is fetched or
+   * started); on any failure the brokers it spawned are killed again.
    */
   static async start(options: LocalKafkaClusterOptions): Promise<LocalKafkaCluster> {
     const count = options.brokers ?? 1
@@ -98,6 +107,7 @@ export class LocalKafkaCluster {
       throw new KafkaLocalError('INVALID_OPTION', `brokers must be an integer from 1 to 9, got ${String(count)}`)
     }
     const runDir = resolve(options.runDir)
+    const security = options.security === undefined ? undefined : resolveSecurity(options.security, join(runDir, 'security'))
     const previous = await LocalKafkaCluster.attach(runDir)
     if (previous !== undefined && (await previous.status()).some(b => b.running)) {
       throw new KafkaLocalError(
@@ -111,18 +121,19 @@ export class LocalKafkaCluster {
     const distribution = await KafkaDistribution.resolve({ ...options, cacheDir })
     if (options.classDataSharing !== false) await ensureClassArchives(distribution, progress)
     const nodes = await prepareNodes(runDir, count, options.port)
+    if (security !== undefined) await writeSecurityFiles(security)
     const clusterId = randomClusterId()
     await Promise.all(
       nodes.map(async node => {
         await mkdir(node.dataDir, { recursive: true })
-        await writeFile(node.configPath, renderProperties(brokerProperties(node, nodes, distribution.kafka, options)))
+        await writeFile(node.configPath, renderProperties(brokerProperties(node, nodes, distribution.kafka, options, security)))
       })
     )
     const formatting = Date.now()
     const toolArgs = options.classDataSharing === false ? [] : distribution.classArchiveArgs('tool')
     await Promise.all(
       nodes.map(async node => {
-        await formatStorage(distribution, node, clusterId, toolArgs)
+        await formatStorage(distribution, node, clusterId, toolArgs, scramFormatArgs(security))
       })
     )
     progress(`formatted ${count} node(s) in ${Date.now() - formatting} ms (cluster id ${clusterId})`)
@@ -144,7 +155,8 @@ export class LocalKafkaCluster {
       bootstrapServers: bootstrapServers(nodes),
       startedAt,
       launch: { heap: launch.heap, jvmArgs: launch.jvmArgs, logLevel: launch.logLevel, classDataSharing: launch.classDataSharing },
-      brokers: brokers.map(b => ({ ...b.node, pid: b.pid }))
+      brokers: brokers.map(b => ({ ...b.node, pid: b.pid })),
+      ...(security === undefined ? {} : { security })
     })
     const cluster = new LocalKafkaCluster(runDir, state(), brokers, launch, options.startTimeoutMs ?? 120_000)
     try {
@@ -202,6 +214,11 @@ export class LocalKafkaCluster {
   /** Number of nodes. */
   get brokerCount(): number {
     return this.#brokers.length
+  }
+
+  /** The secured listener's credentials, certificates and files; undefined for a PLAINTEXT cluster. */
+  get security(): ClusterSecurity | undefined {
+    return this.#security
   }
 
   /** Node ids and client ports, by index (0-based; node.id is index + 1). */
@@ -285,7 +302,7 @@ export class LocalKafkaCluster {
     )
     const alive: number[] = []
     for (const b of this.#brokers) if (await b.isRunning()) alive.push(b.node.nodeId)
-    await waitForMetadata(starting.map(b => `127.0.0.1:${b.node.port}`).join(','), alive, deadline)
+    await waitForMetadata(starting.map(b => `127.0.0.1:${b.node.port}`).join(','), alive, deadline, this.#security?.clientOptions())
   }
 
   #broker(index: number): BrokerProcess {

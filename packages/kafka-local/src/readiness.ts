@@ -5,7 +5,7 @@
  * the JVM has died, so a bad config fails fast instead of timing out.
  */
 import { connect } from 'node:net'
-import { Kafka, logLevel } from 'kafkajs'
+import { Kafka, logLevel, type KafkaConfig } from 'kafkajs'
 import { KafkaLocalError } from './kafka-local-error.js'
 
 /** How a wait learns that the broker died, and what to say when it gives up. */
@@ -32,9 +32,18 @@ export async function waitForPort(port: number, deadline: number, probe: Readine
   }
 }
 
-/** Waits until a Metadata request answered through `bootstrapServers` lists all `nodeIds`. */
-export async function waitForMetadata(bootstrapServers: string, nodeIds: readonly number[], deadline: number): Promise<void> {
+/**
+ * Waits until a Metadata request answered through `bootstrapServers` lists all `nodeIds`;
+ * `security` is the `ssl` and `sasl` of a secured cluster's super user.
+ */
+export async function waitForMetadata(
+  bootstrapServers: string,
+  nodeIds: readonly number[],
+  deadline: number,
+  security: Pick<KafkaConfig, 'ssl' | 'sasl'> = {}
+): Promise<void> {
   const kafka = new Kafka({
+    ...security,
     clientId: 'kstreams-kafka-local-readiness',
     brokers: bootstrapServers.split(','),
     logLevel: logLevel.NOTHING,

@@ -10,12 +10,16 @@ import { lastLines, runCommand } from './run-command.js'
 
 const TOOL_JVM_ARGS = ['-Xmx256m', '-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Djava.awt.headless=true']
 
-/** Formats one node's log directory for `clusterId`; FORMAT_FAILED with the tool's output, or JAVA_NOT_FOUND. */
+/**
+ * Formats one node's log directory for `clusterId`; FORMAT_FAILED with the tool's output, or
+ * JAVA_NOT_FOUND. `extraArgs` go after the others (e.g. `--add-scram` for SCRAM users).
+ */
 export async function formatStorage(
   distribution: KafkaDistribution,
   node: BrokerNode,
   clusterId: string,
-  jvmArgs: readonly string[] = distribution.classArchiveArgs('tool')
+  jvmArgs: readonly string[] = distribution.classArchiveArgs('tool'),
+  extraArgs: readonly string[] = []
 ): Promise<void> {
   const args = [
     ...TOOL_JVM_ARGS,
@@ -29,7 +33,8 @@ export async function formatStorage(
     clusterId,
     '--config',
     node.configPath,
-    '--ignore-formatted'
+    '--ignore-formatted',
+    ...extraArgs
   ]
   let result
   try {

@@ -96,6 +96,35 @@ describe('KafkaTestCluster options (without a real broker)', function () {
     expect(broker).to.not.contain('SharedArchiveFile')
   })
 
+  it('refuses security options that cannot work together before running anything', async () => {
+    const error = await failure({
+      cacheDir: await fakeCache(dir),
+      javaCommand: await fakeJava(dir),
+      runDir: join(dir, 'run'),
+      security: { protocol: 'sasl_plaintext', mtls: true }
+    })
+    expect(error.code).to.equal('INVALID_OPTION')
+    expect(error.message).to.contain('security.mtls needs TLS')
+    expect(await readdir(dir)).to.not.include('java-calls')
+  })
+
+  it('writes the secured listener into server.properties and formats the SCRAM users with the storage', async () => {
+    const error = await failure({
+      cacheDir: await fakeCache(dir),
+      javaCommand: await fakeJava(dir),
+      classDataSharing: false,
+      runDir: join(dir, 'run'),
+      security: { protocol: 'sasl_ssl', saslMechanisms: ['scram-sha-256'], users: { alice: 'alice-pw' } }
+    })
+    expect(error.code).to.equal('BROKER_EXITED')
+    const format = (await readFile(join(dir, 'java-calls'), 'utf8')).split('\n').find(c => c.includes('StorageTool format'))
+    expect(format).to.match(/--add-scram SCRAM-SHA-256=\[name=admin,password=[0-9a-f]{24}\]/)
+    expect(format).to.contain('--add-scram SCRAM-SHA-256=[name=alice,password=alice-pw]')
+    const props = await readFile(join(dir, 'run', 'node-1', 'server.properties'), 'utf8')
+    expect(props).to.contain('listeners=SASL_SSL://127.0.0.1:').and.to.contain('sasl.mechanism.inter.broker.protocol=SCRAM-SHA-256')
+    expect(await readdir(join(dir, 'run', 'security'))).to.include.members(['ca.pem', 'broker.p12', 'truststore.p12', 'client.properties'])
+  })
+
   it('removes the temporary run directory it made when the start fails', async () => {
     const before = (await readdir(tmpdir())).filter(f => f.startsWith('kstreams-kafka-'))
     await failure({ cacheDir: await fakeCache(dir), javaCommand: join(dir, 'no-such-java'), classDataSharing: false })
