@@ -15,7 +15,11 @@ import {
   LocalKafkaCluster,
   brokerPom,
   resolveKafkaVersion,
-  type BrokerLogLevel
+  type BrokerLogLevel,
+  type ClusterSecurity,
+  type SaslMechanism,
+  type SecurityOptions,
+  type SecurityProtocol
 } from '@kstreams/kafka-local'
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -27,6 +31,7 @@ Commands:
   stop          stop the brokers recorded in the run dir (SIGTERM, SIGKILL after --timeout)
   status        list the recorded brokers; exit 0 only when all run and accept connections
   logs [id]     print the end of every broker's log (or of node <id>)
+  security      print a secured cluster's protocol, users with passwords and files, as JSON
   kill <id>     SIGKILL node <id> (1-based), to test failover by hand
   restart <id>  start node <id> again and wait until it is back
   resolve       only fetch the jars into the cache and print the libs directory
@@ -41,6 +46,12 @@ Options (environment variable in brackets):
   --heap SIZE            -Xmx per broker, default 512m                              [KAFKA_LOCAL_HEAP]
   --log-level L          broker log: WARN (default), INFO or DEBUG                  [KAFKA_LOCAL_LOG_LEVEL]
   --auto-create-topics   set auto.create.topics.enable=true (default false)
+  --security P           secure the client listener: ssl, sasl_plaintext or sasl_ssl (default plaintext)
+  --sasl-mechanism M     SASL mechanisms, comma-separated: plain, scram-sha-256, scram-sha-512
+                         (default), oauthbearer (unsecured JWS); the first is used between brokers
+  --mtls                 require client certificates (ssl or sasl_ssl)
+  --authorizer           StandardAuthorizer with ACLs; user admin is a super user
+  --user NAME:PASSWORD   an extra SASL user (repeatable)
   --no-cds               no class-data sharing archives (JVM start-up cache)        [KAFKA_LOCAL_CDS=0]
   --timeout SECONDS      start: readiness timeout (120); stop: grace before SIGKILL (20)
   --kill                 stop: SIGKILL at once (3 nodes stop cleanly in ~6 s, killed in <1 s)
@@ -48,7 +59,7 @@ Options (environment variable in brackets):
   -h, --help
 `
 
-type Values = Record<string, string | boolean | undefined>
+type Values = Record<string, string | boolean | string[] | undefined>
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -63,6 +74,11 @@ async function main(argv: string[]): Promise<number> {
       heap: { type: 'string' },
       'log-level': { type: 'string' },
       'auto-create-topics': { type: 'boolean' },
+      security: { type: 'string' },
+      'sasl-mechanism': { type: 'string' },
+      mtls: { type: 'boolean' },
+      authorizer: { type: 'boolean' },
+      user: { type: 'string', multiple: true },
       'no-cds': { type: 'boolean' },
       kill: { type: 'boolean' },
       timeout: { type: 'string' },
@@ -83,6 +99,10 @@ async function main(argv: string[]): Promise<number> {
       return await stop(values, runDir)
     case 'status':
       return await status(runDir)
+    case 'security':
+      return await withCluster(runDir, async c => {
+        process.stdout.write(JSON.stringify(securityReport(c), null, 2) + '\n')
+      })
     case 'logs':
       return await logs(values, runDir, arg)
     case 'kill':
@@ -113,10 +133,17 @@ async function main(argv: string[]): Promise<number> {
 
 async function start(values: Values, runDir: string): Promise<number> {
   const brokers = int(values, 'brokers') ?? 1
+  const security = securityOptions(values)
   const running = await LocalKafkaCluster.attach(runDir)
   if (running !== undefined && (await running.status()).every(b => b.running)) {
     if (running.brokerCount !== brokers) {
       throw new KafkaLocalError('ALREADY_RUNNING', `${running.brokerCount} broker(s) already run from ${runDir}; stop them first`)
+    }
+    if (!sameSecurity(running.security, security)) {
+      throw new KafkaLocalError(
+        'ALREADY_RUNNING',
+        `a cluster with other security (${running.security?.describe() ?? 'PLAINTEXT'}) already runs from ${runDir}; stop it first`
+      )
     }
     info(`already running: Kafka ${running.kafkaVersion} at ${running.bootstrapServers}`)
     process.stdout.write(running.bootstrapServers + '\n')
@@ -137,12 +164,17 @@ async function start(values: Values, runDir: string): Promise<number> {
     heap: str(values, 'heap', 'KAFKA_LOCAL_HEAP'),
     logLevel: logLevel(str(values, 'log-level', 'KAFKA_LOCAL_LOG_LEVEL')),
     autoCreateTopics: values['auto-create-topics'] === true,
+    security,
     classDataSharing: values['no-cds'] !== true && process.env.KAFKA_LOCAL_CDS !== '0',
     startTimeoutMs: timeout === undefined ? undefined : timeout * 1000,
     detached: true,
     onProgress: info
   })
   info(`pids ${(await cluster.status()).map(b => b.pid).join(' ')}; bootstrap servers also in ${join(runDir, BOOTSTRAP_FILE)}`)
+  if (cluster.security !== undefined) {
+    info(`security: ${cluster.security.describe()}; CA ${cluster.security.files.caPem}`)
+    info(`credentials: \`npm run kafka -- security\` (JSON), Java client config ${cluster.security.files.clientProperties}`)
+  }
   process.stdout.write(cluster.bootstrapServers + '\n')
   return 0
 }
@@ -168,6 +200,7 @@ async function status(runDir: string): Promise<number> {
   }
   const brokers = await cluster.status()
   process.stdout.write(`Kafka ${cluster.kafkaVersion}, cluster ${cluster.clusterId}, bootstrap ${cluster.bootstrapServers}\n`)
+  process.stdout.write(`  security: ${cluster.security?.describe() ?? 'PLAINTEXT'}\n`)
   for (const b of brokers) {
     const state = b.running ? (b.reachable ? 'running' : 'running, port closed') : 'not running'
     process.stdout.write(`  node ${b.nodeId}  pid ${b.pid}  127.0.0.1:${b.port}  ${state}  ${b.logPath}\n`)
@@ -196,6 +229,62 @@ function nodeIndex(id: string | undefined, cluster: LocalKafkaCluster): number {
   const n = positive(id ?? '', 'node id')
   if (n > cluster.brokerCount) throw new KafkaLocalError('INVALID_OPTION', `node id must be 1..${cluster.brokerCount}`)
   return n - 1
+}
+
+function securityOptions(values: Values): SecurityOptions | undefined {
+  const protocol = str(values, 'security')
+  const mechanisms = str(values, 'sasl-mechanism')
+  const users = Array.isArray(values.user) ? values.user : []
+  if (protocol === undefined || protocol.toLowerCase() === 'plaintext') {
+    if (mechanisms !== undefined || users.length > 0 || values.mtls === true || values.authorizer === true) {
+      throw new KafkaLocalError(
+        'INVALID_OPTION',
+        '--sasl-mechanism, --user, --mtls and --authorizer need --security ssl, sasl_plaintext or sasl_ssl'
+      )
+    }
+    return undefined
+  }
+  return {
+    protocol: protocol.toLowerCase() as SecurityProtocol,
+    ...(mechanisms === undefined ? {} : { saslMechanisms: mechanisms.toLowerCase().split(',') as SaslMechanism[] }),
+    mtls: values.mtls === true,
+    authorizer: values.authorizer === true,
+    users: Object.fromEntries(
+      users.map(entry => {
+        const colon = entry.indexOf(':')
+        if (colon <= 0) throw new KafkaLocalError('INVALID_OPTION', `--user takes NAME:PASSWORD, got "${entry}"`)
+        return [entry.slice(0, colon), entry.slice(colon + 1)]
+      })
+    )
+  }
+}
+
+/** Whether a running cluster's security is what `requested` asks for (users aside: their passwords are generated or given). */
+function sameSecurity(running: ClusterSecurity | undefined, requested: SecurityOptions | undefined): boolean {
+  if (running === undefined || requested === undefined) return running === requested
+  return (
+    running.protocol === requested.protocol &&
+    running.saslMechanisms.join(',') === (requested.saslMechanisms ?? (requested.protocol === 'ssl' ? [] : ['scram-sha-512'])).join(',') &&
+    running.mtls === (requested.mtls ?? false) &&
+    running.authorizer === (requested.authorizer ?? false)
+  )
+}
+
+/** What `security` prints: enough for a script to connect (the passwords included). */
+function securityReport(cluster: LocalKafkaCluster): object {
+  const security = cluster.security
+  if (security === undefined) return { protocol: 'plaintext', bootstrapServers: cluster.bootstrapServers }
+  return {
+    protocol: security.protocol,
+    bootstrapServers: cluster.bootstrapServers,
+    saslMechanisms: security.saslMechanisms,
+    mtls: security.mtls,
+    authorizer: security.authorizer,
+    users: security.users,
+    superUsers: security.superUsers,
+    storePassword: security.storePassword,
+    files: security.files
+  }
 }
 
 function logLevel(text: string | undefined): BrokerLogLevel | undefined {
