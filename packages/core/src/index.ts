@@ -173,6 +173,8 @@ export { tpKey, isPartitionError, decodedRecords } from './runtime/kafka/ports.j
 export { SerialExecutor, groupByTopic, commitOffsetsFromOutside, removeMembers } from './runtime/kafka/adapter-helpers.js'
 export { KafkaRequestError, KAFKA_ERRORS, kafkaErrorName, isKafkaError } from './runtime/kafka/kafka-request-error.js'
 export type { KafkaErrorName } from './runtime/kafka/kafka-request-error.js'
+export { RecordBatchDecodeError, compressionCodecName } from './runtime/kafka/record-batch-decode-error.js'
+export type { RecordBatchDecodeErrorOptions } from './runtime/kafka/record-batch-decode-error.js'
 export { consoleLogger, silentLogger, childLogger } from './logger.js'
 export type { Logger, LogFn } from './logger.js'
 export type {

@@ -12,6 +12,7 @@
 import type { Logger } from '../../logger.js'
 import { StreamsError } from '../../errors.js'
 import { isKafkaError } from '../kafka/kafka-request-error.js'
+import { RecordBatchDecodeError } from '../kafka/record-batch-decode-error.js'
 import {
   isPartitionError,
   tpKey,
@@ -307,6 +308,8 @@ export class Fetcher {
         } catch (err) {
           // Like Java's fetch: what this poll has goes out, the failure comes at the next.
           if (out.length > 0) return out
+          // A batch the client cannot decode names its codec, partition and offset already.
+          if (err instanceof RecordBatchDecodeError) throw err
           throw new StreamsError('KAFKA', `Decoding the records of ${p.key} fetched at offset ${p.offset} failed`, { cause: err })
         }
         rest = undefined
