@@ -10,10 +10,12 @@ import {
   systemClock,
   type AdapterClientConfigs,
   type ClientConfigs,
+  type ClientConfigValue,
   type Clock,
   type KafkaClientSettings,
   type Logger
 } from '@kstreams/core'
+import { hasKafkajsCodec, registerKafkajsCodecs } from './kafkajs-codecs.js'
 import { createLogCreator, KAFKAJS_LOG_LEVELS, type KafkajsLogLevelName } from './kafkajs-log-creator.js'
 
 /** The options of the kafkajs adapter: `kafkajs(options)`. */
@@ -48,18 +50,34 @@ export interface KafkajsClientConfig {
   readonly createKafka: (clientId: string, configs?: ClientConfigs) => Kafka
 }
 
-/** kafkajs ships the gzip codec only; snappy, lz4 and zstd need codecs registered in kafkajs' global CompressionCodecs. */
-const COMPRESSION: Readonly<Record<string, CompressionTypes>> = { none: CompressionTypes.None, gzip: CompressionTypes.GZIP }
+/** The codecs of `compression.type` (gzip is kafkajs' own; snappy, lz4 and zstd come from kafkajs-codecs.ts). */
+const COMPRESSION: Readonly<Record<string, CompressionTypes>> = {
+  none: CompressionTypes.None,
+  gzip: CompressionTypes.GZIP,
+  snappy: CompressionTypes.Snappy,
+  lz4: CompressionTypes.LZ4,
+  zstd: CompressionTypes.ZSTD
+}
+
+/** What is wrong with a `compression.type`: not a Kafka codec, or one kafkajs has no codec for here (zstd before Node.js 22.15). */
+function compressionCheck(value: ClientConfigValue): string | undefined {
+  const name = typeof value === 'string' ? value.toLowerCase() : undefined
+  const type = name !== undefined && Object.hasOwn(COMPRESSION, name) ? COMPRESSION[name]! : undefined
+  if (type === undefined) return `must be one of ${Object.keys(COMPRESSION).join(', ')}, not ${JSON.stringify(value)}`
+  registerKafkajsCodecs()
+  if (hasKafkajsCodec(type)) return undefined
+  return (
+    `${name} needs Node.js 22.15 or later (node:zlib's zstd; this is ${process.version}), ` +
+    `or a ${name} codec registered in kafkajs' CompressionCodecs`
+  )
+}
 
 /** The Kafka client configs this adapter honours itself (StreamsConfig `consumer`, `producer`, `admin` keys). */
 export const KAFKAJS_CLIENT_CONFIGS: AdapterClientConfigs = {
   consumer: { 'request.timeout.ms': intAtLeast(1) },
   producer: {
     'request.timeout.ms': intAtLeast(1),
-    'compression.type': v =>
-      typeof v === 'string' && Object.hasOwn(COMPRESSION, v.toLowerCase())
-        ? undefined
-        : `@kstreams/kafkajs supports "none" and "gzip" (kafkajs has no built-in snappy, lz4 or zstd codec; @kstreams/platformatic has all four), not ${JSON.stringify(v)}`,
+    'compression.type': compressionCheck,
     retries: intAtLeast(0),
     'retry.backoff.ms': intAtLeast(0)
   },

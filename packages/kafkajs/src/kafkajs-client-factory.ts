@@ -1,6 +1,7 @@
 /**
  * The KafkaClientFactory of one KafkaStreams instance on kafkajs 2.2.4 (unmodified): checks the
- * kafkajs internals once, then makes one kafkajs client (own connections) per port, all from the
+ * kafkajs internals once and registers the snappy, lz4 and zstd codecs kafkajs lacks
+ * (kafkajs-codecs.ts), then makes one kafkajs client (own connections) per port, all from the
  * same resolved settings. `kafkajs(options)` is how an application picks this adapter.
  */
 import type {
@@ -14,6 +15,7 @@ import type {
   ProducerPort
 } from '@kstreams/core'
 import { KafkajsAdmin } from './kafkajs-admin.js'
+import { registerKafkajsCodecs } from './kafkajs-codecs.js'
 import {
   KAFKAJS_CLIENT_CONFIGS,
   kafkajsCompression,
@@ -41,6 +43,7 @@ export class KafkajsClientFactory implements KafkaClientFactory {
   constructor(settings: KafkaClientSettings, options: KafkajsOptions = {}) {
     this.#config = resolveKafkajsConfig(settings, options)
     this.#internals = KafkajsInternals.load(settings.logger)
+    registerKafkajsCodecs()
     this.#internals.verifyClient(this.#config.createKafka(settings.clientId))
     const { logger: _logger, ...logged } = settings
     settings.logger.debug(

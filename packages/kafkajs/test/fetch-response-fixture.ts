@@ -16,10 +16,19 @@ const { lookup } = require('kafkajs/src/protocol/requests/index.js') as {
 }
 const Broker = require('kafkajs/src/broker/index.js') as { prototype: object }
 
-/** A record batch at `firstOffset` spanning `lastOffsetDelta + 1` offsets, with the given values (at offset deltas 0, 1, ...), none for an empty batch. */
-export async function recordBatch(firstOffset: number, lastOffsetDelta: number, values: readonly string[]): Promise<Buffer> {
+/**
+ * A record batch at `firstOffset` spanning `lastOffsetDelta + 1` offsets, with the given values (at
+ * offset deltas 0, 1, ...), none for an empty batch; compressed by kafkajs' codec of `compression`.
+ */
+export async function recordBatch(
+  firstOffset: number,
+  lastOffsetDelta: number,
+  values: readonly string[],
+  compression = 0
+): Promise<Buffer> {
   const records = values.map((value, i) => Record({ offsetDelta: i, key: null, value: Buffer.from(value) }))
   const encoded = await RecordBatch({
+    compression,
     firstOffset: String(firstOffset),
     lastOffsetDelta,
     firstTimestamp: 1_700_000_000_000,

@@ -1,8 +1,9 @@
 /**
  * The pass-through client configs of the kafkajs adapter, without a broker: what it honours
- * (KAFKAJS_CLIENT_CONFIGS), and the ConfigError naming the key for what it cannot (snappy, lz4 and
- * zstd have no kafkajs codec), raised when the KafkaStreams instance is made.
+ * (KAFKAJS_CLIENT_CONFIGS; every Kafka compression codec, zstd where Node.js has it), and the
+ * ConfigError naming the key for what it cannot, raised when the KafkaStreams instance is made.
  */
+import zlib from 'node:zlib'
 import { expect } from 'chai'
 import { CompressionTypes } from 'kafkajs'
 import { ConfigError, KafkaStreams, Topology, type StreamsConfig } from '@kstreams/core'
@@ -14,7 +15,7 @@ const make = (config: Partial<StreamsConfig>): KafkaStreams =>
   new KafkaStreams(topology(), { applicationId: 'app', bootstrapServers: '127.0.0.1:9', ...config }, { client: kafkajs() })
 
 describe('kafkajs adapter: pass-through client configs', () => {
-  it('honours producer compression.type none and gzip, retries, retry.backoff.ms and request.timeout.ms', () => {
+  it('honours producer compression.type, retries, retry.backoff.ms and request.timeout.ms', () => {
     const streams = make({
       producer: { 'compression.type': 'gzip', retries: 3, 'retry.backoff.ms': 50, 'request.timeout.ms': 5000 },
       consumer: { 'request.timeout.ms': 5000 },
@@ -22,15 +23,21 @@ describe('kafkajs adapter: pass-through client configs', () => {
     })
     expect(streams.state()).to.equal('CREATED')
     expect(kafkajsCompression({ 'compression.type': 'GZIP' })).to.equal(CompressionTypes.GZIP)
+    expect(kafkajsCompression({ 'compression.type': 'snappy' })).to.equal(CompressionTypes.Snappy)
+    expect(kafkajsCompression({ 'compression.type': 'lz4' })).to.equal(CompressionTypes.LZ4)
+    expect(kafkajsCompression({ 'compression.type': 'zstd' })).to.equal(CompressionTypes.ZSTD)
     expect(kafkajsCompression({})).to.equal(CompressionTypes.None)
   })
 
-  it('rejects snappy, lz4 and zstd (kafkajs has no codec for them), naming the key', () => {
-    for (const codec of ['snappy', 'lz4', 'zstd']) {
-      expect(() => make({ producer: { 'compression.type': codec } }))
-        .to.throw(ConfigError, '@kstreams/platformatic')
-        .with.property('key', 'producer.compression.type')
-    }
+  it('accepts none, gzip, snappy and lz4, zstd where Node.js has it; rejects other codecs naming the key', () => {
+    for (const codec of ['none', 'gzip', 'snappy', 'lz4', 'LZ4'])
+      expect(make({ producer: { 'compression.type': codec } }).state()).to.equal('CREATED')
+    const check = KAFKAJS_CLIENT_CONFIGS.producer!['compression.type']!
+    if (typeof (zlib as { zstdCompress?: unknown }).zstdCompress === 'function') expect(check('zstd')).to.equal(undefined)
+    else expect(check('zstd')).to.include('Node.js 22.15')
+    expect(() => make({ producer: { 'compression.type': 'brotli' } }))
+      .to.throw(ConfigError, 'none, gzip, snappy, lz4, zstd')
+      .with.property('key', 'producer.compression.type')
   })
 
   it('rejects a client config neither the runtime nor kafkajs honours, naming the key', () => {
