@@ -6,12 +6,17 @@
  * each partition comes back on its own, as a batch or as a PartitionError. kafkajs' consumer
  * Batch filters the records (control records, aborted transactions under READ_COMMITTED,
  * records below the fetch offset); the next offset is the end of the last record batch in the
- * response (record-batch-ends.ts). Leaders come from PartitionLeaders; listOffsets asks each
- * leader once with the broker's ListOffsets.
+ * response (record-batch-ends.ts). A response kafkajs' decoder rejects (a record batch it has no
+ * codec for, or cannot read) is decoded again partition by partition (fetch-partitions.ts): the
+ * partition of the batch gets the records before it, then a RecordBatchDecodeError naming the
+ * batch's codec, partition and offset, which fails the consumer's poll; the other partitions
+ * come back as usual. Leaders come from PartitionLeaders; listOffsets asks each leader once with
+ * the broker's ListOffsets.
  */
 import {
   IllegalStateError,
   KafkaRequestError,
+  RecordBatchDecodeError,
   tpKey,
   type FetchedBatch,
   type FetchedRecord,
@@ -24,6 +29,7 @@ import {
   type TopicPartition,
   groupByTopic
 } from '@kstreams/core'
+import { decodeEachPartition, type PartitionDecoded } from './fetch-partitions.js'
 import type { KafkajsClientConfig } from './kafkajs-client-config.js'
 import { fromKafkajsError, toKafkaRequestError } from './kafkajs-errors.js'
 import {
@@ -117,7 +123,12 @@ export class KafkajsFetcher implements FetchPort {
             partitions: items.map(p => ({ partition: p.partition, fetchOffset: String(p.offset), maxBytes: maxPartitionBytes }))
           }))
         },
-        { decodeOnly: true, extra: recordBatchEnds }
+        {
+          decodeOnly: true,
+          extra: recordBatchEnds,
+          recover: async (raw, apiVersion) =>
+            await decodeEachPartition(raw, apiVersion, async set => await this.#internals.decodeRecordSet(set))
+        }
       )
       if (response.errorCode !== undefined && response.errorCode !== 0) throw this.#internals.protocolError(response.errorCode)
     } catch (error) {
@@ -213,13 +224,25 @@ export class KafkajsFetcher implements FetchPort {
   #toBatch(
     topic: string,
     offset: number,
-    data: FetchPartitionResponse,
+    data: FetchPartitionResponse & Pick<PartitionDecoded, 'undecodable'>,
     readCommitted: boolean,
     batchesEnd: number | undefined
   ): FetchedBatch {
     const batch = this.#internals.createBatch(topic, offset, data)
     const lastStable = Number(data.lastStableOffset ?? -1)
+    const highWatermark = readCommitted && lastStable >= 0 ? lastStable : Number(data.highWatermark)
+    const logStartOffset = Number(data.lastStartOffset ?? -1)
     const messages = batch.messages
+    const undecodable = data.undecodable
+    if (undecodable !== undefined && messages.length === 0) {
+      const error = new RecordBatchDecodeError({ topic, partition: data.partition, ...undecodable })
+      const failing: RecordDecoder = {
+        next: () => {
+          throw error
+        }
+      }
+      return { topic, partition: data.partition, records: [], undecoded: failing, highWatermark, nextOffset: offset, logStartOffset }
+    }
     // kafkajs decoded its messages already; they become records as the polls take them.
     let converted = 0
     const undecoded: RecordDecoder = {
@@ -235,9 +258,11 @@ export class KafkajsFetcher implements FetchPort {
       partition: data.partition,
       records: [],
       ...(messages.length === 0 ? {} : { undecoded }),
-      highWatermark: readCommitted && lastStable >= 0 ? lastStable : Number(data.highWatermark),
-      nextOffset: Math.max(nextOffsetAfter(batch.rawMessages, offset), batchesEnd ?? offset),
-      logStartOffset: Number(data.lastStartOffset ?? -1)
+      highWatermark,
+      // The records before a batch that cannot be decoded go out; the next fetch starts at that batch.
+      nextOffset:
+        undecodable === undefined ? Math.max(nextOffsetAfter(batch.rawMessages, offset), batchesEnd ?? offset) : undecodable.offset,
+      logStartOffset
     }
   }
 

@@ -9,7 +9,9 @@
  *   support) sent through the broker's private send, so that a request can carry what the
  *   broker's convenience methods drop (group.instance.id) and a Fetch response can be decoded
  *   without the parse step that throws its first partition error;
- * - the consumer's Batch class, which drops aborted and control records.
+ * - the consumer's Batch class, which drops aborted and control records;
+ * - the Fetch response's record set decoder, to decode a response kafkajs rejected one record
+ *   batch at a time (fetch-partitions.ts).
  *
  * kafkajs is pinned exactly, so none of this moves under us; `load()` fails with a StreamsError
  * naming what is missing if another kafkajs is installed.
@@ -129,6 +131,8 @@ interface Loaded {
   readonly apiKeys: Readonly<Record<ApiName, number>>
   readonly sendRequest: symbol
   readonly createErrorFromCode: (code: number) => Error
+  readonly decodeMessages: (decoder: unknown) => Promise<RawMessage[]>
+  readonly Decoder: new (buffer: Buffer) => unknown
 }
 
 const CLUSTER_METHODS = ['connect', 'disconnect', 'refreshMetadata', 'refreshMetadataIfNecessary', 'findBroker', 'findGroupCoordinator']
@@ -185,6 +189,11 @@ export class KafkajsInternals {
     const createErrorFromCode = (load('kafkajs/src/protocol/error.js') as { createErrorFromCode?: unknown } | undefined)
       ?.createErrorFromCode
     if (typeof createErrorFromCode !== 'function') missing.push('protocol createErrorFromCode')
+    const decodeMessages = load('kafkajs/src/protocol/requests/fetch/v4/decodeMessages.js')
+    if (typeof decodeMessages !== 'function')
+      missing.push('Fetch decodeMessages (kafkajs/src/protocol/requests/fetch/v4/decodeMessages.js)')
+    const Decoder = load('kafkajs/src/protocol/decoder.js')
+    if (typeof Decoder !== 'function') missing.push('protocol Decoder (kafkajs/src/protocol/decoder.js)')
     if (missing.length > 0) {
       throw new StreamsError(
         'ILLEGAL_STATE',
@@ -203,7 +212,9 @@ export class KafkajsInternals {
       requests: requests as Record<ApiName, RequestDefinitions>,
       apiKeys: apiKeys as Record<ApiName, number>,
       sendRequest: sendRequest!,
-      createErrorFromCode: createErrorFromCode as (code: number) => Error
+      createErrorFromCode: createErrorFromCode as (code: number) => Error,
+      decodeMessages: decodeMessages as Loaded['decodeMessages'],
+      Decoder: Decoder as Loaded['Decoder']
     })
   }
 
@@ -233,6 +244,13 @@ export class KafkajsInternals {
     return new this.#loaded.Batch(topic, String(fetchedOffset), partitionData)
   }
 
+  /** The records of a record set (record batches or legacy messages, as in a Fetch response), by kafkajs' decoder. */
+  async decodeRecordSet(records: Buffer): Promise<RawMessage[]> {
+    const size = Buffer.allocUnsafe(4)
+    size.writeInt32BE(records.length)
+    return await this.#loaded.decodeMessages(new this.#loaded.Decoder(Buffer.concat([size, records])))
+  }
+
   /** kafkajs' protocol error for a Kafka error code (its `type`, `code` and `retriable`). */
   protocolError(code: number): Error {
     return this.#loaded.createErrorFromCode(code)
@@ -242,7 +260,8 @@ export class KafkajsInternals {
    * Sends one request of kafkajs' definition `api` to a connected broker, at the version
    * `lookupRequest` picked. `decodeOnly` skips the parse step (which throws the response's
    * first error): the decoded response comes back with its error codes, plus `extra(raw,
-   * apiVersion)` of the raw response bytes when given. `minVersion` rejects (UNSUPPORTED_VERSION,
+   * apiVersion)` of the raw response bytes when given; when kafkajs' decoder throws, `recover(raw,
+   * apiVersion)` decodes the response instead, if given. `minVersion` rejects (UNSUPPORTED_VERSION,
    * by kafkajs' own error) when the broker cannot take a field the request needs.
    */
   async send<T>(
@@ -253,6 +272,7 @@ export class KafkajsInternals {
       decodeOnly?: boolean
       minVersion?: number
       extra?: (raw: Buffer, apiVersion: number) => unknown
+      recover?: (raw: Buffer, apiVersion: number) => Promise<object>
     } = {}
   ): Promise<T> {
     if (typeof broker.lookupRequest !== 'function') {
@@ -266,14 +286,26 @@ export class KafkajsInternals {
       })
     }
     const { decode } = protocol.response
-    const extra = options.extra
+    const { extra, recover } = options
+    const decodeOrRecover = async (raw: Buffer): Promise<object> => {
+      try {
+        return (await decode(raw)) as object
+      } catch (error) {
+        if (recover === undefined) throw error
+        try {
+          return await recover(raw, apiVersion)
+        } catch {
+          throw error // what kafkajs threw, when the response cannot be read this way either
+        }
+      }
+    }
     const request: ProtocolRequest =
       options.decodeOnly === true
         ? {
             ...protocol,
             response: {
               decode: async raw =>
-                extra === undefined ? await decode(raw) : { ...((await decode(raw)) as object), extra: extra(raw, apiVersion) },
+                extra === undefined ? await decodeOrRecover(raw) : { ...(await decodeOrRecover(raw)), extra: extra(raw, apiVersion) },
               parse: async decoded => decoded
             }
           }

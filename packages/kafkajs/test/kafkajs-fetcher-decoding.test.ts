@@ -1,12 +1,23 @@
 /**
  * The fetch path without a broker: Fetch v11 responses built byte by byte, decoded by kafkajs'
  * real decoder through the port. Positions past record batches compaction emptied (invisible to
- * kafkajs' decoder), per-partition errors next to data, partitions nobody asked for, and a
- * response-level error.
+ * kafkajs' decoder), per-partition errors next to data, partitions nobody asked for, a
+ * response-level error, and record batches kafkajs cannot decode (no codec registered, corrupt
+ * compressed bytes): they fail their own partition with a RecordBatchDecodeError, after the
+ * records before them, and the other partitions of the response come back as usual.
  */
 import { createRequire } from 'node:module'
 import { expect } from 'chai'
-import { decodedRecords, isKafkaError, isPartitionError, type FetchedBatch, type PartitionError } from '@kstreams/core'
+import { CompressionCodecs, CompressionTypes } from 'kafkajs'
+import {
+  decodedRecords,
+  isKafkaError,
+  isPartitionError,
+  RecordBatchDecodeError,
+  type FetchedBatch,
+  type PartitionError
+} from '@kstreams/core'
+import { registerKafkajsCodecs } from '../src/kafkajs-codecs.js'
 import { resolveKafkajsConfig } from '../src/kafkajs-client-config.js'
 import { KafkajsFetcher } from '../src/kafkajs-fetcher.js'
 import { KafkajsInternals, type InternalBroker, type InternalCluster, type RawMessage } from '../src/kafkajs-internals.js'
@@ -15,6 +26,8 @@ import { brokerAnswering, fetchResponseV11, recordBatch } from './fetch-response
 import { RecordingLogger, rejectionOf, testSettings } from '../../../tests/adapter-contract/contract-env.js'
 
 const require = createRequire(import.meta.url)
+const { KafkaJSNotImplemented } = require('kafkajs/src/errors.js') as { KafkaJSNotImplemented: new (message: string) => Error }
+const codecs = CompressionCodecs as unknown as Record<number, () => unknown>
 const decodeV11 = (
   require('kafkajs/src/protocol/requests/fetch/v11/response.js') as {
     decode: (raw: Buffer) => Promise<{ responses: Array<{ partitions: Array<{ messages: RawMessage[] }> }> }>
@@ -119,6 +132,81 @@ describe('kafkajs fetch decoding (no broker)', () => {
         partitions: [{ topic: 'orders', partition: 0, offset: 10 }]
       })
       expect(batch).to.deep.include({ highWatermark: 15, nextOffset: 11 })
+      await fetcher.close()
+    })
+
+    /** Every record of `batch`, or the RecordBatchDecodeError its polls fail with. */
+    const decodeError = (batch: FetchedBatch): RecordBatchDecodeError => {
+      try {
+        decodedRecords(batch)
+      } catch (error) {
+        expect(error).to.be.instanceOf(RecordBatchDecodeError)
+        return error as RecordBatchDecodeError
+      }
+      throw new Error('the records were decoded')
+    }
+
+    it('a batch whose codec kafkajs has none for: the records before it, then a RecordBatchDecodeError naming it; other partitions as usual', async () => {
+      registerKafkajsCodecs()
+      const lz4 = await recordBatch(12, 2, ['c', 'd', 'e'], CompressionTypes.LZ4)
+      const records = Buffer.concat([await recordBatch(10, 1, ['a', 'b']), lz4, await recordBatch(15, 0, ['f'])])
+      const body = fetchResponseV11('orders', [
+        { partition: 0, highWatermark: 16, records },
+        { partition: 1, highWatermark: 1, records: await recordBatch(0, 0, ['other']) }
+      ])
+      const ours = codecs[CompressionTypes.LZ4]!
+      // kafkajs' own placeholder for a codec nobody registered.
+      codecs[CompressionTypes.LZ4] = () => {
+        throw new KafkaJSNotImplemented('LZ4 compression not implemented')
+      }
+      try {
+        const fetcher = fetcherAnswering(body)
+        const partitions = [
+          { topic: 'orders', partition: 0, offset: 10 },
+          { topic: 'orders', partition: 1, offset: 0 }
+        ]
+        const [first, other] = (await fetcher.fetch({ ...request, partitions })) as FetchedBatch[]
+        expect(decodedRecords(first!).map(r => [r.offset, r.value?.toString()])).to.deep.equal([
+          [10, 'a'],
+          [11, 'b']
+        ])
+        expect(first!.nextOffset).to.equal(12)
+        expect(decodedRecords(other!).map(r => r.value?.toString())).to.deep.equal(['other'])
+        expect(other!.nextOffset).to.equal(1)
+
+        const [atBatch] = (await fetcher.fetch({
+          ...request,
+          partitions: [{ topic: 'orders', partition: 0, offset: 13 }]
+        })) as FetchedBatch[]
+        expect(atBatch!.nextOffset).to.equal(13)
+        const error = decodeError(atBatch!)
+        expect(error).to.include({ code: 'KAFKA', topic: 'orders', partition: 0, offset: 12, codec: 'lz4' })
+        expect(error.message).to.include('orders-0').and.include('offset 12').and.include('lz4').and.include('not implemented')
+        expect(decodeError(atBatch!)).to.equal(error)
+        await fetcher.close()
+      } finally {
+        codecs[CompressionTypes.LZ4] = ours
+      }
+    })
+
+    it('a compressed batch whose bytes are corrupt fails its partition the same way', async () => {
+      const gzip = await recordBatch(0, 1, ['x', 'y'], CompressionTypes.GZIP)
+      gzip[61] = gzip[61]! ^ 0xff // the gzip magic
+      const fetcher = fetcherAnswering(fetchResponseV11('t', [{ partition: 2, highWatermark: 2, records: gzip }]))
+      const [batch] = (await fetcher.fetch({ ...request, partitions: [{ topic: 't', partition: 2, offset: 0 }] })) as FetchedBatch[]
+      expect(decodeError(batch!)).to.include({ topic: 't', partition: 2, offset: 0, codec: 'gzip' })
+      await fetcher.close()
+    })
+
+    it('rejects the whole call with what kafkajs threw when the response cannot be read either way', async () => {
+      // One topic whose name is said to be 99 bytes long, and nothing after.
+      const fetcher = fetcherAnswering(Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 99]))
+      const error = await rejectionOf(fetcher.fetch({ ...request, partitions: [{ topic: 't', partition: 0, offset: 0 }] }))
+      expect(error).to.not.be.instanceOf(RecordBatchDecodeError)
+      expect((error as Error).cause)
+        .to.be.instanceOf(RangeError)
+        .with.property('message')
+        .that.includes('offset')
       await fetcher.close()
     })
 
