@@ -9,10 +9,14 @@
  * next fetch. The batch headers are read (and compressed batches decompressed with platformatic's
  * codecs) at once; the records are left undecoded, for the consumer's polls to decode as they
  * hand them out (`FetchedBatch.undecoded`): keys and values become views of the answer's bytes,
- * offsets and timestamps plain numbers (no BigInt per record).
+ * offsets and timestamps plain numbers (no BigInt per record). A batch that cannot be decoded (a
+ * codec that fails on its bytes, a compression or record format not known here, records that
+ * cannot be read) is never skipped: the records before it go out and the next fetch starts at
+ * it; when it is the first, the records' decoder throws a RecordBatchDecodeError naming its
+ * codec, partition and offset, which fails the consumer's poll.
  */
 import type { FetchedBatch, FetchedRecord, RecordDecoder } from '@kstreams/core'
-import { Headers, StreamsError } from '@kstreams/core'
+import { Headers, RecordBatchDecodeError } from '@kstreams/core'
 import { compressionsAlgorithms } from '@platformatic/kafka'
 import type { FetchedPartition } from './fetch-response.js'
 
@@ -44,18 +48,19 @@ export function toFetchedBatch(topic: string, fetchOffset: number, data: Fetched
   let nextOffset = fetchOffset
   const batches: BatchContext[] = []
   const bytes = data.records
+  /** The first batch that could not be decoded. */
+  let failure: { offset: number; attributes: number; cause: unknown } | undefined
   let at = 0
   while (bytes !== null && bytes.length - at >= BATCH_HEADER) {
     const end = at + 12 + bytes.readInt32BE(at + 8)
     if (end > bytes.length) break
+    const firstOffset = int64(bytes, at)
     const magic = bytes.readInt8(at + 16)
     if (magic !== 2) {
-      throw new StreamsError(
-        'KAFKA',
-        `A record batch of ${topic}-${partition} at offset ${int64(bytes, at)} has magic ${magic}; only the v2 record format (Kafka 0.11+) is read`
-      )
+      const cause = new Error(`it has magic ${magic}; only the v2 record format (Kafka 0.11+) is read`)
+      failure = { offset: firstOffset, attributes: 0, cause }
+      break
     }
-    const firstOffset = int64(bytes, at)
     const attributes = bytes.readInt16BE(at + 21)
     const lastOffset = firstOffset + bytes.readInt32BE(at + 23)
     nextOffset = Math.max(nextOffset, lastOffset + 1)
@@ -75,19 +80,42 @@ export function toFetchedBatch(topic: string, fetchOffset: number, data: Fetched
     const firstTimestamp = int64(bytes, batchStart + (logAppendTime ? 35 : 27))
     const count = bytes.readInt32BE(batchStart + 57)
     const codec = attributes & COMPRESSION
-    const body =
-      codec === 0 ? bytes.subarray(batchStart + BATCH_HEADER, end) : decompress(codec, bytes.subarray(batchStart + BATCH_HEADER, end))
-    batches.push({ topic, partition, firstOffset, firstTimestamp, logAppendTime, fetchOffset, body, count })
+    let body = bytes.subarray(batchStart + BATCH_HEADER, end)
+    try {
+      if (codec !== 0) body = decompress(codec, body)
+    } catch (cause) {
+      failure = { offset: firstOffset, attributes, cause }
+      break
+    }
+    batches.push({ topic, partition, firstOffset, firstTimestamp, logAppendTime, attributes, fetchOffset, body, count })
   }
   const lastStable = Number(data.lastStableOffset)
+  const highWatermark = readCommitted && lastStable >= 0 ? lastStable : Number(data.highWatermark)
+  const logStartOffset = Number(data.logStartOffset)
+  if (failure !== undefined) {
+    const error = new RecordBatchDecodeError({ topic, partition, ...failure })
+    // The batches before it go out and the next fetch starts at it; when it is the first, the polls fail with it.
+    if (batches.length === 0)
+      return { topic, partition, records: [], undecoded: failing(error), highWatermark, nextOffset: fetchOffset, logStartOffset }
+    nextOffset = failure.offset
+  }
   return {
     topic,
     partition,
     records: [],
     ...(batches.length === 0 ? {} : { undecoded: new UndecodedRecords(batches) }),
-    highWatermark: readCommitted && lastStable >= 0 ? lastStable : Number(data.highWatermark),
+    highWatermark,
     nextOffset,
-    logStartOffset: Number(data.logStartOffset)
+    logStartOffset
+  }
+}
+
+/** A decoder that fails with `error` at every call. */
+function failing(error: RecordBatchDecodeError): RecordDecoder {
+  return {
+    next: () => {
+      throw error
+    }
   }
 }
 
@@ -98,6 +126,8 @@ interface BatchContext {
   readonly firstOffset: number
   readonly firstTimestamp: number
   readonly logAppendTime: boolean
+  /** The batch's attributes (for the error of records that cannot be read). */
+  readonly attributes: number
   readonly fetchOffset: number
   /** The records' bytes (decompressed). */
   readonly body: Buffer
@@ -123,8 +153,18 @@ class UndecodedRecords implements RecordDecoder {
     try {
       return this.#read(max)
     } catch (err) {
-      this.#failure = err
-      throw err
+      const batch = this.#batches[this.#index]
+      this.#failure =
+        batch === undefined
+          ? err
+          : new RecordBatchDecodeError({
+              topic: batch.topic,
+              partition: batch.partition,
+              offset: batch.firstOffset,
+              attributes: batch.attributes,
+              cause: err
+            })
+      throw this.#failure
     }
   }
 
@@ -157,6 +197,7 @@ function readRecords(cursor: Cursor, left: number, max: number, batch: BatchCont
     left--
     const length = cursor.varint()
     const next = cursor.at + length
+    if (length <= 0 || next > body.length) throw new RangeError(`a record of ${length} bytes at byte ${cursor.at} of ${body.length}`)
     cursor.at++ // attributes
     const timestampDelta = cursor.varlong()
     const offset = batch.firstOffset + cursor.varint()
@@ -238,7 +279,7 @@ function int64(bytes: Buffer, at: number): number {
 
 function decompress(codec: number, data: Buffer): Buffer {
   const decode = CODECS.get(codec)
-  if (decode === undefined) throw new StreamsError('KAFKA', `A record batch uses compression codec ${codec}, which is not known`)
+  if (decode === undefined) throw new Error(`compression codec ${codec} is not one Kafka defines`)
   return decode(data)
 }
 

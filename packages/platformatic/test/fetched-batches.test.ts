@@ -7,15 +7,18 @@
  * the fetch offset left out, the next offset past every whole batch (a batch cut short is left
  * for the next fetch), LogAppendTime timestamps, compressed batches, and the last stable offset
  * as the end under READ_COMMITTED. The records are decoded as the consumer's polls take them, a
- * few at a time, across the answer's batches.
+ * few at a time, across the answer's batches. A batch that cannot be decoded (corrupt compressed
+ * bytes, an undefined codec, an old record format, records past the batch's end) is never
+ * skipped: the batches before it go out, and then the polls fail with a RecordBatchDecodeError
+ * naming its codec, partition and offset.
  */
 import { expect } from 'chai'
-import { decodedRecords, Headers } from '@kstreams/core'
+import { decodedRecords, Headers, RecordBatchDecodeError } from '@kstreams/core'
 import { createRecordsBatch } from '@platformatic/kafka'
 import type { FetchedBatch } from '@kstreams/core'
 import type { FetchedPartition } from '../src/fetch-response.js'
 import { toFetchedBatch as undecodedBatch } from '../src/fetched-batches.js'
-import { encodeRecordBatch } from '../src/record-batch.js'
+import { compressRecordBatch, encodeRecordBatch } from '../src/record-batch.js'
 
 const TRANSACTIONAL = 0x10
 const CONTROL = 0x20
@@ -202,5 +205,62 @@ describe('Fetch answer decoding (fetched-batches)', () => {
 
   it('uses the high watermark under READ_COMMITTED when the broker gives no last stable offset', () => {
     expect(toFetchedBatch('t', 0, partition([], [], 10, -1), true).highWatermark).to.equal(10)
+  })
+
+  describe('a batch that cannot be decoded', () => {
+    /** `bytes` with the byte at `at` (from the batch's start) changed; the CRC is not checked. */
+    const corrupt = (bytes: Buffer, at: number): Buffer => {
+      const out = Buffer.from(bytes)
+      out[at] = out[at]! ^ 0xff
+      return out
+    }
+    const decodeError = (b: FetchedBatch): RecordBatchDecodeError => {
+      try {
+        decodedRecords(b)
+      } catch (error) {
+        expect(error).to.be.instanceOf(RecordBatchDecodeError)
+        return error as RecordBatchDecodeError
+      }
+      throw new Error('the records were decoded')
+    }
+
+    for (const codec of ['gzip', 'snappy', 'lz4', 'zstd'] as const) {
+      it(`${codec}: the batches before it go out, the next fetch starts at it, and there the polls fail naming it`, () => {
+        const compressed = compressRecordBatch(batch(2, ['c0', 'c1', 'c2']), codec)
+        // Compressed data starts at byte 61: break its header (gzip, lz4 and zstd magic; snappy's length).
+        const broken = corrupt(compressed, 61)
+        const answer = partition([batch(0, ['a', 'b']), broken, batch(5, ['after'])])
+        const first = toFetchedBatch('orders', 0, answer, false)
+        expect(values(first)).to.deep.equal(['a', 'b'])
+        expect(first.nextOffset).to.equal(2)
+
+        const second = undecodedBatch('orders', 2, answer, false)
+        expect(second.records).to.deep.equal([])
+        expect(second.nextOffset).to.equal(2)
+        const error = decodeError(second)
+        expect(error).to.include({ code: 'KAFKA', topic: 'orders', partition: 3, offset: 2, codec })
+        expect(error.message).to.include('orders-3').and.include('offset 2').and.include(codec)
+        expect(error.cause).to.be.instanceOf(Error)
+        // Asked again, it fails again: the batch is never skipped.
+        expect(decodeError(second)).to.equal(error)
+      })
+    }
+
+    it('names a compression codec Kafka does not define, and an old record format', () => {
+      const unknownCodec = batch(7, ['x'], { attributes: 5 })
+      expect(decodeError(undecodedBatch('t', 7, partition([unknownCodec]), false))).to.include({ offset: 7, codec: 'codec 5' })
+      const magic1 = batch(9, ['x'])
+      magic1.writeInt8(1, 16)
+      const error = decodeError(undecodedBatch('t', 9, partition([magic1]), false))
+      expect(error).to.include({ offset: 9, codec: 'none' })
+      expect(error.message).to.include('magic 1')
+    })
+
+    it('fails on records that run past their batch, naming the batch', () => {
+      const bytes = batch(4, ['abc', 'def'])
+      bytes.writeInt8(0x7e, 61) // the first record's length varint: 63 bytes, past the batch's end
+      const error = decodeError(undecodedBatch('t', 4, partition([bytes]), false))
+      expect(error).to.include({ topic: 't', partition: 3, offset: 4, codec: 'none' })
+    })
   })
 })
