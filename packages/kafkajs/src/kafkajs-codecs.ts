@@ -14,7 +14,10 @@
  */
 import { promisify } from 'node:util'
 import zlib from 'node:zlib'
-import { CompressionCodecs, CompressionTypes } from 'kafkajs'
+import kafkajsModule, { CompressionTypes } from 'kafkajs'
+
+/** kafkajs' codec registry: not one of the names Node.js finds in kafkajs' CommonJS exports, so read from its module object. */
+const { CompressionCodecs } = kafkajsModule
 
 /** A codec as kafkajs calls it: `compress` gets kafkajs' encoder of the records. */
 interface KafkajsCodec {

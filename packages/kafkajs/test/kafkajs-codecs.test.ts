@@ -8,9 +8,11 @@ import { createRequire } from 'node:module'
 import zlib from 'node:zlib'
 import { expect } from 'chai'
 import { snappyCompress } from '@platformatic/wasm-utils'
-import { CompressionCodecs, CompressionTypes } from 'kafkajs'
+import kafkajsModule, { CompressionTypes } from 'kafkajs'
 import { hasKafkajsCodec, registerKafkajsCodecs } from '../src/kafkajs-codecs.js'
 import { recordBatch } from './fetch-response-fixture.js'
+
+const { CompressionCodecs } = kafkajsModule
 
 const require = createRequire(import.meta.url)
 const { KafkaJSNotImplemented } = require('kafkajs/src/errors.js') as { KafkaJSNotImplemented: new (message: string) => Error }

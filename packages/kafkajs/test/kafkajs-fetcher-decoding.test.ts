@@ -8,7 +8,7 @@
  */
 import { createRequire } from 'node:module'
 import { expect } from 'chai'
-import { CompressionCodecs, CompressionTypes } from 'kafkajs'
+import kafkajsModule, { CompressionTypes } from 'kafkajs'
 import {
   decodedRecords,
   isKafkaError,
@@ -24,6 +24,8 @@ import { KafkajsInternals, type InternalBroker, type InternalCluster, type RawMe
 import { nextOffsetAfter, recordBatchEnds } from '../src/record-batch-ends.js'
 import { brokerAnswering, fetchResponseV11, recordBatch } from './fetch-response-fixture.js'
 import { RecordingLogger, rejectionOf, testSettings } from '../../../tests/adapter-contract/contract-env.js'
+
+const { CompressionCodecs } = kafkajsModule
 
 const require = createRequire(import.meta.url)
 const { KafkaJSNotImplemented } = require('kafkajs/src/errors.js') as { KafkaJSNotImplemented: new (message: string) => Error }

@@ -9,7 +9,7 @@
  * topic, the partition and the offset (it used to leave the application RUNNING with nothing out).
  */
 import { expect } from 'chai'
-import { CompressionCodecs, CompressionTypes } from 'kafkajs'
+import kafkajsModule, { CompressionTypes } from 'kafkajs'
 import { Connection, fetchV12 } from '@platformatic/kafka'
 import { KafkaStreams, RecordBatchDecodeError, Serdes, type KafkaClient, type Topology } from '@kstreams/core'
 import { Consumed, Produced, StreamsBuilder } from '@kstreams/dsl'
@@ -17,6 +17,8 @@ import { kafkajs } from '@kstreams/kafkajs'
 import { platformatic } from '@kstreams/platformatic'
 import { bootstrapServers, createTopics, recordCount, tempDir, unique, waitFor } from './helpers.js'
 import { javaStreams, runJava } from './java-streams.js'
+
+const { CompressionCodecs } = kafkajsModule
 
 const CODECS = ['gzip', 'snappy', 'lz4', 'zstd'] as const
 type Codec = (typeof CODECS)[number]
