@@ -2,7 +2,8 @@
  * What the RocksDB key-value and segment iterators share: a one-entry peek buffer over the walk a
  * subclass implements (advance), closing (idempotent, by `for...of` break, by Symbol.dispose),
  * the STORE_NOT_OPEN checks (the iterator or the store that leased it was closed), and telling
- * the store, once, that it need not track the iterator any more (closed or exhausted).
+ * the store, once, that it need not track the iterator any more (closed or exhausted), and the
+ * count of the iterators of this thread that have not done so yet (RocksDBStore.openIterators).
  * @internal
  */
 import { InvalidStateStoreError } from '@kstreams/core'
@@ -20,6 +21,8 @@ export interface IteratorLeaseOwner<I> {
 
 /** @internal */
 export abstract class LeasedIterator extends KeyValueIteratorBase<Buffer, Buffer> {
+  /** Iterators of this thread neither closed nor exhausted. */
+  static #open = 0
   readonly #owner: IteratorLeaseOwner<LeasedIterator>
   #peeked: KeyValue<Buffer, Buffer> | undefined
   #closed = false
@@ -28,6 +31,12 @@ export abstract class LeasedIterator extends KeyValueIteratorBase<Buffer, Buffer
   constructor(owner: IteratorLeaseOwner<LeasedIterator>) {
     super()
     this.#owner = owner
+    LeasedIterator.#open++
+  }
+
+  /** How many iterators of this thread are neither closed nor exhausted. */
+  static get open(): number {
+    return LeasedIterator.#open
   }
 
   next(): IteratorResult<KeyValue<Buffer, Buffer>, undefined> {
@@ -62,6 +71,7 @@ export abstract class LeasedIterator extends KeyValueIteratorBase<Buffer, Buffer
     this.free()
     if (!this.#released) {
       this.#released = true
+      LeasedIterator.#open--
       this.#owner.release(this)
     }
   }

@@ -17,6 +17,7 @@ import { bytesToKey, prefixUpperBoundBytes } from '@kstreams/core/internal'
 import { RocksDBDatabase } from './rocksdb-database.js'
 import type { RocksDBDatabaseOptions } from './rocksdb-database.js'
 import { RocksDBKeyValueIterator } from './rocksdb-key-value-iterator.js'
+import { LeasedIterator } from './leased-iterator.js'
 import type { RocksDBIteratorSource } from './rocksdb-key-value-iterator.js'
 import { databaseOptions, resolveRocksDBStoreOptions } from './rocksdb-store-options.js'
 import type { ResolvedRocksDBStoreOptions, RocksDBStoreOptions } from './rocksdb-store-options.js'
@@ -57,6 +58,18 @@ export class RocksDBStore implements KeyValueBytesStore {
   #failure: unknown
   /** Something was written to RocksDB without fsyncing its WAL since the last synced write. */
   #unsynced = false
+
+  /**
+   * How many iterators of RocksDB stores are open in this thread: made by a range read, fetch or
+   * scan of any RocksDB store (key-value, window, session, versioned) and neither closed nor read
+   * to their end. A window or session store's walk over its segments counts once, and once more
+   * for the segment it is reading. A store closes its iterators when it closes. Open iterators
+   * hold buffered rows and a snapshot of their DB, so a count that keeps rising between
+   * processing steps is an iterator leak. A worker thread has a count of its own.
+   */
+  static get openIterators(): number {
+    return LeasedIterator.open
+  }
 
   constructor(name: string, options: RocksDBStoreOptions = {}) {
     this.name = validateStoreName(name)
