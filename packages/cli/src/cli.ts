@@ -93,13 +93,13 @@ async function dispatch(command: string | undefined, args: readonly string[], ou
   let result: number | 'help'
   switch (found.spec.name) {
     case 'reset':
-      result = await runReset(args, out)
+      result = await runReset(args, out, err, cwd)
       break
     case 'describe':
       result = await runDescribe(args, out, cwd)
       break
     case 'state':
-      result = await runState(args, out)
+      result = await runState(args, out, err, cwd)
       break
     default:
       result = await runQuery(args, out, err)

@@ -1,12 +1,13 @@
 /** `kstreams state <dir>`: the task directories, stores and checkpoints of a state directory, and with a broker the changelog lag. @internal */
 import { parse, stringOption, type CommandSpec } from './options.js'
 import type { Output } from './output.js'
-import { kafkaClientFactory } from './kafka-client.js'
+import { UsageError } from './cli-error.js'
+import { COMMAND_CONFIG_OPTION, commandConfigOption, kafkaClientFactory, withCredentials } from './kafka-client.js'
 import { addLags, inspectStateDirectory, type ApplicationState } from './state-inspection.js'
 
 export const STATE: CommandSpec = {
   name: 'state',
-  usage: 'kstreams state <dir> [--bootstrap-server <host:port>] [--json]',
+  usage: 'kstreams state <dir> [--bootstrap-server <host:port>] [--command-config <file>] [--json]',
   summary: [
     "Lists what a state directory holds: <dir> is an application's directory (<state.dir>/<application.id>)",
     'or a state.dir with applications in it. For each task directory (<subtopology>_<partition>, and global):',
@@ -23,22 +24,26 @@ export const STATE: CommandSpec = {
       value: '<host:port,...>',
       description: 'Also read the end offsets of the checkpointed changelog partitions from these brokers.'
     },
+    COMMAND_CONFIG_OPTION,
     { name: 'client', type: 'string', value: '<kafkajs|platformatic>', description: 'The Kafka client (default: kafkajs).' },
     { name: 'json', type: 'boolean', description: 'Print JSON instead of text.' }
   ],
   notes: 'Exit codes: 0 listed; 1 the directory does not exist or Kafka failed; 2 invalid options.'
 }
 
-export async function runState(args: readonly string[], out: Output): Promise<number | 'help'> {
+export async function runState(args: readonly string[], out: Output, err: Output, cwd: string): Promise<number | 'help'> {
   const parsed = parse(STATE, args)
   if (parsed.help) return 'help'
+  const config = await commandConfigOption(parsed, err, cwd)
+  const bootstrap = stringOption(parsed, 'bootstrap-server') ?? config?.bootstrapServers
+  if (config !== undefined && bootstrap === undefined)
+    throw new UsageError('state', '--command-config needs --bootstrap-server (or bootstrap.servers in the file)')
   const apps = await inspectStateDirectory(parsed.positionals[0]!)
-  const bootstrap = stringOption(parsed, 'bootstrap-server')
   if (bootstrap !== undefined) {
-    const factory = await kafkaClientFactory('state', stringOption(parsed, 'client'), bootstrap)
-    const admin = factory.admin({ clientId: 'kstreams-state' })
+    const factory = await kafkaClientFactory('state', { client: stringOption(parsed, 'client'), bootstrapServers: bootstrap, config })
+    const admin = factory.admin({ clientId: config?.clientId ?? 'kstreams-state' })
     try {
-      await addLags(apps, admin)
+      await withCredentials(config, err, async () => await addLags(apps, admin))
     } finally {
       await admin.close().catch(() => undefined)
     }

@@ -6,7 +6,9 @@
  */
 import { expect } from 'chai'
 import { spawnSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { toMermaid, type Topology } from '@kstreams/core'
 
@@ -60,11 +62,12 @@ describe('kstreams (the built bin)', function () {
       '--dry-run',
       '--force',
       '--state-dir',
-      '--client'
+      '--client',
+      '--command-config <file>'
     ])
       expect(reset.stdout).to.include(option)
     expect(kstreams('help', 'describe').stdout).to.include('--format <format>')
-    expect(kstreams('state', '-h').stdout).to.include('Usage: kstreams state <dir>')
+    expect(kstreams('state', '-h').stdout).to.include('Usage: kstreams state <dir>').and.include('--command-config <file>')
     expect(kstreams('query', '--help').stdout).to.include('--store <name>')
   })
 
@@ -129,6 +132,55 @@ describe('kstreams (the built bin)', function () {
     const missing = kstreams('describe', 'missing.mjs')
     expect(missing.code).to.equal(1)
     expect(missing.stderr).to.match(/ERROR \[ILLEGAL_ARGUMENT\]: Module .*missing\.mjs does not exist/)
+  })
+
+  it('--command-config: a file the CLI cannot use exits 2 before connecting, naming the file, the line and the key, never a secret', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kstreams-bin-config-'))
+    try {
+      const file = (name: string, text: string): string => {
+        writeFileSync(join(dir, name), text)
+        return join(dir, name)
+      }
+      const jaas = 'sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required username="u" password="hunter2"'
+      const cases: Array<[string, string]> = [
+        [
+          file('librdkafka.properties', 'sasl.mechanisms=PLAIN\n'),
+          "librdkafka.properties: sasl.mechanisms (line 1) librdkafka's name: Kafka's tools take sasl.mechanism"
+        ],
+        [
+          file('jaas.properties', `security.protocol=SASL_SSL\nsasl.mechanism=SCRAM-SHA-512\n${jaas}\n`),
+          'jaas.properties: sasl.jaas.config (line 3) does not parse: the login module is not ended by a semicolon'
+        ],
+        [join(dir, 'missing.properties'), 'missing.properties cannot be read: ENOENT']
+      ]
+      for (const [path, message] of cases) {
+        const run = kstreams('reset', '--application-id', 'a', '--bootstrap-server', '127.0.0.1:1', '--command-config', path)
+        expect({ path, code: run.code }).to.deep.equal({ path, code: 2 })
+        expect(run.stderr).to.match(/^ERROR \[INVALID_CONFIG\]: /)
+        expect(run.stderr).to.include(message)
+        expect(run.stderr).not.to.include('hunter2')
+      }
+      // Ignored keys are named on stderr (their values are not), then the command runs.
+      const warned = kstreams(
+        'state',
+        '/nonexistent/kstreams-state',
+        '--bootstrap-server',
+        '127.0.0.1:1',
+        '--command-config',
+        file('warn.properties', 'acks=all\nbasic.auth.user.info=KEY:hunter2\n')
+      )
+      expect(warned.code).to.equal(1)
+      expect(warned.stderr).to.include(
+        `WARN: ${join(dir, 'warn.properties')}: ignoring acks: a tuning setting of the Java clients, not used by the CLI`
+      )
+      expect(warned.stderr).to.include('ignoring basic.auth.user.info')
+      expect(warned.stderr).not.to.include('hunter2')
+      const noBroker = kstreams('state', '/nonexistent/kstreams-state', '--command-config', join(dir, 'warn.properties'))
+      expect(noBroker.code).to.equal(2)
+      expect(noBroker.stderr).to.include('--command-config needs --bootstrap-server (or bootstrap.servers in the file)')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('state exits 1 for a directory that does not exist', () => {

@@ -1,6 +1,6 @@
 /** `kstreams reset`: the command line of the application reset (see application-reset.ts). @internal */
 import { UsageError } from '../cli-error.js'
-import { kafkaClientFactory } from '../kafka-client.js'
+import { COMMAND_CONFIG_OPTION, commandConfigOption, kafkaClientFactory, withCredentials } from '../kafka-client.js'
 import { integerOption, listOption, parse, stringOption, type CommandSpec } from '../options.js'
 import type { Output } from '../output.js'
 import { ApplicationReset, toolAdmin } from './application-reset.js'
@@ -33,8 +33,9 @@ export const RESET: CommandSpec = {
       name: 'bootstrap-server',
       type: 'string',
       value: '<host:port,...>',
-      description: 'The brokers to connect to (default: localhost:9092).'
+      description: 'The brokers to connect to (default: bootstrap.servers of --command-config, else localhost:9092).'
     },
+    COMMAND_CONFIG_OPTION,
     {
       name: 'client',
       type: 'string',
@@ -113,7 +114,7 @@ export const RESET: CommandSpec = {
   ].join('\n')
 }
 
-export async function runReset(args: readonly string[], out: Output): Promise<number | 'help'> {
+export async function runReset(args: readonly string[], out: Output, err: Output, cwd: string): Promise<number | 'help'> {
   const parsed = parse(RESET, args)
   if (parsed.help) return 'help'
   const applicationId = stringOption(parsed, 'application-id')
@@ -126,20 +127,29 @@ export async function runReset(args: readonly string[], out: Output): Promise<nu
     toDatetime: stringOption(parsed, 'to-datetime'),
     byDuration: stringOption(parsed, 'by-duration')
   })
-  const client = stringOption(parsed, 'client') ?? 'kafkajs'
-  const factory = await kafkaClientFactory('reset', client, stringOption(parsed, 'bootstrap-server') ?? 'localhost:9092')
-  const admin = factory.admin({ clientId: `kstreams-reset-${applicationId}` })
+  const config = await commandConfigOption(parsed, err, cwd)
+  const factory = await kafkaClientFactory('reset', {
+    client: stringOption(parsed, 'client'),
+    bootstrapServers: stringOption(parsed, 'bootstrap-server') ?? config?.bootstrapServers ?? 'localhost:9092',
+    config
+  })
+  const admin = factory.admin({ clientId: config?.clientId ?? `kstreams-reset-${applicationId}` })
   try {
-    return await new ApplicationReset({ admin: toolAdmin(admin, factory.name), out }).run({
-      applicationId,
-      inputTopics: listOption(parsed, 'input-topics'),
-      intermediateTopics: listOption(parsed, 'intermediate-topics'),
-      internalTopics: listOption(parsed, 'internal-topics'),
-      position,
-      dryRun: parsed.values['dry-run'] === true,
-      force: parsed.values.force === true,
-      stateDir: stringOption(parsed, 'state-dir')
-    })
+    return await withCredentials(
+      config,
+      err,
+      async () =>
+        await new ApplicationReset({ admin: toolAdmin(admin, factory.name), out }).run({
+          applicationId,
+          inputTopics: listOption(parsed, 'input-topics'),
+          intermediateTopics: listOption(parsed, 'intermediate-topics'),
+          internalTopics: listOption(parsed, 'internal-topics'),
+          position,
+          dryRun: parsed.values['dry-run'] === true,
+          force: parsed.values.force === true,
+          stateDir: stringOption(parsed, 'state-dir')
+        })
+    )
   } finally {
     await admin.close().catch(() => undefined)
   }
