@@ -48,7 +48,20 @@ async function topicWithRecord(cluster: KafkaTestCluster, value: string): Promis
   const admin = kafka.admin()
   await admin.connect()
   try {
-    expect(await admin.createTopics({ topics: [{ topic }] })).to.equal(true)
+    expect(await admin.createTopics({ topics: [{ topic }], waitForLeaders: false })).to.equal(true)
+    // kafkajs' own wait for leaders gives up on UNKNOWN_TOPIC_OR_PARTITION, which a broker answers
+    // until the new topic reaches its metadata cache (seen on a loaded machine): ask until it has a leader.
+    for (const end = Date.now() + 30_000; ; await new Promise(resolve => setTimeout(resolve, 200))) {
+      const ready = await admin.fetchTopicMetadata({ topics: [topic] }).then(
+        m => m.topics[0]!.partitions.every(p => p.leader >= 0),
+        (error: unknown) => {
+          if (Date.now() > end) throw error
+          return false
+        }
+      )
+      if (ready) break
+      if (Date.now() > end) throw new Error(`topic ${topic} has no leader after 30 s`)
+    }
   } finally {
     await admin.disconnect()
   }
