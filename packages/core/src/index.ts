@@ -184,9 +184,18 @@ export type {
   ProductionExceptionHandler,
   ExceptionHandlerAnswer,
   ConsumerRecord,
-  ProductionErrorRecord,
-  SaslConfig
+  ProductionErrorRecord
 } from './config/streams-config.js'
+export type {
+  SslConfig,
+  SaslConfig,
+  SaslPasswordConfig,
+  SaslOAuthBearerConfig,
+  SaslMechanism,
+  OAuthBearerToken,
+  PemInput
+} from './config/security-config.js'
+export { checkSslConfig, checkSaslConfig } from './config/security-config.js'
 export {
   ErrorHandlerResponse,
   buildDeadLetterQueueRecord,

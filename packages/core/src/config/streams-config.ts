@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PASS_THROUGH_CHECKS, passThroughConfigs, resolveClientConfigs, type ClientPassThroughConfig } from './client-configs.js'
 import { formatEndpoint, parseEndpoint } from './endpoint.js'
+import { checkSaslConfig, checkSslConfig, type SaslConfig, type SslConfig } from './security-config.js'
 import { OPERABILITY_CHECKS, operabilityDefaults, unknownKeyMessage, type OperabilityConfig } from './operability-configs.js'
 
 /** Kafka Streams' `processing.guarantee`: at-least-once (the default) or exactly-once v2 (transactions, KIP-447). */
@@ -126,13 +127,6 @@ export type ProductionExceptionHandler = (
   record: ProductionErrorRecord
 ) => ExceptionHandlerAnswer<'RESUME' | 'FAIL' | 'RETRY'>
 
-/** SASL settings, passed to the Kafka client untouched (never logged). */
-export interface SaslConfig {
-  /** The SASL mechanism; the other keys are the mechanism's (username, password, ...). */
-  readonly mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512' | 'aws' | 'oauthbearer'
-  readonly [key: string]: unknown
-}
-
 /**
  * The configuration of a Kafka Streams application: Kafka Streams' StreamsConfig keys in camelCase
  * (`application.id` -> `applicationId`), every one optional. resolveStreamsConfig checks it and fills in
@@ -223,9 +217,16 @@ export interface StreamsConfig extends ClientPassThroughConfig, OperabilityConfi
   maxWarmupReplicas?: number
   /** How often the group rebalances while warm-up replicas catch up (`probing.rebalance.interval.ms`); default 600000, at least 60000. */
   probingRebalanceIntervalMs?: number
-  /** TLS for the Kafka clients: true, or Node TLS options (ca, cert, key, ...). */
-  ssl?: boolean | Readonly<Record<string, unknown>>
-  /** SASL authentication for the Kafka clients. */
+  /**
+   * TLS for the Kafka clients: true (the system's CAs), or TLS options (`ca`, and `cert` + `key`
+   * for mTLS). Unknown options and TLS material Node cannot load are ConfigErrors.
+   */
+  ssl?: boolean | SslConfig
+  /**
+   * SASL authentication for the Kafka clients: `{ mechanism: 'scram-sha-512', username, password }`
+   * (also 'plain', 'scram-sha-256') or `{ mechanism: 'oauthbearer', oauthBearerProvider }`. An
+   * unknown option is a ConfigError naming it (`sasl.<option>`). Never logged.
+   */
   sasl?: SaslConfig
   /** How long the Kafka clients wait for a connection to a broker; default 10000. */
   connectionTimeoutMs?: number
@@ -323,7 +324,7 @@ export type ResolvedStreamsConfig = Readonly<
     /** Tunes each RocksDB store's options before it opens. */
     rocksdbConfigSetter: StreamsConfig['rocksdbConfigSetter']
     /** TLS for the Kafka clients. */
-    ssl: boolean | Readonly<Record<string, unknown>> | undefined
+    ssl: boolean | SslConfig | undefined
     /** SASL authentication for the Kafka clients. */
     sasl: SaslConfig | undefined
     /** The Kafka brokers to connect to first, as `host:port` (empty when not configured). */
@@ -408,11 +409,15 @@ const checks: { [K in keyof Required<StreamsConfig>]: Check } = {
   acceptableRecoveryLag: nonNegativeInt,
   maxWarmupReplicas: positiveInt,
   probingRebalanceIntervalMs: v => (Number.isSafeInteger(v) && (v as number) >= 60000 ? undefined : 'must be an integer >= 60000'),
-  ssl: v => (typeof v === 'boolean' || (v !== null && typeof v === 'object') ? undefined : 'must be a boolean or TLS options'),
-  sasl: v =>
-    v !== null && typeof v === 'object' && typeof (v as { mechanism?: unknown }).mechanism === 'string'
-      ? undefined
-      : 'must be an object with a mechanism',
+  // Both throw ConfigErrors naming the option (`sasl.username`).
+  ssl: v => {
+    checkSslConfig(v)
+    return undefined
+  },
+  sasl: v => {
+    checkSaslConfig(v)
+    return undefined
+  },
   connectionTimeoutMs: positiveInt,
   requestTimeoutMs: positiveInt,
   sessionTimeoutMs: positiveInt,

@@ -15,6 +15,7 @@
 import type { Headers } from '../../record.js'
 import type { KafkaRequestError } from './kafka-request-error.js'
 import type { AdapterClientConfigs, ClientConfigs } from '../../config/client-configs.js'
+import type { SaslConfig, SslConfig } from '../../config/security-config.js'
 
 /** A partition of a topic. */
 export interface TopicPartition {
@@ -459,10 +460,10 @@ export interface KafkaClientSettings {
   readonly bootstrapServers: readonly string[]
   /** The client id prefix (the config's clientId, or else the application id). */
   readonly clientId: string
-  /** TLS: true, or Node TLS options; undefined for plaintext. */
-  readonly ssl: boolean | Readonly<Record<string, unknown>> | undefined
-  /** SASL settings (a SaslConfig), passed on untouched; undefined for none. */
-  readonly sasl: Readonly<Record<string, unknown>> | undefined
+  /** TLS: true (the system's CAs), or TLS options; undefined or false for plaintext. Check it with checkSslConfig. */
+  readonly ssl: boolean | SslConfig | undefined
+  /** SASL settings, one shape per mechanism; undefined for none. Check them with checkSaslConfig. Never logged. */
+  readonly sasl: SaslConfig | undefined
   /** How long to wait for a connection to a broker. */
   readonly connectionTimeoutMs: number
   /** How long to wait for a broker's answer to a request. */
