@@ -175,6 +175,17 @@ export { KafkaRequestError, KAFKA_ERRORS, kafkaErrorName, isKafkaError } from '.
 export type { KafkaErrorName } from './runtime/kafka/kafka-request-error.js'
 export { RecordBatchDecodeError, compressionCodecName } from './runtime/kafka/record-batch-decode-error.js'
 export type { RecordBatchDecodeErrorOptions } from './runtime/kafka/record-batch-decode-error.js'
+export {
+  errorChain,
+  saslAuthenticationError,
+  sslAuthenticationError,
+  tlsFailureOf,
+  notAuthorizedReason,
+  isAclApi,
+  isSecurityError
+} from './runtime/kafka/security-errors.js'
+export type { AclApi, AclRequest, AclOperation, TlsFailure } from './runtime/kafka/security-errors.js'
+export { authenticateOAuthBearer, oauthBearerClientMessage, oauthBearerRefusal } from './runtime/kafka/oauth-bearer.js'
 export { consoleLogger, silentLogger, childLogger } from './logger.js'
 export type { Logger, LogFn } from './logger.js'
 export type {

@@ -20,6 +20,7 @@ import { StreamsError } from '../errors.js'
 import type { Logger } from '../logger.js'
 import type { ClientConfigs } from '../config/client-configs.js'
 import { isKafkaError } from './kafka/kafka-request-error.js'
+import { isSecurityError } from './kafka/security-errors.js'
 import { isRetriable, retrying } from './retrying.js'
 import { systemClock } from '../clock.js'
 import type { GroupGeneration, KafkaClientFactory, ProducedRecord, ProducerPort, SendResult, TopicPartitionOffset } from './kafka/ports.js'
@@ -228,8 +229,13 @@ export class StreamsProducer implements ProducerPort {
     return transactions
   }
 
-  /** Fencing becomes TASK_MIGRATED; anything else is a failed transaction (TASK_CORRUPTED for the tasks in it). */
+  /**
+   * Fencing becomes TASK_MIGRATED; an authentication or authorization error (no WRITE on a topic or
+   * the transactional id) stays what it is, fatal as in Kafka Streams, since trying the transaction
+   * again cannot help; anything else is a failed transaction (TASK_CORRUPTED for the tasks in it).
+   */
   #translate(error: unknown, what: string): StreamsError {
+    if (isSecurityError(error)) return error as StreamsError
     const text = `${this.#o.clientId} (transactional id ${String(this.#o.transactionalId)}): ${what} failed: ${error instanceof Error ? error.message : String(error)}`
     if (isKafkaError(error, ...FENCED))
       return new StreamsError('TASK_MIGRATED', `${text}; another producer or group member owns this output now`, { cause: error })

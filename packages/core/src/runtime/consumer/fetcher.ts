@@ -13,6 +13,7 @@ import type { Logger } from '../../logger.js'
 import { StreamsError } from '../../errors.js'
 import { isKafkaError } from '../kafka/kafka-request-error.js'
 import { RecordBatchDecodeError } from '../kafka/record-batch-decode-error.js'
+import { isSecurityError } from '../kafka/security-errors.js'
 import {
   isPartitionError,
   tpKey,
@@ -429,6 +430,7 @@ export class Fetcher {
           await new Promise(resolve => setTimeout(resolve, this.#o.retryBackoffMs))
         }
       } catch (error) {
+        if (this.#failOnSecurityError(error)) return
         this.#leadersStale = true
         this.#warnOnce(error, 'looking up partition leaders')
         await new Promise(resolve => setTimeout(resolve, this.#o.retryBackoffMs))
@@ -466,6 +468,7 @@ export class Fetcher {
         else position.lag = Math.max(0, result.highWatermark - offset)
       }
     } catch (error) {
+      if (this.#failOnSecurityError(error)) return
       this.#warnOnce(error, `fetching from broker ${node}`)
       for (const p of positions) this.#leaders.delete(p.key)
       this.#leadersStale = true
@@ -487,9 +490,19 @@ export class Fetcher {
     } else if (isKafkaError(error, ...STALE_LEADER)) {
       this.#leaders.delete(position.key)
       this.#leadersStale = true
-    } else {
+    } else if (!this.#failOnSecurityError(error)) {
       this.#warnOnce(error, `fetching ${position.topic}-${position.partition}`)
     }
+  }
+
+  /**
+   * An authentication or authorization failure (no READ on a topic) is fatal, as Java's consumer
+   * throws it from poll(): the next poll throws it, nothing retries it. Whether `error` was one.
+   */
+  #failOnSecurityError(error: unknown): boolean {
+    if (!isSecurityError(error)) return false
+    this.#fatal ??= error as StreamsError
+    return true
   }
 
   /** Logs a failure once until something succeeds again (a broker down must not flood the log). */

@@ -63,7 +63,12 @@ export const KAFKA_ERRORS = {
   FENCED_INSTANCE_ID: { code: 82, retriable: false },
   UNSTABLE_OFFSET_COMMIT: { code: 88, retriable: true },
   PRODUCER_FENCED: { code: 90, retriable: false },
-  TRANSACTION_ABORTABLE: { code: 120, retriable: false }
+  TRANSACTION_ABORTABLE: { code: 120, retriable: false },
+  /**
+   * No protocol code (Java's SslAuthenticationException): the TLS handshake failed, the broker's
+   * certificate not trusted or the client's refused. Fatal, as an authentication failure is.
+   */
+  SSL_AUTHENTICATION_FAILED: { code: -1, retriable: false }
 } as const satisfies Record<string, { code: number; retriable: boolean }>
 
 /**
@@ -72,7 +77,9 @@ export const KAFKA_ERRORS = {
  */
 export type KafkaErrorName = keyof typeof KAFKA_ERRORS
 
-const BY_CODE = new Map<number, KafkaErrorName>(Object.entries(KAFKA_ERRORS).map(([name, { code }]) => [code, name as KafkaErrorName]))
+const BY_CODE = new Map<number, KafkaErrorName>()
+// The first name of a code wins: -1 is UNKNOWN_SERVER_ERROR, not SSL_AUTHENTICATION_FAILED (which has no code).
+for (const [name, { code }] of Object.entries(KAFKA_ERRORS)) if (!BY_CODE.has(code)) BY_CODE.set(code, name as KafkaErrorName)
 
 /** Kafka's name for an error code; undefined for a code not in the table above. */
 export function kafkaErrorName(code: number): KafkaErrorName | undefined {
