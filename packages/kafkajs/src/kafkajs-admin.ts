@@ -21,8 +21,10 @@ import {
   IllegalStateError,
   KafkaRequestError,
   tpKey,
+  type AclRequest,
   type AdminPort,
   type Clock,
+  type FetchPort,
   type NewTopic,
   type TopicPartition,
   type TopicPartitionOffset,
@@ -46,10 +48,22 @@ export class KafkajsAdmin implements AdminPort {
   readonly #executor = new SerialExecutor()
   readonly #connection: LazyConnection
   readonly #groupCoordinator: (groupId: string) => GroupCoordinatorPort
+  readonly #metadata: FetchPort | undefined
   #closed = false
 
-  constructor(options: { kafka: Kafka; clientId: string; clock: Clock; groupCoordinator: (groupId: string) => GroupCoordinatorPort }) {
+  /**
+   * `metadata`: a fetch port whose `leaders` asks the brokers about topics by name (a topic the
+   * principal may not DESCRIBE is left out of the full listing, as if it did not exist).
+   */
+  constructor(options: {
+    kafka: Kafka
+    clientId: string
+    clock: Clock
+    groupCoordinator: (groupId: string) => GroupCoordinatorPort
+    metadata?: FetchPort
+  }) {
     this.#groupCoordinator = options.groupCoordinator
+    this.#metadata = options.metadata
     this.#admin = options.kafka.admin()
     const admin = this.#admin
     this.#connection = new LazyConnection(async () => {
@@ -60,7 +74,7 @@ export class KafkajsAdmin implements AdminPort {
   }
 
   async partitionCounts(topics: readonly string[]): Promise<Map<string, number>> {
-    return await this.#run('Fetching partition counts', async admin => {
+    return await this.#run('Fetching partition counts', { api: 'Metadata' }, async admin => {
       const wanted = new Set(topics)
       const result = new Map<string, number>()
       if (wanted.size === 0) return result
@@ -69,13 +83,20 @@ export class KafkajsAdmin implements AdminPort {
       for (const { name, partitions } of all) {
         if (wanted.has(name) && partitions.length > 0) result.set(name, partitions.length)
       }
+      // Missing, or hidden by an ACL: asked for by name, the broker says TOPIC_AUTHORIZATION_FAILED (which rejects).
+      const absent = [...wanted].filter(topic => !result.has(topic))
+      if (absent.length > 0)
+        await this.#metadata?.leaders(
+          absent.map(topic => ({ topic, partition: 0 })),
+          true
+        )
       return result
     })
   }
 
   async createTopics(topics: readonly NewTopic[]): Promise<void> {
     if (topics.length === 0) return
-    await this.#run('Creating topics', async admin => {
+    await this.#run('Creating topics', { api: 'CreateTopics', topics: topics.map(t => t.topic) }, async admin => {
       try {
         await admin.createTopics({
           waitForLeaders: true,
@@ -111,13 +132,14 @@ export class KafkajsAdmin implements AdminPort {
     if (partitions.length === 0) return new Map()
     return await this.#run(
       `Fetching committed offsets of group ${groupId}`,
+      { api: 'OffsetFetch', group: groupId },
       async admin => new Map([...(await fetchCommittedOffsets(admin, groupId, partitions))].map(([key, c]) => [key, c.offset]))
     )
   }
 
   async deleteRecords(offsets: readonly TopicPartitionOffset[]): Promise<void> {
     if (offsets.length === 0) return
-    await this.#run('Deleting records', async admin => {
+    await this.#run('Deleting records', { api: 'DeleteRecords', topics: offsets.map(o => o.topic) }, async admin => {
       for (const { topic, items } of groupByTopic(offsets)) {
         // deleteTopicRecords looks leaders up in the cached metadata: load this topic's first.
         await admin.fetchTopicMetadata({ topics: [topic] })
@@ -127,13 +149,13 @@ export class KafkajsAdmin implements AdminPort {
   }
 
   async listTopics(): Promise<string[]> {
-    return await this.#run('Listing topics', async admin => await admin.listTopics())
+    return await this.#run('Listing topics', { api: 'Metadata' }, async admin => await admin.listTopics())
   }
 
   async topicConfigs(topics: readonly string[]): Promise<Map<string, Readonly<Record<string, string>>>> {
     const result = new Map<string, Readonly<Record<string, string>>>()
     if (topics.length === 0) return result
-    return await this.#run('Describing topic configs', async admin => {
+    return await this.#run('Describing topic configs', { api: 'DescribeConfigs', topics }, async admin => {
       // One topic per request: kafkajs rejects the whole call when one resource has an error (a missing topic).
       for (const topic of topics) {
         let described
@@ -155,7 +177,7 @@ export class KafkajsAdmin implements AdminPort {
   async offsetsForTimes(partitions: readonly TopicPartitionTimestamp[]): Promise<Map<string, number>> {
     const result = new Map<string, number>()
     if (partitions.length === 0) return result
-    return await this.#run('Fetching offsets by timestamp', async admin => {
+    return await this.#run('Fetching offsets by timestamp', { api: 'ListOffsets' }, async admin => {
       // kafkajs asks for one timestamp per topic: group the partitions by topic and timestamp.
       const groups = new Map<string, { topic: string; timestamp: number; partitions: Set<number> }>()
       for (const { topic, partition, timestamp } of partitions) {
@@ -181,7 +203,7 @@ export class KafkajsAdmin implements AdminPort {
 
   async deleteTopics(topics: readonly string[]): Promise<void> {
     if (topics.length === 0) return
-    await this.#run(`Deleting topics ${topics.join(', ')}`, async admin => {
+    await this.#run(`Deleting topics ${topics.join(', ')}`, { api: 'DeleteTopics', topics }, async admin => {
       const existing = new Set(await admin.listTopics())
       const missing = topics.filter(t => !existing.has(t))
       if (missing.length > 0) throw new KafkaRequestError('UNKNOWN_TOPIC_OR_PARTITION', `topics ${missing.join(', ')} do not exist`)
@@ -190,7 +212,7 @@ export class KafkajsAdmin implements AdminPort {
   }
 
   async describeGroup(groupId: string): Promise<GroupDescription> {
-    return await this.#run(`Describing group ${groupId}`, async admin => {
+    return await this.#run(`Describing group ${groupId}`, { api: 'DescribeGroups', group: groupId }, async admin => {
       let described
       try {
         described = (await admin.describeGroups([groupId])).groups.find(g => g.groupId === groupId)
@@ -231,6 +253,7 @@ export class KafkajsAdmin implements AdminPort {
     this.#closed = true
     await this.#executor.idle()
     try {
+      await this.#metadata?.close()
       if (this.#connection.started) await this.#admin.disconnect()
     } catch (error) {
       throw toKafkaRequestError(error, `Closing admin ${this.#clientId}`)
@@ -240,7 +263,7 @@ export class KafkajsAdmin implements AdminPort {
   async #offsets(which: 'high' | 'low', partitions: readonly TopicPartition[]): Promise<Map<string, number>> {
     const result = new Map<string, number>()
     if (partitions.length === 0) return result
-    return await this.#run(`Fetching ${which === 'high' ? 'end' : 'beginning'} offsets`, async admin => {
+    return await this.#run(`Fetching ${which === 'high' ? 'end' : 'beginning'} offsets`, { api: 'ListOffsets' }, async admin => {
       for (const { topic, items } of groupByTopic(partitions)) {
         const offsets = await admin.fetchTopicOffsets(topic)
         for (const { partition } of items) {
@@ -271,14 +294,15 @@ export class KafkajsAdmin implements AdminPort {
     }
   }
 
-  async #run<T>(what: string, fn: (admin: Admin) => Promise<T>): Promise<T> {
+  /** Runs `fn` after the calls before it; `request` names the operation an authorization error refused. */
+  async #run<T>(what: string, request: AclRequest, fn: (admin: Admin) => Promise<T>): Promise<T> {
     if (this.#closed) throw new IllegalStateError(`${what}: admin ${this.#clientId} is closed`)
     return await this.#executor.run(async () => {
       try {
         await this.#connection.ensure()
         return await fn(this.#admin)
       } catch (error) {
-        throw toKafkaRequestError(error, `${what} (admin ${this.#clientId})`)
+        throw toKafkaRequestError(error, `${what} (admin ${this.#clientId})`, request)
       }
     })
   }

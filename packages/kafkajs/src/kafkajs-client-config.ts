@@ -1,10 +1,13 @@
 /**
  * The adapter's options (what a user may tune for kafkajs), their resolution together with the
- * runtime's client settings, and the one place a kafkajs `Kafka` client is made. `ssl` and
- * `sasl` go to kafkajs untouched and are never logged (see redact()).
+ * runtime's client settings, and the one place a kafkajs `Kafka` client is made. `ssl` goes to
+ * kafkajs as it is, `sasl` through the adapter's authenticators (kafkajs-sasl.ts); both are checked
+ * first (core's checkSslConfig, checkSaslConfig) and never logged (see redact()).
  */
 import { CompressionTypes, Kafka, type KafkaConfig, type RetryOptions } from 'kafkajs'
 import {
+  checkSaslConfig,
+  checkSslConfig,
   ConfigError,
   intAtLeast,
   systemClock,
@@ -16,7 +19,9 @@ import {
   type Logger
 } from '@kstreams/core'
 import { hasKafkajsCodec, registerKafkajsCodecs } from './kafkajs-codecs.js'
+import { KafkajsInternals } from './kafkajs-internals.js'
 import { createLogCreator, KAFKAJS_LOG_LEVELS, type KafkajsLogLevelName } from './kafkajs-log-creator.js'
+import { kafkajsSasl } from './kafkajs-sasl.js'
 
 /** The options of the kafkajs adapter: `kafkajs(options)`. */
 export interface KafkajsOptions {
@@ -122,8 +127,17 @@ export function validateKafkajsOptions(options: KafkajsOptions): void {
   }
 }
 
-export function resolveKafkajsConfig(settings: KafkaClientSettings, options: KafkajsOptions = {}): KafkajsClientConfig {
+/** The adapter's config from the runtime's settings and the options; `internals` give the SASL authenticators. */
+export function resolveKafkajsConfig(
+  settings: KafkaClientSettings,
+  options: KafkajsOptions = {},
+  internals: KafkajsInternals = KafkajsInternals.load(settings.logger)
+): KafkajsClientConfig {
   validateKafkajsOptions(options)
+  checkSslConfig(settings.ssl)
+  checkSaslConfig(settings.sasl)
+  const ssl = settings.ssl === undefined || settings.ssl === false ? undefined : (settings.ssl as KafkaConfig['ssl'])
+  const sasl = settings.sasl === undefined ? undefined : kafkajsSasl(settings.sasl, internals)
   const brokers = settings.bootstrapServers.map(b => b.trim()).filter(b => b !== '')
   if (brokers.length === 0)
     throw new ConfigError('bootstrapServers', 'Missing required config "bootstrapServers": name at least one broker')
@@ -145,8 +159,8 @@ export function resolveKafkajsConfig(settings: KafkaClientSettings, options: Kaf
       return new Kafka({
         brokers,
         clientId: clientId === '' ? settings.clientId : clientId,
-        ...(settings.ssl === undefined ? {} : { ssl: settings.ssl as KafkaConfig['ssl'] }),
-        ...(settings.sasl === undefined ? {} : { sasl: settings.sasl as unknown as KafkaConfig['sasl'] }),
+        ...(ssl === undefined ? {} : { ssl }),
+        ...(sasl === undefined ? {} : { sasl }),
         connectionTimeout: settings.connectionTimeoutMs,
         requestTimeout: requestTimeout === undefined ? settings.requestTimeoutMs : Number(requestTimeout),
         ...(retry === undefined ? {} : { retry }),

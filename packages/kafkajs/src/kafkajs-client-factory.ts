@@ -41,9 +41,9 @@ export class KafkajsClientFactory implements KafkaClientFactory {
 
   /** Throws a ConfigError for invalid settings or options, a StreamsError (ILLEGAL_STATE) when kafkajs is not 2.2.4. */
   constructor(settings: KafkaClientSettings, options: KafkajsOptions = {}) {
-    this.#config = resolveKafkajsConfig(settings, options)
     this.#internals = KafkajsInternals.load(settings.logger)
     registerKafkajsCodecs()
+    this.#config = resolveKafkajsConfig(settings, options, this.#internals)
     this.#internals.verifyClient(this.#config.createKafka(settings.clientId))
     const { logger: _logger, ...logged } = settings
     settings.logger.debug(
@@ -94,7 +94,8 @@ export class KafkajsClientFactory implements KafkaClientFactory {
       kafka: this.#config.createKafka(options.clientId, options.configs),
       clientId: options.clientId,
       clock: this.#config.clock,
-      groupCoordinator: groupId => this.groupCoordinator({ groupId, clientId: options.clientId })
+      groupCoordinator: groupId => this.groupCoordinator({ groupId, clientId: options.clientId }),
+      metadata: this.fetcher({ clientId: options.clientId })
     })
   }
 }

@@ -3,10 +3,23 @@
  * protocol error code (kafkajs still uses some old ones: NOT_COORDINATOR_FOR_GROUP is
  * NOT_COORDINATOR, NOT_LEADER_FOR_PARTITION is NOT_LEADER_OR_FOLLOWER, ...), found under the
  * retriers' wrappers (KafkaJSNumberOfRetriesExceeded, KafkaJSNonRetriableError) by following
- * `cause`; connection failures are NETWORK_EXCEPTION, unanswered requests REQUEST_TIMED_OUT.
- * The kafkajs error is kept as `cause`. kstreams' own StreamsErrors pass through unchanged.
+ * `cause`; connection failures are NETWORK_EXCEPTION, unanswered requests REQUEST_TIMED_OUT, a
+ * TLS handshake refused on a certificate SSL_AUTHENTICATION_FAILED (not retriable: kafkajs would
+ * reconnect for ever). An authorization error names the operation and resource refused, when the
+ * caller says which request it was. The kafkajs error is kept as `cause`. kstreams' own
+ * StreamsErrors pass through unchanged, also from inside a kafkajs error (the adapter's SASL
+ * authenticators throw them inside kafkajs).
  */
-import { KafkaRequestError, kafkaErrorName, StreamsError } from '@kstreams/core'
+import {
+  errorChain,
+  KafkaRequestError,
+  kafkaErrorName,
+  notAuthorizedReason,
+  sslAuthenticationError,
+  StreamsError,
+  tlsFailureOf,
+  type AclRequest
+} from '@kstreams/core'
 
 /** kafkajs errors without a protocol error code, by their `name`. */
 const CLIENT_ERRORS: Readonly<Record<string, string>> = {
@@ -82,18 +95,42 @@ export function describeKafkajsError(error: unknown): { errorName: string; error
   }
 }
 
-/** The error a port rejects with: a KafkaRequestError for anything kafkajs threw, StreamsErrors unchanged. */
-export function toKafkaRequestError(error: unknown, what: string): StreamsError {
-  return error instanceof StreamsError ? error : fromKafkajsError(error, what)
+/** The error a port rejects with: a KafkaRequestError for anything kafkajs threw, StreamsErrors unchanged; `request` names an authorization failure's operation. */
+export function toKafkaRequestError(error: unknown, what: string, request?: AclRequest): StreamsError {
+  if (error instanceof StreamsError) return error
+  const ours = errorChain(error).find((e): e is StreamsError => e instanceof StreamsError)
+  if (ours !== undefined) return ours
+  const tls = tlsFailureOf(error)
+  if (tls !== undefined) return sslAuthenticationError({ broker: brokerOf(error) ?? what, failure: tls, cause: error })
+  return fromKafkajsError(error, what, request)
 }
 
 /** `error` (a kafkajs error, or anything else a kafkajs call threw) as a KafkaRequestError. */
-export function fromKafkajsError(error: unknown, what: string): KafkaRequestError {
+export function fromKafkajsError(error: unknown, what: string, request?: AclRequest): KafkaRequestError {
   const { errorName, errorCode, retriable } = describeKafkajsError(error)
-  const message = error instanceof Error ? error.message : String(error)
+  const refused = request === undefined ? undefined : notAuthorizedReason(errorName, { ...request, topic: request.topic ?? topicIn(error) })
+  const message = refused ?? (error instanceof Error ? error.message : String(error))
   return new KafkaRequestError(errorName, `${what} failed: ${message}`, {
     cause: error,
     ...(retriable === undefined ? {} : { retriable }),
     ...(errorCode === undefined ? {} : { errorCode })
   })
+}
+
+/** The topic a kafkajs error names (KafkaJSCreateTopicError's `topic`), if any. */
+function topicIn(error: unknown): string | undefined {
+  for (const e of errorChain(error)) {
+    const topic = (e as { topic?: unknown }).topic
+    if (typeof topic === 'string' && topic !== '') return topic
+  }
+  return undefined
+}
+
+/** The `host:port` a kafkajs connection error names. */
+function brokerOf(error: unknown): string | undefined {
+  for (const e of errorChain(error)) {
+    const broker = (e as { broker?: unknown }).broker
+    if (typeof broker === 'string' && broker !== '') return broker
+  }
+  return undefined
 }

@@ -96,7 +96,7 @@ export class KafkajsFetcher implements FetchPort {
       if (refresh) await this.#cluster.refreshMetadata()
       return await this.#leaders.leaders(partitions, refresh)
     } catch (error) {
-      throw toKafkaRequestError(error, `Metadata (client ${this.#clientId})`)
+      throw toKafkaRequestError(error, `Metadata (client ${this.#clientId})`, { api: 'Metadata' })
     }
   }
 
@@ -132,7 +132,7 @@ export class KafkajsFetcher implements FetchPort {
       )
       if (response.errorCode !== undefined && response.errorCode !== 0) throw this.#internals.protocolError(response.errorCode)
     } catch (error) {
-      throw toKafkaRequestError(error, `Fetch from node ${request.node} (client ${this.#clientId})`)
+      throw toKafkaRequestError(error, `Fetch from node ${request.node} (client ${this.#clientId})`, { api: 'Fetch' })
     }
     const result: Array<FetchedBatch | PartitionError> = []
     for (const { topicName: topic, partitions } of response.responses) {
@@ -187,7 +187,7 @@ export class KafkajsFetcher implements FetchPort {
       )
       return result
     } catch (error) {
-      throw toKafkaRequestError(error, what)
+      throw toKafkaRequestError(error, what, { api: 'ListOffsets' })
     }
   }
 
@@ -269,7 +269,8 @@ export class KafkajsFetcher implements FetchPort {
   #toPartitionError(topic: string, partition: number, offset: number, errorCode: number): PartitionError {
     const error = fromKafkajsError(
       this.#internals.protocolError(errorCode),
-      `Fetch of ${tpKey(topic, partition)} at offset ${offset} (client ${this.#clientId})`
+      `Fetch of ${tpKey(topic, partition)} at offset ${offset} (client ${this.#clientId})`,
+      { api: 'Fetch', topic }
     )
     if (STALE_LEADER_ERRORS.has(error.errorName)) {
       this.#logger.debug(`${error.message}; forgetting the leaders of ${topic}`)

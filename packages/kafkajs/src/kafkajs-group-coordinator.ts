@@ -42,6 +42,9 @@ const FORGET_COORDINATOR: ReadonlySet<string> = new Set([
 const STATIC_MEMBER_VERSIONS = { JoinGroup: 5, SyncGroup: 3, Heartbeat: 3, LeaveGroup: 3 } as const
 const EMPTY = Buffer.alloc(0)
 
+/** The requests sent to the coordinator. */
+type GroupApi = 'JoinGroup' | 'SyncGroup' | 'Heartbeat' | 'LeaveGroup' | 'OffsetCommit' | 'OffsetFetch'
+
 interface JoinGroupResult {
   readonly generationId: number
   readonly groupProtocol: string
@@ -225,14 +228,17 @@ export class KafkajsGroupCoordinator implements GroupCoordinatorPort {
     }
   }
 
-  async #request<T>(api: string, send: (coordinator: InternalBroker) => Promise<T>): Promise<T> {
+  async #request<T>(api: GroupApi, send: (coordinator: InternalBroker) => Promise<T>): Promise<T> {
     this.#requireOpen(api)
     let coordinator: Promise<InternalBroker> | undefined
     try {
       coordinator = this.#findCoordinator()
       return await send(await coordinator)
     } catch (error) {
-      const mapped = toKafkaRequestError(error, `${api} of group ${this.#groupId} (client ${this.#clientId})`)
+      const mapped = toKafkaRequestError(error, `${api} of group ${this.#groupId} (client ${this.#clientId})`, {
+        api,
+        group: this.#groupId
+      })
       if (isKafkaError(mapped) && FORGET_COORDINATOR.has(mapped.errorName) && this.#coordinator === coordinator) {
         this.#logger.debug(`Group ${this.#groupId}: ${mapped.errorName}, finding the coordinator again`)
         this.#coordinator = undefined
@@ -245,13 +251,37 @@ export class KafkajsGroupCoordinator implements GroupCoordinatorPort {
     if (this.#coordinator !== undefined) return this.#coordinator
     const found = (async () => {
       await this.#connection.ensure()
-      return await this.#cluster.findGroupCoordinator({ groupId: this.#groupId })
+      try {
+        return await this.#cluster.findGroupCoordinator({ groupId: this.#groupId })
+      } catch (error) {
+        throw await this.#whyNoCoordinator(error)
+      }
     })()
     this.#coordinator = found
     found.catch(() => {
       if (this.#coordinator === found) this.#coordinator = undefined
     })
     return found
+  }
+
+  /**
+   * kafkajs' coordinator search drops the broker's error (GroupCoordinatorNotFound, no cause): a
+   * FindCoordinator the broker refuses (no DESCRIBE on the group) would be retried for ever. One
+   * more FindCoordinator of our own tells: an error that is not retriable is the answer.
+   */
+  async #whyNoCoordinator(error: unknown): Promise<unknown> {
+    if ((error as { name?: unknown }).name !== 'KafkaJSGroupCoordinatorNotFound') return error
+    try {
+      const broker = await this.#cluster.brokerPool.findConnectedBroker()
+      await broker.findGroupCoordinator({ groupId: this.#groupId, coordinatorType: 0 })
+    } catch (refused) {
+      const mapped = toKafkaRequestError(refused, `FindCoordinator of group ${this.#groupId} (client ${this.#clientId})`, {
+        api: 'FindCoordinator',
+        group: this.#groupId
+      })
+      if (!mapped.retriable) return mapped
+    }
+    return error
   }
 
   #requireOpen(what: string): void {

@@ -12,6 +12,7 @@
  * - the consumer's Batch class, which drops aborted and control records;
  * - the Fetch response's record set decoder, to decode a response kafkajs rejected one record
  *   batch at a time (fetch-partitions.ts).
+ * - its PLAIN and SCRAM authenticators, run inside the adapter's own (kafkajs-sasl.ts).
  *
  * kafkajs is pinned exactly, so none of this moves under us; `load()` fails with a StreamsError
  * naming what is missing if another kafkajs is installed.
@@ -98,6 +99,8 @@ export interface InternalBroker {
     groupId: string
     topics: Array<{ topic: string; partitions: Array<{ partition: number }> }>
   }): Promise<{ responses: Array<{ topic: string; partitions: Array<{ partition: number; offset: string; metadata: string | null }> }> }>
+  /** FindCoordinator (coordinatorType 0: a group); rejects with the broker's error. */
+  findGroupCoordinator(request: { groupId: string; coordinatorType: number }): Promise<unknown>
   listOffsets(request: {
     isolationLevel: number
     topics: Array<{ topic: string; partitions: Array<{ partition: number; timestamp: number }> }>
@@ -113,6 +116,30 @@ export interface InternalCluster {
   findGroupCoordinator(options: { groupId: string }): Promise<InternalBroker>
   readonly brokerPool: { findConnectedBroker(): Promise<InternalBroker> }
 }
+
+/** kafkajs' SaslAuthenticate round trip given to an authentication provider: the request's bytes out, the response's parsed bytes back. */
+export type SaslAuthenticate = (exchange: {
+  request: { encode(): Promise<Buffer> }
+  response?: { decode(raw: Buffer): Promise<Buffer>; parse(decoded: Buffer): Promise<Buffer> }
+}) => Promise<Buffer | undefined>
+
+/** A kafkajs SASL authentication provider (its hook for custom mechanisms), made per connection. */
+export type SaslAuthenticationProvider = (args: {
+  readonly host: string
+  readonly port: number
+  readonly logger: unknown
+  readonly saslAuthenticate: SaslAuthenticate
+}) => { authenticate(): Promise<void> }
+
+/** kafkajs' built-in PLAIN or SCRAM authenticator for the given credentials. */
+export type BuiltInSaslAuthenticator = (sasl: { username: string; password: string }) => SaslAuthenticationProvider
+
+/** kafkajs' built-in authenticators used here, by Kafka's mechanism name, and their modules. */
+const SASL_AUTHENTICATORS = {
+  PLAIN: 'kafkajs/src/broker/saslAuthenticator/plain.js',
+  'SCRAM-SHA-256': 'kafkajs/src/broker/saslAuthenticator/scram256.js',
+  'SCRAM-SHA-512': 'kafkajs/src/broker/saslAuthenticator/scram512.js'
+} as const
 
 /** kafkajs' consumer Batch: `messages` without aborted, control or below-fetch-offset records. */
 export interface InternalBatch {
@@ -133,10 +160,11 @@ interface Loaded {
   readonly createErrorFromCode: (code: number) => Error
   readonly decodeMessages: (decoder: unknown) => Promise<RawMessage[]>
   readonly Decoder: new (buffer: Buffer) => unknown
+  readonly saslAuthenticators: Readonly<Record<string, BuiltInSaslAuthenticator>>
 }
 
 const CLUSTER_METHODS = ['connect', 'disconnect', 'refreshMetadata', 'refreshMetadataIfNecessary', 'findBroker', 'findGroupCoordinator']
-const BROKER_METHODS = ['connect', 'offsetCommit', 'offsetFetch', 'listOffsets']
+const BROKER_METHODS = ['connect', 'offsetCommit', 'offsetFetch', 'listOffsets', 'findGroupCoordinator']
 
 export class KafkajsInternals {
   readonly #loaded: Loaded
@@ -194,6 +222,12 @@ export class KafkajsInternals {
       missing.push('Fetch decodeMessages (kafkajs/src/protocol/requests/fetch/v4/decodeMessages.js)')
     const Decoder = load('kafkajs/src/protocol/decoder.js')
     if (typeof Decoder !== 'function') missing.push('protocol Decoder (kafkajs/src/protocol/decoder.js)')
+    const saslAuthenticators: Record<string, BuiltInSaslAuthenticator> = {}
+    for (const [mechanism, path] of Object.entries(SASL_AUTHENTICATORS)) {
+      const authenticator = load(path)
+      if (typeof authenticator === 'function') saslAuthenticators[mechanism] = authenticator as BuiltInSaslAuthenticator
+      else missing.push(`SASL ${mechanism} authenticator (${path})`)
+    }
     if (missing.length > 0) {
       throw new StreamsError(
         'ILLEGAL_STATE',
@@ -214,7 +248,8 @@ export class KafkajsInternals {
       sendRequest: sendRequest!,
       createErrorFromCode: createErrorFromCode as (code: number) => Error,
       decodeMessages: decodeMessages as Loaded['decodeMessages'],
-      Decoder: Decoder as Loaded['Decoder']
+      Decoder: Decoder as Loaded['Decoder'],
+      saslAuthenticators
     })
   }
 
@@ -249,6 +284,13 @@ export class KafkajsInternals {
     const size = Buffer.allocUnsafe(4)
     size.writeInt32BE(records.length)
     return await this.#loaded.decodeMessages(new this.#loaded.Decoder(Buffer.concat([size, records])))
+  }
+
+  /** kafkajs' built-in authenticator of `mechanism` (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512). */
+  saslAuthenticator(mechanism: string): BuiltInSaslAuthenticator {
+    const authenticator = this.#loaded.saslAuthenticators[mechanism]
+    if (authenticator === undefined) throw new StreamsError('ILLEGAL_STATE', `kafkajs has no built-in SASL ${mechanism} authenticator`)
+    return authenticator
   }
 
   /** kafkajs' protocol error for a Kafka error code (its `type`, `code` and `retriable`). */

@@ -132,7 +132,7 @@ export class KafkajsProducer implements ProducerPort {
           result.set(key, Number(m.baseOffset) + count - 1)
         }
       } catch (error) {
-        const mapped = toKafkaRequestError(error, `Send by producer ${this.#clientId}`)
+        const mapped = toKafkaRequestError(error, `Send by producer ${this.#clientId}`, { api: 'Produce', topics: [...byTopic.keys()] })
         if (this.transactions === undefined && isKafkaError(mapped) && SEQUENCE_LOST.has(mapped.errorName)) {
           await this.#replace()
           throw new KafkaRequestError(

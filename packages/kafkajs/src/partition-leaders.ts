@@ -76,7 +76,10 @@ export class PartitionLeaders {
     for (const { topic, topicErrorCode, partitionMetadata } of response.topicMetadata) {
       if (!topics.includes(topic)) continue
       if (topicErrorCode !== 0) {
-        const error = fromKafkajsError(this.#internals.protocolError(topicErrorCode), `Metadata of topic ${topic}`)
+        const error = fromKafkajsError(this.#internals.protocolError(topicErrorCode), `Metadata of topic ${topic}`, {
+          api: 'Metadata',
+          topic
+        })
         if (!error.retriable) throw error
         if (error.errorName !== 'UNKNOWN_TOPIC_OR_PARTITION') this.#unknown.delete(topic)
         continue

@@ -171,13 +171,13 @@ describe('kafkajs adapter parts', () => {
       expect(JSON.stringify(logger.lines)).not.to.include(SECRET)
     })
 
-    it('logs the factory settings without the SASL password or TLS key', () => {
+    it('logs the factory settings without the SASL password or TLS passphrase', () => {
       const logger = new RecordingLogger()
       const factory = new KafkajsClientFactory(
         testSettings({
           bootstrapServers: ['127.0.0.1:1'],
           sasl: { mechanism: 'plain', username: 'u', password: SECRET },
-          ssl: { key: SECRET },
+          ssl: { passphrase: SECRET },
           logger
         })
       )

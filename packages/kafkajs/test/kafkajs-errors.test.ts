@@ -114,4 +114,44 @@ describe('kafkajs error mapping', () => {
     expect(mapped(kafkajsError('KafkaJSNonRetriableError', 'Transaction state exception')).retriable).to.equal(false)
     expect(mapped('a string').errorName).to.equal(CLIENT_ERROR)
   })
+
+  it('a TLS handshake refused on a certificate is SSL_AUTHENTICATION_FAILED (not retried) naming the broker, however kafkajs wraps it', () => {
+    const connection = kafkajsError('KafkaJSConnectionError', 'Connection error: self-signed certificate in certificate chain', {
+      broker: 'b1:9093',
+      code: 'SELF_SIGNED_CERT_IN_CHAIN'
+    })
+    const error = mapped(kafkajsError('KafkaJSNumberOfRetriesExceeded', connection, { retryCount: 5, retryTime: 8000 }))
+    expect(error).to.deep.include({ errorName: 'SSL_AUTHENTICATION_FAILED', retriable: false })
+    expect(error.message).to.include(
+      'TLS handshake with broker b1:9093 failed: self-signed certificate in certificate chain (SELF_SIGNED_CERT_IN_CHAIN)'
+    )
+    // A connection refused stays a retriable network error.
+    const refused = kafkajsError('KafkaJSConnectionError', 'Connection error: connect ECONNREFUSED', {
+      broker: 'b1:9093',
+      code: 'ECONNREFUSED'
+    })
+    expect(mapped(refused)).to.deep.include({ errorName: 'NETWORK_EXCEPTION', retriable: true })
+  })
+
+  it("finds kstreams' own error inside kafkajs' wrappers (the adapter's SASL authenticators throw inside kafkajs)", () => {
+    const own = new KafkaRequestError('SASL_AUTHENTICATION_FAILED', 'SASL PLAIN authentication with broker b1:9096 failed: invalid')
+    expect(toKafkaRequestError(kafkajsError('KafkaJSNonRetriableError', own, { cause: own }), 'x')).to.equal(own)
+  })
+
+  it('an authorization error names the operation and the resource the request needed, the topic from the error when it has one', () => {
+    const denied = createErrorFromCode(29)
+    const produce = toKafkaRequestError(denied, 'Send by producer p', { api: 'Produce', topics: ['a', 'out'] }) as KafkaRequestError
+    expect(produce.errorName).to.equal('TOPIC_AUTHORIZATION_FAILED')
+    expect(produce.message).to.equal(
+      'Send by producer p failed: not authorized to WRITE one of the topics "a", "out" (Produce) (TOPIC_AUTHORIZATION_FAILED)'
+    )
+    const create = kafkajsError('KafkaJSAggregateError', 'Topic creation errors', [
+      kafkajsError('KafkaJSCreateTopicError', createErrorFromCode(29), 'app-Counts-changelog')
+    ])
+    expect((toKafkaRequestError(create, 'Creating topics', { api: 'CreateTopics' }) as KafkaRequestError).message).to.include(
+      'not authorized to CREATE topic "app-Counts-changelog"'
+    )
+    const group = toKafkaRequestError(createErrorFromCode(30), 'JoinGroup of group app', { api: 'JoinGroup', group: 'app' })
+    expect(group.message).to.include('not authorized to READ group "app" (JoinGroup)')
+  })
 })
