@@ -9,7 +9,7 @@
  * (producer-transactions.ts) gives init, begin, sendOffsets (KIP-447), commit and abort; sends
  * go into the open transaction only.
  */
-import { Producer } from '@platformatic/kafka'
+import type { Producer } from '@platformatic/kafka'
 import {
   IllegalStateError,
   KafkaRequestError,
@@ -26,6 +26,7 @@ import { PartitionLeaders } from './partition-leaders.js'
 import type { PlatformaticClientConfig } from './platformatic-client-config.js'
 import { toKafkaRequestError } from './platformatic-errors.js'
 import { ProducerTransactions } from './producer-transactions.js'
+import { ClientVersionsProducer } from './client-versions-producer.js'
 import { toMessage } from './record-conversion.js'
 
 const ACKS_ALL = -1
@@ -60,7 +61,7 @@ export class PlatformaticProducer implements ProducerPort {
         compression: config.compression
       })
     } else {
-      const producer = new Producer<Buffer, Buffer, Buffer, Buffer>({
+      const producer = new ClientVersionsProducer({
         ...connection,
         clientId: options.clientId,
         bootstrapBrokers: [...config.bootstrap],
