@@ -5,10 +5,14 @@
  * decoded answer even when it carries error codes (platformatic's parsers throw those as a
  * ResponseError holding the decoded response): the ports read the error codes themselves, per
  * partition or per group. Every other failure rejects with a KafkaRequestError: a connection
- * that cannot be made is NETWORK_EXCEPTION, an answer that does not come REQUEST_TIMED_OUT.
+ * that cannot be made is NETWORK_EXCEPTION, an answer that does not come REQUEST_TIMED_OUT. A
+ * TLS alert the broker sends after the handshake (it refused the client's certificate, mTLS)
+ * closes the connection under the request: platformatic fails the request with "Connection
+ * closed" and reports the alert only as the connection's error event, which is kept here so
+ * that the request fails with SSL_AUTHENTICATION_FAILED.
  */
 import { ConnectionPool, metadataV12, type API, type Broker, type Connection, type ConnectionOptions } from '@platformatic/kafka'
-import { IllegalStateError, KafkaRequestError } from '@kstreams/core'
+import { IllegalStateError, KafkaRequestError, sslAuthenticationError, tlsFailureOf, type TlsFailure } from '@kstreams/core'
 import { toKafkaRequestError } from './platformatic-errors.js'
 
 type MetadataResponse = Awaited<ReturnType<typeof metadataV12.api.async>>
@@ -20,12 +24,23 @@ export class BrokerConnections {
   readonly #bootstrap: readonly Broker[]
   readonly #nodes = new Map<number, Broker>()
   readonly #clientId: string
+  /** The TLS failure a connection to each broker (`host:port`) last reported as an error event (see above). */
+  readonly #tlsFailures = new Map<string, TlsFailure>()
   #closed = false
 
   constructor(options: { clientId: string; bootstrap: readonly Broker[]; connection: ConnectionOptions }) {
     this.#clientId = options.clientId
     this.#bootstrap = options.bootstrap
     this.#pool = new ConnectionPool(options.clientId, options.connection)
+    this.#pool.on('connecting', ({ broker, connection }: { broker: Broker; connection: Connection }) => {
+      connection.on('error', (error: unknown) => {
+        const tls = tlsFailureOf(error)
+        if (tls !== undefined) this.#tlsFailures.set(address(broker), tls)
+      })
+    })
+    this.#pool.on('connect', ({ broker }: { broker: Broker }) => {
+      this.#tlsFailures.delete(address(broker))
+    })
   }
 
   get clientId(): string {
@@ -43,7 +58,10 @@ export class BrokerConnections {
         })
       })
     } catch (error) {
-      throw toKafkaRequestError(error, `${what}: connecting to ${brokers.map(b => `${b.host}:${b.port}`).join(', ')}`, 'connect')
+      throw (
+        this.#tlsFailure(brokers, error) ??
+        toKafkaRequestError(error, `${what}: connecting to ${brokers.map(address).join(', ')}`, 'connect')
+      )
     }
   }
 
@@ -70,7 +88,7 @@ export class BrokerConnections {
         })
       })
     } catch (error) {
-      throw toKafkaRequestError(error, `${what}: connecting to ${broker.host}:${broker.port}`, 'connect')
+      throw this.#tlsFailure([broker], error) ?? toKafkaRequestError(error, `${what}: connecting to ${address(broker)}`, 'connect')
     }
   }
 
@@ -105,7 +123,8 @@ export class BrokerConnections {
       const carried = error as { code?: unknown; response?: unknown } | null
       if (carried !== null && typeof carried === 'object' && carried.code === RESPONSE_ERROR && carried.response !== undefined)
         return carried.response as R
-      throw toKafkaRequestError(error, what, 'request')
+      const broker = { host: connection.host ?? '', port: connection.port ?? 0 }
+      throw this.#tlsFailure([broker], error) ?? toKafkaRequestError(error, what, 'request')
     }
   }
 
@@ -123,9 +142,22 @@ export class BrokerConnections {
     }
   }
 
+  /** SSL_AUTHENTICATION_FAILED when a connection to one of `brokers` reported a TLS failure. */
+  #tlsFailure(brokers: readonly Broker[], error: unknown): KafkaRequestError | undefined {
+    for (const broker of brokers) {
+      const failure = this.#tlsFailures.get(address(broker))
+      if (failure !== undefined) return sslAuthenticationError({ broker: address(broker), failure, cause: error })
+    }
+    return undefined
+  }
+
   #requireOpen(what: string): void {
     if (this.#closed) throw new IllegalStateError(`${what}: client ${this.#clientId} is closed`)
   }
+}
+
+function address(broker: Broker): string {
+  return `${broker.host}:${broker.port}`
 }
 
 /** `host:port` strings as platformatic brokers. */

@@ -50,7 +50,11 @@ export class CoordinatorLookup {
       )
       const answer = response.coordinators.find(c => c.key === this.#groupId) ?? response.coordinators[0]
       if (answer === undefined) throw fromErrorCode(KAFKA_COORDINATOR_NOT_AVAILABLE, `FindCoordinator of group ${this.#groupId}`)
-      if (answer.errorCode !== 0) throw fromErrorCode(answer.errorCode, `FindCoordinator of group ${this.#groupId}`, answer.errorMessage)
+      if (answer.errorCode !== 0)
+        throw fromErrorCode(answer.errorCode, `FindCoordinator of group ${this.#groupId}`, answer.errorMessage, {
+          api: 'FindCoordinator',
+          group: this.#groupId
+        })
       return { host: answer.host, port: answer.port }
     })()
     this.#coordinator = found

@@ -26,10 +26,15 @@ export async function fetchGroupOffsets(
   )
   const result = new Map<string, CommittedOffset>()
   for (const group of response.groups) {
-    if (group.errorCode !== 0) throw fromErrorCode(group.errorCode, what)
+    if (group.errorCode !== 0) throw fromErrorCode(group.errorCode, what, null, { api: 'OffsetFetch', group: groupId })
     for (const { name, partitions: answered } of group.topics) {
       for (const p of answered) {
-        if (p.errorCode !== 0) throw fromErrorCode(p.errorCode, `${what} for ${tpKey(name, p.partitionIndex)}`)
+        if (p.errorCode !== 0)
+          throw fromErrorCode(p.errorCode, `${what} for ${tpKey(name, p.partitionIndex)}`, null, {
+            api: 'OffsetFetch',
+            group: groupId,
+            topic: name
+          })
         if (p.committedOffset < 0n) continue
         result.set(tpKey(name, p.partitionIndex), {
           offset: Number(p.committedOffset),

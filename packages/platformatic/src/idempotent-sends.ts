@@ -143,7 +143,7 @@ export class IdempotentSends {
     const request = `${what} (InitProducerId)`
     const connection = await this.#connections.any(request)
     const response = await this.#connections.request(connection, initProducerIdV5.api, [null, this.#timeoutMs, -1n, -1], request)
-    if (response.errorCode !== 0) throw fromErrorCode(response.errorCode, request)
+    if (response.errorCode !== 0) throw fromErrorCode(response.errorCode, request, null, { api: 'InitProducerId' })
     this.#session = { producerId: response.producerId, producerEpoch: response.producerEpoch }
     return this.#session
   }
@@ -185,7 +185,7 @@ export class IdempotentSends {
         const part = sent.get(key)
         if (part === undefined) continue
         if (errorCode !== 0) {
-          const error = fromErrorCode(errorCode, `${what} to ${key}`, errorMessage)
+          const error = fromErrorCode(errorCode, `${what} to ${key}`, errorMessage, { api: 'Produce', topic: name })
           if (error.retriable) this.#leaders.invalidate(name)
           failure ??= SEQUENCE_LOST.has(error.errorName)
             ? new KafkaRequestError(error.errorName, `${error.message}; the producer starts over with a new producer id`, {

@@ -86,7 +86,7 @@ export class PartitionLeaders {
     for (const { name, errorCode, partitions } of response.topics) {
       if (typeof name !== 'string' || !stale.includes(name)) continue
       if (errorCode !== 0) {
-        const error = fromErrorCode(errorCode, `Metadata of topic ${name}`)
+        const error = fromErrorCode(errorCode, `Metadata of topic ${name}`, null, { api: 'Metadata', topic: name })
         if (!error.retriable) throw error
         if (error.errorName !== 'UNKNOWN_TOPIC_OR_PARTITION') this.#unknown.delete(name)
         continue

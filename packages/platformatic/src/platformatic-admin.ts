@@ -95,7 +95,7 @@ export class PlatformaticAdmin implements AdminPort {
     )
     for (const t of response.topics) {
       if (t.errorCode !== 0 && t.errorCode !== TOPIC_ALREADY_EXISTS)
-        throw fromErrorCode(t.errorCode, `${what}: topic ${t.name}`, t.errorMessage)
+        throw fromErrorCode(t.errorCode, `${what}: topic ${t.name}`, t.errorMessage, { api: 'CreateTopics', topic: t.name })
     }
     await this.#awaitLeaders(
       topics.map(t => t.topic),
@@ -145,7 +145,10 @@ export class PlatformaticAdmin implements AdminPort {
           const failed = partitions.find(p => p.errorCode !== 0)
           if (failed === undefined) continue
           this.#leaders.invalidate(name)
-          throw fromErrorCode(failed.errorCode, `${what} of ${tpKey(name, failed.partitionIndex)}`)
+          throw fromErrorCode(failed.errorCode, `${what} of ${tpKey(name, failed.partitionIndex)}`, null, {
+            api: 'DeleteRecords',
+            topic: name
+          })
         }
       })
     )
@@ -172,7 +175,10 @@ export class PlatformaticAdmin implements AdminPort {
         result.set(r.resourceName, Object.fromEntries(r.configs.filter(c => c.value !== null).map(c => [c.name, c.value!])))
         continue
       }
-      const error = fromErrorCode(r.errorCode, `${what}: topic ${r.resourceName}`, r.errorMessage)
+      const error = fromErrorCode(r.errorCode, `${what}: topic ${r.resourceName}`, r.errorMessage, {
+        api: 'DescribeConfigs',
+        topic: r.resourceName
+      })
       if (!isKafkaError(error, 'UNKNOWN_TOPIC_OR_PARTITION')) throw error
     }
     return result
@@ -190,7 +196,11 @@ export class PlatformaticAdmin implements AdminPort {
     )
     this.#leaders.clear()
     const failed = response.responses.find(r => r.errorCode !== 0)
-    if (failed !== undefined) throw fromErrorCode(failed.errorCode, `${what}: topic ${failed.name}`, failed.errorMessage)
+    if (failed !== undefined)
+      throw fromErrorCode(failed.errorCode, `${what}: topic ${failed.name}`, failed.errorMessage, {
+        api: 'DeleteTopics',
+        topic: failed.name ?? undefined
+      })
   }
 
   async describeGroup(groupId: string): Promise<GroupDescription> {
@@ -200,7 +210,7 @@ export class PlatformaticAdmin implements AdminPort {
     const group = response.groups.find(g => g.groupId === groupId)
     if (group === undefined || group.errorCode === GROUP_ID_NOT_FOUND)
       return { groupId, state: 'Dead', protocolType: '', protocol: '', members: [] }
-    if (group.errorCode !== 0) throw fromErrorCode(group.errorCode, what)
+    if (group.errorCode !== 0) throw fromErrorCode(group.errorCode, what, null, { api: 'DescribeGroups', group: groupId })
     return {
       groupId,
       state: group.groupState,

@@ -1,11 +1,13 @@
 /**
  * The adapter's options (what a user may tune), their resolution together with the runtime's
- * client settings, and the one place connection options for platformatic are made. `ssl` and
- * `sasl` go to platformatic as they are (SASL mechanism names upper-cased, a kafkajs-style
- * `oauthBearerProvider` turned into platformatic's token provider) and are never logged (redact()).
+ * client settings, and the one place connection options for platformatic are made. `ssl` goes
+ * to platformatic as it is, `sasl` through the adapter's authenticators (platformatic-sasl.ts);
+ * both are checked first (core's checkSslConfig, checkSaslConfig) and never logged (redact()).
  */
 import { compressionsAlgorithms, type Broker, type ConnectionOptions, type SASLOptions } from '@platformatic/kafka'
 import {
+  checkSaslConfig,
+  checkSslConfig,
   ConfigError,
   intAtLeast,
   systemClock,
@@ -17,6 +19,7 @@ import {
   type Logger
 } from '@kstreams/core'
 import { parseBrokers } from './broker-connections.js'
+import { platformaticSasl } from './platformatic-sasl.js'
 
 /** The options of the `@platformatic/kafka` adapter: `platformatic(options)`. */
 export interface PlatformaticOptions {
@@ -94,12 +97,6 @@ const DEFAULT_TRANSACTION_TIMEOUT_MS = 10_000
 const DEFAULT_MAX_BLOCK_MS = 60_000
 const DEFAULT_RETRIES = 5
 const DEFAULT_RETRY_DELAY_MS = 250
-const SASL_MECHANISMS: Readonly<Record<string, SASLOptions['mechanism']>> = {
-  plain: 'PLAIN',
-  'scram-sha-256': 'SCRAM-SHA-256',
-  'scram-sha-512': 'SCRAM-SHA-512',
-  oauthbearer: 'OAUTHBEARER'
-}
 
 /** Throws a ConfigError (key `platformatic.<option>`) for an invalid option. */
 export function validatePlatformaticOptions(options: PlatformaticOptions): void {
@@ -150,34 +147,14 @@ export function resolvePlatformaticConfig(settings: KafkaClientSettings, options
 }
 
 function tlsOptions(ssl: KafkaClientSettings['ssl']): ConnectionOptions['tls'] | undefined {
+  checkSslConfig(ssl)
   if (ssl === undefined || ssl === false) return undefined
-  if (ssl === true) return {}
-  if (ssl === null || typeof ssl !== 'object') throw new ConfigError('ssl', 'ssl must be true or Node TLS options')
-  return { ...ssl } as ConnectionOptions['tls']
+  return ssl === true ? {} : ({ ...ssl } as ConnectionOptions['tls'])
 }
 
-/** The kstreams (kafkajs-style) SASL settings as platformatic's; the values are not inspected beyond their shape. */
 function saslOptions(sasl: KafkaClientSettings['sasl']): SASLOptions | undefined {
-  if (sasl === undefined) return undefined
-  const mechanismName = typeof sasl.mechanism === 'string' ? sasl.mechanism.toLowerCase() : ''
-  const mechanism = SASL_MECHANISMS[mechanismName]
-  if (mechanism === undefined) {
-    throw new ConfigError(
-      'sasl.mechanism',
-      `@kstreams/platformatic supports SASL ${Object.keys(SASL_MECHANISMS).join(', ')}, not "${String(sasl.mechanism)}"`
-    )
-  }
-  const { mechanism: _mechanism, oauthBearerProvider, ...rest } = sasl as Record<string, unknown>
-  const out: Record<string, unknown> = { ...rest, mechanism }
-  if (typeof oauthBearerProvider === 'function') {
-    const provider = oauthBearerProvider as () => Promise<{ value: string }> | { value: string }
-    out.token = async () => (await provider()).value
-  }
-  if (mechanism === 'OAUTHBEARER' && out.token === undefined)
-    throw new ConfigError('sasl', 'SASL oauthbearer needs a token or an oauthBearerProvider')
-  if (mechanism !== 'OAUTHBEARER' && (out.username === undefined || out.password === undefined))
-    throw new ConfigError('sasl', `SASL ${mechanismName} needs a username and a password`)
-  return out as unknown as SASLOptions
+  checkSaslConfig(sasl)
+  return sasl === undefined ? undefined : platformaticSasl(sasl)
 }
 
 function positive(key: string, value: number): void {

@@ -107,7 +107,7 @@ export class PlatformaticFetcher implements FetchPort {
       ],
       what
     )
-    if (response.errorCode !== 0) throw fromErrorCode(response.errorCode, what)
+    if (response.errorCode !== 0) throw fromErrorCode(response.errorCode, what, null, { api: 'Fetch' })
     const result: Array<FetchedBatch | PartitionError> = []
     for (const { topic, partitions } of response.responses) {
       for (const data of partitions) {
@@ -182,7 +182,7 @@ export class PlatformaticFetcher implements FetchPort {
           for (const p of list) {
             if (p.errorCode !== 0) {
               this.#leaders.invalidate(name)
-              throw fromErrorCode(p.errorCode, `${what} for ${tpKey(name, p.partitionIndex)}`)
+              throw fromErrorCode(p.errorCode, `${what} for ${tpKey(name, p.partitionIndex)}`, null, { api: 'ListOffsets', topic: name })
             }
             answered.set(tpKey(name, p.partitionIndex), Number(p.offset))
           }
@@ -205,7 +205,10 @@ export class PlatformaticFetcher implements FetchPort {
   }
 
   #partitionError(topic: string, partition: number, offset: number, errorCode: number): PartitionError {
-    const error = fromErrorCode(errorCode, `Fetch of ${tpKey(topic, partition)} at offset ${offset} (client ${this.#clientId})`)
+    const error = fromErrorCode(errorCode, `Fetch of ${tpKey(topic, partition)} at offset ${offset} (client ${this.#clientId})`, null, {
+      api: 'Fetch',
+      topic
+    })
     if (STALE_LEADER_ERRORS.has(error.errorName)) {
       this.#logger.debug(`${error.message}; forgetting the leaders of ${topic}`)
       this.#leaders.invalidate(topic)

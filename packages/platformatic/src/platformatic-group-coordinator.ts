@@ -75,7 +75,7 @@ export class PlatformaticGroupCoordinator implements GroupCoordinatorPort {
       let response = await send(request.memberId)
       // KIP-394: a first join is answered with the member id to join with.
       if (response.errorCode === MEMBER_ID_REQUIRED && response.memberId !== '') response = await send(response.memberId)
-      if (response.errorCode !== 0) throw fromErrorCode(response.errorCode, what)
+      if (response.errorCode !== 0) throw fromErrorCode(response.errorCode, what, null, { api: 'JoinGroup', group: this.#groupId })
       return {
         generationId: response.generationId,
         protocolName: response.protocolName ?? '',
@@ -107,7 +107,7 @@ export class PlatformaticGroupCoordinator implements GroupCoordinatorPort {
         ],
         what
       )
-      if (response.errorCode !== 0) throw fromErrorCode(response.errorCode, what)
+      if (response.errorCode !== 0) throw fromErrorCode(response.errorCode, what, null, { api: 'SyncGroup', group: this.#groupId })
       return copy(response.assignment)
     })
   }
@@ -120,7 +120,7 @@ export class PlatformaticGroupCoordinator implements GroupCoordinatorPort {
         [this.#groupId, generation.generationId, generation.memberId, generation.groupInstanceId ?? null],
         what
       )
-      if (response.errorCode !== 0) throw fromErrorCode(response.errorCode, what)
+      if (response.errorCode !== 0) throw fromErrorCode(response.errorCode, what, null, { api: 'Heartbeat', group: this.#groupId })
     })
   }
 
@@ -145,9 +145,10 @@ export class PlatformaticGroupCoordinator implements GroupCoordinatorPort {
         ],
         what
       )
-      if (response.errorCode !== 0) throw fromErrorCode(response.errorCode, what)
+      if (response.errorCode !== 0) throw fromErrorCode(response.errorCode, what, null, { api: 'LeaveGroup', group: this.#groupId })
       const failed = response.members.find(m => m.errorCode !== 0)
-      if (failed !== undefined) throw fromErrorCode(failed.errorCode, `${what} of member ${failed.memberId}`)
+      if (failed !== undefined)
+        throw fromErrorCode(failed.errorCode, `${what} of member ${failed.memberId}`, null, { api: 'LeaveGroup', group: this.#groupId })
     })
   }
 
@@ -174,7 +175,12 @@ export class PlatformaticGroupCoordinator implements GroupCoordinatorPort {
       )
       for (const { name, partitions } of response.topics) {
         const failed = partitions.find(p => p.errorCode !== 0)
-        if (failed !== undefined) throw fromErrorCode(failed.errorCode, `${what} for ${tpKey(name, failed.partitionIndex)}`)
+        if (failed !== undefined)
+          throw fromErrorCode(failed.errorCode, `${what} for ${tpKey(name, failed.partitionIndex)}`, null, {
+            api: 'OffsetCommit',
+            group: this.#groupId,
+            topic: name
+          })
       }
     })
   }

@@ -39,6 +39,7 @@ export class PlatformaticProducer implements ProducerPort {
   /** platformatic's Producer, for the transactional sends and steps (none without a transactional id). */
   readonly #producer: ClientProducer | undefined
   readonly #clientId: string
+  readonly #transactionalId: string | undefined
   readonly #executor = new SerialExecutor()
   readonly #connections: BrokerConnections
   readonly #transactions: ProducerTransactions | undefined
@@ -50,6 +51,7 @@ export class PlatformaticProducer implements ProducerPort {
   constructor(options: { config: PlatformaticClientConfig; clientId: string; transactionalId: string | undefined }) {
     const { config, transactionalId } = options
     this.#clientId = options.clientId
+    this.#transactionalId = transactionalId
     const connection = config.connectionOptions()
     this.#connections = new BrokerConnections({ clientId: options.clientId, bootstrap: config.bootstrap, connection })
     if (transactionalId === undefined) {
@@ -143,7 +145,11 @@ export class PlatformaticProducer implements ProducerPort {
             transaction.send({ messages, acks: ACKS_ALL }, cb)
           })
         } catch (error) {
-          const mapped = toKafkaRequestError(error, what)
+          const mapped = toKafkaRequestError(error, what, 'request', {
+            api: 'Produce',
+            topics: [...new Set(chunk.map(r => r.topic))],
+            transactionalId: this.#transactionalId
+          })
           if (mapped instanceof KafkaRequestError) transactions.failed(mapped)
           throw mapped
         }
@@ -197,7 +203,7 @@ export class PlatformaticProducer implements ProducerPort {
       } catch (error) {
         if (error instanceof Error && UNKNOWN_TOPIC.test(error.message))
           throw new KafkaRequestError('UNKNOWN_TOPIC_OR_PARTITION', `${what} failed: ${error.message}`, { cause: error })
-        throw toKafkaRequestError(error, `${what} (Metadata)`)
+        throw toKafkaRequestError(error, `${what} (Metadata)`, 'request', { api: 'Metadata', topics })
       }
       const countOf = (topic: string): number => metadata.topics.get(topic)?.partitionsCount ?? 0
       const bad = records.find(r => !Number.isInteger(r.partition) || r.partition < 0 || r.partition >= countOf(r.topic))

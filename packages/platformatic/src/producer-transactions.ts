@@ -29,6 +29,7 @@ import {
   KafkaRequestError,
   isKafkaError,
   tpKey,
+  type AclRequest,
   type Clock,
   type GroupGeneration,
   type Logger,
@@ -123,7 +124,9 @@ export class ProducerTransactions {
         await this.#dropFailedBegin()
         const mapped = toKafkaRequestError(
           error,
-          `InitProducerId of transactional id ${this.#transactionalId} (producer ${this.#clientId})`
+          `InitProducerId of transactional id ${this.#transactionalId} (producer ${this.#clientId})`,
+          'request',
+          { api: 'InitProducerId', transactionalId: this.#transactionalId }
         )
         if (mapped instanceof KafkaRequestError && mapped.errorName === CONCURRENT_TRANSACTIONS && this.#clock.milliseconds() < deadline) {
           this.#logger.debug(
@@ -150,7 +153,7 @@ export class ProducerTransactions {
       this.#touched = false
     } catch (error) {
       await this.#dropFailedBegin()
-      throw this.#failure(error, `Beginning a transaction of producer ${this.#clientId}`)
+      throw this.#failure(error, `Beginning a transaction of producer ${this.#clientId}`, { api: 'InitProducerId' })
     }
   }
 
@@ -168,7 +171,7 @@ export class ProducerTransactions {
       })
       await this.#txnOffsetCommit(groupId, generation, offsets, what)
     } catch (error) {
-      throw this.#failure(error, what, true)
+      throw this.#failure(error, what, { api: 'AddOffsetsToTxn', group: groupId }, true)
     }
   }
 
@@ -188,7 +191,7 @@ export class ProducerTransactions {
           transaction.cancel(cb)
         })
     } catch (error) {
-      throw this.#failure(error, `Transaction ${how} of producer ${this.#clientId}`, how === 'commit')
+      throw this.#failure(error, `Transaction ${how} of producer ${this.#clientId}`, { api: 'EndTxn' }, how === 'commit')
     }
     this.#transaction = undefined
     this.#abortOnly = undefined
@@ -229,7 +232,12 @@ export class ProducerTransactions {
       for (const { name, partitions } of response.topics) {
         const failed = partitions.find(p => p.errorCode !== 0)
         if (failed !== undefined)
-          throw fromErrorCode(failed.errorCode, `${what} (TxnOffsetCommit of ${tpKey(name, failed.partitionIndex)})`)
+          throw fromErrorCode(failed.errorCode, `${what} (TxnOffsetCommit of ${tpKey(name, failed.partitionIndex)})`, null, {
+            api: 'TxnOffsetCommit',
+            transactionalId: this.#transactionalId,
+            group: groupId,
+            topic: name
+          })
       }
     } catch (error) {
       coordinator.forgetAfter(error)
@@ -246,9 +254,13 @@ export class ProducerTransactions {
       }).catch(() => undefined)
   }
 
-  /** `error` as a KafkaRequestError, recorded (see failed()); `retriable`: a retriable one leaves the transaction as it was. */
-  #failure(error: unknown, what: string, retriable = false): Error {
-    const mapped = toKafkaRequestError(error, what)
+  /**
+   * `error` as a KafkaRequestError, recorded (see failed()); `retriable`: a retriable one leaves the
+   * transaction as it was. `request`: the step's request, for an authorization error (the API the
+   * client names in its error wins).
+   */
+  #failure(error: unknown, what: string, request: Omit<AclRequest, 'transactionalId'>, retriable = false): Error {
+    const mapped = toKafkaRequestError(error, what, 'request', { ...request, transactionalId: this.#transactionalId })
     if (mapped instanceof KafkaRequestError) this.failed(mapped, retriable)
     return mapped
   }

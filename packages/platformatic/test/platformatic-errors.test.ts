@@ -91,4 +91,46 @@ describe('platformatic error mapping', () => {
     expect(mapped('a string').errorName).to.equal(CLIENT_ERROR)
     expect(isKafkaError(mapped(new ProtocolError(25)), 'UNKNOWN_MEMBER_ID')).to.equal(true)
   })
+
+  it('a TLS handshake refused on a certificate is SSL_AUTHENTICATION_FAILED (not retried) naming the broker of the failed connection', () => {
+    const tls = Object.assign(new Error('self-signed certificate in certificate chain'), { code: 'SELF_SIGNED_CERT_IN_CHAIN' })
+    const error = mapped(
+      new MultipleErrors('Cannot connect to any broker.', [new NetworkError('Connection to b1:9093 failed.', { cause: tls })]),
+      'connect'
+    )
+    expect(error).to.deep.include({ errorName: 'SSL_AUTHENTICATION_FAILED', retriable: false })
+    expect(error.message).to.include(
+      'TLS handshake with broker b1:9093 failed: self-signed certificate in certificate chain (SELF_SIGNED_CERT_IN_CHAIN)'
+    )
+  })
+
+  it("finds kstreams' own error inside platformatic's wrappers (the adapter's SASL authenticators fail inside platformatic)", () => {
+    const own = new KafkaRequestError('SASL_AUTHENTICATION_FAILED', 'SASL SCRAM-SHA-512 authentication with broker b1:9096 failed: invalid')
+    expect(toKafkaRequestError(new NetworkError('Connection to b1:9096 failed.', { cause: own }), 'x', 'connect')).to.equal(own)
+  })
+
+  it('an authorization error names the operation and resource: the API and the refused topic from the response when platformatic has them', () => {
+    expect(fromErrorCode(29, 'Fetch of in-0', null, { api: 'Fetch', topic: 'in' }).message).to.equal(
+      'Fetch of in-0 failed: not authorized to READ topic "in" (Fetch) (TOPIC_AUTHORIZATION_FAILED)'
+    )
+    const response = {
+      resultsByTransaction: [
+        {
+          topicResults: [
+            { name: 'changelog', resultsByPartition: [{ partitionIndex: 0, partitionErrorCode: 55 }] },
+            { name: 'out', resultsByPartition: [{ partitionIndex: 1, partitionErrorCode: 29 }] }
+          ]
+        }
+      ]
+    }
+    const refused = new ResponseError(24, 3, { '/results_by_transaction/0/topic_results/1/results_by_partitions/0': [29, null] }, response)
+    const error = toKafkaRequestError(refused, 'Send by producer p', 'request', {
+      api: 'Produce',
+      topics: ['changelog', 'out'],
+      transactionalId: 't'
+    })
+    expect(error.message).to.equal(
+      'Send by producer p failed: not authorized to WRITE topic "out" (AddPartitionsToTxn) (TOPIC_AUTHORIZATION_FAILED)'
+    )
+  })
 })
