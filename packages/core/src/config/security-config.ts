@@ -5,7 +5,7 @@
  * instead, and TLS material Node cannot load (a key whose passphrase is wrong) fails at start-up,
  * not at the first connection. The values are never logged.
  */
-import { createSecureContext } from 'node:tls'
+import { createSecureContext, type PeerCertificate } from 'node:tls'
 import { ConfigError } from '../errors.js'
 
 /** PEM text or its bytes; several in an array. */
@@ -31,6 +31,12 @@ export interface SslConfig {
   readonly servername?: string
   /** Whether an untrusted broker certificate fails the connection; default true. Never false outside tests. */
   readonly rejectUnauthorized?: boolean
+  /**
+   * Node's check of the broker's host name against its certificate, after the chain is verified;
+   * `() => undefined` turns the host name check off (Kafka's empty
+   * `ssl.endpoint.identification.algorithm`) while keeping the chain check.
+   */
+  readonly checkServerIdentity?: (hostname: string, cert: PeerCertificate) => Error | undefined
 }
 
 /** SASL PLAIN or SCRAM: a user name and password. */
@@ -77,7 +83,8 @@ const SSL_KEYS: Readonly<Record<keyof SslConfig, (v: unknown) => boolean>> = {
   passphrase: v => typeof v === 'string',
   pfx: isPemInput,
   servername: v => typeof v === 'string' && v !== '',
-  rejectUnauthorized: v => typeof v === 'boolean'
+  rejectUnauthorized: v => typeof v === 'boolean',
+  checkServerIdentity: v => typeof v === 'function'
 }
 
 const SSL_EXPECTED: Readonly<Record<keyof SslConfig, string>> = {
@@ -87,7 +94,8 @@ const SSL_EXPECTED: Readonly<Record<keyof SslConfig, string>> = {
   passphrase: 'a string',
   pfx: 'PKCS#12 bytes, or an array of them',
   servername: 'a non-empty host name',
-  rejectUnauthorized: 'a boolean'
+  rejectUnauthorized: 'a boolean',
+  checkServerIdentity: 'a function (hostname, certificate) => Error | undefined'
 }
 
 const PASSWORD_KEYS = ['mechanism', 'username', 'password'] as const
