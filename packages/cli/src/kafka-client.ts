@@ -47,7 +47,11 @@ export async function withCredentials<T>(config: CommandConfig | undefined, err:
     if (config === undefined) throw error
     const token = causes(error).find(e => e instanceof OAuthBearerTokenError)
     const name = (error as { errorName?: unknown }).errorName ?? (error as { code?: unknown }).code
+    // The adapters report a failed token provider as SASL_AUTHENTICATION_FAILED, its reason in the message.
+    const providerFailure = / the oauthBearerProvider failed: (.*?)(?: \([A-Z_]+\))?$/.exec(error instanceof Error ? error.message : '')
     if (token !== undefined) err.line(`Getting an OAUTHBEARER token for --command-config ${config.source} failed: ${token.message}`)
+    else if (providerFailure !== null)
+      err.line(`Getting an OAUTHBEARER token for --command-config ${config.source} failed: ${providerFailure[1]}`)
     else if (typeof name === 'string' && CREDENTIAL_ERRORS.has(name))
       err.line(`The brokers refused the credentials of --command-config ${config.source} (${config.summary}):`)
     throw error

@@ -187,7 +187,7 @@ describe('kstreams CLI --command-config on a SASL_SSL SCRAM-SHA-512 broker with 
     expect(denied.code, denied.stdout + denied.stderr).to.equal(1)
     // The offsets were reset (READ on the group and the topic), the deletion refused; client.id names the admin.
     expect(denied.stderr).to.match(
-      new RegExp(`^ERROR \\[TOPIC_AUTHORIZATION_FAILED\\]: .*${[...internal].sort()[0]}.*\\(admin alice-ops\\).*[Aa]uthorization failed`)
+      new RegExp(`^ERROR \\[TOPIC_AUTHORIZATION_FAILED\\]: .*${[...internal].sort()[0]}.*\\(admin alice-ops\\).*not authorized to DELETE`)
     )
     expect(await committed(appId, input)).to.deep.equal({ 0: 0, 1: 0 })
     expectNoSecret(denied)
@@ -257,7 +257,7 @@ describe('kstreams CLI --command-config on a SASL_SSL SCRAM-SHA-512 broker with 
       )
       expect(run.code, run.stdout + run.stderr).to.equal(1)
       expect(run.stderr).to.include(
-        `Getting an OAUTHBEARER token for --command-config ${refused} failed: the token endpoint ${url} answered HTTP 401: invalid_client\nERROR [`
+        `Getting an OAUTHBEARER token for --command-config ${refused} failed: the token endpoint ${url} answered HTTP 401: invalid_client\nERROR [SASL_AUTHENTICATION_FAILED]`
       )
       expectNoSecret(run)
     } finally {
