@@ -75,11 +75,6 @@ export async function kafkaClientFactory(
   if (!(CLIENT_NAMES as readonly string[]).includes(name))
     throw new UsageError(command, `--client must be one of ${CLIENT_NAMES.join(', ')}, got '${name}'`)
   const config = options.config
-  if (name === 'platformatic' && config !== undefined && config.saslExtensions.length > 0)
-    throw new UsageError(
-      command,
-      `--command-config sends the SASL extensions ${config.saslExtensions.join(', ')}, which --client platformatic does not send: use --client kafkajs`
-    )
   const servers = options.bootstrapServers
     .split(',')
     .map(s => s.trim())
